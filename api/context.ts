@@ -1,0 +1,17 @@
+/**
+ * What the HTTP layer is given to work with. Built once in main.ts (or by a test) and passed to `createApp`.
+ */
+import type { Config } from '../schema/config.ts';
+import type { DatabasePool } from '../database/pool.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { HttpMetrics } from '../observability/metrics.ts';
+
+export type AppDeps = {
+  config: Config;
+  logger: Logger;
+  pool: DatabasePool;
+  metrics: HttpMetrics;
+  /** Number of migration files this build ships; /readyz compares the database against it. */
+  expectedMigrations: number;
+  version: string;
+};

@@ -1,0 +1,138 @@
+/**
+ * The OpenAPI 3.1 document, generated from the same route declarations and zod schemas that validate requests.
+ * Schemas given an `id` with `.meta({ id })` become named components; everything else is inlined.
+ */
+import { z } from 'zod';
+import { errorBody } from '../../schema/http.ts';
+import { statusName } from '../errors.ts';
+import type { RegisteredRoute } from './route.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+export type OpenApiDocument = {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  servers: { url: string }[];
+  paths: Record<string, Record<string, unknown>>;
+  components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, unknown> };
+  tags: { name: string }[];
+};
+
+const COMPONENT_PREFIX = '#/components/schemas/';
+
+/** Converts a zod schema; named sub-schemas are moved into `components` and referenced from there. */
+function convert(schema: z.ZodType, io: 'input' | 'output', components: Record<string, JsonSchema>): JsonSchema {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
+  delete json.$defs;
+  delete json.$schema;
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (node && typeof node === 'object') {
+      const out: JsonSchema = {};
+      for (const [key, value] of Object.entries(node)) {
+        out[key] = key === '$ref' && typeof value === 'string' ? value.replace('#/$defs/', COMPONENT_PREFIX) : rewrite(value);
+      }
+      return out;
+    }
+    return node;
+  };
+  for (const [name, def] of Object.entries(defs)) components[name] = rewrite(def) as JsonSchema;
+  const root = rewrite(json) as JsonSchema;
+  // A named root schema: register it and answer a reference.
+  const rootId = z.globalRegistry.get(schema)?.id;
+  if (rootId) {
+    delete root.id;
+    components[rootId] = root;
+    return { $ref: `${COMPONENT_PREFIX}${rootId}` };
+  }
+  return root;
+}
+
+/** `/api/v1/clusters/:id` → `/api/v1/clusters/{id}` */
+const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+function parameters(route: RegisteredRoute, components: Record<string, JsonSchema>) {
+  const list: unknown[] = [];
+  for (const [location, schema] of [['path', route.params], ['query', route.query]] as const) {
+    if (!schema) continue;
+    const json = convert(schema, 'input', components);
+    const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((json.required ?? []) as string[]);
+    for (const [name, property] of Object.entries(properties)) {
+      const { description, ...rest } = property;
+      list.push({
+        name,
+        in: location,
+        required: location === 'path' || required.has(name),
+        ...(description ? { description } : {}),
+        schema: rest,
+      });
+    }
+  }
+  return list;
+}
+
+export function buildOpenApi(routes: readonly RegisteredRoute[], options: { version: string; serverUrl: string }): OpenApiDocument {
+  const components: Record<string, JsonSchema> = {};
+  const errorRef = convert(errorBody, 'output', components);
+  const paths: OpenApiDocument['paths'] = {};
+  const tags = new Set<string>();
+
+  for (const route of routes) {
+    for (const tag of route.tags) tags.add(tag);
+    const responses: Record<string, unknown> = {};
+    for (const [status, response] of Object.entries(route.responses)) {
+      responses[status] = {
+        description: response.description,
+        ...(response.headers ? { headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) } : {}),
+        ...(response.schema ? { content: { 'application/json': { schema: convert(response.schema, 'output', components) } } } : {}),
+      };
+    }
+    const errorStatuses = new Set([...(route.body || route.query ? [400] : []), ...(route.auth ? [401, 403] : []), 404, 429, 500]);
+    for (const status of errorStatuses) {
+      responses[String(status)] ??= { description: statusName(status), content: { 'application/json': { schema: errorRef } } };
+    }
+    const operation = {
+      operationId: `${route.method}${toOpenApiPath(route.path).replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase())}`,
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      tags: route.tags,
+      ...(route.auth ? { security: [{ bearer: [] }] } : { security: [] }),
+      parameters: parameters(route, components),
+      ...(route.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: convert(route.body, 'input', components) } } } }
+        : {}),
+      responses,
+    };
+    for (const path of [route.path, ...(route.aliases ?? [])]) {
+      const key = toOpenApiPath(path);
+      paths[key] ??= {};
+      paths[key][route.method] = path === route.path ? operation : { ...operation, operationId: `${operation.operationId}Alias` };
+    }
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Game Server Management API',
+      version: options.version,
+      description:
+        'Manage clusters, machines, game servers, scheduled tasks, members, players and API tokens. ' +
+        'State-changing calls become durable jobs delivered to the agent on the machine that hosts the server.',
+    },
+    servers: [{ url: options.serverUrl }],
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A session access token from /auth/login or a user API token (gsm_live_…).',
+        },
+      },
+    },
+    tags: [...tags].sort().map((name) => ({ name })),
+  };
+}

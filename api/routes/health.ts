@@ -1,0 +1,78 @@
+/**
+ * Liveness, readiness and metrics. No authentication and no rate limit (SPEC section 5).
+ */
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { migrationState } from '../../database/migrate.ts';
+import type { AppDeps } from '../context.ts';
+import { AppError } from '../errors.ts';
+import type { Api } from '../http/route.ts';
+
+/** How long a readiness probe waits for the database before calling it unreachable. */
+const READY_TIMEOUT_MS = 2_000;
+
+const healthAnswer = z.object({ status: z.literal('ok'), uptimeSeconds: z.number(), version: z.string() });
+const readyAnswer = z.object({
+  status: z.literal('ready'),
+  checks: z.object({ database: z.literal('ok'), migrations: z.literal('ok') }),
+});
+
+const withTimeout = <T>(promise: Promise<T>, ms: number, what: string) =>
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms).unref())]);
+
+export function installHealthRoutes(api: Api, deps: AppDeps) {
+  api.route({
+    method: 'get',
+    path: '/healthz',
+    summary: 'Liveness: the process is up',
+    tags: ['Health'],
+    auth: false,
+    responses: { 200: { description: 'The process is up', schema: healthAnswer } },
+    handler: () => ({ status: 'ok', uptimeSeconds: Math.round(process.uptime()), version: deps.version }),
+  });
+
+  api.route({
+    method: 'get',
+    path: '/readyz',
+    summary: 'Readiness: database reachable and migrations current',
+    description: 'Answers 503 with `details` naming each failing dependency.',
+    tags: ['Health'],
+    auth: false,
+    responses: {
+      200: { description: 'Ready to serve', schema: readyAnswer },
+      503: { description: 'A dependency is down; `details` says which' },
+    },
+    handler: async () => {
+      const failures: { field: string; message: string }[] = [];
+      try {
+        await withTimeout(deps.pool.query(sql.unsafe`SELECT 1`), READY_TIMEOUT_MS, 'database check');
+        const state = await withTimeout(migrationState(deps.pool, deps.expectedMigrations), READY_TIMEOUT_MS, 'migration check');
+        if (!state.current) {
+          failures.push({
+            field: 'migrations',
+            message: `database has ${state.applied} of ${state.expected} migrations${state.workerSchema ? '' : ' and no job queue schema'}`,
+          });
+        }
+      } catch (error) {
+        deps.logger.warn({ err: error }, 'readiness check failed');
+        failures.push({ field: 'database', message: 'unreachable' });
+      }
+      if (failures.length > 0) throw new AppError(503, 'Not ready', { details: failures });
+      return { status: 'ready', checks: { database: 'ok', migrations: 'ok' } };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus metrics',
+    description: 'Request counts and latency histograms per route, and process metrics, in the Prometheus text format.',
+    tags: ['Health'],
+    auth: false,
+    responses: { 200: { description: 'Prometheus text exposition format' } },
+    handler: async (ctx) => {
+      ctx.type = deps.metrics.registry.contentType;
+      ctx.body = await deps.metrics.registry.metrics();
+    },
+  });
+}

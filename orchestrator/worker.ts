@@ -1,0 +1,43 @@
+/**
+ * The orchestrator's job runner: graphile-worker over its own pg pool (with an `error` listener, so a Postgres restart
+ * does not crash the process). Task handlers live in orchestrator/tasks/<domain>__<action>.ts and are listed in
+ * orchestrator/tasks/index.ts.
+ */
+import { run, type Runner } from 'graphile-worker';
+import type { Logger } from '../observability/logger.ts';
+import { createWorkerLogger } from '../observability/workerLogger.ts';
+import { createPgPool } from '../database/pgPool.ts';
+import { taskList } from './tasks/index.ts';
+
+export type Worker = { stop: () => Promise<void> };
+
+export type WorkerOptions = { databaseUrl: string; logger: Logger; concurrency?: number };
+
+/** Jobs run at once per orchestrator process. */
+const DEFAULT_CONCURRENCY = 10;
+
+export async function startWorker(options: WorkerOptions): Promise<Worker> {
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const pgPool = createPgPool(options.databaseUrl, { max: concurrency + 2, logger: options.logger, name: 'worker' });
+  let runner: Runner;
+  try {
+    runner = await run({
+      pgPool,
+      taskList,
+      concurrency,
+      noHandleSignals: true,
+      // Recurring work is scheduled by our own tasks, not by a crontab file.
+      parsedCronItems: [],
+      logger: createWorkerLogger(options.logger),
+    });
+  } catch (error) {
+    await pgPool.end();
+    throw error;
+  }
+  return {
+    async stop() {
+      await runner.stop();
+      await pgPool.end();
+    },
+  };
+}

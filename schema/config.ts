@@ -1,0 +1,76 @@
+/**
+ * The service's configuration: one zod-parsed object read from the environment once at start-up.
+ * Every setting documents its default here and in the README's configuration table.
+ */
+import { z } from 'zod';
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'expected true or false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const portFromEnv = z.coerce
+  .number({ message: 'expected a port number' })
+  .int('expected a whole number')
+  .min(0, 'expected 0..65535')
+  .max(65535, 'expected 0..65535');
+
+const positiveInt = z.coerce.number({ message: 'expected a number' }).int('expected a whole number').positive('expected a positive number');
+
+const postgresUrl = z
+  .string()
+  .refine((value) => /^postgres(ql)?:\/\//.test(value), 'expected a postgres:// or postgresql:// URL');
+
+export const ROLES = ['all', 'web', 'orchestrator'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const configSchema = z.object({
+  /** HTTP port of the API (and, in the orchestrator and all-in-one roles, of the agent gateway). 0 picks a free port. */
+  PORT: portFromEnv.default(3000),
+  /** Interface the HTTP server binds to. */
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Which parts this process runs: `all` (API + orchestrator), `web` (API only) or `orchestrator`. `--role=` overrides it. */
+  ROLE: z.enum(ROLES).default('all'),
+  /** Postgres connection string. Unset: an embedded Postgres is started with its data under DATA_DIR. */
+  DATABASE_URL: postgresUrl.optional(),
+  /** Where the embedded database, generated secrets and agent data live. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** Port of the embedded Postgres. 0 picks a free port at every start. */
+  EMBEDDED_POSTGRES_PORT: portFromEnv.default(0),
+  /** Connections in the service's database pool. */
+  DATABASE_POOL_SIZE: positiveInt.max(200, 'expected at most 200').default(10),
+  /** pino log level. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** PASERK `k4.local.…` key for session access tokens. Unset: generated on first start and kept in DATA_DIR/secrets. */
+  PASETO_KEY: z
+    .string()
+    .regex(/^k4\.local\.[A-Za-z0-9_-]{43}$/, 'expected a PASERK k4.local key')
+    .optional(),
+  /** The address clients use to reach this installation (docs link, agent connect hints). Default http://localhost:PORT. */
+  PUBLIC_URL: z.url({ message: 'expected an absolute URL' }).optional(),
+  /** Trust X-Forwarded-* headers from a reverse proxy (client IP, protocol). */
+  TRUST_PROXY: booleanFromEnv.default(false),
+  /** How long a shutdown waits for in-flight requests before closing their connections. */
+  SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+});
+
+export type Config = z.infer<typeof configSchema> & {
+  /** PUBLIC_URL, or http://localhost:PORT when unset. */
+  publicUrl: string;
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment; throws a ConfigError whose message names every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable counts as unset, as in most process managers' env files.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = configSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  return { ...config, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '') };
+}

@@ -1,0 +1,66 @@
+/**
+ * Starts the parts of the service that this process's role runs, in dependency order, and stops them in reverse:
+ * database (embedded when DATABASE_URL is unset) → migrations → secrets → pool → HTTP (API, or health only for a
+ * pure orchestrator) → job runner.
+ */
+import { readFileSync } from 'node:fs';
+import type { Config, Role } from './schema/config.ts';
+import type { Logger } from './observability/logger.ts';
+import { createHttpMetrics } from './observability/metrics.ts';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from './database/embedded.ts';
+import { listMigrations, migrate } from './database/migrate.ts';
+import { createDatabasePool, type DatabasePool } from './database/pool.ts';
+import { loadSecrets } from './identity/secrets.ts';
+import { createApp } from './api/app.ts';
+import { startHttpServer, type HttpServer } from './api/server.ts';
+import { startWorker, type Worker } from './orchestrator/worker.ts';
+
+export const VERSION: string = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
+
+export type Service = { port: number; databaseUrl: string; stop: () => Promise<void> };
+
+export async function startService(config: Config, logger: Logger, role: Role = config.ROLE): Promise<Service> {
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) {
+      try {
+        await stop();
+      } catch (error) {
+        logger.error({ err: error }, 'error during shutdown');
+      }
+    }
+    stops.length = 0;
+  };
+
+  try {
+    let embedded: EmbeddedDatabase | undefined;
+    if (!config.DATABASE_URL) {
+      embedded = await startEmbeddedDatabase({ dataDir: config.DATA_DIR, port: config.EMBEDDED_POSTGRES_PORT, logger });
+      stops.push(embedded.stop);
+    }
+    const databaseUrl = config.DATABASE_URL ?? embedded!.url;
+
+    await migrate(databaseUrl, { logger });
+    const expectedMigrations = (await listMigrations()).length;
+    await loadSecrets({ dataDir: config.DATA_DIR, pasetoKey: config.PASETO_KEY });
+
+    const pool: DatabasePool = await createDatabasePool(databaseUrl, { maxPoolSize: config.DATABASE_POOL_SIZE });
+    stops.push(() => pool.end());
+
+    const { koa } = createApp({ config, logger, pool, metrics: createHttpMetrics(), expectedMigrations, version: VERSION }, {
+      api: role !== 'orchestrator',
+    });
+    const http: HttpServer = await startHttpServer(koa, { port: config.PORT, host: config.HOST });
+    stops.push(() => http.close(config.SHUTDOWN_TIMEOUT_MS));
+
+    if (role !== 'web') {
+      const worker: Worker = await startWorker({ databaseUrl, logger });
+      stops.push(worker.stop);
+    }
+
+    return { port: http.port, databaseUrl, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
