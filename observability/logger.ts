@@ -3,7 +3,7 @@
  * an AsyncLocalStorage store that the request-id middleware opens, and pino's mixin reads it for every line.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { pino, type Logger, type LevelWithSilent } from 'pino';
+import { pino, type DestinationStream, type Logger, type LevelWithSilent, type LoggerOptions } from 'pino';
 
 export type LogContext = { requestId: string };
 
@@ -21,8 +21,8 @@ const REDACTED_PATHS = [
   '*.rconPassword',
 ];
 
-export function createLogger(level: LevelWithSilent = 'info'): Logger {
-  return pino({
+export function createLogger(level: LevelWithSilent = 'info', destination: DestinationStream = pino.destination(1)): Logger {
+  const options: LoggerOptions = {
     level,
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -31,7 +31,8 @@ export function createLogger(level: LevelWithSilent = 'info'): Logger {
       const context = logContext.getStore();
       return context ? { requestId: context.requestId } : {};
     },
-  });
+  };
+  return pino(options, destination);
 }
 
 export type { Logger };

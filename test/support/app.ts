@@ -1,0 +1,84 @@
+/**
+ * A real app for tests: its own migrated database, the real middleware stack and a real HTTP server on port 0.
+ */
+import type { ExecutionContext } from 'ava';
+import { createApp, type App } from '../../api/app.ts';
+import { startHttpServer } from '../../api/server.ts';
+import { listMigrations } from '../../database/migrate.ts';
+import { createDatabasePool, type DatabasePool } from '../../database/pool.ts';
+import { createHttpMetrics } from '../../observability/metrics.ts';
+import { loadConfig, type Config } from '../../schema/config.ts';
+import { VERSION } from '../../service.ts';
+import { captureLogs } from './logs.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export type TestApp = App & {
+  url: string;
+  config: Config;
+  pool: DatabasePool;
+  database: TestDatabase;
+  logs: () => Record<string, unknown>[];
+  /** fetch against the app, relative path. */
+  request: (path: string, init?: RequestInit) => Promise<Response>;
+  close: () => Promise<void>;
+};
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({ DATABASE_URL: database.url, PORT: '0', LOG_LEVEL: 'debug', ...env });
+  const pool = await createDatabasePool(database.url, { maxPoolSize: 5 });
+  const { logger, lines } = captureLogs();
+  const app = createApp({
+    config,
+    logger,
+    pool,
+    metrics: createHttpMetrics({ defaults: false }),
+    expectedMigrations: (await listMigrations()).length,
+    version: VERSION,
+  });
+  const server = await startHttpServer(app.koa, { port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${server.port}`;
+  return {
+    ...app,
+    url,
+    config,
+    pool,
+    database,
+    logs: lines,
+    request: (path, init) => fetch(`${url}${path}`, init),
+    close: async () => {
+      await server.close(1_000);
+      await pool.end();
+      await database.drop();
+    },
+  };
+}
+
+type Hooks = { before: (fn: (t: ExecutionContext) => Promise<void>) => void; after: { always: (fn: () => Promise<void>) => void } };
+
+/**
+ * Starts an app for the test file and closes it when the file's tests are done. `setup` runs once the app is up
+ * (ava runs `before` hooks concurrently, so work that needs the app goes here).
+ */
+export function useTestApp(test: Hooks, options: { env?: Record<string, string>; setup?: (app: TestApp) => void | Promise<void> } = {}) {
+  let app: TestApp | undefined;
+  test.before(async () => {
+    app = await startTestApp(options.env);
+    await options.setup?.(app);
+  });
+  test.after.always(async () => {
+    await app?.close();
+  });
+  return () => app!;
+}
+
+export const json = (body: unknown, init: RequestInit = {}): RequestInit => ({
+  method: 'POST',
+  ...init,
+  headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string> | undefined) },
+  body: JSON.stringify(body),
+});
+
+/** The parsed JSON body of an answer, untyped: tests assert on its shape. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const body = async (response: Response): Promise<any> => response.json();
