@@ -1,7 +1,7 @@
 /**
  * The service's slonik pool. Two interceptors make rows trustworthy: `sql.type(schema)` really validates every row
  * (slonik 49 does not by itself), and timestamps come back as ISO 8601 strings with milliseconds (SPEC section 1)
- * instead of slonik's default epoch milliseconds.
+ * instead of slonik's default epoch milliseconds. bigint columns (counts) are plain numbers.
  */
 import { createPool, createTypeParserPreset, SchemaValidationError, type DatabasePool, type Interceptor } from 'slonik';
 
@@ -26,7 +26,8 @@ const resultParser: Interceptor = {
 export type PoolOptions = { maxPoolSize?: number; statementTimeoutMs?: number };
 
 export async function createDatabasePool(url: string, options: PoolOptions = {}): Promise<DatabasePool> {
-  const typeParsers = createTypeParserPreset().filter((parser) => parser.name !== 'timestamptz' && parser.name !== 'timestamp');
+  const replaced = new Set(['timestamptz', 'timestamp', 'int8']);
+  const typeParsers = createTypeParserPreset().filter((parser) => !replaced.has(parser.name));
   return createPool(url, {
     maxPoolSize: options.maxPoolSize ?? 10,
     statementTimeout: options.statementTimeoutMs ?? 30_000,
@@ -36,6 +37,8 @@ export async function createDatabasePool(url: string, options: PoolOptions = {})
     typeParsers: [
       ...typeParsers,
       { name: 'timestamptz', parse: toIsoTimestamp },
+      // Counts and sums are bigint in Postgres; JSON has no bigint, and our values stay far below 2^53.
+      { name: 'int8', parse: (value: string) => Number(value) },
       // Columns without a zone are read as UTC.
       { name: 'timestamp', parse: (value: string) => toIsoTimestamp(`${value}Z`) },
     ],

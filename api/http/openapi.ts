@@ -41,7 +41,7 @@ function convert(schema: z.ZodType, io: 'input' | 'output', components: Record<s
   const root = rewrite(json) as JsonSchema;
   // A named root schema: register it and answer a reference.
   const rootId = z.globalRegistry.get(schema)?.id;
-  if (rootId) {
+  if (rootId && !root.$ref) {
     delete root.id;
     components[rootId] = root;
     return { $ref: `${COMPONENT_PREFIX}${rootId}` };
@@ -89,7 +89,13 @@ export function buildOpenApi(routes: readonly RegisteredRoute[], options: { vers
         ...(response.schema ? { content: { 'application/json': { schema: convert(response.schema, 'output', components) } } } : {}),
       };
     }
-    const errorStatuses = new Set([...(route.body || route.query ? [400] : []), ...(route.auth ? [401, 403] : []), 404, 429, 500]);
+    const errorStatuses = [
+      ...(route.body || route.query ? [400] : []),
+      ...(route.auth ? [401, 403] : []),
+      ...(route.params ? [404] : []),
+      ...(route.auth ? [429] : []),
+      500,
+    ];
     for (const status of errorStatuses) {
       responses[String(status)] ??= { description: statusName(status), content: { 'application/json': { schema: errorRef } } };
     }

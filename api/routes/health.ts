@@ -4,6 +4,7 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { migrationState } from '../../database/migrate.ts';
+import { errorBody } from '../../schema/http.ts';
 import type { AppDeps } from '../context.ts';
 import { AppError } from '../errors.ts';
 import type { Api } from '../http/route.ts';
@@ -40,7 +41,7 @@ export function installHealthRoutes(api: Api, deps: AppDeps) {
     auth: false,
     responses: {
       200: { description: 'Ready to serve', schema: readyAnswer },
-      503: { description: 'A dependency is down; `details` says which' },
+      503: { description: 'A dependency is down; `details` says which', schema: errorBody },
     },
     handler: async () => {
       const failures: { field: string; message: string }[] = [];

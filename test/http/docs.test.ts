@@ -1,0 +1,57 @@
+import test from 'ava';
+import { body, useTestApp } from '../support/app.ts';
+
+const app = useTestApp(test);
+
+test('the OpenAPI document is 3.1 and lists every registered route with its method', async (t) => {
+  const response = await app().request('/api/docs/openapi.json');
+  t.is(response.status, 200);
+  t.regex(response.headers.get('content-type') ?? '', /application\/json/);
+  const document = await body(response);
+  t.is(document.openapi, '3.1.0');
+  t.truthy(document.info.title);
+
+  // Every route the router knows (Koa path syntax) must be documented (OpenAPI path syntax) with the same methods.
+  const registered = app().api.router.stack.flatMap((layer) =>
+    layer.methods.filter((method) => method !== 'HEAD').map((method) => `${method.toLowerCase()} ${String(layer.path).replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`),
+  );
+  t.true(registered.length >= 6);
+  const documented = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
+    Object.keys(operations).map((method) => `${method} ${path}`),
+  );
+  t.deepEqual([...new Set(registered)].sort(), documented.sort());
+});
+
+test('errors are documented with the shared Error schema', async (t) => {
+  const document = await body(await app().request('/api/docs/openapi.json'));
+  const error = document.components.schemas.Error;
+  t.deepEqual(error.required.sort(), ['error', 'message', 'statusCode']);
+  t.deepEqual(document.paths['/readyz'].get.responses['503'].content['application/json'].schema, { $ref: '#/components/schemas/Error' });
+  const assets = document.paths['/api/docs/assets/{file}'].get.parameters[0];
+  t.is(assets.in, 'path');
+  t.true(assets.schema.enum.includes('swagger-ui-bundle.js'));
+});
+
+test('the reference page loads only same-origin assets, and they are served', async (t) => {
+  const response = await app().request('/api/docs');
+  t.is(response.status, 200);
+  t.regex(response.headers.get('content-type') ?? '', /text\/html/);
+  t.regex(response.headers.get('content-security-policy') ?? '', /default-src 'self'/);
+  const html = await response.text();
+  t.false(/(src|href)="(https?:)?\/\//.test(html), 'no asset from another origin');
+  const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+  t.true(assets.length >= 4);
+  for (const asset of assets) {
+    const served = await app().request(asset);
+    t.is(served.status, 200, asset);
+    t.true((await served.arrayBuffer()).byteLength > 0, asset);
+  }
+  const init = await (await app().request('/api/docs/init.js')).text();
+  t.true(init.includes("url: '/api/docs/openapi.json'"));
+});
+
+test('an unknown asset is 404', async (t) => {
+  const response = await app().request('/api/docs/assets/..%2F..%2Fpackage.json');
+  t.is(response.status, 404);
+  t.is((await body(response)).statusCode, 404);
+});

@@ -1,0 +1,78 @@
+import test from 'ava';
+import { sql } from 'slonik';
+import { createApp } from '../../api/app.ts';
+import { startHttpServer } from '../../api/server.ts';
+import { createDatabasePool } from '../../database/pool.ts';
+import { createHttpMetrics } from '../../observability/metrics.ts';
+import { loadConfig } from '../../schema/config.ts';
+import { captureLogs } from '../support/logs.ts';
+import { createTestDatabase } from '../support/database.ts';
+import { body, useTestApp } from '../support/app.ts';
+
+const app = useTestApp(test);
+
+test('healthz answers while the process is up', async (t) => {
+  const response = await app().request('/healthz');
+  t.is(response.status, 200);
+  const answer = await body(response);
+  t.is(answer.status, 'ok');
+  t.is(typeof answer.uptimeSeconds, 'number');
+});
+
+test('readyz is ready with the database reachable and migrations current', async (t) => {
+  const response = await app().request('/readyz');
+  t.is(response.status, 200);
+  t.deepEqual(await body(response), { status: 'ready', checks: { database: 'ok', migrations: 'ok' } });
+});
+
+test.serial('readyz says which migration is missing', async (t) => {
+  const { pool } = app();
+  const last = Number(await pool.oneFirst(sql.unsafe`SELECT max(id) FROM schema_migrations`));
+  await pool.query(sql.unsafe`DELETE FROM schema_migrations WHERE id = ${last}`);
+  try {
+    const response = await app().request('/readyz');
+    t.is(response.status, 503);
+    const answer = await body(response);
+    t.is(answer.statusCode, 503);
+    t.is(answer.details[0].field, 'migrations');
+  } finally {
+    await pool.query(sql.unsafe`INSERT INTO schema_migrations (id, name) VALUES (${last}, 'restored')`);
+  }
+});
+
+test('readyz is 503 naming the database when it is unreachable', async (t) => {
+  const database = await createTestDatabase();
+  const pool = await createDatabasePool(database.url, { maxPoolSize: 2 });
+  const { logger } = captureLogs();
+  const config = loadConfig({ DATABASE_URL: database.url, PORT: '0' });
+  const { koa } = createApp({ config, logger, pool, metrics: createHttpMetrics({ defaults: false }), expectedMigrations: 1, version: 'test' });
+  const server = await startHttpServer(koa, { port: 0, host: '127.0.0.1' });
+  try {
+    t.is((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status, 200);
+    await database.drop(); // the database goes away under the running app
+    const response = await fetch(`http://127.0.0.1:${server.port}/readyz`);
+    t.is(response.status, 503);
+    const answer = await body(response);
+    t.deepEqual(answer.details, [{ field: 'database', message: 'unreachable' }]);
+    t.is(answer.error, 'Service Unavailable');
+  } finally {
+    await server.close(1_000);
+    await pool.end().catch(() => undefined);
+  }
+});
+
+test('metrics count requests and time them per route', async (t) => {
+  await app().request('/healthz');
+  await app().request('/healthz');
+  await app().request('/no/such/route');
+  const response = await app().request('/metrics');
+  t.is(response.status, 200);
+  t.regex(response.headers.get('content-type') ?? '', /text\/plain/);
+  const text = await response.text();
+  const healthz = /http_requests_total\{method="GET",route="\/healthz",status="200"\} (\d+)/.exec(text);
+  t.truthy(healthz);
+  t.true(Number(healthz![1]) >= 2);
+  t.regex(text, /http_requests_total\{method="GET",route="\(unmatched\)",status="404"\} \d+/);
+  t.regex(text, /http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/healthz"\} \d+/);
+  t.regex(text, /http_request_duration_seconds_count\{method="GET",route="\/healthz"\} \d+/);
+});

@@ -1,0 +1,109 @@
+/**
+ * The real `npm start` entry point, as a child process on the embedded database: it starts with no set-up, logs the
+ * docs URL, answers /readyz and the docs, and exits 0 on SIGTERM. A crash's leftovers do not block the next start.
+ */
+import test from 'ava';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createTestDatabase } from '../support/database.ts';
+
+const STARTUP_TIMEOUT_MS = 90_000;
+const START_SCRIPT: string = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')).scripts.start;
+
+type Started = { child: ChildProcess; docsUrl: string; lines: string[]; exited: Promise<number | null> };
+
+/**
+ * Runs the command of package.json's `start` script (`node main.ts`) with extra arguments. It is run without npm in
+ * between, so the signal reaches the service itself and its own exit status is what the test sees.
+ */
+async function startMain(env: Record<string, string>, args: string[] = []): Promise<Started> {
+  const [program, ...scriptArgs] = START_SCRIPT.split(' ');
+  if (program !== 'node') throw new Error(`unexpected start script: ${START_SCRIPT}`);
+  const child = spawn(process.execPath, [...scriptArgs, ...args], {
+    env: { ...process.env, PORT: '0', DATABASE_URL: '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
+  const docsUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start-up line within ${STARTUP_TIMEOUT_MS} ms:\n${lines.join('\n')}`)), STARTUP_TIMEOUT_MS);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      if (!line.startsWith('{')) return;
+      const entry = JSON.parse(line) as { docs?: string };
+      if (entry.docs) {
+        clearTimeout(timer);
+        resolve(entry.docs);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`exited with ${code} before start-up:\n${lines.join('\n')}`)));
+  });
+  return { child, docsUrl, lines, exited };
+}
+
+async function dataDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'gsm-start-'));
+  await chmod(dir, 0o755); // as root, the embedded cluster runs as the postgres user, which must reach it
+  return dir;
+}
+
+test.serial('npm start runs on the embedded database, serves docs and readiness, and stops cleanly on SIGTERM', async (t) => {
+  const dir = await dataDir();
+  const service = await startMain({ DATA_DIR: dir });
+  const base = service.docsUrl.replace(/\/api\/docs$/, '');
+  t.regex(service.docsUrl, /^http:\/\/localhost:\d+\/api\/docs$/);
+  t.is(service.lines.filter((line) => line.includes('API reference at')).length, 1, 'one line with the docs URL');
+
+  const ready = await fetch(`${base}/readyz`);
+  t.is(ready.status, 200);
+  const docs = await fetch(service.docsUrl);
+  t.is(docs.status, 200);
+  t.regex(await docs.text(), /swagger-ui/);
+  t.is((await fetch(`${base}/api/docs/openapi.json`)).status, 200);
+
+  service.child.kill('SIGTERM');
+  t.is(await service.exited, 0);
+  t.true(service.lines.some((line) => line.includes('embedded Postgres stopped')));
+  t.regex(await readFile(join(dir, 'secrets', 'paseto-key'), 'utf8'), /^k4\.local\./);
+
+  // A crash leaves a postmaster.pid naming a process that no longer exists: the next start must clear it.
+  await writeFile(join(dir, 'postgres', 'postmaster.pid'), '999999\n/nonexistent\n');
+  const again = await startMain({ DATA_DIR: dir });
+  t.true(again.lines.some((line) => line.includes('removing stale postmaster.pid')));
+  t.is((await fetch(`${again.docsUrl.replace(/\/api\/docs$/, '')}/readyz`)).status, 200);
+  again.child.kill('SIGINT');
+  t.is(await again.exited, 0);
+});
+
+test.serial('a SIGKILLed service leaves its database running; the next start takes it over', async (t) => {
+  const dir = await dataDir();
+  const first = await startMain({ DATA_DIR: dir });
+  first.child.kill('SIGKILL');
+  await first.exited;
+  const second = await startMain({ DATA_DIR: dir });
+  t.true(second.lines.some((line) => line.includes('orphaned by an earlier crash')));
+  t.is((await fetch(`${second.docsUrl.replace(/\/api\/docs$/, '')}/readyz`)).status, 200);
+  second.child.kill('SIGTERM');
+  t.is(await second.exited, 0);
+});
+
+test.serial('the web and orchestrator roles split the work on a shared database', async (t) => {
+  const database = await createTestDatabase();
+  t.teardown(() => database.drop());
+  const web = await startMain({ DATABASE_URL: database.url }, ['--role=web']);
+  const orchestrator = await startMain({ DATABASE_URL: database.url, ROLE: 'orchestrator' });
+  const webBase = web.docsUrl.replace(/\/api\/docs$/, '');
+  const orchestratorBase = `http://127.0.0.1:${new URL(orchestrator.docsUrl).port}`;
+  t.is((await fetch(`${webBase}/api/docs/openapi.json`)).status, 200);
+  t.is((await fetch(`${orchestratorBase}/readyz`)).status, 200);
+  t.is((await fetch(`${orchestratorBase}/api/docs/openapi.json`)).status, 404, 'the orchestrator serves no REST API');
+  t.true(orchestrator.lines.some((line) => line.includes('Worker connected')));
+  t.false(web.lines.some((line) => line.includes('Worker connected')));
+  web.child.kill('SIGTERM');
+  orchestrator.child.kill('SIGTERM');
+  t.deepEqual(await Promise.all([web.exited, orchestrator.exited]), [0, 0]);
+});
