@@ -1,13 +1,11 @@
 /**
- * The Koa application. Reads top to bottom as the request pipeline: request id, log line, metrics, the single error
+ * The Koa application. Reads top to bottom as the request pipeline: observation (request id, log line, metrics), the single error
  * middleware, the JSON body parser, then the routes of each resource.
  */
 import Koa from 'koa';
 import { Api } from './http/route.ts';
 import type { AppDeps } from './context.ts';
-import { requestId } from './middleware/requestId.ts';
-import { requestLog } from './middleware/requestLog.ts';
-import { httpMetrics } from './middleware/httpMetrics.ts';
+import { observeRequest } from './middleware/observeRequest.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
 import { jsonBody } from './middleware/jsonBody.ts';
 import { installHealthRoutes } from './routes/health.ts';
@@ -26,9 +24,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
   koa.silent = true;
   const api = new Api();
 
-  koa.use(requestId());
-  koa.use(requestLog(deps.logger));
-  koa.use(httpMetrics(deps.metrics));
+  koa.use(observeRequest(deps.logger, deps.metrics));
   koa.use(errorHandler(deps.logger));
   koa.use(jsonBody());
 

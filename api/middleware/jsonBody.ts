@@ -33,12 +33,12 @@ export function jsonBody(): Middleware {
     },
   });
   return async function parseJsonBody(ctx, next) {
-    if (hasBody(ctx)) {
-      if (!ctx.is('application/json', 'application/*+json')) {
-        throw new AppError(415, 'Request bodies must be JSON (Content-Type: application/json)');
-      }
-      if ((ctx.request.length ?? 0) > BODY_LIMIT_BYTES) throw tooLarge();
+    // Most requests (every GET) carry no body: nothing to check or parse.
+    if (!hasBody(ctx)) return next();
+    if (!ctx.is('application/json', 'application/*+json')) {
+      throw new AppError(415, 'Request bodies must be JSON (Content-Type: application/json)');
     }
+    if ((ctx.request.length ?? 0) > BODY_LIMIT_BYTES) throw tooLarge();
     await parse(ctx, next);
   };
 }
