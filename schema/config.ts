@@ -51,6 +51,35 @@ export const configSchema = z.object({
   TRUST_PROXY: booleanFromEnv.default(false),
   /** How long a shutdown waits for in-flight requests before closing their connections. */
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  /** redis:// URL. Set: rate-limit buckets (and later Socket.IO rooms) live in Redis, shared by every node. */
+  REDIS_URL: z
+    .string()
+    .refine((value) => /^rediss?:\/\//.test(value), 'expected a redis:// or rediss:// URL')
+    .optional(),
+  /** With ADMIN_PASSWORD: the first user, created at start-up when no user exists. */
+  ADMIN_EMAIL: z.email({ message: 'expected an e-mail address' }).optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'expected at least 8 characters').max(256).optional(),
+  /** Whether anyone may register. Unset: registration is open only while no user exists. */
+  ALLOW_REGISTRATION: booleanFromEnv.optional(),
+  /** Rate-limit tier of new users (FREE 60/min, PRO 300/min, ENTERPRISE 1000/min). */
+  DEFAULT_TIER: z.enum(['FREE', 'PRO', 'ENTERPRISE']).default('FREE'),
+  /** Set: OAuth callbacks redirect here with the token pair in the fragment; unset, they answer the pair as JSON. */
+  OAUTH_REDIRECT_URL: z.url({ message: 'expected an absolute URL' }).optional(),
+  /** Steam's OpenID 2.0 endpoint (a setting so tests can run a local provider). */
+  STEAM_OPENID_URL: z.url({ message: 'expected an absolute URL' }).default('https://steamcommunity.com/openid/login'),
+  /** Discord application credentials; Discord sign-in is off until both are set. */
+  DISCORD_CLIENT_ID: z.string().min(1).optional(),
+  DISCORD_CLIENT_SECRET: z.string().min(1).optional(),
+  DISCORD_AUTHORIZE_URL: z.url({ message: 'expected an absolute URL' }).default('https://discord.com/oauth2/authorize'),
+  DISCORD_TOKEN_URL: z.url({ message: 'expected an absolute URL' }).default('https://discord.com/api/oauth2/token'),
+  DISCORD_USER_URL: z.url({ message: 'expected an absolute URL' }).default('https://discord.com/api/users/@me'),
+}).superRefine((config, context) => {
+  if (Boolean(config.ADMIN_EMAIL) !== Boolean(config.ADMIN_PASSWORD)) {
+    context.addIssue({ code: 'custom', path: [config.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'], message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together' });
+  }
+  if (Boolean(config.DISCORD_CLIENT_ID) !== Boolean(config.DISCORD_CLIENT_SECRET)) {
+    context.addIssue({ code: 'custom', path: [config.DISCORD_CLIENT_ID ? 'DISCORD_CLIENT_SECRET' : 'DISCORD_CLIENT_ID'], message: 'DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET go together' });
+  }
 });
 
 export type Config = z.infer<typeof configSchema> & {
