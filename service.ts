@@ -1,17 +1,18 @@
 /**
  * Starts the parts of the service that this process's role runs, in dependency order, and stops them in reverse:
- * database (embedded when DATABASE_URL is unset) → migrations → secrets → pool → HTTP (API, or health only for a
+ * database (embedded when DATABASE_URL is unset) → migrations → secrets → pool → first admin → HTTP (API, or health only for a
  * pure orchestrator) → job runner.
  */
 import { readFileSync } from 'node:fs';
 import type { Config, Role } from './schema/config.ts';
 import type { Logger } from './observability/logger.ts';
-import { createHttpMetrics } from './observability/metrics.ts';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './database/embedded.ts';
-import { listMigrations, migrate } from './database/migrate.ts';
+import { migrate } from './database/migrate.ts';
 import { createDatabasePool, type DatabasePool } from './database/pool.ts';
 import { loadSecrets } from './identity/secrets.ts';
 import { createApp } from './api/app.ts';
+import { createAppDeps } from './api/deps.ts';
+import { bootstrapAdmin } from './identity/users.ts';
 import { startHttpServer, type HttpServer } from './api/server.ts';
 import { startWorker, type Worker } from './orchestrator/worker.ts';
 
@@ -41,15 +42,15 @@ export async function startService(config: Config, logger: Logger, role: Role = 
     const databaseUrl = config.DATABASE_URL ?? embedded!.url;
 
     await migrate(databaseUrl, { logger });
-    const expectedMigrations = (await listMigrations()).length;
-    await loadSecrets({ dataDir: config.DATA_DIR, pasetoKey: config.PASETO_KEY });
+    const secrets = await loadSecrets({ dataDir: config.DATA_DIR, pasetoKey: config.PASETO_KEY });
 
     const pool: DatabasePool = await createDatabasePool(databaseUrl, { maxPoolSize: config.DATABASE_POOL_SIZE });
     stops.push(() => pool.end());
+    await bootstrapAdmin(pool, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD, tier: config.DEFAULT_TIER, logger });
 
-    const { koa } = createApp({ config, logger, pool, metrics: createHttpMetrics(), expectedMigrations, version: VERSION }, {
-      api: role !== 'orchestrator',
-    });
+    const deps = await createAppDeps({ config, logger, pool, secrets, version: VERSION });
+    stops.push(deps.close);
+    const { koa } = createApp(deps, { api: role !== 'orchestrator' });
     const http: HttpServer = await startHttpServer(koa, { port: config.PORT, host: config.HOST });
     stops.push(() => http.close(config.SHUTDOWN_TIMEOUT_MS));
 

@@ -3,13 +3,23 @@
  * middleware, the JSON body parser, then the routes of each resource.
  */
 import Koa from 'koa';
-import { Api } from './http/route.ts';
+import { Api, type AccessHooks } from './http/route.ts';
 import type { AppDeps } from './context.ts';
 import { observeRequest } from './middleware/observeRequest.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
 import { jsonBody } from './middleware/jsonBody.ts';
+import { rateLimit } from './middleware/rateLimit.ts';
+import { BUCKETS } from './rateLimit/tiers.ts';
 import { installHealthRoutes } from './routes/health.ts';
 import { installDocsRoutes } from './routes/docs.ts';
+import { installAuthRoutes } from './routes/auth.ts';
+import { installAccountRoutes } from './routes/account.ts';
+import { installClusterRoutes } from './routes/clusters.ts';
+import { installMemberRoutes } from './routes/members.ts';
+import { installAuditLogRoutes } from './routes/auditLog.ts';
+import { createAuthenticator, principalOf } from '../identity/principal.ts';
+import { authorize } from '../identity/access.ts';
+import type { Middleware } from 'koa';
 
 export type App = { koa: Koa; api: Api };
 
@@ -22,7 +32,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
   const koa = new Koa({ proxy: deps.config.TRUST_PROXY });
   // Errors are answered and logged by errorHandler; Koa's default stderr printing would duplicate them.
   koa.silent = true;
-  const api = new Api();
+  const api = new Api(accessHooks(deps));
 
   koa.use(observeRequest(deps.logger, deps.metrics));
   koa.use(errorHandler(deps.logger));
@@ -31,9 +41,41 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
   installHealthRoutes(api, deps);
   if (options.api ?? true) {
     installDocsRoutes(api, deps);
+    installAuthRoutes(api, deps);
+    installAccountRoutes(api, deps);
+    installClusterRoutes(api, deps);
+    installMemberRoutes(api, deps);
+    installAuditLogRoutes(api, deps);
   }
 
   koa.use(api.router.routes());
   koa.use(api.router.allowedMethods());
   return { koa, api };
+}
+
+const passThrough: Middleware = async function notLimited(_ctx, next) {
+  await next();
+};
+
+/**
+ * Authentication, rate limits and authorization for the route layer. Rate limits (SPEC section 8): an API token
+ * spends its own bucket at its user's tier; session traffic spends the user's general bucket; sign-in endpoints
+ * spend a bucket per client address.
+ */
+function accessHooks(deps: AppDeps): AccessHooks {
+  const authenticator = createAuthenticator(deps);
+  const limiter = deps.rateLimiter;
+  return {
+    authenticate: authenticator.middleware,
+    rateLimitPrincipal: limiter
+      ? rateLimit(limiter, (ctx) => {
+          const principal = principalOf(ctx);
+          return principal.kind === 'TOKEN'
+            ? { key: `token:${principal.tokenId}`, bucket: BUCKETS[principal.user.tier] }
+            : { key: `user:${principal.user.id}`, bucket: BUCKETS.SESSION };
+        })
+      : passThrough,
+    rateLimitSignIn: limiter ? rateLimit(limiter, (ctx) => ({ key: `ip:${ctx.ip}`, bucket: BUCKETS.SIGN_IN })) : passThrough,
+    authorize: async (ctx, clusterId, permission) => (await authorize(deps.pool, principalOf(ctx), clusterId, permission)).role,
+  };
 }

@@ -5,6 +5,8 @@ import type { Config } from '../schema/config.ts';
 import type { DatabasePool } from '../database/pool.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { HttpMetrics } from '../observability/metrics.ts';
+import type { AccessTokens } from '../identity/accessTokens.ts';
+import type { RateLimiter } from './rateLimit/limiter.ts';
 
 export type AppDeps = {
   config: Config;
@@ -14,4 +16,7 @@ export type AppDeps = {
   /** Number of migration files this build ships; /readyz compares the database against it. */
   expectedMigrations: number;
   version: string;
+  accessTokens: AccessTokens;
+  /** Null when RATE_LIMIT=off. */
+  rateLimiter: RateLimiter | null;
 };

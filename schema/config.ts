@@ -51,6 +51,8 @@ export const configSchema = z.object({
   TRUST_PROXY: booleanFromEnv.default(false),
   /** How long a shutdown waits for in-flight requests before closing their connections. */
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  /** `off` disables rate limiting (for installations behind their own limiter); `on` follows SPEC section 8. */
+  RATE_LIMIT: z.enum(['on', 'off']).default('on'),
   /** redis:// URL. Set: rate-limit buckets (and later Socket.IO rooms) live in Redis, shared by every node. */
   REDIS_URL: z
     .string()

@@ -63,7 +63,7 @@ export type Sort<F extends string> = { field: F; descending: boolean };
 /**
  * `sort=field` or `sort=-field` over a list's allowed fields; anything else is a 400 naming the allowed ones.
  */
-export function sortQuery<const F extends string>(fields: readonly [F, ...F[]], fallback: `${F}` | `-${F}`) {
+export function sortQuery<const F extends string>(fields: readonly [F, ...F[]], fallback: NoInfer<F> | `-${NoInfer<F>}`) {
   const allowed = new Set<string>(fields);
   const parse = (value: string): Sort<F> => {
     const descending = value.startsWith('-');

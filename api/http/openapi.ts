@@ -91,9 +91,9 @@ export function buildOpenApi(routes: readonly RegisteredRoute[], options: { vers
     }
     const errorStatuses = [
       ...(route.body || route.query ? [400] : []),
-      ...(route.auth ? [401, 403] : []),
-      ...(route.params ? [404] : []),
-      ...(route.auth ? [429] : []),
+      ...(route.auth === 'user' ? [401, 403] : []),
+      ...(route.params || route.permission ? [404] : []),
+      ...(route.auth !== 'none' ? [429] : []),
       500,
     ];
     for (const status of errorStatuses) {
@@ -104,7 +104,8 @@ export function buildOpenApi(routes: readonly RegisteredRoute[], options: { vers
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       tags: route.tags,
-      ...(route.auth ? { security: [{ bearer: [] }] } : { security: [] }),
+      ...(route.auth === 'user' ? { security: [{ bearer: [] }] } : { security: [] }),
+      ...(route.permission ? { 'x-permission': route.permission.action } : {}),
       parameters: parameters(route, components),
       ...(route.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: convert(route.body, 'input', components) } } } }

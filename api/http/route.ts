@@ -10,8 +10,20 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { AppError, notFound, validationFailed, type ErrorDetail } from '../errors.ts';
+import type { Permission, Role } from '../../identity/roles.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export type AuthLevel = 'none' | 'signin' | 'user';
+
+/** How the route layer authenticates, rate-limits and authorizes; given by the app (absent in bare test apps). */
+export type AccessHooks = {
+  authenticate: Middleware;
+  rateLimitPrincipal: Middleware;
+  rateLimitSignIn: Middleware;
+  /** Checks the caller's role in the cluster; answers the role, or throws 404/403. */
+  authorize: (ctx: Context, clusterId: string, permission: Permission) => Promise<Role>;
+};
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
 
@@ -32,15 +44,23 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodT
   summary: string;
   description?: string;
   tags: string[];
-  /** Whether the route needs a bearer token. Documented in OpenAPI; enforced by the auth middleware of later issues. */
-  auth: boolean;
+  /**
+   * Who may call: `none` (health, docs), `signin` (anonymous sign-in endpoints, rate limited per client address) or
+   * `user` (a bearer token: session access token or user API token; rate limited per principal).
+   */
+  auth: AuthLevel;
+  /** For cluster resources: the permission needed, and how to find the cluster from the validated input. */
+  permission?: {
+    action: Permission;
+    cluster: (input: RouteInput<P, Q, B>) => string | Promise<string>;
+  };
   params?: P;
   query?: Q;
   body?: B;
   /** Status of a successful answer; default 200. */
   status?: number;
   responses: Record<number, ResponseSpec>;
-  /** Middleware run before validation (authentication), so an anonymous caller learns nothing from validation. */
+  /** Further middleware run after authentication and before validation. */
   use?: Middleware[];
   handler: (ctx: Context, input: RouteInput<P, Q, B>) => unknown;
 };
@@ -73,6 +93,19 @@ function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, onError: (
 export class Api {
   readonly router = new Router();
   readonly routes: RegisteredRoute[] = [];
+  readonly #access: AccessHooks | undefined;
+
+  constructor(access?: AccessHooks) {
+    this.#access = access;
+  }
+
+  /** The middleware that runs before validation for an auth level: authentication first, then the rate limit. */
+  #gate(auth: AuthLevel): Middleware[] {
+    const access = this.#access;
+    if (auth === 'none') return [];
+    if (!access) throw new Error(`routes with auth "${auth}" need access hooks`);
+    return auth === 'user' ? [access.authenticate, access.rateLimitPrincipal] : [access.rateLimitSignIn];
+  }
 
   route<P extends AnyObject = typeof EMPTY, Q extends AnyObject = typeof EMPTY, B extends z.ZodType = z.ZodUndefined>(
     spec: RouteSpec<P, Q, B>,
@@ -92,6 +125,20 @@ export class Api {
       await next();
     };
 
+    const permission = spec.permission;
+    const access = this.#access;
+    const authorize: Middleware[] = permission
+      ? [
+          async function authorizeRoute(ctx, next) {
+            if (!access) throw new Error('routes with a permission need access hooks');
+            const clusterId = await permission.cluster(ctx.state.input as RouteInput<P, Q, B>);
+            ctx.state.clusterId = clusterId;
+            ctx.state.role = await access.authorize(ctx, clusterId, permission.action);
+            await next();
+          },
+        ]
+      : [];
+
     const handle: Middleware = async function handleRoute(ctx) {
       const result = await spec.handler(ctx, ctx.state.input as RouteInput<P, Q, B>);
       if (result !== undefined) {
@@ -103,7 +150,7 @@ export class Api {
     };
 
     for (const path of [spec.path, ...(spec.aliases ?? [])]) {
-      this.router.register(path, [spec.method], [...(spec.use ?? []), validate, handle]);
+      this.router.register(path, [spec.method], [...this.#gate(spec.auth), ...(spec.use ?? []), validate, ...authorize, handle]);
     }
     this.routes.push(spec as unknown as RegisteredRoute);
   }

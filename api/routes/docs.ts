@@ -66,7 +66,7 @@ export function installDocsRoutes(api: Api, deps: AppDeps) {
     path: '/api/docs',
     summary: 'Interactive API reference',
     tags: ['Docs'],
-    auth: false,
+    auth: 'none',
     responses: { 200: { description: 'HTML page' } },
     handler: (ctx) => {
       ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
@@ -80,7 +80,7 @@ export function installDocsRoutes(api: Api, deps: AppDeps) {
     path: '/api/docs/init.js',
     summary: 'Start-up script of the reference page',
     tags: ['Docs'],
-    auth: false,
+    auth: 'none',
     responses: { 200: { description: 'JavaScript' } },
     handler: (ctx) => {
       ctx.type = 'text/javascript; charset=utf-8';
@@ -94,7 +94,7 @@ export function installDocsRoutes(api: Api, deps: AppDeps) {
     summary: 'OpenAPI 3.1 document',
     description: 'Generated from the zod schemas that validate requests.',
     tags: ['Docs'],
-    auth: false,
+    auth: 'none',
     responses: { 200: { description: 'OpenAPI 3.1 document' } },
     handler: (ctx) => {
       documentJson ??= JSON.stringify(openApiDocument(api, deps));
@@ -108,7 +108,7 @@ export function installDocsRoutes(api: Api, deps: AppDeps) {
     path: '/api/docs/assets/:file',
     summary: 'Static asset of the reference page',
     tags: ['Docs'],
-    auth: false,
+    auth: 'none',
     params: z.object({ file: z.enum(Object.keys(ASSETS) as [AssetName, ...AssetName[]]) }),
     responses: { 200: { description: 'The asset' } },
     handler: async (ctx, { params }) => {

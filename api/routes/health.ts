@@ -27,7 +27,7 @@ export function installHealthRoutes(api: Api, deps: AppDeps) {
     path: '/healthz',
     summary: 'Liveness: the process is up',
     tags: ['Health'],
-    auth: false,
+    auth: 'none',
     responses: { 200: { description: 'The process is up', schema: healthAnswer } },
     handler: () => ({ status: 'ok', uptimeSeconds: Math.round(process.uptime()), version: deps.version }),
   });
@@ -38,7 +38,7 @@ export function installHealthRoutes(api: Api, deps: AppDeps) {
     summary: 'Readiness: database reachable and migrations current',
     description: 'Answers 503 with `details` naming each failing dependency.',
     tags: ['Health'],
-    auth: false,
+    auth: 'none',
     responses: {
       200: { description: 'Ready to serve', schema: readyAnswer },
       503: { description: 'A dependency is down; `details` says which', schema: errorBody },
@@ -69,7 +69,7 @@ export function installHealthRoutes(api: Api, deps: AppDeps) {
     summary: 'Prometheus metrics',
     description: 'Request counts and latency histograms per route, and process metrics, in the Prometheus text format.',
     tags: ['Health'],
-    auth: false,
+    auth: 'none',
     responses: { 200: { description: 'Prometheus text exposition format' } },
     handler: async (ctx) => {
       ctx.type = deps.metrics.registry.contentType;

@@ -4,10 +4,10 @@
  */
 import { createApp } from '../../api/app.ts';
 import { startHttpServer } from '../../api/server.ts';
-import { listMigrations } from '../../database/migrate.ts';
 import { createDatabasePool } from '../../database/pool.ts';
 import { createLogger } from '../../observability/logger.ts';
-import { createHttpMetrics } from '../../observability/metrics.ts';
+import { createAppDeps } from '../../api/deps.ts';
+import { generatePasetoKey } from '../../identity/secrets.ts';
 import { loadConfig } from '../../schema/config.ts';
 import { VERSION } from '../../service.ts';
 
@@ -16,7 +16,8 @@ const config = loadConfig({ DATABASE_URL: databaseUrl });
 const pool = await createDatabasePool(databaseUrl);
 // The production logger: one JSON line per request to standard output, which the benchmark sends to /dev/null.
 const logger = createLogger('info');
-const { koa } = createApp({ config, logger, pool, metrics: createHttpMetrics(), expectedMigrations: (await listMigrations()).length, version: VERSION });
+const deps = await createAppDeps({ config, logger, pool, secrets: { pasetoKey: generatePasetoKey() }, version: VERSION });
+const { koa } = createApp(deps);
 const server = await startHttpServer(koa, { port: 0, host: '127.0.0.1' });
 console.error(`PORT ${server.port}`);
 process.on('SIGTERM', async () => {

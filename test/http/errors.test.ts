@@ -12,7 +12,7 @@ const app = useTestApp(test, { setup: ({ api }) => {
     path: '/test/widgets/:id',
     summary: 'demo',
     tags: ['Test'],
-    auth: false,
+    auth: 'none',
     params: z.object({ id }),
     body: z
       .object({
@@ -30,7 +30,7 @@ const app = useTestApp(test, { setup: ({ api }) => {
     path: '/test/widgets',
     summary: 'demo list',
     tags: ['Test'],
-    auth: false,
+    auth: 'none',
     query: z.object({ ...paginationQuery, sort: sortQuery(['name', 'createdAt'], '-createdAt'), status: enumFilter(['ONLINE', 'OFFLINE']).optional() }).strict(),
     responses: { 200: { description: 'list' } },
     handler: (_ctx, { query }) => ({ ...listAnswer([], 41, query), echo: query }),
@@ -40,7 +40,7 @@ const app = useTestApp(test, { setup: ({ api }) => {
     path: '/test/explode',
     summary: 'fails with internals in the message',
     tags: ['Test'],
-    auth: false,
+    auth: 'none',
     responses: { 200: { description: 'never' } },
     handler: () => {
       throw new Error('relation "secret_table" does not exist at SELECT * FROM secret_table');

@@ -3,7 +3,8 @@ import { sql } from 'slonik';
 import { createApp } from '../../api/app.ts';
 import { startHttpServer } from '../../api/server.ts';
 import { createDatabasePool } from '../../database/pool.ts';
-import { createHttpMetrics } from '../../observability/metrics.ts';
+import { createAppDeps } from '../../api/deps.ts';
+import { generatePasetoKey } from '../../identity/secrets.ts';
 import { loadConfig } from '../../schema/config.ts';
 import { captureLogs } from '../support/logs.ts';
 import { createTestDatabase } from '../support/database.ts';
@@ -44,8 +45,9 @@ test('readyz is 503 naming the database when it is unreachable', async (t) => {
   const database = await createTestDatabase();
   const pool = await createDatabasePool(database.url, { maxPoolSize: 2 });
   const { logger } = captureLogs();
-  const config = loadConfig({ DATABASE_URL: database.url, PORT: '0' });
-  const { koa } = createApp({ config, logger, pool, metrics: createHttpMetrics({ defaults: false }), expectedMigrations: 1, version: 'test' });
+  const config = loadConfig({ DATABASE_URL: database.url, PORT: '0', RATE_LIMIT: 'off' });
+  const deps = await createAppDeps({ config, logger, pool, secrets: { pasetoKey: generatePasetoKey() }, version: 'test', defaultMetrics: false });
+  const { koa } = createApp(deps);
   const server = await startHttpServer(koa, { port: 0, host: '127.0.0.1' });
   try {
     t.is((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status, 200);

@@ -3,16 +3,18 @@
  */
 import type { ExecutionContext } from 'ava';
 import { createApp, type App } from '../../api/app.ts';
+import type { AppDeps } from '../../api/context.ts';
 import { startHttpServer } from '../../api/server.ts';
-import { listMigrations } from '../../database/migrate.ts';
 import { createDatabasePool, type DatabasePool } from '../../database/pool.ts';
-import { createHttpMetrics } from '../../observability/metrics.ts';
+import { createAppDeps } from '../../api/deps.ts';
+import { generatePasetoKey } from '../../identity/secrets.ts';
 import { loadConfig, type Config } from '../../schema/config.ts';
 import { VERSION } from '../../service.ts';
 import { captureLogs } from './logs.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export type TestApp = App & {
+  deps: AppDeps;
   url: string;
   config: Config;
   pool: DatabasePool;
@@ -25,21 +27,17 @@ export type TestApp = App & {
 
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const config = loadConfig({ DATABASE_URL: database.url, PORT: '0', LOG_LEVEL: 'debug', ...env });
+  // Rate limits are off unless a test turns them on: most tests make many requests as few users from one address.
+  const config = loadConfig({ DATABASE_URL: database.url, PORT: '0', LOG_LEVEL: 'debug', RATE_LIMIT: 'off', ...env });
   const pool = await createDatabasePool(database.url, { maxPoolSize: 5 });
   const { logger, lines } = captureLogs();
-  const app = createApp({
-    config,
-    logger,
-    pool,
-    metrics: createHttpMetrics({ defaults: false }),
-    expectedMigrations: (await listMigrations()).length,
-    version: VERSION,
-  });
+  const deps = await createAppDeps({ config, logger, pool, secrets: { pasetoKey: generatePasetoKey() }, version: VERSION, defaultMetrics: false });
+  const app = createApp(deps);
   const server = await startHttpServer(app.koa, { port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${server.port}`;
   return {
     ...app,
+    deps,
     url,
     config,
     pool,
@@ -48,6 +46,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     request: (path, init) => fetch(`${url}${path}`, init),
     close: async () => {
       await server.close(1_000);
+      await deps.close();
       await pool.end();
       await database.drop();
     },

@@ -1,0 +1,47 @@
+/**
+ * Builds what the HTTP layer needs (AppDeps) from the configuration, a pool and the secrets: metrics, the access-token
+ * codec and the rate limiter (Redis with REDIS_URL, in memory without, none with RATE_LIMIT=off).
+ * Used by the service, the tests and the benchmarks alike.
+ */
+import type { Config } from '../schema/config.ts';
+import type { DatabasePool } from '../database/pool.ts';
+import type { Logger } from '../observability/logger.ts';
+import { createHttpMetrics } from '../observability/metrics.ts';
+import { listMigrations } from '../database/migrate.ts';
+import { AccessTokens } from '../identity/accessTokens.ts';
+import type { Secrets } from '../identity/secrets.ts';
+import { MemoryLimiter } from './rateLimit/memoryLimiter.ts';
+import { createRedisLimiter } from './rateLimit/redisLimiter.ts';
+import type { RateLimiter } from './rateLimit/limiter.ts';
+import type { AppDeps } from './context.ts';
+
+export async function createRateLimiter(config: Config, logger: Logger): Promise<RateLimiter | null> {
+  if (config.RATE_LIMIT === 'off') return null;
+  if (config.REDIS_URL) return createRedisLimiter({ url: config.REDIS_URL, logger });
+  return new MemoryLimiter();
+}
+
+export async function createAppDeps(input: {
+  config: Config;
+  logger: Logger;
+  pool: DatabasePool;
+  secrets: Secrets;
+  version: string;
+  /** Process-wide default metrics (off for apps created in tests). */
+  defaultMetrics?: boolean;
+}): Promise<AppDeps & { close: () => Promise<void> }> {
+  const rateLimiter = await createRateLimiter(input.config, input.logger);
+  return {
+    config: input.config,
+    logger: input.logger,
+    pool: input.pool,
+    version: input.version,
+    metrics: createHttpMetrics({ defaults: input.defaultMetrics ?? true }),
+    expectedMigrations: (await listMigrations()).length,
+    accessTokens: new AccessTokens(input.secrets.pasetoKey),
+    rateLimiter,
+    close: async () => {
+      await rateLimiter?.close();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * Token buckets in this process's memory: the limiter of a single API node (no REDIS_URL).
+ *
+ * A bucket is stored as the tokens it had at its last allowed request; the refill since then is computed when the
+ * next request arrives, so nothing runs per bucket between requests. A bucket that has refilled completely holds no
+ * information (a missing bucket counts as full), so a periodic sweep drops those: the map holds at most the keys seen
+ * within the longest time-to-full (a minute for the buckets in tiers.ts) plus one sweep interval, however many
+ * distinct keys a flood brings.
+ */
+import { decisionFor, refillMs, refilled, type Decision, type RateLimiter } from './limiter.ts';
+import type { Bucket } from './tiers.ts';
+
+/** How often buckets that are full again are dropped. */
+export const SWEEP_INTERVAL_MS = 10_000;
+
+export type MemoryLimiterOptions = {
+  /** Clock in epoch milliseconds (tests pass their own). Default Date.now. */
+  now?: () => number;
+  /** Default SWEEP_INTERVAL_MS. */
+  sweepIntervalMs?: number;
+};
+
+type State = {
+  /** Tokens left after the last allowed request. */
+  tokens: number;
+  /** When `tokens` was computed (epoch ms). */
+  updatedAt: number;
+  /** When the bucket will be full again (epoch ms): after that the state can be forgotten. */
+  fullAt: number;
+};
+
+export class MemoryLimiter implements RateLimiter {
+  readonly #states = new Map<string, State>();
+  readonly #now: () => number;
+  readonly #sweeper: NodeJS.Timeout;
+
+  constructor(options: MemoryLimiterOptions = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#sweeper = setInterval(() => this.sweep(), options.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
+    // The sweep only saves memory: it must never keep the process alive.
+    this.#sweeper.unref();
+  }
+
+  /** Synchronous work in an already-resolved promise: no timer, no I/O on the request path. */
+  take(key: string, bucket: Bucket): Promise<Decision> {
+    return Promise.resolve(this.takeNow(key, bucket));
+  }
+
+  takeNow(key: string, bucket: Bucket): Decision {
+    const now = this.#now();
+    const id = `${bucket.name}:${key}`;
+    const state = this.#states.get(id);
+    // A clock stepping backwards (NTP) must not drain a bucket: negative elapsed time counts as none.
+    let tokens = state ? Math.min(bucket.burst, state.tokens + refilled(bucket, Math.max(0, now - state.updatedAt))) : bucket.burst;
+    const allowed = tokens >= 1;
+    // A refused request changes nothing: the stored state still computes the same tokens later, so a flood of
+    // refused requests costs no writes.
+    if (allowed) {
+      tokens -= 1;
+      const fullAt = now + refillMs(bucket, bucket.burst - tokens);
+      if (state) {
+        state.tokens = tokens;
+        state.updatedAt = now;
+        state.fullAt = fullAt;
+      } else {
+        this.#states.set(id, { tokens, updatedAt: now, fullAt });
+      }
+    }
+    return decisionFor(bucket, tokens, now, allowed);
+  }
+
+  /** Drops every bucket that is full again; answers how many were dropped. Runs on a timer; public for tests. */
+  sweep(): number {
+    const now = this.#now();
+    let dropped = 0;
+    for (const [id, state] of this.#states) {
+      if (state.fullAt <= now) {
+        this.#states.delete(id);
+        dropped += 1;
+      }
+    }
+    return dropped;
+  }
+
+  /** Buckets currently held. */
+  get size(): number {
+    return this.#states.size;
+  }
+
+  close(): Promise<void> {
+    clearInterval(this.#sweeper);
+    this.#states.clear();
+    return Promise.resolve();
+  }
+}

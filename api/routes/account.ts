@@ -1,0 +1,109 @@
+/**
+ * The signed-in user's account and user API tokens (`gsm_live_…`): created with a name, cluster scopes and an optional
+ * expiry; the secret is shown once; revocation takes effect on the next request.
+ */
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { AppDeps } from '../context.ts';
+import { badRequest, notFound, validationFailed } from '../errors.ts';
+import type { Api } from '../http/route.ts';
+import { apiTokenCreated, apiTokenListItem, createTokenBody, user } from '../../schema/identity.ts';
+import { id } from '../../schema/http.ts';
+import { findUserById } from '../../identity/users.ts';
+import { principalOf } from '../../identity/principal.ts';
+import { recordAudit } from '../../identity/audit.ts';
+import { generateSecret, hashSecret } from '../../identity/secretTokens.ts';
+
+const TOKEN_COLUMNS = sql.fragment`
+  t.id, t.name, t.created_at AS "createdAt", t.last_used_at AS "lastUsedAt", t.expires_at AS "expiresAt",
+  ARRAY(SELECT cluster_id::text FROM api_token_clusters WHERE token_id = t.id ORDER BY cluster_id) AS "clusterIds"`;
+
+export function installAccountRoutes(api: Api, deps: AppDeps) {
+  const { pool } = deps;
+
+  api.route({
+    method: 'get',
+    path: '/api/v1/account',
+    summary: 'The signed-in user',
+    tags: ['Account'],
+    auth: 'user',
+    responses: { 200: { description: 'The user', schema: user } },
+    handler: (ctx) => findUserById(pool, principalOf(ctx).user.id),
+  });
+
+  api.route({
+    method: 'get',
+    path: '/api/v1/account/tokens',
+    summary: 'List your API tokens',
+    description: 'Answers `{ tokens }` (not the list envelope, as the seed says). Secrets are never shown again.',
+    tags: ['Account'],
+    auth: 'user',
+    responses: { 200: { description: 'Your tokens, newest first', schema: z.object({ tokens: z.array(apiTokenListItem) }) } },
+    handler: async (ctx) => ({
+      tokens: await pool.any(sql.type(apiTokenListItem)`
+        SELECT ${TOKEN_COLUMNS} FROM api_tokens t WHERE t.user_id = ${principalOf(ctx).user.id} ORDER BY t.created_at DESC, t.id DESC`),
+    }),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/api/v1/account/tokens',
+    summary: 'Create an API token',
+    description: 'Scoped to the clusters named (each one you belong to); in each it acts with your role there. The secret is in this answer only.',
+    tags: ['Account'],
+    auth: 'user',
+    body: createTokenBody,
+    status: 201,
+    responses: { 201: { description: 'The token, with its secret', schema: apiTokenCreated } },
+    handler: async (ctx, { body }) => {
+      const principal = principalOf(ctx);
+      if (principal.kind === 'TOKEN' && body.clusterIds.some((clusterId) => !principal.clusterIds.has(clusterId))) {
+        throw badRequest('An API token can only create tokens within its own cluster scope');
+      }
+      if (body.expiresAt && Date.parse(body.expiresAt) <= Date.now()) {
+        throw validationFailed([{ field: 'expiresAt', message: 'must be in the future' }]);
+      }
+      const clusterIds = [...new Set(body.clusterIds)];
+      const memberOf = new Set(
+        await pool.anyFirst(sql.type(z.object({ id: z.string() }))`
+          SELECT cluster_id::text AS id FROM cluster_members
+           WHERE user_id = ${principal.user.id} AND cluster_id = ANY(${sql.array(clusterIds, 'uuid')})`),
+      );
+      const foreign = body.clusterIds.flatMap((clusterId, index) => (memberOf.has(clusterId) ? [] : [{ field: `clusterIds.${index}`, message: 'not a cluster you belong to' }]));
+      if (foreign.length > 0) throw validationFailed(foreign);
+
+      const secret = generateSecret('live');
+      return pool.transaction(async (tx) => {
+        const tokenId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
+          INSERT INTO api_tokens (user_id, name, token_hash, expires_at)
+          VALUES (${principal.user.id}, ${body.name}, ${sql.binary(hashSecret(secret))}, ${body.expiresAt ?? null})
+          RETURNING id`);
+        await tx.query(sql.unsafe`
+          INSERT INTO api_token_clusters (token_id, cluster_id) SELECT ${tokenId}, unnest(${sql.array(clusterIds, 'uuid')})`);
+        await recordAudit(tx, ctx, { clusterId: null, action: 'token.create', target: { type: 'token', id: tokenId } });
+        const created = await tx.one(sql.type(apiTokenListItem)`SELECT ${TOKEN_COLUMNS} FROM api_tokens t WHERE t.id = ${tokenId}`);
+        return { ...created, token: secret, userId: principal.user.id };
+      });
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/api/v1/account/tokens/:tokenId',
+    summary: 'Revoke an API token',
+    description: 'Effective at once: the next request with it is 401.',
+    tags: ['Account'],
+    auth: 'user',
+    params: z.object({ tokenId: id }),
+    responses: { 200: { description: 'Revoked', schema: z.object({ success: z.literal(true), message: z.string() }) } },
+    handler: async (ctx, { params }) => {
+      const principal = principalOf(ctx);
+      await pool.transaction(async (tx) => {
+        const deleted = await tx.query(sql.unsafe`DELETE FROM api_tokens WHERE id = ${params.tokenId} AND user_id = ${principal.user.id}`);
+        if (deleted.rowCount === 0) throw notFound('Token not found');
+        await recordAudit(tx, ctx, { clusterId: null, action: 'token.delete', target: { type: 'token', id: params.tokenId } });
+      });
+      return { success: true, message: 'Token revoked' };
+    },
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * Sign-in: register, login, refresh, logout. Served at `/auth/...` and `/api/v1/auth/...` (SPEC section 1).
+ * Registration is open while no user exists; afterwards only with ALLOW_REGISTRATION=true.
+ */
+import type { Context } from 'koa';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { AppDeps } from '../context.ts';
+import { badRequest, forbidden, unauthorized } from '../errors.ts';
+import type { Api } from '../http/route.ts';
+import { loginBody, refreshBody, registerAnswer, registerBody, tokenPair } from '../../schema/identity.ts';
+import { createUser, findUserForLogin, userCount } from '../../identity/users.ts';
+import { verifyPassword } from '../../identity/passwords.ts';
+import { endSession, refreshSession, startSession, type ClientInfo } from '../../identity/sessions.ts';
+import { recordAudit } from '../../identity/audit.ts';
+import { principalOf } from '../../identity/principal.ts';
+
+/** Serialises "is this the first user?" decisions, so two registrations racing on an empty database cannot both pass. */
+const REGISTRATION_LOCK_KEY = 0x67736d2d726567n; // "gsm-reg"
+
+export const clientInfo = (ctx: Context): ClientInfo => ({ ip: ctx.ip || null, userAgent: ctx.get('User-Agent') || null });
+
+const paths = (suffix: string) => ({ path: `/api/v1/auth/${suffix}`, aliases: [`/auth/${suffix}`] });
+
+export function installAuthRoutes(api: Api, deps: AppDeps) {
+  const { pool, accessTokens, config } = deps;
+
+  api.route({
+    method: 'post',
+    ...paths('register'),
+    summary: 'Create an account',
+    description: 'Open while no user exists; afterwards only when the installation sets ALLOW_REGISTRATION=true. Answers the new user and a token pair.',
+    tags: ['Auth'],
+    auth: 'signin',
+    body: registerBody,
+    status: 201,
+    responses: { 201: { description: 'Account created and signed in', schema: registerAnswer }, 409: { description: 'E-mail already registered' } },
+    handler: (ctx, { body }) =>
+      pool.transaction(async (tx) => {
+        await tx.query(sql.unsafe`SELECT pg_advisory_xact_lock(${REGISTRATION_LOCK_KEY.toString()}::bigint)`);
+        const open = config.ALLOW_REGISTRATION ?? (await userCount(tx)) === 0;
+        if (!open) throw forbidden('Registration is closed on this installation');
+        const created = await createUser(tx, { email: body.email, password: body.password, displayName: body.displayName, tier: config.DEFAULT_TIER });
+        const { sessionId, ...pair } = await startSession(tx, accessTokens, created.id, clientInfo(ctx));
+        await recordAudit(tx, ctx, { clusterId: null, action: 'user.register', target: { type: 'user', id: created.id } }, { kind: 'USER', id: created.id, name: created.displayName });
+        return { ...pair, user: created };
+      }),
+  });
+
+  api.route({
+    method: 'post',
+    ...paths('login'),
+    summary: 'Sign in with e-mail and password',
+    tags: ['Auth'],
+    auth: 'signin',
+    body: loginBody,
+    responses: { 200: { description: 'Signed in', schema: tokenPair } },
+    handler: async (ctx, { body }) => {
+      const found = await findUserForLogin(pool, body.email);
+      const valid = await verifyPassword(body.password, found?.passwordHash ?? null);
+      if (!found || !valid) throw unauthorized('Wrong e-mail or password');
+      return pool.transaction(async (tx) => {
+        const { sessionId, ...pair } = await startSession(tx, accessTokens, found.id, clientInfo(ctx));
+        await recordAudit(tx, ctx, { clusterId: null, action: 'session.create', target: { type: 'session', id: sessionId } }, { kind: 'USER', id: found.id, name: found.displayName });
+        return pair;
+      });
+    },
+  });
+
+  api.route({
+    method: 'post',
+    ...paths('refresh'),
+    summary: 'Exchange a refresh token for a new token pair',
+    description: 'Each refresh token works once. Presenting a spent one again revokes its whole session.',
+    tags: ['Auth'],
+    auth: 'signin',
+    body: refreshBody,
+    responses: { 200: { description: 'A new token pair', schema: tokenPair } },
+    handler: async (_ctx, { body }) => (await refreshSession(pool, accessTokens, body.refreshToken)).pair,
+  });
+
+  api.route({
+    method: 'post',
+    ...paths('logout'),
+    summary: 'End the current session',
+    description: 'Its access and refresh tokens stop working at once. API tokens are revoked with DELETE /api/v1/account/tokens/{id}.',
+    tags: ['Auth'],
+    auth: 'user',
+    responses: { 200: { description: 'Signed out', schema: z.object({ success: z.literal(true), message: z.string() }) } },
+    handler: async (ctx) => {
+      const principal = principalOf(ctx);
+      if (principal.kind !== 'USER') throw badRequest('Logout ends a session; revoke an API token with DELETE /api/v1/account/tokens/{id}');
+      await pool.transaction(async (tx) => {
+        await endSession(tx, principal.sessionId, 'logout');
+        await recordAudit(tx, ctx, { clusterId: null, action: 'session.end', target: { type: 'session', id: principal.sessionId } });
+      });
+      return { success: true, message: 'Signed out' };
+    },
+  });
+}

@@ -1,0 +1,30 @@
+/**
+ * The one place where cluster access is decided (SPEC sections 2 and 6): the cluster must exist (404), the caller must
+ * be a member (403), an API token must have the cluster in its scope (403), and the caller's role must carry the
+ * route's permission (403). Existence is revealed only to members.
+ */
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { DatabasePool } from '../database/pool.ts';
+import { forbidden, notFound } from '../api/errors.ts';
+import type { Principal } from './principal.ts';
+import { can, ROLES, type Permission, type Role } from './roles.ts';
+
+const membershipRow = z.object({ role: z.enum(ROLES).nullable() });
+
+export type ClusterAccess = { clusterId: string; role: Role };
+
+/** The caller's role in `clusterId` after checking it allows `permission`; throws 404 or 403 otherwise. */
+export async function authorize(pool: DatabasePool, principal: Principal, clusterId: string, permission: Permission): Promise<ClusterAccess> {
+  const row = await pool.maybeOne(sql.type(membershipRow)`
+    SELECT m.role FROM clusters c
+      LEFT JOIN cluster_members m ON m.cluster_id = c.id AND m.user_id = ${principal.user.id}
+     WHERE c.id = ${clusterId}`);
+  if (!row) throw notFound('Cluster not found');
+  if (!row.role) throw forbidden('You are not a member of this cluster');
+  if (principal.kind === 'TOKEN' && !principal.clusterIds.has(clusterId)) {
+    throw forbidden('This API token is not scoped to this cluster');
+  }
+  if (!can(row.role, permission)) throw forbidden(`Your role (${row.role}) does not allow this (${permission})`);
+  return { clusterId, role: row.role };
+}

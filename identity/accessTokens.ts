@@ -1,0 +1,36 @@
+/**
+ * Session access tokens: PASETO v4.local with claims `sub` (user id), `sid` (session id), `iat` and `exp`, valid 24 h.
+ * A valid token is necessary but not sufficient: the session it names must still be open (checked per request).
+ */
+import { importV4LocalKey, v4Local, type V4LocalKey } from './pasetoV4Local.ts';
+
+export const ACCESS_TOKEN_SECONDS = 24 * 60 * 60;
+
+export type AccessClaims = { userId: string; sessionId: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export class AccessTokens {
+  readonly #key: V4LocalKey;
+
+  constructor(paserk: string) {
+    this.#key = importV4LocalKey(paserk);
+  }
+
+  issue(claims: AccessClaims): Promise<string> {
+    return v4Local.Encrypt(this.#key, { sub: claims.userId, sid: claims.sessionId }, { expiresIn: ACCESS_TOKEN_SECONDS });
+  }
+
+  /** The claims of a genuine, unexpired token; null for anything else (forged, tampered, expired, malformed). */
+  async verify(token: string): Promise<AccessClaims | null> {
+    if (!token.startsWith('v4.local.')) return null;
+    try {
+      const { claims } = await v4Local.Decrypt(this.#key, token);
+      const { sub, sid } = claims as { sub?: unknown; sid?: unknown };
+      if (typeof sub !== 'string' || typeof sid !== 'string' || !UUID.test(sub) || !UUID.test(sid)) return null;
+      return { userId: sub, sessionId: sid };
+    } catch {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Cluster roles and what each may do (SPEC section 6), in one table. Routes name a permission; the access layer
+ * looks the caller's role up in the route's cluster and checks it here.
+ */
+export const ROLES = ['OWNER', 'ADMIN', 'MODERATOR', 'VIEWER'] as const;
+export type Role = (typeof ROLES)[number];
+
+const EVERYONE: readonly Role[] = ROLES;
+const MANAGERS: readonly Role[] = ['OWNER', 'ADMIN'];
+
+export const PERMISSIONS = {
+  /** Read anything in the cluster: servers, machines, players, bans, tasks, jobs, members, stats. */
+  'cluster.read': EVERYONE,
+  'audit.read': MANAGERS,
+  'cluster.update': MANAGERS,
+  'cluster.delete': ['OWNER'],
+  'machines.manage': MANAGERS,
+  'servers.manage': MANAGERS,
+  'players.moderate': ['OWNER', 'ADMIN', 'MODERATOR'],
+  'tasks.manage': MANAGERS,
+  /** Invite, change roles, remove members. ADMIN only for MODERATOR and VIEWER: see `canManageRole`. */
+  'members.manage': MANAGERS,
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export const can = (role: Role, permission: Permission): boolean => (PERMISSIONS[permission] as readonly Role[]).includes(role);
+
+/** Whether a member with `actor` role may give, change or take away the role `target`. */
+export const canManageRole = (actor: Role, target: Role): boolean =>
+  actor === 'OWNER' || (actor === 'ADMIN' && (target === 'MODERATOR' || target === 'VIEWER'));

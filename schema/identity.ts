@@ -1,0 +1,148 @@
+/**
+ * Schemas of identity and access: users, sessions, API tokens, clusters, members, invitations and audit entries
+ * (SPEC sections 3, 5, 7). Request bodies are strict: an unknown field is a 400.
+ */
+import { z } from 'zod';
+import { ROLES } from '../identity/roles.ts';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../identity/passwords.ts';
+import { enumFilter, id, paginationQuery, sortQuery, timestamp } from './http.ts';
+
+export const TIERS = ['FREE', 'PRO', 'ENTERPRISE'] as const;
+export type Tier = (typeof TIERS)[number];
+
+const name = z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
+const email = z.email({ message: 'expected an e-mail address' }).max(254).transform((value) => value.toLowerCase());
+const password = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`);
+export const role = z.enum(ROLES, { message: `expected one of ${ROLES.join(', ')}` });
+
+// ---- users and sessions
+
+export const user = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    displayName: z.string(),
+    steamId: z.string().nullable(),
+    discordId: z.string().nullable(),
+    tier: z.enum(TIERS),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'User' });
+export type User = z.infer<typeof user>;
+
+export const tokenPair = z
+  .object({
+    accessToken: z.string(),
+    refreshToken: z.string(),
+    tokenType: z.literal('Bearer'),
+    expiresIn: z.int().meta({ description: 'Seconds the access token is valid (86400).' }),
+  })
+  .meta({ id: 'TokenPair' });
+export type TokenPair = z.infer<typeof tokenPair>;
+
+export const registerBody = z.object({ email, password, displayName: name }).strict();
+export const loginBody = z.object({ email, password: z.string().min(1, 'is required').max(MAX_PASSWORD_LENGTH) }).strict();
+export const refreshBody = z.object({ refreshToken: z.string().min(1, 'is required').max(200) }).strict();
+export const registerAnswer = tokenPair.extend({ user });
+
+// ---- API tokens
+
+export const apiTokenListItem = z
+  .object({ id: z.string(), name: z.string(), clusterIds: z.array(z.string()), createdAt: timestamp, lastUsedAt: timestamp.nullable(), expiresAt: timestamp.nullable() })
+  .meta({ id: 'TokenListItem' });
+export const apiTokenCreated = apiTokenListItem
+  .extend({ token: z.string().meta({ description: 'The secret, shown only in this answer.' }), userId: z.string() })
+  .meta({ id: 'TokenCreated' });
+export const createTokenBody = z
+  .object({
+    name,
+    clusterIds: z.array(id).min(1, 'name at least one cluster').max(100),
+    expiresAt: z.iso.datetime({ offset: true, message: 'expected an ISO 8601 timestamp' }).nullable().optional(),
+  })
+  .strict();
+
+// ---- clusters
+
+export const cluster = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    role: role.meta({ description: "The caller's role in this cluster." }),
+    counts: z.object({ members: z.int() }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Cluster' });
+export type Cluster = z.infer<typeof cluster>;
+
+const description = z.string().trim().max(500, 'must be at most 500 characters').nullable();
+export const createClusterBody = z.object({ name, description: description.optional() }).strict();
+export const updateClusterBody = z
+  .object({ name: name.optional(), description: description.optional() })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, 'give at least one field to change');
+export const clusterListQuery = z.object({ ...paginationQuery, sort: sortQuery(['name', 'createdAt'], 'createdAt') }).strict();
+
+// ---- members and invitations
+
+export const member = z
+  .object({ userId: z.string(), email: z.string(), displayName: z.string(), role, joinedAt: timestamp })
+  .meta({ id: 'Member' });
+export const memberListQuery = z
+  .object({ ...paginationQuery, sort: sortQuery(['joinedAt', 'displayName', 'email', 'role'], 'joinedAt'), role: enumFilter(ROLES).optional() })
+  .strict();
+export const updateMemberBody = z.object({ role }).strict();
+
+export const INVITATION_STATUSES = ['PENDING', 'ACCEPTED', 'REVOKED', 'EXPIRED'] as const;
+export const invitation = z
+  .object({
+    id: z.string(),
+    clusterId: z.string(),
+    email: z.string(),
+    role,
+    status: z.enum(INVITATION_STATUSES),
+    expiresAt: timestamp,
+    invitedBy: z.string().nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Invitation' });
+export const invitationCreated = invitation
+  .extend({ token: z.string().meta({ description: 'The secret to accept it with, shown only in this answer.' }) })
+  .meta({ id: 'InvitationCreated' });
+export const createInvitationBody = z.object({ email, role }).strict();
+export const acceptInvitationBody = z.object({ token: z.string().min(1, 'is required').max(200) }).strict();
+export const invitationListQuery = z
+  .object({ ...paginationQuery, sort: sortQuery(['createdAt', 'email'], '-createdAt'), status: enumFilter(INVITATION_STATUSES).optional() })
+  .strict();
+
+// ---- audit log
+
+export const ACTOR_KINDS = ['USER', 'TOKEN', 'TASK', 'SYSTEM', 'ANONYMOUS'] as const;
+export const auditEntry = z
+  .object({
+    id: z.string(),
+    clusterId: z.string().nullable(),
+    actor: z.object({ kind: z.enum(ACTOR_KINDS), id: z.string().nullable(), name: z.string().nullable() }),
+    action: z.string(),
+    target: z.object({ type: z.string(), id: z.string().nullable() }),
+    ip: z.string().nullable(),
+    requestId: z.string().nullable(),
+    at: timestamp,
+  })
+  .meta({ id: 'AuditEntry' });
+export const auditListQuery = z
+  .object({
+    ...paginationQuery,
+    sort: sortQuery(['at'], '-at'),
+    action: z.string().min(1).max(100).optional(),
+    actorId: id.optional(),
+    targetId: id.optional(),
+  })
+  .strict();
+
+export const clusterParams = z.object({ id });
+export const clusterIdParams = z.object({ clusterId: id });
