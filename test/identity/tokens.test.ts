@@ -1,0 +1,93 @@
+import test from 'ava';
+import { sql } from 'slonik';
+import { body, json, useTestApp } from '../support/app.ts';
+import { createApiToken, createCluster, signUp } from '../support/identity.ts';
+
+const app = useTestApp(test);
+
+test('a token is shown once, stored hashed, listed without secret or userId, and works at once', async (t) => {
+  const user = await signUp(app());
+  const clusterId = await createCluster(app(), user);
+  const response = await app().request('/api/v1/account/tokens', json({ name: 'CI', clusterIds: [clusterId] }, { headers: user.auth }));
+  t.is(response.status, 201);
+  const created = await body(response);
+  t.regex(created.token, /^gsm_live_[0-9A-Za-z]{43}$/);
+  t.is(created.userId, user.id);
+  t.deepEqual(created.clusterIds, [clusterId]);
+  t.is(created.expiresAt, null);
+  t.is(created.lastUsedAt, null);
+
+  const stored = await app().pool.one(sql.unsafe`SELECT encode(token_hash, 'hex') AS hash FROM api_tokens WHERE id = ${created.id}`);
+  t.is((stored as { hash: string }).hash.length, 64, 'a SHA-256, not the secret');
+
+  const list = await body(await app().request('/api/v1/account/tokens', { headers: user.auth }));
+  t.deepEqual(Object.keys(list), ['tokens']);
+  t.deepEqual(Object.keys(list.tokens[0]).sort(), ['clusterIds', 'createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name']);
+
+  const auth = { Authorization: `Bearer ${created.token}` };
+  t.is((await app().request(`/api/v1/clusters/${clusterId}`, { headers: auth })).status, 200);
+  const after = await body(await app().request('/api/v1/account/tokens', { headers: user.auth }));
+  t.truthy(after.tokens[0].lastUsedAt, 'lastUsedAt recorded');
+});
+
+test('lastUsedAt is written at most once a minute', async (t) => {
+  const user = await signUp(app());
+  const clusterId = await createCluster(app(), user);
+  const token = await createApiToken(app(), user, [clusterId]);
+  await app().request('/api/v1/account', { headers: token.auth });
+  await new Promise((done) => setTimeout(done, 100));
+  const first = await app().pool.oneFirst(sql.unsafe`SELECT last_used_at FROM api_tokens WHERE id = ${token.id}`);
+  for (let index = 0; index < 5; index++) await app().request('/api/v1/account', { headers: token.auth });
+  await new Promise((done) => setTimeout(done, 100));
+  t.is(await app().pool.oneFirst(sql.unsafe`SELECT last_used_at FROM api_tokens WHERE id = ${token.id}`), first);
+});
+
+test('revoked and expired tokens are 401 on the very next request', async (t) => {
+  const user = await signUp(app());
+  const clusterId = await createCluster(app(), user);
+  const token = await createApiToken(app(), user, [clusterId]);
+  t.is((await app().request('/api/v1/account', { headers: token.auth })).status, 200);
+  const revoke = await app().request(`/api/v1/account/tokens/${token.id}`, { method: 'DELETE', headers: user.auth });
+  t.is(revoke.status, 200);
+  t.is((await app().request('/api/v1/account', { headers: token.auth })).status, 401);
+  t.is((await app().request(`/api/v1/account/tokens/${token.id}`, { method: 'DELETE', headers: user.auth })).status, 404);
+
+  const expiring = await createApiToken(app(), user, [clusterId], { expiresAt: new Date(Date.now() + 60_000).toISOString() });
+  t.is((await app().request('/api/v1/account', { headers: expiring.auth })).status, 200);
+  await app().pool.query(sql.unsafe`UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = ${expiring.id}`);
+  const expired = await app().request('/api/v1/account', { headers: expiring.auth });
+  t.is(expired.status, 401);
+  t.regex((await body(expired)).message, /expired/);
+});
+
+test('tokens can only be scoped to clusters the user belongs to, and must not be already expired', async (t) => {
+  const user = await signUp(app());
+  const other = await signUp(app());
+  const mine = await createCluster(app(), user);
+  const theirs = await createCluster(app(), other);
+  const foreign = await app().request('/api/v1/account/tokens', json({ name: 'x', clusterIds: [mine, theirs] }, { headers: user.auth }));
+  t.is(foreign.status, 400);
+  t.deepEqual((await body(foreign)).details, [{ field: 'clusterIds.1', message: 'not a cluster you belong to' }]);
+  const none = await app().request('/api/v1/account/tokens', json({ name: 'x', clusterIds: [] }, { headers: user.auth }));
+  t.is(none.status, 400);
+  const past = await app().request('/api/v1/account/tokens', json({ name: 'x', clusterIds: [mine], expiresAt: '2020-01-01T00:00:00Z' }, { headers: user.auth }));
+  t.is(past.status, 400);
+  t.is((await body(past)).details[0].field, 'expiresAt');
+  t.is(await app().pool.oneFirst(sql.unsafe`SELECT count(*) FROM api_tokens WHERE user_id = ${user.id}`), 0);
+});
+
+test('a token sees only its scope, and cannot delete another user\'s token', async (t) => {
+  const user = await signUp(app());
+  const a = await createCluster(app(), user, 'A');
+  const b = await createCluster(app(), user, 'B');
+  const token = await createApiToken(app(), user, [a]);
+  t.is((await app().request(`/api/v1/clusters/${a}`, { headers: token.auth })).status, 200);
+  const outside = await app().request(`/api/v1/clusters/${b}`, { headers: token.auth });
+  t.is(outside.status, 403);
+  t.regex((await body(outside)).message, /not scoped/);
+  const list = await body(await app().request('/api/v1/clusters', { headers: token.auth }));
+  t.deepEqual(list.data.map((cluster: { id: string }) => cluster.id), [a]);
+
+  const stranger = await signUp(app());
+  t.is((await app().request(`/api/v1/account/tokens/${token.id}`, { method: 'DELETE', headers: stranger.auth })).status, 404);
+});
