@@ -1,0 +1,47 @@
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import { sql } from 'slonik';
+import { createDatabasePool } from '../../database/pool.ts';
+import { verifyPassword } from '../../identity/passwords.ts';
+import { createTestDatabase } from '../support/database.ts';
+
+const run = (databaseUrl: string, ...args: string[]) =>
+  spawnSync(process.execPath, ['admin.ts', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8', timeout: 60_000 });
+
+test('the admin command creates users, resets passwords and sets tiers', async (t) => {
+  const database = await createTestDatabase();
+  t.teardown(() => database.drop());
+  const pool = await createDatabasePool(database.url, { maxPoolSize: 1 });
+  t.teardown(() => pool.end());
+
+  const created = run(database.url, 'create-user', 'Ops@Example.test', 'first password', 'Ops', 'Team');
+  t.is(created.status, 0, created.stderr);
+  t.regex(created.stdout, /created user .* <ops@example\.test> \(FREE\)/);
+  t.is(await pool.oneFirst(sql.unsafe`SELECT display_name FROM users WHERE email = 'ops@example.test'`), 'Ops Team');
+
+  t.is(run(database.url, 'set-tier', 'ops@example.test', 'PRO').status, 0);
+  t.is(await pool.oneFirst(sql.unsafe`SELECT tier FROM users WHERE email = 'ops@example.test'`), 'PRO');
+
+  t.is(run(database.url, 'reset-password', 'ops@example.test', 'second password').status, 0);
+  const hash = String(await pool.oneFirst(sql.unsafe`SELECT password_hash FROM users WHERE email = 'ops@example.test'`));
+  t.true(await verifyPassword('second password', hash));
+
+  t.is(run(database.url, 'set-tier', 'ops@example.test', 'GOLD').status, 2);
+  t.is(run(database.url, 'set-tier', 'nobody@example.test', 'PRO').status, 1);
+  t.is(run(database.url, 'create-user', 'ops@example.test', 'another password').status, 1, 'duplicate e-mail');
+  t.is(run(database.url).status, 2);
+});
+
+test('ADMIN_EMAIL and ADMIN_PASSWORD create the first user at start-up, once', async (t) => {
+  const database = await createTestDatabase();
+  t.teardown(() => database.drop());
+  const { bootstrapAdmin } = await import('../../identity/users.ts');
+  const { createLogger } = await import('../../observability/logger.ts');
+  const pool = await createDatabasePool(database.url, { maxPoolSize: 4 });
+  t.teardown(() => pool.end());
+  const options = { email: 'root@example.test', password: 'bootstrap password', tier: 'FREE' as const, logger: createLogger('silent') };
+  await Promise.all([bootstrapAdmin(pool, options), bootstrapAdmin(pool, options), bootstrapAdmin(pool, options)]);
+  t.is(await pool.oneFirst(sql.unsafe`SELECT count(*) FROM users`), 1);
+  await bootstrapAdmin(pool, { ...options, email: 'other@example.test' });
+  t.is(await pool.oneFirst(sql.unsafe`SELECT count(*) FROM users`), 1, 'not when a user exists');
+});
