@@ -1,0 +1,73 @@
+/**
+ * Rate limits through the real app (SPEC section 8), in memory; the Redis limiter, its shared budget across
+ * processes and its fail-closed behaviour are tested in test/ratelimit/.
+ */
+import test from 'ava';
+import { sql } from 'slonik';
+import { body, json, useTestApp } from '../support/app.ts';
+import { randomUUID } from 'node:crypto';
+import { createUser } from '../../identity/users.ts';
+import { startSession } from '../../identity/sessions.ts';
+import { createApiToken, createCluster } from '../support/identity.ts';
+
+const app = useTestApp(test, { env: { RATE_LIMIT: 'on' } });
+
+test.serial('sign-in is limited per client address: 10 attempts, then 429 with Retry-After', async (t) => {
+  const statuses: number[] = [];
+  let last: Response | undefined;
+  for (let attempt = 0; attempt < 11; attempt++) {
+    last = await app().request('/auth/login', json({ email: 'nobody@example.test', password: 'wrong password' }));
+    statuses.push(last.status);
+  }
+  t.deepEqual(statuses, [...Array(10).fill(401), 429]);
+  t.is(last!.headers.get('x-ratelimit-limit'), '10');
+  t.is(last!.headers.get('x-ratelimit-remaining'), '0');
+  const retryAfter = Number(last!.headers.get('retry-after'));
+  t.true(retryAfter >= 1 && retryAfter <= 6, String(retryAfter));
+  const answer = await body(last!);
+  t.deepEqual(answer, { statusCode: 429, message: answer.message, error: 'Too Many Requests', retryAfter });
+});
+
+test('session traffic: headers on every answer, burst of 20, then 429', async (t) => {
+  const user = await signUpWithoutLimit();
+  const statuses: number[] = [];
+  for (let request = 0; request < 21; request++) {
+    const response = await app().request(request % 2 ? '/api/v1/account' : '/api/v1/clusters/0192f0c4-1a2b-7c3d-8e4f-0123456789ab', { headers: user.auth });
+    statuses.push(response.status);
+    t.is(response.headers.get('x-ratelimit-limit'), '100');
+    t.regex(response.headers.get('x-ratelimit-reset') ?? '', /^\d{10}$/);
+    if (request === 0) t.is(response.headers.get('x-ratelimit-remaining'), '19');
+  }
+  t.deepEqual(statuses.slice(0, 20), Array.from({ length: 20 }, (_, index) => (index % 2 ? 200 : 404)), 'errors spend the budget too');
+  t.is(statuses[20], 429);
+});
+
+test('an API token spends its own bucket at its user\'s tier', async (t) => {
+  const user = await signUpWithoutLimit();
+  const clusterId = await createCluster(app(), user);
+  const token = await createApiToken(app(), user, [clusterId]);
+  await app().pool.query(sql.unsafe`UPDATE users SET tier = 'PRO' WHERE id = ${user.id}`);
+  const first = await app().request('/api/v1/account', { headers: token.auth });
+  t.is(first.headers.get('x-ratelimit-limit'), '300');
+  t.is(first.headers.get('x-ratelimit-remaining'), '49');
+
+  const free = await signUpWithoutLimit();
+  const freeCluster = await createCluster(app(), free);
+  const freeToken = await createApiToken(app(), free, [freeCluster]);
+  const statuses: number[] = [];
+  for (let request = 0; request < 11; request++) statuses.push((await app().request('/api/v1/account', { headers: freeToken.auth })).status);
+  t.deepEqual(statuses, [...Array(10).fill(200), 429]);
+  t.is((await app().request('/api/v1/account', { headers: free.auth })).status, 200, 'the session has its own bucket');
+});
+
+test('health and docs are not limited', async (t) => {
+  for (let request = 0; request < 30; request++) t.is((await app().request('/healthz')).status, 200);
+  t.is((await app().request('/healthz')).headers.get('x-ratelimit-limit'), null);
+});
+
+/** A signed-in user made without the login endpoint, so tests do not spend the shared sign-in budget of 127.0.0.1. */
+async function signUpWithoutLimit() {
+  const user = await createUser(app().pool, { email: `${randomUUID()}@example.test`, displayName: 'limited', tier: 'FREE' });
+  const pair = await startSession(app().pool, app().deps.accessTokens, user.id, { ip: null, userAgent: null });
+  return { id: user.id, email: user.email, accessToken: pair.accessToken, refreshToken: pair.refreshToken, auth: { Authorization: `Bearer ${pair.accessToken}` } };
+}
