@@ -34,6 +34,9 @@ export async function createDatabasePool(url: string, options: PoolOptions = {})
     // A request waiting longer than this for a connection fails with 503 instead of piling up.
     connectionTimeout: 10_000,
     interceptors: [resultParser],
+    // slonik runs DISCARD ALL whenever a connection goes back to the pool: a round trip per query, and it throws away
+    // prepared plans. We keep no session state (only SET LOCAL inside transactions), so there is nothing to reset.
+    resetConnection: async () => undefined,
     typeParsers: [
       ...typeParsers,
       { name: 'timestamptz', parse: toIsoTimestamp },

@@ -1,6 +1,7 @@
 /**
- * Our full middleware stack (request id, log line, metrics, error handler, body parser, router, validation) with
- * production settings: info-level JSON logs (one line per request) on standard output and a real pool.
+ * Our full middleware stack (request id, log line, metrics, error handler, body parser, router, validation,
+ * authentication, rate limit, authorization) with production settings: info-level JSON logs (one line per request) on
+ * standard output and a real pool. RATE_LIMIT defaults to off here; the auth benchmark turns it on.
  */
 import { createApp } from '../../api/app.ts';
 import { startHttpServer } from '../../api/server.ts';
@@ -9,10 +10,17 @@ import { createLogger } from '../../observability/logger.ts';
 import { createAppDeps } from '../../api/deps.ts';
 import { generatePasetoKey } from '../../identity/secrets.ts';
 import { loadConfig } from '../../schema/config.ts';
+import { BUCKETS } from '../../api/rateLimit/tiers.ts';
 import { VERSION } from '../../service.ts';
 
 const databaseUrl = process.argv[2]!;
-const config = loadConfig({ DATABASE_URL: databaseUrl });
+// RATE_LIMIT and REDIS_URL come from the benchmark's environment for this server.
+const config = loadConfig({ RATE_LIMIT: process.env.RATE_LIMIT ?? 'off', REDIS_URL: process.env.REDIS_URL, DATABASE_URL: databaseUrl });
+if (process.env.BENCH_UNLIMITED_BUCKETS) {
+  // Buckets too large to run dry under load: every request does the limiter's work and is answered 200, so the
+  // limiter's cost is measured rather than the (cheaper) 429 path.
+  for (const bucket of Object.values(BUCKETS)) Object.assign(bucket as { perMinute: number; burst: number }, { perMinute: 1e12, burst: 1e12 });
+}
 const pool = await createDatabasePool(databaseUrl);
 // The production logger: one JSON line per request to standard output, which the benchmark sends to /dev/null.
 const logger = createLogger('info');
