@@ -13,6 +13,7 @@ import { BUCKETS } from './rateLimit/tiers.ts';
 import { installHealthRoutes } from './routes/health.ts';
 import { installDocsRoutes } from './routes/docs.ts';
 import { installAuthRoutes } from './routes/auth.ts';
+import { installOAuthRoutes } from './routes/oauth.ts';
 import { installAccountRoutes } from './routes/account.ts';
 import { installClusterRoutes } from './routes/clusters.ts';
 import { installMemberRoutes } from './routes/members.ts';
@@ -42,6 +43,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
   if (options.api ?? true) {
     installDocsRoutes(api, deps);
     installAuthRoutes(api, deps);
+    installOAuthRoutes(api, deps);
     installAccountRoutes(api, deps);
     installClusterRoutes(api, deps);
     installMemberRoutes(api, deps);

@@ -2,6 +2,7 @@
  * Session access tokens: PASETO v4.local with claims `sub` (user id), `sid` (session id), `iat` and `exp`, valid 24 h.
  * A valid token is necessary but not sufficient: the session it names must still be open (checked per request).
  */
+import { createHmac } from 'node:crypto';
 import { importV4LocalKey, v4Local, type V4LocalKey } from './pasetoV4Local.ts';
 
 export const ACCESS_TOKEN_SECONDS = 24 * 60 * 60;
@@ -19,6 +20,14 @@ export class AccessTokens {
 
   issue(claims: AccessClaims): Promise<string> {
     return v4Local.Encrypt(this.#key, { sub: claims.userId, sid: claims.sessionId }, { expiresIn: ACCESS_TOKEN_SECONDS });
+  }
+
+  /**
+   * A 32-byte key for another purpose (for example signing OAuth `state`), derived from this key as
+   * HMAC-SHA256(key, label), so it needs no secret of its own. Distinct labels give independent keys.
+   */
+  deriveSubkey(label: string): Uint8Array {
+    return new Uint8Array(createHmac('sha256', this.#key.bytes).update(label).digest());
   }
 
   /** The claims of a genuine, unexpired token; null for anything else (forged, tampered, expired, malformed). */

@@ -47,6 +47,18 @@ export async function setTier(connection: CommonQueryMethods, email: string, tie
   return result.rowCount > 0;
 }
 
+/** Serialises "may a new account be created?" decisions, so two sign-ups racing on an empty database cannot both pass. */
+const REGISTRATION_LOCK_KEY = 0x67736d2d726567n; // "gsm-reg"
+
+/**
+ * Takes the registration lock (for the rest of the transaction) and answers whether a new account may be created:
+ * ALLOW_REGISTRATION when set, otherwise only while no user exists.
+ */
+export async function registrationOpen(tx: CommonQueryMethods, allowRegistration: boolean | undefined): Promise<boolean> {
+  await tx.query(sql.unsafe`SELECT pg_advisory_xact_lock(${REGISTRATION_LOCK_KEY.toString()}::bigint)`);
+  return allowRegistration ?? (await userCount(tx)) === 0;
+}
+
 /** Serialises first-start administrator creation across processes starting at once. */
 const BOOTSTRAP_LOCK_KEY = 0x67736d2d61646dn; // "gsm-adm"
 

@@ -19,6 +19,7 @@ import type { Bucket } from './tiers.ts';
 export const DEFAULT_PREFIX = 'gsm:rl:';
 /** How long a request waits for Redis (which answers in well under a millisecond) before it is refused. */
 export const COMMAND_TIMEOUT_MS = 500;
+/** Bounds one connection attempt, and how long createRedisLimiter waits for the first one to succeed. */
 const CONNECT_TIMEOUT_MS = 2_000;
 /** Reconnect attempts back off exponentially from this delay up to the maximum, and never give up. */
 const RECONNECT_BASE_MS = 50;
@@ -66,6 +67,7 @@ export class RedisLimiter implements RateLimiter {
   readonly #client: RedisClient;
   readonly #prefix: string;
   readonly #timeoutMs: number;
+  #closed = false;
 
   /** Takes an unconnected client: its listeners must be in place before it first connects. */
   constructor(client: RedisClient, options: RedisLimiterOptions = {}) {
@@ -81,6 +83,9 @@ export class RedisLimiter implements RateLimiter {
       reachable = false;
     });
     client.on('ready', () => {
+      // node-redis finishes a connection attempt that was under way when the client was closed; cut it, or its
+      // socket would keep the process alive.
+      if (this.#closed) return client.destroy();
       if (!reachable) logger?.info('Redis for rate limits is reachable again');
       reachable = true;
       // Warms Redis's script cache; a miss is handled by take() anyway.
@@ -127,6 +132,7 @@ export class RedisLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     // close() waits for the answers still owed, which a Redis that stopped answering never sends.
     await Promise.race([this.#client.close().catch(() => undefined), delay(CLOSE_WAIT_MS, undefined, { ref: false })]);
     this.#client.destroy();
@@ -136,8 +142,9 @@ export class RedisLimiter implements RateLimiter {
 const reconnectDelay = (retries: number): number => Math.min(RECONNECT_BASE_MS * 2 ** retries, RECONNECT_MAX_MS);
 
 /**
- * Connects to `url` and answers the limiter. A Redis that is down at start-up does not stop the service: the client
- * keeps reconnecting in the background and, until it is back, rate-limited requests answer 503.
+ * Connects to `url` and answers the limiter once connected, or after CONNECT_TIMEOUT_MS: a Redis that is down at
+ * start-up does not stop the service. The client keeps reconnecting in the background; until it is back, rate-limited
+ * requests answer 503.
  */
 export async function createRedisLimiter(options: RedisLimiterOptions & { url: string }): Promise<RedisLimiter> {
   const client = createClient({
@@ -148,16 +155,8 @@ export async function createRedisLimiter(options: RedisLimiterOptions & { url: s
     socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: reconnectDelay },
   });
   const limiter = new RedisLimiter(client, options);
-  await new Promise<void>((resolve) => {
-    const settle = () => {
-      client.off('ready', settle);
-      client.off('error', settle);
-      resolve();
-    };
-    client.on('ready', settle);
-    client.on('error', settle);
-    // Resolves on the first successful connection, which may be much later; failures are reported through 'error'.
-    client.connect().catch(() => undefined);
-  });
+  // Resolves on the first successful connection however late; failures are reported through 'error'.
+  const connected = client.connect().then(() => undefined, () => undefined);
+  await Promise.race([connected, delay(CONNECT_TIMEOUT_MS, undefined, { ref: false })]);
   return limiter;
 }

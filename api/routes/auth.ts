@@ -3,20 +3,16 @@
  * Registration is open while no user exists; afterwards only with ALLOW_REGISTRATION=true.
  */
 import type { Context } from 'koa';
-import { sql } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import { badRequest, forbidden, unauthorized } from '../errors.ts';
 import type { Api } from '../http/route.ts';
 import { loginBody, refreshBody, registerAnswer, registerBody, tokenPair } from '../../schema/identity.ts';
-import { createUser, findUserForLogin, userCount } from '../../identity/users.ts';
+import { createUser, findUserForLogin, registrationOpen } from '../../identity/users.ts';
 import { verifyPassword } from '../../identity/passwords.ts';
 import { endSession, refreshSession, startSession, type ClientInfo } from '../../identity/sessions.ts';
 import { recordAudit } from '../../identity/audit.ts';
 import { principalOf } from '../../identity/principal.ts';
-
-/** Serialises "is this the first user?" decisions, so two registrations racing on an empty database cannot both pass. */
-const REGISTRATION_LOCK_KEY = 0x67736d2d726567n; // "gsm-reg"
 
 export const clientInfo = (ctx: Context): ClientInfo => ({ ip: ctx.ip || null, userAgent: ctx.get('User-Agent') || null });
 
@@ -37,9 +33,7 @@ export function installAuthRoutes(api: Api, deps: AppDeps) {
     responses: { 201: { description: 'Account created and signed in', schema: registerAnswer }, 409: { description: 'E-mail already registered' } },
     handler: (ctx, { body }) =>
       pool.transaction(async (tx) => {
-        await tx.query(sql.unsafe`SELECT pg_advisory_xact_lock(${REGISTRATION_LOCK_KEY.toString()}::bigint)`);
-        const open = config.ALLOW_REGISTRATION ?? (await userCount(tx)) === 0;
-        if (!open) throw forbidden('Registration is closed on this installation');
+        if (!(await registrationOpen(tx, config.ALLOW_REGISTRATION))) throw forbidden('Registration is closed on this installation');
         const created = await createUser(tx, { email: body.email, password: body.password, displayName: body.displayName, tier: config.DEFAULT_TIER });
         const { sessionId, ...pair } = await startSession(tx, accessTokens, created.id, clientInfo(ctx));
         await recordAudit(tx, ctx, { clusterId: null, action: 'user.register', target: { type: 'user', id: created.id } }, { kind: 'USER', id: created.id, name: created.displayName });

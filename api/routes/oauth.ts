@@ -1,0 +1,192 @@
+/**
+ * Sign-in with Steam (OpenID 2.0) and Discord (OAuth 2), served at `/auth/...` and `/api/v1/auth/...` (SPEC sections 1, 5).
+ *
+ * `GET /auth/<provider>` answers 302 to the provider with a signed `state` (identity/oauthState.ts). Sent with a
+ * bearer token, it starts a link: the provider account is attached to that user. `GET /auth/<provider>/callback`
+ * verifies the state and the provider's answer, then signs in the user with that provider account, links it, or
+ * creates a user (under the same registration policy as /auth/register), and answers a token pair: as JSON, or with
+ * OAUTH_REDIRECT_URL set, as a 302 to it with the pair in the fragment.
+ *
+ * Providers send their users back to `${PUBLIC_URL}/auth/<provider>/callback`; Discord needs that exact address
+ * registered as a redirect URI of the application.
+ */
+import type { Context } from 'koa';
+import type { CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+import type { AppDeps } from '../context.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
+import type { Api } from '../http/route.ts';
+import { tokenPair, type TokenPair, type User } from '../../schema/identity.ts';
+import { registrationOpen } from '../../identity/users.ts';
+import { startSession } from '../../identity/sessions.ts';
+import { recordAudit, type Actor } from '../../identity/audit.ts';
+import { createAuthenticator } from '../../identity/principal.ts';
+import { oauthStateFor, type OAuthProvider, type StateClaims } from '../../identity/oauthState.ts';
+import { createProviderUser, findUserByProviderAccount, linkProviderAccount, PROVIDER_NAMES, type ProviderAccount } from '../../identity/oauthAccounts.ts';
+import { createSteamOpenId } from '../../identity/oauth/steam.ts';
+import { createDiscordOAuth, verifiedEmailOf } from '../../identity/oauth/discord.ts';
+import { clientInfo } from './auth.ts';
+
+
+const paths = (suffix: string) => ({ path: `/api/v1/auth/${suffix}`, aliases: [`/auth/${suffix}`] });
+
+const state = z.string().min(1, 'is required').max(1024);
+const param = z.string().max(2048);
+/** Steam sends many `openid.*` parameters: the ones used are declared, the rest are accepted as single strings. */
+const steamCallbackQuery = z
+  .object({
+    state,
+    'openid.ns': param.optional(),
+    'openid.mode': param,
+    'openid.op_endpoint': param.optional(),
+    'openid.claimed_id': param.optional(),
+    'openid.identity': param.optional(),
+    'openid.return_to': param.optional(),
+    'openid.response_nonce': param.optional(),
+    'openid.assoc_handle': param.optional(),
+    'openid.signed': param.optional(),
+    'openid.sig': param.optional(),
+  })
+  .catchall(param);
+const discordCallbackQuery = z
+  .object({ state, code: z.string().min(1).max(512).optional(), error: param.optional(), error_description: param.optional() })
+  .catchall(param);
+
+const startResponses = {
+  302: { description: 'To the provider', headers: { Location: 'The provider sign-in page' } },
+  401: { description: 'An Authorization header was sent (to link an account) but its token is not valid' },
+};
+const callbackResponses = {
+  200: { description: 'Signed in (OAUTH_REDIRECT_URL unset)', schema: tokenPair },
+  302: { description: 'Signed in (OAUTH_REDIRECT_URL set)', headers: { Location: 'OAUTH_REDIRECT_URL#accessToken=…&refreshToken=…&tokenType=Bearer&expiresIn=86400' } },
+  400: { description: 'Missing, malformed, expired or foreign `state`' },
+  401: { description: 'The provider did not confirm the sign-in' },
+  403: { description: 'No user has this provider account and registration is closed' },
+  409: { description: 'Linking: the provider account belongs to another user' },
+  503: { description: 'The provider could not be reached' },
+};
+
+export function installOAuthRoutes(api: Api, deps: AppDeps) {
+  const { pool, accessTokens, config } = deps;
+  const authenticator = createAuthenticator(deps);
+  const states = oauthStateFor(accessTokens);
+  const steam = createSteamOpenId(config.STEAM_OPENID_URL);
+  const discord = createDiscordOAuth(config);
+  const callbackUrl = (provider: OAuthProvider) => `${config.publicUrl}/auth/${provider}/callback`;
+
+  /** The state of a new flow; with a bearer token it links to that token's user (a bad token is a 401). */
+  async function newState(ctx: Context, provider: OAuthProvider): Promise<string> {
+    const authorization = ctx.get('Authorization');
+    const link = authorization ? (await authenticator.resolve(authorization)).user.id : null;
+    ctx.set('Cache-Control', 'no-store');
+    return states.issue({ provider, link });
+  }
+
+  function verifiedState(value: string, provider: OAuthProvider): StateClaims {
+    const claims = states.verify(value, provider);
+    if (!claims) throw badRequest(`Invalid or expired ${PROVIDER_NAMES[provider]} sign-in; start again`, [{ field: 'state', message: 'invalid, expired or not issued for this provider' }]);
+    return claims;
+  }
+
+  /** The user `account` signs in as: linked to `link`, found by the account, or created (registration policy permitting). */
+  async function userFor(tx: CommonQueryMethods, account: ProviderAccount, link: string | null): Promise<{ user: User; action: 'user.register' | 'user.link' | null }> {
+    if (link) {
+      const { user, changed } = await linkProviderAccount(tx, link, account);
+      return { user, action: changed ? 'user.link' : null };
+    }
+    const known = await findUserByProviderAccount(tx, account);
+    if (known) return { user: known, action: null };
+    const open = await registrationOpen(tx, config.ALLOW_REGISTRATION);
+    const raced = await findUserByProviderAccount(tx, account);
+    if (raced) return { user: raced, action: null };
+    if (!open) throw forbidden(`No account is linked to this ${PROVIDER_NAMES[account.provider]} account and registration is closed on this installation`);
+    return { user: await createProviderUser(tx, account, config.DEFAULT_TIER), action: 'user.register' };
+  }
+
+  /** Signs in, links or creates the user of `account` in one transaction, then answers the token pair. */
+  async function finish(ctx: Context, account: ProviderAccount, claims: StateClaims): Promise<TokenPair | undefined> {
+    const pair = await pool.transaction(async (tx) => {
+      const { user, action } = await userFor(tx, account, claims.link);
+      const actor: Actor = { kind: 'USER', id: user.id, name: user.displayName };
+      const { sessionId, ...pair } = await startSession(tx, accessTokens, user.id, clientInfo(ctx));
+      if (action) await recordAudit(tx, ctx, { clusterId: null, action, target: { type: 'user', id: user.id } }, actor);
+      await recordAudit(tx, ctx, { clusterId: null, action: 'session.create', target: { type: 'session', id: sessionId } }, actor);
+      return pair;
+    });
+    ctx.set('Cache-Control', 'no-store');
+    if (!config.OAUTH_REDIRECT_URL) return pair;
+    const target = new URL(config.OAUTH_REDIRECT_URL);
+    target.hash = new URLSearchParams({ ...pair, expiresIn: String(pair.expiresIn) }).toString();
+    ctx.set('Referrer-Policy', 'no-referrer');
+    ctx.redirect(target.toString());
+    return undefined;
+  }
+
+  api.route({
+    method: 'get',
+    ...paths('steam'),
+    summary: 'Sign in with Steam',
+    description: 'Redirects to Steam (OpenID 2.0). With a bearer token, the Steam account is linked to that user instead.',
+    tags: ['Auth'],
+    auth: 'signin',
+    responses: startResponses,
+    handler: async (ctx) => {
+      const returnTo = `${callbackUrl('steam')}?state=${await newState(ctx, 'steam')}`;
+      ctx.redirect(steam.authorizeUrl(returnTo, `${config.publicUrl}/`));
+    },
+  });
+
+  api.route({
+    method: 'get',
+    ...paths('steam/callback'),
+    summary: 'Steam sign-in callback',
+    description: 'Where Steam sends the user back. The assertion is confirmed with Steam (check_authentication) before it is trusted.',
+    tags: ['Auth'],
+    auth: 'signin',
+    query: steamCallbackQuery,
+    responses: callbackResponses,
+    handler: async (ctx, { query }) => {
+      const claims = verifiedState(query.state, 'steam');
+      const steamId = await steam.verify(query, `${callbackUrl('steam')}?state=${query.state}`);
+      return finish(ctx, { provider: 'steam', id: steamId, displayName: `Steam ${steamId}`, verifiedEmail: null }, claims);
+    },
+  });
+
+  const discordOrNotFound = () => {
+    if (!discord) throw notFound('Discord sign-in is not configured on this installation (DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET)');
+    return discord;
+  };
+
+  api.route({
+    method: 'get',
+    ...paths('discord'),
+    summary: 'Sign in with Discord',
+    description: 'Redirects to Discord (OAuth 2, scopes `identify email`). With a bearer token, the Discord account is linked to that user instead. 404 until the installation configures Discord.',
+    tags: ['Auth'],
+    auth: 'signin',
+    responses: { ...startResponses, 404: { description: 'Discord sign-in is not configured' } },
+    handler: async (ctx) => {
+      const provider = discordOrNotFound();
+      ctx.redirect(provider.authorizeUrl(callbackUrl('discord'), await newState(ctx, 'discord')));
+    },
+  });
+
+  api.route({
+    method: 'get',
+    ...paths('discord/callback'),
+    summary: 'Discord sign-in callback',
+    description: 'Where Discord sends the user back: the code is exchanged for the Discord user.',
+    tags: ['Auth'],
+    auth: 'signin',
+    query: discordCallbackQuery,
+    responses: { ...callbackResponses, 404: { description: 'Discord sign-in is not configured' } },
+    handler: async (ctx, { query }) => {
+      const provider = discordOrNotFound();
+      const claims = verifiedState(query.state, 'discord');
+      if (query.error) throw unauthorized(query.error === 'access_denied' ? 'Discord sign-in was cancelled' : `Discord sign-in failed (${query.error})`);
+      if (!query.code) throw badRequest('Validation failed', [{ field: 'code', message: 'is required' }]);
+      const user = await provider.userFromCode(query.code, callbackUrl('discord'));
+      return finish(ctx, { provider: 'discord', id: user.id, displayName: user.global_name || user.username, verifiedEmail: verifiedEmailOf(user) }, claims);
+    },
+  });
+}

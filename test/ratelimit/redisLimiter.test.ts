@@ -1,0 +1,148 @@
+import test from 'ava';
+import { RateLimiterUnavailableError } from '../../api/rateLimit/limiter.ts';
+import { COMMAND_TIMEOUT_MS, createRedisLimiter, type RedisLimiter } from '../../api/rateLimit/redisLimiter.ts';
+import { BUCKETS, type Bucket } from '../../api/rateLimit/tiers.ts';
+import { captureLogs } from '../support/logs.ts';
+import { CLOSED_REDIS_URL, REDIS_URL, redisNowMs, useTestRedis } from '../support/redis.ts';
+import { startTcpProxy } from '../support/tcpProxy.ts';
+
+const redis = useTestRedis(test);
+
+/** Full again 100 ms after one request: expiry takes a fraction of a second of real time. */
+const TINY: Bucket = { name: 'TINY', perMinute: 600, burst: 1 };
+
+/**
+ * These tests are about the algorithm, not the deadline (the last tests are): a generous deadline keeps them
+ * independent of how loaded the machine is.
+ */
+const RELAXED_TIMEOUT_MS = 5_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let limiter: RedisLimiter;
+test.before(async () => {
+  limiter = await createRedisLimiter({ url: REDIS_URL, prefix: redis.prefix, timeoutMs: RELAXED_TIMEOUT_MS });
+});
+test.after.always(async () => {
+  await limiter?.close();
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) return false;
+    await sleep(20);
+  }
+  return true;
+}
+
+test('FREE: a burst of 10 passes, with the remaining count and reset time of each answer, then the 11th is refused', async (t) => {
+  const startS = (await redisNowMs(redis.client())) / 1000;
+  for (let taken = 1; taken <= 10; taken += 1) {
+    const decision = await limiter.take('burst', BUCKETS.FREE);
+    t.like(decision, { allowed: true, limit: 60, remaining: 10 - taken, retryAfterSeconds: 0 });
+    // One token a second: full again `taken` seconds from now (Redis's now, rounded up to a second).
+    t.true(decision.resetAt >= Math.ceil(startS + taken) && decision.resetAt <= Math.ceil(startS + taken) + 1, `resetAt ${decision.resetAt}`);
+  }
+  const refused = await limiter.take('burst', BUCKETS.FREE);
+  t.like(refused, { allowed: false, limit: 60, remaining: 0, retryAfterSeconds: 1 });
+  t.true(refused.resetAt >= Math.ceil(startS + 10) && refused.resetAt <= Math.ceil(startS + 10) + 1);
+});
+
+test('a token comes back after 1/rate of real time', async (t) => {
+  for (let i = 0; i < 10; i += 1) await limiter.take('refill', BUCKETS.FREE);
+  t.like(await limiter.take('refill', BUCKETS.FREE), { allowed: false, retryAfterSeconds: 1 });
+  await sleep(1_000);
+  t.like(await limiter.take('refill', BUCKETS.FREE), { allowed: true, remaining: 0 });
+  t.like(await limiter.take('refill', BUCKETS.FREE), { allowed: false });
+});
+
+test('each bucket is a prefixed hash that expires exactly when it would be full again', async (t) => {
+  const key = `${redis.prefix}FREE:ttl`;
+  /** Expiry and state read in one transaction, against Redis's clock: exact whatever the test's own delays. */
+  const inspect = async () => {
+    const [time, pttl, state] = (await redis.client().multi().time().pTTL(key).hGetAll(key).exec()) as unknown as [[string, string], number, Record<string, string>];
+    const expiresAt = Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000) + pttl;
+    // Full again after (burst - tokens) tokens at one a second.
+    const fullAt = Number(state.at) + Math.ceil((10 - Number(state.tokens)) * 1000);
+    return { tokens: Number(state.tokens), drift: Math.abs(expiresAt - fullAt) };
+  };
+  await limiter.take('ttl', BUCKETS.FREE);
+  const one = await inspect();
+  t.is(one.tokens, 9);
+  t.true(one.drift <= 2, `expiry off by ${one.drift} ms`);
+  for (let i = 0; i < 9; i += 1) await limiter.take('ttl', BUCKETS.FREE);
+  const empty = await inspect();
+  t.true(empty.tokens < 1);
+  t.true(empty.drift <= 2, `expiry off by ${empty.drift} ms`);
+});
+
+test('an idle bucket disappears from Redis once it is full again', async (t) => {
+  await limiter.take('idle', TINY);
+  await sleep(300);
+  t.is(await redis.client().exists(`${redis.prefix}TINY:idle`), 0);
+});
+
+test('two limiters (two connections) spend from one budget', async (t) => {
+  const other = await createRedisLimiter({ url: REDIS_URL, prefix: redis.prefix, timeoutMs: RELAXED_TIMEOUT_MS });
+  t.teardown(() => other.close());
+  const answers = [];
+  for (let i = 0; i < 12; i += 1) answers.push(await (i % 2 === 0 ? limiter : other).take('shared', BUCKETS.FREE));
+  t.deepEqual(answers.map((answer) => answer.allowed), [...Array(10).fill(true), false, false]);
+  t.deepEqual(answers.slice(0, 10).map((answer) => answer.remaining), [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+});
+
+test('a script cache flushed by Redis is reloaded on the fly (NOSCRIPT falls back to EVAL)', async (t) => {
+  await limiter.take('noscript', BUCKETS.FREE);
+  // Global to the server, but harmless: every other limiter recovers the same way.
+  await redis.client().scriptFlush();
+  t.like(await limiter.take('noscript', BUCKETS.FREE), { allowed: true, remaining: 8 });
+});
+
+test('a Redis that is down from the start: the limiter is still created, and take fails closed at once', async (t) => {
+  const { logger, lines } = captureLogs();
+  const down = await createRedisLimiter({ url: CLOSED_REDIS_URL, prefix: redis.prefix, logger });
+  t.teardown(() => down.close());
+  t.false(down.isReady);
+  const started = performance.now();
+  const error = await t.throwsAsync(down.take('anyone', BUCKETS.FREE), { instanceOf: RateLimiterUnavailableError });
+  // Well before the command deadline: refused at once, not queued until a reconnect.
+  t.true(performance.now() - started < COMMAND_TIMEOUT_MS / 2, 'refused without waiting');
+  t.truthy(error?.cause);
+  t.true(lines().some((line) => /unreachable/.test(String(line.msg))));
+});
+
+test('a Redis that stops answering mid-way, goes away and comes back: refused while it is gone, limiting again after', async (t) => {
+  const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(REDIS_URL).port || 6379) });
+  t.teardown(() => proxy.close());
+  const { logger, lines } = captureLogs();
+  const TIMEOUT_MS = 200;
+  const flaky = await createRedisLimiter({ url: `redis://127.0.0.1:${proxy.port}`, prefix: redis.prefix, logger, timeoutMs: TIMEOUT_MS });
+  t.teardown(() => flaky.close());
+  t.like(await flaky.take('flaky', BUCKETS.FREE), { allowed: true, remaining: 9 });
+
+  // Connected, but nothing comes back: the request waits for the deadline, then is refused.
+  proxy.hang();
+  const started = performance.now();
+  await t.throwsAsync(flaky.take('flaky', BUCKETS.FREE), { instanceOf: RateLimiterUnavailableError, message: /did not answer/ });
+  const waited = performance.now() - started;
+  t.true(waited >= TIMEOUT_MS - 5 && waited < TIMEOUT_MS + 1_000, `waited ${waited} ms`);
+
+  // Gone: refused at once while the client reconnects in the background.
+  await proxy.down();
+  t.true(await waitUntil(() => !flaky.isReady, 2_000));
+  await t.throwsAsync(flaky.take('flaky', BUCKETS.FREE), { instanceOf: RateLimiterUnavailableError });
+  t.true(lines().some((line) => line.level === 50 && /unreachable/.test(String(line.msg))));
+
+  await proxy.up();
+  t.true(await waitUntil(() => flaky.isReady, 5_000), 'reconnected');
+  const again = await flaky.take('flaky', BUCKETS.FREE);
+  t.true(again.allowed);
+  t.true(lines().some((line) => /reachable again/.test(String(line.msg))));
+});
+
+test('after close, take is refused rather than allowed', async (t) => {
+  const closing = await createRedisLimiter({ url: REDIS_URL, prefix: redis.prefix });
+  await closing.close();
+  await t.throwsAsync(closing.take('closed', BUCKETS.FREE), { instanceOf: RateLimiterUnavailableError });
+});
