@@ -29,7 +29,10 @@ const MAX_QUEUED_COMMANDS = 10_000;
 /** How long close() lets owed answers arrive before cutting the connection. */
 const CLOSE_WAIT_MS = 1_000;
 
-/** KEYS[1]: the bucket's hash. ARGV[1]: burst (capacity). ARGV[2]: refill per minute. Answers { allowed, tokens, now ms }. */
+/**
+ * KEYS[1]: the bucket's hash. ARGV[1]: burst (capacity). ARGV[2]: refill per minute. Answers { allowed, tokens, now ms }.
+ * A refused request writes nothing: the stored state computes the same tokens later, and its expiry stays right.
+ */
 const TAKE_SCRIPT = `
 local burst = tonumber(ARGV[1])
 local perMinute = tonumber(ARGV[2])
@@ -49,11 +52,8 @@ if tokens >= 1 then
 end
 return { allowed, string.format('%.17g', tokens), string.format('%.17g', now) }
 `;
-// A refused request writes nothing: the stored state computes the same tokens later, and its expiry stays right.
 
 const TAKE_SHA = createHash('sha1').update(TAKE_SCRIPT).digest('hex');
-
-type RedisClient = RedisClientType;
 
 export type RedisLimiterOptions = {
   /** Prepended to every key, so several installations can share one Redis. Default DEFAULT_PREFIX. */
@@ -64,13 +64,13 @@ export type RedisLimiterOptions = {
 };
 
 export class RedisLimiter implements RateLimiter {
-  readonly #client: RedisClient;
+  readonly #client: RedisClientType;
   readonly #prefix: string;
   readonly #timeoutMs: number;
   #closed = false;
 
   /** Takes an unconnected client: its listeners must be in place before it first connects. */
-  constructor(client: RedisClient, options: RedisLimiterOptions = {}) {
+  constructor(client: RedisClientType, options: RedisLimiterOptions = {}) {
     this.#client = client;
     this.#prefix = options.prefix ?? DEFAULT_PREFIX;
     this.#timeoutMs = options.timeoutMs ?? COMMAND_TIMEOUT_MS;

@@ -2,8 +2,7 @@
  * A TCP proxy in front of a real server, so a test can make that server stop answering (`hang`), go away (`down`)
  * and come back (`resume`, `up`) without touching the server other test files share.
  */
-import { connect, createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
 export type TcpProxy = {
   port: number;
@@ -22,10 +21,6 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   let hung = false;
   let server: Server | undefined;
 
-  const forward = (client: Socket, upstream: Socket) => {
-    client.pipe(upstream);
-  };
-
   const listen = (port: number) =>
     new Promise<number>((resolve, reject) => {
       const next = createServer((client) => {
@@ -40,7 +35,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         client.on('error', drop).on('close', drop);
         upstream.on('error', drop).on('close', drop);
         upstream.pipe(client);
-        if (!hung) forward(client, upstream);
+        if (!hung) client.pipe(upstream);
       });
       next.once('error', reject);
       next.listen(port, '127.0.0.1', () => {
@@ -74,7 +69,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     resume: () => {
       hung = false;
-      for (const { client, upstream } of pairs) forward(client, upstream);
+      for (const { client, upstream } of pairs) client.pipe(upstream);
     },
     down,
     up: async () => {
