@@ -5,9 +5,9 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
-import { listAnswer, listOf } from '../../schema/http.ts';
+import { listOf } from '../../schema/http.ts';
 import { auditEntry, auditListQuery, clusterIdParams } from '../../schema/identity.ts';
-import { orderBy, pageClause } from '../../database/listing.ts';
+import { fetchPage, orderBy } from '../../database/listing.ts';
 
 const entryRow = z.object({
   id: z.string(),
@@ -45,14 +45,16 @@ export function installAuditLogRoutes(api: Api, deps: AppDeps) {
         ...(query.targetId ? [sql.fragment`a.target_id = ${query.targetId}`] : []),
       ];
       const where = sql.join(filters, sql.fragment` AND `);
-      const [rows, total] = await Promise.all([
-        pool.any(sql.type(entryRow)`
-          SELECT a.id, a.cluster_id AS "clusterId", a.actor_kind AS "actorKind", a.actor_id AS "actorId", a.actor_name AS "actorName",
-                 a.action, a.target_type AS "targetType", a.target_id AS "targetId", a.ip, a.request_id AS "requestId", a.at
-            FROM audit_log a WHERE ${where} ${orderBy(query.sort, { at: sql.fragment`a.at` }, sql.fragment`a.id`)} ${pageClause(query)}`),
-        pool.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM audit_log a WHERE ${where}`),
-      ]);
-      const data = rows.map((row) => ({
+      const page = await fetchPage(pool, {
+        schema: entryRow,
+        columns: sql.fragment`
+          a.id, a.cluster_id AS "clusterId", a.actor_kind AS "actorKind", a.actor_id AS "actorId", a.actor_name AS "actorName",
+          a.action, a.target_type AS "targetType", a.target_id AS "targetId", a.ip, a.request_id AS "requestId", a.at`,
+        from: sql.fragment`audit_log a WHERE ${where}`,
+        order: orderBy(query.sort, { at: sql.fragment`a.at` }, sql.fragment`a.id`),
+        page: query,
+      });
+      const data = page.data.map((row) => ({
         id: row.id,
         clusterId: row.clusterId,
         actor: { kind: row.actorKind, id: row.actorId, name: row.actorName },
@@ -62,7 +64,7 @@ export function installAuditLogRoutes(api: Api, deps: AppDeps) {
         requestId: row.requestId,
         at: row.at,
       }));
-      return listAnswer(data, total, query);
+      return { ...page, data };
     },
   });
 }

@@ -6,11 +6,11 @@ import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
-import { listAnswer, listOf } from '../../schema/http.ts';
+import { listOf } from '../../schema/http.ts';
 import { cluster, clusterListQuery, clusterParams, createClusterBody, updateClusterBody, type Cluster } from '../../schema/identity.ts';
 import { principalOf, type Principal } from '../../identity/principal.ts';
 import { recordAudit } from '../../identity/audit.ts';
-import { orderBy, pageClause } from '../../database/listing.ts';
+import { fetchPage, orderBy } from '../../database/listing.ts';
 
 const CLUSTER_COLUMNS = sql.fragment`
   c.id, c.name, c.description, m.role,
@@ -44,14 +44,13 @@ export function installClusterRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'Clusters you are a member of (for an API token: within its scope)', schema: listOf(cluster) } },
     handler: async (ctx, { query }) => {
       const principal = principalOf(ctx);
-      const [data, total] = await Promise.all([
-        pool.any(sql.type(cluster)`
-          SELECT ${CLUSTER_COLUMNS} FROM clusters c JOIN cluster_members m ON m.cluster_id = c.id
-           WHERE ${visible(principal)} ${orderBy(query.sort, SORT_COLUMNS, sql.fragment`c.id`)} ${pageClause(query)}`),
-        pool.oneFirst(sql.type(z.object({ count: z.number() }))`
-          SELECT count(*)::int AS count FROM clusters c JOIN cluster_members m ON m.cluster_id = c.id WHERE ${visible(principal)}`),
-      ]);
-      return listAnswer([...data], total, query);
+      return fetchPage(pool, {
+        schema: cluster,
+        columns: CLUSTER_COLUMNS,
+        from: sql.fragment`clusters c JOIN cluster_members m ON m.cluster_id = c.id WHERE ${visible(principal)}`,
+        order: orderBy(query.sort, SORT_COLUMNS, sql.fragment`c.id`),
+        page: query,
+      });
     },
   });
 

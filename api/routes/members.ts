@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
 import type { Api } from '../http/route.ts';
-import { id, listAnswer, listOf } from '../../schema/http.ts';
+import { id, listOf } from '../../schema/http.ts';
 import {
   acceptInvitationBody,
   cluster,
@@ -25,7 +25,7 @@ import { principalOf } from '../../identity/principal.ts';
 import { recordAudit } from '../../identity/audit.ts';
 import { canManageRole, ROLES, type Role } from '../../identity/roles.ts';
 import { generateSecret, hashSecret, looksLikeSecret } from '../../identity/secretTokens.ts';
-import { orderBy, pageClause } from '../../database/listing.ts';
+import { fetchPage, orderBy } from '../../database/listing.ts';
 import { getCluster } from './clusters.ts';
 import { CONSTRAINT_MESSAGES } from '../middleware/databaseErrors.ts';
 
@@ -82,13 +82,13 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'Members', schema: listOf(member) } },
     handler: async (_ctx, { params, query }) => {
       const where = sql.fragment`m.cluster_id = ${params.clusterId} ${query.role ? sql.fragment`AND m.role = ${query.role}` : sql.fragment``}`;
-      const [data, total] = await Promise.all([
-        pool.any(sql.type(member)`
-          SELECT ${MEMBER_COLUMNS} FROM cluster_members m JOIN users u ON u.id = m.user_id
-           WHERE ${where} ${orderBy(query.sort, MEMBER_SORT, sql.fragment`m.user_id`)} ${pageClause(query)}`),
-        pool.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM cluster_members m WHERE ${where}`),
-      ]);
-      return listAnswer([...data], total, query);
+      return fetchPage(pool, {
+        schema: member,
+        columns: MEMBER_COLUMNS,
+        from: sql.fragment`cluster_members m JOIN users u ON u.id = m.user_id WHERE ${where}`,
+        order: orderBy(query.sort, MEMBER_SORT, sql.fragment`m.user_id`),
+        page: query,
+      });
     },
   });
 
@@ -175,11 +175,13 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'Invitations (without their secrets)', schema: listOf(invitation) } },
     handler: async (_ctx, { params, query }) => {
       const where = sql.fragment`i.cluster_id = ${params.clusterId} ${query.status ? sql.fragment`AND ${INVITATION_STATUS_SQL} = ${query.status}` : sql.fragment``}`;
-      const [data, total] = await Promise.all([
-        pool.any(sql.type(invitation)`SELECT ${INVITATION_COLUMNS} FROM invitations i WHERE ${where} ${orderBy(query.sort, INVITATION_SORT, sql.fragment`i.id`)} ${pageClause(query)}`),
-        pool.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM invitations i WHERE ${where}`),
-      ]);
-      return listAnswer([...data], total, query);
+      return fetchPage(pool, {
+        schema: invitation,
+        columns: INVITATION_COLUMNS,
+        from: sql.fragment`invitations i WHERE ${where}`,
+        order: orderBy(query.sort, INVITATION_SORT, sql.fragment`i.id`),
+        page: query,
+      });
     },
   });
 
