@@ -47,7 +47,7 @@ export function errorHandler(logger: Logger): Middleware {
       if (ctx.body === undefined || ctx.body === null) {
         if (ctx.status === 404) throw new AppError(404, `No route for ${ctx.method} ${ctx.path}`);
         if (ctx.status === 405) throw new AppError(405, `Method ${ctx.method} is not allowed on ${ctx.path}`);
-        if (ctx.status === 501) throw new AppError(501, `Method ${ctx.method} is not implemented`);
+        if (ctx.status === 501) throw new AppError(501, `Method ${ctx.method} is not supported by this server`);
       }
     } catch (thrown) {
       const error = toAppError(thrown);
