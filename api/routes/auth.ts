@@ -7,14 +7,26 @@ import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import { badRequest, forbidden, unauthorized } from '../errors.ts';
 import type { Api } from '../http/route.ts';
-import { loginBody, refreshBody, registerAnswer, registerBody, tokenPair } from '../../schema/identity.ts';
+import { loginBody, refreshBody, registerAnswer, registerBody, tokenPair, type TokenPair } from '../../schema/identity.ts';
 import { createUser, findUserForLogin, registrationOpen } from '../../identity/users.ts';
 import { verifyPassword } from '../../identity/passwords.ts';
 import { endSession, refreshSession, startSession, type ClientInfo } from '../../identity/sessions.ts';
+import type { AccessTokens } from '../../identity/accessTokens.ts';
+import type { CommonQueryMethods } from 'slonik';
 import { recordAudit } from '../../identity/audit.ts';
 import { principalOf } from '../../identity/principal.ts';
 
-export const clientInfo = (ctx: Context): ClientInfo => ({ ip: ctx.ip || null, userAgent: ctx.get('User-Agent') || null });
+const clientInfo = (ctx: Context): ClientInfo => ({ ip: ctx.ip || null, userAgent: ctx.get('User-Agent') || null });
+
+/**
+ * Opens a session for `user` on behalf of the request (password, registration or OAuth sign-in) and records it in the
+ * audit log, in the caller's transaction; answers the token pair.
+ */
+export async function signIn(tx: CommonQueryMethods, ctx: Context, accessTokens: AccessTokens, user: { id: string; displayName: string }): Promise<TokenPair> {
+  const { sessionId, ...pair } = await startSession(tx, accessTokens, user.id, clientInfo(ctx));
+  await recordAudit(tx, ctx, { clusterId: null, action: 'session.create', target: { type: 'session', id: sessionId } }, { kind: 'USER', id: user.id, name: user.displayName });
+  return pair;
+}
 
 const paths = (suffix: string) => ({ path: `/api/v1/auth/${suffix}`, aliases: [`/auth/${suffix}`] });
 
@@ -35,9 +47,8 @@ export function installAuthRoutes(api: Api, deps: AppDeps) {
       pool.transaction(async (tx) => {
         if (!(await registrationOpen(tx, config.ALLOW_REGISTRATION))) throw forbidden('Registration is closed on this installation');
         const created = await createUser(tx, { email: body.email, password: body.password, displayName: body.displayName, tier: config.DEFAULT_TIER });
-        const { sessionId, ...pair } = await startSession(tx, accessTokens, created.id, clientInfo(ctx));
         await recordAudit(tx, ctx, { clusterId: null, action: 'user.register', target: { type: 'user', id: created.id } }, { kind: 'USER', id: created.id, name: created.displayName });
-        return { ...pair, user: created };
+        return { ...(await signIn(tx, ctx, accessTokens, created)), user: created };
       }),
   });
 
@@ -53,11 +64,7 @@ export function installAuthRoutes(api: Api, deps: AppDeps) {
       const found = await findUserForLogin(pool, body.email);
       const valid = await verifyPassword(body.password, found?.passwordHash ?? null);
       if (!found || !valid) throw unauthorized('Wrong e-mail or password');
-      return pool.transaction(async (tx) => {
-        const { sessionId, ...pair } = await startSession(tx, accessTokens, found.id, clientInfo(ctx));
-        await recordAudit(tx, ctx, { clusterId: null, action: 'session.create', target: { type: 'session', id: sessionId } }, { kind: 'USER', id: found.id, name: found.displayName });
-        return pair;
-      });
+      return pool.transaction((tx) => signIn(tx, ctx, accessTokens, found));
     },
   });
 

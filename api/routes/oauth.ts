@@ -18,14 +18,13 @@ import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
 import type { Api } from '../http/route.ts';
 import { tokenPair, type TokenPair, type User } from '../../schema/identity.ts';
 import { registrationOpen } from '../../identity/users.ts';
-import { startSession } from '../../identity/sessions.ts';
-import { recordAudit, type Actor } from '../../identity/audit.ts';
+import { recordAudit } from '../../identity/audit.ts';
 import { createAuthenticator } from '../../identity/principal.ts';
 import { oauthStateFor, type OAuthProvider, type StateClaims } from '../../identity/oauthState.ts';
 import { createProviderUser, findUserByProviderAccount, linkProviderAccount, PROVIDER_NAMES, type ProviderAccount } from '../../identity/oauthAccounts.ts';
 import { createSteamOpenId } from '../../identity/oauth/steam.ts';
 import { createDiscordOAuth, verifiedEmailOf } from '../../identity/oauth/discord.ts';
-import { clientInfo } from './auth.ts';
+import { signIn } from './auth.ts';
 
 
 const paths = (suffix: string) => ({ path: `/api/v1/auth/${suffix}`, aliases: [`/auth/${suffix}`] });
@@ -107,11 +106,8 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
   async function finish(ctx: Context, account: ProviderAccount, claims: StateClaims): Promise<TokenPair | undefined> {
     const pair = await pool.transaction(async (tx) => {
       const { user, action } = await userFor(tx, account, claims.link);
-      const actor: Actor = { kind: 'USER', id: user.id, name: user.displayName };
-      const { sessionId, ...pair } = await startSession(tx, accessTokens, user.id, clientInfo(ctx));
-      if (action) await recordAudit(tx, ctx, { clusterId: null, action, target: { type: 'user', id: user.id } }, actor);
-      await recordAudit(tx, ctx, { clusterId: null, action: 'session.create', target: { type: 'session', id: sessionId } }, actor);
-      return pair;
+      if (action) await recordAudit(tx, ctx, { clusterId: null, action, target: { type: 'user', id: user.id } }, { kind: 'USER', id: user.id, name: user.displayName });
+      return signIn(tx, ctx, accessTokens, user);
     });
     ctx.set('Cache-Control', 'no-store');
     if (!config.OAUTH_REDIRECT_URL) return pair;
