@@ -21,6 +21,8 @@ export type Decision = {
 export interface RateLimiter {
   /** Spends one token of `key`'s `bucket`. Rejects with RateLimiterUnavailableError when the store cannot answer. */
   take(key: string, bucket: Bucket): Promise<Decision>;
+  /** Whether the store answers now (for /readyz); rejects with RateLimiterUnavailableError when it does not. */
+  check(): Promise<void>;
   close(): Promise<void>;
 }
 

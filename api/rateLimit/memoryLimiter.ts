@@ -87,6 +87,11 @@ export class MemoryLimiter implements RateLimiter {
     return this.#states.size;
   }
 
+  /** In-process buckets always answer. */
+  check(): Promise<void> {
+    return Promise.resolve();
+  }
+
   close(): Promise<void> {
     clearInterval(this.#sweeper);
     this.#states.clear();

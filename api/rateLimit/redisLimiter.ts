@@ -97,7 +97,16 @@ export class RedisLimiter implements RateLimiter {
     return this.#client.isReady;
   }
 
-  async take(key: string, bucket: Bucket): Promise<Decision> {
+  take(key: string, bucket: Bucket): Promise<Decision> {
+    return this.#withDeadline(this.#run(`${this.#prefix}${bucket.name}:${key}`, bucket));
+  }
+
+  async check(): Promise<void> {
+    await this.#withDeadline(this.#client.ping());
+  }
+
+  /** Settles with `work`, or rejects with RateLimiterUnavailableError when Redis fails or exceeds the deadline. */
+  async #withDeadline<T>(work: Promise<T>): Promise<T> {
     // node-redis's own command timeout stops counting once a command is written; a Redis that stops answering
     // mid-way needs this deadline.
     let timer: NodeJS.Timeout | undefined;
@@ -108,7 +117,7 @@ export class RedisLimiter implements RateLimiter {
       timer = setTimeout(() => setImmediate(refuse), this.#timeoutMs);
     });
     try {
-      return await Promise.race([this.#run(`${this.#prefix}${bucket.name}:${key}`, bucket), deadline]);
+      return await Promise.race([work, deadline]);
     } catch (error) {
       if (error instanceof RateLimiterUnavailableError) throw error;
       throw new RateLimiterUnavailableError('Redis could not answer', { cause: error });

@@ -15,7 +15,7 @@ const READY_TIMEOUT_MS = 2_000;
 const healthAnswer = z.object({ status: z.literal('ok'), uptimeSeconds: z.number(), version: z.string() });
 const readyAnswer = z.object({
   status: z.literal('ready'),
-  checks: z.object({ database: z.literal('ok'), migrations: z.literal('ok') }),
+  checks: z.object({ database: z.literal('ok'), migrations: z.literal('ok'), redis: z.literal('ok').optional() }),
 });
 
 const withTimeout = <T>(promise: Promise<T>, ms: number, what: string) =>
@@ -35,7 +35,7 @@ export function installHealthRoutes(api: Api, deps: AppDeps) {
   api.route({
     method: 'get',
     path: '/readyz',
-    summary: 'Readiness: database reachable and migrations current',
+    summary: 'Readiness: database reachable, migrations current, Redis answering when configured',
     description: 'Answers 503 with `details` naming each failing dependency.',
     tags: ['Health'],
     auth: 'none',
@@ -58,8 +58,18 @@ export function installHealthRoutes(api: Api, deps: AppDeps) {
         deps.logger.warn({ err: error }, 'readiness check failed');
         failures.push({ field: 'database', message: 'unreachable' });
       }
+      // Redis holds the rate-limit buckets when configured; without it limited requests answer 503.
+      const usesRedis = Boolean(deps.config.REDIS_URL && deps.rateLimiter);
+      if (usesRedis) {
+        try {
+          await deps.rateLimiter!.check();
+        } catch (error) {
+          deps.logger.warn({ err: error }, 'readiness check failed: Redis');
+          failures.push({ field: 'redis', message: 'unreachable' });
+        }
+      }
       if (failures.length > 0) throw new AppError(503, 'Not ready', { details: failures });
-      return { status: 'ready', checks: { database: 'ok', migrations: 'ok' } };
+      return { status: 'ready', checks: { database: 'ok', migrations: 'ok', ...(usesRedis ? { redis: 'ok' } : {}) } } as const;
     },
   });
 

@@ -78,3 +78,18 @@ test('metrics count requests and time them per route', async (t) => {
   t.regex(text, /http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/healthz"\} \d+/);
   t.regex(text, /http_request_duration_seconds_count\{method="GET",route="\/healthz"\} \d+/);
 });
+
+test('readyz checks Redis when REDIS_URL is set, and names it when it does not answer', async (t) => {
+  const { startTestApp } = await import('../support/app.ts');
+  const healthy = await startTestApp({ RATE_LIMIT: 'on', REDIS_URL: 'redis://127.0.0.1:6379' });
+  t.teardown(() => healthy.close());
+  const ready = await healthy.request('/readyz');
+  t.is(ready.status, 200);
+  t.deepEqual((await body(ready)).checks, { database: 'ok', migrations: 'ok', redis: 'ok' });
+
+  const down = await startTestApp({ RATE_LIMIT: 'on', REDIS_URL: 'redis://127.0.0.1:1' });
+  t.teardown(() => down.close());
+  const notReady = await down.request('/readyz');
+  t.is(notReady.status, 503);
+  t.deepEqual((await body(notReady)).details, [{ field: 'redis', message: 'unreachable' }]);
+});
