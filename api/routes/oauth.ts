@@ -10,6 +10,7 @@
  * Providers send their users back to `${PUBLIC_URL}/auth/<provider>/callback`; Discord needs that exact address
  * registered as a redirect URI of the application.
  */
+import { timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import type { CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
@@ -20,11 +21,14 @@ import { tokenPair, type TokenPair, type User } from '../../schema/identity.ts';
 import { registrationOpen } from '../../identity/users.ts';
 import { recordAudit } from '../../identity/audit.ts';
 import { createAuthenticator } from '../../identity/principal.ts';
-import { oauthStateFor, type OAuthProvider, type StateClaims } from '../../identity/oauthState.ts';
+import { oauthStateFor, STATE_TTL_MS, type OAuthProvider, type StateClaims } from '../../identity/oauthState.ts';
 import { createProviderUser, findUserByProviderAccount, linkProviderAccount, PROVIDER_NAMES, type ProviderAccount } from '../../identity/oauthAccounts.ts';
 import { createSteamOpenId } from '../../identity/oauth/steam.ts';
 import { createDiscordOAuth, verifiedEmailOf } from '../../identity/oauth/discord.ts';
 import { signIn } from './auth.ts';
+
+/** HttpOnly cookie holding the nonce of the sign-in this browser started. */
+const STATE_COOKIE = 'gsm_oauth_state';
 
 
 const paths = (suffix: string) => ({ path: `/api/v1/auth/${suffix}`, aliases: [`/auth/${suffix}`] });
@@ -78,12 +82,27 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     const authorization = ctx.get('Authorization');
     const link = authorization ? (await authenticator.resolve(authorization)).user.id : null;
     ctx.set('Cache-Control', 'no-store');
-    return states.issue({ provider, link });
+    const state = states.issue({ provider, link });
+    // Binds the flow to this browser: the callback must come back with the same nonce in this cookie, so a state
+    // started by someone else (for example to link *their* user to the victim's Steam account) is refused.
+    ctx.cookies.set(STATE_COOKIE, states.verify(state, provider)!.nonce, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: ctx.secure,
+      path: '/',
+      maxAge: STATE_TTL_MS,
+      overwrite: true,
+    });
+    return state;
   }
 
-  function verifiedState(value: string, provider: OAuthProvider): StateClaims {
+  function verifiedState(ctx: Context, value: string, provider: OAuthProvider): StateClaims {
     const claims = states.verify(value, provider);
     if (!claims) throw badRequest(`Invalid or expired ${PROVIDER_NAMES[provider]} sign-in; start again`, [{ field: 'state', message: 'invalid, expired or not issued for this provider' }]);
+    const cookie = ctx.cookies.get(STATE_COOKIE) ?? '';
+    if (cookie.length !== claims.nonce.length || !timingSafeEqual(Buffer.from(cookie), Buffer.from(claims.nonce))) {
+      throw badRequest(`This ${PROVIDER_NAMES[provider]} sign-in was not started in this browser; start again`, [{ field: 'state', message: 'not started in this browser' }]);
+    }
     return claims;
   }
 
@@ -110,6 +129,8 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
       return signIn(tx, ctx, accessTokens, user);
     });
     ctx.set('Cache-Control', 'no-store');
+    // Spent: even the browser that started this flow cannot complete it a second time.
+    ctx.cookies.set(STATE_COOKIE, null, { path: '/', httpOnly: true, sameSite: 'lax', secure: ctx.secure });
     if (!config.OAUTH_REDIRECT_URL) return pair;
     const target = new URL(config.OAUTH_REDIRECT_URL);
     target.hash = new URLSearchParams({ ...pair, expiresIn: String(pair.expiresIn) }).toString();
@@ -142,7 +163,7 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     query: steamCallbackQuery,
     responses: callbackResponses,
     handler: async (ctx, { query }) => {
-      const claims = verifiedState(query.state, 'steam');
+      const claims = verifiedState(ctx, query.state, 'steam');
       const steamId = await steam.verify(query, `${callbackUrl('steam')}?state=${query.state}`);
       return finish(ctx, { provider: 'steam', id: steamId, displayName: `Steam ${steamId}`, verifiedEmail: null }, claims);
     },
@@ -178,7 +199,7 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     responses: { ...callbackResponses, 404: { description: 'Discord sign-in is not configured' } },
     handler: async (ctx, { query }) => {
       const provider = discordOrNotFound();
-      const claims = verifiedState(query.state, 'discord');
+      const claims = verifiedState(ctx, query.state, 'discord');
       if (query.error) throw unauthorized(query.error === 'access_denied' ? 'Discord sign-in was cancelled' : `Discord sign-in failed (${query.error})`);
       if (!query.code) throw badRequest('Validation failed', [{ field: 'code', message: 'is required' }]);
       const user = await provider.userFromCode(query.code, callbackUrl('discord'));

@@ -10,7 +10,7 @@ import { createDiscordOAuth } from '../../identity/oauth/discord.ts';
 import { loadConfig } from '../../schema/config.ts';
 import { createUser } from '../../identity/users.ts';
 import { startOAuthProvider } from '../support/oauthProvider.ts';
-import { bearer, callbackUrl, get, location, PUBLIC_URL, signIn } from '../support/oauthFlow.ts';
+import { bearer, callbackUrl, get, location, PUBLIC_URL, rememberStateCookie, signIn, stateCookie } from '../support/oauthFlow.ts';
 import { body as read, json, useTestApp, type TestApp } from '../support/app.ts';
 
 const provider = await startOAuthProvider();
@@ -117,9 +117,12 @@ test('a forged, tampered, foreign, replayed or cancelled Steam assertion is 401 
   const otherReturn = new URL(genuine);
   otherReturn.searchParams.set('openid.return_to', 'http://evil.example/auth/steam/callback');
   for (const url of [foreign, unsigned, otherReturn]) t.is((await get(open(), url.toString())).status, 401, url.toString());
+  const replayCookie = stateCookie(genuine.toString());
 
   t.is((await get(open(), genuine.toString())).status, 200, 'the untouched assertion still works once');
-  t.is((await get(open(), genuine.toString())).status, 401, 'a replay is refused by the provider');
+  t.is((await get(open(), genuine.toString())).status, 400, 'a replay: the browser\'s state cookie was spent by the sign-in');
+  const replayWithOldCookie = await fetch(genuine, { redirect: 'manual', headers: { cookie: replayCookie } });
+  t.is(replayWithOldCookie.status, 401, 'with the old cookie kept back, the provider refuses the reused nonce');
 
   const cancelled = await get(open(), await callbackUrl(open(), 'steam', newSteamId(), {}, { deny: '1' }));
   t.is(cancelled.status, 401);
@@ -179,15 +182,29 @@ test('Discord: an unverified or already used e-mail gives a placeholder address'
   }
 });
 
+test('a callback without the cookie of the browser that started it is refused, so nobody can link or sign in through a flow someone else started', async (t) => {
+  const { accessToken } = await register(open(), 'csrf-attacker');
+  // The attacker starts a link with their own token and sends the callback URL to the victim, whose browser lacks the cookie.
+  const url = await callbackUrl(open(), 'steam', newSteamId(), bearer(accessToken));
+  const victim = await fetch(url, { redirect: 'manual' });
+  t.is(victim.status, 400);
+  t.deepEqual((await read(victim)).details, [{ field: 'state', message: 'not started in this browser' }]);
+  // The browser that started it completes it once; its cookie is then spent.
+  t.is((await get(open(), url)).status, 200);
+  t.is((await get(open(), url)).status, 400);
+});
+
 test('Discord: an invalid code or a refusal is 401', async (t) => {
-  const state = new URL(location(await open().request('/auth/discord', { redirect: 'manual' }))).searchParams.get('state')!;
-  const invalid = await open().request(`/auth/discord/callback?state=${state}&code=not-a-code`);
+  const start = await open().request('/auth/discord', { redirect: 'manual' });
+  rememberStateCookie(start, location(start));
+  const state = new URL(location(start)).searchParams.get('state')!;
+  const invalid = await get(open(), `/auth/discord/callback?state=${state}&code=not-a-code`);
   t.is(invalid.status, 401);
   t.is((await read(invalid)).message, 'Discord did not accept the sign-in code');
   const denied = await get(open(), await callbackUrl(open(), 'discord', 'nobody', {}, { deny: '1' }));
   t.is(denied.status, 401);
   t.is((await read(denied)).message, 'Discord sign-in was cancelled');
-  const noCode = await open().request(`/auth/discord/callback?state=${state}`);
+  const noCode = await get(open(), `/auth/discord/callback?state=${state}`);
   t.is(noCode.status, 400);
 });
 
