@@ -78,6 +78,6 @@ function accessHooks(deps: AppDeps): AccessHooks {
         })
       : passThrough,
     rateLimitSignIn: limiter ? rateLimit(limiter, (ctx) => ({ key: `ip:${ctx.ip}`, bucket: BUCKETS.SIGN_IN })) : passThrough,
-    authorize: async (ctx, clusterId, permission) => (await authorize(deps.pool, principalOf(ctx), clusterId, permission)).role,
+    authorize: async (ctx, clusterId, permission) => (await authorize(deps.pool, principalOf(ctx), clusterId, permission, ctx.state.membership)).role,
   };
 }

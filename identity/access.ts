@@ -7,24 +7,39 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import type { DatabasePool } from '../database/pool.ts';
 import { forbidden, notFound } from '../api/errors.ts';
-import type { Principal } from './principal.ts';
+import type { Membership, Principal } from './principal.ts';
 import { can, ROLES, type Permission, type Role } from './roles.ts';
 
 const membershipRow = z.object({ role: z.enum(ROLES).nullable() });
 
 export type ClusterAccess = { clusterId: string; role: Role };
 
-/** The caller's role in `clusterId` after checking it allows `permission`; throws 404 or 403 otherwise. */
-export async function authorize(pool: DatabasePool, principal: Principal, clusterId: string, permission: Permission): Promise<ClusterAccess> {
+/**
+ * The caller's role in `clusterId` after checking it allows `permission`; throws 404 or 403 otherwise. `prefetched`
+ * is the membership read with the caller's token (see principal.ts); without it, or for another cluster, it is read.
+ */
+export async function authorize(
+  pool: DatabasePool,
+  principal: Principal,
+  clusterId: string,
+  permission: Permission,
+  prefetched: Membership | null = null,
+): Promise<ClusterAccess> {
+  const membership = prefetched?.clusterId === clusterId ? prefetched : await readMembership(pool, principal, clusterId);
+  if (!membership.exists) throw notFound('Cluster not found');
+  const role = membership.role;
+  if (!role) throw forbidden('You are not a member of this cluster');
+  if (principal.kind === 'TOKEN' && !principal.clusterIds.has(clusterId)) {
+    throw forbidden('This API token is not scoped to this cluster');
+  }
+  if (!can(role, permission)) throw forbidden(`Your role (${role}) does not allow this (${permission})`);
+  return { clusterId, role };
+}
+
+async function readMembership(pool: DatabasePool, principal: Principal, clusterId: string): Promise<Membership> {
   const row = await pool.maybeOne(sql.type(membershipRow)`
     SELECT m.role FROM clusters c
       LEFT JOIN cluster_members m ON m.cluster_id = c.id AND m.user_id = ${principal.user.id}
      WHERE c.id = ${clusterId}`);
-  if (!row) throw notFound('Cluster not found');
-  if (!row.role) throw forbidden('You are not a member of this cluster');
-  if (principal.kind === 'TOKEN' && !principal.clusterIds.has(clusterId)) {
-    throw forbidden('This API token is not scoped to this cluster');
-  }
-  if (!can(row.role, permission)) throw forbidden(`Your role (${row.role}) does not allow this (${permission})`);
-  return { clusterId, role: row.role };
+  return { clusterId, exists: row !== null, role: row?.role ?? null };
 }

@@ -18,7 +18,8 @@ export type AuthLevel = 'none' | 'signin' | 'user';
 
 /** How the route layer authenticates, rate-limits and authorizes; given by the app (absent in bare test apps). */
 export type AccessHooks = {
-  authenticate: Middleware;
+  /** Authenticates; with `clusterParam`, also reads the caller's membership of that path parameter's cluster. */
+  authenticate: (clusterParam: string | null) => Middleware;
   rateLimitPrincipal: Middleware;
   rateLimitSignIn: Middleware;
   /** Checks the caller's role in the cluster; answers the role, or throws 404/403. */
@@ -52,7 +53,11 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodT
   /** For cluster resources: the permission needed, and how to find the cluster from the validated input. */
   permission?: {
     action: Permission;
-    cluster: (input: RouteInput<P, Q, B>) => string | Promise<string>;
+    /**
+     * The cluster: the name of a path parameter holding its id (the caller's membership is then read in the same query
+     * as the caller's token), or a function finding it from the validated input (for resources inside a cluster).
+     */
+    cluster: string | ((input: RouteInput<P, Q, B>) => string | Promise<string>);
   };
   params?: P;
   query?: Q;
@@ -100,11 +105,11 @@ export class Api {
   }
 
   /** The middleware that runs before validation for an auth level: authentication first, then the rate limit. */
-  #gate(auth: AuthLevel): Middleware[] {
+  #gate(auth: AuthLevel, clusterParam: string | null): Middleware[] {
     const access = this.#access;
     if (auth === 'none') return [];
     if (!access) throw new Error(`routes with auth "${auth}" need access hooks`);
-    return auth === 'user' ? [access.authenticate, access.rateLimitPrincipal] : [access.rateLimitSignIn];
+    return auth === 'user' ? [access.authenticate(clusterParam), access.rateLimitPrincipal] : [access.rateLimitSignIn];
   }
 
   route<P extends AnyObject = typeof EMPTY, Q extends AnyObject = typeof EMPTY, B extends z.ZodType = z.ZodUndefined>(
@@ -131,7 +136,9 @@ export class Api {
       ? [
           async function authorizeRoute(ctx, next) {
             if (!access) throw new Error('routes with a permission need access hooks');
-            const clusterId = await permission.cluster(ctx.state.input as RouteInput<P, Q, B>);
+            const input = ctx.state.input as RouteInput<P, Q, B>;
+            const clusterId =
+              typeof permission.cluster === 'string' ? String((input.params as Record<string, unknown>)[permission.cluster]) : await permission.cluster(input);
             ctx.state.clusterId = clusterId;
             ctx.state.role = await access.authorize(ctx, clusterId, permission.action);
             await next();
@@ -150,7 +157,7 @@ export class Api {
     };
 
     for (const path of [spec.path, ...(spec.aliases ?? [])]) {
-      this.router.register(path, [spec.method], [...this.#gate(spec.auth), ...(spec.use ?? []), validate, ...authorize, handle]);
+      this.router.register(path, [spec.method], [...this.#gate(spec.auth, typeof permission?.cluster === 'string' ? permission.cluster : null), ...(spec.use ?? []), validate, ...authorize, handle]);
     }
     this.routes.push(spec as unknown as RegisteredRoute);
   }

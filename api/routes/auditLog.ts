@@ -35,7 +35,7 @@ export function installAuditLogRoutes(api: Api, deps: AppDeps) {
     auth: 'user',
     params: clusterIdParams,
     query: auditListQuery,
-    permission: { action: 'audit.read', cluster: ({ params }) => params.clusterId },
+    permission: { action: 'audit.read', cluster: 'clusterId' },
     responses: { 200: { description: 'Audit entries', schema: listOf(auditEntry) } },
     handler: async (_ctx, { params, query }) => {
       const filters = [

@@ -32,7 +32,7 @@ export const getCluster = (connection: CommonQueryMethods, clusterId: string, us
 
 export function installClusterRoutes(api: Api, deps: AppDeps) {
   const { pool } = deps;
-  const clusterOf = ({ params }: { params: { id: string } }) => params.id;
+  const clusterOf = 'id';
 
   api.route({
     method: 'get',

@@ -68,7 +68,7 @@ async function assertNotLastOwner(tx: CommonQueryMethods, clusterId: string, cur
 
 export function installMemberRoutes(api: Api, deps: AppDeps) {
   const { pool } = deps;
-  const clusterOf = ({ params }: { params: { clusterId: string } }) => params.clusterId;
+  const clusterOf = 'clusterId';
 
   api.route({
     method: 'get',

@@ -80,7 +80,7 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
   /** The state of a new flow; with a bearer token it links to that token's user (a bad token is a 401). */
   async function newState(ctx: Context, provider: OAuthProvider): Promise<string> {
     const authorization = ctx.get('Authorization');
-    const link = authorization ? (await authenticator.resolve(authorization)).user.id : null;
+    const link = authorization ? (await authenticator.resolve(authorization)).principal.user.id : null;
     ctx.set('Cache-Control', 'no-store');
     const state = states.issue({ provider, link });
     // Binds the flow to this browser: the callback must come back with the same nonce in this cookie, so a state
