@@ -107,3 +107,35 @@ test.serial('the web and orchestrator roles split the work on a shared database'
   orchestrator.child.kill('SIGTERM');
   t.deepEqual(await Promise.all([web.exited, orchestrator.exited]), [0, 0]);
 });
+
+test.serial('two API processes with REDIS_URL share one rate-limit budget', async (t) => {
+  const database = await createTestDatabase();
+  t.teardown(() => database.drop());
+  const { createDatabasePool } = await import('../../database/pool.ts');
+  const { generateSecret, hashSecret } = await import('../../identity/secretTokens.ts');
+  const { sql } = await import('slonik');
+  const pool = await createDatabasePool(database.url, { maxPoolSize: 1 });
+  const token = generateSecret('live');
+  await pool.query(sql.unsafe`
+    WITH u AS (INSERT INTO users (email, display_name, tier) VALUES ('shared@example.test', 'shared', 'FREE') RETURNING id)
+    INSERT INTO api_tokens (user_id, name, token_hash) SELECT id, 'shared', ${sql.binary(hashSecret(token))} FROM u`);
+  await pool.end();
+
+  const env = { DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:6379', RATE_LIMIT: 'on' };
+  const nodes = [await startMain(env, ['--role=web']), await startMain(env, ['--role=web'])];
+  t.teardown(async () => {
+    for (const node of nodes) node.child.kill('SIGTERM');
+    await Promise.all(nodes.map((node) => node.exited));
+  });
+  const bases = nodes.map((node) => node.docsUrl.replace(/\/api\/docs$/, ''));
+  const statuses: number[] = [];
+  const remaining: (string | null)[] = [];
+  for (let request = 0; request < 11; request++) {
+    const response = await fetch(`${bases[request % 2]}/api/v1/account`, { headers: { Authorization: `Bearer ${token}` } });
+    statuses.push(response.status);
+    remaining.push(response.headers.get('x-ratelimit-remaining'));
+  }
+  // FREE: a burst of 10 across both processes, then refused by either.
+  t.deepEqual(statuses, [...Array(10).fill(200), 429]);
+  t.deepEqual(remaining.slice(0, 10), ['9', '8', '7', '6', '5', '4', '3', '2', '1', '0']);
+});
