@@ -18,6 +18,8 @@ import { installAccountRoutes } from './routes/account.ts';
 import { installClusterRoutes } from './routes/clusters.ts';
 import { installMemberRoutes } from './routes/members.ts';
 import { installAuditLogRoutes } from './routes/auditLog.ts';
+import { installMachineRoutes } from './routes/machines.ts';
+import { installServerRoutes } from './routes/servers.ts';
 import { createAuthenticator, principalOf } from '../identity/principal.ts';
 import { authorize } from '../identity/access.ts';
 import type { Middleware } from 'koa';
@@ -48,6 +50,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installClusterRoutes(api, deps);
     installMemberRoutes(api, deps);
     installAuditLogRoutes(api, deps);
+    installMachineRoutes(api, deps);
+    installServerRoutes(api, deps);
   }
 
   koa.use(api.router.routes());

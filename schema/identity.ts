@@ -72,7 +72,7 @@ export const cluster = z
     name: z.string(),
     description: z.string().nullable(),
     role: role.meta({ description: "The caller's role in this cluster." }),
-    counts: z.object({ members: z.int() }),
+    counts: z.object({ machines: z.int(), servers: z.int(), members: z.int() }),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

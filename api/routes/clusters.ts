@@ -14,7 +14,10 @@ import { fetchPage, orderBy } from '../../database/listing.ts';
 
 const CLUSTER_COLUMNS = sql.fragment`
   c.id, c.name, c.description, m.role,
-  json_build_object('members', (SELECT count(*) FROM cluster_members WHERE cluster_id = c.id)) AS counts,
+  json_build_object(
+    'machines', (SELECT count(*) FROM machines WHERE cluster_id = c.id),
+    'servers', (SELECT count(*) FROM servers WHERE cluster_id = c.id),
+    'members', (SELECT count(*) FROM cluster_members WHERE cluster_id = c.id)) AS counts,
   c.created_at AS "createdAt", c.updated_at AS "updatedAt"`;
 
 const SORT_COLUMNS = { name: sql.fragment`lower(c.name)`, createdAt: sql.fragment`c.created_at` };

@@ -11,7 +11,7 @@ test('creating a cluster makes the creator OWNER; list, get, update, delete', as
   const owner = await signUp(app());
   const created = await body(await app().request('/api/v1/clusters', json({ name: 'EU Rust', description: 'Main' }, { headers: owner.auth })));
   t.is(created.role, 'OWNER');
-  t.deepEqual(created.counts, { members: 1 });
+  t.deepEqual(created.counts, { machines: 0, servers: 0, members: 1 });
   t.is(created.description, 'Main');
   await createCluster(app(), owner, 'another');
 

@@ -33,7 +33,7 @@ const app = useTestApp(test, {
 type Caller = Role | 'NON_MEMBER' | 'OUT_OF_SCOPE_TOKEN';
 const CALLERS: Caller[] = ['OWNER', 'ADMIN', 'MODERATOR', 'VIEWER', 'NON_MEMBER', 'OUT_OF_SCOPE_TOKEN'];
 
-type Fixture = { clusterId: string; targetModerator: string; targetViewer: string; invitationId: string };
+type Fixture = { clusterId: string; targetModerator: string; targetViewer: string; invitationId: string; machineId: string; serverId: string };
 
 type Case = {
   name: string;
@@ -42,6 +42,7 @@ type Case = {
   expect: Partial<Record<Caller, number>>;
 };
 
+const NEW_SERVER = { name: 'new', gameType: 'RUST', gamePort: 40000, queryPort: 40001, rconPort: 40002 };
 const ALL_MEMBERS = (status: number) => ({ OWNER: status, ADMIN: status, MODERATOR: status, VIEWER: status });
 const MANAGERS = (status: number) => ({ OWNER: status, ADMIN: status });
 
@@ -57,6 +58,17 @@ const CASES: Case[] = [
   { name: 'POST invitation', request: (f) => [`/api/v1/clusters/${f.clusterId}/invitations`, json({ email: 'new@example.test', role: 'VIEWER' })], expect: MANAGERS(201) },
   { name: 'DELETE invitation', request: (f) => [`/api/v1/clusters/${f.clusterId}/invitations/${f.invitationId}`, { method: 'DELETE' }], expect: MANAGERS(200) },
   { name: 'GET audit log', request: (f) => [`/api/v1/clusters/${f.clusterId}/audit-log`], expect: MANAGERS(200) },
+  { name: 'GET machines', request: (f) => [`/api/v1/clusters/${f.clusterId}/machines`], expect: ALL_MEMBERS(200) },
+  { name: 'POST machine', request: (f) => [`/api/v1/clusters/${f.clusterId}/machines`, json({ name: 'host' })], expect: MANAGERS(201) },
+  { name: 'GET machine', request: (f) => [`/api/v1/machines/${f.machineId}`], expect: ALL_MEMBERS(200) },
+  { name: 'DELETE machine (force)', request: (f) => [`/api/v1/machines/${f.machineId}?force=true`, { method: 'DELETE' }], expect: MANAGERS(200) },
+  { name: 'rotate agent token', request: (f) => [`/api/v1/machines/${f.machineId}/token`, { method: 'POST' }], expect: MANAGERS(200) },
+  { name: 'GET servers', request: (f) => [`/api/v1/clusters/${f.clusterId}/servers`], expect: ALL_MEMBERS(200) },
+  { name: 'POST server', request: (f) => [`/api/v1/clusters/${f.clusterId}/servers`, json({ ...NEW_SERVER, machineId: f.machineId })], expect: MANAGERS(201) },
+  { name: 'POST server (variant)', request: (f) => [`/api/v1/servers`, json({ ...NEW_SERVER, clusterId: f.clusterId, machineId: f.machineId })], expect: MANAGERS(201) },
+  { name: 'GET server', request: (f) => [`/api/v1/servers/${f.serverId}`], expect: ALL_MEMBERS(200) },
+  { name: 'PATCH server', request: (f) => [`/api/v1/servers/${f.serverId}`, json({ name: 'renamed' }, { method: 'PATCH' })], expect: MANAGERS(200) },
+  { name: 'DELETE server', request: (f) => [`/api/v1/servers/${f.serverId}`, { method: 'DELETE' }], expect: MANAGERS(200) },
 ];
 
 
@@ -80,7 +92,12 @@ async function fixture(target: TestApp): Promise<Fixture> {
     INSERT INTO invitations (cluster_id, email, role, token_hash, expires_at)
     VALUES (${clusterId}, 'pending@example.test', 'VIEWER', ${sql.binary(hashSecret(generateSecret('invite')))}, now() + interval '1 day')
     RETURNING id`);
-  return { clusterId, targetModerator: extra[0]!.id, targetViewer: extra[1]!.id, invitationId };
+  const machineId = await pool.oneFirst(sql.type(z.object({ id: z.string() }))`
+    INSERT INTO machines (cluster_id, name, agent_token_hash) VALUES (${clusterId}, 'host', ${sql.binary(hashSecret(generateSecret('agent')))}) RETURNING id`);
+  const serverId = await pool.oneFirst(sql.type(z.object({ id: z.string() }))`
+    INSERT INTO servers (cluster_id, machine_id, name, game_type, game_port, query_port, rcon_port, max_players, rcon_password)
+    VALUES (${clusterId}, ${machineId}, 'existing', 'RUST', 28015, 28016, 28017, 100, 'rcon-password') RETURNING id`);
+  return { clusterId, targetModerator: extra[0]!.id, targetViewer: extra[1]!.id, invitationId, machineId, serverId };
 }
 
 for (const testCase of CASES) {

@@ -1,0 +1,143 @@
+/**
+ * Machines: hosts that run the agent. Registering one answers its agent token once, with where the gateway is;
+ * status, version, hardware facts and metrics come from the agent.
+ */
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+import type { AppDeps } from '../context.ts';
+import { conflict, notFound } from '../errors.ts';
+import type { Api } from '../http/route.ts';
+import { id, listOf } from '../../schema/http.ts';
+import { clusterIdParams } from '../../schema/identity.ts';
+import { agentTokenRotated, createMachineBody, deleteMachineQuery, machine, machineListQuery, machineRegistered } from '../../schema/servers.ts';
+import { recordAudit } from '../../identity/audit.ts';
+import { generateSecret, hashSecret } from '../../identity/secretTokens.ts';
+import { fetchPage, orderBy } from '../../database/listing.ts';
+
+/** Where agents connect (SPEC section 9; also served at /agent/ws and /ws/agent). */
+export const GATEWAY_PATH = '/ws';
+
+const MACHINE_COLUMNS = sql.fragment`
+  m.id, m.cluster_id AS "clusterId", m.name, m.status, m.hostname, m.os, m.agent_version AS "agentVersion",
+  m.cpu_count AS "cpuCount", m.memory_bytes AS "memoryBytes", m.metrics, m.last_seen_at AS "lastSeenAt",
+  m.created_at AS "createdAt", m.updated_at AS "updatedAt"`;
+const SORT = { name: sql.fragment`lower(m.name)`, createdAt: sql.fragment`m.created_at`, lastSeenAt: sql.fragment`m.last_seen_at` };
+
+const machineParams = z.object({ id });
+const success = z.object({ success: z.literal(true), message: z.string() });
+
+/** The cluster a machine belongs to (404 when there is no such machine anywhere). */
+export async function clusterOfMachine(connection: CommonQueryMethods, machineId: string): Promise<string> {
+  const clusterId = await connection.maybeOneFirst(sql.type(z.object({ clusterId: z.string() }))`
+    SELECT cluster_id AS "clusterId" FROM machines WHERE id = ${machineId}`);
+  if (!clusterId) throw notFound('Machine not found');
+  return clusterId;
+}
+
+const getMachine = (connection: CommonQueryMethods, machineId: string) =>
+  connection.one(sql.type(machine)`SELECT ${MACHINE_COLUMNS} FROM machines m WHERE m.id = ${machineId}`);
+
+export function installMachineRoutes(api: Api, deps: AppDeps) {
+  const { pool, config } = deps;
+  const connect = () => ({ url: config.publicUrl, path: GATEWAY_PATH });
+  const byMachine = ({ params }: { params: { id: string } }) => clusterOfMachine(pool, params.id);
+
+  api.route({
+    method: 'get',
+    path: '/api/v1/clusters/:clusterId/machines',
+    summary: 'List machines',
+    tags: ['Machines'],
+    auth: 'user',
+    params: clusterIdParams,
+    query: machineListQuery,
+    permission: { action: 'cluster.read', cluster: 'clusterId' },
+    responses: { 200: { description: 'Machines', schema: listOf(machine) } },
+    handler: (_ctx, { params, query }) =>
+      fetchPage(pool, {
+        schema: machine,
+        columns: MACHINE_COLUMNS,
+        from: sql.fragment`machines m WHERE m.cluster_id = ${params.clusterId} ${query.status ? sql.fragment`AND m.status = ${query.status}` : sql.fragment``}`,
+        order: orderBy(query.sort, SORT, sql.fragment`m.id`),
+        page: query,
+      }),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/api/v1/clusters/:clusterId/machines',
+    summary: 'Register a machine',
+    description: 'Answers the machine with its agent token (`gsm_agent_…`, shown only here) and where the agent connects.',
+    tags: ['Machines'],
+    auth: 'user',
+    params: clusterIdParams,
+    body: createMachineBody,
+    permission: { action: 'machines.manage', cluster: 'clusterId' },
+    status: 201,
+    responses: { 201: { description: 'The machine, its agent token and connection hints', schema: machineRegistered } },
+    handler: (ctx, { params, body }) => {
+      const agentToken = generateSecret('agent');
+      return pool.transaction(async (tx) => {
+        const machineId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
+          INSERT INTO machines (cluster_id, name, agent_token_hash) VALUES (${params.clusterId}, ${body.name}, ${sql.binary(hashSecret(agentToken))})
+          RETURNING id`);
+        await recordAudit(tx, ctx, { clusterId: params.clusterId, action: 'machine.create', target: { type: 'machine', id: machineId } });
+        return { ...(await getMachine(tx, machineId)), agentToken, connect: connect() };
+      });
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/api/v1/machines/:id',
+    summary: 'Get a machine',
+    tags: ['Machines'],
+    auth: 'user',
+    params: machineParams,
+    permission: { action: 'cluster.read', cluster: byMachine },
+    responses: { 200: { description: 'The machine', schema: machine } },
+    handler: (_ctx, { params }) => getMachine(pool, params.id),
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/api/v1/machines/:id',
+    summary: 'Remove a machine',
+    description: 'Refused (409) while it hosts servers, unless `?force=true`, which removes its servers too.',
+    tags: ['Machines'],
+    auth: 'user',
+    params: machineParams,
+    query: deleteMachineQuery,
+    permission: { action: 'machines.manage', cluster: byMachine },
+    responses: { 200: { description: 'Removed', schema: success }, 409: { description: 'The machine still hosts servers' } },
+    handler: async (ctx, { params, query }) => {
+      await pool.transaction(async (tx) => {
+        const hosted = await tx.oneFirst(sql.type(z.object({ count: z.number() }))`
+          SELECT count(*)::int AS count FROM servers WHERE machine_id = ${params.id}`);
+        if (hosted > 0 && !query.force) throw conflict(`The machine hosts ${hosted} server(s); remove them first or use ?force=true`);
+        await tx.query(sql.unsafe`DELETE FROM machines WHERE id = ${params.id}`);
+        await recordAudit(tx, ctx, { clusterId: ctx.state.clusterId as string, action: 'machine.delete', target: { type: 'machine', id: params.id } });
+      });
+      return { success: true, message: 'Machine removed' };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/api/v1/machines/:id/token',
+    summary: "Rotate a machine's agent token",
+    description: 'The old token stops working at once.',
+    tags: ['Machines'],
+    auth: 'user',
+    params: machineParams,
+    permission: { action: 'machines.manage', cluster: byMachine },
+    responses: { 200: { description: 'The new agent token', schema: agentTokenRotated } },
+    handler: (ctx, { params }) => {
+      const agentToken = generateSecret('agent');
+      return pool.transaction(async (tx) => {
+        await tx.query(sql.unsafe`UPDATE machines SET agent_token_hash = ${sql.binary(hashSecret(agentToken))}, updated_at = now() WHERE id = ${params.id}`);
+        await recordAudit(tx, ctx, { clusterId: ctx.state.clusterId as string, action: 'machine.rotate_token', target: { type: 'machine', id: params.id } });
+        return { agentToken, connect: connect() };
+      });
+    },
+  });
+}
