@@ -15,6 +15,7 @@ import { createAppDeps } from './api/deps.ts';
 import { bootstrapAdmin } from './identity/users.ts';
 import { startHttpServer, type HttpServer } from './api/server.ts';
 import { startWorker, type Worker } from './orchestrator/worker.ts';
+import { createGateway } from './orchestrator/gateway/gateway.ts';
 
 export const VERSION: string = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
 
@@ -55,6 +56,15 @@ export async function startService(config: Config, logger: Logger, role: Role = 
     stops.push(() => http.close(config.SHUTDOWN_TIMEOUT_MS));
 
     if (role !== 'web') {
+      const gateway = await createGateway(http.server, {
+        pool,
+        databaseUrl,
+        logger,
+        heartbeatSeconds: config.AGENT_HEARTBEAT_SECONDS,
+        authTimeoutMs: config.AGENT_AUTH_TIMEOUT_MS,
+        minVersion: config.MIN_AGENT_VERSION,
+      });
+      stops.push(gateway.close);
       const worker: Worker = await startWorker({ databaseUrl, logger });
       stops.push(worker.stop);
     }

@@ -51,6 +51,12 @@ export const configSchema = z.object({
   TRUST_PROXY: booleanFromEnv.default(false),
   /** How long a shutdown waits for in-flight requests before closing their connections. */
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  /** How often agents send heartbeats; three missed beats mark the machine OFFLINE. */
+  AGENT_HEARTBEAT_SECONDS: positiveInt.max(3600, 'expected at most 3600').default(10),
+  /** How long a new gateway connection may take to send `auth`. */
+  AGENT_AUTH_TIMEOUT_MS: positiveInt.default(10_000),
+  /** Agents reporting an older version are refused with UNSUPPORTED_VERSION. */
+  MIN_AGENT_VERSION: z.string().regex(/^\d+\.\d+\.\d+$/, 'expected a version like 1.2.3').default('0.1.0'),
   /** `off` disables rate limiting (for installations behind their own limiter); `on` follows SPEC section 8. */
   RATE_LIMIT: z.enum(['on', 'off']).default('on'),
   /** redis:// URL. Set: rate-limit buckets (and later Socket.IO rooms) live in Redis, shared by every node. */

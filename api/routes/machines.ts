@@ -13,6 +13,7 @@ import { agentTokenRotated, createMachineBody, deleteMachineQuery, machine, mach
 import { recordAudit } from '../../identity/audit.ts';
 import { generateSecret, hashSecret } from '../../identity/secretTokens.ts';
 import { fetchPage, orderBy } from '../../database/listing.ts';
+import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
 
 /** Where agents connect (SPEC section 9; also served at /agent/ws and /ws/agent). */
 export const GATEWAY_PATH = '/ws';
@@ -115,6 +116,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
           SELECT count(*)::int AS count FROM servers WHERE machine_id = ${params.id}`);
         if (hosted > 0 && !query.force) throw conflict(`The machine hosts ${hosted} server(s); remove them first or use ?force=true`);
         await tx.query(sql.unsafe`DELETE FROM machines WHERE id = ${params.id}`);
+        await notifyAgent(tx, { type: 'machine_removed', machineId: params.id });
         await recordAudit(tx, ctx, { clusterId: ctx.state.clusterId as string, action: 'machine.delete', target: { type: 'machine', id: params.id } });
       });
       return { success: true, message: 'Machine removed' };
@@ -125,7 +127,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
     method: 'post',
     path: '/api/v1/machines/:id/token',
     summary: "Rotate a machine's agent token",
-    description: 'The old token stops working at once.',
+    description: 'The old token stops working at once, and the connection it opened is closed.',
     tags: ['Machines'],
     auth: 'user',
     params: machineParams,
@@ -135,6 +137,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
       const agentToken = generateSecret('agent');
       return pool.transaction(async (tx) => {
         await tx.query(sql.unsafe`UPDATE machines SET agent_token_hash = ${sql.binary(hashSecret(agentToken))}, updated_at = now() WHERE id = ${params.id}`);
+        await notifyAgent(tx, { type: 'token_rotated', machineId: params.id });
         await recordAudit(tx, ctx, { clusterId: ctx.state.clusterId as string, action: 'machine.rotate_token', target: { type: 'machine', id: params.id } });
         return { agentToken, connect: connect() };
       });

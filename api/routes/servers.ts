@@ -25,6 +25,7 @@ import { recordAudit } from '../../identity/audit.ts';
 import { principalOf } from '../../identity/principal.ts';
 import { fetchPage, orderBy } from '../../database/listing.ts';
 import { CONSTRAINT_MESSAGES } from '../middleware/databaseErrors.ts';
+import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
 
 CONSTRAINT_MESSAGES.server_ports_machine_port_key = 'A port of this server is already used by another server on the same machine';
 CONSTRAINT_MESSAGES.servers_ports_distinct = 'The game, query and RCON ports of a server must differ';
@@ -92,6 +93,7 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
                 ${body.startCommand ?? null}, ${body.env ? sql.jsonb(body.env) : null}, ${body.rconPassword ?? generateRconPassword()})
         RETURNING id`);
       await claimPorts(tx, serverId, body.machineId, [body.gamePort, body.queryPort, body.rconPort]);
+      await notifyAgent(tx, { type: 'servers_changed', machineId: body.machineId });
       await recordAudit(tx, ctx, { clusterId, action: 'server.create', target: { type: 'server', id: serverId } });
       return getServer(tx, serverId);
     });
@@ -219,6 +221,7 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
             updated_at = now()
            WHERE id = ${params.id}`);
         await claimPorts(tx, params.id, current.machineId, Object.values(ports));
+        await notifyAgent(tx, { type: 'servers_changed', machineId: current.machineId });
         await recordAudit(tx, ctx, { clusterId: ctx.state.clusterId as string, action: 'server.update', target: { type: 'server', id: params.id } });
         return getServer(tx, params.id);
       }),
@@ -235,7 +238,9 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'Deleted', schema: success } },
     handler: async (ctx, { params }) => {
       await pool.transaction(async (tx) => {
-        await tx.query(sql.unsafe`DELETE FROM servers WHERE id = ${params.id}`);
+        const machineId = await tx.oneFirst(sql.type(z.object({ machineId: z.string() }))`
+          DELETE FROM servers WHERE id = ${params.id} RETURNING machine_id AS "machineId"`);
+        await notifyAgent(tx, { type: 'servers_changed', machineId });
         await recordAudit(tx, ctx, { clusterId: ctx.state.clusterId as string, action: 'server.delete', target: { type: 'server', id: params.id } });
       });
       return { success: true, message: 'Server deleted' };

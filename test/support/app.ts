@@ -2,6 +2,7 @@
  * A real app for tests: its own migrated database, the real middleware stack and a real HTTP server on port 0.
  */
 import type { ExecutionContext } from 'ava';
+import type { Server } from 'node:http';
 import { createApp, type App } from '../../api/app.ts';
 import type { AppDeps } from '../../api/context.ts';
 import { startHttpServer } from '../../api/server.ts';
@@ -15,6 +16,8 @@ import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export type TestApp = App & {
   deps: AppDeps;
+  /** The Node HTTP server (the gateway attaches to it). */
+  httpServer: Server;
   url: string;
   config: Config;
   pool: DatabasePool;
@@ -38,6 +41,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   return {
     ...app,
     deps,
+    httpServer: server.server,
     url,
     config,
     pool,

@@ -1,0 +1,191 @@
+/**
+ * One agent's conversation with the gateway (SPEC section 9), whatever the framing:
+ * - `auth` first, within the auth time-out; anything else, a bad, rotated or foreign token, a token of another machine
+ *   or a user API token is `error AUTH_FAILED` and the connection closes; an old agent is `UNSUPPORTED_VERSION`;
+ * - then `authenticated`, `servers:sync`, and reports, each validated; an invalid one is `error INVALID_EVENT` and
+ *   changes nothing;
+ * - liveness: three missed heartbeats mark the machine OFFLINE and close the connection.
+ */
+import { z } from 'zod';
+import type { Logger } from '../../observability/logger.ts';
+import { AGENT_EVENTS, authEvent, type AgentEventName } from '../../schema/agentEvents.ts';
+import type { Ack, AgentLink } from './links.ts';
+import type { MachineStore } from './machineStore.ts';
+
+export type SessionOptions = {
+  store: MachineStore;
+  logger: Logger;
+  heartbeatSeconds: number;
+  authTimeoutMs: number;
+  minVersion: string;
+  /** Registers the authenticated session; the registry closes an older session of the same machine. */
+  claim: (session: AgentSession) => void;
+  /** Whether this session is still the machine's registered one (a replaced session must not mark it offline). */
+  owns: (session: AgentSession) => boolean;
+  release: (session: AgentSession) => void;
+};
+
+/** Heartbeats a machine may miss before it counts as gone. */
+const MISSED_BEATS = 3;
+
+const compareVersions = (a: string, b: string) => {
+  const [x, y] = [a, b].map((version) => version.split(/[.+-]/).slice(0, 3).map((part) => Number.parseInt(part, 10) || 0));
+  for (let index = 0; index < 3; index++) if (x![index] !== y![index]) return x![index]! - y![index]!;
+  return 0;
+};
+
+export class AgentSession {
+  readonly link: AgentLink;
+  machineId: string | null = null;
+  clusterId: string | null = null;
+  readonly #options: SessionOptions;
+  #authTimer: NodeJS.Timeout | undefined;
+  #livenessTimer: NodeJS.Timeout | undefined;
+  #closed = false;
+  /** Frames are handled one at a time in arrival order, so reports are stored in the order the agent sent them. */
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(link: AgentLink, options: SessionOptions) {
+    this.link = link;
+    this.#options = options;
+    this.#authTimer = setTimeout(() => this.#refuse('AUTH_FAILED', `no auth message within ${options.authTimeoutMs} ms`), options.authTimeoutMs);
+    link.onFrame((event, data, ack) => {
+      this.#queue = this.#queue.then(() => this.#handle(event, data, ack)).catch((error: unknown) => {
+        options.logger.error({ err: error, machineId: this.machineId, event }, 'agent event handling failed');
+      });
+    });
+    link.onMalformed((reason) => this.#invalid(reason));
+    link.onClose(() => void this.#onClose());
+  }
+
+  get authenticated(): boolean {
+    return this.machineId !== null;
+  }
+
+  send(event: string, data: unknown): void {
+    this.link.send(event, data);
+  }
+
+  /** Sends the machine its servers (after auth, and whenever they change). */
+  async sync(): Promise<void> {
+    if (!this.machineId || this.#closed) return;
+    this.send('servers:sync', { servers: await this.#options.store.serverConfigs(this.machineId) });
+  }
+
+  /** Ends the session with an error the agent can read. */
+  close(code: 'AUTH_FAILED' | 'UNSUPPORTED_VERSION', message: string): void {
+    this.#refuse(code, message);
+  }
+
+  #refuse(code: string, message: string): void {
+    if (this.#closed) return;
+    this.#options.logger.info({ machineId: this.machineId, code, message, remote: this.link.remoteAddress }, 'agent connection refused');
+    this.link.closeWith('error', { code, message });
+    this.#closed = true;
+    this.#stopTimers();
+  }
+
+  #invalid(message: string, ack?: Ack): void {
+    this.send('error', { code: 'INVALID_EVENT', message });
+    ack?.({ accepted: false, reason: message });
+  }
+
+  async #handle(event: string, data: unknown, ack: Ack | undefined): Promise<void> {
+    if (this.#closed) return;
+    if (!this.authenticated) return this.#authenticate(event, data);
+    if (event === 'auth') return this.#invalid('already authenticated', ack);
+    const schema = AGENT_EVENTS[event as AgentEventName];
+    if (!schema) return this.#invalid(`unknown event ${JSON.stringify(event).slice(0, 80)}`, ack);
+    const parsed = schema.safeParse(data);
+    if (!parsed.success) {
+      const details = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`).slice(0, 5);
+      return this.#invalid(`invalid ${event}: ${details.join('; ')}`, ack);
+    }
+    await this.#report(event as AgentEventName, parsed.data, ack);
+  }
+
+  async #authenticate(event: string, data: unknown): Promise<void> {
+    if (event !== 'auth') return this.#refuse('AUTH_FAILED', 'the first message must be auth');
+    const parsed = authEvent.safeParse(data);
+    if (!parsed.success) return this.#refuse('AUTH_FAILED', 'auth needs { token, machineId, version }');
+    const { token, machineId, version } = parsed.data;
+    if (!token.startsWith('gsm_agent_')) return this.#refuse('AUTH_FAILED', 'invalid agent token: user tokens cannot authenticate agents');
+    const machine = await this.#options.store.byToken(token);
+    if (this.#closed) return;
+    if (!machine) return this.#refuse('AUTH_FAILED', 'invalid agent token');
+    if (machine.id !== machineId.toLowerCase()) return this.#refuse('AUTH_FAILED', 'invalid agent token: it belongs to another machine');
+    if (compareVersions(version, this.#options.minVersion) < 0) {
+      return this.#refuse('UNSUPPORTED_VERSION', `agent ${version} is older than the minimum ${this.#options.minVersion}; upgrade the agent`);
+    }
+    clearTimeout(this.#authTimer);
+    this.machineId = machine.id;
+    this.clusterId = machine.clusterId;
+    this.#options.claim(this);
+    await this.#options.store.markOnline(machine.id, version);
+    this.send('authenticated', {
+      machineId: machine.id,
+      clusterId: machine.clusterId,
+      heartbeatSeconds: this.#options.heartbeatSeconds,
+      serverTime: new Date().toISOString(),
+    });
+    this.#options.logger.info({ machineId: machine.id, version, framing: this.link.framing }, 'agent authenticated');
+    this.#armLiveness();
+    await this.sync();
+  }
+
+  async #report(event: AgentEventName, data: unknown, ack: Ack | undefined): Promise<void> {
+    const { store } = this.#options;
+    const machineId = this.machineId!;
+    const notHere = (serverId: string) => this.#invalid(`server ${serverId} is not on this machine`, ack);
+    switch (event) {
+      case 'heartbeat':
+        this.#armLiveness();
+        await store.recordHeartbeat(machineId, data as z.infer<(typeof AGENT_EVENTS)['heartbeat']>);
+        break;
+      case 'server:status': {
+        const report = data as z.infer<(typeof AGENT_EVENTS)['server:status']>;
+        if (!(await store.recordServerStatus(machineId, report))) return notHere(report.serverId);
+        break;
+      }
+      case 'players:snapshot': {
+        const snapshot = data as z.infer<(typeof AGENT_EVENTS)['players:snapshot']>;
+        if (!(await store.recordPlayersOnline(machineId, snapshot.serverId, snapshot.players.length))) return notHere(snapshot.serverId);
+        break;
+      }
+      default:
+        // server:stats, player:join/leave, console and job events are validated here; storing them belongs to the
+        // players and durable-jobs parts of the service.
+        break;
+    }
+    ack?.({ accepted: true });
+  }
+
+  /** (Re)starts the countdown to OFFLINE: three heartbeat periods without a beat. */
+  #armLiveness(): void {
+    clearTimeout(this.#livenessTimer);
+    const limitMs = this.#options.heartbeatSeconds * 1000 * MISSED_BEATS;
+    this.#livenessTimer = setTimeout(() => {
+      this.#options.logger.warn({ machineId: this.machineId }, `no heartbeat for ${limitMs} ms: machine is OFFLINE`);
+      this.link.close();
+      void this.#onClose();
+    }, limitMs);
+  }
+
+  #stopTimers(): void {
+    clearTimeout(this.#authTimer);
+    clearTimeout(this.#livenessTimer);
+  }
+
+  async #onClose(): Promise<void> {
+    const wasOwner = this.machineId !== null && this.#options.owns(this);
+    this.#closed = true;
+    this.#stopTimers();
+    if (!wasOwner) return;
+    this.#options.release(this);
+    try {
+      await this.#options.store.markOffline(this.machineId!);
+    } catch (error) {
+      this.#options.logger.error({ err: error, machineId: this.machineId }, 'could not mark the machine offline');
+    }
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The agent gateway at `/ws`, `/agent/ws` and `/ws/agent` on the HTTP server's own port (SPEC section 9). An upgrade
+ * request carrying Socket.IO's `EIO` query goes to Socket.IO (WebSocket transport); any other goes to a plain
+ * WebSocket server speaking `{ event, data }` frames. Both feed the same AgentSession logic.
+ *
+ * Changes made elsewhere (servers edited, token rotated, machine removed) arrive as Postgres notifications
+ * (notifications.ts), so they reach the session on whichever orchestrator process holds the connection.
+ */
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Server as EngineServer } from 'engine.io';
+import { Server as SocketIoServer } from 'socket.io';
+import { WebSocketServer } from 'ws';
+import type pg from 'pg';
+import type { DatabasePool } from '../../database/pool.ts';
+import { createPgPool } from '../../database/pgPool.ts';
+import type { Logger } from '../../observability/logger.ts';
+import { MAX_FRAME_BYTES } from '../../schema/agentEvents.ts';
+import { AgentSession } from './agentSession.ts';
+import { plainLink, socketIoLink, type AgentLink } from './links.ts';
+import { createMachineStore } from './machineStore.ts';
+import { AGENT_CHANNEL, agentNotification } from './notifications.ts';
+
+export const GATEWAY_PATHS = ['/ws', '/agent/ws', '/ws/agent'] as const;
+
+/** Back-off between attempts to re-open the notification listener after its connection dropped. */
+const LISTEN_RETRY_MS = 1_000;
+
+export type GatewayOptions = {
+  pool: DatabasePool;
+  databaseUrl: string;
+  logger: Logger;
+  heartbeatSeconds: number;
+  authTimeoutMs: number;
+  minVersion: string;
+};
+
+export type Gateway = {
+  /** The authenticated session of a machine on this process, if any. */
+  session: (machineId: string) => AgentSession | undefined;
+  close: () => Promise<void>;
+};
+
+export async function createGateway(httpServer: HttpServer, options: GatewayOptions): Promise<Gateway> {
+  const logger = options.logger.child({ component: 'gateway' });
+  const store = createMachineStore(options.pool);
+  const sessions = new Map<string, AgentSession>();
+  const open = new Set<AgentSession>();
+
+  const start = (link: AgentLink) => {
+    const session = new AgentSession(link, {
+      store,
+      logger,
+      heartbeatSeconds: options.heartbeatSeconds,
+      authTimeoutMs: options.authTimeoutMs,
+      minVersion: options.minVersion,
+      claim: (claimer) => {
+        const previous = sessions.get(claimer.machineId!);
+        sessions.set(claimer.machineId!, claimer);
+        // A second connection for the same machine replaces the first.
+        if (previous && previous !== claimer) previous.link.close();
+      },
+      owns: (candidate) => sessions.get(candidate.machineId!) === candidate,
+      release: (released) => void sessions.delete(released.machineId!),
+    });
+    open.add(session);
+    link.onClose(() => open.delete(session));
+  };
+
+  const engine = new EngineServer({ transports: ['websocket'], maxHttpBufferSize: MAX_FRAME_BYTES, pingInterval: 10_000, pingTimeout: 20_000 });
+  const io = new SocketIoServer({ serveClient: false, transports: ['websocket'] });
+  io.bind(engine);
+  io.on('connection', (socket) => start(socketIoLink(socket)));
+
+  const plain = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  plain.on('connection', (ws, request: IncomingMessage) => start(plainLink(ws, request.socket.remoteAddress ?? '')));
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? '/', 'http://gateway');
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    if (!(GATEWAY_PATHS as readonly string[]).includes(path)) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    if (url.searchParams.has('EIO')) engine.handleUpgrade(request, socket, head);
+    else plain.handleUpgrade(request, socket, head, (ws) => plain.emit('connection', ws, request));
+  };
+  httpServer.on('upgrade', onUpgrade);
+
+  const listener = await listen(options.databaseUrl, logger, async (payload) => {
+    const parsed = agentNotification.safeParse(JSON.parse(payload));
+    if (!parsed.success) return;
+    const session = sessions.get(parsed.data.machineId);
+    if (!session) return;
+    if (parsed.data.type === 'servers_changed') await session.sync();
+    else session.close('AUTH_FAILED', parsed.data.type === 'token_rotated' ? 'agent token rotated' : 'machine removed');
+  });
+
+  return {
+    session: (machineId) => sessions.get(machineId),
+    async close() {
+      httpServer.off('upgrade', onUpgrade);
+      await listener.close();
+      for (const session of open) session.link.close();
+      plain.close();
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+    },
+  };
+}
+
+/** LISTENs on the agent channel on a dedicated connection, re-opening it when it drops. */
+async function listen(databaseUrl: string, logger: Logger, onPayload: (payload: string) => Promise<void>) {
+  const pool = createPgPool(databaseUrl, { max: 1, logger, name: 'gateway-listen' });
+  let client: pg.PoolClient | undefined;
+  let closed = false;
+  const connect = async (): Promise<void> => {
+    try {
+      client = await pool.connect();
+      client.on('notification', (message) => {
+        if (message.channel === AGENT_CHANNEL && message.payload) {
+          onPayload(message.payload).catch((error: unknown) => logger.error({ err: error }, 'agent notification failed'));
+        }
+      });
+      client.on('error', () => {
+        client?.release(true);
+        client = undefined;
+        if (!closed) setTimeout(() => void connect(), LISTEN_RETRY_MS);
+      });
+      await client.query(`LISTEN ${AGENT_CHANNEL}`);
+    } catch (error) {
+      logger.warn({ err: error }, 'could not listen for agent notifications; retrying');
+      client?.release(true);
+      client = undefined;
+      if (!closed) setTimeout(() => void connect(), LISTEN_RETRY_MS);
+    }
+  };
+  await connect();
+  return {
+    async close() {
+      closed = true;
+      client?.release(true);
+      await pool.end();
+    },
+  };
+}

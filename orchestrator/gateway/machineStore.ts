@@ -1,0 +1,78 @@
+/**
+ * What the gateway reads and writes about machines and their servers. Agent reports land here; statuses older than
+ * the one stored are ignored, so a late or replayed report cannot move a server backwards.
+ */
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { DatabasePool } from '../../database/pool.ts';
+import { hashSecret, secretMatches } from '../../identity/secretTokens.ts';
+import { serverConfig, type ServerConfig } from '../../schema/agentEvents.ts';
+import type { heartbeatEvent, serverStatusEvent } from '../../schema/agentEvents.ts';
+
+const machineRow = z.object({ id: z.string(), clusterId: z.string(), tokenHash: z.instanceof(Buffer) });
+
+export type MachineStore = ReturnType<typeof createMachineStore>;
+
+export function createMachineStore(pool: DatabasePool) {
+  return {
+    /** The machine an agent token belongs to, or null. */
+    async byToken(token: string): Promise<{ id: string; clusterId: string } | null> {
+      const row = await pool.maybeOne(sql.type(machineRow)`
+        SELECT id, cluster_id AS "clusterId", agent_token_hash AS "tokenHash" FROM machines
+         WHERE agent_token_hash = ${sql.binary(hashSecret(token))}`);
+      return row && secretMatches(token, row.tokenHash) ? { id: row.id, clusterId: row.clusterId } : null;
+    },
+
+    async markOnline(machineId: string, agentVersion: string): Promise<void> {
+      await pool.query(sql.unsafe`
+        UPDATE machines SET status = 'ONLINE', agent_version = ${agentVersion}, last_seen_at = now(), updated_at = now()
+         WHERE id = ${machineId}`);
+    },
+
+    /** The agent is gone: the machine is OFFLINE and nobody knows what its servers are doing. */
+    async markOffline(machineId: string): Promise<void> {
+      await pool.transaction(async (tx) => {
+        await tx.query(sql.unsafe`UPDATE machines SET status = 'OFFLINE', updated_at = now() WHERE id = ${machineId}`);
+        await tx.query(sql.unsafe`
+          UPDATE servers SET status = 'UNKNOWN', players_online = 0, last_status_at = now(), updated_at = now()
+           WHERE machine_id = ${machineId}`);
+      });
+    },
+
+    async recordHeartbeat(machineId: string, beat: z.infer<typeof heartbeatEvent>): Promise<void> {
+      const metrics = { ...beat.metrics, at: new Date().toISOString() };
+      const host = beat.host;
+      await pool.query(sql.unsafe`
+        UPDATE machines SET status = 'ONLINE', last_seen_at = now(), metrics = ${sql.jsonb(metrics)},
+               hostname = ${host?.hostname ?? sql.fragment`hostname`}, os = ${host?.os ?? sql.fragment`os`},
+               cpu_count = ${host?.cpuCount ?? sql.fragment`cpu_count`}, memory_bytes = ${host?.memoryBytes ?? sql.fragment`memory_bytes`}
+         WHERE id = ${machineId}`);
+    },
+
+    /** Stores a reported status; false when the server is not on this machine. */
+    async recordServerStatus(machineId: string, report: z.infer<typeof serverStatusEvent>): Promise<boolean> {
+      const onMachine = await pool.exists(sql.unsafe`SELECT 1 FROM servers WHERE id = ${report.serverId} AND machine_id = ${machineId}`);
+      if (!onMachine) return false;
+      await pool.query(sql.unsafe`
+        UPDATE servers SET status = ${report.status}, last_status_at = ${report.at}, updated_at = now(),
+               players_online = CASE WHEN ${report.status} = 'ONLINE' THEN players_online ELSE 0 END
+         WHERE id = ${report.serverId} AND (last_status_at IS NULL OR status = 'UNKNOWN' OR last_status_at <= ${report.at}::timestamptz)`);
+      return true;
+    },
+
+    async recordPlayersOnline(machineId: string, serverId: string, count: number): Promise<boolean> {
+      const result = await pool.query(sql.unsafe`
+        UPDATE servers SET players_online = ${count} WHERE id = ${serverId} AND machine_id = ${machineId}`);
+      return result.rowCount > 0;
+    },
+
+    /** Every server of the machine as the agent needs it (`servers:sync`). */
+    serverConfigs(machineId: string): Promise<readonly ServerConfig[]> {
+      return pool.any(sql.type(serverConfig)`
+        SELECT id, name, game_type AS "gameType", game_port AS "gamePort", query_port AS "queryPort", rcon_port AS "rconPort",
+               rcon_password AS "rconPassword", max_players AS "maxPlayers", desired_status AS "desiredStatus",
+               auto_restart AS "autoRestart", start_command AS "startCommand", env
+          FROM servers WHERE machine_id = ${machineId} ORDER BY created_at, id`);
+    },
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * Changes the gateway must act on, sent through Postgres NOTIFY inside the transaction that makes them, so every
+ * orchestrator process hears of them exactly when they commit: a machine's servers changed (send `servers:sync`), or
+ * its agent token was rotated or the machine removed (close its connection).
+ */
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+
+export const AGENT_CHANNEL = 'gsm_agent';
+
+export const agentNotification = z.object({
+  type: z.enum(['servers_changed', 'token_rotated', 'machine_removed']),
+  machineId: z.string(),
+});
+export type AgentNotification = z.infer<typeof agentNotification>;
+
+export async function notifyAgent(connection: CommonQueryMethods, notification: AgentNotification): Promise<void> {
+  await connection.query(sql.unsafe`SELECT pg_notify(${AGENT_CHANNEL}, ${JSON.stringify(notification)})`);
+}

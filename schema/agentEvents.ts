@@ -1,0 +1,106 @@
+/**
+ * The agent protocol's events (SPEC section 9), one zod schema each, used by the gateway to validate every incoming
+ * frame and by the reference agent to build its outgoing ones. Event names are `domain:action`.
+ */
+import { z } from 'zod';
+import { GAME_TYPES } from '../agent/games/catalog.ts';
+
+/** Largest frame the gateway accepts; a larger one closes the connection (SPEC section 10). */
+export const MAX_FRAME_BYTES = 256 * 1024;
+
+const iso = z.iso.datetime({ offset: true });
+const uuid = z.uuid();
+
+/** Statuses an agent may report (the service's own UNKNOWN is never reported by an agent). */
+export const REPORTED_STATUSES = ['INSTALLING', 'OFFLINE', 'STARTING', 'ONLINE', 'STOPPING', 'RESTARTING', 'CRASHED'] as const;
+
+export const authEvent = z.object({ token: z.string().min(1).max(200), machineId: uuid, version: z.string().min(1).max(64) }).strict();
+
+export const heartbeatEvent = z
+  .object({
+    metrics: z.object({ cpuPercent: z.number().min(0).max(100 * 1024), memoryUsedBytes: z.number().min(0), diskUsedBytes: z.number().min(0) }).strict(),
+    uptime: z.number().min(0),
+    /** Facts about the host, sent with the first heartbeat (or whenever they change). */
+    host: z
+      .object({ hostname: z.string().max(255), os: z.string().max(255), cpuCount: z.int().min(1).max(4096), memoryBytes: z.number().min(0) })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export const serverStatusEvent = z
+  .object({
+    serverId: uuid,
+    status: z.enum(REPORTED_STATUSES),
+    at: iso,
+    exitCode: z.int().nullable().optional(),
+    message: z.string().max(2000).optional(),
+  })
+  .strict();
+
+export const serverStatsEvent = z.object({ serverId: uuid, cpuPercent: z.number().min(0), memoryBytes: z.number().min(0), at: iso }).strict();
+
+const playerFields = { steamId: z.string().min(1).max(64), username: z.string().min(1).max(64) };
+
+export const playerEvent = z.object({ serverId: uuid, ...playerFields, at: iso, ping: z.number().min(0).optional() }).strict();
+
+export const playersSnapshotEvent = z
+  .object({ serverId: uuid, players: z.array(z.object({ ...playerFields, ping: z.number().min(0).optional() }).strict()).max(1000), at: iso })
+  .strict();
+
+export const jobProgressEvent = z.object({ jobId: uuid, status: z.literal('RUNNING'), message: z.string().max(2000).optional() }).strict();
+
+export const jobResultEvent = z
+  .object({
+    jobId: uuid,
+    status: z.enum(['SUCCEEDED', 'FAILED']),
+    result: z.record(z.string(), z.unknown()).optional(),
+    error: z.object({ code: z.string().max(64), message: z.string().max(2000) }).strict().optional(),
+    finishedAt: iso,
+  })
+  .strict();
+
+export const consoleEvent = z.object({ serverId: uuid, lines: z.array(z.string().max(8192)).max(500), at: iso }).strict();
+
+/** Every event an agent may send after `auth`, by name. */
+export const AGENT_EVENTS = {
+  heartbeat: heartbeatEvent,
+  'server:status': serverStatusEvent,
+  'server:stats': serverStatsEvent,
+  'player:join': playerEvent,
+  'player:leave': playerEvent,
+  'players:snapshot': playersSnapshotEvent,
+  'job:progress': jobProgressEvent,
+  'job:result': jobResultEvent,
+  console: consoleEvent,
+} as const;
+export type AgentEventName = keyof typeof AGENT_EVENTS;
+
+// ---- service → agent
+
+/** What the agent needs to run one server (`servers:sync`). */
+export const serverConfig = z.object({
+  id: z.string(),
+  name: z.string(),
+  gameType: z.enum(GAME_TYPES),
+  gamePort: z.int(),
+  queryPort: z.int(),
+  rconPort: z.int(),
+  rconPassword: z.string(),
+  maxPlayers: z.int(),
+  desiredStatus: z.enum(['RUNNING', 'STOPPED']),
+  autoRestart: z.boolean(),
+  startCommand: z.string().nullable(),
+  env: z.record(z.string(), z.string()).nullable(),
+});
+export type ServerConfig = z.infer<typeof serverConfig>;
+
+export const serversSyncEvent = z.object({ servers: z.array(serverConfig) });
+
+export const authenticatedEvent = z.object({ machineId: z.string(), clusterId: z.string(), heartbeatSeconds: z.int(), serverTime: z.string() });
+
+export const AGENT_ERROR_CODES = ['AUTH_FAILED', 'INVALID_EVENT', 'UNSUPPORTED_VERSION', 'RATE_LIMITED'] as const;
+export const errorEvent = z.object({ code: z.enum(AGENT_ERROR_CODES), message: z.string() });
+
+/** A plain-WebSocket frame: the seed's `{ event, data }`, with `id` when the sender wants an `ack`. */
+export const plainFrame = z.object({ event: z.string().min(1).max(64), data: z.unknown(), id: z.union([z.string().max(64), z.int()]).optional() }).strict();

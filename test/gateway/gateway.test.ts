@@ -1,0 +1,234 @@
+/**
+ * The agent gateway with real clients over both framings (SPEC section 9): authentication and each way it fails,
+ * paths, validation, frame size, liveness, replacement, servers:sync and status reports.
+ */
+import test from 'ava';
+import { sql } from 'slonik';
+import { body, json } from '../support/app.ts';
+import { createApiToken, createCluster, signUp, type TestUser } from '../support/identity.ts';
+import { AGENTS, plainAgent, socketIoAgent, startGatewayApp, type GatewayApp } from '../support/gateway.ts';
+
+let app: GatewayApp;
+test.before(async () => {
+  app = await startGatewayApp();
+});
+test.after.always(async () => {
+  await app?.close();
+});
+
+const SERVER = { name: 'EU', gameType: 'RUST', gamePort: 28015, queryPort: 28016, rconPort: 28017 };
+
+async function machine(owner?: TestUser) {
+  const user = owner ?? (await signUp(app));
+  const clusterId = await createCluster(app, user);
+  const registered = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: user.auth })));
+  return { user, clusterId, machineId: registered.id as string, token: registered.agentToken as string };
+}
+
+const machineRow = (machineId: string) =>
+  app.pool.one(sql.unsafe`SELECT status, agent_version AS "agentVersion", metrics, hostname FROM machines WHERE id = ${machineId}`) as Promise<Record<string, any>>;
+
+const waitFor = async (check: () => Promise<boolean>, timeoutMs = 5_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  return false;
+};
+
+for (const [framing, connect] of Object.entries(AGENTS)) {
+  test(`${framing}: auth → authenticated, then servers:sync; the machine is ONLINE`, async (t) => {
+    const { user, clusterId, machineId, token } = await machine();
+    await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId }, { headers: user.auth }));
+    const agent = await connect(app);
+    agent.send('auth', { token, machineId, version: '0.1.0' });
+    const authenticated = await agent.next('authenticated');
+    t.like(authenticated, { machineId, clusterId, heartbeatSeconds: 1 });
+    t.regex(authenticated.serverTime, /^\d{4}-\d\d-\d\dT/);
+    const sync = await agent.next('servers:sync');
+    t.is(sync.servers.length, 1);
+    t.like(sync.servers[0], { ...SERVER, desiredStatus: 'STOPPED', autoRestart: true });
+    t.is(typeof sync.servers[0].rconPassword, 'string', 'the agent gets the RCON password');
+    t.like(await machineRow(machineId), { status: 'ONLINE', agentVersion: '0.1.0' });
+    agent.close();
+    t.true(await waitFor(async () => (await machineRow(machineId)).status === 'OFFLINE'), 'a disconnect marks it OFFLINE');
+  });
+
+  test(`${framing}: every authentication failure is error AUTH_FAILED and a closed connection`, async (t) => {
+    const { user, clusterId, machineId, token } = await machine();
+    const other = await machine(user);
+    const apiToken = await createApiToken(app, user, [clusterId]);
+    const attempts: [string, (agent: Awaited<ReturnType<typeof connect>>) => void | Promise<void>, RegExp][] = [
+      ['wrong token', (agent) => agent.send('auth', { token: `gsm_agent_${'x'.repeat(43)}`, machineId, version: '0.1.0' }), /invalid agent token/],
+      ['token of another machine', (agent) => agent.send('auth', { token: other.token, machineId, version: '0.1.0' }), /another machine/],
+      ['user API token', (agent) => agent.send('auth', { token: apiToken.token, machineId, version: '0.1.0' }), /user tokens/],
+      ['another first message', (agent) => agent.send('heartbeat', { metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 }, uptime: 1 }), /first message must be auth/],
+      ['malformed auth', (agent) => agent.send('auth', { token }), /auth needs/],
+      ['no auth in time', () => undefined, /no auth message within 500 ms/],
+    ];
+    for (const [name, act, message] of attempts) {
+      const agent = await connect(app);
+      await act(agent);
+      const error = await agent.next('error');
+      t.is(error.code, 'AUTH_FAILED', name);
+      t.regex(error.message, message, name);
+      await agent.closed;
+      t.true(agent.isClosed(), name);
+    }
+    // A rotated token stops working.
+    await app.request(`/api/v1/machines/${machineId}/token`, { method: 'POST', headers: user.auth });
+    const agent = await connect(app);
+    agent.send('auth', { token, machineId, version: '0.1.0' });
+    t.is((await agent.next('error')).code, 'AUTH_FAILED');
+    t.is((await machineRow(machineId)).status, 'OFFLINE');
+  });
+
+  test(`${framing}: an invalid event is error INVALID_EVENT and changes nothing`, async (t) => {
+    const { user, clusterId, machineId, token } = await machine();
+    const created = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId }, { headers: user.auth })));
+    const foreign = await machine(user);
+    const foreignServer = await body(await app.request(`/api/v1/clusters/${foreign.clusterId}/servers`, json({ ...SERVER, machineId: foreign.machineId }, { headers: user.auth })));
+    const agent = await connect(app);
+    agent.send('auth', { token, machineId, version: '0.1.0' });
+    await agent.next('authenticated');
+    const at = new Date().toISOString();
+    for (const [event, data, message] of [
+      ['server:status', { serverId: created.id, status: 'EXPLODED', at }, /status/],
+      ['server:status', { serverId: foreignServer.id, status: 'ONLINE', at }, /not on this machine/],
+      ['heartbeat', { uptime: 3 }, /metrics/],
+      ['teleport', {}, /unknown event/],
+      ['auth', { token, machineId, version: '0.1.0' }, /already authenticated/],
+    ] as const) {
+      agent.send(event, data);
+      const error = await agent.next('error');
+      t.is(error.code, 'INVALID_EVENT');
+      t.regex(error.message, message);
+    }
+    const statuses = await app.pool.anyFirst(sql.unsafe`SELECT status FROM servers WHERE id IN (${created.id}, ${foreignServer.id})`);
+    t.deepEqual([...statuses], ['INSTALLING', 'INSTALLING']);
+    t.false(agent.isClosed(), 'an invalid event does not end the session');
+    agent.close();
+  });
+}
+
+test('the gateway answers on /ws, /agent/ws and /ws/agent in both framings, and nowhere else', async (t) => {
+  const { machineId, token } = await machine();
+  for (const path of ['/ws', '/agent/ws', '/ws/agent']) {
+    for (const connect of [socketIoAgent, plainAgent]) {
+      const agent = await connect(app, path);
+      agent.send('auth', { token, machineId, version: '0.1.0' });
+      t.is((await agent.next('authenticated')).machineId, machineId, path);
+      agent.close();
+      await agent.closed;
+    }
+  }
+  await t.throwsAsync(plainAgent(app, '/elsewhere'));
+});
+
+test('reports update the server and machine: status, heartbeat metrics and host facts, player count', async (t) => {
+  const { user, clusterId, machineId, token } = await machine();
+  const created = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId }, { headers: user.auth })));
+  const agent = await socketIoAgent(app);
+  agent.send('auth', { token, machineId, version: '0.2.0' });
+  await agent.next('authenticated');
+  agent.send('heartbeat', { metrics: { cpuPercent: 12.5, memoryUsedBytes: 1024, diskUsedBytes: 2048 }, uptime: 60, host: { hostname: 'box', os: 'linux', cpuCount: 8, memoryBytes: 16e9 } });
+  agent.send('server:status', { serverId: created.id, status: 'ONLINE', at: new Date().toISOString() });
+  agent.send('players:snapshot', { serverId: created.id, players: [{ steamId: '7656', username: 'alice', ping: 20 }], at: new Date().toISOString() });
+  t.true(await waitFor(async () => (await body(await app.request(`/api/v1/servers/${created.id}`, { headers: user.auth }))).playersOnline === 1));
+  const server = await body(await app.request(`/api/v1/servers/${created.id}`, { headers: user.auth }));
+  t.is(server.status, 'ONLINE');
+  t.truthy(server.lastStatusAt);
+  const fetched = await body(await app.request(`/api/v1/machines/${machineId}`, { headers: user.auth }));
+  t.like(fetched, { status: 'ONLINE', hostname: 'box', os: 'linux', cpuCount: 8, agentVersion: '0.2.0' });
+  t.like(fetched.metrics, { cpuPercent: 12.5, memoryUsedBytes: 1024, diskUsedBytes: 2048 });
+  // An older report does not move the server backwards.
+  agent.send('server:status', { serverId: created.id, status: 'STARTING', at: new Date(Date.now() - 60_000).toISOString() });
+  agent.send('heartbeat', { metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 }, uptime: 61 });
+  await new Promise((done) => setTimeout(done, 200));
+  t.is((await body(await app.request(`/api/v1/servers/${created.id}`, { headers: user.auth }))).status, 'ONLINE');
+  agent.close();
+  t.true(await waitFor(async () => (await body(await app.request(`/api/v1/servers/${created.id}`, { headers: user.auth }))).status === 'UNKNOWN'), 'disconnect: UNKNOWN');
+});
+
+test('three missed heartbeats mark the machine OFFLINE and its servers UNKNOWN; heartbeats keep it ONLINE', async (t) => {
+  const { user, clusterId, machineId, token } = await machine();
+  const created = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId }, { headers: user.auth })));
+  const agent = await plainAgent(app);
+  agent.send('auth', { token, machineId, version: '0.1.0' });
+  await agent.next('authenticated');
+  agent.send('server:status', { serverId: created.id, status: 'ONLINE', at: new Date().toISOString() });
+  // Beating every 500 ms for 4 s (four heartbeat periods): still ONLINE.
+  for (let beat = 0; beat < 8; beat++) {
+    agent.send('heartbeat', { metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 }, uptime: beat });
+    await new Promise((done) => setTimeout(done, 500));
+  }
+  t.is((await machineRow(machineId)).status, 'ONLINE');
+  // Silence: after three periods (3 s) it is OFFLINE and the connection is closed.
+  t.true(await waitFor(async () => (await machineRow(machineId)).status === 'OFFLINE', 5_000));
+  t.is(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${created.id}`), 'UNKNOWN');
+  await agent.closed;
+});
+
+test('a second connection for the same machine replaces the first', async (t) => {
+  const { machineId, token } = await machine();
+  const first = await socketIoAgent(app);
+  first.send('auth', { token, machineId, version: '0.1.0' });
+  await first.next('authenticated');
+  const second = await plainAgent(app);
+  second.send('auth', { token, machineId, version: '0.1.0' });
+  await second.next('authenticated');
+  await first.closed;
+  t.true(first.isClosed());
+  await new Promise((done) => setTimeout(done, 200));
+  t.is((await machineRow(machineId)).status, 'ONLINE', 'the replaced session does not mark the machine offline');
+  t.is(app.gateway.session(machineId)?.link.framing, 'websocket');
+  second.close();
+});
+
+test('servers:sync on every change; rotation and removal close the live connection', async (t) => {
+  const { user, clusterId, machineId, token } = await machine();
+  const agent = await socketIoAgent(app);
+  agent.send('auth', { token, machineId, version: '0.1.0' });
+  await agent.next('authenticated');
+  t.deepEqual((await agent.next('servers:sync')).servers, []);
+  const created = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId }, { headers: user.auth })));
+  t.is((await agent.next('servers:sync')).servers[0].id, created.id);
+  await app.request(`/api/v1/servers/${created.id}`, json({ maxPlayers: 12 }, { method: 'PATCH', headers: user.auth }));
+  t.is((await agent.next('servers:sync')).servers[0].maxPlayers, 12);
+  await app.request(`/api/v1/servers/${created.id}`, { method: 'DELETE', headers: user.auth });
+  t.deepEqual((await agent.next('servers:sync')).servers, []);
+
+  await app.request(`/api/v1/machines/${machineId}/token`, { method: 'POST', headers: user.auth });
+  const error = await agent.next('error');
+  t.deepEqual(error, { code: 'AUTH_FAILED', message: 'agent token rotated' });
+  await agent.closed;
+});
+
+test('an old agent version is UNSUPPORTED_VERSION', async (t) => {
+  const { machineId, token } = await machine();
+  const agent = await plainAgent(app);
+  agent.send('auth', { token, machineId, version: '0.0.9' });
+  const error = await agent.next('error');
+  t.is(error.code, 'UNSUPPORTED_VERSION');
+  t.regex(error.message, /older than the minimum 0\.1\.0/);
+  await agent.closed;
+});
+
+test('frames over 256 KiB close the connection; non-JSON plain frames are INVALID_EVENT', async (t) => {
+  const { machineId, token } = await machine();
+  const plain = await plainAgent(app);
+  plain.ws.send('not json');
+  t.is((await plain.next('error')).code, 'INVALID_EVENT');
+  plain.send('auth', { token, machineId, version: '0.1.0' });
+  await plain.next('authenticated');
+  plain.send('console', { serverId: machineId, lines: ['x'.repeat(300 * 1024)], at: new Date().toISOString() });
+  t.is(await plain.closeCode, 1009, 'message too big');
+
+  const socket = await socketIoAgent(app);
+  socket.send('auth', { token, machineId, version: '0.1.0' });
+  await socket.next('authenticated');
+  socket.send('console', { serverId: machineId, lines: ['x'.repeat(300 * 1024)], at: new Date().toISOString() });
+  await socket.closed;
+  t.true(socket.isClosed());
+});

@@ -1,0 +1,106 @@
+/**
+ * A real app with the agent gateway on the same HTTP server (as in the all-in-one process), with short heartbeat and
+ * auth time-outs, plus real agent-side clients: Socket.IO (socket.io-client) and plain WebSocket (ws).
+ */
+import { io as connectSocketIo, type Socket } from 'socket.io-client';
+import { WebSocket } from 'ws';
+import { createGateway, type Gateway } from '../../orchestrator/gateway/gateway.ts';
+import { startTestApp, type TestApp } from './app.ts';
+
+export type GatewayApp = TestApp & { gateway: Gateway; wsUrl: string };
+
+export async function startGatewayApp(options: { heartbeatSeconds?: number; authTimeoutMs?: number } = {}): Promise<GatewayApp> {
+  const app = await startTestApp();
+  const gateway = await createGateway(app.httpServer, {
+    pool: app.pool,
+    databaseUrl: app.database.url,
+    logger: app.deps.logger,
+    heartbeatSeconds: options.heartbeatSeconds ?? 1,
+    authTimeoutMs: options.authTimeoutMs ?? 500,
+    minVersion: '0.1.0',
+  });
+  const close = app.close;
+  return { ...app, gateway, wsUrl: app.url.replace(/^http/, 'ws'), close: async () => (await gateway.close(), await close()) };
+}
+
+export type Received = { event: string; data: any };
+
+/** An agent-side connection with a log of what the service sent, whatever the framing. */
+export type TestAgent = {
+  send: (event: string, data: unknown) => void;
+  /** Resolves with the next received event of that name (or rejects after `timeoutMs`). */
+  next: (event: string, timeoutMs?: number) => Promise<any>;
+  received: Received[];
+  closed: Promise<void>;
+  isClosed: () => boolean;
+  close: () => void;
+};
+
+function recorder() {
+  const received: Received[] = [];
+  const waiters: { event: string; resolve: (data: unknown) => void }[] = [];
+  let consumed = 0;
+  const push = (event: string, data: unknown) => {
+    received.push({ event, data });
+    const index = waiters.findIndex((waiter) => waiter.event === event);
+    if (index >= 0) waiters.splice(index, 1)[0]!.resolve(data);
+  };
+  const next = (event: string, timeoutMs = 3_000) =>
+    new Promise<any>((resolve, reject) => {
+      const found = received.slice(consumed).findIndex((entry) => entry.event === event);
+      if (found >= 0) {
+        consumed += found + 1;
+        return resolve(received[consumed - 1]!.data);
+      }
+      const timer = setTimeout(() => reject(new Error(`no ${event} within ${timeoutMs} ms; got ${JSON.stringify(received.map((entry) => entry.event))}`)), timeoutMs);
+      waiters.push({
+        event,
+        resolve: (data) => {
+          clearTimeout(timer);
+          consumed = received.length;
+          resolve(data);
+        },
+      });
+    });
+  return { received, push, next };
+}
+
+export async function socketIoAgent(app: GatewayApp, path = '/ws'): Promise<TestAgent> {
+  const { received, push, next } = recorder();
+  const socket: Socket = connectSocketIo(app.url, { path, transports: ['websocket'], reconnection: false, forceNew: true });
+  socket.onAny((event: string, data: unknown) => push(event, data));
+  let closed = false;
+  const closedPromise = new Promise<void>((resolve) => socket.on('disconnect', () => ((closed = true), resolve())));
+  await new Promise<void>((resolve, reject) => {
+    socket.on('connect', resolve);
+    socket.on('connect_error', reject);
+  });
+  return { send: (event, data) => void socket.emit(event, data), next, received, closed: closedPromise, isClosed: () => closed, close: () => void socket.disconnect() };
+}
+
+export async function plainAgent(app: GatewayApp, path = '/ws'): Promise<TestAgent & { ws: WebSocket; closeCode: Promise<number> }> {
+  const { received, push, next } = recorder();
+  const ws = new WebSocket(`${app.wsUrl}${path}`);
+  ws.on('message', (raw) => {
+    const frame = JSON.parse(String(raw)) as Received;
+    push(frame.event, frame.data);
+  });
+  let closed = false;
+  const closeCode = new Promise<number>((resolve) => ws.on('close', (code) => ((closed = true), resolve(code))));
+  await new Promise<void>((resolve, reject) => {
+    ws.on('open', resolve);
+    ws.on('error', reject);
+  });
+  return {
+    ws,
+    closeCode,
+    send: (event, data) => ws.send(JSON.stringify({ event, data })),
+    next,
+    received,
+    closed: closeCode.then(() => undefined),
+    isClosed: () => closed,
+    close: () => ws.close(),
+  };
+}
+
+export const AGENTS = { 'Socket.IO': socketIoAgent, 'plain WebSocket': plainAgent } as const;
