@@ -115,7 +115,8 @@ test('a token signed with another key is rejected', async (t) => {
   t.is((await app().request('/api/v1/account', { headers: { Authorization: `Bearer ${forged}` } })).status, 401);
 });
 
-test('bad sign-in input is 400 and creates nothing', async (t) => {
+// Serial: other tests of this file create users concurrently, and this one counts them.
+test.serial('bad sign-in input is 400 and creates nothing', async (t) => {
   const before = await app().pool.oneFirst(sql.unsafe`SELECT count(*) FROM users`);
   for (const payload of [
     {},

@@ -1,0 +1,36 @@
+/**
+ * What a heartbeat says about this machine: CPU use since the last beat, memory in use, disk in use under the
+ * agent's data directory, and (on the first beat) the host's facts.
+ */
+import { statfs } from 'node:fs/promises';
+import { cpus, freemem, hostname, platform, release, totalmem } from 'node:os';
+
+type CpuTimes = { idle: number; total: number };
+
+const cpuTimes = (): CpuTimes =>
+  cpus().reduce(
+    (sum, cpu) => {
+      const total = cpu.times.user + cpu.times.nice + cpu.times.sys + cpu.times.idle + cpu.times.irq;
+      return { idle: sum.idle + cpu.times.idle, total: sum.total + total };
+    },
+    { idle: 0, total: 0 },
+  );
+
+export function createMetricsSampler(dataDir: string) {
+  let previous = cpuTimes();
+  return {
+    host: () => ({ hostname: hostname(), os: `${platform()} ${release()}`, cpuCount: cpus().length, memoryBytes: totalmem() }),
+    async sample() {
+      const now = cpuTimes();
+      const total = now.total - previous.total;
+      const cpuPercent = total > 0 ? Math.round((1 - (now.idle - previous.idle) / total) * 1000) / 10 : 0;
+      previous = now;
+      const disk = await statfs(dataDir).catch(() => null);
+      return {
+        cpuPercent: Math.max(0, cpuPercent),
+        memoryUsedBytes: totalmem() - freemem(),
+        diskUsedBytes: disk ? (disk.blocks - disk.bfree) * disk.bsize : 0,
+      };
+    },
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * The reference agent: `npm run agent -- --url <service> --machine-id <id> --token <agent token> --data-dir <dir>`
+ * (or GSM_URL, GSM_MACHINE_ID, GSM_AGENT_TOKEN, GSM_DATA_DIR). It connects to the gateway over Socket.IO,
+ * authenticates, heartbeats, runs the servers `servers:sync` assigns to this machine, and reconnects with exponential
+ * back-off and jitter when the connection drops. A refused token or version ends it (exit 2): retrying cannot help.
+ * SIGINT/SIGTERM stop its game servers gracefully, then the agent.
+ */
+import { mkdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { io } from 'socket.io-client';
+import { z } from 'zod';
+import { createLogger } from '../observability/logger.ts';
+import { authenticatedEvent, errorEvent, serversSyncEvent } from '../schema/agentEvents.ts';
+import { ProcessRuntime } from './runtime/processRuntime.ts';
+import { ServerSupervisor } from './servers/serverSupervisor.ts';
+import { createMetricsSampler } from './machineMetrics.ts';
+
+export const AGENT_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+
+const { values } = parseArgs({
+  options: {
+    url: { type: 'string' },
+    'machine-id': { type: 'string' },
+    token: { type: 'string' },
+    'data-dir': { type: 'string' },
+    path: { type: 'string' },
+    'stop-timeout-ms': { type: 'string' },
+  },
+  strict: true,
+});
+
+const settings = z
+  .object({
+    url: z.url({ message: 'expected the service URL, e.g. http://localhost:3000' }),
+    machineId: z.uuid({ message: 'expected the machine id' }),
+    token: z.string().regex(/^gsm_agent_[0-9A-Za-z]{43}$/, 'expected the agent token (gsm_agent_…)'),
+    dataDir: z.string().min(1),
+    path: z.string().startsWith('/').default('/ws'),
+    /** Graceful stop: SIGTERM after this, SIGKILL after twice this (SPEC: 30 s and 60 s). */
+    stopTimeoutMs: z.coerce.number().int().positive().default(30_000),
+  })
+  .safeParse({
+    url: values.url ?? process.env.GSM_URL,
+    machineId: values['machine-id'] ?? process.env.GSM_MACHINE_ID,
+    token: values.token ?? process.env.GSM_AGENT_TOKEN,
+    dataDir: values['data-dir'] ?? process.env.GSM_DATA_DIR ?? './agent-data',
+    path: values.path ?? process.env.GSM_GATEWAY_PATH,
+    stopTimeoutMs: values['stop-timeout-ms'] ?? process.env.GSM_STOP_TIMEOUT_MS,
+  });
+if (!settings.success) {
+  process.stderr.write(`Invalid agent settings:\n${settings.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n')}\n`);
+  process.exit(2);
+}
+const { url, machineId, token, path, stopTimeoutMs } = settings.data;
+const dataDir = resolve(settings.data.dataDir);
+await mkdir(dataDir, { recursive: true });
+
+const logger = createLogger((process.env.LOG_LEVEL as 'info' | undefined) ?? 'info').child({ component: 'agent', machineId });
+const runtime = new ProcessRuntime();
+const metrics = createMetricsSampler(dataDir);
+const supervisors = new Map<string, ServerSupervisor>();
+
+const socket = io(url, {
+  path,
+  transports: ['websocket'],
+  autoConnect: false,
+  // Exponential back-off with jitter: 1 s, 2 s, 4 s … 30 s, each ±50 %.
+  reconnectionDelay: 1_000,
+  reconnectionDelayMax: 30_000,
+  randomizationFactor: 0.5,
+});
+
+let authenticated = false;
+let heartbeat: NodeJS.Timeout | undefined;
+let sentHost = false;
+
+/** Sends a report while authenticated; otherwise drops it (statuses are reported again after the next auth). */
+const report = (event: string, data: Record<string, unknown>) => {
+  if (event === 'server:status') logger[data.status === 'CRASHED' ? 'warn' : 'info'](data, `server ${String(data.status)}`);
+  if (authenticated) socket.emit(event, data);
+};
+
+async function beat(): Promise<void> {
+  report('heartbeat', { metrics: await metrics.sample(), uptime: Math.round(process.uptime()), ...(sentHost ? {} : { host: metrics.host() }) });
+  sentHost = true;
+}
+
+socket.on('connect', () => {
+  authenticated = false;
+  socket.emit('auth', { token, machineId, version: AGENT_VERSION });
+});
+
+socket.on('authenticated', (data: unknown) => {
+  const parsed = authenticatedEvent.safeParse(data);
+  if (!parsed.success) return logger.error('malformed authenticated message');
+  authenticated = true;
+  sentHost = false;
+  logger.info({ clusterId: parsed.data.clusterId }, 'authenticated');
+  clearInterval(heartbeat);
+  heartbeat = setInterval(() => void beat(), parsed.data.heartbeatSeconds * 1000);
+  void beat();
+  for (const supervisor of supervisors.values()) supervisor.reportStatus();
+});
+
+socket.on('servers:sync', async (data: unknown) => {
+  const parsed = serversSyncEvent.safeParse(data);
+  if (!parsed.success) return logger.error('malformed servers:sync');
+  const wanted = new Map(parsed.data.servers.map((server) => [server.id, server]));
+  for (const [id, supervisor] of supervisors) {
+    if (!wanted.has(id)) {
+      supervisors.delete(id);
+      await supervisor.dispose();
+    }
+  }
+  for (const config of wanted.values()) {
+    let supervisor = supervisors.get(config.id);
+    if (!supervisor) {
+      supervisor = new ServerSupervisor(config, { dataDir, runtime, report, termAfterMs: stopTimeoutMs, killAfterMs: stopTimeoutMs * 2 });
+      supervisors.set(config.id, supervisor);
+      supervisor.reportStatus();
+    }
+    supervisor.config = config;
+    await supervisor.reconcile().catch((error: unknown) => logger.error({ err: error, serverId: config.id }, 'reconcile failed'));
+  }
+});
+
+socket.on('error', (data: unknown) => {
+  const parsed = errorEvent.safeParse(data);
+  if (!parsed.success) return;
+  logger.error({ code: parsed.data.code }, parsed.data.message);
+  if (parsed.data.code === 'AUTH_FAILED' || parsed.data.code === 'UNSUPPORTED_VERSION') void shutdown(2);
+});
+
+socket.on('disconnect', (reason) => {
+  authenticated = false;
+  clearInterval(heartbeat);
+  logger.warn({ reason }, 'disconnected from the gateway');
+  // The client reconnects by itself after a lost transport; after the gateway closed the session (replaced, or
+  // missed heartbeats) it does not, so reconnect here with the same back-off.
+  if (reason === 'io server disconnect' && !stopping) setTimeout(() => socket.connect(), 1_000 + Math.random() * 1_000);
+});
+
+socket.io.on('reconnect_attempt', (attempt) => logger.info({ attempt }, 'reconnecting'));
+
+let stopping = false;
+async function shutdown(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  clearInterval(heartbeat);
+  await Promise.all([...supervisors.values()].map((supervisor) => supervisor.dispose().catch(() => undefined)));
+  socket.close();
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+
+logger.info({ url, path, version: AGENT_VERSION, dataDir }, 'agent starting');
+socket.connect();

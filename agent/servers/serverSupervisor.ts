@@ -1,0 +1,246 @@
+/**
+ * Runs one game server on this machine and reports what happens to it (SPEC sections 4 and 9.1):
+ * OFFLINE → STARTING → ONLINE (ready line, or RCON answering) → STOPPING → OFFLINE; an unasked exit is CRASHED and,
+ * with autoRestart, STARTING again after the restart policy's back-off; not ready in time is CRASHED (killed).
+ * Output goes to a size-capped log and out as `console` events; joins and leaves seen in the output are reported.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ServerConfig } from '../../schema/agentEvents.ts';
+import type { GameAdapter, CommandChannel, PlayerInfo } from '../games/adapter.ts';
+import { ADAPTERS } from '../games/index.ts';
+import { minecraft } from '../games/minecraft.ts';
+import { RconAuthError, SourceRconClient } from '../rcon/sourceRcon.ts';
+import { buildLaunch } from '../runtime/commandLine.ts';
+import { OutputLog } from '../runtime/outputLog.ts';
+import type { RunningProcess, Runtime } from '../runtime/processRuntime.ts';
+import { RestartPolicy } from '../runtime/restartPolicy.ts';
+import { StdinChannel } from './stdinChannel.ts';
+
+export type Reporter = (event: string, data: Record<string, unknown>) => void;
+
+export type SupervisorOptions = {
+  dataDir: string;
+  runtime: Runtime;
+  report: Reporter;
+  /** Graceful stop: the adapter's stop command, then SIGTERM after termAfterMs, SIGKILL after killAfterMs. */
+  termAfterMs?: number;
+  killAfterMs?: number;
+  restartPolicy?: RestartPolicy;
+  /** Memory for the default Minecraft command line ({{MEMORY_MB}}). */
+  memoryMb?: number;
+};
+
+/** How often an RCON game is asked whether it answers yet while STARTING without a ready line. */
+const READY_POLL_MS = 1_000;
+/** Console lines are batched into one `console` event per this period. */
+const CONSOLE_FLUSH_MS = 250;
+
+export type ServerStatus = 'INSTALLING' | 'OFFLINE' | 'STARTING' | 'ONLINE' | 'STOPPING' | 'RESTARTING' | 'CRASHED';
+
+export class ServerSupervisor {
+  config: ServerConfig;
+  status: ServerStatus = 'OFFLINE';
+  readonly #options: SupervisorOptions;
+  readonly #adapter: GameAdapter;
+  readonly #dir: string;
+  readonly #policy: RestartPolicy;
+  #process: RunningProcess | undefined;
+  #log: OutputLog | undefined;
+  #rcon: SourceRconClient | undefined;
+  #stdin: StdinChannel | undefined;
+  /** Set while a stop or kill is under way: the exit that follows is asked for, not a crash. */
+  #stopping = false;
+  #startedAt = 0;
+  #timers = new Set<NodeJS.Timeout>();
+  #consoleLines: string[] = [];
+  readonly #players = new Map<string, PlayerInfo>();
+
+  constructor(config: ServerConfig, options: SupervisorOptions) {
+    this.config = config;
+    this.#options = options;
+    this.#adapter = ADAPTERS[config.gameType];
+    this.#dir = join(options.dataDir, 'servers', config.id);
+    this.#policy = options.restartPolicy ?? new RestartPolicy();
+  }
+
+  get running(): boolean {
+    return this.#process?.inspect().running ?? false;
+  }
+
+  get channel(): CommandChannel {
+    if (!this.running) throw new Error('the server is not running');
+    if (this.#adapter.channel === 'stdin') return this.#stdin!;
+    return { command: (text) => this.#rconClient().command(text) };
+  }
+
+  get adapter(): GameAdapter {
+    return this.#adapter;
+  }
+
+  /** Moves towards the desired status (after every servers:sync and reconnect). */
+  async reconcile(): Promise<void> {
+    if (this.config.desiredStatus === 'RUNNING' && !this.running && this.status !== 'STARTING') await this.start();
+    if (this.config.desiredStatus === 'STOPPED' && this.running && !this.#stopping) await this.stop();
+  }
+
+  /** Reports the current status again (after a reconnect: the service marked it UNKNOWN meanwhile). */
+  reportStatus(): void {
+    this.#setStatus(this.status);
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.#stopping = false;
+    this.#setStatus('STARTING');
+    try {
+      await mkdir(this.#dir, { recursive: true });
+      if (this.#adapter === minecraft) await minecraft.prepare(this.#dir, this.config);
+      const startCommand = this.config.startCommand ?? this.#adapter.defaultStartCommand;
+      const launch = buildLaunch({ ...this.config, startCommand }, this.#dir, { MEMORY_MB: String(this.#options.memoryMb ?? 2048) });
+      this.#log ??= await OutputLog.open(this.#dir);
+      const proc = await this.#options.runtime.start({ ...launch, cwd: this.#dir });
+      this.#process = proc;
+      this.#startedAt = Date.now();
+      this.#log.attach(proc);
+      this.#stdin = this.#adapter.channel === 'stdin' ? new StdinChannel(proc) : undefined;
+      proc.on('line', (_stream, line) => this.#onLine(line));
+      void proc.wait().then((exit) => this.#onExit(proc, exit.exitCode, exit.signal));
+      this.#timer(() => this.#startTimedOut(proc), this.#adapter.startTimeoutMs);
+      if (!this.#adapter.readyPattern) this.#pollReady(proc);
+    } catch (error) {
+      this.#setStatus('CRASHED', { message: `could not start: ${(error as Error).message}` });
+    }
+  }
+
+  async stop(): Promise<void> {
+    const proc = this.#process;
+    if (!proc || !this.running) return void this.#setStatus('OFFLINE');
+    this.#stopping = true;
+    this.#setStatus('STOPPING');
+    await proc.stop({
+      graceful: () => this.#adapter.stop(this.channel).catch(() => undefined),
+      termAfterMs: this.#options.termAfterMs ?? 30_000,
+      killAfterMs: this.#options.killAfterMs ?? 60_000,
+    });
+  }
+
+  async kill(): Promise<void> {
+    this.#stopping = true;
+    if (this.#process && this.running) await this.#process.kill();
+    this.#setStatus('OFFLINE');
+  }
+
+  /** Stops watching (the server was removed from this machine): stop it and close its log. */
+  async dispose(): Promise<void> {
+    await this.stop();
+    for (const timer of this.#timers) clearTimeout(timer);
+    await this.#rcon?.close();
+    await this.#log?.close();
+  }
+
+  #rconClient(): SourceRconClient {
+    this.#rcon ??= new SourceRconClient({ host: '127.0.0.1', port: this.config.rconPort, password: this.config.rconPassword });
+    return this.#rcon;
+  }
+
+  #setStatus(status: ServerStatus, extra: { exitCode?: number | null; message?: string } = {}): void {
+    this.status = status;
+    this.#options.report('server:status', { serverId: this.config.id, status, at: new Date().toISOString(), ...extra });
+  }
+
+  #timer(run: () => void, ms: number): void {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      run();
+    }, ms);
+    this.#timers.add(timer);
+  }
+
+  #onLine(line: string): void {
+    if (this.status === 'STARTING' && this.#adapter.readyPattern?.test(line)) this.#becameReady();
+    const player = this.#adapter.parsePlayerLine(line);
+    if (player) {
+      if (player.kind === 'join') this.#players.set(player.steamId, player);
+      else this.#players.delete(player.steamId);
+      this.#options.report(player.kind === 'join' ? 'player:join' : 'player:leave', {
+        serverId: this.config.id,
+        steamId: player.steamId,
+        username: player.username,
+        at: new Date().toISOString(),
+      });
+    }
+    if (this.#consoleLines.push(line.slice(0, 8192)) === 1) this.#timer(() => this.#flushConsole(), CONSOLE_FLUSH_MS);
+  }
+
+  #flushConsole(): void {
+    const lines = this.#consoleLines.splice(0, 500);
+    if (lines.length > 0) this.#options.report('console', { serverId: this.config.id, lines, at: new Date().toISOString() });
+    if (this.#consoleLines.length > 0) this.#timer(() => this.#flushConsole(), CONSOLE_FLUSH_MS);
+  }
+
+  #becameReady(): void {
+    this.#setStatus('ONLINE');
+    void this.snapshotPlayers();
+  }
+
+  /** Sends the full player list (the truth: joins and leaves are derived from differences by the service). */
+  async snapshotPlayers(): Promise<void> {
+    if (this.status !== 'ONLINE') return;
+    try {
+      const players = await this.#adapter.listPlayers(this.channel);
+      this.#options.report('players:snapshot', {
+        serverId: this.config.id,
+        players: players.map((player) => ({ steamId: player.steamId, username: player.username, ...(player.ping === undefined ? {} : { ping: player.ping }) })),
+        at: new Date().toISOString(),
+      });
+    } catch {
+      // The next snapshot will tell; a console that is busy is not a reason to change the status.
+    }
+  }
+
+  #pollReady(proc: RunningProcess): void {
+    this.#timer(async () => {
+      if (this.#process !== proc || this.status !== 'STARTING') return;
+      try {
+        await this.#rconClient().connect();
+        this.#becameReady();
+      } catch (error) {
+        if (!(error instanceof RconAuthError)) return this.#pollReady(proc);
+        // The game answers but refuses the password: waiting longer cannot help, and the operator must be told why.
+        this.#setStatus('CRASHED', { message: `RCON refused the password (${error.message}); check rconPassword and the start command` });
+        this.#stopping = true;
+        void proc.kill();
+      }
+    }, READY_POLL_MS);
+  }
+
+  #startTimedOut(proc: RunningProcess): void {
+    if (this.#process !== proc || this.status !== 'STARTING') return;
+    this.#setStatus('CRASHED', { message: `not ready within ${this.#adapter.startTimeoutMs} ms` });
+    this.#stopping = true;
+    void proc.kill();
+  }
+
+  #onExit(proc: RunningProcess, exitCode: number | null, signal: string | null): void {
+    if (this.#process !== proc) return;
+    this.#players.clear();
+    void this.#rcon?.close();
+    this.#rcon = undefined;
+    if (this.#stopping) {
+      if (this.status !== 'CRASHED') this.#setStatus('OFFLINE');
+      return;
+    }
+    const message = signal ? `exited on ${signal}` : `exited with code ${exitCode}`;
+    this.#setStatus('CRASHED', { exitCode, message });
+    if (!this.config.autoRestart || this.config.desiredStatus !== 'RUNNING') return;
+    const decision = this.#policy.recordCrash(Date.now() - this.#startedAt);
+    if (!decision.restart) {
+      this.#setStatus('CRASHED', { exitCode, message: `not restarted: ${decision.reason}` });
+      return;
+    }
+    this.#timer(() => {
+      if (this.config.desiredStatus === 'RUNNING' && !this.running && !this.#stopping) void this.start();
+    }, decision.delayMs);
+  }
+}

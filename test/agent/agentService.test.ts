@@ -1,0 +1,156 @@
+/**
+ * The real agent process against the real service (gateway) and the fake game server as its child: authentication,
+ * start → ONLINE, crash → CRASHED → auto-restart, graceful stop, a hung server killed, the Minecraft console variant,
+ * a wrong RCON password reported clearly, and reconnection. Start and stop are asked for through the server's
+ * desired status (the power endpoints come with durable jobs).
+ */
+import test from 'ava';
+import { sql } from 'slonik';
+import { SourceRconClient } from '../../agent/rcon/sourceRcon.ts';
+import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
+import { body, json } from '../support/app.ts';
+import { createCluster, signUp, type TestUser } from '../support/identity.ts';
+import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
+import { FAKE_SERVER, freePorts, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+
+let app: GatewayApp;
+let owner: TestUser;
+const agents: AgentProcess[] = [];
+test.before(async () => {
+  app = await startGatewayApp({ heartbeatSeconds: 1, authTimeoutMs: 2_000 });
+  owner = await signUp(app);
+});
+test.after.always(async () => {
+  await Promise.all(agents.map((agent) => agent.stop()));
+  await app?.close();
+});
+
+async function machineWithAgent() {
+  const clusterId = await createCluster(app, owner);
+  const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
+  const agent = await startAgent({ url: app.url, machineId: machine.id, token: machine.agentToken });
+  agents.push(agent);
+  return { clusterId, machineId: machine.id as string, token: machine.agentToken as string, agent };
+}
+
+async function createServer(clusterId: string, machineId: string, extra: Record<string, unknown> = {}) {
+  const [gamePort, queryPort, rconPort] = await freePorts(3);
+  const response = await app.request(
+    `/api/v1/clusters/${clusterId}/servers`,
+    json({ name: 'fake', gameType: 'CUSTOM', machineId, gamePort, queryPort, rconPort, rconPassword: 'fake-password', startCommand: `${process.execPath} ${FAKE_SERVER}`, ...extra }, { headers: owner.auth }),
+  );
+  const server = await body(response);
+  if (response.status !== 201) throw new Error(JSON.stringify(server));
+  return server as { id: string; rconPort: number };
+}
+
+/** What the power jobs will do: set the desired status; the agent reconciles towards it. */
+async function desire(serverId: string, machineId: string, status: 'RUNNING' | 'STOPPED') {
+  await app.pool.transaction(async (tx) => {
+    await tx.query(sql.unsafe`UPDATE servers SET desired_status = ${status} WHERE id = ${serverId}`);
+    await notifyAgent(tx, { type: 'servers_changed', machineId });
+  });
+}
+
+const statusOf = async (serverId: string) => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`));
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+const reaches = (serverId: string, status: string, timeoutMs?: number) => until(async () => (await statusOf(serverId)) === status, `server ${status}`, timeoutMs);
+
+/** The size-capped console log the agent keeps per server. */
+const consoleLog = async (agent: AgentProcess, serverId: string) => {
+  const { readFile } = await import('node:fs/promises');
+  return readFile(`${agent.dataDir}/servers/${serverId}/logs/console.log`, 'utf8');
+};
+const rcon = (server: { rconPort: number }) => new SourceRconClient({ host: '127.0.0.1', port: server.rconPort, password: 'fake-password', commandTimeoutMs: 2_000 });
+
+test.serial('the agent authenticates; start → ONLINE; crash → CRASHED → auto-restart → ONLINE; graceful stop → OFFLINE', async (t) => {
+  const { clusterId, machineId, agent } = await machineWithAgent();
+  await until(async () => (await body(await app.request(`/api/v1/machines/${machineId}`, { headers: owner.auth }))).status === 'ONLINE', 'machine ONLINE');
+  const machine = await body(await app.request(`/api/v1/machines/${machineId}`, { headers: owner.auth }));
+  t.truthy(machine.agentVersion);
+  t.truthy(machine.hostname);
+  t.truthy(machine.metrics);
+
+  const server = await createServer(clusterId, machineId);
+  await reaches(server.id, 'OFFLINE');
+  await desire(server.id, machineId, 'RUNNING');
+  await reaches(server.id, 'ONLINE');
+  const client = rcon(server);
+  t.is(await client.command('echo hello'), 'hello');
+
+  // An unasked exit: CRASHED, then (autoRestart) STARTING after 1 s, then ONLINE again.
+  await client.command('sim.crash').catch(() => undefined);
+  await client.close();
+  await reaches(server.id, 'CRASHED', 5_000);
+  await reaches(server.id, 'ONLINE', 10_000);
+  t.regex(await consoleLog(agent, server.id), /Segmentation fault/, 'the game\'s output is kept in its console log');
+
+  await desire(server.id, machineId, 'STOPPED');
+  await reaches(server.id, 'OFFLINE');
+  t.regex(await consoleLog(agent, server.id), /Shutting down/, 'stopped with the game\'s own stop command');
+});
+
+test.serial('a hung server is killed after the stop timeouts', async (t) => {
+  const { clusterId, machineId } = await machineWithAgent();
+  const server = await createServer(clusterId, machineId);
+  await desire(server.id, machineId, 'RUNNING');
+  await reaches(server.id, 'ONLINE');
+  const client = rcon(server);
+  await client.command('sim.hang').catch(() => undefined);
+  await client.close();
+  const started = Date.now();
+  await desire(server.id, machineId, 'STOPPED');
+  await reaches(server.id, 'STOPPING', 5_000);
+  await reaches(server.id, 'OFFLINE', 10_000);
+  // stop-timeout 1 s: SIGTERM at 1 s (ignored), SIGKILL at 2 s.
+  t.true(Date.now() - started >= 1_500, 'not before the escalation');
+});
+
+test.serial('MINECRAFT: console over stdin, ready on the Done line, server.properties written, graceful stop', async (t) => {
+  const { clusterId, machineId, agent } = await machineWithAgent();
+  const server = await createServer(clusterId, machineId, { gameType: 'MINECRAFT', env: { FAKE_MODE: 'minecraft' }, maxPlayers: 7 });
+  await desire(server.id, machineId, 'RUNNING');
+  await reaches(server.id, 'ONLINE');
+  const { readFile } = await import('node:fs/promises');
+  const properties = await readFile(`${agent.dataDir}/servers/${server.id}/server.properties`, 'utf8');
+  t.regex(properties, /max-players=7/);
+  t.regex(await consoleLog(agent, server.id), /Done \(/);
+  await desire(server.id, machineId, 'STOPPED');
+  await reaches(server.id, 'OFFLINE');
+  t.regex(await consoleLog(agent, server.id), /Stopping the server/);
+});
+
+test.serial('a wrong RCON password is reported clearly', async (t) => {
+  const { clusterId, machineId, agent } = await machineWithAgent();
+  // The game is started with another password than the one the service gave the agent.
+  const server = await createServer(clusterId, machineId, { startCommand: `/usr/bin/env RCON_PASSWORD=not-the-password ${process.execPath} ${FAKE_SERVER}`, autoRestart: false });
+  await desire(server.id, machineId, 'RUNNING');
+  await reaches(server.id, 'CRASHED');
+  await until(async () => agent.lines.some((line) => line.includes('RCON refused the password')), 'the reason in the agent log');
+  t.true(agent.lines.some((line) => line.includes('wrong RCON password')));
+});
+
+test.serial('the agent reconnects after the gateway drops it, and reports its servers again', async (t) => {
+  const { clusterId, machineId, agent } = await machineWithAgent();
+  const server = await createServer(clusterId, machineId);
+  await desire(server.id, machineId, 'RUNNING');
+  await reaches(server.id, 'ONLINE');
+  // Drop the session from the service side (as a restart of the gateway would): machine OFFLINE, server UNKNOWN…
+  app.gateway.session(machineId)!.link.close();
+  await reaches(server.id, 'UNKNOWN', 5_000);
+  // …then the agent is back within its back-off and reports the truth.
+  await reaches(server.id, 'ONLINE', 10_000);
+  await until(async () => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM machines WHERE id = ${machineId}`)) === 'ONLINE', 'machine ONLINE');
+  await until(async () => agent.lines.some((line) => line.includes('disconnected from the gateway')), 'the agent logs the disconnect');
+  t.is(await statusOf(server.id), 'ONLINE', 'the game kept running through the reconnect');
+  await desire(server.id, machineId, 'STOPPED');
+  await reaches(server.id, 'OFFLINE');
+});

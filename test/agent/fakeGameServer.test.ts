@@ -1,0 +1,159 @@
+/**
+ * The fake game server the agent tests run (test/fixtures/fakeGameServer.ts), driven over its standard input the way
+ * the agent drives a vanilla Minecraft server: its console lines, players, exit codes and signals.
+ */
+import test, { type ExecutionContext } from 'ava';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const FAKE_SERVER = fileURLToPath(new URL('../fixtures/fakeGameServer.ts', import.meta.url));
+const LINE_TIMEOUT_MS = 10_000;
+const TEST_TIMEOUT_MS = 30_000;
+const INFO = '[Server thread/INFO]: ';
+const MINECRAFT_READY = `${INFO}Done (1.234s)! For help, type "help"`;
+
+type Fake = {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  send: (line: string) => void;
+  /** Waits for the next line of output (after the last one matched) that matches. */
+  line: (pattern: RegExp | string) => Promise<string>;
+};
+
+function startFake(t: ExecutionContext, env: Record<string, string>, cwd?: string): Fake {
+  const child = spawn(process.execPath, [FAKE_SERVER], {
+    cwd,
+    env: { ...process.env, RCON_PORT: '0', FAKE_READY_DELAY_MS: '50', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  t.teardown(() => void child.kill('SIGKILL'));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const lines: string[] = [];
+  const listeners = new Set<() => void>();
+  let cursor = 0;
+  const matches = (pattern: RegExp | string, line: string) => (typeof pattern === 'string' ? line === pattern : pattern.test(line));
+  for (const stream of [child.stdout!, child.stderr!]) {
+    createInterface({ input: stream }).on('line', (line) => {
+      lines.push(line);
+      for (const listener of listeners) listener();
+    });
+  }
+  const line = (pattern: RegExp | string) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const index = lines.findIndex((candidate, at) => at >= cursor && matches(pattern, candidate));
+        if (index === -1) return;
+        cursor = index + 1;
+        listeners.delete(check);
+        clearTimeout(timer);
+        resolve(lines[index]);
+      };
+      const timer = setTimeout(() => {
+        listeners.delete(check);
+        reject(new Error(`no line matching ${pattern} within ${LINE_TIMEOUT_MS} ms; output:\n${lines.join('\n')}`));
+      }, LINE_TIMEOUT_MS);
+      listeners.add(check);
+      check();
+    });
+  return { child, exited, line, send: (text) => child.stdin!.write(`${text}\n`) };
+}
+
+test('minecraft mode: ready line, joins, list, kick, ban, pardon, say and stop, honouring server.properties', async (t) => {
+  t.timeout(TEST_TIMEOUT_MS);
+  const dir = await mkdtemp(join(tmpdir(), 'gsm-fake-mc-'));
+  await writeFile(join(dir, 'server.properties'), '#Minecraft server properties\nmotd=hello\nserver-port=25599\nmax-players=5\n');
+  const fake = startFake(t, { FAKE_MODE: 'minecraft', GAME_PORT: '1', MAX_PLAYERS: '99' }, dir);
+  await fake.line(`${INFO}Starting Minecraft server on *:25599`);
+  await fake.line(MINECRAFT_READY);
+
+  fake.send('list');
+  await fake.line(`${INFO}There are 0 of a max of 5 players online: `);
+  fake.send('sim.join Steve');
+  await fake.line(`${INFO}Steve joined the game`);
+  fake.send('sim.join Alex');
+  await fake.line(`${INFO}Alex joined the game`);
+  fake.send('list');
+  await fake.line(`${INFO}There are 2 of a max of 5 players online: Steve, Alex`);
+
+  fake.send('kick Steve griefing');
+  await fake.line(`${INFO}Steve left the game`);
+  await fake.line(`${INFO}Kicked Steve: griefing`);
+  fake.send('ban Alex cheating');
+  await fake.line(`${INFO}Alex left the game`);
+  await fake.line(`${INFO}Banned Alex: cheating`);
+  fake.send('sim.join Alex');
+  fake.send('list');
+  await fake.line(`${INFO}There are 0 of a max of 5 players online: `);
+  fake.send('pardon Alex');
+  await fake.line(`${INFO}Unbanned Alex`);
+  fake.send('sim.join Alex');
+  await fake.line(`${INFO}Alex joined the game`);
+  fake.send('sim.leave Alex');
+  await fake.line(`${INFO}Alex left the game`);
+
+  fake.send('say back in 5');
+  await fake.line(`${INFO}[Server] back in 5`);
+  fake.send('stop');
+  await fake.line(`${INFO}Stopping the server`);
+  t.is(await fake.exited, 0);
+});
+
+test('minecraft mode without server.properties: MAX_PLAYERS, and FAKE_PLAYERS online at ready time', async (t) => {
+  t.timeout(TEST_TIMEOUT_MS);
+  const dir = await mkdtemp(join(tmpdir(), 'gsm-fake-mc-'));
+  const fake = startFake(t, { FAKE_MODE: 'minecraft', GAME_PORT: '25610', MAX_PLAYERS: '7', FAKE_PLAYERS: 'Notch,x:jeb_' }, dir);
+  await fake.line(`${INFO}Starting Minecraft server on *:25610`);
+  await fake.line(MINECRAFT_READY);
+  fake.send('list');
+  t.is(await fake.line(/There are/), `${INFO}There are 2 of a max of 7 players online: Notch, jeb_`);
+  fake.send('help me');
+  t.is(await fake.line(/Unknown/), `${INFO}Unknown or incomplete command, see below for error`);
+});
+
+for (const mode of ['source', 'minecraft']) {
+  test(`${mode} mode: sim.crash exits with code 3`, async (t) => {
+    t.timeout(TEST_TIMEOUT_MS);
+    const fake = startFake(t, { FAKE_MODE: mode }, await mkdtemp(join(tmpdir(), 'gsm-fake-')));
+    await fake.line(mode === 'source' ? 'Server ready' : MINECRAFT_READY);
+    fake.send('sim.crash');
+    await fake.line('Segmentation fault');
+    t.is(await fake.exited, 3);
+  });
+}
+
+test('source mode over stdin: players, say, and SIGTERM stops gracefully', async (t) => {
+  t.timeout(TEST_TIMEOUT_MS);
+  const fake = startFake(t, { MAX_PLAYERS: '4' });
+  await fake.line('Server ready');
+  fake.send('sim.join 76561198000000003 Carol Ann');
+  await fake.line('Player connected: Carol Ann (76561198000000003)');
+  fake.send('players');
+  await fake.line('players : 1 (max 4)');
+  await fake.line(/^76561198000000003 Carol Ann \d+$/);
+  fake.send('say hi all');
+  await fake.line('[Chat] hi all');
+  fake.child.kill('SIGTERM');
+  await fake.line('Shutting down');
+  t.is(await fake.exited, 0);
+});
+
+test('sim.hang: SIGTERM and stdin are ignored until SIGKILL', async (t) => {
+  t.timeout(TEST_TIMEOUT_MS);
+  const fake = startFake(t, {});
+  await fake.line('Server ready');
+  fake.send('sim.hang');
+  await fake.line('hanging');
+  fake.child.kill('SIGTERM');
+  fake.child.kill('SIGINT');
+  fake.send('quit');
+  await sleep(500);
+  t.is(fake.child.exitCode, null);
+  fake.child.kill('SIGKILL');
+  t.is(await fake.exited, null);
+  t.is(fake.child.signalCode, 'SIGKILL');
+});

@@ -1,0 +1,252 @@
+import test, { type ExecutionContext } from 'ava';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { OutputLog, MAX_LINE_BYTES } from '../../agent/runtime/outputLog.ts';
+import { ProcessRuntime } from '../../agent/runtime/processRuntime.ts';
+
+// Real child processes: small node scripts in a temp dir, run with this very node binary.
+const SCRIPTS = {
+  'echo.mjs': `console.log('out one'); console.error('err one'); console.log('port=' + process.env.GAME_PORT + ' cwd=' + process.cwd() + ' args=' + process.argv.slice(2).join(','));
+process.stdout.write('partial without newline'); process.exitCode = Number(process.argv[2] ?? 0);`,
+  'stdinStop.mjs': `import { createInterface } from 'node:readline';
+createInterface({ input: process.stdin }).on('line', (line) => { if (line === 'stop') { console.log('saving world'); process.exit(0); } });
+console.log('ready');`,
+  'deaf.mjs': `console.log('ready'); setInterval(() => {}, 1000);`,
+  'ignoreTerm.mjs': `process.on('SIGTERM', () => console.log('ignoring SIGTERM')); console.log('ready'); setInterval(() => {}, 1000);`,
+  'flood.mjs': `process.stdout.write('y'.repeat(200_000) + '\\nafter\\n');`,
+  // The grandchild ignores SIGTERM and shares the pipes: only a group SIGKILL removes it.
+  'forker.mjs': `import { spawn } from 'node:child_process';
+const child = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000); console.log('grandchild up')"], { stdio: 'inherit' });
+console.log('grandchild ' + child.pid); setInterval(() => {}, 1000);`,
+};
+
+let dir = '';
+const runtime = new ProcessRuntime();
+
+test.before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gsm-runtime-'));
+  for (const [name, body] of Object.entries(SCRIPTS)) await writeFile(join(dir, name), body);
+});
+
+test.after.always(() => rm(dir, { recursive: true, force: true }));
+
+/**
+ * Starts a script and records every line from the very start, with a way to await a given line. The process is
+ * killed when the test ends, whatever happened (tests in a file run concurrently, so cleanup is per test).
+ */
+async function run(t: ExecutionContext, script: keyof typeof SCRIPTS, args: string[] = [], env: Record<string, string> = {}) {
+  const proc = await runtime.start({ command: process.execPath, args: [join(dir, script), ...args], cwd: dir, env });
+  t.teardown(() => proc.kill());
+  const lines: string[] = [];
+  proc.on('line', (stream, line) => lines.push(`${stream}: ${line}`));
+  const waitFor = (pattern: RegExp, timeoutMs = 5_000) =>
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no line ${pattern} in ${JSON.stringify(lines)}`)), timeoutMs);
+      const check = () => {
+        const found = lines.find((line) => pattern.test(line));
+        if (found === undefined) return;
+        clearTimeout(timer);
+        proc.off('line', check);
+        resolve(found);
+      };
+      proc.on('line', check);
+      check();
+    });
+  return { proc, lines, waitFor };
+}
+
+/** Alive and not a zombie (in a container, PID 1 may never reap the orphaned grandchild). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+const eventually = async (condition: () => boolean, timeoutMs = 3_000) => {
+  for (const end = Date.now() + timeoutMs; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
+    if (condition()) return true;
+  }
+  return condition();
+};
+
+test('start runs the command in cwd with exactly the given env, and captures stdout and stderr lines', async (t) => {
+  t.timeout(10_000);
+  const { proc, lines } = await run(t, 'echo.mjs', ['0', 'a b'], { GAME_PORT: '27015' });
+  t.true(proc.pid > 0);
+  t.like(await proc.wait(), { exitCode: 0, signal: null });
+  t.deepEqual(lines.slice().sort(), [
+    'stderr: err one',
+    'stdout: out one',
+    'stdout: partial without newline',
+    `stdout: port=27015 cwd=${dir} args=0,a b`,
+  ]);
+});
+
+test('a line without a newline is cut at 64 Ki characters, so a flood cannot fill memory', async (t) => {
+  t.timeout(10_000);
+  const { proc, lines } = await run(t, 'flood.mjs');
+  await proc.wait();
+  t.deepEqual(lines, [`stdout: ${'y'.repeat(64 * 1024)}`, 'stdout: after']);
+});
+
+test('wait and inspect report the exit code, and the signal of a process killed from outside', async (t) => {
+  t.timeout(10_000);
+  const exited = (await run(t, 'echo.mjs', ['3'])).proc;
+  const info = await exited.wait();
+  t.is(info.exitCode, 3);
+  t.is(info.signal, null);
+  t.false(Number.isNaN(Date.parse(info.at)));
+  t.like(exited.inspect(), { pid: exited.pid, running: false, exitCode: 3, signal: null });
+  t.throws(() => exited.write('anything'), { message: /is not running/ });
+
+  const { proc, waitFor } = await run(t, 'deaf.mjs');
+  await waitFor(/ready/);
+  const state = proc.inspect();
+  t.like(state, { running: true, exitCode: null, signal: null });
+  t.true(Date.parse(state.startedAt) <= Date.now());
+  process.kill(proc.pid, 'SIGTERM');
+  t.like(await proc.wait(), { exitCode: null, signal: 'SIGTERM' });
+  t.like(proc.inspect(), { running: false, exitCode: null, signal: 'SIGTERM' });
+});
+
+test('graceful stop: the stop command on stdin ends the process before any signal', async (t) => {
+  t.timeout(10_000);
+  const { proc, lines, waitFor } = await run(t, 'stdinStop.mjs');
+  await waitFor(/ready/);
+  const began = Date.now();
+  const [info, again] = await Promise.all([
+    proc.stop({ graceful: () => proc.write('stop'), termAfterMs: 5_000, killAfterMs: 8_000 }),
+    proc.stop({ termAfterMs: 0, killAfterMs: 0 }), // a second stop shares the first one's escalation
+  ]);
+  t.like(info, { exitCode: 0, signal: null, stoppedBy: 'graceful' });
+  t.deepEqual(again, info);
+  t.true(Date.now() - began < 3_000);
+  t.true(lines.includes('stdout: saving world'));
+  t.like(await proc.stop({ termAfterMs: 0, killAfterMs: 0 }), { exitCode: 0 }, 'stopping a stopped process answers at once');
+});
+
+test('SIGTERM after termAfterMs when the graceful command is ignored', async (t) => {
+  t.timeout(10_000);
+  const { proc, waitFor } = await run(t, 'deaf.mjs');
+  await waitFor(/ready/);
+  let gracefulCalled = false;
+  const began = Date.now();
+  const info = await proc.stop({
+    graceful: () => {
+      gracefulCalled = true;
+      proc.write('stop');
+    },
+    termAfterMs: 300,
+    killAfterMs: 5_000,
+  });
+  const elapsed = Date.now() - began;
+  t.true(gracefulCalled);
+  t.like(info, { exitCode: null, signal: 'SIGTERM', stoppedBy: 'SIGTERM' });
+  t.true(elapsed >= 290 && elapsed < 3_000, `took ${elapsed} ms`);
+});
+
+test('SIGKILL at killAfterMs (from the start of stop) when SIGTERM is ignored; a failing graceful step is harmless', async (t) => {
+  t.timeout(10_000);
+  const { proc, lines, waitFor } = await run(t, 'ignoreTerm.mjs');
+  await waitFor(/ready/);
+  const began = Date.now();
+  const info = await proc.stop({
+    graceful: () => Promise.reject(new Error('RCON refused')),
+    termAfterMs: 200,
+    killAfterMs: 700,
+  });
+  const elapsed = Date.now() - began;
+  t.like(info, { exitCode: null, signal: 'SIGKILL', stoppedBy: 'SIGKILL' });
+  t.true(elapsed >= 690 && elapsed < 4_000, `took ${elapsed} ms`);
+  t.true(lines.includes('stdout: ignoring SIGTERM'), 'SIGTERM was delivered first');
+});
+
+test('kill() ends the process at once with SIGKILL', async (t) => {
+  t.timeout(10_000);
+  const { proc, waitFor } = await run(t, 'ignoreTerm.mjs');
+  await waitFor(/ready/);
+  const began = Date.now();
+  t.like(await proc.kill(), { exitCode: null, signal: 'SIGKILL' });
+  t.true(Date.now() - began < 2_000);
+  t.false(proc.inspect().running);
+});
+
+for (const how of ['stop', 'kill'] as const) {
+  test(`a forked grandchild that ignores SIGTERM is gone after ${how}`, async (t) => {
+    t.timeout(10_000);
+    const { proc, waitFor } = await run(t, 'forker.mjs');
+    const grandchild = Number((await waitFor(/grandchild \d+/)).split(' ').pop());
+    t.teardown(() => {
+      if (isAlive(grandchild)) process.kill(grandchild, 'SIGKILL');
+    });
+    await waitFor(/grandchild up/);
+    t.true(isAlive(grandchild));
+    const info = how === 'stop' ? await proc.stop({ termAfterMs: 100, killAfterMs: 5_000 }) : await proc.kill();
+    t.is(info.signal, how === 'stop' ? 'SIGTERM' : 'SIGKILL');
+    t.true(await eventually(() => !isAlive(grandchild)), `grandchild ${grandchild} still alive`);
+  });
+}
+
+test('a missing executable or working directory rejects start() with a clear error', async (t) => {
+  t.timeout(10_000);
+  const spec = { args: [], cwd: dir, env: { PATH: process.env.PATH ?? '' } };
+  await t.throwsAsync(runtime.start({ ...spec, command: 'gsm-no-such-command' }), {
+    message: 'command not found: gsm-no-such-command',
+  });
+  await t.throwsAsync(runtime.start({ ...spec, command: join(dir, 'missing.sh') }), { message: /^command not found: / });
+  const notExecutable = join(dir, 'echo.mjs');
+  await t.throwsAsync(runtime.start({ ...spec, command: notExecutable }), { message: /permission denied/ });
+  await t.throwsAsync(runtime.start({ ...spec, command: process.execPath, cwd: join(dir, 'nope') }), {
+    message: /working directory not found/,
+  });
+});
+
+test('the output log rotates at its cap, keeping one old file, and tail answers the newest lines', async (t) => {
+  const serverDir = await mkdtemp(join(dir, 'server-'));
+  const log = await OutputLog.open(serverDir, { maxBytes: 100, keepLines: 5 });
+  const lines = Array.from({ length: 30 }, (_, i) => `line-${String(i).padStart(2, '0')}`); // 8 bytes each with \n
+  for (const line of lines) log.append(line);
+  t.deepEqual(log.tail(3), ['line-27', 'line-28', 'line-29']);
+  t.deepEqual(log.tail(), lines.slice(25), 'no more than keepLines');
+  await log.close();
+  const read = (name: string) => readFile(join(serverDir, 'logs', name), 'utf8');
+  t.is(await read('console.log'), lines.slice(24).join('\n') + '\n');
+  t.is(await read('console.log.1'), lines.slice(12, 24).join('\n') + '\n');
+  t.true((await stat(join(serverDir, 'logs', 'console.log.1'))).size <= 100);
+  await t.throwsAsync(stat(join(serverDir, 'logs', 'console.log.2')));
+
+  // Reopening appends, and counts what is already there towards the cap.
+  const reopened = await OutputLog.open(serverDir, { maxBytes: 100 });
+  for (const line of lines.slice(0, 7)) reopened.append(line);
+  await reopened.close();
+  t.is(await read('console.log.1'), [...lines.slice(24), ...lines.slice(0, 6)].join('\n') + '\n');
+  t.is(await read('console.log'), 'line-06\n');
+});
+
+test('the output log truncates lines over 8 KiB and records a live process', async (t) => {
+  t.timeout(10_000);
+  const serverDir = await mkdtemp(join(dir, 'server-'));
+  const log = await OutputLog.open(serverDir);
+  log.append('x'.repeat(10_000));
+  log.append('é'.repeat(5_000)); // 10 000 bytes; cut on a character boundary
+  const [ascii, accented] = log.tail(2);
+  t.is(ascii, 'x'.repeat(MAX_LINE_BYTES) + ' [truncated]');
+  t.is(accented, 'é'.repeat(MAX_LINE_BYTES / 2) + ' [truncated]');
+
+  const { proc } = await run(t, 'echo.mjs');
+  const detach = log.attach(proc);
+  await proc.wait();
+  detach();
+  t.deepEqual(log.tail(4).slice().sort(), ['err one', 'out one', 'partial without newline', `port=undefined cwd=${dir} args=`]);
+  await log.close();
+  t.true((await readFile(log.path, 'utf8')).endsWith('partial without newline\n'));
+});

@@ -1,0 +1,49 @@
+/**
+ * The real reference agent as a child process (`node agent/main.ts`), with its log lines kept for assertions.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export type AgentProcess = { child: ChildProcess; lines: string[]; dataDir: string; exited: Promise<number | null>; stop: () => Promise<number | null> };
+
+export async function startAgent(options: { url: string; machineId: string; token: string; stopTimeoutMs?: number; dataDir?: string }): Promise<AgentProcess> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'gsm-agent-')));
+  const child = spawn(
+    process.execPath,
+    ['agent/main.ts', '--url', options.url, '--machine-id', options.machineId, '--token', options.token, '--data-dir', dataDir, '--stop-timeout-ms', String(options.stopTimeoutMs ?? 1_000)],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'debug' } },
+  );
+  const lines: string[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => lines.push(line));
+  createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    lines,
+    dataDir,
+    exited,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** Free TCP ports on the loopback interface (asked of the OS, then released). */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((resolve) => {
+      const server = createServer();
+      server.listen(0, '127.0.0.1', () => resolve(server));
+    })),
+  );
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+export const FAKE_SERVER = join(process.cwd(), 'test/fixtures/fakeGameServer.ts');
