@@ -27,6 +27,7 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     path: { type: 'string' },
     'stop-timeout-ms': { type: 'string' },
+    'report-interval-ms': { type: 'string' },
   },
   strict: true,
 });
@@ -40,6 +41,8 @@ const settings = z
     path: z.string().startsWith('/').default('/ws'),
     /** Graceful stop: SIGTERM after this, SIGKILL after twice this (SPEC: 30 s and 60 s). */
     stopTimeoutMs: z.coerce.number().int().positive().default(30_000),
+    /** How often running servers' stats and player lists are reported (default 10 s and 30 s). */
+    reportIntervalMs: z.coerce.number().int().positive().optional(),
   })
   .safeParse({
     url: values.url ?? process.env.GSM_URL,
@@ -48,12 +51,13 @@ const settings = z
     dataDir: values['data-dir'] ?? process.env.GSM_DATA_DIR ?? './agent-data',
     path: values.path ?? process.env.GSM_GATEWAY_PATH,
     stopTimeoutMs: values['stop-timeout-ms'] ?? process.env.GSM_STOP_TIMEOUT_MS,
+    reportIntervalMs: values['report-interval-ms'] ?? process.env.GSM_REPORT_INTERVAL_MS,
   });
 if (!settings.success) {
   process.stderr.write(`Invalid agent settings:\n${settings.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n')}\n`);
   process.exit(2);
 }
-const { url, machineId, token, path, stopTimeoutMs } = settings.data;
+const { url, machineId, token, path, stopTimeoutMs, reportIntervalMs } = settings.data;
 const dataDir = resolve(settings.data.dataDir);
 await mkdir(dataDir, { recursive: true });
 
@@ -117,7 +121,15 @@ socket.on('servers:sync', async (data: unknown) => {
   for (const config of wanted.values()) {
     let supervisor = supervisors.get(config.id);
     if (!supervisor) {
-      supervisor = new ServerSupervisor(config, { dataDir, runtime, report, termAfterMs: stopTimeoutMs, killAfterMs: stopTimeoutMs * 2 });
+      supervisor = new ServerSupervisor(config, {
+        dataDir,
+        runtime,
+        report,
+        termAfterMs: stopTimeoutMs,
+        killAfterMs: stopTimeoutMs * 2,
+        statsIntervalMs: reportIntervalMs,
+        snapshotIntervalMs: reportIntervalMs,
+      });
       supervisors.set(config.id, supervisor);
       supervisor.reportStatus();
     }

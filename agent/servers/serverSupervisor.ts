@@ -16,6 +16,7 @@ import { OutputLog } from '../runtime/outputLog.ts';
 import type { RunningProcess, Runtime } from '../runtime/processRuntime.ts';
 import { RestartPolicy } from '../runtime/restartPolicy.ts';
 import { StdinChannel } from './stdinChannel.ts';
+import { createProcessSampler } from './processStats.ts';
 
 export type Reporter = (event: string, data: Record<string, unknown>) => void;
 
@@ -29,6 +30,10 @@ export type SupervisorOptions = {
   restartPolicy?: RestartPolicy;
   /** Memory for the default Minecraft command line ({{MEMORY_MB}}). */
   memoryMb?: number;
+  /** How often a running server's CPU and memory are reported (`server:stats`); default 10 s. */
+  statsIntervalMs?: number;
+  /** How often an ONLINE server's full player list is reported (`players:snapshot`); default 30 s. */
+  snapshotIntervalMs?: number;
 };
 
 /** How often an RCON game is asked whether it answers yet while STARTING without a ready line. */
@@ -105,6 +110,7 @@ export class ServerSupervisor {
       this.#log.attach(proc);
       this.#stdin = this.#adapter.channel === 'stdin' ? new StdinChannel(proc) : undefined;
       proc.on('line', (_stream, line) => this.#onLine(line));
+      this.#watch(proc);
       void proc.wait().then((exit) => this.#onExit(proc, exit.exitCode, exit.signal));
       this.#timer(() => this.#startTimedOut(proc), this.#adapter.startTimeoutMs);
       if (!this.#adapter.readyPattern) this.#pollReady(proc);
@@ -197,6 +203,20 @@ export class ServerSupervisor {
     } catch {
       // The next snapshot will tell; a console that is busy is not a reason to change the status.
     }
+  }
+
+  /** Periodic reports while `proc` runs: stats always, the player list while ONLINE. */
+  #watch(proc: RunningProcess): void {
+    const sample = createProcessSampler(proc.pid);
+    const stats = setInterval(async () => {
+      const figures = await sample();
+      if (figures && this.#process === proc) this.#options.report('server:stats', { serverId: this.config.id, ...figures, at: new Date().toISOString() });
+    }, this.#options.statsIntervalMs ?? 10_000);
+    const snapshots = setInterval(() => void this.snapshotPlayers(), this.#options.snapshotIntervalMs ?? 30_000);
+    void proc.wait().then(() => {
+      clearInterval(stats);
+      clearInterval(snapshots);
+    });
   }
 
   #pollReady(proc: RunningProcess): void {

@@ -85,6 +85,12 @@ test.serial('the agent authenticates; start → ONLINE; crash → CRASHED → au
   await reaches(server.id, 'ONLINE');
   const client = rcon(server);
   t.is(await client.command('echo hello'), 'hello');
+  // Players joining in the game show up through the agent's periodic snapshots.
+  await client.command('sim.join 76561198000000001 alice');
+  await client.command('sim.join 76561198000000002 bob');
+  await until(async () => (await body(await app.request(`/api/v1/servers/${server.id}`, { headers: owner.auth }))).playersOnline === 2, 'two players online');
+  await client.command('sim.leave 76561198000000001');
+  await until(async () => (await body(await app.request(`/api/v1/servers/${server.id}`, { headers: owner.auth }))).playersOnline === 1, 'one player online');
 
   // An unasked exit: CRASHED, then (autoRestart) STARTING after 1 s, then ONLINE again.
   await client.command('sim.crash').catch(() => undefined);
@@ -153,4 +159,34 @@ test.serial('the agent reconnects after the gateway drops it, and reports its se
   t.is(await statusOf(server.id), 'ONLINE', 'the game kept running through the reconnect');
   await desire(server.id, machineId, 'STOPPED');
   await reaches(server.id, 'OFFLINE');
+});
+
+test.serial('the agent reconnects after the service itself restarts', async (t) => {
+  const { spawn } = await import('node:child_process');
+  const [port] = await freePorts(1);
+  const startService = () => {
+    const child = spawn(process.execPath, ['main.ts', '--role=all'], {
+      env: { ...process.env, DATABASE_URL: app.database.url, PORT: String(port), AGENT_HEARTBEAT_SECONDS: '1', RATE_LIMIT: 'off', LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    });
+    return { child, exited: new Promise((resolve) => child.on('exit', resolve)) };
+  };
+  let service = startService();
+  t.teardown(() => void service.child.kill('SIGTERM'));
+  const url = `http://127.0.0.1:${port}`;
+  await until(async () => (await fetch(`${url}/readyz`).catch(() => null))?.status === 200, 'service ready');
+
+  const clusterId = await createCluster(app, owner);
+  const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
+  const agent = await startAgent({ url, machineId: machine.id, token: machine.agentToken });
+  agents.push(agent);
+  const machineStatus = async () => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM machines WHERE id = ${machine.id}`));
+  await until(async () => (await machineStatus()) === 'ONLINE', 'machine ONLINE');
+
+  service.child.kill('SIGTERM');
+  await service.exited;
+  await until(async () => (await machineStatus()) === 'OFFLINE', 'machine OFFLINE while the service is down', 10_000);
+  service = startService();
+  await until(async () => (await machineStatus()) === 'ONLINE', 'machine ONLINE again after the restart', 30_000);
+  t.true(agent.child.exitCode === null, 'the agent kept running');
 });

@@ -14,7 +14,7 @@ export async function startAgent(options: { url: string; machineId: string; toke
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'gsm-agent-')));
   const child = spawn(
     process.execPath,
-    ['agent/main.ts', '--url', options.url, '--machine-id', options.machineId, '--token', options.token, '--data-dir', dataDir, '--stop-timeout-ms', String(options.stopTimeoutMs ?? 1_000)],
+    ['agent/main.ts', '--url', options.url, '--machine-id', options.machineId, '--token', options.token, '--data-dir', dataDir, '--stop-timeout-ms', String(options.stopTimeoutMs ?? 1_000), '--report-interval-ms', '500'],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'debug' } },
   );
   const lines: string[] = [];
