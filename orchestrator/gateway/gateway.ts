@@ -96,11 +96,24 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     else session.close('AUTH_FAILED', parsed.data.type === 'token_rotated' ? 'agent token rotated' : 'machine removed');
   });
 
+  // Machines whose orchestrator died without a word stay ONLINE in the database; every orchestrator sweeps those
+  // that have been silent for three heartbeat periods.
+  const silenceSeconds = options.heartbeatSeconds * 3;
+  const sweeper = setInterval(() => {
+    store.sweepSilent(silenceSeconds).catch((error: unknown) => logger.warn({ err: error }, 'could not sweep silent machines'));
+  }, options.heartbeatSeconds * 1000);
+  sweeper.unref();
+
   return {
     session: (machineId) => sessions.get(machineId),
     async close() {
+      clearInterval(sweeper);
       httpServer.off('upgrade', onUpgrade);
       await listener.close();
+      // Shutting down: the machines connected here are OFFLINE until their agents reconnect (here or elsewhere).
+      const held = [...sessions.keys()];
+      sessions.clear();
+      await Promise.all(held.map((machineId) => store.markOffline(machineId).catch(() => undefined)));
       for (const session of open) session.link.close();
       plain.close();
       await new Promise<void>((resolve) => io.close(() => resolve()));

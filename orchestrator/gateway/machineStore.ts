@@ -39,6 +39,25 @@ export function createMachineStore(pool: DatabasePool) {
       });
     },
 
+    /**
+     * Machines still ONLINE whose last sign of life is older than `silenceSeconds` (their orchestrator died without
+     * marking them): OFFLINE, and their servers UNKNOWN. Answers how many.
+     */
+    async sweepSilent(silenceSeconds: number): Promise<number> {
+      return pool.transaction(async (tx) => {
+        const ids = await tx.anyFirst(sql.type(z.object({ id: z.string() }))`
+          UPDATE machines SET status = 'OFFLINE', updated_at = now()
+           WHERE status = 'ONLINE' AND (last_seen_at IS NULL OR last_seen_at < now() - make_interval(secs => ${silenceSeconds}))
+          RETURNING id`);
+        if (ids.length > 0) {
+          await tx.query(sql.unsafe`
+            UPDATE servers SET status = 'UNKNOWN', players_online = 0, last_status_at = now(), updated_at = now()
+             WHERE machine_id = ANY(${sql.array([...ids], 'uuid')})`);
+        }
+        return ids.length;
+      });
+    },
+
     async recordHeartbeat(machineId: string, beat: z.infer<typeof heartbeatEvent>): Promise<void> {
       const metrics = { ...beat.metrics, at: new Date().toISOString() };
       const host = beat.host;

@@ -2,66 +2,17 @@
  * The fake game server the agent tests run (test/fixtures/fakeGameServer.ts), driven over its standard input the way
  * the agent drives a vanilla Minecraft server: its console lines, players, exit codes and signals.
  */
-import test, { type ExecutionContext } from 'ava';
-import { spawn, type ChildProcess } from 'node:child_process';
+import test from 'ava';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { startFake } from '../support/fakeGame.ts';
 
-const FAKE_SERVER = fileURLToPath(new URL('../fixtures/fakeGameServer.ts', import.meta.url));
-const LINE_TIMEOUT_MS = 10_000;
 const TEST_TIMEOUT_MS = 30_000;
 const INFO = '[Server thread/INFO]: ';
 const MINECRAFT_READY = `${INFO}Done (1.234s)! For help, type "help"`;
 
-type Fake = {
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  send: (line: string) => void;
-  /** Waits for the next line of output (after the last one matched) that matches. */
-  line: (pattern: RegExp | string) => Promise<string>;
-};
-
-function startFake(t: ExecutionContext, env: Record<string, string>, cwd?: string): Fake {
-  const child = spawn(process.execPath, [FAKE_SERVER], {
-    cwd,
-    env: { ...process.env, RCON_PORT: '0', FAKE_READY_DELAY_MS: '50', ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  t.teardown(() => void child.kill('SIGKILL'));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const lines: string[] = [];
-  const listeners = new Set<() => void>();
-  let cursor = 0;
-  const matches = (pattern: RegExp | string, line: string) => (typeof pattern === 'string' ? line === pattern : pattern.test(line));
-  for (const stream of [child.stdout!, child.stderr!]) {
-    createInterface({ input: stream }).on('line', (line) => {
-      lines.push(line);
-      for (const listener of listeners) listener();
-    });
-  }
-  const line = (pattern: RegExp | string) =>
-    new Promise<string>((resolve, reject) => {
-      const check = () => {
-        const index = lines.findIndex((candidate, at) => at >= cursor && matches(pattern, candidate));
-        if (index === -1) return;
-        cursor = index + 1;
-        listeners.delete(check);
-        clearTimeout(timer);
-        resolve(lines[index]);
-      };
-      const timer = setTimeout(() => {
-        listeners.delete(check);
-        reject(new Error(`no line matching ${pattern} within ${LINE_TIMEOUT_MS} ms; output:\n${lines.join('\n')}`));
-      }, LINE_TIMEOUT_MS);
-      listeners.add(check);
-      check();
-    });
-  return { child, exited, line, send: (text) => child.stdin!.write(`${text}\n`) };
-}
 
 test('minecraft mode: ready line, joins, list, kick, ban, pardon, say and stop, honouring server.properties', async (t) => {
   t.timeout(TEST_TIMEOUT_MS);

@@ -4,10 +4,7 @@
  * over several packets, the sentinel mirrored.
  */
 import test, { type ExecutionContext } from 'ava';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   RconAuthError,
@@ -16,19 +13,10 @@ import {
   RconTimeoutError,
   SourceRconClient,
 } from '../../agent/rcon/sourceRcon.ts';
+import { startFake, type Fake } from '../support/fakeGame.ts';
 
-const FAKE_SERVER = fileURLToPath(new URL('../fixtures/fakeGameServer.ts', import.meta.url));
 const PASSWORD = 'correct horse';
-const LINE_TIMEOUT_MS = 10_000;
 const TEST_TIMEOUT_MS = 30_000;
-
-type Fake = {
-  child: ChildProcess;
-  rconPort: number;
-  exited: Promise<number | null>;
-  /** Waits for the next line of output (after the last one matched) that matches. */
-  line: (pattern: RegExp) => Promise<string>;
-};
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -38,47 +26,12 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function startFake(t: ExecutionContext, env: Record<string, string> = {}): Promise<Fake> {
+/** The fake server with RCON on a free port (or RCON_PORT), ready. */
+async function startRconFake(t: ExecutionContext, env: Record<string, string> = {}): Promise<Fake & { rconPort: number }> {
   const rconPort = env.RCON_PORT ? Number(env.RCON_PORT) : await freePort();
-  const child = spawn(process.execPath, [FAKE_SERVER], {
-    env: { ...process.env, RCON_PORT: String(rconPort), RCON_PASSWORD: PASSWORD, FAKE_READY_DELAY_MS: '50', ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  t.teardown(() => void child.kill('SIGKILL'));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const lines: string[] = [];
-  const listeners = new Set<() => void>();
-  let cursor = 0;
-  const take = (pattern: RegExp) => {
-    const index = lines.findIndex((line, at) => at >= cursor && pattern.test(line));
-    if (index === -1) return undefined;
-    cursor = index + 1;
-    return lines[index];
-  };
-  for (const stream of [child.stdout!, child.stderr!]) {
-    createInterface({ input: stream }).on('line', (line) => {
-      lines.push(line);
-      for (const listener of listeners) listener();
-    });
-  }
-  const line = (pattern: RegExp) =>
-    new Promise<string>((resolve, reject) => {
-      const check = () => {
-        const found = take(pattern);
-        if (found === undefined) return;
-        listeners.delete(check);
-        clearTimeout(timer);
-        resolve(found);
-      };
-      const timer = setTimeout(() => {
-        listeners.delete(check);
-        reject(new Error(`no line matching ${pattern} within ${LINE_TIMEOUT_MS} ms; output:\n${lines.join('\n')}`));
-      }, LINE_TIMEOUT_MS);
-      listeners.add(check);
-      check();
-    });
-  await line(/^Server ready$/);
-  return { child, rconPort, exited, line };
+  const fake = startFake(t, { RCON_PASSWORD: PASSWORD, ...env, RCON_PORT: String(rconPort) });
+  await fake.line(/^Server ready$/);
+  return { ...fake, rconPort };
 }
 
 function clientFor(t: ExecutionContext, port: number, options: Partial<ConstructorParameters<typeof SourceRconClient>[0]> = {}) {
@@ -89,7 +42,7 @@ function clientFor(t: ExecutionContext, port: number, options: Partial<Construct
 
 test('connects, authenticates and answers a command', async (t) => {
   t.timeout(TEST_TIMEOUT_MS);
-  const fake = await startFake(t);
+  const fake = await startRconFake(t);
   const client = clientFor(t, fake.rconPort);
   await client.connect();
   t.is(await client.command('echo hello world'), 'hello world');
@@ -100,7 +53,7 @@ test('connects, authenticates and answers a command', async (t) => {
 
 test('a reply split over several packets comes back whole and in order', async (t) => {
   t.timeout(TEST_TIMEOUT_MS);
-  const fake = await startFake(t);
+  const fake = await startRconFake(t);
   const client = clientFor(t, fake.rconPort);
   const reply = await client.command('bigreply 20000');
   t.is(reply.length, 20_000);
@@ -110,7 +63,7 @@ test('a reply split over several packets comes back whole and in order', async (
 
 test('packets cut into tiny TCP writes are reassembled', async (t) => {
   t.timeout(TEST_TIMEOUT_MS);
-  const fake = await startFake(t, { FAKE_RCON_CHUNK_BYTES: '3' });
+  const fake = await startRconFake(t, { FAKE_RCON_CHUNK_BYTES: '3' });
   const client = clientFor(t, fake.rconPort);
   t.is(await client.command('echo fragmented ✓'), 'fragmented ✓');
   t.is((await client.command('bigreply 9000')).length, 9_000);
@@ -118,7 +71,7 @@ test('packets cut into tiny TCP writes are reassembled', async (t) => {
 
 test('a wrong password is an RconAuthError that says so', async (t) => {
   t.timeout(TEST_TIMEOUT_MS);
-  const fake = await startFake(t);
+  const fake = await startRconFake(t);
   const client = clientFor(t, fake.rconPort, { password: 'wrong' });
   await t.throwsAsync(client.connect(), { instanceOf: RconAuthError, message: 'wrong RCON password' });
   await t.throwsAsync(client.command('echo x'), { instanceOf: RconAuthError, message: 'wrong RCON password' });
@@ -128,7 +81,7 @@ test('a wrong password is an RconAuthError that says so', async (t) => {
 
 test('a hung server times the command out, and the client recovers once the server is replaced', async (t) => {
   t.timeout(TEST_TIMEOUT_MS);
-  const fake = await startFake(t);
+  const fake = await startRconFake(t);
   const client = clientFor(t, fake.rconPort, { commandTimeoutMs: 500, connectTimeoutMs: 500 });
   t.is(await client.command('sim.hang'), 'hanging');
 
@@ -147,13 +100,13 @@ test('a hung server times the command out, and the client recovers once the serv
 
   fake.child.kill('SIGKILL');
   await fake.exited;
-  await startFake(t, { RCON_PORT: String(fake.rconPort) });
+  await startRconFake(t, { RCON_PORT: String(fake.rconPort) });
   t.is(await client.command('echo back'), 'back');
 });
 
 test('a server killed mid-command fails it with RconConnectionError', async (t) => {
   t.timeout(TEST_TIMEOUT_MS);
-  const fake = await startFake(t);
+  const fake = await startRconFake(t);
   const client = clientFor(t, fake.rconPort);
   t.is(await client.command('echo warm'), 'warm');
   const started = Date.now();
@@ -168,7 +121,7 @@ test('a server killed mid-command fails it with RconConnectionError', async (t) 
 
 test('commands issued together are answered in order with their own replies', async (t) => {
   t.timeout(TEST_TIMEOUT_MS);
-  const fake = await startFake(t);
+  const fake = await startRconFake(t);
   const client = clientFor(t, fake.rconPort);
   const commands = Array.from({ length: 30 }, (_, index) =>
     index % 10 === 5 ? `bigreply ${5_000 + index}` : index % 7 === 3 ? 'sleep 30' : `echo reply ${index}`,
@@ -191,7 +144,7 @@ test('commands issued together are answered in order with their own replies', as
 
 test('players join, are listed, kicked, banned and unbanned', async (t) => {
   t.timeout(TEST_TIMEOUT_MS);
-  const fake = await startFake(t, { FAKE_PLAYERS: '76561198000000001:Alice', MAX_PLAYERS: '8' });
+  const fake = await startRconFake(t, { FAKE_PLAYERS: '76561198000000001:Alice', MAX_PLAYERS: '8' });
   const client = clientFor(t, fake.rconPort);
   const online = async () => {
     const [header, ...rows] = (await client.command('players')).split('\n');
@@ -224,7 +177,7 @@ test('players join, are listed, kicked, banned and unbanned', async (t) => {
 
 test('an oversized packet is a protocol error, and the next command reconnects', async (t) => {
   t.timeout(TEST_TIMEOUT_MS);
-  const fake = await startFake(t);
+  const fake = await startRconFake(t);
   const client = clientFor(t, fake.rconPort);
   const error = await t.throwsAsync(client.command('sim.badpacket'), { instanceOf: RconError, message: /protocol error.*100000/ });
   t.false(error instanceof RconConnectionError || error instanceof RconTimeoutError || error instanceof RconAuthError);
@@ -234,7 +187,7 @@ test('an oversized packet is a protocol error, and the next command reconnects',
 
 test('close fails the command in flight and every later one', async (t) => {
   t.timeout(TEST_TIMEOUT_MS);
-  const fake = await startFake(t);
+  const fake = await startRconFake(t);
   const client = clientFor(t, fake.rconPort);
   t.is(await client.command('echo open'), 'open');
   const pending = client.command('sleep 5000');

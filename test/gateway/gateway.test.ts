@@ -232,3 +232,13 @@ test('frames over 256 KiB close the connection; non-JSON plain frames are INVALI
   await socket.closed;
   t.true(socket.isClosed());
 });
+
+test('a machine left ONLINE by an orchestrator that died is swept OFFLINE once silent for three heartbeats', async (t) => {
+  const { user, clusterId, machineId } = await machine();
+  const created = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId }, { headers: user.auth })));
+  // As a crashed orchestrator leaves it: ONLINE, its server ONLINE, last seen 10 s ago, nobody connected.
+  await app.pool.query(sql.unsafe`UPDATE machines SET status = 'ONLINE', last_seen_at = now() - interval '10 seconds' WHERE id = ${machineId}`);
+  await app.pool.query(sql.unsafe`UPDATE servers SET status = 'ONLINE' WHERE id = ${created.id}`);
+  t.true(await waitFor(async () => (await machineRow(machineId)).status === 'OFFLINE', 5_000));
+  t.is(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${created.id}`), 'UNKNOWN');
+});

@@ -46,4 +46,4 @@ export async function freePorts(count: number): Promise<number[]> {
   return ports;
 }
 
-export const FAKE_SERVER = join(process.cwd(), 'test/fixtures/fakeGameServer.ts');
+export { FAKE_SERVER_PATH as FAKE_SERVER } from './fakeGame.ts';
