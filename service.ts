@@ -49,7 +49,7 @@ export async function startService(config: Config, logger: Logger, role: Role = 
     stops.push(() => pool.end());
     await bootstrapAdmin(pool, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD, tier: config.DEFAULT_TIER, logger });
 
-    const deps = await createAppDeps({ config, logger, pool, secrets, version: VERSION });
+    const deps = await createAppDeps({ config, logger, pool, databaseUrl, secrets, version: VERSION });
     stops.push(deps.close);
     const { koa } = createApp(deps, { api: role !== 'orchestrator' });
     const http: HttpServer = await startHttpServer(koa, { port: config.PORT, host: config.HOST });
@@ -65,7 +65,7 @@ export async function startService(config: Config, logger: Logger, role: Role = 
         minVersion: config.MIN_AGENT_VERSION,
       });
       stops.push(gateway.close);
-      const worker: Worker = await startWorker({ databaseUrl, logger });
+      const worker: Worker = await startWorker({ databaseUrl, logger, tasks: { pool, jobEvents: deps.jobEvents } });
       stops.push(worker.stop);
     }
 

@@ -16,6 +16,8 @@ import { authenticatedEvent, errorEvent, serversSyncEvent } from '../schema/agen
 import { ProcessRuntime } from './runtime/processRuntime.ts';
 import { ServerSupervisor } from './servers/serverSupervisor.ts';
 import { createMetricsSampler } from './machineMetrics.ts';
+import { JOB_TYPES, JobRunner, type AgentJob } from './jobs/jobRunner.ts';
+import { createExecutor } from './jobs/executor.ts';
 
 export const AGENT_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -91,6 +93,46 @@ async function beat(): Promise<void> {
   sentHost = true;
 }
 
+/** How long the service has to confirm a job result before it stays in the outbox for the next attempt. */
+const RESULT_ACK_TIMEOUT_MS = 10_000;
+
+const jobs = new JobRunner({
+  dataDir,
+  executor: createExecutor({ supervisor: (serverId) => supervisors.get(serverId), stopTimeoutMs }),
+  send(event, data) {
+    if (!authenticated) return;
+    if (event !== 'job:result') return void socket.emit(event, data);
+    // The result leaves the outbox only once the service confirms it stored it.
+    socket
+      .timeout(RESULT_ACK_TIMEOUT_MS)
+      .emitWithAck(event, data)
+      .then(async (answer: { stored?: boolean }) => {
+        if (answer?.stored) await jobs.acknowledge((data as { jobId: string }).jobId);
+      })
+      .catch(() => undefined);
+  },
+  onError: (error) => logger.error({ err: error }, 'job runner error'),
+});
+await jobs.init();
+
+const jobEvent = z.object({
+  jobId: z.uuid(),
+  type: z.enum(JOB_TYPES),
+  serverId: z.string().nullable(),
+  params: z.record(z.string(), z.unknown()),
+  deadline: z.string(),
+});
+
+socket.on('job', (data: unknown, ack?: (answer: Record<string, unknown>) => void) => {
+  const parsed = jobEvent.safeParse(data);
+  if (!parsed.success) return ack?.({ accepted: false, reason: 'malformed job' });
+  ack?.(jobs.receive(parsed.data as AgentJob));
+});
+
+socket.on('job:cancel', (data: { jobId?: unknown }) => {
+  if (typeof data?.jobId === 'string') jobs.cancel(data.jobId);
+});
+
 socket.on('connect', () => {
   authenticated = false;
   socket.emit('auth', { token, machineId, version: AGENT_VERSION });
@@ -106,6 +148,7 @@ socket.on('authenticated', (data: unknown) => {
   heartbeat = setInterval(() => void beat(), parsed.data.heartbeatSeconds * 1000);
   void beat();
   for (const supervisor of supervisors.values()) supervisor.reportStatus();
+  jobs.resendOutbox();
 });
 
 socket.on('servers:sync', async (data: unknown) => {

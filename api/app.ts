@@ -20,6 +20,8 @@ import { installMemberRoutes } from './routes/members.ts';
 import { installAuditLogRoutes } from './routes/auditLog.ts';
 import { installMachineRoutes } from './routes/machines.ts';
 import { installServerRoutes } from './routes/servers.ts';
+import { installPowerRoutes } from './routes/power.ts';
+import { installJobRoutes } from './routes/jobs.ts';
 import { createAuthenticator, principalOf } from '../identity/principal.ts';
 import { authorize } from '../identity/access.ts';
 import type { Middleware } from 'koa';
@@ -52,6 +54,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installAuditLogRoutes(api, deps);
     installMachineRoutes(api, deps);
     installServerRoutes(api, deps);
+    installPowerRoutes(api, deps);
+    installJobRoutes(api, deps);
   }
 
   koa.use(api.router.routes());

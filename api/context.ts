@@ -7,6 +7,7 @@ import type { Logger } from '../observability/logger.ts';
 import type { HttpMetrics } from '../observability/metrics.ts';
 import type { AccessTokens } from '../identity/accessTokens.ts';
 import type { RateLimiter } from './rateLimit/limiter.ts';
+import type { JobEvents } from '../jobs/events.ts';
 
 export type AppDeps = {
   config: Config;
@@ -17,6 +18,8 @@ export type AppDeps = {
   expectedMigrations: number;
   version: string;
   accessTokens: AccessTokens;
+  /** Wakes requests waiting for jobs to end (`?wait=`). */
+  jobEvents: JobEvents;
   /** Null when RATE_LIMIT=off. */
   rateLimiter: RateLimiter | null;
 };

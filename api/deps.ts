@@ -14,6 +14,7 @@ import { MemoryLimiter } from './rateLimit/memoryLimiter.ts';
 import { createRedisLimiter } from './rateLimit/redisLimiter.ts';
 import type { RateLimiter } from './rateLimit/limiter.ts';
 import type { AppDeps } from './context.ts';
+import { createJobEvents } from '../jobs/events.ts';
 
 export async function createRateLimiter(config: Config, logger: Logger): Promise<RateLimiter | null> {
   if (config.RATE_LIMIT === 'off') return null;
@@ -25,12 +26,14 @@ export async function createAppDeps(input: {
   config: Config;
   logger: Logger;
   pool: DatabasePool;
+  databaseUrl: string;
   secrets: Secrets;
   version: string;
   /** Process-wide default metrics (off for apps created in tests). */
   defaultMetrics?: boolean;
 }): Promise<AppDeps & { close: () => Promise<void> }> {
   const rateLimiter = await createRateLimiter(input.config, input.logger);
+  const jobEvents = await createJobEvents({ pool: input.pool, databaseUrl: input.databaseUrl, logger: input.logger });
   return {
     config: input.config,
     logger: input.logger,
@@ -40,7 +43,9 @@ export async function createAppDeps(input: {
     expectedMigrations: (await listMigrations()).length,
     accessTokens: new AccessTokens(input.secrets.pasetoKey),
     rateLimiter,
+    jobEvents,
     close: async () => {
+      await jobEvents.close();
       await rateLimiter?.close();
     },
   };

@@ -7,11 +7,11 @@ import { run, type Runner } from 'graphile-worker';
 import type { Logger } from '../observability/logger.ts';
 import { createWorkerLogger } from '../observability/workerLogger.ts';
 import { createPgPool } from '../database/pgPool.ts';
-import { taskList } from './tasks/index.ts';
+import { createTaskList, type TaskDeps } from './tasks/index.ts';
 
 export type Worker = { stop: () => Promise<void> };
 
-export type WorkerOptions = { databaseUrl: string; logger: Logger; concurrency?: number };
+export type WorkerOptions = { databaseUrl: string; logger: Logger; concurrency?: number; tasks: TaskDeps };
 
 /** Jobs run at once per orchestrator process. */
 const DEFAULT_CONCURRENCY = 10;
@@ -23,7 +23,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   try {
     runner = await run({
       pgPool,
-      taskList,
+      taskList: createTaskList(options.tasks),
       concurrency,
       noHandleSignals: true,
       // Recurring work is scheduled by our own tasks, not by a crontab file.

@@ -56,10 +56,12 @@ export class ServerSupervisor {
   #stdin: StdinChannel | undefined;
   /** Set while a stop or kill is under way: the exit that follows is asked for, not a crash. */
   #stopping = false;
+  #launching: Promise<void> | undefined;
   #startedAt = 0;
   #timers = new Set<NodeJS.Timeout>();
   #consoleLines: string[] = [];
   readonly #players = new Map<string, PlayerInfo>();
+  readonly #statusListeners = new Set<(status: ServerStatus) => void>();
 
   constructor(config: ServerConfig, options: SupervisorOptions) {
     this.config = config;
@@ -94,8 +96,14 @@ export class ServerSupervisor {
     this.#setStatus(this.status);
   }
 
-  async start(): Promise<void> {
-    if (this.running) return;
+  /** Starts the server unless it runs or is being launched (a sync and a START job may ask at the same moment). */
+  start(): Promise<void> {
+    if (this.running) return Promise.resolve();
+    this.#launching ??= this.#launch().finally(() => (this.#launching = undefined));
+    return this.#launching;
+  }
+
+  async #launch(): Promise<void> {
     this.#stopping = false;
     this.#setStatus('STARTING');
     try {
@@ -150,8 +158,31 @@ export class ServerSupervisor {
     return this.#rcon;
   }
 
+  /**
+   * Resolves with the first status (the current one included) that `done` accepts; rejects when `signal` aborts or
+   * `timeoutMs` passes.
+   */
+  waitForStatus(done: (status: ServerStatus) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<ServerStatus> {
+    if (done(this.status)) return Promise.resolve(this.status);
+    return new Promise((resolve, reject) => {
+      const finish = (error: Error | null, status?: ServerStatus) => {
+        clearTimeout(timer);
+        this.#statusListeners.delete(listener);
+        signal?.removeEventListener('abort', onAbort);
+        if (error) reject(error);
+        else resolve(status!);
+      };
+      const listener = (status: ServerStatus) => done(status) && finish(null, status);
+      const onAbort = () => finish(new Error('cancelled'));
+      const timer = setTimeout(() => finish(new Error(`still ${this.status} after ${timeoutMs} ms`)), timeoutMs);
+      this.#statusListeners.add(listener);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
   #setStatus(status: ServerStatus, extra: { exitCode?: number | null; message?: string } = {}): void {
     this.status = status;
+    for (const listener of [...this.#statusListeners]) listener(status);
     this.#options.report('server:status', { serverId: this.config.id, status, at: new Date().toISOString(), ...extra });
   }
 

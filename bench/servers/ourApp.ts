@@ -24,7 +24,7 @@ if (process.env.BENCH_UNLIMITED_BUCKETS) {
 const pool = await createDatabasePool(databaseUrl);
 // The production logger: one JSON line per request to standard output, which the benchmark sends to /dev/null.
 const logger = createLogger('info');
-const deps = await createAppDeps({ config, logger, pool, secrets: { pasetoKey: generatePasetoKey() }, version: VERSION });
+const deps = await createAppDeps({ config, logger, pool, databaseUrl, secrets: { pasetoKey: generatePasetoKey() }, version: VERSION });
 const { koa } = createApp(deps);
 const server = await startHttpServer(koa, { port: 0, host: '127.0.0.1' });
 console.error(`PORT ${server.port}`);

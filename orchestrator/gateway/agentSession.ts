@@ -25,6 +25,9 @@ export type SessionOptions = {
   release: (session: AgentSession) => void;
 };
 
+/** How long the agent has to acknowledge a job it is sent. */
+const JOB_ACK_TIMEOUT_MS = 5_000;
+
 /** Heartbeats a machine may miss before it counts as gone. */
 const MISSED_BEATS = 3;
 
@@ -70,6 +73,23 @@ export class AgentSession {
   async sync(): Promise<void> {
     if (!this.machineId || this.#closed) return;
     this.send('servers:sync', { servers: await this.#options.store.serverConfigs(this.machineId) });
+  }
+
+  /**
+   * Sends one job and waits for the agent's acknowledgement; marks it DISPATCHED when accepted. A missing or refused
+   * ack leaves it QUEUED for the dispatcher to retry.
+   */
+  async deliver(jobId: string): Promise<void> {
+    if (!this.machineId || this.#closed) return;
+    const job = await this.#options.store.jobForAgent(this.machineId, jobId);
+    if (!job) return;
+    try {
+      const answer = await this.link.request('job', job, JOB_ACK_TIMEOUT_MS);
+      if (answer.accepted === true) await this.#options.store.markDispatched(jobId);
+      else this.#options.logger.warn({ machineId: this.machineId, jobId, reason: answer.reason }, 'agent refused a job');
+    } catch (error) {
+      this.#options.logger.info({ err: error, machineId: this.machineId, jobId }, 'job not acknowledged');
+    }
   }
 
   /** Ends the session with an error the agent can read. */
@@ -131,6 +151,8 @@ export class AgentSession {
     this.#options.logger.info({ machineId: machine.id, version, framing: this.link.framing }, 'agent authenticated');
     this.#armLiveness();
     await this.sync();
+    // Jobs accepted while the agent was away go out at once.
+    for (const job of await this.#options.store.pendingJobs(machine.id)) void this.deliver(job.jobId);
   }
 
   async #report(event: AgentEventName, data: unknown, ack: Ack | undefined): Promise<void> {
@@ -152,9 +174,21 @@ export class AgentSession {
         if (!(await store.recordPlayersOnline(machineId, snapshot.serverId, snapshot.players.length))) return notHere(snapshot.serverId);
         break;
       }
+      case 'job:progress': {
+        const progress = data as z.infer<(typeof AGENT_EVENTS)['job:progress']>;
+        await store.markRunning(machineId, progress.jobId);
+        break;
+      }
+      case 'job:result': {
+        const result = data as z.infer<(typeof AGENT_EVENTS)['job:result']>;
+        if (!(await store.storeResult(machineId, result))) return this.#invalid(`job ${result.jobId} is not this machine's`, ack);
+        // Acknowledged only once stored: the agent then drops it from its outbox.
+        ack?.({ accepted: true, stored: true });
+        return;
+      }
       default:
-        // server:stats, player:join/leave, console and job events are validated here; storing them belongs to the
-        // players and durable-jobs parts of the service.
+        // server:stats, player:join/leave and console are validated here; storing them belongs to the players part
+        // of the service.
         break;
     }
     ack?.({ accepted: true });

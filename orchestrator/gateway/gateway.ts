@@ -92,8 +92,11 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     if (!parsed.success) return;
     const session = sessions.get(parsed.data.machineId);
     if (!session) return;
-    if (parsed.data.type === 'servers_changed') await session.sync();
-    else session.close('AUTH_FAILED', parsed.data.type === 'token_rotated' ? 'agent token rotated' : 'machine removed');
+    const { type, jobId } = parsed.data;
+    if (type === 'servers_changed') await session.sync();
+    else if (type === 'job_dispatch' && jobId) await session.deliver(jobId);
+    else if (type === 'job_cancel' && jobId) session.send('job:cancel', { jobId });
+    else if (type === 'token_rotated' || type === 'machine_removed') session.close('AUTH_FAILED', type === 'token_rotated' ? 'agent token rotated' : 'machine removed');
   });
 
   // Machines whose orchestrator died without a word stay ONLINE in the database; every orchestrator sweeps those

@@ -14,6 +14,8 @@ export interface AgentLink {
   readonly framing: 'socket.io' | 'websocket';
   readonly remoteAddress: string;
   send(event: string, data: unknown): void;
+  /** Sends and waits for the agent's acknowledgement; rejects after `timeoutMs`. */
+  request(event: string, data: unknown, timeoutMs: number): Promise<Record<string, unknown>>;
   /** Sends `event` last and closes once it is written. */
   closeWith(event: string, data: unknown): void;
   close(): void;
@@ -28,6 +30,7 @@ export function socketIoLink(socket: Socket): AgentLink {
     framing: 'socket.io',
     remoteAddress: socket.handshake.address,
     send: (event, data) => void socket.emit(event, data),
+    request: (event, data, timeoutMs) => socket.timeout(timeoutMs).emitWithAck(event, data) as Promise<Record<string, unknown>>,
     closeWith(event, data) {
       socket.emit(event, data);
       socket.disconnect(true);
@@ -53,6 +56,9 @@ export function plainLink(ws: WebSocket, remoteAddress: string): AgentLink {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, data }), done);
   };
   let malformed: (reason: string) => void = () => undefined;
+  /** Acknowledgements this side is waiting for, by frame id. */
+  const pending = new Map<string, (answer: Record<string, unknown>) => void>();
+  let nextId = 0;
   // ws reports a frame over maxPayload (it then closes with 1009) and protocol errors here; without a listener they
   // would crash the process.
   ws.on('error', () => undefined);
@@ -60,6 +66,13 @@ export function plainLink(ws: WebSocket, remoteAddress: string): AgentLink {
     framing: 'websocket',
     remoteAddress,
     send: (event, data) => send(event, data),
+    request: (event, data, timeoutMs) =>
+      new Promise((resolve, reject) => {
+        const id = `s${++nextId}`;
+        const timer = setTimeout(() => (pending.delete(id), reject(new Error(`no ack for ${event} within ${timeoutMs} ms`))), timeoutMs);
+        pending.set(id, (answer) => (clearTimeout(timer), pending.delete(id), resolve(answer)));
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, data, id }));
+      }),
     closeWith: (event, data) => send(event, data, () => ws.close(POLICY_VIOLATION)),
     close: () => ws.close(POLICY_VIOLATION),
     onFrame(handler) {
@@ -72,6 +85,11 @@ export function plainLink(ws: WebSocket, remoteAddress: string): AgentLink {
         }
         if (!frame.success) return malformed('frame is not { event, data, id? }');
         const { event, data, id } = frame.data;
+        if (event === 'ack') {
+          const answer = data as { id?: unknown } | null;
+          const settle = typeof answer?.id === 'string' ? pending.get(answer.id) : undefined;
+          if (settle) return settle(answer as Record<string, unknown>);
+        }
         handler(event, data, id === undefined ? undefined : (answer) => send('ack', { id, ...answer }));
       });
     },

@@ -7,7 +7,9 @@ import { z } from 'zod';
 import type { DatabasePool } from '../../database/pool.ts';
 import { hashSecret, secretMatches } from '../../identity/secretTokens.ts';
 import { serverConfig, type ServerConfig } from '../../schema/agentEvents.ts';
-import type { heartbeatEvent, serverStatusEvent } from '../../schema/agentEvents.ts';
+import type { heartbeatEvent, jobResultEvent, serverStatusEvent } from '../../schema/agentEvents.ts';
+
+const agentJob = z.object({ jobId: z.string(), type: z.string(), serverId: z.string().nullable(), params: z.record(z.string(), z.unknown()), deadline: z.string() });
 
 const machineRow = z.object({ id: z.string(), clusterId: z.string(), tokenHash: z.instanceof(Buffer) });
 
@@ -83,6 +85,51 @@ export function createMachineStore(pool: DatabasePool) {
       const result = await pool.query(sql.unsafe`
         UPDATE servers SET players_online = ${count} WHERE id = ${serverId} AND machine_id = ${machineId}`);
       return result.rowCount > 0;
+    },
+
+    /** A job as the agent receives it (`job`), if it is this machine's and not ended. */
+    jobForAgent(machineId: string, jobId: string) {
+      return pool.maybeOne(sql.type(agentJob)`
+        SELECT id AS "jobId", type, server_id AS "serverId", params, expires_at AS deadline FROM jobs
+         WHERE id = ${jobId} AND machine_id = ${machineId} AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING')`);
+    },
+
+    /** The machine's jobs that have not ended, oldest first (sent when its agent connects). */
+    pendingJobs(machineId: string) {
+      return pool.any(sql.type(agentJob)`
+        SELECT id AS "jobId", type, server_id AS "serverId", params, expires_at AS deadline FROM jobs
+         WHERE machine_id = ${machineId} AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING') AND expires_at > now()
+         ORDER BY created_at, id`);
+    },
+
+    async markDispatched(jobId: string): Promise<void> {
+      // The ack may arrive after the agent already reported RUNNING (or the result): count the delivery, keep the status.
+      await pool.query(sql.unsafe`
+        UPDATE jobs SET attempts = attempts + 1, dispatched_at = coalesce(dispatched_at, now()),
+               status = CASE WHEN status = 'QUEUED' THEN 'DISPATCHED' ELSE status END
+         WHERE id = ${jobId}`);
+    },
+
+    async markRunning(machineId: string, jobId: string): Promise<boolean> {
+      const result = await pool.query(sql.unsafe`
+        UPDATE jobs SET status = 'RUNNING', started_at = coalesce(started_at, now()), dispatched_at = coalesce(dispatched_at, now())
+         WHERE id = ${jobId} AND machine_id = ${machineId} AND status IN ('QUEUED', 'DISPATCHED')`);
+      return result.rowCount > 0;
+    },
+
+    /**
+     * Stores an agent's result. A duplicate (the job already ended) changes nothing; false only when the job is not
+     * this machine's at all.
+     */
+    async storeResult(machineId: string, report: z.infer<typeof jobResultEvent>): Promise<boolean> {
+      const mine = await pool.exists(sql.unsafe`SELECT 1 FROM jobs WHERE id = ${report.jobId} AND machine_id = ${machineId}`);
+      if (!mine) return false;
+      await pool.query(sql.unsafe`
+        UPDATE jobs SET status = ${report.status}, result = ${report.result ? sql.jsonb(report.result as never) : null},
+               error = ${report.error ? sql.jsonb(report.error) : null}, finished_at = ${report.finishedAt},
+               started_at = coalesce(started_at, ${report.finishedAt}), dispatched_at = coalesce(dispatched_at, ${report.finishedAt})
+         WHERE id = ${report.jobId} AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING')`);
+      return true;
     },
 
     /** Every server of the machine as the agent needs it (`servers:sync`). */

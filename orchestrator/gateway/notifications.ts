@@ -1,7 +1,7 @@
 /**
  * Changes the gateway must act on, sent through Postgres NOTIFY inside the transaction that makes them, so every
  * orchestrator process hears of them exactly when they commit: a machine's servers changed (send `servers:sync`), or
- * its agent token was rotated or the machine removed (close its connection).
+ * its agent token was rotated or the machine removed (close its connection), a job is to be delivered or cancelled.
  */
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
@@ -9,8 +9,10 @@ import { z } from 'zod';
 export const AGENT_CHANNEL = 'gsm_agent';
 
 export const agentNotification = z.object({
-  type: z.enum(['servers_changed', 'token_rotated', 'machine_removed']),
+  type: z.enum(['servers_changed', 'token_rotated', 'machine_removed', 'job_dispatch', 'job_cancel']),
   machineId: z.string(),
+  /** With job_dispatch and job_cancel. */
+  jobId: z.string().optional(),
 });
 export type AgentNotification = z.infer<typeof agentNotification>;
 

@@ -3,5 +3,13 @@
  * with zod first, is idempotent, throws to retry and awaits everything.
  */
 import type { TaskList } from 'graphile-worker';
+import type { DatabasePool } from '../../database/pool.ts';
+import type { JobEvents } from '../../jobs/events.ts';
+import { DISPATCH_TASK } from '../../jobs/store.ts';
+import { dispatchTask } from './jobs__dispatch.ts';
 
-export const taskList: TaskList = {};
+export type TaskDeps = { pool: DatabasePool; jobEvents: JobEvents };
+
+export const createTaskList = (deps: TaskDeps): TaskList => ({
+  [DISPATCH_TASK]: dispatchTask(deps),
+});

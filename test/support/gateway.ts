@@ -5,11 +5,13 @@
 import { io as connectSocketIo, type Socket } from 'socket.io-client';
 import { WebSocket } from 'ws';
 import { createGateway, type Gateway } from '../../orchestrator/gateway/gateway.ts';
+import { startWorker } from '../../orchestrator/worker.ts';
 import { startTestApp, type TestApp } from './app.ts';
 
 export type GatewayApp = TestApp & { gateway: Gateway; wsUrl: string };
 
-export async function startGatewayApp(options: { heartbeatSeconds?: number; authTimeoutMs?: number } = {}): Promise<GatewayApp> {
+/** The app with its gateway and, with `worker`, the job runner (graphile-worker) as an orchestrator runs them. */
+export async function startGatewayApp(options: { heartbeatSeconds?: number; authTimeoutMs?: number; worker?: boolean } = {}): Promise<GatewayApp> {
   const app = await startTestApp();
   const gateway = await createGateway(app.httpServer, {
     pool: app.pool,
@@ -19,8 +21,18 @@ export async function startGatewayApp(options: { heartbeatSeconds?: number; auth
     authTimeoutMs: options.authTimeoutMs ?? 500,
     minVersion: '0.1.0',
   });
+  const worker = options.worker ? await startWorker({ databaseUrl: app.database.url, logger: app.deps.logger, tasks: { pool: app.pool, jobEvents: app.deps.jobEvents } }) : undefined;
   const close = app.close;
-  return { ...app, gateway, wsUrl: app.url.replace(/^http/, 'ws'), close: async () => (await gateway.close(), await close()) };
+  return {
+    ...app,
+    gateway,
+    wsUrl: app.url.replace(/^http/, 'ws'),
+    close: async () => {
+      await worker?.stop();
+      await gateway.close();
+      await close();
+    },
+  };
 }
 
 export type Received = { event: string; data: any };

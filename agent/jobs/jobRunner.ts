@@ -1,0 +1,213 @@
+/**
+ * Runs the jobs the service sends (SPEC sections 3, 4 and 9) exactly once in effect over an at-least-once channel:
+ * - A job id is run at most once: while it is queued or running a re-delivery is only acknowledged again, and once
+ *   it finished its stored result (outbox.ts) is re-sent instead of running it again, also after an agent restart.
+ * - Jobs of one server run one at a time in arrival order (one PQueue per server, concurrency 1), because power
+ *   jobs must never overlap. KILL is the exception: it runs at once, aborts the running job of its server, and the
+ *   next queued job of that server waits until the KILL is done.
+ * - Every result is on disk before it is sent, and stays there until the service acknowledges it.
+ *
+ * A job that was running when the agent died has no record after the restart: it is unknown, so the service's delivery
+ * retry brings it again and it runs again. That is safe because executors' actions are idempotent requests for a
+ * state (START on an online server succeeds at once), and the service drops any duplicate result by job id.
+ */
+import { join } from 'node:path';
+import PQueue from 'p-queue';
+import { Outbox, SAFE_JOB_ID, type JobResultEvent } from './outbox.ts';
+
+export type { JobResultEvent } from './outbox.ts';
+
+export const JOB_TYPES = ['START', 'STOP', 'RESTART', 'KILL', 'RCON', 'KICK', 'BAN', 'UNBAN', 'BROADCAST', 'WIPE'] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+export type AgentJob = { jobId: string; type: JobType; serverId: string | null; params: Record<string, unknown>; deadline: string };
+
+/** Thrown by executors for a FAILED result with this code (e.g. `NOT_RUNNING`); any other error is `AGENT_ERROR`. */
+export class JobError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'JobError';
+    this.code = code;
+  }
+}
+
+export interface JobExecutor {
+  /** Does the job; should stop early when `signal` aborts (cancel, or a KILL of the same server). */
+  execute(job: AgentJob, signal: AbortSignal): Promise<Record<string, unknown>>;
+}
+
+export interface JobRunnerOptions {
+  dataDir: string;
+  executor: JobExecutor;
+  /** Fire and forget: the connection may be down, `resendOutbox()` after the next authentication covers that. */
+  send: (event: 'job:progress' | 'job:result', data: object) => void;
+  now?: () => number;
+  /** Errors nobody awaits (a failed disk write, a throwing `send`); by default ignored. */
+  onError?: (error: unknown) => void;
+}
+
+type Outcome = Omit<JobResultEvent, 'jobId' | 'finishedAt'>;
+type Entry = { job: AgentJob; controller: AbortController; settled: boolean };
+
+/** The service's schema caps these (agentEvents.ts); a longer one would be refused, and so re-sent forever. */
+const failed = (code: string, message: string): Outcome => ({
+  status: 'FAILED',
+  error: { code: code.slice(0, 64), message: message.slice(0, 2000) },
+});
+const NO_SERVER = '\0none'; // queue key of jobs with serverId null: no real server id can collide with it
+
+export class JobRunner {
+  readonly #options: JobRunnerOptions;
+  readonly #now: () => number;
+  #outbox: Outbox | undefined;
+  /** Queued or running, until their result is stored. */
+  readonly #active = new Map<string, Entry>();
+  readonly #queues = new Map<string, PQueue>();
+  /** The job each server's queue is running now (what a KILL aborts). */
+  readonly #running = new Map<string, Entry>();
+  /** KILLs in progress per server: the queue waits for them before starting its next job. */
+  readonly #killing = new Map<string, Promise<void>>();
+  #busy = 0;
+  #idleWaiters: (() => void)[] = [];
+
+  constructor(options: JobRunnerOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  async init(): Promise<void> {
+    this.#outbox = await Outbox.open(join(this.#options.dataDir, 'jobs'), { now: this.#now });
+  }
+
+  receive(job: AgentJob): { accepted: true } | { accepted: false; reason: string } {
+    const outbox = this.#outbox;
+    if (!outbox) return { accepted: false, reason: 'agent is starting' };
+    const invalid = validate(job);
+    if (invalid) return { accepted: false, reason: invalid };
+    if (this.#active.has(job.jobId)) return { accepted: true };
+    if (outbox.has(job.jobId)) {
+      this.#track(this.#resend(outbox, job.jobId));
+      return { accepted: true };
+    }
+    const entry: Entry = { job, controller: new AbortController(), settled: false };
+    this.#active.set(job.jobId, entry);
+    const key = job.serverId ?? NO_SERVER;
+    const queue = this.#queues.get(key) ?? this.#queues.set(key, new PQueue({ concurrency: 1 })).get(key)!;
+    if (job.type === 'KILL') this.#kill(key, entry);
+    else this.#track(queue.add(() => this.#lane(key, entry)));
+    return { accepted: true };
+  }
+
+  /** Queued: dropped with a CANCELLED result. Running: aborted, CANCELLED unless it finished first. Else: nothing. */
+  cancel(jobId: string): void {
+    const entry = this.#active.get(jobId);
+    if (entry) this.#abort(entry, 'cancelled by the service');
+  }
+
+  async acknowledge(jobId: string): Promise<void> {
+    await this.#outbox?.acknowledge(jobId);
+  }
+
+  resendOutbox(): void {
+    for (const event of this.#outbox?.pending() ?? []) this.#send('job:result', event);
+  }
+
+  idle(): Promise<void> {
+    return this.#busy === 0 ? Promise.resolve() : new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  async #lane(key: string, entry: Entry): Promise<void> {
+    for (let kill = this.#killing.get(key); kill; kill = this.#killing.get(key)) await kill;
+    this.#running.set(key, entry);
+    try {
+      await this.#run(entry);
+    } finally {
+      this.#running.delete(key);
+    }
+  }
+
+  #kill(key: string, entry: Entry): void {
+    const running = this.#running.get(key);
+    if (running) this.#abort(running, `aborted by KILL job ${entry.job.jobId}`);
+    const done: Promise<void> = Promise.all([this.#killing.get(key), this.#run(entry)]).then(() => {
+      if (this.#killing.get(key) === done) this.#killing.delete(key);
+    });
+    this.#killing.set(key, done);
+    this.#track(done);
+  }
+
+  #abort(entry: Entry, message: string): void {
+    if (entry.settled) return;
+    entry.controller.abort(new JobError('CANCELLED', message));
+    // Reported now rather than when the executor gives up, so a cancel answers promptly; the queue still waits for it.
+    this.#track(this.#finish(entry, failed('CANCELLED', message)));
+  }
+
+  async #run(entry: Entry): Promise<void> {
+    const { job, controller } = entry;
+    if (entry.settled) return; // cancelled while queued
+    if (!(Date.parse(job.deadline) > this.#now())) {
+      return this.#finish(entry, failed('EXPIRED', `deadline ${job.deadline} passed before the job started`));
+    }
+    this.#send('job:progress', { jobId: job.jobId, status: 'RUNNING' });
+    let outcome: Outcome;
+    try {
+      const result = await this.#options.executor.execute(job, controller.signal);
+      outcome = { status: 'SUCCEEDED', result: result ?? {} };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      outcome = error instanceof JobError ? failed(error.code, message) : failed('AGENT_ERROR', message);
+    }
+    await this.#finish(entry, outcome);
+  }
+
+  /** Stores then sends the result, once per job whichever of executor, cancel or KILL gets here first. */
+  async #finish(entry: Entry, outcome: Outcome): Promise<void> {
+    if (entry.settled) return;
+    entry.settled = true;
+    const event: JobResultEvent = { jobId: entry.job.jobId, ...outcome, finishedAt: new Date(this.#now()).toISOString() };
+    try {
+      await this.#outbox!.put(event);
+    } catch (error) {
+      this.#options.onError?.(error); // still pending in memory: sent now and re-sent while this process lives
+    }
+    // Removed from #active only now, so a re-delivery always finds the job either active or in the outbox.
+    this.#active.delete(entry.job.jobId);
+    this.#send('job:result', event);
+  }
+
+  async #resend(outbox: Outbox, jobId: string): Promise<void> {
+    const stored = await outbox.get(jobId);
+    // The record exists but its file is unreadable: say so rather than leave the service waiting, and never re-run.
+    const lost = failed('RESULT_LOST', 'the job already ran; its stored result is unreadable');
+    this.#send('job:result', stored ?? { jobId, ...lost, finishedAt: new Date(this.#now()).toISOString() });
+  }
+
+  #send(event: 'job:progress' | 'job:result', data: object): void {
+    try {
+      this.#options.send(event, data);
+    } catch (error) {
+      this.#options.onError?.(error);
+    }
+  }
+
+  /** Counts work in flight for idle(); nothing tracked may leave an unhandled rejection. */
+  #track(work: Promise<unknown>): void {
+    this.#busy++;
+    work
+      .catch((error) => this.#options.onError?.(error))
+      .finally(() => {
+        if (--this.#busy === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve();
+      });
+  }
+}
+
+/** The reason a job cannot be accepted, if any. The id is checked strictly: it becomes a file name. */
+function validate(job: AgentJob): string | undefined {
+  if (typeof job?.jobId !== 'string' || !SAFE_JOB_ID.test(job.jobId)) return 'invalid jobId';
+  if (!(JOB_TYPES as readonly string[]).includes(job.type)) return `unsupported job type ${String(job.type)}`;
+  if (job.serverId !== null && typeof job.serverId !== 'string') return 'invalid serverId';
+  if (typeof job.params !== 'object' || job.params === null) return 'invalid params';
+  if (typeof job.deadline !== 'string' || Number.isNaN(Date.parse(job.deadline))) return 'invalid deadline';
+  return undefined;
+}

@@ -1,0 +1,101 @@
+/**
+ * The jobs API: one job (long-polling with `?wait=N`), a cluster's jobs, and cancelling (SPEC section 5).
+ */
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { AppDeps } from '../context.ts';
+import { conflict, notFound } from '../errors.ts';
+import type { Api } from '../http/route.ts';
+import { id, listOf } from '../../schema/http.ts';
+import { clusterIdParams } from '../../schema/identity.ts';
+import { job, jobListQuery, powerQuery } from '../../schema/jobs.ts';
+import { JOB_COLUMNS, getJob } from '../../jobs/store.ts';
+import { recordAudit } from '../../identity/audit.ts';
+import { fetchPage, orderBy } from '../../database/listing.ts';
+import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
+
+export function installJobRoutes(api: Api, deps: AppDeps) {
+  const { pool, jobEvents } = deps;
+  const byJob = async ({ params }: { params: { id: string } }) => {
+    const clusterId = await pool.maybeOneFirst(sql.type(z.object({ clusterId: z.string() }))`SELECT cluster_id AS "clusterId" FROM jobs WHERE id = ${params.id}`);
+    if (!clusterId) throw notFound('Job not found');
+    return clusterId;
+  };
+
+  api.route({
+    method: 'get',
+    path: '/api/v1/jobs/:id',
+    summary: 'Get a job',
+    description: 'With `?wait=N` (0..60) the answer waits until the job ends or N seconds pass (long polling).',
+    tags: ['Jobs'],
+    auth: 'user',
+    params: z.object({ id }),
+    query: powerQuery,
+    permission: { action: 'cluster.read', cluster: byJob },
+    responses: { 200: { description: 'The job', schema: job } },
+    handler: async (_ctx, { params, query }) => {
+      if (query.wait) await jobEvents.waitForEnd(params.id, query.wait * 1000);
+      return getJob(pool, params.id);
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/api/v1/clusters/:clusterId/jobs',
+    summary: "A cluster's jobs",
+    description: 'Filters: `status`, `type` (any case), `serverId`, `taskId`. Newest first by default.',
+    tags: ['Jobs'],
+    auth: 'user',
+    params: clusterIdParams,
+    query: jobListQuery,
+    permission: { action: 'cluster.read', cluster: 'clusterId' },
+    responses: { 200: { description: 'Jobs', schema: listOf(job) } },
+    handler: (_ctx, { params, query }) => {
+      const filters = [
+        sql.fragment`j.cluster_id = ${params.clusterId}`,
+        ...(query.status ? [sql.fragment`j.status = ${query.status}`] : []),
+        ...(query.type ? [sql.fragment`j.type = ${query.type}`] : []),
+        ...(query.serverId ? [sql.fragment`j.server_id = ${query.serverId}`] : []),
+        ...(query.taskId ? [sql.fragment`j.task_id = ${query.taskId}`] : []),
+      ];
+      return fetchPage(pool, {
+        schema: job,
+        columns: JOB_COLUMNS,
+        from: sql.fragment`jobs j WHERE ${sql.join(filters, sql.fragment` AND `)}`,
+        order: orderBy(query.sort, { createdAt: sql.fragment`j.created_at` }, sql.fragment`j.id`),
+        page: query,
+      });
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/api/v1/jobs/:id/cancel',
+    summary: 'Cancel a job',
+    description: 'QUEUED: cancelled at once (200). DISPATCHED or RUNNING: the cancel is sent to the agent (202; the job ends when the agent answers). Ended: 409.',
+    tags: ['Jobs'],
+    auth: 'user',
+    params: z.object({ id }),
+    permission: { action: 'servers.manage', cluster: byJob },
+    responses: { 200: { description: 'Cancelled', schema: job }, 202: { description: 'Cancel sent to the agent', schema: job }, 409: { description: 'The job has ended' } },
+    handler: async (ctx, { params }) => {
+      const current = await pool.transaction(async (tx) => {
+        const row = await tx.one(sql.type(z.object({ status: z.string(), machineId: z.string().nullable(), clusterId: z.string() }))`
+          SELECT status, machine_id AS "machineId", cluster_id AS "clusterId" FROM jobs WHERE id = ${params.id} FOR UPDATE`);
+        if (row.status === 'QUEUED') {
+          await tx.query(sql.unsafe`
+            UPDATE jobs SET status = 'CANCELLED', finished_at = now(), error = ${sql.jsonb({ code: 'CANCELLED', message: 'cancelled before it reached the agent' })}
+             WHERE id = ${params.id}`);
+        } else if ((row.status === 'DISPATCHED' || row.status === 'RUNNING') && row.machineId) {
+          await notifyAgent(tx, { type: 'job_cancel', machineId: row.machineId, jobId: params.id });
+        } else {
+          throw conflict(`The job has ended (${row.status}); there is nothing to cancel`);
+        }
+        await recordAudit(tx, ctx, { clusterId: row.clusterId, action: 'job.cancel', target: { type: 'job', id: params.id } });
+        return getJob(tx, params.id);
+      });
+      ctx.status = current.status === 'CANCELLED' ? 200 : 202;
+      ctx.body = current;
+    },
+  });
+}

@@ -1,0 +1,114 @@
+/**
+ * Power actions and RCON (SPEC section 5). Each call validates, checks the permission, then in one transaction writes
+ * the job, the server's desired status where it changes, the audit entry and graphile-worker's add_job. The answer is
+ * 202 with the Job and `Location`, or — with `?wait=N`, and by default for RCON (10 s) — the finished result.
+ */
+import type { Context } from 'koa';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { AppDeps } from '../context.ts';
+import { conflict, notFound } from '../errors.ts';
+import type { Api } from '../http/route.ts';
+import { id } from '../../schema/http.ts';
+import { job, powerQuery, rconAnswer, rconBody, rconExecuteBody, waitSeconds, type Job, type JobType } from '../../schema/jobs.ts';
+import { recordAudit } from '../../identity/audit.ts';
+import { createJob, getJob } from '../../jobs/store.ts';
+import { clusterOfServer } from './servers.ts';
+
+/** How long an RCON call waits for its output when `?wait` is not given. */
+const RCON_DEFAULT_WAIT_S = 10;
+
+const POWER: { type: JobType; path: string; desired: 'RUNNING' | 'STOPPED' | null; summary: string }[] = [
+  { type: 'START', path: 'start', desired: 'RUNNING', summary: 'Start a server' },
+  { type: 'STOP', path: 'stop', desired: 'STOPPED', summary: 'Stop a server gracefully' },
+  { type: 'RESTART', path: 'restart', desired: 'RUNNING', summary: 'Restart a server' },
+  { type: 'KILL', path: 'kill', desired: 'STOPPED', summary: 'Kill a server at once (SIGKILL)' },
+];
+
+const serverRow = z.object({ id: z.string(), clusterId: z.string(), machineId: z.string(), status: z.string() });
+const rconQuery = z.object({ wait: waitSeconds.optional() }).strict();
+
+export function installPowerRoutes(api: Api, deps: AppDeps) {
+  const { pool, jobEvents } = deps;
+  const byServer = ({ params }: { params: { id: string } }) => clusterOfServer(pool, params.id);
+
+  async function accept(ctx: Context, serverId: string, type: JobType, params: Record<string, unknown>, desired: 'RUNNING' | 'STOPPED' | null, requireRunning: boolean) {
+    return pool.transaction(async (tx) => {
+      const server = await tx.maybeOne(sql.type(serverRow)`
+        SELECT id, cluster_id AS "clusterId", machine_id AS "machineId", status FROM servers WHERE id = ${serverId} FOR UPDATE`);
+      if (!server) throw notFound('Server not found');
+      if (requireRunning && server.status !== 'ONLINE') throw conflict(`The server is ${server.status}, not running: RCON needs a running server`);
+      const created = await createJob(tx, ctx, { clusterId: server.clusterId, serverId, machineId: server.machineId, type, params });
+      if (desired) await tx.query(sql.unsafe`UPDATE servers SET desired_status = ${desired}, updated_at = now() WHERE id = ${serverId}`);
+      await recordAudit(tx, ctx, { clusterId: server.clusterId, action: `server.${type.toLowerCase()}`, target: { type: 'server', id: serverId } });
+      return created;
+    });
+  }
+
+  /** Waits up to `seconds` for the job to end and answers it as it is then. */
+  async function settle(created: Job, seconds: number): Promise<Job> {
+    if (seconds > 0) await jobEvents.waitForEnd(created.id, seconds * 1000);
+    return seconds > 0 ? getJob(pool, created.id) : created;
+  }
+
+  const answerJob = (ctx: Context, current: Job) => {
+    ctx.set('Location', `/api/v1/jobs/${current.id}`);
+    ctx.status = current.finishedAt ? 200 : 202;
+    ctx.body = current;
+  };
+
+  for (const power of POWER) {
+    api.route({
+      method: 'post',
+      path: `/api/v1/servers/:id/${power.path}`,
+      summary: power.summary,
+      description: `A ${power.type} job. 202 with the Job and \`Location\`; with \`?wait=N\` (0..60) the answer waits until the job ends (200) or N seconds pass (202).`,
+      tags: ['Power'],
+      auth: 'user',
+      params: z.object({ id }),
+      query: powerQuery,
+      permission: { action: 'servers.manage', cluster: byServer },
+      responses: { 200: { description: 'The finished job', schema: job }, 202: { description: 'The job, accepted', schema: job, headers: { Location: 'The job' } } },
+      handler: async (ctx, { params, query }) => answerJob(ctx, await settle(await accept(ctx, params.id, power.type, {}, power.desired, false), query.wait ?? 0)),
+    });
+  }
+
+  async function rcon(ctx: Context, serverId: string, command: string, wait: number | undefined) {
+    const current = await settle(await accept(ctx, serverId, 'RCON', { command }, null, true), wait ?? RCON_DEFAULT_WAIT_S);
+    ctx.set('Location', `/api/v1/jobs/${current.id}`);
+    ctx.status = current.finishedAt ? 200 : 202;
+    const output = current.status === 'SUCCEEDED' && typeof current.result?.output === 'string' ? current.result.output : null;
+    ctx.body = { success: current.status === 'SUCCEEDED', output, jobId: current.id, status: current.status };
+  }
+
+  const rconDescription = `Runs a console command on a running server (409 otherwise). Waits ${RCON_DEFAULT_WAIT_S} s by default (\`?wait=\` overrides): 200 \`{ success, output, jobId, status }\` when finished, 202 with \`output: null\` when not.`;
+
+  api.route({
+    method: 'post',
+    path: '/api/v1/servers/:id/rcon',
+    summary: 'Run an RCON command',
+    description: rconDescription,
+    tags: ['Power'],
+    auth: 'user',
+    params: z.object({ id }),
+    query: rconQuery,
+    body: rconBody,
+    permission: { action: 'servers.manage', cluster: byServer },
+    responses: { 200: { description: 'The command ran', schema: rconAnswer }, 202: { description: 'Still running', schema: rconAnswer }, 409: { description: 'The server is not running' } },
+    handler: (ctx, { params, query, body }) => rcon(ctx, params.id, body.command, query.wait),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/api/v1/rcon/execute',
+    summary: 'Run an RCON command (variant: serverId in the body)',
+    description: rconDescription,
+    tags: ['Power'],
+    auth: 'user',
+    query: rconQuery,
+    body: rconExecuteBody,
+    permission: { action: 'servers.manage', cluster: ({ body }) => clusterOfServer(pool, body.serverId) },
+    responses: { 200: { description: 'The command ran', schema: rconAnswer }, 202: { description: 'Still running', schema: rconAnswer }, 409: { description: 'The server is not running' } },
+    handler: (ctx, { query, body }) => rcon(ctx, body.serverId, body.command, query.wait),
+  });
+}

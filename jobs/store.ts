@@ -1,0 +1,58 @@
+/**
+ * Jobs in Postgres: the row every state-changing call becomes, created in the caller's transaction together with
+ * graphile-worker's `add_job` (so an accepted request is never lost and never half-done), and read back as the Job
+ * record.
+ */
+import type { Context } from 'koa';
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+import { job, type Job, type JobType } from '../schema/jobs.ts';
+import type { Principal } from '../identity/principal.ts';
+
+export const JOB_COLUMNS = sql.fragment`
+  j.id, j.cluster_id AS "clusterId", j.server_id AS "serverId", j.machine_id AS "machineId", j.player_id AS "playerId",
+  j.task_id AS "taskId", j.type, j.status, j.params, j.result, j.error, j.attempts,
+  json_build_object('kind', j.created_by_kind, 'id', j.created_by_id) AS "createdBy",
+  j.idempotency_key AS "idempotencyKey", j.created_at AS "createdAt", j.dispatched_at AS "dispatchedAt",
+  j.started_at AS "startedAt", j.finished_at AS "finishedAt", j.expires_at AS "expiresAt"`;
+
+/** How long a job may wait for its agent before it EXPIRES (SPEC: power 10 min, RCON 30 s). */
+export const JOB_TTL_MS: Partial<Record<JobType, number>> = { RCON: 30_000 };
+const DEFAULT_TTL_MS = 10 * 60_000;
+
+/** The graphile-worker task that delivers a job to its agent. */
+export const DISPATCH_TASK = 'jobs__dispatch';
+/** Delivery attempts before graphile-worker gives up; expiry normally ends a job first. */
+const MAX_DISPATCH_ATTEMPTS = 100;
+
+export const getJob = (connection: CommonQueryMethods, jobId: string): Promise<Job> =>
+  connection.one(sql.type(job)`SELECT ${JOB_COLUMNS} FROM jobs j WHERE j.id = ${jobId}`);
+
+export type NewJob = {
+  clusterId: string;
+  serverId: string | null;
+  machineId: string | null;
+  type: JobType;
+  params: Record<string, unknown>;
+  playerId?: string | null;
+  taskId?: string | null;
+  idempotencyKey?: string | null;
+};
+
+const creator = (principal: Principal | undefined): { kind: 'USER' | 'TOKEN' | 'SYSTEM'; id: string | null } =>
+  !principal ? { kind: 'SYSTEM', id: null } : principal.kind === 'TOKEN' ? { kind: 'TOKEN', id: principal.tokenId } : { kind: 'USER', id: principal.user.id };
+
+/** Writes the job and schedules its delivery, in `tx` (the caller's transaction, which also holds the audit entry). */
+export async function createJob(tx: CommonQueryMethods, ctx: Context | null, input: NewJob): Promise<Job> {
+  const by = creator(ctx?.state.principal as Principal | undefined);
+  const ttlMs = JOB_TTL_MS[input.type] ?? DEFAULT_TTL_MS;
+  const jobId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
+    INSERT INTO jobs (cluster_id, server_id, machine_id, player_id, task_id, type, params, created_by_kind, created_by_id, idempotency_key, expires_at)
+    VALUES (${input.clusterId}, ${input.serverId}, ${input.machineId}, ${input.playerId ?? null}, ${input.taskId ?? null}, ${input.type},
+            ${sql.jsonb(input.params as never)}, ${by.kind}, ${by.id}, ${input.idempotencyKey ?? null},
+            now() + make_interval(secs => ${ttlMs / 1000}))
+    RETURNING id`);
+  await tx.query(sql.unsafe`
+    SELECT graphile_worker.add_job(${DISPATCH_TASK}, json_build_object('jobId', ${jobId}::text), max_attempts => ${MAX_DISPATCH_ATTEMPTS})`);
+  return getJob(tx, jobId);
+}

@@ -1,0 +1,265 @@
+import test, { type ExecutionContext } from 'ava';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JobError, JobRunner, type AgentJob, type JobExecutor, type JobType } from '../../agent/jobs/jobRunner.ts';
+import { Outbox } from '../../agent/jobs/outbox.ts';
+
+/**
+ * A test double of the executor (our own interface). What a job does comes from `params.act`: 'ok' returns at once,
+ * 'wait' until `release(jobId)`, 'hang' until its signal aborts, 'jobError' / 'crash' throw. `log` records starts and
+ * ends, which also shows whether two jobs ever overlapped.
+ */
+class FakeExecutor implements JobExecutor {
+  readonly log: string[] = [];
+  readonly signals = new Map<string, AbortSignal>();
+  readonly #gates = new Map<string, PromiseWithResolvers<void>>();
+  #gate = (name: string) => this.#gates.get(name) ?? this.#gates.set(name, Promise.withResolvers<void>()).get(name)!;
+  started = (jobId: string) => this.#gate(`started ${jobId}`).promise;
+  release = (jobId: string) => this.#gate(`release ${jobId}`).resolve();
+  runs = (jobId: string) => this.log.filter((line) => line === `start ${jobId}`).length;
+
+  async execute(job: AgentJob, signal: AbortSignal): Promise<Record<string, unknown>> {
+    this.log.push(`start ${job.jobId}`);
+    this.signals.set(job.jobId, signal);
+    this.#gate(`started ${job.jobId}`).resolve();
+    try {
+      if (job.params.act === 'wait') await this.#gate(`release ${job.jobId}`).promise;
+      if (job.params.act === 'hang') await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+      if (job.params.act === 'jobError') throw new JobError('NOT_RUNNING', 'server is not running');
+      if (job.params.act === 'crash') throw new TypeError('boom');
+      return { ran: job.jobId };
+    } finally {
+      this.log.push(`end ${job.jobId}`);
+    }
+  }
+}
+
+type Sent = { event: string; data: Record<string, unknown> };
+
+async function setup(t: ExecutionContext, dataDir?: string, now?: () => number) {
+  const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'gsm-jobs-')));
+  if (!dataDir) t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const executor = new FakeExecutor();
+  const sent: Sent[] = [];
+  const send = (event: string, data: object) => sent.push({ event, data: data as Record<string, unknown> });
+  const runner = new JobRunner({ dataDir: dir, executor, send, now });
+  await runner.init();
+  const results = (jobId?: string) =>
+    sent.filter((s) => s.event === 'job:result' && (!jobId || s.data.jobId === jobId)).map((s) => s.data);
+  return { dir, executor, sent, runner, results };
+}
+
+const HOUR = 3600_000;
+const job = (jobId: string, serverId: string | null, act = 'ok', type: JobType = 'RESTART', deadline = new Date(Date.now() + HOUR)) =>
+  ({ jobId, type, serverId, params: { act }, deadline: deadline.toISOString() }) satisfies AgentJob;
+
+test('jobs of one server run one at a time in arrival order, each reported RUNNING then with its result', async (t) => {
+  const { executor, runner, sent } = await setup(t);
+  for (const id of ['a', 'b', 'c']) t.deepEqual(runner.receive(job(id, 's1', 'wait')), { accepted: true });
+  await executor.started('a');
+  t.deepEqual(executor.log, ['start a']);
+  executor.release('a');
+  await executor.started('b');
+  executor.release('b');
+  executor.release('c');
+  await runner.idle();
+  t.deepEqual(executor.log, ['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
+  const events = sent.map((s) => `${s.event.slice(4)} ${s.data.jobId}`);
+  t.deepEqual(events, ['progress a', 'result a', 'progress b', 'result b', 'progress c', 'result c']);
+  t.deepEqual(sent[0].data, { jobId: 'a', status: 'RUNNING' });
+  t.like(sent[1].data, { jobId: 'a', status: 'SUCCEEDED', result: { ran: 'a' } });
+  t.false('error' in sent[1].data);
+  t.true(Number.isFinite(Date.parse(sent[1].data.finishedAt as string)));
+});
+
+test('two servers run in parallel; jobs without a server have their own queue', async (t) => {
+  const { executor, runner, results } = await setup(t);
+  runner.receive(job('a', 's1', 'wait'));
+  runner.receive(job('b', 's2', 'wait'));
+  runner.receive(job('c', null, 'wait'));
+  await Promise.all([executor.started('a'), executor.started('b'), executor.started('c')]);
+  for (const id of ['a', 'b', 'c']) executor.release(id);
+  await runner.idle();
+  t.is(results().length, 3);
+});
+
+test('a duplicate delivery while queued or running is accepted and runs once', async (t) => {
+  const { executor, runner, results } = await setup(t);
+  runner.receive(job('a', 's1', 'wait'));
+  runner.receive(job('b', 's1', 'ok'));
+  await executor.started('a');
+  t.deepEqual(runner.receive(job('a', 's1', 'wait')), { accepted: true }); // running
+  t.deepEqual(runner.receive(job('b', 's1', 'ok')), { accepted: true }); // queued
+  executor.release('a');
+  await runner.idle();
+  t.deepEqual([executor.runs('a'), executor.runs('b'), results('a').length, results('b').length], [1, 1, 1, 1]);
+});
+
+test('a duplicate after finishing re-sends the stored result without running, before and after acknowledge', async (t) => {
+  const { executor, runner, results } = await setup(t);
+  runner.receive(job('a', 's1', 'jobError'));
+  await runner.idle();
+  const [first] = results('a');
+  t.deepEqual(runner.receive(job('a', 's1', 'jobError')), { accepted: true });
+  await runner.idle();
+  await runner.acknowledge('a');
+  t.deepEqual(runner.receive(job('a', 's1', 'jobError')), { accepted: true });
+  await runner.idle();
+  t.is(executor.runs('a'), 1);
+  t.deepEqual(results('a'), [first, first, first]);
+});
+
+test('KILL jumps the queue, aborts the running job, and the next job waits for the KILL', async (t) => {
+  const { executor, runner, results } = await setup(t);
+  runner.receive(job('stop', 's1', 'hang', 'STOP'));
+  runner.receive(job('start', 's1', 'ok', 'START'));
+  runner.receive(job('other', 's2', 'wait'));
+  await executor.started('stop');
+  runner.receive(job('kill', 's1', 'wait', 'KILL'));
+  await executor.started('kill');
+  t.true(executor.signals.get('stop')!.aborted);
+  t.false(executor.signals.get('other')?.aborted ?? false, 'another server is not touched');
+  t.is(executor.runs('start'), 0, 'the queued job waits for the KILL');
+  executor.release('kill');
+  executor.release('other');
+  await runner.idle();
+  t.like(results('stop')[0], { status: 'FAILED', error: { code: 'CANCELLED' } });
+  t.like(results('kill')[0], { status: 'SUCCEEDED' });
+  t.like(results('start')[0], { status: 'SUCCEEDED' });
+  t.true(executor.log.indexOf('start start') > executor.log.indexOf('end kill'));
+});
+
+test('cancel: a queued job is dropped, a running one aborted, a finished one unchanged', async (t) => {
+  const { executor, runner, results } = await setup(t);
+  runner.receive(job('running', 's1', 'hang'));
+  runner.receive(job('queued', 's1', 'ok'));
+  runner.receive(job('done', 's2', 'ok'));
+  await executor.started('running');
+  runner.cancel('queued');
+  runner.cancel('running');
+  runner.cancel('unknown');
+  await runner.idle();
+  runner.cancel('done');
+  await runner.idle();
+  t.true(executor.signals.get('running')!.aborted);
+  t.is(executor.runs('queued'), 0);
+  t.like(results('running'), [{ status: 'FAILED', error: { code: 'CANCELLED' } }]);
+  t.like(results('queued'), [{ status: 'FAILED', error: { code: 'CANCELLED' } }]);
+  t.like(results('done'), [{ status: 'SUCCEEDED' }]);
+});
+
+test('a job past its deadline when it would start fails EXPIRED without running', async (t) => {
+  let clock = Date.now();
+  const { executor, runner, results } = await setup(t, undefined, () => clock);
+  runner.receive(job('late', 's1', 'ok', 'START', new Date(clock - 1)));
+  runner.receive(job('a', 's2', 'wait'));
+  runner.receive(job('b', 's2', 'ok', 'START', new Date(clock + 1_000))); // expires while it waits its turn
+  await executor.started('a');
+  clock += 2_000;
+  executor.release('a');
+  await runner.idle();
+  t.is(executor.runs('late') + executor.runs('b'), 0);
+  t.like(results('late'), [{ status: 'FAILED', error: { code: 'EXPIRED' } }]);
+  t.like(results('b'), [{ status: 'FAILED', error: { code: 'EXPIRED' } }]);
+  t.like(results('a'), [{ status: 'SUCCEEDED' }]);
+});
+
+test('JobError fails with its code, any other exception with AGENT_ERROR', async (t) => {
+  const { runner, results } = await setup(t);
+  runner.receive(job('a', 's1', 'jobError'));
+  runner.receive(job('b', 's1', 'crash'));
+  await runner.idle();
+  t.deepEqual(results('a')[0].error, { code: 'NOT_RUNNING', message: 'server is not running' });
+  t.deepEqual(results('b')[0].error, { code: 'AGENT_ERROR', message: 'boom' });
+  t.false('result' in results('a')[0]);
+});
+
+test('malformed jobs are refused, and nothing is accepted before init', async (t) => {
+  const { dir, runner, executor } = await setup(t);
+  t.deepEqual(runner.receive({ ...job('../../evil', 's1'), jobId: '../../evil' }), { accepted: false, reason: 'invalid jobId' });
+  t.like(runner.receive({ ...job('x', 's1'), type: 'TASK_RUN' as JobType }), { accepted: false });
+  t.like(runner.receive({ ...job('y', 's1'), deadline: 'soon' }), { accepted: false });
+  const early = new JobRunner({ dataDir: dir, executor, send: () => undefined });
+  t.like(early.receive(job('z', 's1')), { accepted: false });
+  await runner.idle();
+  t.deepEqual(executor.log, []);
+});
+
+test('the outbox survives a restart and is re-sent, oldest first, until acknowledged', async (t) => {
+  const frozen = Date.now(); // every finishedAt ties: the order must come from the outbox itself, not from the clock
+  const first = await setup(t, undefined, () => frozen);
+  for (const id of ['z', 'b', 'a']) first.runner.receive(job(id, 's1', id === 'b' ? 'crash' : 'ok'));
+  await first.runner.idle();
+  await first.runner.acknowledge('b');
+  await first.runner.acknowledge('b'); // duplicate acks are harmless
+
+  const second = await setup(t, first.dir);
+  second.runner.resendOutbox();
+  second.runner.resendOutbox();
+  t.deepEqual(second.results().map((r) => r.jobId), ['z', 'a', 'z', 'a']);
+  t.deepEqual(second.results('a')[0], first.results('a')[0]);
+  await second.runner.acknowledge('a');
+  await second.runner.acknowledge('z');
+  second.runner.resendOutbox();
+  t.is(second.results().length, 4);
+  t.deepEqual(await readdir(join(first.dir, 'jobs', 'outbox')), []);
+});
+
+test('finished job ids survive a restart: a re-delivery re-sends the stored result and does not run', async (t) => {
+  const first = await setup(t);
+  first.runner.receive(job('acked', 's1', 'ok'));
+  first.runner.receive(job('unacked', 's1', 'jobError'));
+  await first.runner.idle();
+  await first.runner.acknowledge('acked');
+
+  const second = await setup(t, first.dir);
+  second.runner.receive(job('acked', 's1', 'ok'));
+  second.runner.receive(job('unacked', 's1', 'jobError'));
+  await second.runner.idle();
+  t.deepEqual(second.executor.log, []);
+  t.deepEqual(second.results('acked'), first.results('acked'));
+  t.deepEqual(second.results('unacked'), first.results('unacked'));
+});
+
+test('results are written atomically; a .tmp left by a crash mid-write is removed and ignored', async (t) => {
+  const first = await setup(t);
+  first.runner.receive(job('a', 's1'));
+  first.runner.receive(job('b', 's1'));
+  await first.runner.idle();
+  await first.runner.acknowledge('b');
+  for (const sub of ['outbox', 'done']) {
+    for (const name of await readdir(join(first.dir, 'jobs', sub))) {
+      t.regex(name, /^[ab]\.json$/);
+      const text = await readFile(join(first.dir, 'jobs', sub, name), 'utf8');
+      t.like(JSON.parse(text), { event: { jobId: name[0] } });
+    }
+  }
+  // A crash between writing the temp file and renaming it: the partial result was never sent.
+  await writeFile(join(first.dir, 'jobs', 'outbox', 'c.json.tmp'), '{"jobId":"c","sta');
+  const second = await setup(t, first.dir);
+  t.deepEqual(await readdir(join(first.dir, 'jobs', 'outbox')), ['a.json']);
+  second.runner.resendOutbox();
+  t.deepEqual(second.results().map((r) => r.jobId), ['a']);
+  second.runner.receive(job('c', 's1')); // unknown, so the service's re-delivery runs it
+  await second.runner.idle();
+  t.is(second.executor.runs('c'), 1);
+});
+
+test('acknowledged records are pruned only when older than the retention and beyond the newest entries', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'gsm-outbox-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  let clock = Date.parse('2026-01-01T00:00:00.000Z');
+  const outbox = await Outbox.open(dir, { now: () => clock, keepMs: HOUR, keepEntries: 2 });
+  for (const id of ['a', 'b', 'c', 'd']) {
+    await outbox.put({ jobId: id, status: 'SUCCEEDED', result: {}, finishedAt: new Date(clock).toISOString() });
+    await outbox.acknowledge(id);
+    clock += 1_000;
+  }
+  t.true(['a', 'b', 'c', 'd'].every((id) => outbox.has(id)), 'all younger than keepMs');
+  clock += 2 * HOUR;
+  const reopened = await Outbox.open(dir, { now: () => clock, keepMs: HOUR, keepEntries: 2 });
+  t.deepEqual(['a', 'b', 'c', 'd'].map((id) => reopened.has(id)), [false, false, true, true]);
+  t.deepEqual((await readdir(join(dir, 'done'))).sort(), ['c.json', 'd.json']);
+  t.like(await reopened.get('d'), { jobId: 'd', status: 'SUCCEEDED' });
+});
