@@ -9,6 +9,7 @@ import { observeRequest } from './middleware/observeRequest.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
 import { jsonBody } from './middleware/jsonBody.ts';
 import { rateLimit } from './middleware/rateLimit.ts';
+import { idempotency } from './middleware/idempotency.ts';
 import { BUCKETS } from './rateLimit/tiers.ts';
 import { installHealthRoutes } from './routes/health.ts';
 import { installDocsRoutes } from './routes/docs.ts';
@@ -86,6 +87,7 @@ function accessHooks(deps: AppDeps): AccessHooks {
         })
       : passThrough,
     rateLimitSignIn: limiter ? rateLimit(limiter, (ctx) => ({ key: `ip:${ctx.ip}`, bucket: BUCKETS.SIGN_IN })) : passThrough,
+    idempotency: idempotency(deps.pool),
     authorize: async (ctx, clusterId, permission) => (await authorize(deps.pool, principalOf(ctx), clusterId, permission, ctx.state.membership)).role,
   };
 }

@@ -106,7 +106,12 @@ export function buildOpenApi(routes: readonly RegisteredRoute[], options: { vers
       tags: route.tags,
       ...(route.auth === 'user' ? { security: [{ bearer: [] }] } : { security: [] }),
       ...(route.permission ? { 'x-permission': route.permission.action } : {}),
-      parameters: parameters(route, components),
+      parameters: [
+        ...parameters(route, components),
+        ...(route.method === 'post' && route.auth === 'user'
+          ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Replays the first answer to this key for 24 h; another body with the same key is 422.', schema: { type: 'string', maxLength: 255 } }]
+          : []),
+      ],
       ...(route.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: convert(route.body, 'input', components) } } } }
         : {}),

@@ -22,6 +22,8 @@ export type AccessHooks = {
   authenticate: (clusterParam: string | null) => Middleware;
   rateLimitPrincipal: Middleware;
   rateLimitSignIn: Middleware;
+  /** Replays answers to a repeated `Idempotency-Key` (POST routes of authenticated callers). */
+  idempotency: Middleware;
   /** Checks the caller's role in the cluster; answers the role, or throws 404/403. */
   authorize: (ctx: Context, clusterId: string, permission: Permission) => Promise<Role>;
 };
@@ -157,7 +159,15 @@ export class Api {
     };
 
     for (const path of [spec.path, ...(spec.aliases ?? [])]) {
-      this.router.register(path, [spec.method], [...this.#gate(spec.auth, typeof permission?.cluster === 'string' ? permission.cluster : null), ...(spec.use ?? []), validate, ...authorize, handle]);
+      this.router.register(path, [spec.method], [
+        ...this.#gate(spec.auth, typeof permission?.cluster === 'string' ? permission.cluster : null),
+        ...(spec.use ?? []),
+        validate,
+        ...authorize,
+        // After validation and authorization: only the handler's own answers are remembered for a key.
+        ...(spec.method === 'post' && spec.auth === 'user' && access ? [access.idempotency] : []),
+        handle,
+      ]);
     }
     this.routes.push(spec as unknown as RegisteredRoute);
   }

@@ -1,0 +1,81 @@
+/**
+ * `Idempotency-Key` on POST (SPEC section 5): the same key from the same principal within 24 h answers the first
+ * answer again (status and body) and does nothing new; the same key with another body is 422.
+ *
+ * The key is claimed before the handler runs (a row with no status yet), so two concurrent requests with one key
+ * cannot both act: the second is 409 while the first is in progress. A 5xx answer releases the key so the client can
+ * retry; a claim left behind by a crash is considered abandoned after a minute.
+ */
+import { createHash } from 'node:crypto';
+import type { Context, Middleware } from 'koa';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { DatabasePool } from '../../database/pool.ts';
+import type { Principal } from '../../identity/principal.ts';
+import { AppError, conflict, validationFailed } from '../errors.ts';
+import { errorBody, toAppError } from './errorHandler.ts';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+const MAX_KEY_LENGTH = 255;
+/** How long an answer is replayed. */
+const RETENTION = sql.fragment`interval '24 hours'`;
+/** After this, a claim without an answer is taken to be abandoned (its request died). */
+const ABANDONED = sql.fragment`interval '1 minute'`;
+
+const storedRow = z.object({ requestHash: z.string(), status: z.number().nullable(), body: z.unknown(), location: z.string().nullable() });
+
+const principalKey = (principal: Principal) => (principal.kind === 'TOKEN' ? `token:${principal.tokenId}` : `user:${principal.user.id}`);
+
+/** What makes two requests "the same": method, path and the parsed body. */
+const requestHash = (ctx: Context) =>
+  createHash('sha256').update(`${ctx.method} ${ctx.path}\n${JSON.stringify(ctx.request.body ?? null)}`).digest('hex');
+
+export function idempotency(pool: DatabasePool): Middleware {
+  return async function replayIdempotent(ctx, next) {
+    const key = ctx.get(IDEMPOTENCY_HEADER);
+    const principal = ctx.state.principal as Principal | undefined;
+    if (!key || !principal) return next();
+    if (key.length > MAX_KEY_LENGTH) throw validationFailed([{ field: IDEMPOTENCY_HEADER, message: `must be at most ${MAX_KEY_LENGTH} characters` }]);
+    const owner = principalKey(principal);
+    const hash = requestHash(ctx);
+
+    const claimed = await pool.maybeOneFirst(sql.type(z.object({ claimed: z.boolean() }))`
+      INSERT INTO idempotency_keys (principal, key, request_hash) VALUES (${owner}, ${key}, ${hash})
+      ON CONFLICT (principal, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status = NULL, body = NULL, location = NULL, created_at = now()
+        WHERE idempotency_keys.created_at < now() - ${RETENTION}
+           OR (idempotency_keys.status IS NULL AND idempotency_keys.created_at < now() - ${ABANDONED})
+      RETURNING true AS claimed`);
+    if (!claimed) {
+      const stored = await pool.one(sql.type(storedRow)`
+        SELECT request_hash AS "requestHash", status, body, location FROM idempotency_keys WHERE principal = ${owner} AND key = ${key}`);
+      if (stored.requestHash !== hash) throw new AppError(422, 'This Idempotency-Key was used with a different request');
+      if (stored.status === null) throw conflict('A request with this Idempotency-Key is still in progress');
+      ctx.status = stored.status;
+      if (stored.location) ctx.set('Location', stored.location);
+      ctx.set('Idempotent-Replayed', 'true');
+      ctx.body = stored.body;
+      return;
+    }
+
+    try {
+      await next();
+    } catch (error) {
+      const status = error instanceof AppError ? error.status : (error as { status?: number }).status ?? 500;
+      if (status >= 500) await release(pool, owner, key);
+      else await remember(pool, owner, key, status, errorBody(toAppError(error)), null);
+      throw error;
+    }
+    if (ctx.status >= 500) return release(pool, owner, key);
+    await remember(pool, owner, key, ctx.status, ctx.body ?? null, ctx.response.get('Location') || null);
+  };
+}
+
+async function remember(pool: DatabasePool, owner: string, key: string, status: number, body: unknown, location: string | null) {
+  await pool.query(sql.unsafe`
+    UPDATE idempotency_keys SET status = ${status}, body = ${sql.jsonb(body as never)}, location = ${location}
+     WHERE principal = ${owner} AND key = ${key}`);
+}
+
+async function release(pool: DatabasePool, owner: string, key: string) {
+  await pool.query(sql.unsafe`DELETE FROM idempotency_keys WHERE principal = ${owner} AND key = ${key}`);
+}

@@ -1,0 +1,72 @@
+import test from 'ava';
+import { sql } from 'slonik';
+import { body, json, useTestApp } from '../support/app.ts';
+import { signUp } from '../support/identity.ts';
+
+const app = useTestApp(test);
+
+const withKey = (key: string, headers: Record<string, string>) => ({ ...headers, 'Idempotency-Key': key });
+
+test('the same key and body replay the first answer and create nothing new', async (t) => {
+  const user = await signUp(app());
+  const first = await app().request('/api/v1/clusters', json({ name: 'once' }, { headers: withKey('create-1', user.auth) }));
+  t.is(first.status, 201);
+  const created = await body(first);
+  const second = await app().request('/api/v1/clusters', json({ name: 'once' }, { headers: withKey('create-1', user.auth) }));
+  t.is(second.status, 201);
+  t.is(second.headers.get('idempotent-replayed'), 'true');
+  t.deepEqual(await body(second), created);
+  t.is(await app().pool.oneFirst(sql.unsafe`SELECT count(*) FROM clusters c JOIN cluster_members m ON m.cluster_id = c.id WHERE m.user_id = ${user.id}`), 1);
+});
+
+test('the same key with another body is 422; another principal has its own keys', async (t) => {
+  const user = await signUp(app());
+  await app().request('/api/v1/clusters', json({ name: 'a' }, { headers: withKey('k', user.auth) }));
+  const other = await app().request('/api/v1/clusters', json({ name: 'b' }, { headers: withKey('k', user.auth) }));
+  t.is(other.status, 422);
+  t.is((await body(other)).statusCode, 422);
+  const stranger = await signUp(app());
+  t.is((await app().request('/api/v1/clusters', json({ name: 'b' }, { headers: withKey('k', stranger.auth) }))).status, 201);
+});
+
+test('a key over 255 characters is 400; an error answer is replayed too', async (t) => {
+  const user = await signUp(app());
+  const long = await app().request('/api/v1/clusters', json({ name: 'x' }, { headers: withKey('k'.repeat(256), user.auth) }));
+  t.is(long.status, 400);
+  t.is((await body(long)).details[0].field, 'Idempotency-Key');
+  const missing = () => app().request('/api/v1/invitations/accept', json({ token: `gsm_invite_${'A'.repeat(43)}` }, { headers: withKey('accept-1', user.auth) }));
+  const first = await missing();
+  t.is(first.status, 404);
+  const replay = await missing();
+  t.is(replay.status, 404);
+  t.is(replay.headers.get('idempotent-replayed'), 'true');
+  t.deepEqual(await body(replay), await body(first));
+});
+
+test('power jobs: a replayed START answers the same job and queues no second one', async (t) => {
+  const user = await signUp(app());
+  const cluster = await body(await app().request('/api/v1/clusters', json({ name: 'c' }, { headers: user.auth })));
+  const machine = await body(await app().request(`/api/v1/clusters/${cluster.id}/machines`, json({ name: 'm' }, { headers: user.auth })));
+  const server = await body(
+    await app().request(`/api/v1/clusters/${cluster.id}/servers`, json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: user.auth })),
+  );
+  const start = () => app().request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: withKey('start-1', user.auth) });
+  const first = await start();
+  const second = await start();
+  t.is(first.status, 202);
+  t.is(second.status, 202);
+  t.is((await body(second)).id, (await body(first)).id);
+  t.is(second.headers.get('location'), first.headers.get('location'));
+  t.is(await app().pool.oneFirst(sql.unsafe`SELECT count(*) FROM jobs WHERE server_id = ${server.id}`), 1);
+});
+
+test('two requests racing with one key act once', async (t) => {
+  const user = await signUp(app());
+  const answers = await Promise.all(
+    Array.from({ length: 5 }, () => app().request('/api/v1/clusters', json({ name: 'race' }, { headers: withKey('race-1', user.auth) }))),
+  );
+  const statuses = answers.map((answer) => answer.status);
+  t.true(statuses.every((status) => status === 201 || status === 409), statuses.join(','));
+  t.true(statuses.includes(201));
+  t.is(await app().pool.oneFirst(sql.unsafe`SELECT count(*) FROM clusters c JOIN cluster_members m ON m.cluster_id = c.id WHERE m.user_id = ${user.id}`), 1);
+});
