@@ -18,6 +18,7 @@ import { ServerSupervisor } from './servers/serverSupervisor.ts';
 import { createMetricsSampler } from './machineMetrics.ts';
 import { JOB_TYPES, JobRunner, type AgentJob } from './jobs/jobRunner.ts';
 import { createExecutor } from './jobs/executor.ts';
+import { killLeftovers } from './servers/leftovers.ts';
 
 export const AGENT_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -64,6 +65,7 @@ const dataDir = resolve(settings.data.dataDir);
 await mkdir(dataDir, { recursive: true });
 
 const logger = createLogger((process.env.LOG_LEVEL as 'info' | undefined) ?? 'info').child({ component: 'agent', machineId });
+await killLeftovers(dataDir, logger);
 const runtime = new ProcessRuntime();
 const metrics = createMetricsSampler(dataDir);
 const supervisors = new Map<string, ServerSupervisor>();

@@ -4,7 +4,7 @@
  * with autoRestart, STARTING again after the restart policy's back-off; not ready in time is CRASHED (killed).
  * Output goes to a size-capped log and out as `console` events; joins and leaves seen in the output are reported.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
 import type { GameAdapter, CommandChannel, PlayerInfo } from '../games/adapter.ts';
@@ -17,6 +17,7 @@ import type { RunningProcess, Runtime } from '../runtime/processRuntime.ts';
 import { RestartPolicy } from '../runtime/restartPolicy.ts';
 import { StdinChannel } from './stdinChannel.ts';
 import { createProcessSampler } from './processStats.ts';
+import { PID_FILE } from './leftovers.ts';
 
 export type Reporter = (event: string, data: Record<string, unknown>) => void;
 
@@ -115,6 +116,8 @@ export class ServerSupervisor {
       const proc = await this.#options.runtime.start({ ...launch, cwd: this.#dir });
       this.#process = proc;
       this.#startedAt = Date.now();
+      // Remembered so that an agent killed outright can clean up after itself on its next start (leftovers.ts).
+      await writeFile(join(this.#dir, PID_FILE), `${proc.pid}\n`).catch(() => undefined);
       this.#log.attach(proc);
       this.#stdin = this.#adapter.channel === 'stdin' ? new StdinChannel(proc) : undefined;
       proc.on('line', (_stream, line) => this.#onLine(line));
@@ -275,6 +278,7 @@ export class ServerSupervisor {
 
   #onExit(proc: RunningProcess, exitCode: number | null, signal: string | null): void {
     if (this.#process !== proc) return;
+    void rm(join(this.#dir, PID_FILE), { force: true });
     this.#players.clear();
     void this.#rcon?.close();
     this.#rcon = undefined;

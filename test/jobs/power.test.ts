@@ -21,18 +21,18 @@ test.after.always(async () => {
   await app?.close();
 });
 
-async function setup(options: { agent?: boolean } = {}) {
+async function setup(options: { agent?: boolean; env?: Record<string, string> } = {}) {
   const clusterId = await createCluster(app, owner);
   const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
   const [gamePort, queryPort, rconPort] = await freePorts(3);
   const server = await body(
     await app.request(
       `/api/v1/clusters/${clusterId}/servers`,
-      json({ name: 'fake', gameType: 'CUSTOM', machineId: machine.id, gamePort, queryPort, rconPort, rconPassword: 'fake-password', startCommand: `${process.execPath} ${FAKE_SERVER}` }, { headers: owner.auth }),
+      json({ name: 'fake', gameType: 'CUSTOM', machineId: machine.id, gamePort, queryPort, rconPort, rconPassword: 'fake-password', startCommand: `${process.execPath} ${FAKE_SERVER}`, env: options.env ?? null }, { headers: owner.auth }),
     ),
   );
-  const connect = async () => {
-    const agent = await startAgent({ url: app.url, machineId: machine.id, token: machine.agentToken });
+  const connect = async (dataDir?: string) => {
+    const agent = await startAgent({ url: app.url, machineId: machine.id, token: machine.agentToken, dataDir });
     agents.push(agent);
     return agent;
   };
@@ -130,4 +130,40 @@ test.serial('MODERATOR and VIEWER may not run power or RCON jobs; everyone reads
   const job = await body(await post(`/api/v1/servers/${serverId}/kill`));
   t.is((await app.request(`/api/v1/jobs/${job.id}`, { headers: viewer.auth })).status, 200);
   t.is((await app.request(`/api/v1/jobs/${job.id}/cancel`, { method: 'POST', headers: viewer.auth })).status, 403);
+});
+
+test.serial('cancelling a RUNNING job reaches the agent, which ends it CANCELLED', async (t) => {
+  // A server that takes 20 s to be ready keeps the START job running.
+  const { serverId } = await setup({ env: { FAKE_READY_DELAY_MS: '20000' } });
+  const job = await body(await post(`/api/v1/servers/${serverId}/start`));
+  await app.request(`/api/v1/jobs/${job.id}?wait=1`, { headers: owner.auth });
+  const running = await body(await app.request(`/api/v1/jobs/${job.id}`, { headers: owner.auth }));
+  t.true(['DISPATCHED', 'RUNNING'].includes(running.status), running.status);
+  const cancel = await post(`/api/v1/jobs/${job.id}/cancel`);
+  t.is(cancel.status, 202);
+  const ended = await body(await app.request(`/api/v1/jobs/${job.id}?wait=20`, { headers: owner.auth }));
+  t.like(ended, { status: 'FAILED', error: { code: 'CANCELLED' } });
+  await post(`/api/v1/servers/${serverId}/kill?wait=20`);
+});
+
+test.serial('an agent SIGKILLed mid-job is restarted: its leftover game server is cleaned up and the job ends once', async (t) => {
+  const { serverId, connect } = await setup({ agent: false, env: { FAKE_READY_DELAY_MS: '2500' } });
+  const first = await connect();
+  const job = await body(await post(`/api/v1/servers/${serverId}/start`));
+  await app.request(`/api/v1/jobs/${job.id}?wait=1`, { headers: owner.auth });
+  first.child.kill('SIGKILL');
+  await first.exited;
+  const second = await connect(first.dataDir);
+  const ended = await body(await app.request(`/api/v1/jobs/${job.id}?wait=30`, { headers: owner.auth }));
+  t.is(ended.status, 'SUCCEEDED', JSON.stringify(ended.error));
+  t.is(await serverStatus(serverId), 'ONLINE');
+  // One game server answers on the port (the leftover was killed, not doubled).
+  const answer = await body(await post(`/api/v1/servers/${serverId}/rcon`, { command: 'echo still here' }));
+  t.like(answer, { success: true, output: 'still here' });
+  t.is(await app.pool.oneFirst(sql.unsafe`SELECT count(*) FROM jobs WHERE server_id = ${serverId} AND type = 'START'`), 1);
+  for (let attempt = 0; attempt < 50 && !second.lines.some((line) => line.includes('left running by an earlier agent')); attempt++) {
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  t.true(second.lines.some((line) => line.includes('left running by an earlier agent')), 'the leftover was found and killed');
+  await post(`/api/v1/servers/${serverId}/stop?wait=30`);
 });
