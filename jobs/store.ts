@@ -1,13 +1,14 @@
 /**
  * Jobs in Postgres: the row every state-changing call becomes, created in the caller's transaction together with
- * graphile-worker's `add_job` (so an accepted request is never lost and never half-done), and read back as the Job
- * record.
+ * graphile-worker's `add_job` and the delivery notification (so an accepted request is never lost, never half-done,
+ * and reaches a connected agent as soon as it commits), and read back as the Job record.
  */
 import type { Context } from 'koa';
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { job, type Job, type JobType } from '../schema/jobs.ts';
 import type { Principal } from '../identity/principal.ts';
+import { notifyAgent } from '../orchestrator/gateway/notifications.ts';
 
 export const JOB_COLUMNS = sql.fragment`
   j.id, j.cluster_id AS "clusterId", j.server_id AS "serverId", j.machine_id AS "machineId", j.player_id AS "playerId",
@@ -22,6 +23,8 @@ const DEFAULT_TTL_MS = 10 * 60_000;
 
 /** The graphile-worker task that delivers a job to its agent. */
 export const DISPATCH_TASK = 'jobs__dispatch';
+/** When the dispatch task first checks that a job reached its agent (the agent's ack window). */
+const FIRST_CHECK_MS = 5_000;
 /** Delivery attempts before graphile-worker gives up; expiry normally ends a job first. */
 const MAX_DISPATCH_ATTEMPTS = 100;
 
@@ -52,7 +55,11 @@ export async function createJob(tx: CommonQueryMethods, ctx: Context | null, inp
             ${sql.jsonb(input.params as never)}, ${by.kind}, ${by.id}, ${input.idempotencyKey ?? null},
             now() + make_interval(secs => ${ttlMs / 1000}))
     RETURNING id`);
+  // The first delivery goes out as the transaction commits (the gateway hears the notification at once); the
+  // graphile-worker task runs after the ack window as the safety net that retries, re-announces or expires it.
+  if (input.machineId) await notifyAgent(tx, { type: 'job_dispatch', machineId: input.machineId, jobId });
   await tx.query(sql.unsafe`
-    SELECT graphile_worker.add_job(${DISPATCH_TASK}, json_build_object('jobId', ${jobId}::text), max_attempts => ${MAX_DISPATCH_ATTEMPTS})`);
+    SELECT graphile_worker.add_job(${DISPATCH_TASK}, json_build_object('jobId', ${jobId}::text),
+                                   run_at => now() + make_interval(secs => ${FIRST_CHECK_MS / 1000}), max_attempts => ${MAX_DISPATCH_ATTEMPTS})`);
   return getJob(tx, jobId);
 }

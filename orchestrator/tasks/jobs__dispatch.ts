@@ -1,9 +1,10 @@
 /**
- * Delivers a job to the agent of its machine (graphile-worker task `jobs__dispatch`, payload `{ jobId }`).
+ * Makes sure a job reaches the agent of its machine (graphile-worker task `jobs__dispatch`, payload `{ jobId }`).
  *
  * The connection lives on whichever orchestrator process the agent is connected to, so delivery is announced through
  * Postgres NOTIFY; that process sends the job with an acknowledgement time-out and marks it DISPATCHED on the ack.
- * This task then waits (without polling) for the job to move on. Still QUEUED after the ack window — agent offline or
+ * The first announcement goes out when the job is accepted (jobs/store.ts); this task runs after the ack window and
+ * only acts on jobs that have not moved on: it announces again and waits (without polling). Still QUEUED after the ack window — agent offline or
  * not answering — it throws, and graphile-worker retries with back-off; past `expiresAt` the job ends EXPIRED. A job
  * with its agent does not hold a worker slot: a follow-up run is scheduled to announce it again (the agent drops
  * duplicates by jobId and re-sends its result, so a result lost in a crash is recovered) or to expire it.
@@ -31,6 +32,11 @@ export function dispatchTask(deps: { pool: DatabasePool; jobEvents: JobEvents })
     const job = await deps.pool.maybeOne(sql.type(jobRow)`
       SELECT status, machine_id AS "machineId", expires_at <= now() AS expired, expires_at AS "expiresAt" FROM jobs WHERE id = ${jobId}`);
     if (!job || FINISHED_STATUSES.has(job.status)) return;
+    if (job.status !== 'QUEUED' && !job.expired && job.machineId) {
+      // With its agent: remind it (it drops the duplicate, or re-sends a result it could not deliver) and look later.
+      await notifyAgent(deps.pool, { type: 'job_dispatch', machineId: job.machineId, jobId });
+      return scheduleRecheck(helpers, jobId, job.expiresAt);
+    }
     if (job.expired || !job.machineId) {
       const message = job.machineId ? `the agent did not complete it before ${job.expiresAt}` : 'its machine was removed';
       await deps.pool.query(sql.unsafe`
@@ -42,9 +48,12 @@ export function dispatchTask(deps: { pool: DatabasePool; jobEvents: JobEvents })
     await notifyAgent(deps.pool, { type: 'job_dispatch', machineId: job.machineId, jobId });
     const status = await waiting;
     if (status === null) throw new Error(`job ${jobId}: the agent of machine ${job.machineId} did not acknowledge it; retrying`);
-    if (!FINISHED_STATUSES.has(status)) {
-      const runAt = new Date(Math.min(Date.now() + RECHECK_MS, Date.parse(job.expiresAt) + 1_000));
-      await helpers.addJob(DISPATCH_TASK, { jobId }, { runAt, maxAttempts: 100 });
-    }
+    if (!FINISHED_STATUSES.has(status)) await scheduleRecheck(helpers, jobId, job.expiresAt);
   };
+}
+
+/** A job with its agent does not hold a worker slot: look again later (announce again, or expire it). */
+async function scheduleRecheck(helpers: Parameters<Task>[1], jobId: string, expiresAt: string): Promise<void> {
+  const runAt = new Date(Math.min(Date.now() + RECHECK_MS, Date.parse(expiresAt) + 1_000));
+  await helpers.addJob(DISPATCH_TASK, { jobId }, { runAt, maxAttempts: 100 });
 }
