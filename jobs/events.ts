@@ -2,16 +2,14 @@
  * Waiting for jobs without polling and without a database connection per waiter: one LISTEN connection per process
  * on `gsm_job` (a trigger announces every status change, sql/000004_jobs.sql), fanned out to in-process waiters.
  */
-import type pg from 'pg';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { createPgPool } from '../database/pgPool.ts';
+import { listen } from '../database/listen.ts';
 import type { DatabasePool } from '../database/pool.ts';
 import type { Logger } from '../observability/logger.ts';
 import { FINISHED_STATUSES, JOB_STATUSES, type JobStatus } from '../schema/jobs.ts';
 
 const CHANNEL = 'gsm_job';
-const RETRY_MS = 1_000;
 
 type Waiter = { accept: (status: JobStatus) => boolean; resolve: (status: JobStatus | null) => void };
 
@@ -25,35 +23,18 @@ export type JobEvents = {
 
 export async function createJobEvents(options: { pool: DatabasePool; databaseUrl: string; logger: Logger }): Promise<JobEvents> {
   const waiters = new Map<string, Set<Waiter>>();
-  const listenPool = createPgPool(options.databaseUrl, { max: 1, logger: options.logger, name: 'job-events' });
-  let client: pg.PoolClient | undefined;
-  let closed = false;
-
   const deliver = (jobId: string, status: JobStatus) => {
     for (const waiter of waiters.get(jobId) ?? []) if (waiter.accept(status)) waiter.resolve(status);
   };
-
-  const connect = async (): Promise<void> => {
-    try {
-      client = await listenPool.connect();
-      client.on('notification', (message) => {
-        const [jobId, status] = (message.payload ?? '').split(' ');
-        if (jobId && (JOB_STATUSES as readonly string[]).includes(status ?? '')) deliver(jobId, status as JobStatus);
-      });
-      client.on('error', () => {
-        client?.release(true);
-        client = undefined;
-        if (!closed) setTimeout(() => void connect(), RETRY_MS);
-      });
-      await client.query(`LISTEN ${CHANNEL}`);
-    } catch (error) {
-      options.logger.warn({ err: error }, 'could not listen for job events; retrying');
-      client?.release(true);
-      client = undefined;
-      if (!closed) setTimeout(() => void connect(), RETRY_MS);
-    }
-  };
-  await connect();
+  const listener = await listen({
+    databaseUrl: options.databaseUrl,
+    channel: CHANNEL,
+    logger: options.logger,
+    onPayload: (payload) => {
+      const [jobId, status] = payload.split(' ');
+      if (jobId && (JOB_STATUSES as readonly string[]).includes(status ?? '')) deliver(jobId, status as JobStatus);
+    },
+  });
 
   const waitFor: JobEvents['waitFor'] = (jobId, accept, timeoutMs) =>
     new Promise((resolve) => {
@@ -84,10 +65,8 @@ export async function createJobEvents(options: { pool: DatabasePool; databaseUrl
     waitFor,
     waitForEnd: async (jobId, timeoutMs) => (timeoutMs > 0 ? (await waitFor(jobId, (status) => FINISHED_STATUSES.has(status), timeoutMs)) !== null : false),
     async close() {
-      closed = true;
       for (const set of waiters.values()) for (const waiter of set) waiter.resolve(null);
-      client?.release(true);
-      await listenPool.end();
+      await listener.close();
     },
   };
 }

@@ -11,9 +11,8 @@ import type { Duplex } from 'node:stream';
 import { Server as EngineServer } from 'engine.io';
 import { Server as SocketIoServer } from 'socket.io';
 import { WebSocketServer } from 'ws';
-import type pg from 'pg';
 import type { DatabasePool } from '../../database/pool.ts';
-import { createPgPool } from '../../database/pgPool.ts';
+import { listen } from '../../database/listen.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { MAX_FRAME_BYTES } from '../../schema/agentEvents.ts';
 import { AgentSession } from './agentSession.ts';
@@ -22,9 +21,6 @@ import { createMachineStore } from './machineStore.ts';
 import { AGENT_CHANNEL, agentNotification } from './notifications.ts';
 
 export const GATEWAY_PATHS = ['/ws', '/agent/ws', '/ws/agent'] as const;
-
-/** Back-off between attempts to re-open the notification listener after its connection dropped. */
-const LISTEN_RETRY_MS = 1_000;
 
 export type GatewayOptions = {
   pool: DatabasePool;
@@ -87,7 +83,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
   };
   httpServer.on('upgrade', onUpgrade);
 
-  const listener = await listen(options.databaseUrl, logger, async (payload) => {
+  const onNotification = async (payload: string) => {
     const parsed = agentNotification.safeParse(JSON.parse(payload));
     if (!parsed.success) return;
     const session = sessions.get(parsed.data.machineId);
@@ -97,6 +93,12 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     else if (type === 'job_dispatch' && jobId) await session.deliver(jobId);
     else if (type === 'job_cancel' && jobId) session.send('job:cancel', { jobId });
     else if (type === 'token_rotated' || type === 'machine_removed') session.close('AUTH_FAILED', type === 'token_rotated' ? 'agent token rotated' : 'machine removed');
+  };
+  const listener = await listen({
+    databaseUrl: options.databaseUrl,
+    channel: AGENT_CHANNEL,
+    logger,
+    onPayload: (payload) => void onNotification(payload).catch((error: unknown) => logger.error({ err: error }, 'agent notification failed')),
   });
 
   // Machines whose orchestrator died without a word stay ONLINE in the database; every orchestrator sweeps those
@@ -120,42 +122,6 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
       for (const session of open) session.link.close();
       plain.close();
       await new Promise<void>((resolve) => io.close(() => resolve()));
-    },
-  };
-}
-
-/** LISTENs on the agent channel on a dedicated connection, re-opening it when it drops. */
-async function listen(databaseUrl: string, logger: Logger, onPayload: (payload: string) => Promise<void>) {
-  const pool = createPgPool(databaseUrl, { max: 1, logger, name: 'gateway-listen' });
-  let client: pg.PoolClient | undefined;
-  let closed = false;
-  const connect = async (): Promise<void> => {
-    try {
-      client = await pool.connect();
-      client.on('notification', (message) => {
-        if (message.channel === AGENT_CHANNEL && message.payload) {
-          onPayload(message.payload).catch((error: unknown) => logger.error({ err: error }, 'agent notification failed'));
-        }
-      });
-      client.on('error', () => {
-        client?.release(true);
-        client = undefined;
-        if (!closed) setTimeout(() => void connect(), LISTEN_RETRY_MS);
-      });
-      await client.query(`LISTEN ${AGENT_CHANNEL}`);
-    } catch (error) {
-      logger.warn({ err: error }, 'could not listen for agent notifications; retrying');
-      client?.release(true);
-      client = undefined;
-      if (!closed) setTimeout(() => void connect(), LISTEN_RETRY_MS);
-    }
-  };
-  await connect();
-  return {
-    async close() {
-      closed = true;
-      client?.release(true);
-      await pool.end();
     },
   };
 }

@@ -8,6 +8,7 @@ import test from 'ava';
 import { sql } from 'slonik';
 import { SourceRconClient } from '../../agent/rcon/sourceRcon.ts';
 import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
+import { until } from '../support/wait.ts';
 import { body, json } from '../support/app.ts';
 import { createCluster, signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
@@ -54,14 +55,6 @@ async function desire(serverId: string, machineId: string, status: 'RUNNING' | '
 
 const statusOf = async (serverId: string) => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`));
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 const reaches = (serverId: string, status: string, timeoutMs?: number) => until(async () => (await statusOf(serverId)) === status, `server ${status}`, timeoutMs);
 
 /** The size-capped console log the agent keeps per server. */

@@ -5,20 +5,13 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import { sql } from 'slonik';
+import { until } from '../support/wait.ts';
 import { body, json, useTestApp } from '../support/app.ts';
 import { createCluster, signUp } from '../support/identity.ts';
 import { FAKE_SERVER, freePorts, startAgent } from '../support/agentProcess.ts';
 
 const app = useTestApp(test);
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 test('an orchestrator killed mid-dispatch and restarted: the job ends once', async (t) => {
   const [port, gamePort, queryPort, rconPort] = await freePorts(4);
