@@ -1,0 +1,65 @@
+/**
+ * The service side of job delivery with a raw Socket.IO agent: the job arrives as soon as it is accepted, the ack
+ * marks it DISPATCHED, progress RUNNING, the result is stored once and acknowledged (a duplicate too, so the agent can
+ * empty its outbox), and a result for another machine's job is refused.
+ */
+import test from 'ava';
+import { io, type Socket } from 'socket.io-client';
+import { sql } from 'slonik';
+import { body, json } from '../support/app.ts';
+import { createCluster, signUp } from '../support/identity.ts';
+import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
+
+let app: GatewayApp;
+test.before(async () => {
+  app = await startGatewayApp({ heartbeatSeconds: 5 });
+});
+test.after.always(async () => {
+  await app?.close();
+});
+
+test('a job is delivered at once, its result stored once and acknowledged, duplicates included', async (t) => {
+  const owner = await signUp(app);
+  const clusterId = await createCluster(app, owner);
+  const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
+  const server = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: owner.auth })));
+
+  const agent: Socket = io(app.url, { path: '/ws', transports: ['websocket'], reconnection: false });
+  t.teardown(() => void agent.close());
+  await new Promise<void>((resolve) => {
+    agent.on('connect', () => agent.emit('auth', { token: machine.agentToken, machineId: machine.id, version: '0.1.0' }));
+    agent.on('authenticated', () => resolve());
+  });
+  const jobs: { jobId: string; type: string; serverId: string }[] = [];
+  agent.on('job', (job: { jobId: string; type: string; serverId: string }, ack: (answer: object) => void) => {
+    jobs.push(job);
+    ack({ accepted: true });
+  });
+
+  const accepted = await body(await app.request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: owner.auth }));
+  const status = async () => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM jobs WHERE id = ${accepted.id}`));
+  for (let attempt = 0; attempt < 50 && (await status()) !== 'DISPATCHED'; attempt++) await new Promise((done) => setTimeout(done, 50));
+  t.is(await status(), 'DISPATCHED');
+  t.like(jobs[0], { jobId: accepted.id, type: 'START', serverId: server.id });
+
+  agent.emit('job:progress', { jobId: accepted.id, status: 'RUNNING' });
+  const result = { jobId: accepted.id, status: 'SUCCEEDED', result: { message: 'online' }, finishedAt: new Date().toISOString() };
+  const first = await agent.timeout(3_000).emitWithAck('job:result', result);
+  t.like(first, { stored: true });
+  const stored = await body(await app.request(`/api/v1/jobs/${accepted.id}`, { headers: owner.auth }));
+  t.like(stored, { status: 'SUCCEEDED', result: { message: 'online' } });
+
+  // The same result again (the agent did not see the first ack): acknowledged, nothing changes.
+  const duplicate = await agent.timeout(3_000).emitWithAck('job:result', { ...result, result: { message: 'again' }, finishedAt: new Date(Date.now() + 5_000).toISOString() });
+  t.like(duplicate, { stored: true });
+  const after = await body(await app.request(`/api/v1/jobs/${accepted.id}`, { headers: owner.auth }));
+  t.deepEqual(after.result, { message: 'online' });
+  t.is(after.finishedAt, stored.finishedAt);
+
+  // A result for a job that is not this machine's is refused.
+  const errors: { code: string }[] = [];
+  agent.on('error', (error: { code: string }) => errors.push(error));
+  const foreign = await agent.timeout(3_000).emitWithAck('job:result', { ...result, jobId: '0192f0c4-1a2b-7c3d-8e4f-0123456789ab' });
+  t.like(foreign, { accepted: false });
+  t.is(errors[0]?.code, 'INVALID_EVENT');
+});
