@@ -5,10 +5,9 @@
  */
 import type { Context } from 'koa';
 import { sql, type CommonQueryMethods } from 'slonik';
-import { z } from 'zod';
 import { job, type Job, type JobType } from '../schema/jobs.ts';
 import type { Principal } from '../identity/principal.ts';
-import { notifyAgent } from '../orchestrator/gateway/notifications.ts';
+import { AGENT_CHANNEL } from '../orchestrator/gateway/notifications.ts';
 
 export const JOB_COLUMNS = sql.fragment`
   j.id, j.cluster_id AS "clusterId", j.server_id AS "serverId", j.machine_id AS "machineId", j.player_id AS "playerId",
@@ -49,17 +48,19 @@ const creator = (principal: Principal | undefined): { kind: 'USER' | 'TOKEN' | '
 export async function createJob(tx: CommonQueryMethods, ctx: Context | null, input: NewJob): Promise<Job> {
   const by = creator(ctx?.state.principal as Principal | undefined);
   const ttlMs = JOB_TTL_MS[input.type] ?? DEFAULT_TTL_MS;
-  const jobId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
-    INSERT INTO jobs (cluster_id, server_id, machine_id, player_id, task_id, type, params, created_by_kind, created_by_id, idempotency_key, expires_at)
+  const created = await tx.one(sql.type(job)`
+    INSERT INTO jobs AS j (cluster_id, server_id, machine_id, player_id, task_id, type, params, created_by_kind, created_by_id, idempotency_key, expires_at)
     VALUES (${input.clusterId}, ${input.serverId}, ${input.machineId}, ${input.playerId ?? null}, ${input.taskId ?? null}, ${input.type},
             ${sql.jsonb(input.params as never)}, ${by.kind}, ${by.id}, ${input.idempotencyKey ?? null},
             now() + make_interval(secs => ${ttlMs / 1000}))
-    RETURNING id`);
+    RETURNING ${JOB_COLUMNS}`);
   // The first delivery goes out as the transaction commits (the gateway hears the notification at once); the
   // graphile-worker task runs after the ack window as the safety net that retries, re-announces or expires it.
-  if (input.machineId) await notifyAgent(tx, { type: 'job_dispatch', machineId: input.machineId, jobId });
+  // One statement for both, to keep the accept path short.
+  const notification = input.machineId ? JSON.stringify({ type: 'job_dispatch', machineId: input.machineId, jobId: created.id }) : null;
   await tx.query(sql.unsafe`
-    SELECT graphile_worker.add_job(${DISPATCH_TASK}, json_build_object('jobId', ${jobId}::text),
-                                   run_at => now() + make_interval(secs => ${FIRST_CHECK_MS / 1000}), max_attempts => ${MAX_DISPATCH_ATTEMPTS})`);
-  return getJob(tx, jobId);
+    SELECT graphile_worker.add_job(${DISPATCH_TASK}, json_build_object('jobId', ${created.id}::text),
+                                   run_at => now() + make_interval(secs => ${FIRST_CHECK_MS / 1000}), max_attempts => ${MAX_DISPATCH_ATTEMPTS}),
+           CASE WHEN ${notification}::text IS NOT NULL THEN pg_notify(${AGENT_CHANNEL}, ${notification}) END`);
+  return created;
 }

@@ -34,12 +34,14 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
 
   async function accept(ctx: Context, serverId: string, type: JobType, params: Record<string, unknown>, desired: 'RUNNING' | 'STOPPED' | null, requireRunning: boolean) {
     return pool.transaction(async (tx) => {
+      // Locks the server (jobs of one server are accepted in order) and sets its desired status in one statement.
       const server = await tx.maybeOne(sql.type(serverRow)`
-        SELECT id, cluster_id AS "clusterId", machine_id AS "machineId", status FROM servers WHERE id = ${serverId} FOR UPDATE`);
+        UPDATE servers SET desired_status = coalesce(${desired}, desired_status), updated_at = CASE WHEN ${desired}::text IS NULL THEN updated_at ELSE now() END
+         WHERE id = ${serverId}
+        RETURNING id, cluster_id AS "clusterId", machine_id AS "machineId", status`);
       if (!server) throw notFound('Server not found');
       if (requireRunning && server.status !== 'ONLINE') throw conflict(`The server is ${server.status}, not running: RCON needs a running server`);
       const created = await createJob(tx, ctx, { clusterId: server.clusterId, serverId, machineId: server.machineId, type, params });
-      if (desired) await tx.query(sql.unsafe`UPDATE servers SET desired_status = ${desired}, updated_at = now() WHERE id = ${serverId}`);
       await recordAudit(tx, ctx, { clusterId: server.clusterId, action: `server.${type.toLowerCase()}`, target: { type: 'server', id: serverId } });
       return created;
     });
