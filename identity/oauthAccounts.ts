@@ -33,11 +33,16 @@ export async function linkProviderAccount(connection: CommonQueryMethods, userId
   const owner = await findUserByProviderAccount(connection, account);
   if (owner && owner.id !== userId) throw conflict(`This ${PROVIDER_NAMES[account.provider]} account is already linked to another user`);
   if (owner) return { user: owner, changed: false };
+  // Only an empty slot is filled: replacing a linked account would let whoever holds a session swap in their own.
   const user = await connection.maybeOne(sql.type(userRow)`
     UPDATE users SET ${sql.identifier([COLUMNS[account.provider]])} = ${account.id}, updated_at = now()
-     WHERE id = ${userId}
+     WHERE id = ${userId} AND ${sql.identifier([COLUMNS[account.provider]])} IS NULL
     RETURNING ${USER_COLUMNS}`);
-  if (!user) throw unauthorized('The account to link to no longer exists');
+  if (!user) {
+    const exists = await connection.exists(sql.unsafe`SELECT 1 FROM users WHERE id = ${userId}`);
+    if (!exists) throw unauthorized('The account to link to no longer exists');
+    throw conflict(`Another ${PROVIDER_NAMES[account.provider]} account is already linked to this user; unlink it first`);
+  }
   return { user, changed: true };
 }
 

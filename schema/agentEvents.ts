@@ -10,6 +10,8 @@ export const MAX_FRAME_BYTES = 256 * 1024;
 
 const iso = z.iso.datetime({ offset: true });
 const uuid = z.uuid();
+/** Byte counts are stored as bigint: whole, not negative, and exact as JavaScript numbers. */
+const byteCount = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 /** Statuses an agent may report (the service's own UNKNOWN is never reported by an agent). */
 export const REPORTED_STATUSES = ['INSTALLING', 'OFFLINE', 'STARTING', 'ONLINE', 'STOPPING', 'RESTARTING', 'CRASHED'] as const;
@@ -18,11 +20,11 @@ export const authEvent = z.object({ token: z.string().min(1).max(200), machineId
 
 export const heartbeatEvent = z
   .object({
-    metrics: z.object({ cpuPercent: z.number().min(0).max(100 * 1024), memoryUsedBytes: z.number().min(0), diskUsedBytes: z.number().min(0) }).strict(),
+    metrics: z.object({ cpuPercent: z.number().min(0).max(100 * 1024), memoryUsedBytes: byteCount, diskUsedBytes: byteCount }).strict(),
     uptime: z.number().min(0),
     /** Facts about the host, sent with the first heartbeat (or whenever they change). */
     host: z
-      .object({ hostname: z.string().max(255), os: z.string().max(255), cpuCount: z.int().min(1).max(4096), memoryBytes: z.number().min(0) })
+      .object({ hostname: z.string().max(255), os: z.string().max(255), cpuCount: z.int().min(1).max(4096), memoryBytes: byteCount })
       .strict()
       .optional(),
   })
@@ -38,7 +40,7 @@ export const serverStatusEvent = z
   })
   .strict();
 
-export const serverStatsEvent = z.object({ serverId: uuid, cpuPercent: z.number().min(0), memoryBytes: z.number().min(0), at: iso }).strict();
+export const serverStatsEvent = z.object({ serverId: uuid, cpuPercent: z.number().min(0), memoryBytes: byteCount, at: iso }).strict();
 
 const playerFields = { steamId: z.string().min(1).max(64), username: z.string().min(1).max(64) };
 

@@ -91,6 +91,21 @@ export function issuesToDetails(issues: readonly z.core.$ZodIssue[]): ErrorDetai
   return details;
 }
 
+/** Fields (dotted paths) whose text contains a NUL character, which Postgres cannot store. */
+function nulFields(value: unknown, path: string[] = []): string[] {
+  if (typeof value === 'string') return value.includes('\u0000') ? [path.join('.') || '(root)'] : [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => nulFields(item, [...path, String(index)]));
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([key, item]) => [...(key.includes('\u0000') ? [[...path, key].join('.')] : []), ...nulFields(item, [...path, key])]);
+  }
+  return [];
+}
+
+function rejectNul(...values: unknown[]): void {
+  const fields = values.flatMap((value) => nulFields(value));
+  if (fields.length > 0) throw validationFailed(fields.map((field) => ({ field, message: 'must not contain NUL characters' })));
+}
+
 function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, onError: (issues: z.core.$ZodIssue[]) => AppError) {
   const result = schema.safeParse(value);
   if (!result.success) throw onError(result.error.issues);
@@ -124,6 +139,7 @@ export class Api {
 
     const validate: Middleware = async function validateRequest(ctx, next) {
       const params = parseOrThrow(paramsSchema, ctx.params, () => notFound());
+      rejectNul(ctx.query, ctx.request.body);
       const query = parseOrThrow(querySchema, { ...ctx.query }, (issues) => validationFailed(issuesToDetails(issues)));
       // koa-body leaves `{}` when no body was sent: a missing body is validated as an empty object, so the client
       // learns which fields are required, and a route without a body schema rejects any field sent to it.

@@ -48,7 +48,9 @@ export function fromDatabaseError(error: unknown): AppError | undefined {
   ) {
     return new AppError(503, 'Database unavailable', { cause: error });
   }
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = (error as { code?: unknown; cause?: { code?: unknown } } | null)?.code ?? (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  // Text Postgres cannot store (a NUL character, in text or in JSON).
+  if (code === '22021' || code === '22P05') return new AppError(400, 'Text must not contain NUL characters', { cause: error });
   if (typeof code === 'string' && CONNECTION_CODES.has(code)) return new AppError(503, 'Database unavailable', { cause: error });
   return undefined;
 }

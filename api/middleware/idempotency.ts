@@ -4,7 +4,7 @@
  *
  * The key is claimed before the handler runs (a row with no status yet), so two concurrent requests with one key
  * cannot both act: the second is 409 while the first is in progress. A 5xx answer releases the key so the client can
- * retry; a claim left behind by a crash is considered abandoned after a minute.
+ * retry; a claim left behind by a crash is considered abandoned after five minutes. One-time secrets are not kept.
  */
 import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
@@ -19,8 +19,17 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const MAX_KEY_LENGTH = 255;
 /** How long an answer is replayed. */
 const RETENTION = sql.fragment`interval '24 hours'`;
-/** After this, a claim without an answer is taken to be abandoned (its request died). */
-const ABANDONED = sql.fragment`interval '1 minute'`;
+/** After this, a claim without an answer is taken to be abandoned (its request died): longer than any request lasts. */
+const ABANDONED = sql.fragment`interval '5 minutes'`;
+/**
+ * Secrets handed out once (API, agent, invitation and session tokens) are never stored for replay: a replay answers
+ * the record without them, marked by `Idempotent-Replayed`.
+ */
+const SECRET_FIELDS = new Set(['token', 'agentToken', 'accessToken', 'refreshToken']);
+const withoutSecrets = (body: unknown) =>
+  body && typeof body === 'object' && !Array.isArray(body)
+    ? Object.fromEntries(Object.entries(body as Record<string, unknown>).filter(([field]) => !SECRET_FIELDS.has(field)))
+    : body;
 
 const storedRow = z.object({ requestHash: z.string(), status: z.number().nullable(), body: z.unknown(), location: z.string().nullable() });
 
@@ -72,7 +81,7 @@ export function idempotency(pool: DatabasePool): Middleware {
 
 async function remember(pool: DatabasePool, owner: string, key: string, status: number, body: unknown, location: string | null) {
   await pool.query(sql.unsafe`
-    UPDATE idempotency_keys SET status = ${status}, body = ${sql.jsonb(body as never)}, location = ${location}
+    UPDATE idempotency_keys SET status = ${status}, body = ${sql.jsonb(withoutSecrets(body) as never)}, location = ${location}
      WHERE principal = ${owner} AND key = ${key}`);
 }
 

@@ -5,7 +5,8 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { badRequest, notFound, validationFailed } from '../errors.ts';
+import { forbidden, notFound, validationFailed } from '../errors.ts';
+import type { Context } from 'koa';
 import type { Api } from '../http/route.ts';
 import { apiTokenCreated, apiTokenListItem, createTokenBody, user } from '../../schema/identity.ts';
 import { id } from '../../schema/http.ts';
@@ -17,6 +18,16 @@ import { generateSecret, hashSecret } from '../../identity/secretTokens.ts';
 const TOKEN_COLUMNS = sql.fragment`
   t.id, t.name, t.created_at AS "createdAt", t.last_used_at AS "lastUsedAt", t.expires_at AS "expiresAt",
   ARRAY(SELECT cluster_id::text FROM api_token_clusters WHERE token_id = t.id ORDER BY cluster_id) AS "clusterIds"`;
+
+/**
+ * API tokens are managed from a session: a token limited to some clusters must not mint, list or revoke tokens that
+ * reach further or outlive it.
+ */
+function sessionOnly(ctx: Context) {
+  const principal = principalOf(ctx);
+  if (principal.kind !== 'USER') throw forbidden('API tokens are managed while signed in with a session, not with an API token');
+  return principal;
+}
 
 export function installAccountRoutes(api: Api, deps: AppDeps) {
   const { pool } = deps;
@@ -41,7 +52,7 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'Your tokens, newest first', schema: z.object({ tokens: z.array(apiTokenListItem) }) } },
     handler: async (ctx) => ({
       tokens: await pool.any(sql.type(apiTokenListItem)`
-        SELECT ${TOKEN_COLUMNS} FROM api_tokens t WHERE t.user_id = ${principalOf(ctx).user.id} ORDER BY t.created_at DESC, t.id DESC`),
+        SELECT ${TOKEN_COLUMNS} FROM api_tokens t WHERE t.user_id = ${sessionOnly(ctx).user.id} ORDER BY t.created_at DESC, t.id DESC`),
     }),
   });
 
@@ -56,10 +67,7 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
     status: 201,
     responses: { 201: { description: 'The token, with its secret', schema: apiTokenCreated } },
     handler: async (ctx, { body }) => {
-      const principal = principalOf(ctx);
-      if (principal.kind === 'TOKEN' && body.clusterIds.some((clusterId) => !principal.clusterIds.has(clusterId))) {
-        throw badRequest('An API token can only create tokens within its own cluster scope');
-      }
+      const principal = sessionOnly(ctx);
       if (body.expiresAt && Date.parse(body.expiresAt) <= Date.now()) {
         throw validationFailed([{ field: 'expiresAt', message: 'must be in the future' }]);
       }
@@ -97,7 +105,7 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
     params: z.object({ tokenId: id }),
     responses: { 200: { description: 'Revoked', schema: z.object({ success: z.literal(true), message: z.string() }) } },
     handler: async (ctx, { params }) => {
-      const principal = principalOf(ctx);
+      const principal = sessionOnly(ctx);
       await pool.transaction(async (tx) => {
         const deleted = await tx.query(sql.unsafe`DELETE FROM api_tokens WHERE id = ${params.tokenId} AND user_id = ${principal.user.id}`);
         if (deleted.rowCount === 0) throw notFound('Token not found');

@@ -11,6 +11,7 @@ import { cluster, clusterListQuery, clusterParams, createClusterBody, updateClus
 import { principalOf, type Principal } from '../../identity/principal.ts';
 import { recordAudit } from '../../identity/audit.ts';
 import { fetchPage, orderBy } from '../../database/listing.ts';
+import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
 
 const CLUSTER_COLUMNS = sql.fragment`
   c.id, c.name, c.description, m.role,
@@ -61,7 +62,7 @@ export function installClusterRoutes(api: Api, deps: AppDeps) {
     method: 'post',
     path: '/api/v1/clusters',
     summary: 'Create a cluster',
-    description: 'Any user may; the creator becomes its OWNER. Created with an API token, the cluster joins that token\'s scope.',
+    description: 'Any user may; the creator becomes its OWNER. An API token\'s scope never grows: a cluster created with one is reached with a session or a new token.',
     tags: ['Clusters'],
     auth: 'user',
     body: createClusterBody,
@@ -73,9 +74,6 @@ export function installClusterRoutes(api: Api, deps: AppDeps) {
         const clusterId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
           INSERT INTO clusters (name, description) VALUES (${body.name}, ${body.description ?? null}) RETURNING id`);
         await tx.query(sql.unsafe`INSERT INTO cluster_members (cluster_id, user_id, role) VALUES (${clusterId}, ${principal.user.id}, 'OWNER')`);
-        if (principal.kind === 'TOKEN') {
-          await tx.query(sql.unsafe`INSERT INTO api_token_clusters (token_id, cluster_id) VALUES (${principal.tokenId}, ${clusterId})`);
-        }
         await recordAudit(tx, ctx, { clusterId, action: 'cluster.create', target: { type: 'cluster', id: clusterId } });
         return getCluster(tx, clusterId, principal.user.id);
       });
@@ -129,6 +127,9 @@ export function installClusterRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'Deleted', schema: z.object({ success: z.literal(true), message: z.string() }) } },
     handler: async (ctx, { params }) => {
       await pool.transaction(async (tx) => {
+        // Its agents are told (their connections close) before the machines go with the cluster.
+        const machineIds = await tx.anyFirst(sql.type(z.object({ id: z.string() }))`SELECT id FROM machines WHERE cluster_id = ${params.id}`);
+        for (const machineId of machineIds) await notifyAgent(tx, { type: 'machine_removed', machineId });
         await tx.query(sql.unsafe`DELETE FROM clusters WHERE id = ${params.id}`);
         await recordAudit(tx, ctx, { clusterId: params.id, action: 'cluster.delete', target: { type: 'cluster', id: params.id } });
       });

@@ -14,6 +14,8 @@ import { recordAudit } from '../../identity/audit.ts';
 import { fetchPage, orderBy } from '../../database/listing.ts';
 import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
 
+const POWER_TYPES: ReadonlySet<string> = new Set(['START', 'STOP', 'RESTART', 'KILL']);
+
 export function installJobRoutes(api: Api, deps: AppDeps) {
   const { pool, jobEvents } = deps;
   const byJob = async ({ params }: { params: { id: string } }) => {
@@ -72,7 +74,7 @@ export function installJobRoutes(api: Api, deps: AppDeps) {
     method: 'post',
     path: '/api/v1/jobs/:id/cancel',
     summary: 'Cancel a job',
-    description: 'QUEUED: cancelled at once (200). DISPATCHED or RUNNING: the cancel is sent to the agent (202; the job ends when the agent answers). Ended: 409.',
+    description: 'QUEUED: cancelled at once (200), and a power job\'s desired status goes back to what the server is doing. DISPATCHED or RUNNING: the cancel is sent to the agent, also after it reconnects (202; the job ends when the agent answers). Ended: 409.',
     tags: ['Jobs'],
     auth: 'user',
     params: z.object({ id }),
@@ -80,13 +82,24 @@ export function installJobRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'Cancelled', schema: job }, 202: { description: 'Cancel sent to the agent', schema: job }, 409: { description: 'The job has ended' } },
     handler: async (ctx, { params }) => {
       const current = await pool.transaction(async (tx) => {
-        const row = await tx.one(sql.type(z.object({ status: z.string(), machineId: z.string().nullable(), clusterId: z.string() }))`
-          SELECT status, machine_id AS "machineId", cluster_id AS "clusterId" FROM jobs WHERE id = ${params.id} FOR UPDATE`);
+        const row = await tx.one(sql.type(z.object({ status: z.string(), type: z.string(), serverId: z.string().nullable(), machineId: z.string().nullable(), clusterId: z.string() }))`
+          SELECT status, type, server_id AS "serverId", machine_id AS "machineId", cluster_id AS "clusterId" FROM jobs WHERE id = ${params.id} FOR UPDATE`);
         if (row.status === 'QUEUED') {
           await tx.query(sql.unsafe`
             UPDATE jobs SET status = 'CANCELLED', finished_at = now(), error = ${sql.jsonb({ code: 'CANCELLED', message: 'cancelled before it reached the agent' })}
              WHERE id = ${params.id}`);
+          // A cancelled power job must not happen anyway through the desired state it set: the server's desired
+          // status goes back to what the server is doing now.
+          if (POWER_TYPES.has(row.type) && row.serverId) {
+            await tx.query(sql.unsafe`
+              UPDATE servers SET desired_status = CASE WHEN status IN ('ONLINE', 'STARTING', 'RESTARTING') THEN 'RUNNING' ELSE 'STOPPED' END
+               WHERE id = ${row.serverId}`);
+          }
+          // The agent may be receiving it right now: tell it too (it drops a job it does not have).
+          if (row.machineId) await notifyAgent(tx, { type: 'job_cancel', machineId: row.machineId, jobId: params.id });
         } else if ((row.status === 'DISPATCHED' || row.status === 'RUNNING') && row.machineId) {
+          // Remembered, so an agent that is away gets the cancel when it is back (and not the job again).
+          await tx.query(sql.unsafe`UPDATE jobs SET cancel_requested_at = coalesce(cancel_requested_at, now()) WHERE id = ${params.id}`);
           await notifyAgent(tx, { type: 'job_cancel', machineId: row.machineId, jobId: params.id });
         } else {
           throw conflict(`The job has ended (${row.status}); there is nothing to cancel`);

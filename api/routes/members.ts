@@ -205,6 +205,10 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
         const alreadyMember = await tx.exists(sql.unsafe`
           SELECT 1 FROM cluster_members m JOIN users u ON u.id = m.user_id WHERE m.cluster_id = ${params.clusterId} AND lower(u.email) = ${body.email}`);
         if (alreadyMember) throw conflict('This person is already a member of the cluster');
+        // An invitation to this address that ran out is closed, so it does not block a new one.
+        await tx.query(sql.unsafe`
+          UPDATE invitations SET status = 'EXPIRED', updated_at = now()
+           WHERE cluster_id = ${params.clusterId} AND lower(email) = ${body.email} AND status = 'PENDING' AND expires_at <= now()`);
         const invitationId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
           INSERT INTO invitations (cluster_id, email, role, token_hash, expires_at, invited_by)
           VALUES (${params.clusterId}, ${body.email}, ${body.role}, ${sql.binary(hashSecret(token))},
@@ -260,9 +264,6 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
         if (row.email.toLowerCase() !== principal.user.email.toLowerCase()) throw forbidden('This invitation was sent to another e-mail address');
         await tx.query(sql.unsafe`INSERT INTO cluster_members (cluster_id, user_id, role) VALUES (${row.clusterId}, ${principal.user.id}, ${row.role})`);
         await tx.query(sql.unsafe`UPDATE invitations SET status = 'ACCEPTED', accepted_by = ${principal.user.id}, updated_at = now() WHERE id = ${row.id}`);
-        if (principal.kind === 'TOKEN') {
-          await tx.query(sql.unsafe`INSERT INTO api_token_clusters (token_id, cluster_id) VALUES (${principal.tokenId}, ${row.clusterId}) ON CONFLICT DO NOTHING`);
-        }
         await recordAudit(tx, ctx, { clusterId: row.clusterId, action: 'invitation.accept', target: { type: 'invitation', id: row.id } });
         return getCluster(tx, row.clusterId, principal.user.id);
       });

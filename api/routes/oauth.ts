@@ -77,10 +77,15 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
   const discord = createDiscordOAuth(config);
   const callbackUrl = (provider: OAuthProvider) => `${config.publicUrl}/auth/${provider}/callback`;
 
-  /** The state of a new flow; with a bearer token it links to that token's user (a bad token is a 401). */
+  /**
+   * The state of a new flow; with a bearer token it links to that user (a bad token is a 401). Only a session may
+   * link: an API token is limited to some clusters, and linking would hand out an unscoped session for its user.
+   */
   async function newState(ctx: Context, provider: OAuthProvider): Promise<string> {
     const authorization = ctx.get('Authorization');
-    const link = authorization ? (await authenticator.resolve(authorization)).principal.user.id : null;
+    const principal = authorization ? (await authenticator.resolve(authorization)).principal : null;
+    if (principal && principal.kind !== 'USER') throw forbidden('Link accounts while signed in with a session; API tokens cannot link accounts');
+    const link = principal?.user.id ?? null;
     ctx.set('Cache-Control', 'no-store');
     const state = states.issue({ provider, link });
     // Binds the flow to this browser: the callback must come back with the same nonce in this cookie, so a state

@@ -238,6 +238,10 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'Deleted', schema: success } },
     handler: async (ctx, { params }) => {
       await pool.transaction(async (tx) => {
+        // Its jobs that have not ended can no longer be run.
+        await tx.query(sql.unsafe`
+          UPDATE jobs SET status = 'CANCELLED', finished_at = now(), error = ${sql.jsonb({ code: 'CANCELLED', message: 'the server was deleted' })}
+           WHERE server_id = ${params.id} AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING')`);
         const machineId = await tx.oneFirst(sql.type(z.object({ machineId: z.string() }))`
           DELETE FROM servers WHERE id = ${params.id} RETURNING machine_id AS "machineId"`);
         await notifyAgent(tx, { type: 'servers_changed', machineId });

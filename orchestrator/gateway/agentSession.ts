@@ -81,12 +81,18 @@ export class AgentSession {
    */
   async deliver(jobId: string): Promise<void> {
     if (!this.machineId || this.#closed) return;
-    const job = await this.#options.store.jobForAgent(this.machineId, jobId);
-    if (!job) return;
+    const found = await this.#options.store.jobForAgent(this.machineId, jobId);
+    if (!found) return;
+    const { cancelRequested, ...job } = found;
+    // A cancel asked for while the agent was away goes out instead of the job.
+    if (cancelRequested) return this.send('job:cancel', { jobId });
     try {
       const answer = await this.link.request('job', job, JOB_ACK_TIMEOUT_MS);
-      if (answer.accepted === true) await this.#options.store.markDispatched(jobId);
-      else this.#options.logger.warn({ machineId: this.machineId, jobId, reason: answer.reason }, 'agent refused a job');
+      if (answer.accepted === true) {
+        const status = await this.#options.store.markDispatched(jobId);
+        // Cancelled while it was on its way: the agent must not run it.
+        if (status === 'CANCELLED') this.send('job:cancel', { jobId });
+      } else this.#options.logger.warn({ machineId: this.machineId, jobId, reason: answer.reason }, 'agent refused a job');
     } catch (error) {
       this.#options.logger.info({ err: error, machineId: this.machineId, jobId }, 'job not acknowledged');
     }

@@ -9,7 +9,16 @@ import { hashSecret, secretMatches } from '../../identity/secretTokens.ts';
 import { serverConfig, type ServerConfig } from '../../schema/agentEvents.ts';
 import type { heartbeatEvent, jobResultEvent, serverStatusEvent } from '../../schema/agentEvents.ts';
 
-const agentJob = z.object({ jobId: z.string(), type: z.string(), serverId: z.string().nullable(), params: z.record(z.string(), z.unknown()), deadline: z.string() });
+const agentJob = z.object({
+  jobId: z.string(),
+  type: z.string(),
+  serverId: z.string().nullable(),
+  params: z.record(z.string(), z.unknown()),
+  deadline: z.string(),
+  cancelRequested: z.boolean(),
+});
+const AGENT_JOB_COLUMNS = sql.fragment`
+  id AS "jobId", type, server_id AS "serverId", params, expires_at AS deadline, cancel_requested_at IS NOT NULL AS "cancelRequested"`;
 
 const machineRow = z.object({ id: z.string(), clusterId: z.string(), tokenHash: z.instanceof(Buffer) });
 
@@ -75,9 +84,11 @@ export function createMachineStore(pool: DatabasePool) {
       const onMachine = await pool.exists(sql.unsafe`SELECT 1 FROM servers WHERE id = ${report.serverId} AND machine_id = ${machineId}`);
       if (!onMachine) return false;
       await pool.query(sql.unsafe`
-        UPDATE servers SET status = ${report.status}, last_status_at = ${report.at}, updated_at = now(),
+        UPDATE servers SET status = ${report.status}, last_status_at = least(${report.at}::timestamptz, now()), updated_at = now(),
                players_online = CASE WHEN ${report.status} = 'ONLINE' THEN players_online ELSE 0 END
-         WHERE id = ${report.serverId} AND (last_status_at IS NULL OR status = 'UNKNOWN' OR last_status_at <= ${report.at}::timestamptz)`);
+         WHERE id = ${report.serverId}
+           -- an agent's clock ahead of ours must not freeze the status: its reports count as no later than now
+           AND (last_status_at IS NULL OR status = 'UNKNOWN' OR last_status_at <= least(${report.at}::timestamptz, now()))`);
       return true;
     },
 
@@ -90,24 +101,26 @@ export function createMachineStore(pool: DatabasePool) {
     /** A job as the agent receives it (`job`), if it is this machine's and not ended. */
     jobForAgent(machineId: string, jobId: string) {
       return pool.maybeOne(sql.type(agentJob)`
-        SELECT id AS "jobId", type, server_id AS "serverId", params, expires_at AS deadline FROM jobs
+        SELECT ${AGENT_JOB_COLUMNS} FROM jobs
          WHERE id = ${jobId} AND machine_id = ${machineId} AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING')`);
     },
 
     /** The machine's jobs that have not ended, oldest first (sent when its agent connects). */
     pendingJobs(machineId: string) {
       return pool.any(sql.type(agentJob)`
-        SELECT id AS "jobId", type, server_id AS "serverId", params, expires_at AS deadline FROM jobs
+        SELECT ${AGENT_JOB_COLUMNS} FROM jobs
          WHERE machine_id = ${machineId} AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING') AND expires_at > now()
          ORDER BY created_at, id`);
     },
 
-    async markDispatched(jobId: string): Promise<void> {
+    /** Counts an acknowledged delivery; answers the job's status after it (CANCELLED: cancelled meanwhile). */
+    async markDispatched(jobId: string): Promise<string | null> {
       // The ack may arrive after the agent already reported RUNNING (or the result): count the delivery, keep the status.
-      await pool.query(sql.unsafe`
+      return pool.maybeOneFirst(sql.type(z.object({ status: z.string() }))`
         UPDATE jobs SET attempts = attempts + 1, dispatched_at = coalesce(dispatched_at, now()),
                status = CASE WHEN status = 'QUEUED' THEN 'DISPATCHED' ELSE status END
-         WHERE id = ${jobId}`);
+         WHERE id = ${jobId}
+        RETURNING status`);
     },
 
     async markRunning(machineId: string, jobId: string): Promise<boolean> {
@@ -125,7 +138,7 @@ export function createMachineStore(pool: DatabasePool) {
       const mine = await pool.exists(sql.unsafe`SELECT 1 FROM jobs WHERE id = ${report.jobId} AND machine_id = ${machineId}`);
       if (!mine) return false;
       await pool.query(sql.unsafe`
-        UPDATE jobs SET status = ${report.status}, result = ${report.result ? sql.jsonb(report.result as never) : null},
+        UPDATE jobs SET status = ${report.error?.code === 'CANCELLED' ? 'CANCELLED' : report.status}, result = ${report.result ? sql.jsonb(report.result as never) : null},
                error = ${report.error ? sql.jsonb(report.error) : null}, finished_at = ${report.finishedAt},
                started_at = coalesce(started_at, ${report.finishedAt}), dispatched_at = coalesce(dispatched_at, ${report.finishedAt})
          WHERE id = ${report.jobId} AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING')`);

@@ -242,3 +242,30 @@ test('a machine left ONLINE by an orchestrator that died is swept OFFLINE once s
   t.true(await waitFor(async () => (await machineRow(machineId)).status === 'OFFLINE', 5_000));
   t.is(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${created.id}`), 'UNKNOWN');
 });
+
+test('a report dated in the future cannot freeze a status; fractional byte counts are INVALID_EVENT', async (t) => {
+  const { user, clusterId, machineId, token } = await machine();
+  const created = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId }, { headers: user.auth })));
+  const agent = await plainAgent(app);
+  agent.send('auth', { token, machineId, version: '0.1.0' });
+  await agent.next('authenticated');
+  agent.send('server:status', { serverId: created.id, status: 'ONLINE', at: '9999-01-01T00:00:00.000Z' });
+  // Stored as "now", so the next report (a moment later) still counts.
+  await new Promise((done) => setTimeout(done, 200));
+  agent.send('server:status', { serverId: created.id, status: 'CRASHED', at: new Date().toISOString() });
+  t.true(await waitFor(async () => (await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${created.id}`)) === 'CRASHED'));
+  agent.send('heartbeat', { metrics: { cpuPercent: 1, memoryUsedBytes: 1.5, diskUsedBytes: 1 }, uptime: 1 });
+  t.is((await agent.next('error')).code, 'INVALID_EVENT');
+  agent.close();
+});
+
+test('deleting a cluster closes its agents\' connections', async (t) => {
+  const { user, clusterId, machineId, token } = await machine();
+  const agent = await socketIoAgent(app);
+  agent.send('auth', { token, machineId, version: '0.1.0' });
+  await agent.next('authenticated');
+  t.is((await app.request(`/api/v1/clusters/${clusterId}`, { method: 'DELETE', headers: user.auth })).status, 200);
+  t.deepEqual(await agent.next('error'), { code: 'AUTH_FAILED', message: 'machine removed' });
+  await agent.closed;
+  t.is(app.gateway.session(machineId), undefined);
+});

@@ -63,3 +63,35 @@ test('a job is delivered at once, its result stored once and acknowledged, dupli
   t.like(foreign, { accepted: false });
   t.is(errors[0]?.code, 'INVALID_EVENT');
 });
+
+test('a cancel asked for while the agent is away reaches it when it is back, instead of the job', async (t) => {
+  const owner = await signUp(app);
+  const clusterId = await createCluster(app, owner);
+  const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
+  const server = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: owner.auth })));
+  const connect = async () => {
+    const agent: Socket = io(app.url, { path: '/ws', transports: ['websocket'], reconnection: false, forceNew: true });
+    const received: { event: string; data: { jobId?: string } }[] = [];
+    agent.onAny((event: string, data: { jobId?: string }, ack?: (answer: object) => void) => {
+      received.push({ event, data });
+      if (event === 'job') ack?.({ accepted: true });
+    });
+    await new Promise<void>((resolve) => {
+      agent.on('connect', () => agent.emit('auth', { token: machine.agentToken, machineId: machine.id, version: '0.1.0' }));
+      agent.on('authenticated', () => resolve());
+    });
+    return { agent, received };
+  };
+  const first = await connect();
+  const job = await body(await app.request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: owner.auth }));
+  for (let attempt = 0; attempt < 50 && !first.received.some((entry) => entry.event === 'job'); attempt++) await new Promise((done) => setTimeout(done, 50));
+  first.agent.close();
+  await new Promise((done) => setTimeout(done, 200));
+  t.is((await app.request(`/api/v1/jobs/${job.id}/cancel`, { method: 'POST', headers: owner.auth })).status, 202);
+
+  const second = await connect();
+  t.teardown(() => void second.agent.close());
+  for (let attempt = 0; attempt < 50 && !second.received.some((entry) => entry.event === 'job:cancel'); attempt++) await new Promise((done) => setTimeout(done, 50));
+  t.true(second.received.some((entry) => entry.event === 'job:cancel' && entry.data.jobId === job.id), 'the cancel');
+  t.false(second.received.some((entry) => entry.event === 'job'), 'not the job again');
+});

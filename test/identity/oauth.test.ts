@@ -221,6 +221,19 @@ test('a signed-in user links Steam and Discord accounts', async (t) => {
 
   const again = await signIn(open(), 'steam', steamId);
   t.is((await account(open(), (await read(again)).accessToken)).id, user.id, 'later Steam sign-ins reach the same user');
+
+  // A linked account is never silently replaced by another one.
+  const replaced = await signIn(open(), 'steam', newSteamId(), bearer(accessToken));
+  t.is(replaced.status, 409);
+  t.is((await account(open(), accessToken)).steamId, steamId);
+});
+
+test('an API token cannot start a link (it would turn a scoped token into an unscoped session)', async (t) => {
+  const { accessToken } = await register(open(), 'scoped');
+  const cluster = await read(await open().request('/api/v1/clusters', json({ name: 'c' }, { headers: bearer(accessToken) })));
+  const created = await read(await open().request('/api/v1/account/tokens', json({ name: 't', clusterIds: [cluster.id] }, { headers: bearer(accessToken) })));
+  const start = await open().request('/auth/steam', { redirect: 'manual', headers: bearer(created.token) });
+  t.is(start.status, 403);
 });
 
 test('linking an account that belongs to another user is 409; a bad bearer on the start is 401', async (t) => {

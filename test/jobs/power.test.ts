@@ -102,12 +102,14 @@ test.serial('a START accepted while the agent is offline happens once the agent 
   await body(await post(`/api/v1/servers/${serverId}/stop?wait=30`));
 });
 
-test.serial('cancel: QUEUED is cancelled at once; an ended job is 409', async (t) => {
+test.serial('cancel: QUEUED is cancelled at once and its desired status undone; an ended job is 409', async (t) => {
   const { serverId } = await setup({ agent: false });
   const job = await body(await post(`/api/v1/servers/${serverId}/start`));
+  t.is(String(await app.pool.oneFirst(sql.unsafe`SELECT desired_status FROM servers WHERE id = ${serverId}`)), 'RUNNING');
   const cancelled = await post(`/api/v1/jobs/${job.id}/cancel`);
   t.is(cancelled.status, 200);
   t.like(await body(cancelled), { status: 'CANCELLED', error: { code: 'CANCELLED' } });
+  t.is(String(await app.pool.oneFirst(sql.unsafe`SELECT desired_status FROM servers WHERE id = ${serverId}`)), 'STOPPED', 'the cancelled START will not happen through the desired state');
   t.is((await post(`/api/v1/jobs/${job.id}/cancel`)).status, 409);
 });
 
@@ -142,7 +144,7 @@ test.serial('cancelling a RUNNING job reaches the agent, which ends it CANCELLED
   const cancel = await post(`/api/v1/jobs/${job.id}/cancel`);
   t.is(cancel.status, 202);
   const ended = await body(await app.request(`/api/v1/jobs/${job.id}?wait=20`, { headers: owner.auth }));
-  t.like(ended, { status: 'FAILED', error: { code: 'CANCELLED' } });
+  t.like(ended, { status: 'CANCELLED', error: { code: 'CANCELLED' } });
   await post(`/api/v1/servers/${serverId}/kill?wait=20`);
 });
 
