@@ -11,6 +11,7 @@ import type { Logger } from '../../observability/logger.ts';
 import { AGENT_EVENTS, authEvent, type AgentEventName } from '../../schema/agentEvents.ts';
 import type { Ack, AgentLink } from './links.ts';
 import type { MachineStore } from './machineStore.ts';
+import type { AgentNotification } from './notifications.ts';
 
 export type SessionOptions = {
   store: MachineStore;
@@ -23,6 +24,8 @@ export type SessionOptions = {
   /** Whether this session is still the machine's registered one (a replaced session must not mark it offline). */
   owns: (session: AgentSession) => boolean;
   release: (session: AgentSession) => void;
+  /** Tells every orchestrator process (including this one). */
+  announce: (notification: AgentNotification) => Promise<void>;
 };
 
 /** How long the agent has to acknowledge a job it is sent. */
@@ -41,6 +44,8 @@ export class AgentSession {
   readonly link: AgentLink;
   machineId: string | null = null;
   clusterId: string | null = null;
+  /** This connection's generation (machines.connection_generation) once authenticated. */
+  generation = 0;
   readonly #options: SessionOptions;
   #authTimer: NodeJS.Timeout | undefined;
   #livenessTimer: NodeJS.Timeout | undefined;
@@ -147,7 +152,9 @@ export class AgentSession {
     this.machineId = machine.id;
     this.clusterId = machine.clusterId;
     this.#options.claim(this);
-    await this.#options.store.markOnline(machine.id, version);
+    this.generation = await this.#options.store.markOnline(machine.id, version);
+    // A connection of this machine held by another orchestrator process is replaced too.
+    await this.#options.announce({ type: 'session_replaced', machineId: machine.id, generation: this.generation });
     this.send('authenticated', {
       machineId: machine.id,
       clusterId: machine.clusterId,
@@ -223,7 +230,7 @@ export class AgentSession {
     if (!wasOwner) return;
     this.#options.release(this);
     try {
-      await this.#options.store.markOffline(this.machineId!);
+      await this.#options.store.markOffline(this.machineId!, this.generation);
     } catch (error) {
       this.#options.logger.error({ err: error, machineId: this.machineId }, 'could not mark the machine offline');
     }

@@ -18,7 +18,7 @@ import { MAX_FRAME_BYTES } from '../../schema/agentEvents.ts';
 import { AgentSession } from './agentSession.ts';
 import { plainLink, socketIoLink, type AgentLink } from './links.ts';
 import { createMachineStore } from './machineStore.ts';
-import { AGENT_CHANNEL, agentNotification } from './notifications.ts';
+import { AGENT_CHANNEL, agentNotification, notifyAgent } from './notifications.ts';
 
 export const GATEWAY_PATHS = ['/ws', '/agent/ws', '/ws/agent'] as const;
 
@@ -58,6 +58,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
       },
       owns: (candidate) => sessions.get(candidate.machineId!) === candidate,
       release: (released) => void sessions.delete(released.machineId!),
+      announce: (notification) => notifyAgent(options.pool, notification),
     });
     open.add(session);
     link.onClose(() => open.delete(session));
@@ -88,7 +89,15 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     if (!parsed.success) return;
     const session = sessions.get(parsed.data.machineId);
     if (!session) return;
-    const { type, jobId } = parsed.data;
+    const { type, jobId, generation } = parsed.data;
+    if (type === 'session_replaced') {
+      // Another process (or this one) now holds a newer connection of this machine: drop ours quietly.
+      if (generation !== undefined && session.generation < generation) {
+        sessions.delete(parsed.data.machineId);
+        session.link.close();
+      }
+      return;
+    }
     if (type === 'servers_changed') await session.sync();
     else if (type === 'job_dispatch' && jobId) await session.deliver(jobId);
     else if (type === 'job_cancel' && jobId) session.send('job:cancel', { jobId });
@@ -116,9 +125,9 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
       httpServer.off('upgrade', onUpgrade);
       await listener.close();
       // Shutting down: the machines connected here are OFFLINE until their agents reconnect (here or elsewhere).
-      const held = [...sessions.keys()];
+      const held = [...sessions.values()];
       sessions.clear();
-      await Promise.all(held.map((machineId) => store.markOffline(machineId).catch(() => undefined)));
+      await Promise.all(held.map((session) => store.markOffline(session.machineId!, session.generation).catch(() => undefined)));
       for (const session of open) session.link.close();
       plain.close();
       await new Promise<void>((resolve) => io.close(() => resolve()));

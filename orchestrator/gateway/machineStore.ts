@@ -34,16 +34,24 @@ export function createMachineStore(pool: DatabasePool) {
       return row && secretMatches(token, row.tokenHash) ? { id: row.id, clusterId: row.clusterId } : null;
     },
 
-    async markOnline(machineId: string, agentVersion: string): Promise<void> {
-      await pool.query(sql.unsafe`
-        UPDATE machines SET status = 'ONLINE', agent_version = ${agentVersion}, last_seen_at = now(), updated_at = now()
-         WHERE id = ${machineId}`);
+    /** Marks the machine ONLINE for a new connection; answers that connection's generation. */
+    markOnline(machineId: string, agentVersion: string): Promise<number> {
+      return pool.oneFirst(sql.type(z.object({ generation: z.number() }))`
+        UPDATE machines SET status = 'ONLINE', agent_version = ${agentVersion}, last_seen_at = now(), updated_at = now(),
+               connection_generation = connection_generation + 1
+         WHERE id = ${machineId}
+        RETURNING connection_generation AS generation`);
     },
 
-    /** The agent is gone: the machine is OFFLINE and nobody knows what its servers are doing. */
-    async markOffline(machineId: string): Promise<void> {
+    /**
+     * The agent's connection `generation` is gone: the machine is OFFLINE and nobody knows what its servers are
+     * doing — unless a newer connection (on any orchestrator process) has replaced it meanwhile.
+     */
+    async markOffline(machineId: string, generation: number): Promise<void> {
       await pool.transaction(async (tx) => {
-        await tx.query(sql.unsafe`UPDATE machines SET status = 'OFFLINE', updated_at = now() WHERE id = ${machineId}`);
+        const result = await tx.query(sql.unsafe`
+          UPDATE machines SET status = 'OFFLINE', updated_at = now() WHERE id = ${machineId} AND connection_generation = ${generation}`);
+        if (result.rowCount === 0) return;
         await tx.query(sql.unsafe`
           UPDATE servers SET status = 'UNKNOWN', players_online = 0, last_status_at = now(), updated_at = now()
            WHERE machine_id = ${machineId}`);

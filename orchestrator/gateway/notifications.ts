@@ -9,10 +9,12 @@ import { z } from 'zod';
 export const AGENT_CHANNEL = 'gsm_agent';
 
 export const agentNotification = z.object({
-  type: z.enum(['servers_changed', 'token_rotated', 'machine_removed', 'job_dispatch', 'job_cancel']),
+  type: z.enum(['servers_changed', 'token_rotated', 'machine_removed', 'job_dispatch', 'job_cancel', 'session_replaced']),
   machineId: z.string(),
   /** With job_dispatch and job_cancel. */
   jobId: z.string().optional(),
+  /** With session_replaced: the connection generation that is now current. */
+  generation: z.number().optional(),
 });
 export type AgentNotification = z.infer<typeof agentNotification>;
 

@@ -269,3 +269,36 @@ test('deleting a cluster closes its agents\' connections', async (t) => {
   await agent.closed;
   t.is(app.gateway.session(machineId), undefined);
 });
+
+test('with two orchestrator processes, a newer connection replaces the older one on the other process', async (t) => {
+  const { createServer } = await import('node:http');
+  const { createGateway } = await import('../../orchestrator/gateway/gateway.ts');
+  // A second gateway on the same database, as a second orchestrator process would run it.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const second = await createGateway(server, { pool: app.pool, databaseUrl: app.database.url, logger: app.deps.logger, heartbeatSeconds: 1, authTimeoutMs: 500, minVersion: '0.1.0' });
+  t.teardown(async () => {
+    await second.close();
+    server.close();
+  });
+  const secondApp = { ...app, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
+
+  const { user, clusterId, machineId, token } = await machine();
+  const created = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId }, { headers: user.auth })));
+  const older = await socketIoAgent(app);
+  older.send('auth', { token, machineId, version: '0.1.0' });
+  await older.next('authenticated');
+  const newer = await socketIoAgent(secondApp as GatewayApp);
+  newer.send('auth', { token, machineId, version: '0.1.0' });
+  await newer.next('authenticated');
+  newer.send('server:status', { serverId: created.id, status: 'ONLINE', at: new Date().toISOString() });
+  newer.send('heartbeat', { metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 }, uptime: 1 });
+
+  await older.closed; // closed by the first process when it heard of the newer connection
+  await new Promise((done) => setTimeout(done, 300));
+  t.is((await machineRow(machineId)).status, 'ONLINE', 'the older connection ending does not mark the machine offline');
+  t.is(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${created.id}`), 'ONLINE');
+  t.is(app.gateway.session(machineId), undefined);
+  t.truthy(second.session(machineId));
+  newer.close();
+});

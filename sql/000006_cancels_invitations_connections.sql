@@ -5,3 +5,7 @@ ALTER TABLE jobs ADD COLUMN cancel_requested_at timestamptz;
 -- covers PENDING rows).
 ALTER TABLE invitations DROP CONSTRAINT invitations_status_check;
 ALTER TABLE invitations ADD CONSTRAINT invitations_status_check CHECK (status IN ('PENDING', 'ACCEPTED', 'REVOKED', 'EXPIRED'));
+
+-- Which connection of a machine's agent is current, across every orchestrator process: bumped at each
+-- authentication, so a replaced connection elsewhere neither keeps acting nor marks the machine offline when it ends.
+ALTER TABLE machines ADD COLUMN connection_generation bigint NOT NULL DEFAULT 0;
