@@ -5,6 +5,7 @@
 import test from 'ava';
 import { sql } from 'slonik';
 import { body, json } from '../support/app.ts';
+import { until } from '../support/wait.ts';
 import { createCluster, signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { FAKE_SERVER, freePorts, startAgent, type AgentProcess } from '../support/agentProcess.ts';
@@ -138,9 +139,8 @@ test.serial('cancelling a RUNNING job reaches the agent, which ends it CANCELLED
   // A server that takes 20 s to be ready keeps the START job running.
   const { serverId } = await setup({ env: { FAKE_READY_DELAY_MS: '20000' } });
   const job = await body(await post(`/api/v1/servers/${serverId}/start`));
-  await app.request(`/api/v1/jobs/${job.id}?wait=1`, { headers: owner.auth });
-  const running = await body(await app.request(`/api/v1/jobs/${job.id}`, { headers: owner.auth }));
-  t.true(['DISPATCHED', 'RUNNING'].includes(running.status), running.status);
+  const jobStatus = async () => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM jobs WHERE id = ${job.id}`));
+  await until(async () => (await jobStatus()) === 'RUNNING', 'the job RUNNING on the agent');
   const cancel = await post(`/api/v1/jobs/${job.id}/cancel`);
   t.is(cancel.status, 202);
   const ended = await body(await app.request(`/api/v1/jobs/${job.id}?wait=20`, { headers: owner.auth }));
@@ -152,7 +152,9 @@ test.serial('an agent SIGKILLed mid-job is restarted: its leftover game server i
   const { serverId, connect } = await setup({ agent: false, env: { FAKE_READY_DELAY_MS: '2500' } });
   const first = await connect();
   const job = await body(await post(`/api/v1/servers/${serverId}/start`));
-  await app.request(`/api/v1/jobs/${job.id}?wait=1`, { headers: owner.auth });
+  // Killed once the game server process runs (its pid file is written), so there is a leftover to clean up.
+  const { access } = await import('node:fs/promises');
+  await until(async () => access(`${first.dataDir}/servers/${serverId}/server.pid`).then(() => true, () => false), 'the game server running');
   first.child.kill('SIGKILL');
   await first.exited;
   const second = await connect(first.dataDir);
@@ -163,9 +165,7 @@ test.serial('an agent SIGKILLed mid-job is restarted: its leftover game server i
   const answer = await body(await post(`/api/v1/servers/${serverId}/rcon`, { command: 'echo still here' }));
   t.like(answer, { success: true, output: 'still here' });
   t.is(await app.pool.oneFirst(sql.unsafe`SELECT count(*) FROM jobs WHERE server_id = ${serverId} AND type = 'START'`), 1);
-  for (let attempt = 0; attempt < 50 && !second.lines.some((line) => line.includes('left running by an earlier agent')); attempt++) {
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  t.true(second.lines.some((line) => line.includes('left running by an earlier agent')), 'the leftover was found and killed');
+  await until(async () => second.lines.some((line) => line.includes('left running by an earlier agent')), 'the leftover found and killed');
+  t.pass();
   await post(`/api/v1/servers/${serverId}/stop?wait=30`);
 });
