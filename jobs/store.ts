@@ -39,14 +39,18 @@ export type NewJob = {
   playerId?: string | null;
   taskId?: string | null;
   idempotencyKey?: string | null;
+  /** Who the job is attributed to when not the request's principal (a scheduled task's runs: `{ kind: 'TASK', id }`). */
+  createdBy?: JobCreator;
 };
 
-const creator = (principal: Principal | undefined): { kind: 'USER' | 'TOKEN' | 'SYSTEM'; id: string | null } =>
+export type JobCreator = { kind: 'USER' | 'TOKEN' | 'TASK' | 'SYSTEM'; id: string | null };
+
+const creator = (principal: Principal | undefined): JobCreator =>
   !principal ? { kind: 'SYSTEM', id: null } : principal.kind === 'TOKEN' ? { kind: 'TOKEN', id: principal.tokenId } : { kind: 'USER', id: principal.user.id };
 
 /** Writes the job and schedules its delivery, in `tx` (the caller's transaction, which also holds the audit entry). */
 export async function createJob(tx: CommonQueryMethods, ctx: Context | null, input: NewJob): Promise<Job> {
-  const by = creator(ctx?.state.principal as Principal | undefined);
+  const by = input.createdBy ?? creator(ctx?.state.principal as Principal | undefined);
   const ttlMs = JOB_TTL_MS[input.type] ?? DEFAULT_TTL_MS;
   const created = await tx.one(sql.type(job)`
     INSERT INTO jobs AS j (cluster_id, server_id, machine_id, player_id, task_id, type, params, created_by_kind, created_by_id, idempotency_key, expires_at)
