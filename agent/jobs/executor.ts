@@ -4,6 +4,8 @@
  * reaches the state asked for; CRASHED on the way fails it.
  */
 import type { ServerSupervisor } from '../servers/serverSupervisor.ts';
+import type { PlayerInfo } from '../games/adapter.ts';
+import { wipe, WipeError } from '../servers/wipe.ts';
 import { JobError, type AgentJob, type JobExecutor } from './jobRunner.ts';
 
 /** The longest a STOP may take beyond the kill escalation before the job fails. */
@@ -41,6 +43,34 @@ export function createExecutor(options: { supervisor: (serverId: string) => Serv
     return { message: 'offline' };
   }
 
+  /** Runs a console action on a running server; a console failure fails the job with `code`. */
+  async function viaConsole(supervisor: ServerSupervisor, code: string, action: (channel: ServerSupervisor['channel']) => Promise<void>): Promise<void> {
+    if (!supervisor.running || supervisor.status !== 'ONLINE') throw new JobError('NOT_RUNNING', `the server is ${supervisor.status}`);
+    try {
+      await action(supervisor.channel);
+    } catch (error) {
+      throw new JobError(code, (error as Error).message);
+    }
+  }
+
+  /**
+   * KICK, BAN and UNBAN through the game's own commands. A BAN on a server that is not running cannot reach the game's
+   * list; the service enforces the ban when the player joins, so that answers SUCCEEDED with `applied: false`.
+   */
+  async function moderate(supervisor: ServerSupervisor, job: AgentJob): Promise<Record<string, unknown>> {
+    const player: PlayerInfo = { steamId: String(job.params.steamId ?? ''), username: String(job.params.username ?? job.params.steamId ?? '') };
+    if (!player.steamId) throw new JobError('INVALID_JOB', 'the job names no player');
+    const reason = String(job.params.reason ?? '');
+    if (job.type !== 'KICK' && supervisor.status !== 'ONLINE') return { message: `the server is ${supervisor.status}; enforced on join`, applied: false };
+    const { adapter } = supervisor;
+    if (job.type === 'KICK') await viaConsole(supervisor, 'KICK_FAILED', (channel) => adapter.kick(channel, player, reason));
+    else if (job.type === 'BAN') await viaConsole(supervisor, 'BAN_FAILED', (channel) => adapter.ban(channel, player, reason));
+    else await viaConsole(supervisor, 'UNBAN_FAILED', (channel) => adapter.unban(channel, player));
+    // The game's answer to a kick is not reliable across games; the next player list tells the service the truth.
+    void supervisor.snapshotPlayers();
+    return { message: `${job.type.toLowerCase()} sent`, applied: true };
+  }
+
   return {
     async execute(job, signal) {
       const supervisor = serverOf(job);
@@ -65,8 +95,28 @@ export function createExecutor(options: { supervisor: (serverId: string) => Serv
             throw new JobError('RCON_FAILED', (error as Error).message);
           }
         }
+        case 'KICK':
+        case 'BAN':
+        case 'UNBAN':
+          return moderate(supervisor, job);
+        case 'BROADCAST': {
+          const message = String(job.params.message ?? '');
+          await viaConsole(supervisor, 'BROADCAST_FAILED', (channel) => supervisor.adapter.broadcast(channel, message));
+          return { message: 'broadcast sent' };
+        }
+        case 'WIPE': {
+          if (supervisor.running || supervisor.status === 'STARTING') {
+            throw new JobError('SERVER_RUNNING', `the server is ${supervisor.status}: stop it before wiping`);
+          }
+          try {
+            const deleted = await wipe(supervisor.dir, supervisor.adapter.wipePaths);
+            return { message: `wiped ${deleted.length} path(s)`, deleted };
+          } catch (error) {
+            throw new JobError(error instanceof WipeError ? 'WIPE_REFUSED' : 'WIPE_FAILED', (error as Error).message);
+          }
+        }
         default:
-          throw new JobError('UNSUPPORTED', `${job.type} jobs are not supported by this agent yet`);
+          throw new JobError('UNSUPPORTED', `${job.type} jobs are not supported by this agent`);
       }
     },
   };

@@ -86,6 +86,11 @@ export class ServerSupervisor {
     return this.#adapter;
   }
 
+  /** `<data-dir>/servers/<serverId>`: everything the agent writes for this server stays inside it. */
+  get dir(): string {
+    return this.#dir;
+  }
+
   /** Moves towards the desired status (after every servers:sync and reconnect). */
   async reconcile(): Promise<void> {
     if (this.config.desiredStatus === 'RUNNING' && !this.running && this.status !== 'STARTING') await this.start();
