@@ -23,6 +23,7 @@ import { installMachineRoutes } from './routes/machines.ts';
 import { installServerRoutes } from './routes/servers.ts';
 import { installPowerRoutes } from './routes/power.ts';
 import { installJobRoutes } from './routes/jobs.ts';
+import { installPlayerRoutes } from './routes/players.ts';
 import { createAuthenticator, principalOf } from '../identity/principal.ts';
 import { authorize } from '../identity/access.ts';
 import type { Middleware } from 'koa';
@@ -57,6 +58,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installServerRoutes(api, deps);
     installPowerRoutes(api, deps);
     installJobRoutes(api, deps);
+    installPlayerRoutes(api, deps);
   }
 
   koa.use(api.router.routes());

@@ -11,10 +11,13 @@ import type { Logger } from '../../observability/logger.ts';
 import { AGENT_EVENTS, authEvent, type AgentEventName } from '../../schema/agentEvents.ts';
 import type { Ack, AgentLink } from './links.ts';
 import type { MachineStore } from './machineStore.ts';
+import type { PlayerIngest } from '../../players/ingest.ts';
 import type { AgentNotification } from './notifications.ts';
 
 export type SessionOptions = {
   store: MachineStore;
+  /** Where player joins, leaves and snapshots go. */
+  players: PlayerIngest;
   logger: Logger;
   heartbeatSeconds: number;
   authTimeoutMs: number;
@@ -184,7 +187,13 @@ export class AgentSession {
       }
       case 'players:snapshot': {
         const snapshot = data as z.infer<(typeof AGENT_EVENTS)['players:snapshot']>;
-        if (!(await store.recordPlayersOnline(machineId, snapshot.serverId, snapshot.players.length))) return notHere(snapshot.serverId);
+        if (!(await this.#options.players.snapshot(machineId, snapshot))) return notHere(snapshot.serverId);
+        break;
+      }
+      case 'player:join':
+      case 'player:leave': {
+        const report = data as z.infer<(typeof AGENT_EVENTS)['player:join']>;
+        if (!(await this.#options.players.event(machineId, event === 'player:join' ? 'join' : 'leave', report))) return notHere(report.serverId);
         break;
       }
       case 'job:progress': {
@@ -200,8 +209,7 @@ export class AgentSession {
         return;
       }
       default:
-        // server:stats, player:join/leave and console are validated here; storing them belongs to the players part
-        // of the service.
+        // server:stats and console are validated here; nothing stores them yet (console is for live viewers).
         break;
     }
     ack?.({ accepted: true });

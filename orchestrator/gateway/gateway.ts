@@ -18,6 +18,7 @@ import { MAX_FRAME_BYTES } from '../../schema/agentEvents.ts';
 import { AgentSession } from './agentSession.ts';
 import { plainLink, socketIoLink, type AgentLink } from './links.ts';
 import { createMachineStore } from './machineStore.ts';
+import { createPlayerIngest } from '../../players/ingest.ts';
 import { AGENT_CHANNEL, agentNotification, notifyAgent } from './notifications.ts';
 
 export const GATEWAY_PATHS = ['/ws', '/agent/ws', '/ws/agent'] as const;
@@ -40,12 +41,14 @@ export type Gateway = {
 export async function createGateway(httpServer: HttpServer, options: GatewayOptions): Promise<Gateway> {
   const logger = options.logger.child({ component: 'gateway' });
   const store = createMachineStore(options.pool);
+  const players = createPlayerIngest(options.pool);
   const sessions = new Map<string, AgentSession>();
   const open = new Set<AgentSession>();
 
   const start = (link: AgentLink) => {
     const session = new AgentSession(link, {
       store,
+      players,
       logger,
       heartbeatSeconds: options.heartbeatSeconds,
       authTimeoutMs: options.authTimeoutMs,

@@ -100,12 +100,6 @@ export function createMachineStore(pool: DatabasePool) {
       return true;
     },
 
-    async recordPlayersOnline(machineId: string, serverId: string, count: number): Promise<boolean> {
-      const result = await pool.query(sql.unsafe`
-        UPDATE servers SET players_online = ${count} WHERE id = ${serverId} AND machine_id = ${machineId}`);
-      return result.rowCount > 0;
-    },
-
     /** A job as the agent receives it (`job`), if it is this machine's and not ended. */
     jobForAgent(machineId: string, jobId: string) {
       return pool.maybeOne(sql.type(agentJob)`

@@ -7,9 +7,12 @@ import type { DatabasePool } from '../../database/pool.ts';
 import type { JobEvents } from '../../jobs/events.ts';
 import { DISPATCH_TASK } from '../../jobs/store.ts';
 import { dispatchTask } from './jobs__dispatch.ts';
+import { BAN_EXPIRE_TASK } from '../../players/bans.ts';
+import { expireBanTask } from './bans__expire.ts';
 
 export type TaskDeps = { pool: DatabasePool; jobEvents: JobEvents };
 
 export const createTaskList = (deps: TaskDeps): TaskList => ({
   [DISPATCH_TASK]: dispatchTask(deps),
+  [BAN_EXPIRE_TASK]: expireBanTask(deps),
 });

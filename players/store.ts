@@ -1,0 +1,154 @@
+/**
+ * Reading players: the list item and detail records, sessions, a server's online players and the cluster statistics
+ * (SPEC sections 3 and 5). Stored `playtime` counts closed sessions; open ones add their elapsed time when read.
+ */
+import { sql, type CommonQueryMethods, type FragmentSqlToken } from 'slonik';
+import { z } from 'zod';
+import { notFound } from '../api/errors.ts';
+import type { Page } from '../schema/http.ts';
+import { fetchPage } from '../database/listing.ts';
+import { note, playerDetail, playerListItem, playerStats, purchase, serverPlayers, session } from '../schema/players.ts';
+
+/** Seconds of the player's open sessions so far (0 when offline; only online players pay for the lookup). */
+const OPEN_SECONDS = sql.fragment`
+  CASE WHEN p.open_sessions > 0 THEN coalesce((SELECT sum(greatest(extract(epoch FROM now() - os.joined_at), 0))::bigint
+                                                 FROM player_sessions os WHERE os.player_id = p.id AND os.left_at IS NULL), 0)
+       ELSE 0 END`;
+
+export const PLAYER_COLUMNS = sql.fragment`
+  p.id, p.username, p.steam_id AS "steamId", p.uuid, (p.playtime + ${OPEN_SECONDS})::bigint AS playtime,
+  p.first_seen AS "firstSeen", p.last_seen AS "lastSeen", p.current_server_id IS NOT NULL AS online,
+  CASE WHEN cs.id IS NULL THEN NULL ELSE json_build_object('id', cs.id, 'name', cs.name) END AS "currentServer",
+  p.flags`;
+export const PLAYER_FROM = sql.fragment`players p LEFT JOIN servers cs ON cs.id = p.current_server_id`;
+
+export const PLAYER_SORT = {
+  playtime: sql.fragment`p.playtime`,
+  lastSeen: sql.fragment`p.last_seen`,
+  firstSeen: sql.fragment`p.first_seen`,
+  username: sql.fragment`lower(p.username)`,
+};
+
+const SESSION_COLUMNS = sql.fragment`
+  s.id, s.server_id AS "serverId", s.server_name AS "serverName", s.joined_at AS "joinedAt", s.left_at AS "leftAt",
+  greatest(extract(epoch FROM coalesce(s.left_at, now()) - s.joined_at), 0)::bigint AS duration`;
+
+export const playerRef = z.object({ id: z.string(), clusterId: z.string(), steamId: z.string(), username: z.string(), currentServerId: z.string().nullable() });
+export type PlayerRef = z.infer<typeof playerRef>;
+
+/** The few fields moderation needs, or 404. */
+export async function findPlayer(connection: CommonQueryMethods, playerId: string, lock = false): Promise<PlayerRef> {
+  const row = await connection.maybeOne(sql.type(playerRef)`
+    SELECT id, cluster_id AS "clusterId", steam_id AS "steamId", username, current_server_id AS "currentServerId"
+      FROM players WHERE id = ${playerId} ${lock ? sql.fragment`FOR UPDATE` : sql.fragment``}`);
+  if (!row) throw notFound('Player not found');
+  return row;
+}
+
+export async function playerListPage(
+  connection: CommonQueryMethods,
+  clusterId: string,
+  query: { search?: string; online?: boolean; serverId?: string; page: Page; order: FragmentSqlToken },
+) {
+  const filters: FragmentSqlToken[] = [sql.fragment`p.cluster_id = ${clusterId}`];
+  if (query.search) {
+    // Partial and case-insensitive on both; the trigram indexes serve it from 3 characters on.
+    const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    filters.push(sql.fragment`(lower(p.username) LIKE ${pattern} OR lower(p.steam_id) LIKE ${pattern})`);
+  }
+  if (query.online !== undefined) filters.push(query.online ? sql.fragment`p.current_server_id IS NOT NULL` : sql.fragment`p.current_server_id IS NULL`);
+  if (query.serverId) {
+    filters.push(
+      query.online
+        ? sql.fragment`EXISTS (SELECT 1 FROM player_sessions ss WHERE ss.player_id = p.id AND ss.server_id = ${query.serverId} AND ss.left_at IS NULL)`
+        : sql.fragment`EXISTS (SELECT 1 FROM player_sessions ss WHERE ss.server_id = ${query.serverId} AND ss.player_id = p.id)`,
+    );
+  }
+  return fetchPage(connection, {
+    schema: playerListItem,
+    columns: PLAYER_COLUMNS,
+    from: sql.fragment`${PLAYER_FROM} WHERE ${sql.join(filters, sql.fragment` AND `)}`,
+    order: query.order,
+    page: query.page,
+  });
+}
+
+/** The detail record: the list fields plus the newest 100 sessions, purchases and notes (newest first). */
+export async function playerDetailOf(connection: CommonQueryMethods, playerId: string) {
+  const base = await connection.maybeOne(sql.type(playerListItem.extend({ clusterId: z.string(), discordId: z.string().nullable() }))`
+    SELECT ${PLAYER_COLUMNS}, p.cluster_id AS "clusterId", p.discord_id AS "discordId" FROM ${PLAYER_FROM} WHERE p.id = ${playerId}`);
+  if (!base) throw notFound('Player not found');
+  const [sessions, purchases, notes] = await Promise.all([
+    connection.any(sql.type(session)`
+      SELECT ${SESSION_COLUMNS} FROM player_sessions s WHERE s.player_id = ${playerId} ORDER BY s.joined_at DESC, s.id DESC LIMIT 100`),
+    connection.any(sql.type(purchase)`
+      SELECT id, product_name AS "productName", amount::float8 AS amount, currency, created_at AS "createdAt"
+        FROM player_purchases WHERE player_id = ${playerId} ORDER BY created_at DESC, id DESC`),
+    connection.any(sql.type(note)`
+      SELECT id, content, created_by AS "createdBy", created_at AS "createdAt"
+        FROM player_notes WHERE player_id = ${playerId} ORDER BY created_at DESC, id DESC`),
+  ]);
+  return playerDetail.parse({ ...base, sessions, purchases, notes });
+}
+
+export const sessionPage = (connection: CommonQueryMethods, playerId: string, page: Page) =>
+  fetchPage(connection, {
+    schema: session,
+    columns: SESSION_COLUMNS,
+    from: sql.fragment`player_sessions s WHERE s.player_id = ${playerId}`,
+    order: sql.fragment`ORDER BY s.joined_at DESC, s.id DESC`,
+    page,
+  });
+
+/** `{ online, max, players }` of one server, from its open sessions. */
+export async function serverPlayersOf(connection: CommonQueryMethods, serverId: string): Promise<z.infer<typeof serverPlayers>> {
+  const max = await connection.maybeOneFirst(sql.type(z.object({ max: z.number() }))`SELECT max_players AS max FROM servers WHERE id = ${serverId}`);
+  if (max === null) throw notFound('Server not found');
+  const players = await connection.any(sql.type(serverPlayers.shape.players.element)`
+    SELECT p.id, p.username, p.steam_id AS "steamId", s.joined_at AS "joinedAt", s.ping
+      FROM player_sessions s JOIN players p ON p.id = s.player_id
+     WHERE s.server_id = ${serverId} AND s.left_at IS NULL ORDER BY s.joined_at, p.id`);
+  return { online: players.length, max, players: [...players] };
+}
+
+const DAY = 86_400;
+
+/**
+ * Statistics over rolling windows (SPEC section 5). A player's sessions overlap a window exactly when the player is
+ * online or was last seen inside it (`last_seen` is the end of the latest session), so `active` needs no session scan.
+ */
+export async function playerStatsOf(connection: CommonQueryMethods, clusterId: string, now?: Date): Promise<z.infer<typeof playerStats>> {
+  const at = sql.fragment`${(now ?? new Date()).toISOString()}::timestamptz`;
+  const since = (column: FragmentSqlToken, days: number, orOnline: boolean) =>
+    sql.fragment`(${column} >= ${at} - make_interval(secs => ${days * DAY}) ${orOnline ? sql.fragment`OR current_server_id IS NOT NULL` : sql.fragment``})`;
+  const windowCounts = (column: FragmentSqlToken, orOnline: boolean) => sql.fragment`
+    SELECT count(*) FILTER (WHERE ${since(column, 1, orOnline)})::int AS today,
+           count(*) FILTER (WHERE ${since(column, 7, orOnline)})::int AS week,
+           count(*)::int AS month
+      FROM players WHERE cluster_id = ${clusterId} AND (${since(column, 30, orOnline)})`;
+  const windows = z.object({ today: z.number(), week: z.number(), month: z.number() });
+  const retention = (days: number) => sql.fragment`
+    SELECT coalesce(avg(CASE WHEN EXISTS (SELECT 1 FROM player_sessions s WHERE s.player_id = c.id AND s.joined_at >= c.first_seen + make_interval(secs => ${days * DAY}))
+                             THEN 1.0 ELSE 0.0 END), 0)::float8 AS fraction
+      FROM players c
+     WHERE c.cluster_id = ${clusterId}
+       AND c.first_seen >= ${at} - make_interval(secs => ${(days + 30) * DAY}) AND c.first_seen < ${at} - make_interval(secs => ${days * DAY})`;
+  const fraction = z.object({ fraction: z.number() });
+  const [total, active, fresh, top, day1, day7, day30] = await Promise.all([
+    connection.oneFirst(sql.type(z.object({ total: z.number() }))`SELECT count(*)::int AS total FROM players WHERE cluster_id = ${clusterId}`),
+    connection.one(sql.type(windows)`${windowCounts(sql.fragment`last_seen`, true)}`),
+    connection.one(sql.type(windows)`${windowCounts(sql.fragment`first_seen`, false)}`),
+    // Exact with open sessions counted: an offline player in the true top 10 is also in the top 10 by stored
+    // playtime, so the candidates are those and whoever is online.
+    connection.any(sql.type(z.object({ id: z.string(), username: z.string(), playtime: z.number() }))`
+      SELECT p.id, p.username, (p.playtime + ${OPEN_SECONDS})::bigint AS playtime
+        FROM players p
+       WHERE p.id IN (SELECT id FROM (SELECT id FROM players WHERE cluster_id = ${clusterId} ORDER BY playtime DESC, id LIMIT 10) top
+                      UNION SELECT id FROM players WHERE cluster_id = ${clusterId} AND current_server_id IS NOT NULL)
+       ORDER BY 3 DESC, p.id LIMIT 10`),
+    connection.oneFirst(sql.type(fraction)`${retention(1)}`),
+    connection.oneFirst(sql.type(fraction)`${retention(7)}`),
+    connection.oneFirst(sql.type(fraction)`${retention(30)}`),
+  ]);
+  return playerStats.parse({ total, active, new: fresh, topPlayers: [...top], retention: { day1, day7, day30 } });
+}

@@ -1,0 +1,260 @@
+-- Players seen on a cluster's servers, their sessions, notes, purchases and bans (SPEC section 3, issue 6).
+--
+-- Agent reports arrive at least once and possibly out of order, so ingest is done by the functions below, one call per
+-- report, under these rules:
+--   * a player's presence on a server remembers the time of the last join/leave applied; an older or equal report is
+--     ignored (duplicates and reordering never open, close or count a session twice);
+--   * a snapshot is the whole truth for its server at its time: it opens sessions for players it lists that are not
+--     on, closes those that are on and not listed, and reports older than the newest snapshot are ignored;
+--   * a server that leaves ONLINE (stops, crashes, its machine goes OFFLINE) or is deleted closes its open sessions.
+-- `players.playtime` holds the seconds of closed sessions; open sessions add their elapsed time when read.
+
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+
+CREATE TABLE players (
+  id uuid PRIMARY KEY DEFAULT gsm_uuid_v7(),
+  cluster_id uuid NOT NULL REFERENCES clusters (id) ON DELETE CASCADE,
+  steam_id text NOT NULL,
+  username text NOT NULL,
+  uuid text,
+  discord_id text,
+  flags text[] NOT NULL DEFAULT '{}',
+  playtime bigint NOT NULL DEFAULT 0,
+  first_seen timestamptz NOT NULL,
+  last_seen timestamptz NOT NULL,
+  -- The server of the newest open session; null when offline.
+  current_server_id uuid REFERENCES servers (id) ON DELETE SET NULL,
+  current_joined_at timestamptz,
+  open_sessions integer NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  CONSTRAINT players_cluster_steam_id_key UNIQUE (cluster_id, steam_id)
+);
+CREATE INDEX players_cluster_playtime_idx ON players (cluster_id, playtime DESC, id);
+CREATE INDEX players_cluster_last_seen_idx ON players (cluster_id, last_seen DESC, id);
+CREATE INDEX players_cluster_first_seen_idx ON players (cluster_id, first_seen DESC, id);
+CREATE INDEX players_cluster_username_idx ON players (cluster_id, lower(username), id);
+CREATE INDEX players_online_idx ON players (cluster_id, current_server_id) WHERE current_server_id IS NOT NULL;
+CREATE INDEX players_username_trgm_idx ON players USING gin (lower(username) gin_trgm_ops);
+CREATE INDEX players_steam_id_trgm_idx ON players USING gin (lower(steam_id) gin_trgm_ops);
+
+-- server_id and server_name are kept when the server is deleted: history outlives it.
+CREATE TABLE player_sessions (
+  id uuid PRIMARY KEY DEFAULT gsm_uuid_v7(),
+  player_id uuid NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+  cluster_id uuid NOT NULL REFERENCES clusters (id) ON DELETE CASCADE,
+  server_id uuid NOT NULL,
+  server_name text NOT NULL,
+  joined_at timestamptz NOT NULL,
+  left_at timestamptz,
+  ping integer,
+  CONSTRAINT player_sessions_order CHECK (left_at IS NULL OR left_at >= joined_at)
+);
+CREATE INDEX player_sessions_player_idx ON player_sessions (player_id, joined_at DESC, id DESC);
+CREATE INDEX player_sessions_server_player_idx ON player_sessions (server_id, player_id);
+CREATE UNIQUE INDEX player_sessions_open_key ON player_sessions (server_id, player_id) WHERE left_at IS NULL;
+
+-- The last join/leave applied per player and server (see the rules above).
+CREATE TABLE player_presence (
+  player_id uuid NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+  server_id uuid NOT NULL,
+  last_event_at timestamptz NOT NULL,
+  PRIMARY KEY (player_id, server_id)
+);
+
+ALTER TABLE servers ADD COLUMN players_synced_at timestamptz;
+
+CREATE TABLE player_notes (
+  id uuid PRIMARY KEY DEFAULT gsm_uuid_v7(),
+  player_id uuid NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+  content text NOT NULL,
+  created_by uuid NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX player_notes_player_idx ON player_notes (player_id, created_at DESC, id DESC);
+
+CREATE TABLE player_purchases (
+  id uuid PRIMARY KEY DEFAULT gsm_uuid_v7(),
+  player_id uuid NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+  product_name text NOT NULL,
+  amount numeric(20, 4) NOT NULL,
+  currency text,
+  created_by uuid NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX player_purchases_player_idx ON player_purchases (player_id, created_at DESC, id DESC);
+
+CREATE TABLE bans (
+  id uuid PRIMARY KEY DEFAULT gsm_uuid_v7(),
+  cluster_id uuid NOT NULL REFERENCES clusters (id) ON DELETE CASCADE,
+  player_id uuid NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+  server_id uuid REFERENCES servers (id) ON DELETE CASCADE,
+  reason text NOT NULL,
+  cluster_wide boolean NOT NULL,
+  expires_at timestamptz,
+  created_by uuid NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  revoked_at timestamptz,
+  revoked_by uuid,
+  -- When the game bans were lifted (revoked, or expired and lifted by the expiry job).
+  lifted_at timestamptz,
+  CONSTRAINT bans_scope CHECK (cluster_wide OR server_id IS NOT NULL)
+);
+CREATE INDEX bans_cluster_created_idx ON bans (cluster_id, created_at DESC, id DESC);
+CREATE INDEX bans_player_active_idx ON bans (player_id) WHERE revoked_at IS NULL;
+
+-- Closes open sessions: of one server (player NULL) or of one player on it, at `at`. Adds their time to playtime
+-- and moves each player's current server to another open session, if any. Closing a whole server also marks the
+-- time up to which it is known to be empty, so an older snapshot arriving late cannot reopen its sessions.
+CREATE FUNCTION gsm_close_sessions(p_server uuid, p_player uuid, p_at timestamptz) RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  v_ids uuid[];
+BEGIN
+  WITH ended AS (
+    UPDATE player_sessions s SET left_at = greatest(p_at, s.joined_at)
+     WHERE s.server_id = p_server AND s.left_at IS NULL AND (p_player IS NULL OR s.player_id = p_player)
+    RETURNING s.player_id, s.left_at, extract(epoch FROM s.left_at - s.joined_at)::bigint AS seconds
+  ), counted AS (
+    UPDATE players p SET playtime = p.playtime + e.seconds, last_seen = greatest(p.last_seen, e.left_at),
+           open_sessions = greatest(p.open_sessions - 1, 0), updated_at = now()
+      FROM ended e WHERE p.id = e.player_id
+    RETURNING p.id
+  ), presence AS (
+    INSERT INTO player_presence AS pp (player_id, server_id, last_event_at)
+    SELECT e.player_id, p_server, e.left_at FROM ended e
+    ON CONFLICT (player_id, server_id) DO UPDATE SET last_event_at = greatest(pp.last_event_at, excluded.last_event_at)
+  )
+  SELECT coalesce(array_agg(id), '{}') INTO v_ids FROM counted;
+  IF cardinality(v_ids) > 0 THEN
+    UPDATE players p SET (current_server_id, current_joined_at) =
+           (SELECT s.server_id, s.joined_at FROM player_sessions s
+             WHERE s.player_id = p.id AND s.left_at IS NULL ORDER BY s.joined_at DESC, s.id DESC LIMIT 1)
+     WHERE p.id = ANY (v_ids);
+  END IF;
+  UPDATE servers SET players_online = (SELECT count(*) FROM player_sessions WHERE server_id = p_server AND left_at IS NULL),
+         players_synced_at = CASE WHEN p_player IS NULL THEN greatest(players_synced_at, p_at) ELSE players_synced_at END
+   WHERE id = p_server;
+  RETURN cardinality(v_ids);
+END
+$$;
+
+-- Opens a session unless one is open (then only its ping changes); creates or renames the player. Answers the
+-- player's id.
+CREATE FUNCTION gsm_open_session(p_server uuid, p_steam_id text, p_username text, p_at timestamptz, p_ping integer)
+RETURNS uuid LANGUAGE plpgsql AS $$
+DECLARE
+  v_cluster uuid;
+  v_server_name text;
+  v_player uuid;
+  v_opened boolean;
+BEGIN
+  SELECT cluster_id, name INTO v_cluster, v_server_name FROM servers WHERE id = p_server;
+  INSERT INTO players AS p (cluster_id, steam_id, username, uuid, first_seen, last_seen)
+  VALUES (v_cluster, p_steam_id, p_username,
+          CASE WHEN p_steam_id ~* '^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$' THEN lower(p_steam_id) END,
+          p_at, p_at)
+  ON CONFLICT (cluster_id, steam_id) DO UPDATE
+     SET username = excluded.username, first_seen = least(p.first_seen, excluded.first_seen),
+         last_seen = greatest(p.last_seen, excluded.last_seen), updated_at = now()
+  RETURNING id INTO v_player;
+  INSERT INTO player_sessions AS s (player_id, cluster_id, server_id, server_name, joined_at, ping)
+  VALUES (v_player, v_cluster, p_server, v_server_name, p_at, p_ping)
+  ON CONFLICT (server_id, player_id) WHERE left_at IS NULL DO UPDATE SET ping = coalesce(excluded.ping, s.ping)
+  RETURNING (xmax = 0) INTO v_opened;
+  IF v_opened THEN
+    UPDATE players SET open_sessions = open_sessions + 1,
+           current_server_id = CASE WHEN current_joined_at IS NULL OR current_joined_at <= p_at THEN p_server ELSE current_server_id END,
+           current_joined_at = CASE WHEN current_joined_at IS NULL OR current_joined_at <= p_at THEN p_at ELSE current_joined_at END
+     WHERE id = v_player;
+  END IF;
+  INSERT INTO player_presence AS pp (player_id, server_id, last_event_at) VALUES (v_player, p_server, p_at)
+  ON CONFLICT (player_id, server_id) DO UPDATE SET last_event_at = greatest(pp.last_event_at, excluded.last_event_at);
+  RETURN v_player;
+END
+$$;
+
+-- player:join / player:leave. Answers the player's id when the report was applied, NULL when it was stale.
+CREATE FUNCTION gsm_player_event(p_server uuid, p_kind text, p_steam_id text, p_username text, p_at timestamptz, p_ping integer)
+RETURNS uuid LANGUAGE plpgsql AS $$
+DECLARE
+  v_cluster uuid;
+  v_synced timestamptz;
+  v_player uuid;
+  v_last timestamptz;
+BEGIN
+  -- One report per server at a time: the row lock orders them against snapshots and status changes.
+  SELECT cluster_id, players_synced_at INTO v_cluster, v_synced FROM servers WHERE id = p_server FOR UPDATE;
+  IF v_cluster IS NULL OR (v_synced IS NOT NULL AND p_at <= v_synced) THEN
+    RETURN NULL;
+  END IF;
+  SELECT id INTO v_player FROM players WHERE cluster_id = v_cluster AND steam_id = p_steam_id;
+  IF v_player IS NOT NULL THEN
+    SELECT last_event_at INTO v_last FROM player_presence WHERE player_id = v_player AND server_id = p_server;
+    IF v_last IS NOT NULL AND p_at <= v_last THEN
+      RETURN NULL;
+    END IF;
+  END IF;
+  IF p_kind = 'join' THEN
+    v_player := gsm_open_session(p_server, p_steam_id, p_username, p_at, p_ping);
+  ELSIF v_player IS NOT NULL THEN
+    -- A leave with no open session still counts as the latest word, so an older join arriving later stays ignored.
+    INSERT INTO player_presence AS pp (player_id, server_id, last_event_at) VALUES (v_player, p_server, p_at)
+    ON CONFLICT (player_id, server_id) DO NOTHING;
+    PERFORM gsm_close_sessions(p_server, v_player, p_at);
+    UPDATE player_presence SET last_event_at = greatest(last_event_at, p_at) WHERE player_id = v_player AND server_id = p_server;
+    UPDATE players SET username = p_username, last_seen = greatest(last_seen, p_at), updated_at = now() WHERE id = v_player;
+  ELSE
+    RETURN NULL;
+  END IF;
+  UPDATE servers SET players_online = (SELECT count(*) FROM player_sessions WHERE server_id = p_server AND left_at IS NULL)
+   WHERE id = p_server;
+  RETURN v_player;
+END
+$$;
+
+-- players:snapshot: `p_players` is a JSON array of { steamId, username, ping? }. Answers the ids of the listed
+-- players (empty when the snapshot was stale).
+CREATE FUNCTION gsm_players_snapshot(p_server uuid, p_players jsonb, p_at timestamptz) RETURNS uuid[] LANGUAGE plpgsql AS $$
+DECLARE
+  v_cluster uuid;
+  v_synced timestamptz;
+  v_ids uuid[] := '{}';
+  v_entry jsonb;
+  v_player uuid;
+BEGIN
+  SELECT cluster_id, players_synced_at INTO v_cluster, v_synced FROM servers WHERE id = p_server FOR UPDATE;
+  IF v_cluster IS NULL OR (v_synced IS NOT NULL AND p_at <= v_synced) THEN
+    RETURN v_ids;
+  END IF;
+  -- Gone: open here and not listed.
+  PERFORM gsm_close_sessions(p_server, s.player_id, p_at)
+     FROM player_sessions s JOIN players p ON p.id = s.player_id
+    WHERE s.server_id = p_server AND s.left_at IS NULL
+      AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(p_players) e WHERE e->>'steamId' = p.steam_id);
+  FOR v_entry IN SELECT * FROM jsonb_array_elements(p_players) LOOP
+    v_player := gsm_open_session(p_server, v_entry->>'steamId', v_entry->>'username', p_at, (v_entry->>'ping')::integer);
+    v_ids := v_ids || v_player;
+  END LOOP;
+  UPDATE servers SET players_synced_at = p_at,
+         players_online = (SELECT count(*) FROM player_sessions WHERE server_id = p_server AND left_at IS NULL)
+   WHERE id = p_server;
+  RETURN v_ids;
+END
+$$;
+
+-- A server that is not ONLINE has nobody on it; nor has a deleted one.
+CREATE FUNCTION gsm_servers_close_sessions() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    PERFORM gsm_close_sessions(OLD.id, NULL, now());
+    RETURN NULL;
+  END IF;
+  PERFORM gsm_close_sessions(NEW.id, NULL, least(coalesce(NEW.last_status_at, now()), now()));
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER servers_close_sessions AFTER UPDATE OF status ON servers
+  FOR EACH ROW WHEN (NEW.status <> 'ONLINE' AND OLD.status IS DISTINCT FROM NEW.status)
+  EXECUTE FUNCTION gsm_servers_close_sessions();
+CREATE TRIGGER servers_delete_close_sessions AFTER DELETE ON servers
+  FOR EACH ROW EXECUTE FUNCTION gsm_servers_close_sessions();
