@@ -25,7 +25,7 @@ import { installPowerRoutes } from './routes/power.ts';
 import { installJobRoutes } from './routes/jobs.ts';
 import { installPlayerRoutes } from './routes/players.ts';
 import { createAuthenticator, principalOf } from '../identity/principal.ts';
-import { authorize } from '../identity/access.ts';
+import { authorize, authorizeServer } from '../identity/access.ts';
 import type { Middleware } from 'koa';
 
 export type App = { koa: Koa; api: Api };
@@ -91,5 +91,6 @@ function accessHooks(deps: AppDeps): AccessHooks {
     rateLimitSignIn: limiter ? rateLimit(limiter, (ctx) => ({ key: `ip:${ctx.ip}`, bucket: BUCKETS.SIGN_IN })) : passThrough,
     idempotency: idempotency(deps.pool),
     authorize: async (ctx, clusterId, permission) => (await authorize(deps.pool, principalOf(ctx), clusterId, permission, ctx.state.membership)).role,
+    authorizeServer: (ctx, serverId, permission) => authorizeServer(deps.pool, principalOf(ctx), serverId, permission, ctx.state.membership),
   };
 }

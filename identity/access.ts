@@ -25,9 +25,28 @@ export async function authorize(
   permission: Permission,
   prefetched: Membership | null = null,
 ): Promise<ClusterAccess> {
-  const membership = prefetched?.clusterId === clusterId ? prefetched : await readMembership(pool, principal, clusterId);
+  const membership = prefetched?.clusterId === clusterId && prefetched.serverId === null ? prefetched : await readMembership(pool, principal, clusterId);
   if (!membership.exists) throw notFound('Cluster not found');
-  const role = membership.role;
+  return check(principal, clusterId, membership.role, permission);
+}
+
+/**
+ * The same for a resource inside a server's cluster: the server must exist (404 "Server not found"), then as above.
+ * `prefetched` is the membership of the server's cluster read with the caller's token.
+ */
+export async function authorizeServer(
+  pool: DatabasePool,
+  principal: Principal,
+  serverId: string,
+  permission: Permission,
+  prefetched: Membership | null = null,
+): Promise<ClusterAccess> {
+  const membership = prefetched?.serverId === serverId ? prefetched : await readServerMembership(pool, principal, serverId);
+  if (!membership.exists || !membership.clusterId) throw notFound('Server not found');
+  return check(principal, membership.clusterId, membership.role, permission);
+}
+
+function check(principal: Principal, clusterId: string, role: Role | null, permission: Permission): ClusterAccess {
   if (!role) throw forbidden('You are not a member of this cluster');
   if (principal.kind === 'TOKEN' && !principal.clusterIds.has(clusterId)) {
     throw forbidden('This API token is not scoped to this cluster');
@@ -41,5 +60,15 @@ async function readMembership(pool: DatabasePool, principal: Principal, clusterI
     SELECT m.role FROM clusters c
       LEFT JOIN cluster_members m ON m.cluster_id = c.id AND m.user_id = ${principal.user.id}
      WHERE c.id = ${clusterId}`);
-  return { clusterId, exists: row !== null, role: row?.role ?? null };
+  return { clusterId, serverId: null, exists: row !== null, role: row?.role ?? null };
+}
+
+const serverMembershipRow = z.object({ clusterId: z.string(), role: z.enum(ROLES).nullable() });
+
+async function readServerMembership(pool: DatabasePool, principal: Principal, serverId: string): Promise<Membership> {
+  const row = await pool.maybeOne(sql.type(serverMembershipRow)`
+    SELECT s.cluster_id AS "clusterId", m.role FROM servers s
+      LEFT JOIN cluster_members m ON m.cluster_id = s.cluster_id AND m.user_id = ${principal.user.id}
+     WHERE s.id = ${serverId}`);
+  return { clusterId: row?.clusterId ?? null, serverId, exists: row !== null, role: row?.role ?? null };
 }

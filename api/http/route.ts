@@ -11,6 +11,7 @@ import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { AppError, notFound, validationFailed, type ErrorDetail } from '../errors.ts';
 import type { Permission, Role } from '../../identity/roles.ts';
+import { rawId, type AccessScope } from '../../identity/principal.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -18,15 +19,23 @@ export type AuthLevel = 'none' | 'signin' | 'user';
 
 /** How the route layer authenticates, rate-limits and authorizes; given by the app (absent in bare test apps). */
 export type AccessHooks = {
-  /** Authenticates; with `clusterParam`, also reads the caller's membership of that path parameter's cluster. */
-  authenticate: (clusterParam: string | null) => Middleware;
+  /** Authenticates; with `scopeOf`, also reads the caller's membership of the cluster (or server's cluster) it names. */
+  authenticate: (scopeOf: ((ctx: Context) => AccessScope) | null) => Middleware;
   rateLimitPrincipal: Middleware;
   rateLimitSignIn: Middleware;
   /** Replays answers to a repeated `Idempotency-Key` (POST routes of authenticated callers). */
   idempotency: Middleware;
   /** Checks the caller's role in the cluster; answers the role, or throws 404/403. */
   authorize: (ctx: Context, clusterId: string, permission: Permission) => Promise<Role>;
+  /** The same for the cluster of a server (404 "Server not found" when there is none); answers the cluster too. */
+  authorizeServer: (ctx: Context, serverId: string, permission: Permission) => Promise<{ clusterId: string; role: Role }>;
 };
+
+/**
+ * A server whose cluster a route acts in: the name of a path parameter or of a body field holding its id. Its cluster
+ * and the caller's role there are read in the same query as the caller's token.
+ */
+export type ServerRef = { param: string } | { bodyField: string };
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
 
@@ -53,14 +62,20 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodT
    */
   auth: AuthLevel;
   /** For cluster resources: the permission needed, and how to find the cluster from the validated input. */
-  permission?: {
-    action: Permission;
-    /**
-     * The cluster: the name of a path parameter holding its id (the caller's membership is then read in the same query
-     * as the caller's token), or a function finding it from the validated input (for resources inside a cluster).
-     */
-    cluster: string | ((input: RouteInput<P, Q, B>) => string | Promise<string>);
-  };
+  permission?:
+    | {
+        action: Permission;
+        /**
+         * The cluster: the name of a path parameter holding its id (the caller's membership is then read in the same
+         * query as the caller's token), or a function finding it from the validated input (for resources inside a cluster).
+         */
+        cluster: string | ((input: RouteInput<P, Q, B>) => string | Promise<string>);
+      }
+    | {
+        action: Permission;
+        /** The cluster is that of this server (see ServerRef); `ctx.state.clusterId` is set to it. */
+        server: ServerRef;
+      };
   params?: P;
   query?: Q;
   body?: B;
@@ -112,6 +127,22 @@ function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, onError: (
   return result.data as z.output<S>;
 }
 
+/**
+ * How the authentication step finds, in the raw request, the cluster or server a route acts in (the raw value, when it
+ * is an id at all: validation, and the 404 for a malformed id, come later; authorization checks it is the validated one).
+ */
+function scopeReader(permission: RouteSpec<AnyObject, AnyObject, z.ZodType>['permission']): ((ctx: Context) => AccessScope) | null {
+  if (!permission) return null;
+  if ('server' in permission) {
+    const ref = permission.server;
+    return 'param' in ref
+      ? (ctx) => ({ clusterId: null, serverId: rawId(ctx.params?.[ref.param]) })
+      : (ctx) => ({ clusterId: null, serverId: rawId((ctx.request.body as Record<string, unknown> | undefined)?.[ref.bodyField]) });
+  }
+  const param = permission.cluster;
+  return typeof param === 'string' ? (ctx) => ({ clusterId: rawId(ctx.params?.[param]), serverId: null }) : null;
+}
+
 export class Api {
   readonly router = new Router();
   readonly routes: RegisteredRoute[] = [];
@@ -122,11 +153,11 @@ export class Api {
   }
 
   /** The middleware that runs before validation for an auth level: authentication first, then the rate limit. */
-  #gate(auth: AuthLevel, clusterParam: string | null): Middleware[] {
+  #gate(auth: AuthLevel, scopeOf: ((ctx: Context) => AccessScope) | null): Middleware[] {
     const access = this.#access;
     if (auth === 'none') return [];
     if (!access) throw new Error(`routes with auth "${auth}" need access hooks`);
-    return auth === 'user' ? [access.authenticate(clusterParam), access.rateLimitPrincipal] : [access.rateLimitSignIn];
+    return auth === 'user' ? [access.authenticate(scopeOf), access.rateLimitPrincipal] : [access.rateLimitSignIn];
   }
 
   route<P extends AnyObject = typeof EMPTY, Q extends AnyObject = typeof EMPTY, B extends z.ZodType = z.ZodUndefined>(
@@ -155,6 +186,14 @@ export class Api {
           async function authorizeRoute(ctx, next) {
             if (!access) throw new Error('routes with a permission need access hooks');
             const input = ctx.state.input as RouteInput<P, Q, B>;
+            if ('server' in permission) {
+              const ref = permission.server;
+              const serverId = String('param' in ref ? (input.params as Record<string, unknown>)[ref.param] : (input.body as Record<string, unknown>)[ref.bodyField]);
+              const granted = await access.authorizeServer(ctx, serverId, permission.action);
+              ctx.state.clusterId = granted.clusterId;
+              ctx.state.role = granted.role;
+              return next();
+            }
             const clusterId =
               typeof permission.cluster === 'string' ? String((input.params as Record<string, unknown>)[permission.cluster]) : await permission.cluster(input);
             ctx.state.clusterId = clusterId;
@@ -176,7 +215,7 @@ export class Api {
 
     for (const path of [spec.path, ...(spec.aliases ?? [])]) {
       this.router.register(path, [spec.method], [
-        ...this.#gate(spec.auth, typeof permission?.cluster === 'string' ? permission.cluster : null),
+        ...this.#gate(spec.auth, scopeReader(permission)),
         ...(spec.use ?? []),
         validate,
         ...authorize,
