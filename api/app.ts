@@ -23,6 +23,7 @@ import { installMachineRoutes } from './routes/machines.ts';
 import { installServerRoutes } from './routes/servers.ts';
 import { installPowerRoutes } from './routes/power.ts';
 import { installJobRoutes } from './routes/jobs.ts';
+import { installTaskRoutes } from './routes/tasks.ts';
 import { installPlayerRoutes } from './routes/players.ts';
 import { createAuthenticator, principalOf } from '../identity/principal.ts';
 import { authorize, authorizeServer } from '../identity/access.ts';
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installServerRoutes(api, deps);
     installPowerRoutes(api, deps);
     installJobRoutes(api, deps);
+    installTaskRoutes(api, deps);
     installPlayerRoutes(api, deps);
   }
 

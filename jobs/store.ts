@@ -41,6 +41,13 @@ export type NewJob = {
   idempotencyKey?: string | null;
   /** Who the job is attributed to when not the request's principal (a scheduled task's runs: `{ kind: 'TASK', id }`). */
   createdBy?: JobCreator;
+  /**
+   * Whether an agent runs it (default true): delivery is scheduled and announced. A TASK_RUN is run by the
+   * orchestrator itself (tasks/runner.ts) and passes false.
+   */
+  dispatch?: boolean;
+  /** How long it may take before it expires; default by type (JOB_TTL_MS). */
+  ttlMs?: number;
 };
 
 export type JobCreator = { kind: 'USER' | 'TOKEN' | 'TASK' | 'SYSTEM'; id: string | null };
@@ -51,13 +58,14 @@ const creator = (principal: Principal | undefined): JobCreator =>
 /** Writes the job and schedules its delivery, in `tx` (the caller's transaction, which also holds the audit entry). */
 export async function createJob(tx: CommonQueryMethods, ctx: Context | null, input: NewJob): Promise<Job> {
   const by = input.createdBy ?? creator(ctx?.state.principal as Principal | undefined);
-  const ttlMs = JOB_TTL_MS[input.type] ?? DEFAULT_TTL_MS;
+  const ttlMs = input.ttlMs ?? JOB_TTL_MS[input.type] ?? DEFAULT_TTL_MS;
   const created = await tx.one(sql.type(job)`
     INSERT INTO jobs AS j (cluster_id, server_id, machine_id, player_id, task_id, type, params, created_by_kind, created_by_id, idempotency_key, expires_at)
     VALUES (${input.clusterId}, ${input.serverId}, ${input.machineId}, ${input.playerId ?? null}, ${input.taskId ?? null}, ${input.type},
             ${sql.jsonb(input.params as never)}, ${by.kind}, ${by.id}, ${input.idempotencyKey ?? null},
             now() + make_interval(secs => ${ttlMs / 1000}))
     RETURNING ${JOB_COLUMNS}`);
+  if (input.dispatch === false) return created;
   // The first delivery goes out as the transaction commits (the gateway hears the notification at once); the
   // graphile-worker task runs after the ack window as the safety net that retries, re-announces or expires it.
   // One statement for both, to keep the accept path short.

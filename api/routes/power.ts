@@ -4,45 +4,36 @@
  * 202 with the Job and `Location`, or — with `?wait=N`, and by default for RCON (10 s) — the finished result.
  */
 import type { Context } from 'koa';
-import { sql } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { conflict, notFound } from '../errors.ts';
 import type { Api } from '../http/route.ts';
 import { id } from '../../schema/http.ts';
 import { job, powerQuery, rconAnswer, rconBody, rconExecuteBody, waitSeconds, type Job, type JobType } from '../../schema/jobs.ts';
 import { recordAudit } from '../../identity/audit.ts';
-import { createJob, getJob } from '../../jobs/store.ts';
+import { getJob } from '../../jobs/store.ts';
+import { acceptServerJob, DESIRED_BY_TYPE, type DesiredStatus } from '../../jobs/serverJobs.ts';
 import { clusterOfServer } from './servers.ts';
 
 /** How long an RCON call waits for its output when `?wait` is not given. */
 const RCON_DEFAULT_WAIT_S = 10;
 
-const POWER: { type: JobType; path: string; desired: 'RUNNING' | 'STOPPED' | null; summary: string }[] = [
-  { type: 'START', path: 'start', desired: 'RUNNING', summary: 'Start a server' },
-  { type: 'STOP', path: 'stop', desired: 'STOPPED', summary: 'Stop a server gracefully' },
-  { type: 'RESTART', path: 'restart', desired: 'RUNNING', summary: 'Restart a server' },
-  { type: 'KILL', path: 'kill', desired: 'STOPPED', summary: 'Kill a server at once (SIGKILL)' },
+const POWER: { type: JobType; path: string; summary: string }[] = [
+  { type: 'START', path: 'start', summary: 'Start a server' },
+  { type: 'STOP', path: 'stop', summary: 'Stop a server gracefully' },
+  { type: 'RESTART', path: 'restart', summary: 'Restart a server' },
+  { type: 'KILL', path: 'kill', summary: 'Kill a server at once (SIGKILL)' },
 ];
 
-const serverRow = z.object({ id: z.string(), clusterId: z.string(), machineId: z.string(), status: z.string() });
 const rconQuery = z.object({ wait: waitSeconds.optional() }).strict();
 
 export function installPowerRoutes(api: Api, deps: AppDeps) {
   const { pool, jobEvents } = deps;
   const byServer = ({ params }: { params: { id: string } }) => clusterOfServer(pool, params.id);
 
-  async function accept(ctx: Context, serverId: string, type: JobType, params: Record<string, unknown>, desired: 'RUNNING' | 'STOPPED' | null, requireRunning: boolean) {
+  async function accept(ctx: Context, serverId: string, type: JobType, params: Record<string, unknown>, desired: DesiredStatus | null, requireRunning: boolean) {
     return pool.transaction(async (tx) => {
-      // Locks the server (jobs of one server are accepted in order) and sets its desired status in one statement.
-      const server = await tx.maybeOne(sql.type(serverRow)`
-        UPDATE servers SET desired_status = coalesce(${desired}, desired_status), updated_at = CASE WHEN ${desired}::text IS NULL THEN updated_at ELSE now() END
-         WHERE id = ${serverId}
-        RETURNING id, cluster_id AS "clusterId", machine_id AS "machineId", status`);
-      if (!server) throw notFound('Server not found');
-      if (requireRunning && server.status !== 'ONLINE') throw conflict(`The server is ${server.status}, not running: RCON needs a running server`);
-      const created = await createJob(tx, ctx, { clusterId: server.clusterId, serverId, machineId: server.machineId, type, params });
-      await recordAudit(tx, ctx, { clusterId: server.clusterId, action: `server.${type.toLowerCase()}`, target: { type: 'server', id: serverId } });
+      const created = await acceptServerJob(tx, ctx, { serverId, type, params, desired, requireRunning });
+      await recordAudit(tx, ctx, { clusterId: created.clusterId, action: `server.${type.toLowerCase()}`, target: { type: 'server', id: serverId } });
       return created;
     });
   }
@@ -71,7 +62,7 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
       query: powerQuery,
       permission: { action: 'servers.manage', cluster: byServer },
       responses: { 200: { description: 'The finished job', schema: job }, 202: { description: 'The job, accepted', schema: job, headers: { Location: 'The job' } } },
-      handler: async (ctx, { params, query }) => answerJob(ctx, await settle(await accept(ctx, params.id, power.type, {}, power.desired, false), query.wait ?? 0)),
+      handler: async (ctx, { params, query }) => answerJob(ctx, await settle(await accept(ctx, params.id, power.type, {}, DESIRED_BY_TYPE[power.type] ?? null, false), query.wait ?? 0)),
     });
   }
 

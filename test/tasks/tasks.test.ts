@@ -1,0 +1,256 @@
+/**
+ * The tasks API without an agent: create, read, list, update and delete with validation, `nextRunAt` in the task's
+ * time zone, the pending occurrence (graphile-worker job `task:<id>`) kept in step with the row, occurrences handled
+ * once (stale, missed, skipped) with fixed clocks, run-now, and audit entries.
+ */
+import test from 'ava';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { body, json, useTestApp, type TestApp } from '../support/app.ts';
+import { addMember, createCluster, signUp, type TestUser } from '../support/identity.ts';
+import { nextRunAfter } from '../../tasks/schedule.ts';
+import { handleTaskOccurrence, triggerKey } from '../../tasks/store.ts';
+
+let owner: TestUser;
+const app = useTestApp(test, { setup: async (started) => void (owner = await signUp(started)) });
+
+async function setup(target: TestApp = app()) {
+  const clusterId = await createCluster(target, owner);
+  const machine = await body(await target.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
+  const serverIds: string[] = [];
+  for (const port of [30000, 30010]) {
+    const server = await body(
+      await target.request(`/api/v1/clusters/${clusterId}/servers`, json({ name: `s${port}`, gameType: 'RUST', machineId: machine.id, gamePort: port, queryPort: port + 1, rconPort: port + 2 }, { headers: owner.auth })),
+    );
+    serverIds.push(server.id);
+  }
+  return { clusterId, serverIds, machineId: machine.id as string };
+}
+
+const NIGHTLY = (serverIds: string[]) => ({
+  name: 'Nightly restart',
+  schedule: '0 4 * * *',
+  timezone: 'Europe/Berlin',
+  serverIds,
+  steps: [
+    { type: 'BROADCAST', message: 'Restart in 5 minutes' },
+    { type: 'BROADCAST', message: 'Restart in 1 minute', delaySeconds: 240 },
+    { type: 'RESTART', delaySeconds: 60 },
+  ],
+});
+
+const post = (path: string, payload: unknown, user = owner) => app().request(path, json(payload, { headers: user.auth }));
+const patch = (path: string, payload: unknown, user = owner) => app().request(path, json(payload, { method: 'PATCH', headers: user.auth }));
+const get = (path: string, user = owner) => app().request(path, { headers: user.auth });
+
+const pendingRow = z.object({ runAt: z.string(), payload: z.record(z.string(), z.unknown()) });
+/** The graphile-worker job of the task's pending occurrence, or null. */
+const pending = (taskId: string) =>
+  app().pool.maybeOne(sql.type(pendingRow)`
+    SELECT to_json(run_at)#>>'{}' AS "runAt", payload FROM graphile_worker._private_jobs WHERE key = ${triggerKey(taskId)}`);
+
+test('create answers the task with defaults and nextRunAt in its time zone, and schedules its occurrence', async (t) => {
+  const { clusterId, serverIds } = await setup();
+  const before = new Date();
+  const response = await post(`/api/v1/clusters/${clusterId}/tasks`, NIGHTLY(serverIds));
+  t.is(response.status, 201);
+  const created = await body(response);
+  t.is(response.headers.get('location'), `/api/v1/tasks/${created.id}`);
+  t.like(created, { clusterId, name: 'Nightly restart', description: null, timezone: 'Europe/Berlin', onlyWhenOnline: false, enabled: true, lastRunAt: null, lastRunStatus: null });
+  t.deepEqual(created.serverIds, serverIds);
+  t.deepEqual(created.steps, [
+    { type: 'BROADCAST', message: 'Restart in 5 minutes', delaySeconds: 0, continueOnFailure: false },
+    { type: 'BROADCAST', message: 'Restart in 1 minute', delaySeconds: 240, continueOnFailure: false },
+    { type: 'RESTART', delaySeconds: 60, continueOnFailure: false },
+  ]);
+  t.is(created.nextRunAt, nextRunAfter('0 4 * * *', 'Europe/Berlin', before).toISOString());
+  const berlinHour = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit' }).format(new Date(created.nextRunAt));
+  t.is(berlinHour, '04:00');
+  const job = await pending(created.id);
+  t.deepEqual(job?.payload, { taskId: created.id, scheduledAt: created.nextRunAt });
+  t.is(new Date(job!.runAt).toISOString(), created.nextRunAt);
+
+  t.deepEqual(await body(await get(`/api/v1/tasks/${created.id}`)), created);
+  const audit = await body(await get(`/api/v1/clusters/${clusterId}/audit-log?action=task.create`));
+  t.is(audit.data[0].target.id, created.id);
+});
+
+test('bad input is a 400 naming every bad field, and changes nothing', async (t) => {
+  const { clusterId, serverIds } = await setup();
+  const other = await setup();
+  const response = await post(`/api/v1/clusters/${clusterId}/tasks`, {
+    name: '',
+    schedule: '0 4 * *',
+    timezone: 'Mars/Olympus_Mons',
+    serverIds: [],
+    steps: [
+      { type: 'RCON' },
+      { type: 'BROADCAST', message: 'hi', command: 'say hi' },
+      { type: 'REBOOT' },
+      { type: 'START', delaySeconds: 3601, continueOnFailure: 'yes' },
+    ],
+    colour: 'red',
+  });
+  t.is(response.status, 400);
+  const error = await body(response);
+  t.like(error, { statusCode: 400, error: 'Bad Request', message: 'Validation failed' });
+  const fields = error.details.map((detail: { field: string }) => detail.field).sort();
+  t.deepEqual(fields, ['colour', 'name', 'schedule', 'serverIds', 'steps.0.command', 'steps.1.command', 'steps.2.type', 'steps.3.continueOnFailure', 'steps.3.delaySeconds', 'timezone'].sort());
+
+  const cases: [unknown, string][] = [
+    [{ ...NIGHTLY(serverIds), schedule: '0 0 30 2 *' }, 'schedule'],
+    [{ ...NIGHTLY(serverIds), schedule: '0 0 0 * * *' }, 'schedule'],
+    [{ ...NIGHTLY(serverIds), steps: [] }, 'steps'],
+    [{ ...NIGHTLY(serverIds), steps: Array.from({ length: 21 }, () => ({ type: 'START' })) }, 'steps'],
+    [{ ...NIGHTLY(serverIds), steps: [{ type: 'RCON', command: 'x'.repeat(1025) }] }, 'steps.0.command'],
+    [{ ...NIGHTLY(serverIds), serverIds: [serverIds[0], serverIds[0]] }, 'serverIds'],
+    [{ ...NIGHTLY(serverIds), serverIds: [serverIds[0], other.serverIds[0]] }, 'serverIds.1'],
+    [{ ...NIGHTLY(serverIds), serverIds: ['0190c0de-0000-7000-8000-000000000000'] }, 'serverIds.0'],
+    [{ ...NIGHTLY(serverIds), serverIds: ['not-an-id'] }, 'serverIds.0'],
+    [{ ...NIGHTLY(serverIds), name: 'x'.repeat(65) }, 'name'],
+    [{ ...NIGHTLY(serverIds), description: 'x'.repeat(501) }, 'description'],
+  ];
+  for (const [payload, field] of cases) {
+    const answer = await post(`/api/v1/clusters/${clusterId}/tasks`, payload);
+    t.is(answer.status, 400, field);
+    t.deepEqual((await body(answer)).details.map((detail: { field: string }) => detail.field), [field], JSON.stringify(payload).slice(0, 120));
+  }
+  t.is((await body(await get(`/api/v1/clusters/${clusterId}/tasks`))).meta.total, 0);
+  t.is(await app().pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM tasks WHERE cluster_id = ${clusterId}`), 0);
+});
+
+test('list: pagination, sort, enabled filter; unknown ids are 404', async (t) => {
+  const { clusterId, serverIds } = await setup();
+  for (const [name, enabled] of [['b', true], ['a', false], ['c', true]] as const) {
+    t.is((await post(`/api/v1/clusters/${clusterId}/tasks`, { ...NIGHTLY(serverIds), name, enabled })).status, 201);
+  }
+  const list = await body(await get(`/api/v1/clusters/${clusterId}/tasks?sort=name&limit=2`));
+  t.deepEqual(list.data.map((item: { name: string }) => item.name), ['a', 'b']);
+  t.deepEqual(list.meta, { total: 3, page: 1, limit: 2, totalPages: 2 });
+  const enabled = await body(await get(`/api/v1/clusters/${clusterId}/tasks?enabled=true&sort=-name`));
+  t.deepEqual(enabled.data.map((item: { name: string }) => item.name), ['c', 'b']);
+  const disabled = (await body(await get(`/api/v1/clusters/${clusterId}/tasks?enabled=false`))).data[0];
+  t.like(disabled, { name: 'a', enabled: false, nextRunAt: null });
+  t.is(await pending(disabled.id), null, 'a disabled task has no pending occurrence');
+  t.is((await get(`/api/v1/clusters/${clusterId}/tasks?sort=schedule`)).status, 400);
+  t.is((await get(`/api/v1/clusters/${clusterId}/tasks?enabled=maybe`)).status, 400);
+  t.is((await get('/api/v1/tasks/0190c0de-0000-7000-8000-000000000000')).status, 404);
+  t.is((await get('/api/v1/tasks/nope')).status, 404);
+});
+
+test('PATCH re-validates, recomputes nextRunAt and replaces the pending occurrence; disabling removes it', async (t) => {
+  const { clusterId, serverIds } = await setup();
+  const created = await body(await post(`/api/v1/clusters/${clusterId}/tasks`, NIGHTLY(serverIds)));
+
+  const renamed = await body(await patch(`/api/v1/tasks/${created.id}`, { name: 'Renamed', description: 'nightly' }));
+  t.like(renamed, { name: 'Renamed', description: 'nightly', nextRunAt: created.nextRunAt });
+
+  const moved = await patch(`/api/v1/tasks/${created.id}`, { schedule: '30 2 * * *', timezone: 'america/new_york', serverIds: [serverIds[1]] });
+  t.is(moved.status, 200);
+  const updated = await body(moved);
+  t.like(updated, { schedule: '30 2 * * *', timezone: 'America/New_York' });
+  t.deepEqual(updated.serverIds, [serverIds[1]]);
+  t.is(updated.nextRunAt, nextRunAfter('30 2 * * *', 'America/New_York', new Date(Date.parse(updated.updatedAt) - 1000)).toISOString());
+  t.deepEqual((await pending(created.id))?.payload, { taskId: created.id, scheduledAt: updated.nextRunAt }, 'the pending occurrence was replaced');
+  t.is(await app().pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM graphile_worker._private_jobs WHERE payload->>'taskId' = ${created.id}`), 1, 'one pending job, not two');
+
+  for (const [payload, field] of [
+    [{ schedule: 'every night' }, 'schedule'],
+    [{ timezone: 'Nowhere/Special' }, 'timezone'],
+    [{ serverIds: [(await setup()).serverIds[0]] }, 'serverIds.0'],
+    [{ steps: [{ type: 'WIPE', message: 'bye' }] }, 'steps.0.message'],
+    [{}, '(root)'],
+    [{ enabled: 'no' }, 'enabled'],
+  ] as const) {
+    const answer = await patch(`/api/v1/tasks/${created.id}`, payload);
+    t.is(answer.status, 400, field);
+    t.deepEqual((await body(answer)).details.map((detail: { field: string }) => detail.field), [field]);
+  }
+  t.deepEqual(await body(await get(`/api/v1/tasks/${created.id}`)), updated, 'failed updates changed nothing');
+
+  const disabled = await body(await patch(`/api/v1/tasks/${created.id}`, { enabled: false }));
+  t.like(disabled, { enabled: false, nextRunAt: null });
+  t.is(await pending(created.id), null);
+  const enabled = await body(await patch(`/api/v1/tasks/${created.id}`, { enabled: true }));
+  t.truthy(enabled.nextRunAt);
+  t.is((await pending(created.id))?.payload.scheduledAt, enabled.nextRunAt);
+  t.is((await body(await get(`/api/v1/clusters/${clusterId}/audit-log?action=task.update`))).meta.total, 4);
+});
+
+test('DELETE removes the task and its pending occurrence; deleting a server drops it from tasks', async (t) => {
+  const { clusterId, serverIds } = await setup();
+  const created = await body(await post(`/api/v1/clusters/${clusterId}/tasks`, NIGHTLY(serverIds)));
+  t.is((await app().request(`/api/v1/servers/${serverIds[0]}`, { method: 'DELETE', headers: owner.auth })).status, 200);
+  t.deepEqual((await body(await get(`/api/v1/tasks/${created.id}`))).serverIds, [serverIds[1]]);
+  t.truthy(await pending(created.id));
+  const deleted = await app().request(`/api/v1/tasks/${created.id}`, { method: 'DELETE', headers: owner.auth });
+  t.is(deleted.status, 200);
+  t.deepEqual(await body(deleted), { success: true, message: 'Task deleted' });
+  t.is(await pending(created.id), null);
+  t.is((await get(`/api/v1/tasks/${created.id}`)).status, 404);
+  t.is((await app().request(`/api/v1/tasks/${created.id}`, { method: 'DELETE', headers: owner.auth })).status, 404);
+  t.is((await body(await get(`/api/v1/clusters/${clusterId}/audit-log?action=task.delete`))).meta.total, 1);
+});
+
+test('an occurrence is handled once: stale and repeated payloads do nothing, a late one runs or is MISSED, an overlapping one is SKIPPED', async (t) => {
+  const { clusterId, serverIds } = await setup();
+  const created = await body(await post(`/api/v1/clusters/${clusterId}/tasks`, { ...NIGHTLY(serverIds), schedule: '*/5 * * * *', timezone: 'UTC' }));
+  const { pool } = app();
+  const scheduledAt = new Date(created.nextRunAt);
+  const at = (offsetMs: number) => () => new Date(scheduledAt.getTime() + offsetMs);
+
+  t.like(await handleTaskOccurrence(pool, created.id, new Date(scheduledAt.getTime() - 300_000), at(0)), { outcome: 'STALE' }, 'not the pending occurrence');
+  const ran = await handleTaskOccurrence(pool, created.id, scheduledAt, at(1_000));
+  t.is(ran.outcome, 'RAN');
+  t.like(await handleTaskOccurrence(pool, created.id, scheduledAt, at(1_000)), { outcome: 'STALE' }, 'the same occurrence again');
+  const runs = await body(await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${created.id}&type=TASK_RUN`));
+  t.is(runs.meta.total, 1);
+  t.like(runs.data[0], { type: 'TASK_RUN', taskId: created.id, serverId: null, machineId: null, createdBy: { kind: 'TASK', id: created.id }, params: { trigger: 'SCHEDULE', scheduledAt: created.nextRunAt, serverIds } });
+  t.is(await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks k ON k.id = j.task_id WHERE k.identifier = 'jobs__dispatch' AND j.payload->>'jobId' = ${runs.data[0].id}`), 0, 'a TASK_RUN is not sent to an agent');
+  const afterRun = await body(await get(`/api/v1/tasks/${created.id}`));
+  t.is(afterRun.nextRunAt, new Date(scheduledAt.getTime() + 300_000).toISOString());
+  t.is(afterRun.lastRunStatus, 'RUNNING');
+
+  // The next occurrence comes while that run is still under way: SKIPPED.
+  const second = new Date(afterRun.nextRunAt);
+  t.like(await handleTaskOccurrence(pool, created.id, second, () => second), { outcome: 'SKIPPED' });
+  t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { lastRunStatus: 'SKIPPED', lastRunAt: second.toISOString() });
+
+  // The service was down for twelve minutes over a five-minute period: MISSED, and the next one is in the future.
+  await pool.query(sql.unsafe`UPDATE jobs SET status = 'SUCCEEDED', finished_at = now() WHERE id = ${runs.data[0].id}`);
+  const third = new Date(second.getTime() + 300_000);
+  const missed = await handleTaskOccurrence(pool, created.id, third, () => new Date(third.getTime() + 12 * 60_000));
+  t.like(missed, { outcome: 'MISSED' });
+  t.is((missed as { next: Date }).next.toISOString(), new Date(third.getTime() + 15 * 60_000).toISOString());
+  const task = await body(await get(`/api/v1/tasks/${created.id}`));
+  t.like(task, { lastRunStatus: 'MISSED', lastRunAt: third.toISOString(), nextRunAt: new Date(third.getTime() + 15 * 60_000).toISOString() });
+  t.is((await pending(created.id))?.payload.scheduledAt, task.nextRunAt);
+  t.is((await body(await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${created.id}&type=TASK_RUN`))).meta.total, 1, 'no run for the skipped and the missed occurrence');
+
+  // Less than a period late: it runs.
+  const fourth = new Date(task.nextRunAt);
+  t.like(await handleTaskOccurrence(pool, created.id, fourth, () => new Date(fourth.getTime() + 4 * 60_000)), { outcome: 'RAN' });
+
+  // Disabled: its occurrence does nothing.
+  await patch(`/api/v1/tasks/${created.id}`, { enabled: false });
+  t.like(await handleTaskOccurrence(pool, created.id, new Date(fourth.getTime() + 300_000), at(0)), { outcome: 'STALE' });
+});
+
+test('run now: 202 with the TASK_RUN job, also for a disabled task; 409 while a run is under way; MODERATOR may not', async (t) => {
+  const { clusterId, serverIds } = await setup();
+  const created = await body(await post(`/api/v1/clusters/${clusterId}/tasks`, { ...NIGHTLY(serverIds), enabled: false }));
+  const response = await app().request(`/api/v1/tasks/${created.id}/run`, { method: 'POST', headers: owner.auth });
+  t.is(response.status, 202);
+  const run = await body(response);
+  t.is(response.headers.get('location'), `/api/v1/jobs/${run.id}`);
+  t.like(run, { type: 'TASK_RUN', taskId: created.id, clusterId, status: 'QUEUED', createdBy: { kind: 'USER', id: owner.id }, params: { trigger: 'MANUAL', scheduledAt: null } });
+  t.is((await app().request(`/api/v1/tasks/${created.id}/run`, { method: 'POST', headers: owner.auth })).status, 409);
+  t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { enabled: false, nextRunAt: null, lastRunStatus: 'RUNNING' });
+  t.is((await body(await get(`/api/v1/clusters/${clusterId}/audit-log?action=task.run`))).meta.total, 1);
+
+  const moderator = await signUp(app());
+  await addMember(app(), clusterId, moderator, 'MODERATOR');
+  t.is((await app().request(`/api/v1/tasks/${created.id}/run`, { method: 'POST', headers: moderator.auth })).status, 403);
+  t.is((await get(`/api/v1/tasks/${created.id}`, moderator)).status, 200);
+  t.is((await post(`/api/v1/clusters/${clusterId}/tasks`, NIGHTLY(serverIds), moderator)).status, 403);
+});
