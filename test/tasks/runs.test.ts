@@ -1,0 +1,205 @@
+/**
+ * Task runs end to end: the scheduler (graphile-worker) fires an occurrence, the run executes its steps as normal
+ * jobs through the gateway on the real agent process against the fake game server, and the run ends once with its
+ * outcome on the TASK_RUN job and on the task. Also: several orchestrator workers at once, failing and expiring
+ * steps, and a run whose executor is gone being resumed elsewhere.
+ */
+import test from 'ava';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sql } from 'slonik';
+import { body, json } from '../support/app.ts';
+import { until } from '../support/wait.ts';
+import { createCluster, signUp, type TestUser } from '../support/identity.ts';
+import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
+import { FAKE_SERVER, freePorts, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+import { startWorker, type Worker } from '../../orchestrator/worker.ts';
+import { runKey, scheduleOccurrence, TRIGGER_TASK } from '../../tasks/store.ts';
+
+let app: GatewayApp;
+let owner: TestUser;
+const agents: AgentProcess[] = [];
+test.before(async () => {
+  app = await startGatewayApp({ heartbeatSeconds: 1, authTimeoutMs: 2_000, worker: true });
+  owner = await signUp(app);
+});
+test.after.always(async () => {
+  await Promise.all(agents.map((agent) => agent.stop()));
+  await app?.close();
+});
+
+const post = (path: string, payload?: unknown) => app.request(path, payload === undefined ? { method: 'POST', headers: owner.auth } : json(payload, { headers: owner.auth }));
+const get = async (path: string) => body(await app.request(path, { headers: owner.auth }));
+
+/** A cluster with one fake game server (CUSTOM) on a machine, its agent connected (or not), the server started. */
+async function setup(options: { agent?: boolean; online?: boolean } = {}) {
+  const clusterId = await createCluster(app, owner);
+  const machine = await body(await post(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' }));
+  const [gamePort, queryPort, rconPort] = await freePorts(3);
+  const server = await body(
+    await post(`/api/v1/clusters/${clusterId}/servers`, {
+      name: 'fake', gameType: 'CUSTOM', machineId: machine.id, gamePort, queryPort, rconPort, rconPassword: 'fake-password', startCommand: `${process.execPath} ${FAKE_SERVER}`,
+    }),
+  );
+  let agent: AgentProcess | undefined;
+  if (options.agent ?? true) {
+    agent = await startAgent({ url: app.url, machineId: machine.id, token: machine.agentToken });
+    agents.push(agent);
+    if (options.online ?? true) {
+      const started = await body(await post(`/api/v1/servers/${server.id}/start?wait=30`));
+      if (started.status !== 'SUCCEEDED') throw new Error(`start failed: ${JSON.stringify(started)}`);
+    }
+  }
+  return { clusterId, serverId: server.id as string, agent };
+}
+
+async function createTask(clusterId: string, serverIds: string[], steps: unknown[], extra: Record<string, unknown> = {}) {
+  const response = await post(`/api/v1/clusters/${clusterId}/tasks`, { name: 'task', schedule: '0 4 * * *', timezone: 'Europe/Berlin', serverIds, steps, ...extra });
+  if (response.status !== 201) throw new Error(`task create failed: ${response.status} ${await response.text()}`);
+  return body(response);
+}
+
+/** Makes the task's pending occurrence due in `ms` (as if its cron said so), the way the API schedules one. */
+async function dueIn(taskId: string, ms: number): Promise<Date> {
+  const at = new Date(Math.ceil((Date.now() + ms) / 1000) * 1000);
+  await app.pool.transaction((tx) => scheduleOccurrence(tx, taskId, at));
+  return at;
+}
+
+const runsOf = async (clusterId: string, taskId: string) => (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${taskId}&type=TASK_RUN`)).data;
+
+async function finishedRun(clusterId: string, taskId: string) {
+  await until(async () => (await runsOf(clusterId, taskId)).length > 0, 'the run to start', 20_000);
+  const [run] = await runsOf(clusterId, taskId);
+  return get(`/api/v1/jobs/${run.id}?wait=60`);
+}
+
+const consoleLog = (agent: AgentProcess, serverId: string) => readFile(join(agent.dataDir, 'servers', serverId, 'logs', 'console.log'), 'utf8').catch(() => '');
+const serverPid = (agent: AgentProcess, serverId: string) => readFile(join(agent.dataDir, 'servers', serverId, 'server.pid'), 'utf8').then((text) => Number(text.trim()));
+
+test.serial('a task due in a few seconds runs once, on time: warnings broadcast in order with their delays, then the server restarted', async (t) => {
+  const { clusterId, serverId, agent } = await setup();
+  const pidBefore = await serverPid(agent!, serverId);
+  const task = await createTask(clusterId, [serverId], [
+    { type: 'BROADCAST', message: 'Restart in 3 seconds' },
+    { type: 'BROADCAST', message: 'Restarting now', delaySeconds: 2 },
+    { type: 'RESTART', delaySeconds: 1 },
+  ]);
+  const scheduledAt = await dueIn(task.id, 2_000);
+
+  const run = await finishedRun(clusterId, task.id);
+  t.is(run.status, 'SUCCEEDED', JSON.stringify(run));
+  t.like(run, { taskId: task.id, serverId: null, createdBy: { kind: 'TASK', id: task.id }, params: { trigger: 'SCHEDULE', scheduledAt: scheduledAt.toISOString() } });
+  const lateMs = Date.parse(run.startedAt) - scheduledAt.getTime();
+  t.true(lateMs >= 0 && lateMs < 5_000, `started ${lateMs} ms after its time`);
+  t.is(run.result.failures, 0);
+
+  const children = (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&sort=createdAt`)).data.filter((job: { type: string }) => job.type !== 'TASK_RUN');
+  t.deepEqual(children.map((job: { type: string }) => job.type), ['BROADCAST', 'BROADCAST', 'RESTART']);
+  for (const child of children) t.like(child, { status: 'SUCCEEDED', serverId, taskId: task.id, createdBy: { kind: 'TASK', id: task.id } });
+  t.deepEqual(children.map((job: { params: unknown }) => job.params), [{ message: 'Restart in 3 seconds' }, { message: 'Restarting now' }, {}]);
+  t.true(Date.parse(children[1].createdAt) - Date.parse(children[0].finishedAt) >= 1_900, 'the second warning waited its 2 s');
+  t.true(Date.parse(children[2].createdAt) - Date.parse(children[1].finishedAt) >= 900, 'the restart waited its 1 s');
+
+  const log = await consoleLog(agent!, serverId);
+  t.true(log.indexOf('[Chat] Restart in 3 seconds') >= 0 && log.indexOf('[Chat] Restart in 3 seconds') < log.indexOf('[Chat] Restarting now'), log);
+  t.not(await serverPid(agent!, serverId), pidBefore, 'a new game server process');
+  t.is(String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`)), 'ONLINE');
+
+  const after = await get(`/api/v1/tasks/${task.id}`);
+  t.is(after.lastRunStatus, 'SUCCEEDED');
+  t.true(Date.parse(after.lastRunAt) >= scheduledAt.getTime() && Date.parse(after.lastRunAt) <= Date.parse(run.startedAt), 'lastRunAt: when the run started');
+  t.true(Date.parse(after.nextRunAt) > Date.now(), 'the next occurrence is scheduled');
+  // Nothing ran twice.
+  await new Promise((done) => setTimeout(done, 1_500));
+  t.is((await runsOf(clusterId, task.id)).length, 1);
+  t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}`)).meta.total, 4);
+});
+
+test.serial('several orchestrator workers and duplicated scheduler jobs: each occurrence runs once', async (t) => {
+  const { clusterId, serverId } = await setup();
+  const workers: Worker[] = [];
+  for (let index = 0; index < 2; index++) {
+    workers.push(await startWorker({ databaseUrl: app.database.url, logger: app.deps.logger, tasks: { pool: app.pool, jobEvents: app.deps.jobEvents } }));
+  }
+  t.teardown(() => Promise.all(workers.map((worker) => worker.stop())).then(() => undefined));
+  const task = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'hello' }, { type: 'RCON', command: 'echo done' }]);
+  for (let occurrence = 0; occurrence < 2; occurrence++) {
+    const at = await dueIn(task.id, 1_500);
+    // Stale copies of the same occurrence (as a replaced or retried job would leave), racing on three workers.
+    for (let copy = 0; copy < 4; copy++) {
+      await app.pool.query(sql.unsafe`
+        SELECT graphile_worker.add_job(${TRIGGER_TASK}, json_build_object('taskId', ${task.id}::text, 'scheduledAt', ${at.toISOString()}::text), run_at => ${at.toISOString()}::timestamptz)`);
+    }
+    await until(async () => (await runsOf(clusterId, task.id)).length === occurrence + 1 && (await runsOf(clusterId, task.id)).every((run: { finishedAt: string | null }) => run.finishedAt), `run ${occurrence + 1} to end`, 30_000);
+    await until(async () => Number(await app.pool.oneFirst(sql.unsafe`
+      SELECT count(*) FROM graphile_worker._private_jobs WHERE payload->>'scheduledAt' = ${at.toISOString()}`)) === 0, 'every copy handled', 10_000);
+  }
+  const runs = await runsOf(clusterId, task.id);
+  t.is(runs.length, 2);
+  t.deepEqual(runs.map((run: { status: string }) => run.status), ['SUCCEEDED', 'SUCCEEDED']);
+  const children = (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&limit=100`)).data.filter((job: { type: string }) => job.type !== 'TASK_RUN');
+  t.is(children.length, 4, 'two steps, two runs, once each');
+  const rcon = children.find((job: { type: string }) => job.type === 'RCON');
+  t.is(rcon.result.output, 'done');
+});
+
+test.serial('a failing step fails the run naming the step and server; with continueOnFailure the run goes on', async (t) => {
+  const { clusterId, serverId } = await setup({ online: false });
+  // The server is OFFLINE: RCON needs a running server.
+  const strict = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'nobody hears this' }, { type: 'RCON', command: 'status' }, { type: 'START' }]);
+  const failed = await body(await post(`/api/v1/tasks/${strict.id}/run?wait=30`));
+  t.is(failed.status, 'FAILED');
+  t.is(failed.error.code, 'STEP_FAILED');
+  t.regex(failed.error.message, new RegExp(`step 2 \\(RCON\\) failed on server ${serverId}: NOT_RUNNING`));
+  t.deepEqual(failed.result.steps.map((step: { jobs: { status: string }[] }) => step.jobs.map((job) => job.status)), [['SKIPPED'], ['FAILED']], 'the broadcast to an offline server is skipped; START never ran');
+  t.like(await get(`/api/v1/tasks/${strict.id}`), { lastRunStatus: 'FAILED' });
+
+  const lenient = await createTask(clusterId, [serverId], [{ type: 'RCON', command: 'status', continueOnFailure: true }, { type: 'START' }]);
+  const succeeded = await body(await post(`/api/v1/tasks/${lenient.id}/run?wait=30`));
+  t.is(succeeded.status, 'SUCCEEDED', JSON.stringify(succeeded));
+  t.is(succeeded.result.failures, 1);
+  t.is(String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`)), 'ONLINE');
+  t.is(String(await app.pool.oneFirst(sql.unsafe`SELECT desired_status FROM servers WHERE id = ${serverId}`)), 'RUNNING', 'a task START sets the desired status as the power route does');
+
+  const onlyOnline = await createTask(clusterId, [serverId], [{ type: 'STOP' }], { onlyWhenOnline: true });
+  await post(`/api/v1/servers/${serverId}/stop?wait=30`);
+  const skipped = await body(await post(`/api/v1/tasks/${onlyOnline.id}/run?wait=10`));
+  t.like(skipped, { status: 'SUCCEEDED', params: { serverIds: [], skippedServerIds: [serverId] } });
+  t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${onlyOnline.id}`)).meta.total, 1, 'no child job');
+});
+
+test.serial('a step whose job expires (no agent) fails the run with that reason; the run never stays unfinished', async (t) => {
+  const { clusterId, serverId } = await setup({ agent: false });
+  const task = await createTask(clusterId, [serverId], [{ type: 'START' }]);
+  const run = await body(await post(`/api/v1/tasks/${task.id}/run`));
+  let child: { id: string } | undefined;
+  await until(async () => Boolean((child = (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&type=START`)).data[0])), 'the START job');
+  await app.pool.query(sql.unsafe`UPDATE jobs SET expires_at = now() + interval '1 second' WHERE id = ${child!.id}`);
+  const ended = await get(`/api/v1/jobs/${run.id}?wait=30`);
+  t.is(ended.status, 'FAILED');
+  t.regex(ended.error.message, /step 1 \(START\) failed on server .*: EXPIRED: the agent did not complete it before/);
+  t.like(await get(`/api/v1/tasks/${task.id}`), { lastRunStatus: 'FAILED' });
+});
+
+test.serial('a run whose executor died (lease lapsed, its job locked by a dead worker) is resumed and each step runs once', async (t) => {
+  const { clusterId, serverId } = await setup();
+  const task = await createTask(clusterId, [serverId], [{ type: 'RCON', command: 'echo one' }, { type: 'RCON', command: 'echo two', delaySeconds: 1 }]);
+  // Created as run-now does, then taken by a "dead" executor before our worker sees it: its graphile-worker job is
+  // locked by a worker that no longer exists, and its lease runs out in 2 s, with the resume job due after it.
+  const runId = await app.pool.transaction(async (tx) => {
+    const { startRun } = await import('../../tasks/store.ts');
+    const run = await startRun(tx, null, task.id, { trigger: 'MANUAL' });
+    await tx.query(sql.unsafe`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'dead-worker' WHERE key = ${runKey(run.id)}`);
+    await tx.query(sql.unsafe`UPDATE task_runs SET lease_owner = gen_random_uuid(), lease_until = now() + interval '2 seconds' WHERE job_id = ${run.id}`);
+    await tx.query(sql.unsafe`UPDATE jobs SET status = 'RUNNING', started_at = now() WHERE id = ${run.id}`);
+    await tx.query(sql.unsafe`
+      SELECT graphile_worker.add_job('tasks__run', json_build_object('jobId', ${run.id}::text), job_key => ${runKey(run.id)}, run_at => now() + interval '3 seconds')`);
+    return run.id;
+  });
+  t.is(String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM jobs WHERE id = ${runId}`)), 'RUNNING');
+  const ended = await get(`/api/v1/jobs/${runId}?wait=30`);
+  t.is(ended.status, 'SUCCEEDED', JSON.stringify(ended));
+  const children = (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&type=RCON&sort=createdAt`)).data;
+  t.deepEqual(children.map((job: { result: { output: string } }) => job.result.output), ['one', 'two']);
+});
