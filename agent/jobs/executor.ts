@@ -64,7 +64,11 @@ export function createExecutor(options: { supervisor: (serverId: string) => Serv
     if (job.type !== 'KICK' && supervisor.status !== 'ONLINE') return { message: `the server is ${supervisor.status}; enforced on join`, applied: false };
     const { adapter } = supervisor;
     if (job.type === 'KICK') await viaConsole(supervisor, 'KICK_FAILED', (channel) => adapter.kick(channel, player, reason));
-    else if (job.type === 'BAN') await viaConsole(supervisor, 'BAN_FAILED', (channel) => adapter.ban(channel, player, reason));
+    else if (job.type === 'BAN') {
+      await viaConsole(supervisor, 'BAN_FAILED', (channel) => adapter.ban(channel, player, reason));
+      // Not every game's ban command disconnects the player: kick too (a player already gone is not a failure).
+      await viaConsole(supervisor, 'KICK_FAILED', (channel) => adapter.kick(channel, player, reason)).catch(() => undefined);
+    }
     else await viaConsole(supervisor, 'UNBAN_FAILED', (channel) => adapter.unban(channel, player));
     // The game's answer to a kick is not reliable across games; the next player list tells the service the truth.
     void supervisor.snapshotPlayers();

@@ -33,7 +33,7 @@ const app = useTestApp(test, {
 type Caller = Role | 'NON_MEMBER' | 'OUT_OF_SCOPE_TOKEN';
 const CALLERS: Caller[] = ['OWNER', 'ADMIN', 'MODERATOR', 'VIEWER', 'NON_MEMBER', 'OUT_OF_SCOPE_TOKEN'];
 
-type Fixture = { clusterId: string; targetModerator: string; targetViewer: string; invitationId: string; machineId: string; serverId: string };
+type Fixture = { clusterId: string; targetModerator: string; targetViewer: string; invitationId: string; machineId: string; serverId: string; playerId: string; banId: string };
 
 type Case = {
   name: string;
@@ -45,6 +45,7 @@ type Case = {
 const NEW_SERVER = { name: 'new', gameType: 'RUST', gamePort: 40000, queryPort: 40001, rconPort: 40002 };
 const ALL_MEMBERS = (status: number) => ({ OWNER: status, ADMIN: status, MODERATOR: status, VIEWER: status });
 const MANAGERS = (status: number) => ({ OWNER: status, ADMIN: status });
+const MODERATORS = (status: number) => ({ OWNER: status, ADMIN: status, MODERATOR: status });
 
 const CASES: Case[] = [
   { name: 'GET cluster', request: (f) => [`/api/v1/clusters/${f.clusterId}`], expect: ALL_MEMBERS(200) },
@@ -78,6 +79,24 @@ const CASES: Case[] = [
   { name: 'POST server rcon', request: (f) => [`/api/v1/servers/${f.serverId}/rcon`, json({ command: 'status' })], expect: MANAGERS(409) },
   { name: 'POST rcon/execute', request: (f) => ['/api/v1/rcon/execute', json({ serverId: f.serverId, command: 'status' })], expect: MANAGERS(409) },
   { name: 'GET cluster jobs', request: (f) => [`/api/v1/clusters/${f.clusterId}/jobs`], expect: ALL_MEMBERS(200) },
+  { name: 'GET tasks', request: (f) => [`/api/v1/clusters/${f.clusterId}/tasks`], expect: ALL_MEMBERS(200) },
+  { name: 'POST task', request: (f) => [`/api/v1/clusters/${f.clusterId}/tasks`, json({ name: 'new', schedule: '0 4 * * *', serverIds: [f.serverId], steps: [{ type: 'RESTART' }] })], expect: MANAGERS(201) },
+  { name: 'GET task', request: (f) => [`/api/v1/tasks/${f.taskId}`], expect: ALL_MEMBERS(200) },
+  { name: 'PATCH task', request: (f) => [`/api/v1/tasks/${f.taskId}`, json({ enabled: false }, { method: 'PATCH' })], expect: MANAGERS(200) },
+  { name: 'DELETE task', request: (f) => [`/api/v1/tasks/${f.taskId}`, { method: 'DELETE' }], expect: MANAGERS(200) },
+  { name: 'POST task run', request: (f) => [`/api/v1/tasks/${f.taskId}/run`, { method: 'POST' }], expect: MANAGERS(202) },
+  { name: 'GET players', request: (f) => [`/api/v1/clusters/${f.clusterId}/players`], expect: ALL_MEMBERS(200) },
+  { name: 'GET player stats', request: (f) => [`/api/v1/clusters/${f.clusterId}/players/stats`], expect: ALL_MEMBERS(200) },
+  { name: 'GET player', request: (f) => [`/api/v1/players/${f.playerId}`], expect: ALL_MEMBERS(200) },
+  { name: 'GET player sessions', request: (f) => [`/api/v1/players/${f.playerId}/sessions`], expect: ALL_MEMBERS(200) },
+  { name: 'GET server players', request: (f) => [`/api/v1/servers/${f.serverId}/players`], expect: ALL_MEMBERS(200) },
+  { name: 'PATCH player', request: (f) => [`/api/v1/players/${f.playerId}`, json({ flags: ['vip'], notes: 'note' }, { method: 'PATCH' })], expect: MODERATORS(200) },
+  { name: 'POST purchase', request: (f) => [`/api/v1/players/${f.playerId}/purchases`, json({ productName: 'VIP', amount: 5 })], expect: MODERATORS(201) },
+  { name: 'POST kick', request: (f) => [`/api/v1/players/${f.playerId}/kick?wait=0`, json({ reason: 'afk' })], expect: MODERATORS(202) },
+  { name: 'POST ban', request: (f) => [`/api/v1/players/${f.playerId}/ban`, json({ serverId: f.serverId, reason: 'x' })], expect: MODERATORS(201) },
+  { name: 'GET bans', request: (f) => [`/api/v1/clusters/${f.clusterId}/bans`], expect: ALL_MEMBERS(200) },
+  { name: 'GET ban', request: (f) => [`/api/v1/bans/${f.banId}`], expect: ALL_MEMBERS(200) },
+  { name: 'DELETE ban', request: (f) => [`/api/v1/bans/${f.banId}`, { method: 'DELETE' }], expect: MODERATORS(200) },
 ];
 
 
@@ -106,7 +125,12 @@ async function fixture(target: TestApp): Promise<Fixture> {
   const serverId = await pool.oneFirst(sql.type(z.object({ id: z.string() }))`
     INSERT INTO servers (cluster_id, machine_id, name, game_type, game_port, query_port, rcon_port, max_players, rcon_password)
     VALUES (${clusterId}, ${machineId}, 'existing', 'RUST', 28015, 28016, 28017, 100, 'rcon-password') RETURNING id`);
-  return { clusterId, targetModerator: extra[0]!.id, targetViewer: extra[1]!.id, invitationId, machineId, serverId };
+  // A player on the server, with an active ban elsewhere in the cluster.
+  const playerId = await pool.oneFirst(sql.type(z.object({ id: z.string() }))`
+    SELECT gsm_player_event(${serverId}, 'join', '76561198000000000', 'someone', now() - interval '1 minute', 30) AS id`);
+  const banId = await pool.oneFirst(sql.type(z.object({ id: z.string() }))`
+    INSERT INTO bans (cluster_id, player_id, reason, cluster_wide, created_by) VALUES (${clusterId}, ${playerId}, 'old', true, ${users.OWNER.id}) RETURNING id`);
+  return { clusterId, targetModerator: extra[0]!.id, targetViewer: extra[1]!.id, invitationId, machineId, serverId, playerId, banId };
 }
 
 for (const testCase of CASES) {
