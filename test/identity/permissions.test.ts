@@ -33,7 +33,7 @@ const app = useTestApp(test, {
 type Caller = Role | 'NON_MEMBER' | 'OUT_OF_SCOPE_TOKEN';
 const CALLERS: Caller[] = ['OWNER', 'ADMIN', 'MODERATOR', 'VIEWER', 'NON_MEMBER', 'OUT_OF_SCOPE_TOKEN'];
 
-type Fixture = { clusterId: string; targetModerator: string; targetViewer: string; invitationId: string; machineId: string; serverId: string; playerId: string; banId: string };
+type Fixture = { clusterId: string; targetModerator: string; targetViewer: string; invitationId: string; machineId: string; serverId: string; playerId: string; banId: string; taskId: string };
 
 type Case = {
   name: string;
@@ -130,7 +130,11 @@ async function fixture(target: TestApp): Promise<Fixture> {
     SELECT gsm_player_event(${serverId}, 'join', '76561198000000000', 'someone', now() - interval '1 minute', 30) AS id`);
   const banId = await pool.oneFirst(sql.type(z.object({ id: z.string() }))`
     INSERT INTO bans (cluster_id, player_id, reason, cluster_wide, created_by) VALUES (${clusterId}, ${playerId}, 'old', true, ${users.OWNER.id}) RETURNING id`);
-  return { clusterId, targetModerator: extra[0]!.id, targetViewer: extra[1]!.id, invitationId, machineId, serverId, playerId, banId };
+  const taskId = await pool.oneFirst(sql.type(z.object({ id: z.string() }))`
+    INSERT INTO tasks (cluster_id, name, schedule, steps)
+    VALUES (${clusterId}, 'existing', '0 4 * * *', ${sql.jsonb([{ type: 'RESTART', delaySeconds: 0, continueOnFailure: false }])}) RETURNING id`);
+  await pool.query(sql.unsafe`INSERT INTO task_servers (task_id, server_id, position) VALUES (${taskId}, ${serverId}, 0)`);
+  return { clusterId, targetModerator: extra[0]!.id, targetViewer: extra[1]!.id, invitationId, machineId, serverId, playerId, banId, taskId };
 }
 
 for (const testCase of CASES) {
