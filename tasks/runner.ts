@@ -90,7 +90,14 @@ export async function executeRun(deps: RunnerDeps, jobId: string, signal: AbortS
     await scheduleResume(tx, jobId, LEASE_MS + 2_000);
     return true;
   });
-  if (!claimed) return;
+  if (!claimed) {
+    // Ended without running (cancelled while QUEUED): the task must not go on saying RUNNING.
+    await pool.query(sql.unsafe`
+      UPDATE tasks t SET last_run_status = j.status FROM jobs j
+       WHERE j.id = ${jobId} AND t.id = j.task_id AND t.last_run_status = 'RUNNING' AND j.status IN ('SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED')
+         AND NOT EXISTS (SELECT 1 FROM jobs other WHERE other.task_id = j.task_id AND other.type = 'TASK_RUN' AND other.status IN ('QUEUED', 'RUNNING'))`);
+    return;
+  }
 
   // The lease is renewed while the run goes on; losing it (another process took over) stops this executor.
   const stop = new AbortController();

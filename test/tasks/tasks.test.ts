@@ -10,6 +10,7 @@ import { body, json, useTestApp, type TestApp } from '../support/app.ts';
 import { addMember, createCluster, signUp, type TestUser } from '../support/identity.ts';
 import { nextRunAfter } from '../../tasks/schedule.ts';
 import { handleTaskOccurrence, triggerKey } from '../../tasks/store.ts';
+import { executeRun } from '../../tasks/runner.ts';
 
 let owner: TestUser;
 const app = useTestApp(test, { setup: async (started) => void (owner = await signUp(started)) });
@@ -253,4 +254,10 @@ test('run now: 202 with the TASK_RUN job, also for a disabled task; 409 while a 
   t.is((await app().request(`/api/v1/tasks/${created.id}/run`, { method: 'POST', headers: moderator.auth })).status, 403);
   t.is((await get(`/api/v1/tasks/${created.id}`, moderator)).status, 200);
   t.is((await post(`/api/v1/clusters/${clusterId}/tasks`, NIGHTLY(serverIds), moderator)).status, 403);
+
+  // Cancelled while QUEUED (no orchestrator here): the executor then finds it ended and the task says so.
+  t.is((await app().request(`/api/v1/jobs/${run.id}/cancel`, { method: 'POST', headers: owner.auth })).status, 200);
+  await executeRun({ pool: app().pool, jobEvents: app().deps.jobEvents }, run.id, new AbortController().signal);
+  t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { lastRunStatus: 'CANCELLED' });
+  t.is((await app().request(`/api/v1/tasks/${created.id}/run`, { method: 'POST', headers: owner.auth })).status, 202, 'a new run may start');
 });
