@@ -6,7 +6,8 @@ import { sql, type CommonQueryMethods, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
 import { notFound } from '../api/errors.ts';
 import type { Page } from '../schema/http.ts';
-import { fetchPage } from '../database/listing.ts';
+import { fetchPage, pageClause } from '../database/listing.ts';
+import { listAnswer, type Sort } from '../schema/http.ts';
 import { note, playerDetail, playerListItem, playerStats, purchase, serverPlayers, session } from '../schema/players.ts';
 
 /** Seconds of the player's open sessions so far (0 when offline; only online players pay for the lookup). */
@@ -22,12 +23,24 @@ export const PLAYER_COLUMNS = sql.fragment`
   p.flags`;
 export const PLAYER_FROM = sql.fragment`players p LEFT JOIN servers cs ON cs.id = p.current_server_id`;
 
-export const PLAYER_SORT = {
+const PLAYER_SORT = {
   playtime: sql.fragment`p.playtime`,
   lastSeen: sql.fragment`p.last_seen`,
   firstSeen: sql.fragment`p.first_seen`,
   username: sql.fragment`lower(p.username)`,
 };
+export type PlayerSortField = keyof typeof PLAYER_SORT;
+
+/** The sort column, then id, in one direction: each sort is one index (cluster_id, column, id) read either way. */
+const playerOrder = (sort: Sort<PlayerSortField>) => {
+  const direction = sort.descending ? sql.fragment`DESC` : sql.fragment`ASC`;
+  return sql.fragment`ORDER BY ${PLAYER_SORT[sort.field]} ${direction}, p.id ${direction}`;
+};
+
+/** Players in a cluster, from the trigger-kept counter. */
+const playerCount = (connection: CommonQueryMethods, clusterId: string) =>
+  connection.oneFirst(sql.type(z.object({ players: z.number() }))`
+    SELECT coalesce((SELECT players FROM cluster_player_counts WHERE cluster_id = ${clusterId}), 0)::int AS players`);
 
 const SESSION_COLUMNS = sql.fragment`
   s.id, s.server_id AS "serverId", s.server_name AS "serverName", s.joined_at AS "joinedAt", s.left_at AS "leftAt",
@@ -48,7 +61,7 @@ export async function findPlayer(connection: CommonQueryMethods, playerId: strin
 export async function playerListPage(
   connection: CommonQueryMethods,
   clusterId: string,
-  query: { search?: string; online?: boolean; serverId?: string; page: Page; order: FragmentSqlToken },
+  query: { search?: string; online?: boolean; serverId?: string; page: Page; sort: Sort<PlayerSortField> },
 ) {
   const filters: FragmentSqlToken[] = [sql.fragment`p.cluster_id = ${clusterId}`];
   if (query.search) {
@@ -64,13 +77,15 @@ export async function playerListPage(
         : sql.fragment`EXISTS (SELECT 1 FROM player_sessions ss WHERE ss.server_id = ${query.serverId} AND ss.player_id = p.id)`,
     );
   }
-  return fetchPage(connection, {
-    schema: playerListItem,
-    columns: PLAYER_COLUMNS,
-    from: sql.fragment`${PLAYER_FROM} WHERE ${sql.join(filters, sql.fragment` AND `)}`,
-    order: query.order,
-    page: query.page,
-  });
+  const where = sql.join(filters, sql.fragment` AND `);
+  const [rows, total] = await Promise.all([
+    connection.any(sql.type(playerListItem)`
+      SELECT ${PLAYER_COLUMNS} FROM ${PLAYER_FROM} WHERE ${where} ${playerOrder(query.sort)} ${pageClause(query.page)}`),
+    filters.length === 1
+      ? playerCount(connection, clusterId)
+      : connection.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM players p WHERE ${where}`),
+  ]);
+  return listAnswer([...rows], total, query.page);
 }
 
 /** The detail record: the list fields plus the newest 100 sessions, purchases and notes (newest first). */
@@ -114,8 +129,9 @@ export async function serverPlayersOf(connection: CommonQueryMethods, serverId: 
 const DAY = 86_400;
 
 /**
- * Statistics over rolling windows (SPEC section 5). A player's sessions overlap a window exactly when the player is
- * online or was last seen inside it (`last_seen` is the end of the latest session), so `active` needs no session scan.
+ * Statistics over rolling windows (SPEC section 5), from the players table alone: a player's sessions overlap a window
+ * exactly when the player is online or was last seen inside it (`last_seen` is the end of the latest session), and a
+ * player has a session starting N days after the first exactly when the newest one (`last_joined_at`) does.
  */
 export async function playerStatsOf(connection: CommonQueryMethods, clusterId: string, now?: Date): Promise<z.infer<typeof playerStats>> {
   const at = sql.fragment`${(now ?? new Date()).toISOString()}::timestamptz`;
@@ -128,14 +144,13 @@ export async function playerStatsOf(connection: CommonQueryMethods, clusterId: s
       FROM players WHERE cluster_id = ${clusterId} AND (${since(column, 30, orOnline)})`;
   const windows = z.object({ today: z.number(), week: z.number(), month: z.number() });
   const retention = (days: number) => sql.fragment`
-    SELECT coalesce(avg(CASE WHEN EXISTS (SELECT 1 FROM player_sessions s WHERE s.player_id = c.id AND s.joined_at >= c.first_seen + make_interval(secs => ${days * DAY}))
-                             THEN 1.0 ELSE 0.0 END), 0)::float8 AS fraction
+    SELECT coalesce(avg(CASE WHEN c.last_joined_at >= c.first_seen + make_interval(secs => ${days * DAY}) THEN 1.0 ELSE 0.0 END), 0)::float8 AS fraction
       FROM players c
      WHERE c.cluster_id = ${clusterId}
        AND c.first_seen >= ${at} - make_interval(secs => ${(days + 30) * DAY}) AND c.first_seen < ${at} - make_interval(secs => ${days * DAY})`;
   const fraction = z.object({ fraction: z.number() });
   const [total, active, fresh, top, day1, day7, day30] = await Promise.all([
-    connection.oneFirst(sql.type(z.object({ total: z.number() }))`SELECT count(*)::int AS total FROM players WHERE cluster_id = ${clusterId}`),
+    playerCount(connection, clusterId),
     connection.one(sql.type(windows)`${windowCounts(sql.fragment`last_seen`, true)}`),
     connection.one(sql.type(windows)`${windowCounts(sql.fragment`first_seen`, false)}`),
     // Exact with open sessions counted: an offline player in the true top 10 is also in the top 10 by stored

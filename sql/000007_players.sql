@@ -22,6 +22,8 @@ CREATE TABLE players (
   playtime bigint NOT NULL DEFAULT 0,
   first_seen timestamptz NOT NULL,
   last_seen timestamptz NOT NULL,
+  -- When the newest session started: retention asks whether a player came back N days after the first one.
+  last_joined_at timestamptz NOT NULL,
   -- The server of the newest open session; null when offline.
   current_server_id uuid REFERENCES servers (id) ON DELETE SET NULL,
   current_joined_at timestamptz,
@@ -30,9 +32,10 @@ CREATE TABLE players (
   updated_at timestamptz NOT NULL DEFAULT now(),
   CONSTRAINT players_cluster_steam_id_key UNIQUE (cluster_id, steam_id)
 );
-CREATE INDEX players_cluster_playtime_idx ON players (cluster_id, playtime DESC, id);
-CREATE INDEX players_cluster_last_seen_idx ON players (cluster_id, last_seen DESC, id);
-CREATE INDEX players_cluster_first_seen_idx ON players (cluster_id, first_seen DESC, id);
+-- One index per sort, read forwards or backwards (lists sort on the column, then id, in the same direction).
+CREATE INDEX players_cluster_playtime_idx ON players (cluster_id, playtime, id);
+CREATE INDEX players_cluster_last_seen_idx ON players (cluster_id, last_seen, id);
+CREATE INDEX players_cluster_first_seen_idx ON players (cluster_id, first_seen, id);
 CREATE INDEX players_cluster_username_idx ON players (cluster_id, lower(username), id);
 CREATE INDEX players_online_idx ON players (cluster_id, current_server_id) WHERE current_server_id IS NOT NULL;
 CREATE INDEX players_username_trgm_idx ON players USING gin (lower(username) gin_trgm_ops);
@@ -63,6 +66,25 @@ CREATE TABLE player_presence (
 );
 
 ALTER TABLE servers ADD COLUMN players_synced_at timestamptz;
+
+-- Players per cluster, kept by a trigger: an unfiltered list's total and the statistics' total without counting
+-- a million rows.
+CREATE TABLE cluster_player_counts (
+  cluster_id uuid PRIMARY KEY REFERENCES clusters (id) ON DELETE CASCADE,
+  players bigint NOT NULL DEFAULT 0
+);
+CREATE FUNCTION gsm_count_players() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO cluster_player_counts AS c (cluster_id, players) VALUES (NEW.cluster_id, 1)
+    ON CONFLICT (cluster_id) DO UPDATE SET players = c.players + 1;
+  ELSE
+    UPDATE cluster_player_counts SET players = players - 1 WHERE cluster_id = OLD.cluster_id;
+  END IF;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER players_count AFTER INSERT OR DELETE ON players FOR EACH ROW EXECUTE FUNCTION gsm_count_players();
 
 CREATE TABLE player_notes (
   id uuid PRIMARY KEY DEFAULT gsm_uuid_v7(),
@@ -149,10 +171,10 @@ DECLARE
   v_opened boolean;
 BEGIN
   SELECT cluster_id, name INTO v_cluster, v_server_name FROM servers WHERE id = p_server;
-  INSERT INTO players AS p (cluster_id, steam_id, username, uuid, first_seen, last_seen)
+  INSERT INTO players AS p (cluster_id, steam_id, username, uuid, first_seen, last_seen, last_joined_at)
   VALUES (v_cluster, p_steam_id, p_username,
           CASE WHEN p_steam_id ~* '^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$' THEN lower(p_steam_id) END,
-          p_at, p_at)
+          p_at, p_at, p_at)
   ON CONFLICT (cluster_id, steam_id) DO UPDATE
      SET username = excluded.username, first_seen = least(p.first_seen, excluded.first_seen),
          last_seen = greatest(p.last_seen, excluded.last_seen), updated_at = now()
@@ -162,7 +184,7 @@ BEGIN
   ON CONFLICT (server_id, player_id) WHERE left_at IS NULL DO UPDATE SET ping = coalesce(excluded.ping, s.ping)
   RETURNING (xmax = 0) INTO v_opened;
   IF v_opened THEN
-    UPDATE players SET open_sessions = open_sessions + 1,
+    UPDATE players SET open_sessions = open_sessions + 1, last_joined_at = greatest(last_joined_at, p_at),
            current_server_id = CASE WHEN current_joined_at IS NULL OR current_joined_at <= p_at THEN p_server ELSE current_server_id END,
            current_joined_at = CASE WHEN current_joined_at IS NULL OR current_joined_at <= p_at THEN p_at ELSE current_joined_at END
      WHERE id = v_player;

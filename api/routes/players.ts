@@ -34,7 +34,7 @@ import { recordAudit } from '../../identity/audit.ts';
 import { principalOf } from '../../identity/principal.ts';
 import { orderBy, fetchPage } from '../../database/listing.ts';
 import { createJob, getJob } from '../../jobs/store.ts';
-import { findPlayer, playerDetailOf, playerListPage, playerStatsOf, PLAYER_SORT, serverPlayersOf, sessionPage } from '../../players/store.ts';
+import { findPlayer, playerDetailOf, playerListPage, playerStatsOf, serverPlayersOf, sessionPage } from '../../players/store.ts';
 import { ACTIVE_BAN, BAN_COLUMNS, createBan, getBan, revokeBan } from '../../players/bans.ts';
 import { clusterOfServer } from './servers.ts';
 
@@ -69,7 +69,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     permission: { action: 'cluster.read', cluster: 'clusterId' },
     responses: { 200: { description: 'Players', schema: listOf(playerListItem) } },
     handler: (_ctx, { params, query }) =>
-      playerListPage(pool, params.clusterId, { ...query, page: query, order: orderBy(query.sort, PLAYER_SORT, sql.fragment`p.id`) }),
+      playerListPage(pool, params.clusterId, { ...query, page: query }),
   });
 
   api.route({
