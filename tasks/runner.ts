@@ -143,7 +143,11 @@ async function drive(deps: RunnerDeps, jobId: string, owner: string, signal: Abo
     const step = state.steps[state.stepIndex]!;
     let children = state.stepJobs;
     if (!children) {
-      if (state.dueInMs > 0) await sleep(state.dueInMs, undefined, { signal });
+      if (state.dueInMs > 0) {
+        // Waits out the step's delay, then looks again (the task may have been deleted meanwhile).
+        await sleep(state.dueInMs, undefined, { signal });
+        continue;
+      }
       children = await startStep(pool, jobId, owner, state, step);
     }
     const ended = await Promise.all(children.map((child) => awaitChild(deps, child, signal)));

@@ -203,3 +203,26 @@ test.serial('a run whose executor died (lease lapsed, its job locked by a dead w
   const children = (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&type=RCON&sort=createdAt`)).data;
   t.deepEqual(children.map((job: { result: { output: string } }) => job.result.output), ['one', 'two']);
 });
+
+test.serial('edit and delete while pending: a replaced occurrence and a deleted task never run; a task deleted mid-run ends CANCELLED before its next step', async (t) => {
+  const { clusterId, serverId } = await setup();
+  const edited = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'edited' }]);
+  const deleted = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'deleted' }]);
+  await dueIn(edited.id, 2_000);
+  await dueIn(deleted.id, 2_000);
+  const moved = await body(await app.request(`/api/v1/tasks/${edited.id}`, json({ schedule: '0 5 * * *' }, { method: 'PATCH', headers: owner.auth })));
+  t.true(Date.parse(moved.nextRunAt) > Date.now() + 60_000);
+  t.is((await app.request(`/api/v1/tasks/${deleted.id}`, { method: 'DELETE', headers: owner.auth })).status, 200);
+  await new Promise((done) => setTimeout(done, 4_000));
+  t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${edited.id}`)).meta.total, 0, 'the edit replaced the pending occurrence');
+  t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${deleted.id}`)).meta.total, 0, 'the deleted task did not run');
+  t.like(await get(`/api/v1/tasks/${edited.id}`), { lastRunStatus: null, nextRunAt: moved.nextRunAt });
+
+  const running = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'first' }, { type: 'BROADCAST', message: 'never', delaySeconds: 3 }]);
+  const run = await body(await post(`/api/v1/tasks/${running.id}/run`));
+  await until(async () => (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${running.id}&type=BROADCAST&status=SUCCEEDED`)).meta.total === 1, 'the first step');
+  t.is((await app.request(`/api/v1/tasks/${running.id}`, { method: 'DELETE', headers: owner.auth })).status, 200);
+  const ended = await get(`/api/v1/jobs/${run.id}?wait=20`);
+  t.like(ended, { status: 'CANCELLED', error: { code: 'TASK_DELETED' } });
+  t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${running.id}&type=BROADCAST`)).meta.total, 1, 'the second step never ran');
+});
