@@ -226,3 +226,40 @@ test.serial('edit and delete while pending: a replaced occurrence and a deleted 
   t.like(ended, { status: 'CANCELLED', error: { code: 'TASK_DELETED' } });
   t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${running.id}&type=BROADCAST`)).meta.total, 1, 'the second step never ran');
 });
+
+test.serial("the classic weekly wipe on a RUST server: warnings, stop, the adapter's wipe paths deleted (config kept), start", async (t) => {
+  const clusterId = await createCluster(app, owner);
+  const machine = await body(await post(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' }));
+  const [gamePort, queryPort, rconPort] = await freePorts(3);
+  const server = await body(
+    await post(`/api/v1/clusters/${clusterId}/servers`, {
+      name: 'rust', gameType: 'RUST', machineId: machine.id, gamePort, queryPort, rconPort, rconPassword: 'fake-password',
+      startCommand: `${process.execPath} ${FAKE_SERVER}`, env: { FAKE_READY_LINE: 'Server startup complete' },
+    }),
+  );
+  const agent = await startAgent({ url: app.url, machineId: machine.id, token: machine.agentToken });
+  agents.push(agent);
+  t.is((await body(await post(`/api/v1/servers/${server.id}/start?wait=30`))).status, 'SUCCEEDED');
+  const dir = join(agent.dataDir, 'servers', server.id, 'server', 'main');
+  const { mkdir, writeFile, readdir } = await import('node:fs/promises');
+  await mkdir(join(dir, 'cfg'), { recursive: true });
+  for (const file of ['proceduralmap.3500.1.map', 'proceduralmap.3500.1.sav', 'player.blueprints.5.db', 'cfg/server.cfg']) await writeFile(join(dir, file), 'x');
+
+  const task = await createTask(clusterId, [server.id], [
+    { type: 'BROADCAST', message: 'Wipe in 2 seconds' },
+    { type: 'BROADCAST', message: 'Wiping now', delaySeconds: 1 },
+    { type: 'STOP', delaySeconds: 1 },
+    { type: 'WIPE' },
+    { type: 'START' },
+  ], { name: 'Weekly wipe', schedule: '0 18 * * thu' });
+  const run = await body(await post(`/api/v1/tasks/${task.id}/run?wait=60`));
+  t.is(run.status, 'SUCCEEDED', JSON.stringify(run));
+  const children = (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&sort=createdAt`)).data.filter((job: { type: string }) => job.type !== 'TASK_RUN');
+  t.deepEqual(children.map((job: { type: string; status: string }) => `${job.type} ${job.status}`), ['BROADCAST SUCCEEDED', 'BROADCAST SUCCEEDED', 'STOP SUCCEEDED', 'WIPE SUCCEEDED', 'START SUCCEEDED']);
+  t.deepEqual([...children[3].result.deleted].sort(), ['server/main/player.blueprints.5.db', 'server/main/proceduralmap.3500.1.map', 'server/main/proceduralmap.3500.1.sav']);
+  t.deepEqual(await readdir(dir), ['cfg'], 'the config stays');
+  const log = await consoleLog(agent, server.id);
+  // RUST's say quotes the message.
+  t.true(log.includes('[Chat] "Wipe in 2 seconds"') && log.indexOf('[Chat] "Wipe in 2 seconds"') < log.indexOf('[Chat] "Wiping now"'), log);
+  t.is(String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${server.id}`)), 'ONLINE');
+});
