@@ -33,11 +33,16 @@ function parse(schedule: string, timezone: string, from: Date): CronExpression {
   }
 }
 
-/** The canonical name of an IANA time zone (any case accepted), or null when there is no such zone. */
+/**
+ * An IANA time zone name as stored: the zone's own spelling when given in another case (`europe/berlin` →
+ * `Europe/Berlin`), a valid alias as given (`Europe/Kyiv` stays, though the ICU data may call it `Europe/Kiev`);
+ * null when there is no such zone.
+ */
 export function canonicalTimezone(name: string): string | null {
   if (!/^[A-Za-z0-9_+\-/]{1,64}$/.test(name)) return null;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    return resolved.toLowerCase() === name.toLowerCase() ? resolved : name;
   } catch {
     return null;
   }

@@ -79,6 +79,9 @@ test('schedules: five fields, in range, able to fire; time zones: IANA names in 
   for (const good of ['*/5 * * * *', '0 4 * * 1-5', '0 0 1 jan *', '15 3 * * sun', '0 0 L * *', '0 6,18 * * *']) t.notThrows(() => checkSchedule(good, 'UTC'), good);
   t.is(canonicalTimezone('europe/berlin'), 'Europe/Berlin');
   t.is(canonicalTimezone('UTC'), 'UTC');
+  t.is(canonicalTimezone('utc'), 'UTC');
+  t.is(canonicalTimezone('Europe/Kyiv'), 'Europe/Kyiv', 'an alias stays as given');
+  t.is(nextRunAfter('0 4 * * *', 'Europe/Kyiv', new Date('2026-06-01T00:00:00Z')).toISOString(), '2026-06-01T01:00:00.000Z', 'and works (EEST is UTC+3)');
   t.is(canonicalTimezone('Mars/Olympus_Mons'), null);
   t.is(canonicalTimezone('../etc/passwd'), null);
 });
