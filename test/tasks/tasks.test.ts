@@ -261,3 +261,33 @@ test('run now: 202 with the TASK_RUN job, also for a disabled task; 409 while a 
   t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { lastRunStatus: 'CANCELLED' });
   t.is((await app().request(`/api/v1/tasks/${created.id}/run`, { method: 'POST', headers: owner.auth })).status, 202, 'a new run may start');
 });
+
+test('odd input is a 4xx in the error format, never a 500', async (t) => {
+  const { clusterId, serverIds } = await setup();
+  const created = await body(await post(`/api/v1/clusters/${clusterId}/tasks`, NIGHTLY(serverIds)));
+  const base = NIGHTLY(serverIds);
+  const bodies: unknown[] = [
+    [], null, 'x', 42, {},
+    { ...base, steps: 'restart' }, { ...base, steps: [null] }, { ...base, steps: [{}] }, { ...base, steps: [{ type: 7 }] },
+    { ...base, steps: [{ type: 'START', delaySeconds: 1.5 }] }, { ...base, steps: [{ type: 'START', delaySeconds: -1 }] },
+    { ...base, schedule: 42 }, { ...base, schedule: '0 4 * * *\u0000' }, { ...base, schedule: '*/0 * * * *' }, { ...base, schedule: '0 0 * * 1#6' },
+    { ...base, schedule: 'x'.repeat(10_000) }, { ...base, timezone: 7 }, { ...base, timezone: '../../etc/passwd' }, { ...base, timezone: '+05:00' },
+    { ...base, serverIds: 'all' }, { ...base, serverIds: [null] }, { ...base, serverIds: Array.from({ length: 101 }, () => serverIds[0]) },
+    { ...base, enabled: 'yes' }, { ...base, onlyWhenOnline: 1 }, { ...base, description: 5 },
+  ];
+  for (const payload of bodies) {
+    const response = await app().request(`/api/v1/clusters/${clusterId}/tasks`, { method: 'POST', headers: { ...owner.auth, 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+    t.is(response.status, 400, JSON.stringify(payload)?.slice(0, 100));
+    t.like(await body(response), { statusCode: 400, error: 'Bad Request' });
+    const patched = await app().request(`/api/v1/tasks/${created.id}`, { method: 'PATCH', headers: { ...owner.auth, 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+    t.is(patched.status, 400, `PATCH ${JSON.stringify(payload)?.slice(0, 100)}`);
+  }
+  for (const query of ['wait=61', 'wait=abc', 'wait=-1', 'now=1']) {
+    t.is((await app().request(`/api/v1/tasks/${created.id}/run?${query}`, { method: 'POST', headers: owner.auth })).status, 400, query);
+  }
+  for (const query of ['page=0', 'limit=101', 'sort=-', 'enabled=', 'colour=red']) {
+    t.is((await get(`/api/v1/clusters/${clusterId}/tasks?${query}`)).status, 400, query);
+  }
+  t.is((await app().request(`/api/v1/clusters/${clusterId}/tasks`, { method: 'POST', headers: { ...owner.auth, 'content-type': 'text/plain' }, body: 'hi' })).status, 415);
+  t.deepEqual(await body(await get(`/api/v1/tasks/${created.id}`)), created, 'nothing changed');
+});
