@@ -1,0 +1,98 @@
+/**
+ * Tasks across orchestrator processes (`node main.ts --role=orchestrator`, real processes beside the API): occurrences
+ * that fell due while none ran are handled at start-up (run once if less than a period late, else MISSED), and a run
+ * whose orchestrator is SIGKILLed between two steps is finished by a new one, each step once.
+ */
+import test, { type ExecutionContext } from 'ava';
+import { spawn } from 'node:child_process';
+import { sql } from 'slonik';
+import { until } from '../support/wait.ts';
+import { body, json, useTestApp } from '../support/app.ts';
+import { createCluster, signUp } from '../support/identity.ts';
+import { FAKE_SERVER, freePorts, startAgent } from '../support/agentProcess.ts';
+import { scheduleOccurrence } from '../../tasks/store.ts';
+
+const app = useTestApp(test);
+
+/** An orchestrator process on `port`, killed when the test ends; resolves once it is ready. */
+async function startOrchestrator(t: ExecutionContext, port: number) {
+  const child = spawn(process.execPath, ['main.ts', '--role=orchestrator'], {
+    env: { ...process.env, DATABASE_URL: app().database.url, PORT: String(port), AGENT_HEARTBEAT_SECONDS: '1', LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
+  t.teardown(() => void child.kill('SIGKILL'));
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  await until(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null))?.status === 200, 'orchestrator ready');
+  return { child, exited };
+}
+
+test.serial('occurrences that fell due while no orchestrator ran: at start-up one less than a period late runs once, one later is MISSED', async (t) => {
+  const owner = await signUp(app());
+  const clusterId = await createCluster(app(), owner);
+  const request = (path: string, payload: unknown) => app().request(path, json(payload, { headers: owner.auth }));
+  const get = async (path: string) => body(await app().request(path, { headers: owner.auth }));
+  const machine = await body(await request(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' }));
+  const server = await body(await request(`/api/v1/clusters/${clusterId}/servers`, { name: 'offline', gameType: 'RUST', machineId: machine.id, gamePort: 31000, queryPort: 31001, rconPort: 31002 }));
+  // No agent: with onlyWhenOnline the run has no server to act on and succeeds doing nothing.
+  const yearly = { schedule: '0 0 1 1 *', timezone: 'UTC', serverIds: [server.id], steps: [{ type: 'RESTART' }], onlyWhenOnline: true };
+  const late = await body(await request(`/api/v1/clusters/${clusterId}/tasks`, { ...yearly, name: 'late' }));
+  const missed = await body(await request(`/api/v1/clusters/${clusterId}/tasks`, { ...yearly, name: 'missed' }));
+  // As the database holds them after an outage: the pending occurrences lie in the past.
+  const lateAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+  await app().pool.transaction(async (tx) => {
+    await scheduleOccurrence(tx, late.id, lateAt);
+    await scheduleOccurrence(tx, missed.id, new Date(lateAt.getTime() - 400 * 86_400_000));
+  });
+
+  await startOrchestrator(t, (await freePorts(1))[0]!);
+  await until(async () => (await get(`/api/v1/tasks/${missed.id}`)).lastRunStatus === 'MISSED' && (await get(`/api/v1/tasks/${late.id}`)).lastRunStatus === 'SUCCEEDED', 'both handled', 20_000);
+  const runs = (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${late.id}`)).data;
+  t.is(runs.length, 1);
+  t.like(runs[0], { type: 'TASK_RUN', status: 'SUCCEEDED', params: { scheduledAt: lateAt.toISOString(), serverIds: [], skippedServerIds: [server.id] } });
+  t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${missed.id}`)).meta.total, 0);
+  const nextNewYear = `${new Date().getUTCFullYear() + 1}-01-01T00:00:00.000Z`;
+  t.is((await get(`/api/v1/tasks/${late.id}`)).nextRunAt, nextNewYear);
+  t.like(await get(`/api/v1/tasks/${missed.id}`), { nextRunAt: nextNewYear, lastRunStatus: 'MISSED' });
+});
+
+test.serial('an orchestrator killed mid-run: another one resumes the run after the lease lapses, and each step runs once', async (t) => {
+  const [port, gamePort, queryPort, rconPort] = await freePorts(4);
+  let orchestrator = await startOrchestrator(t, port!);
+  const url = `http://127.0.0.1:${port}`;
+
+  const owner = await signUp(app());
+  const request = (path: string, payload?: unknown) => app().request(path, payload === undefined ? { method: 'POST', headers: owner.auth } : json(payload, { headers: owner.auth }));
+  const get = async (path: string) => body(await app().request(path, { headers: owner.auth }));
+  const clusterId = await createCluster(app(), owner);
+  const machine = await body(await request(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' }));
+  const server = await body(
+    await request(`/api/v1/clusters/${clusterId}/servers`, {
+      name: 'fake', gameType: 'CUSTOM', machineId: machine.id, gamePort, queryPort, rconPort, rconPassword: 'fake-password', startCommand: `${process.execPath} ${FAKE_SERVER}`,
+    }),
+  );
+  const agent = await startAgent({ url, machineId: machine.id, token: machine.agentToken });
+  t.teardown(() => void agent.stop());
+  t.is((await body(await request(`/api/v1/servers/${server.id}/start?wait=30`))).status, 'SUCCEEDED');
+
+  const task = await body(
+    await request(`/api/v1/clusters/${clusterId}/tasks`, {
+      name: 'two steps', schedule: '0 4 * * *', serverIds: [server.id],
+      steps: [{ type: 'RCON', command: 'echo one' }, { type: 'RCON', command: 'echo two', delaySeconds: 4 }],
+    }),
+  );
+  const run = await body(await request(`/api/v1/tasks/${task.id}/run`));
+  const rconJobs = async () => (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&type=RCON&sort=createdAt`)).data;
+  await until(async () => (await rconJobs())[0]?.status === 'SUCCEEDED', 'the first step done');
+  t.is(String(await app().pool.oneFirst(sql.unsafe`SELECT status FROM jobs WHERE id = ${run.id}`)), 'RUNNING');
+
+  orchestrator.child.kill('SIGKILL');
+  await orchestrator.exited;
+  orchestrator = await startOrchestrator(t, port!);
+
+  const ended = await get(`/api/v1/jobs/${run.id}?wait=60`);
+  t.is(ended.status, 'SUCCEEDED', JSON.stringify(ended));
+  const outputs = (await rconJobs()).map((job: { result: { output: string } | null }) => job.result?.output);
+  t.deepEqual(outputs, ['one', 'two'], 'each step once, in order');
+  t.like(await get(`/api/v1/tasks/${task.id}`), { lastRunStatus: 'SUCCEEDED' });
+  await agent.stop();
+});
