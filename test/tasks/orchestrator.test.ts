@@ -96,3 +96,36 @@ test.serial('an orchestrator killed mid-run: another one resumes the run after t
   t.like(await get(`/api/v1/tasks/${task.id}`), { lastRunStatus: 'SUCCEEDED' });
   await agent.stop();
 });
+
+test.serial('an orchestrator stopped gracefully mid-run (SIGTERM) exits promptly and hands the run over to another one', async (t) => {
+  const owner = await signUp(app());
+  const clusterId = await createCluster(app(), owner);
+  const request = (path: string, payload?: unknown) => app().request(path, payload === undefined ? { method: 'POST', headers: owner.auth } : json(payload, { headers: owner.auth }));
+  const get = async (path: string) => body(await app().request(path, { headers: owner.auth }));
+  const machine = await body(await request(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' }));
+  const server = await body(await request(`/api/v1/clusters/${clusterId}/servers`, { name: 'offline', gameType: 'RUST', machineId: machine.id, gamePort: 32000, queryPort: 32001, rconPort: 32002 }));
+  // No agent: broadcasts to a server that is not ONLINE are skipped, so the run is all orchestrator work.
+  const task = await body(
+    await request(`/api/v1/clusters/${clusterId}/tasks`, {
+      name: 'handover', schedule: '0 4 * * *', serverIds: [server.id],
+      steps: [{ type: 'BROADCAST', message: 'one' }, { type: 'BROADCAST', message: 'two', delaySeconds: 8 }],
+    }),
+  );
+  const [first, second] = await freePorts(2);
+  const leaving = await startOrchestrator(t, first!);
+  const run = await body(await request(`/api/v1/tasks/${task.id}/run`));
+  const stepIndex = async () => Number(await app().pool.oneFirst(sql.unsafe`SELECT step_index FROM task_runs WHERE job_id = ${run.id}`));
+  await until(async () => (await stepIndex()) === 1, 'the first step done');
+  await startOrchestrator(t, second!);
+
+  const leaseOwner = async () => (await app().pool.oneFirst(sql.unsafe`SELECT coalesce(lease_owner::text, 'none') FROM task_runs WHERE job_id = ${run.id}`)) as string;
+  const before = await leaseOwner();
+  const stoppedAt = Date.now();
+  leaving.child.kill('SIGTERM');
+  t.is(await leaving.exited, 0);
+  t.true(Date.now() - stoppedAt < 15_000, `exited after ${Date.now() - stoppedAt} ms`);
+  t.not(await leaseOwner(), before, 'the lease was handed over, not left to lapse');
+  const ended = await get(`/api/v1/jobs/${run.id}?wait=40`);
+  t.is(ended.status, 'SUCCEEDED', JSON.stringify(ended));
+  t.deepEqual(ended.result.steps.map((step: { type: string; jobs: { status: string }[] }) => `${step.type} ${step.jobs.map((job) => job.status)}`), ['BROADCAST SKIPPED', 'BROADCAST SKIPPED']);
+});
