@@ -4,7 +4,7 @@
  * and reaches a connected agent as soon as it commits), and read back as the Job record.
  */
 import type { Context } from 'koa';
-import { sql, type CommonQueryMethods } from 'slonik';
+import { sql, type CommonQueryMethods, type ValueExpression } from 'slonik';
 import { job, type Job, type JobType } from '../schema/jobs.ts';
 import type { Principal } from '../identity/principal.ts';
 import { AGENT_CHANNEL } from '../orchestrator/gateway/notifications.ts';
@@ -20,12 +20,18 @@ export const JOB_COLUMNS = sql.fragment`
 export const JOB_TTL_MS: Partial<Record<JobType, number>> = { RCON: 30_000 };
 const DEFAULT_TTL_MS = 10 * 60_000;
 
-/** The graphile-worker task that delivers a job to its agent. */
+/** The graphile-worker task that delivered a job to its agent before the sweep (jobs accepted before sql/000009). */
 export const DISPATCH_TASK = 'jobs__dispatch';
-/** When the dispatch task first checks that a job reached its agent (the agent's ack window). */
-const FIRST_CHECK_MS = 5_000;
-/** Delivery attempts before graphile-worker gives up; expiry normally ends a job first. */
-const MAX_DISPATCH_ATTEMPTS = 100;
+/**
+ * When a job's delivery is first checked (the agent's ack window): from then on the sweep of every orchestrator
+ * (orchestrator/tasks/jobs__dispatch.ts) announces it again with back-off, or expires it.
+ */
+export const FIRST_CHECK_MS = 5_000;
+/**
+ * The announcement carries the job itself when its params are at most this long (NOTIFY payloads stop at 8000 bytes),
+ * so the gateway sends it without reading it back; a longer one is read by the gateway.
+ */
+const ANNOUNCED_PARAMS_MAX_BYTES = 6_000;
 
 export const getJob = (connection: CommonQueryMethods, jobId: string): Promise<Job> =>
   connection.one(sql.type(job)`SELECT ${JOB_COLUMNS} FROM jobs j WHERE j.id = ${jobId}`);
@@ -55,24 +61,47 @@ export type JobCreator = { kind: 'USER' | 'TOKEN' | 'TASK' | 'SYSTEM'; id: strin
 const creator = (principal: Principal | undefined): JobCreator =>
   !principal ? { kind: 'SYSTEM', id: null } : principal.kind === 'TOKEN' ? { kind: 'TOKEN', id: principal.tokenId } : { kind: 'USER', id: principal.user.id };
 
-/** Writes the job and schedules its delivery, in `tx` (the caller's transaction, which also holds the audit entry). */
-export async function createJob(tx: CommonQueryMethods, ctx: Context | null, input: NewJob): Promise<Job> {
+/** The columns a new job's row is written with, in the order of `newJobValues`. */
+export const NEW_JOB_COLUMNS = sql.fragment`
+  (cluster_id, server_id, machine_id, player_id, task_id, type, params, created_by_kind, created_by_id, idempotency_key, expires_at, next_check_at)`;
+
+/**
+ * A new job's values in NEW_JOB_COLUMNS order. `clusterId`, `serverId` and `machineId` may be SQL (columns of a CTE,
+ * for an INSERT … SELECT inside a larger statement). A job that is dispatched gets its first delivery check at the
+ * end of the ack window; one that is not (a TASK_RUN, run by the orchestrator itself) gets none.
+ */
+export function newJobValues(
+  ctx: Context | null,
+  input: Omit<NewJob, 'clusterId' | 'serverId' | 'machineId'> & { clusterId: ValueExpression; serverId: ValueExpression; machineId: ValueExpression },
+) {
   const by = input.createdBy ?? creator(ctx?.state.principal as Principal | undefined);
   const ttlMs = input.ttlMs ?? JOB_TTL_MS[input.type] ?? DEFAULT_TTL_MS;
-  const created = await tx.one(sql.type(job)`
-    INSERT INTO jobs AS j (cluster_id, server_id, machine_id, player_id, task_id, type, params, created_by_kind, created_by_id, idempotency_key, expires_at)
-    VALUES (${input.clusterId}, ${input.serverId}, ${input.machineId}, ${input.playerId ?? null}, ${input.taskId ?? null}, ${input.type},
-            ${sql.jsonb(input.params as never)}, ${by.kind}, ${by.id}, ${input.idempotencyKey ?? null},
-            now() + make_interval(secs => ${ttlMs / 1000}))
-    RETURNING ${JOB_COLUMNS}`);
-  if (input.dispatch === false) return created;
-  // The first delivery goes out as the transaction commits (the gateway hears the notification at once); the
-  // graphile-worker task runs after the ack window as the safety net that retries, re-announces or expires it.
-  // One statement for both, to keep the accept path short.
-  const notification = input.machineId ? JSON.stringify({ type: 'job_dispatch', machineId: input.machineId, jobId: created.id }) : null;
-  await tx.query(sql.unsafe`
-    SELECT graphile_worker.add_job(${DISPATCH_TASK}, json_build_object('jobId', ${created.id}::text),
-                                   run_at => now() + make_interval(secs => ${FIRST_CHECK_MS / 1000}), max_attempts => ${MAX_DISPATCH_ATTEMPTS}),
-           CASE WHEN ${notification}::text IS NOT NULL THEN pg_notify(${AGENT_CHANNEL}, ${notification}) END`);
-  return created;
+  return sql.fragment`
+    ${input.clusterId}::uuid, ${input.serverId}::uuid, ${input.machineId}::uuid, ${input.playerId ?? null}::uuid, ${input.taskId ?? null}::uuid, ${input.type}::text,
+    ${sql.jsonb(input.params as never)}, ${by.kind}::text, ${by.id}::uuid, ${input.idempotencyKey ?? null}::text,
+    now() + make_interval(secs => ${ttlMs / 1000}),
+    CASE WHEN ${input.dispatch !== false}::boolean THEN now() + make_interval(secs => ${FIRST_CHECK_MS / 1000}) END`;
+}
+
+/**
+ * Select-list item announcing the new job `j` (a CTE over the inserted row) to the gateway of its machine: the first
+ * delivery goes out as the statement's transaction commits. The announcement carries what the agent is sent, so the
+ * gateway need not read the job back (unless its params are long).
+ */
+export const ANNOUNCE_NEW_JOB = sql.fragment`
+  CASE WHEN j.next_check_at IS NOT NULL AND j.machine_id IS NOT NULL THEN pg_notify(${AGENT_CHANNEL}, json_build_object(
+    'type', 'job_dispatch', 'machineId', j.machine_id, 'jobId', j.id,
+    'job', CASE WHEN octet_length(j.params::text) <= ${ANNOUNCED_PARAMS_MAX_BYTES} THEN json_build_object(
+      'jobId', j.id, 'type', j.type, 'serverId', j.server_id, 'params', j.params,
+      'deadline', to_char(j.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END)::text) END AS "announced"`;
+
+/**
+ * Writes the job and schedules its delivery, in one statement on `tx` (the caller's transaction, which also holds the
+ * audit entry): the row (durable: the delivery sweep finds it even if no orchestrator heard the announcement) and
+ * the announcement to the gateway, sent as the transaction commits.
+ */
+export async function createJob(tx: CommonQueryMethods, ctx: Context | null, input: NewJob): Promise<Job> {
+  return tx.one(sql.type(job)`
+    WITH j AS (INSERT INTO jobs ${NEW_JOB_COLUMNS} VALUES (${newJobValues(ctx, input)}) RETURNING *)
+    SELECT ${JOB_COLUMNS}, ${ANNOUNCE_NEW_JOB} FROM j`);
 }

@@ -1,13 +1,14 @@
 /**
  * The orchestrator's job runner: graphile-worker over its own pg pool (with an `error` listener, so a Postgres restart
- * does not crash the process). Task handlers live in orchestrator/tasks/<domain>__<action>.ts and are listed in
- * orchestrator/tasks/index.ts.
+ * does not crash the process), and the sweep of due job deliveries (orchestrator/tasks/jobs__dispatch.ts). Task
+ * handlers live in orchestrator/tasks/<domain>__<action>.ts and are listed in orchestrator/tasks/index.ts.
  */
 import { run, type Runner } from 'graphile-worker';
 import type { Logger } from '../observability/logger.ts';
 import { createWorkerLogger } from '../observability/workerLogger.ts';
 import { createPgPool } from '../database/pgPool.ts';
 import { createTaskList, type TaskDeps } from './tasks/index.ts';
+import { startDeliverySweeper } from './tasks/jobs__dispatch.ts';
 
 export type Worker = { stop: () => Promise<void> };
 
@@ -34,8 +35,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     await pgPool.end();
     throw error;
   }
+  const sweeper = startDeliverySweeper({ pool: options.tasks.pool, logger: options.logger });
   return {
     async stop() {
+      await sweeper.stop();
       await runner.stop();
       await pgPool.end();
     },

@@ -1,6 +1,7 @@
 /**
- * Power actions and RCON (SPEC section 5). Each call validates, checks the permission, then in one transaction writes
- * the job, the server's desired status where it changes, the audit entry and graphile-worker's add_job. The answer is
+ * Power actions and RCON (SPEC section 5). Each call validates, checks the permission (the server's cluster and the
+ * caller's role there are read with the caller's token), then in one statement writes the job, the server's desired
+ * status where it changes and the audit entry, and announces the job to its machine's gateway. The answer is
  * 202 with the Job and `Location`, or — with `?wait=N`, and by default for RCON (10 s) — the finished result.
  */
 import type { Context } from 'koa';
@@ -9,10 +10,8 @@ import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
 import { id } from '../../schema/http.ts';
 import { job, powerQuery, rconAnswer, rconBody, rconExecuteBody, waitSeconds, type Job, type JobType } from '../../schema/jobs.ts';
-import { recordAudit } from '../../identity/audit.ts';
 import { getJob } from '../../jobs/store.ts';
 import { acceptServerJob, DESIRED_BY_TYPE, type DesiredStatus } from '../../jobs/serverJobs.ts';
-import { clusterOfServer } from './servers.ts';
 
 /** How long an RCON call waits for its output when `?wait` is not given. */
 const RCON_DEFAULT_WAIT_S = 10;
@@ -28,15 +27,10 @@ const rconQuery = z.object({ wait: waitSeconds.optional() }).strict();
 
 export function installPowerRoutes(api: Api, deps: AppDeps) {
   const { pool, jobEvents } = deps;
-  const byServer = ({ params }: { params: { id: string } }) => clusterOfServer(pool, params.id);
 
-  async function accept(ctx: Context, serverId: string, type: JobType, params: Record<string, unknown>, desired: DesiredStatus | null, requireRunning: boolean) {
-    return pool.transaction(async (tx) => {
-      const created = await acceptServerJob(tx, ctx, { serverId, type, params, desired, requireRunning });
-      await recordAudit(tx, ctx, { clusterId: created.clusterId, action: `server.${type.toLowerCase()}`, target: { type: 'server', id: serverId } });
-      return created;
-    });
-  }
+  // One statement (server lock and desired status, job, audit entry, announcement): atomic without a transaction.
+  const accept = (ctx: Context, serverId: string, type: JobType, params: Record<string, unknown>, desired: DesiredStatus | null, requireRunning: boolean) =>
+    acceptServerJob(pool, ctx, { serverId, type, params, desired, requireRunning, clusterId: ctx.state.clusterId as string, audit: { action: `server.${type.toLowerCase()}` } });
 
   /** Waits up to `seconds` for the job to end and answers it as it is then. */
   async function settle(created: Job, seconds: number): Promise<Job> {
@@ -60,7 +54,7 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
       auth: 'user',
       params: z.object({ id }),
       query: powerQuery,
-      permission: { action: 'servers.manage', cluster: byServer },
+      permission: { action: 'servers.manage', server: { param: 'id' } },
       responses: { 200: { description: 'The finished job', schema: job }, 202: { description: 'The job, accepted', schema: job, headers: { Location: 'The job' } } },
       handler: async (ctx, { params, query }) => answerJob(ctx, await settle(await accept(ctx, params.id, power.type, {}, DESIRED_BY_TYPE[power.type] ?? null, false), query.wait ?? 0)),
     });
@@ -86,7 +80,7 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
     params: z.object({ id }),
     query: rconQuery,
     body: rconBody,
-    permission: { action: 'servers.manage', cluster: byServer },
+    permission: { action: 'servers.manage', server: { param: 'id' } },
     responses: { 200: { description: 'The command ran', schema: rconAnswer }, 202: { description: 'Still running', schema: rconAnswer }, 409: { description: 'The server is not running' } },
     handler: (ctx, { params, query, body }) => rcon(ctx, params.id, body.command, query.wait),
   });
@@ -100,7 +94,7 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
     auth: 'user',
     query: rconQuery,
     body: rconExecuteBody,
-    permission: { action: 'servers.manage', cluster: ({ body }) => clusterOfServer(pool, body.serverId) },
+    permission: { action: 'servers.manage', server: { bodyField: 'serverId' } },
     responses: { 200: { description: 'The command ran', schema: rconAnswer }, 202: { description: 'Still running', schema: rconAnswer }, 409: { description: 'The server is not running' } },
     handler: (ctx, { query, body }) => rcon(ctx, body.serverId, body.command, query.wait),
   });
