@@ -40,7 +40,7 @@ const playerOrder = (sort: Sort<PlayerSortField>) => {
 /** Players in a cluster, from the trigger-kept counter. */
 const playerCount = (connection: CommonQueryMethods, clusterId: string) =>
   connection.oneFirst(sql.type(z.object({ players: z.number() }))`
-    SELECT coalesce((SELECT players FROM cluster_player_counts WHERE cluster_id = ${clusterId}), 0)::int AS players`);
+    SELECT coalesce(sum(players), 0)::int AS players FROM cluster_player_counts WHERE cluster_id = ${clusterId}`);
 
 const SESSION_COLUMNS = sql.fragment`
   s.id, s.server_id AS "serverId", s.server_name AS "serverName", s.joined_at AS "joinedAt", s.left_at AS "leftAt",

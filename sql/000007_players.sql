@@ -68,19 +68,23 @@ CREATE TABLE player_presence (
 ALTER TABLE servers ADD COLUMN players_synced_at timestamptz;
 
 -- Players per cluster, kept by a trigger: an unfiltered list's total and the statistics' total without counting
--- a million rows.
+-- a million rows. Spread over up to 256 rows per cluster by the writing backend, so concurrent ingest transactions adding
+-- players do not queue on one row lock; the count is the sum.
 CREATE TABLE cluster_player_counts (
-  cluster_id uuid PRIMARY KEY REFERENCES clusters (id) ON DELETE CASCADE,
-  players bigint NOT NULL DEFAULT 0
+  cluster_id uuid NOT NULL REFERENCES clusters (id) ON DELETE CASCADE,
+  shard smallint NOT NULL,
+  players bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (cluster_id, shard)
 );
 CREATE FUNCTION gsm_count_players() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    INSERT INTO cluster_player_counts AS c (cluster_id, players) VALUES (NEW.cluster_id, 1)
-    ON CONFLICT (cluster_id) DO UPDATE SET players = c.players + 1;
-  ELSE
-    UPDATE cluster_player_counts SET players = players - 1 WHERE cluster_id = OLD.cluster_id;
-  END IF;
+  INSERT INTO cluster_player_counts AS c (cluster_id, shard, players)
+  VALUES (CASE WHEN TG_OP = 'INSERT' THEN NEW.cluster_id ELSE OLD.cluster_id END, pg_backend_pid() % 256,
+          CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END)
+  ON CONFLICT (cluster_id, shard) DO UPDATE SET players = c.players + excluded.players;
+  RETURN NULL;
+EXCEPTION WHEN foreign_key_violation THEN
+  -- The cluster itself is being deleted: its counts go with it.
   RETURN NULL;
 END
 $$;
@@ -153,9 +157,10 @@ BEGIN
              WHERE s.player_id = p.id AND s.left_at IS NULL ORDER BY s.joined_at DESC, s.id DESC LIMIT 1)
      WHERE p.id = ANY (v_ids);
   END IF;
-  UPDATE servers SET players_online = (SELECT count(*) FROM player_sessions WHERE server_id = p_server AND left_at IS NULL),
-         players_synced_at = CASE WHEN p_player IS NULL THEN greatest(players_synced_at, p_at) ELSE players_synced_at END
-   WHERE id = p_server;
+  -- Closing one player's session leaves the server's count to the caller (batches count once at the end).
+  IF p_player IS NULL THEN
+    UPDATE servers SET players_online = 0, players_synced_at = greatest(players_synced_at, p_at) WHERE id = p_server;
+  END IF;
   RETURN cardinality(v_ids);
 END
 $$;
@@ -196,7 +201,9 @@ END
 $$;
 
 -- player:join / player:leave. Answers the player's id when the report was applied, NULL when it was stale.
-CREATE FUNCTION gsm_player_event(p_server uuid, p_kind text, p_steam_id text, p_username text, p_at timestamptz, p_ping integer)
+-- `p_count` false leaves servers.players_online to the caller (gsm_player_events counts once per batch).
+CREATE FUNCTION gsm_player_event(p_server uuid, p_kind text, p_steam_id text, p_username text, p_at timestamptz, p_ping integer,
+                                 p_count boolean DEFAULT true)
 RETURNS uuid LANGUAGE plpgsql AS $$
 DECLARE
   v_cluster uuid;
@@ -228,9 +235,28 @@ BEGIN
   ELSE
     RETURN NULL;
   END IF;
-  UPDATE servers SET players_online = (SELECT count(*) FROM player_sessions WHERE server_id = p_server AND left_at IS NULL)
-   WHERE id = p_server;
+  IF p_count THEN
+    UPDATE servers SET players_online = (SELECT count(*) FROM player_sessions WHERE server_id = p_server AND left_at IS NULL)
+     WHERE id = p_server;
+  END IF;
   RETURN v_player;
+END
+$$;
+
+-- Several joins and leaves in order (`p_events`: JSON array of { serverId, kind, steamId, username, at, ping? }), as
+-- the gateway batches them under load. Answers, per event, what gsm_player_event answers.
+CREATE FUNCTION gsm_player_events(p_events jsonb) RETURNS uuid[] LANGUAGE plpgsql AS $$
+DECLARE
+  v_ids uuid[] := '{}';
+  v_event jsonb;
+BEGIN
+  FOR v_event IN SELECT * FROM jsonb_array_elements(p_events) LOOP
+    v_ids := array_append(v_ids, gsm_player_event((v_event->>'serverId')::uuid, v_event->>'kind', v_event->>'steamId', v_event->>'username',
+                                                  (v_event->>'at')::timestamptz, (v_event->>'ping')::integer, false));
+  END LOOP;
+  UPDATE servers sv SET players_online = (SELECT count(*) FROM player_sessions s WHERE s.server_id = sv.id AND s.left_at IS NULL)
+   WHERE sv.id IN (SELECT DISTINCT (e->>'serverId')::uuid FROM jsonb_array_elements(p_events) e);
+  RETURN v_ids;
 END
 $$;
 

@@ -11,7 +11,7 @@ import type { Logger } from '../../observability/logger.ts';
 import { AGENT_EVENTS, authEvent, type AgentEventName } from '../../schema/agentEvents.ts';
 import type { Ack, AgentLink } from './links.ts';
 import type { MachineStore } from './machineStore.ts';
-import type { PlayerIngest } from '../../players/ingest.ts';
+import type { PlayerEvent, PlayerIngest } from '../../players/ingest.ts';
 import type { AgentNotification } from './notifications.ts';
 
 export type SessionOptions = {
@@ -34,6 +34,9 @@ export type SessionOptions = {
 /** How long the agent has to acknowledge a job it is sent. */
 const JOB_ACK_TIMEOUT_MS = 5_000;
 
+/** Joins and leaves stored in one call at most (they are batched while more frames wait). */
+const MAX_PLAYER_BATCH = 100;
+
 /** Heartbeats a machine may miss before it counts as gone. */
 const MISSED_BEATS = 3;
 
@@ -55,13 +58,32 @@ export class AgentSession {
   #closed = false;
   /** Frames are handled one at a time in arrival order, so reports are stored in the order the agent sent them. */
   #queue: Promise<void> = Promise.resolve();
+  /** When last_seen_at was last brought up to date on a frame's arrival. */
+  #touchedAt = Date.now();
+  /** Frames received and not yet handled. */
+  #pending = 0;
+  /**
+   * Joins and leaves waiting to be stored together: while more frames wait behind them they are collected, and stored
+   * in one call before anything else is handled (so the order of reports is kept) or when the queue runs empty.
+   */
+  #playerBatch: (PlayerEvent & { ack: Ack | undefined })[] = [];
 
   constructor(link: AgentLink, options: SessionOptions) {
     this.link = link;
     this.#options = options;
     this.#authTimer = setTimeout(() => this.#refuse('AUTH_FAILED', `no auth message within ${options.authTimeoutMs} ms`), options.authTimeoutMs);
     link.onFrame((event, data, ack) => {
-      this.#queue = this.#queue.then(() => this.#handle(event, data, ack)).catch((error: unknown) => {
+      // Any frame shows the agent is alive, when it arrives: a heartbeat queued behind a backlog of reports must not
+      // make the machine look gone, here (liveness) or to the sweepers of other processes (last_seen_at).
+      if (this.authenticated && !this.#closed) {
+        this.#armLiveness();
+        if (Date.now() - this.#touchedAt >= options.heartbeatSeconds * 1000) {
+          this.#touchedAt = Date.now();
+          options.store.touch(this.machineId!).catch((error: unknown) => options.logger.warn({ err: error, machineId: this.machineId }, 'could not record the agent as alive'));
+        }
+      }
+      this.#pending++;
+      this.#queue = this.#queue.then(() => (this.#pending--, this.#handle(event, data, ack))).catch((error: unknown) => {
         options.logger.error({ err: error, machineId: this.machineId, event }, 'agent event handling failed');
       });
     });
@@ -127,6 +149,7 @@ export class AgentSession {
   async #handle(event: string, data: unknown, ack: Ack | undefined): Promise<void> {
     if (this.#closed) return;
     if (!this.authenticated) return this.#authenticate(event, data);
+    if (event !== 'player:join' && event !== 'player:leave') await this.#flushPlayers();
     if (event === 'auth') return this.#invalid('already authenticated', ack);
     const schema = AGENT_EVENTS[event as AgentEventName];
     if (!schema) return this.#invalid(`unknown event ${JSON.stringify(event).slice(0, 80)}`, ack);
@@ -193,8 +216,9 @@ export class AgentSession {
       case 'player:join':
       case 'player:leave': {
         const report = data as z.infer<(typeof AGENT_EVENTS)['player:join']>;
-        if (!(await this.#options.players.event(machineId, event === 'player:join' ? 'join' : 'leave', report))) return notHere(report.serverId);
-        break;
+        this.#playerBatch.push({ kind: event === 'player:join' ? 'join' : 'leave', report, ack });
+        if (this.#pending === 0 || this.#playerBatch.length >= MAX_PLAYER_BATCH) await this.#flushPlayers();
+        return;
       }
       case 'job:progress': {
         const progress = data as z.infer<(typeof AGENT_EVENTS)['job:progress']>;
@@ -213,6 +237,15 @@ export class AgentSession {
         break;
     }
     ack?.({ accepted: true });
+  }
+
+  /** Stores the collected joins and leaves in one call; each is acknowledged (or refused) once stored. */
+  async #flushPlayers(): Promise<void> {
+    if (this.#playerBatch.length === 0 || !this.machineId) return;
+    const batch = this.#playerBatch;
+    this.#playerBatch = [];
+    const known = await this.#options.players.events(this.machineId, batch);
+    batch.forEach((item, index) => (known[index] ? item.ack?.({ accepted: true }) : this.#invalid(`server ${item.report.serverId} is not on this machine`, item.ack)));
   }
 
   /** (Re)starts the countdown to OFFLINE: three heartbeat periods without a beat. */
@@ -238,6 +271,8 @@ export class AgentSession {
     if (!wasOwner) return;
     this.#options.release(this);
     try {
+      // Joins and leaves received before the end are stored before the machine's sessions are closed.
+      await this.#flushPlayers();
       await this.#options.store.markOffline(this.machineId!, this.generation);
     } catch (error) {
       this.#options.logger.error({ err: error, machineId: this.machineId }, 'could not mark the machine offline');

@@ -77,6 +77,11 @@ export function createMachineStore(pool: DatabasePool) {
       });
     },
 
+    /** The agent is alive (a frame arrived), whatever its reports still waiting to be handled say. */
+    async touch(machineId: string): Promise<void> {
+      await pool.query(sql.unsafe`UPDATE machines SET last_seen_at = now() WHERE id = ${machineId}`);
+    },
+
     async recordHeartbeat(machineId: string, beat: z.infer<typeof heartbeatEvent>): Promise<void> {
       const metrics = { ...beat.metrics, at: new Date().toISOString() };
       const host = beat.host;

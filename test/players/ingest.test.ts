@@ -205,3 +205,33 @@ test('a banned player who joins is kicked at once with the ban\'s reason; an unb
   await new Promise((done) => setTimeout(done, 500));
   t.false(agent.received.slice(-5).some((entry) => entry.event === 'job' && entry.data.type === 'KICK' && entry.data.jobId !== kick.jobId));
 });
+
+test('a burst of reports is stored in order, joins and leaves batched around a status change', async (t) => {
+  const { user, clusterId, serverIds, agent } = await setup();
+  const [serverId] = serverIds;
+  const frames: [string, Record<string, unknown>][] = [];
+  for (let index = 0; index < 150; index++) {
+    frames.push(['player:join', { serverId, steamId: `burst${index}`, username: `b${index}`, at: minutesAgo(50 - index * 0.01) }]);
+  }
+  for (let index = 0; index < 100; index++) {
+    frames.push(['player:leave', { serverId, steamId: `burst${index}`, username: `b${index}`, at: minutesAgo(40) }]);
+  }
+  // The crash closes the 50 still on; a join reported after it (but timed before it) is stale.
+  frames.push(['server:status', { serverId, status: 'CRASHED', at: minutesAgo(30) }]);
+  frames.push(['player:join', { serverId, steamId: 'late', username: 'late', at: minutesAgo(35) }]);
+  frames.push(['server:status', { serverId, status: 'ONLINE', at: minutesAgo(20) }]);
+  frames.push(['player:join', { serverId, steamId: 'after', username: 'after', at: minutesAgo(10) }]);
+  frames.forEach(([event, data], index) => agent.ws.send(JSON.stringify({ event, data, id: `burst-${index}` })));
+  await until(async () => agent.received.some((entry) => entry.event === 'ack' && entry.data.id === `burst-${frames.length - 1}`), 'the last ack', 15_000);
+  const acks = agent.received.filter((entry) => entry.event === 'ack' && String(entry.data.id).startsWith('burst-'));
+  t.is(acks.length, frames.length, 'every report acknowledged');
+  t.true(acks.every((entry) => entry.data.accepted === true));
+
+  const list = await get(user, `/api/v1/clusters/${clusterId}/players?limit=100&online=true`);
+  t.deepEqual(list.data.map((player: { steamId: string }) => player.steamId), ['after']);
+  t.is((await get(user, `/api/v1/clusters/${clusterId}/players`)).meta.total, 151, 'the stale join created nobody');
+  const first = await playerBySteamId(user, clusterId, 'burst0');
+  t.is(first.playtime, 600);
+  const last = await playerBySteamId(user, clusterId, 'burst149');
+  t.is(last.playtime, Math.round((50 - 149 * 0.01 - 30) * 60));
+});

@@ -1,0 +1,248 @@
+/**
+ * `npm run bench -- players`: one cluster with 1,000,000 players and 10,000,000 sessions (bulk loaded in SQL), then
+ * p50/p95 of the player endpoints through our HTTP stack (one request at a time, API token, service in its own
+ * process) next to the very same SQL statements run bare through a raw pg client (what psql does), and the ingest
+ * rate of player:join/leave events from simulated agents through the gateway next to the same ingest function called
+ * bare. Targets: search and sort p95 ≤ 20 ms, detail p95 ≤ 10 ms, stats ≤ 250 ms, ingest ≥ 5,000 events/s.
+ *
+ * BENCH_PLAYERS / BENCH_SESSIONS change the data size (defaults 1,000,000 / 10,000,000); BENCH_SAMPLES the requests
+ * per endpoint (200); BENCH_EVENTS the ingest events (40,000).
+ */
+import { cpus } from 'node:os';
+import pg from 'pg';
+import { io } from 'socket.io-client';
+import { createDatabasePool, type DatabasePool } from '../database/pool.ts';
+import { generateSecret, hashSecret } from '../identity/secretTokens.ts';
+import { createTestDatabase } from '../test/support/database.ts';
+import { playerDetailOf, playerListPage, playerStatsOf } from '../players/store.ts';
+import { startServer } from './support.ts';
+
+const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 1_000_000);
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 10_000_000);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 40_000);
+const SERVERS = 20;
+const AGENTS = 20;
+const ONLINE_EVERY = 500;
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+};
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const elapsed = (started: number) => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+
+const database = await createTestDatabase();
+const admin = new pg.Client({ connectionString: database.url });
+await admin.connect();
+const run = (text: string) => admin.query(text);
+
+// ---- bulk load
+const loadStarted = performance.now();
+console.log(`Players benchmark: ${PLAYERS.toLocaleString('en')} players, ${SESSIONS.toLocaleString('en')} sessions, ${cpus().length} cores`);
+await run(`SET synchronous_commit = off; SET maintenance_work_mem = '512MB'; SET statement_timeout = 0`);
+const token = generateSecret('live');
+const seeded = await admin.query<{ cluster_id: string; user_id: string }>(`
+  WITH u AS (INSERT INTO users (email, display_name, tier) VALUES ('bench@example.test', 'bench', 'ENTERPRISE') RETURNING id),
+       c AS (INSERT INTO clusters (name) VALUES ('bench') RETURNING id),
+       m AS (INSERT INTO cluster_members (cluster_id, user_id, role) SELECT c.id, u.id, 'OWNER' FROM c, u)
+  SELECT c.id AS cluster_id, u.id AS user_id FROM c, u`);
+const { cluster_id: clusterId, user_id: userId } = seeded.rows[0]!;
+const tokenId = (await admin.query(`INSERT INTO api_tokens (user_id, name, token_hash) VALUES ($1, 'bench', $2) RETURNING id`, [userId, hashSecret(token)])).rows[0].id;
+await admin.query(`INSERT INTO api_token_clusters (token_id, cluster_id) VALUES ($1, $2)`, [tokenId, clusterId]);
+const machines: { id: string; token: string }[] = [];
+for (let index = 0; index < AGENTS; index++) {
+  const agentToken = generateSecret('agent');
+  const id = (await admin.query(`INSERT INTO machines (cluster_id, name, agent_token_hash) VALUES ($1, $2, $3) RETURNING id`, [clusterId, `m${index}`, hashSecret(agentToken)])).rows[0].id;
+  machines.push({ id, token: agentToken });
+}
+// SERVERS servers for the data, plus one per agent for the ingest run; all ONLINE.
+const serverIds: string[] = [];
+for (let index = 0; index < SERVERS + AGENTS; index++) {
+  const machine = machines[index % AGENTS]!;
+  const port = 20_000 + index * 3;
+  serverIds.push((await admin.query(`
+    INSERT INTO servers (cluster_id, machine_id, name, game_type, game_port, query_port, rcon_port, max_players, rcon_password, status, last_status_at)
+    VALUES ($1, $2, $3, 'RUST', $4, $5, $6, 200, 'x', 'ONLINE', now() - interval '181 days') RETURNING id`,
+  [clusterId, machine.id, `server ${index}`, port, port + 1, port + 2])).rows[0].id);
+}
+const dataServers = serverIds.slice(0, SERVERS);
+
+// Secondary indexes are built after the rows are in, as any bulk load does.
+const indexes = (await admin.query<{ indexname: string; indexdef: string }>(`
+  SELECT indexname, indexdef FROM pg_indexes
+   WHERE tablename IN ('players', 'player_sessions') AND indexname NOT IN ('players_pkey', 'player_sessions_pkey', 'players_cluster_steam_id_key')`)).rows;
+for (const index of indexes) await run(`DROP INDEX ${index.indexname}`);
+await run(`ALTER TABLE players DISABLE TRIGGER players_count`);
+const playerId = (expression: string) => `('00000000-0000-7000-8000-' || lpad(to_hex(${expression}), 12, '0'))::uuid`;
+const serverArray = `ARRAY[${dataServers.map((id) => `'${id}'::uuid`).join(',')}]`;
+await run(`
+  INSERT INTO players (id, cluster_id, steam_id, username, first_seen, last_seen, last_joined_at, playtime, current_server_id, current_joined_at, open_sessions)
+  SELECT ${playerId('i')}, '${clusterId}', (76561197960265728 + i)::text, 'p' || substr(md5(i::text), 1, 10),
+         first_seen, last_seen, last_seen - interval '1 hour', (random() * 1000000)::bigint,
+         CASE WHEN i % ${ONLINE_EVERY} = 0 THEN (${serverArray})[1 + i % ${SERVERS}] END,
+         CASE WHEN i % ${ONLINE_EVERY} = 0 THEN now() - interval '30 minutes' END,
+         CASE WHEN i % ${ONLINE_EVERY} = 0 THEN 1 ELSE 0 END
+    FROM (SELECT i, now() - random() * interval '180 days' AS first_seen FROM generate_series(1, ${PLAYERS}) i) s,
+         LATERAL (SELECT first_seen + random() * (now() - first_seen) AS last_seen) l`);
+await run(`INSERT INTO cluster_player_counts (cluster_id, shard, players) VALUES ('${clusterId}', 0, ${PLAYERS})`);
+await run(`ALTER TABLE players ENABLE TRIGGER players_count`);
+console.log(`  players loaded in ${elapsed(loadStarted)}`);
+await run(`
+  INSERT INTO player_sessions (id, player_id, cluster_id, server_id, server_name, joined_at, left_at)
+  SELECT ('00000000-0000-7000-9000-' || lpad(to_hex(j), 12, '0'))::uuid, ${playerId(`1 + (j - 1) % ${PLAYERS}`)}, '${clusterId}',
+         (${serverArray})[1 + j % ${SERVERS}], 'server', joined_at, joined_at + random() * interval '3 hours'
+    FROM (SELECT j, now() - interval '3 hours' - random() * interval '180 days' AS joined_at FROM generate_series(1, ${SESSIONS}) j) s`);
+await run(`
+  INSERT INTO player_sessions (player_id, cluster_id, server_id, server_name, joined_at)
+  SELECT id, cluster_id, current_server_id, 'server', current_joined_at FROM players WHERE current_server_id IS NOT NULL`);
+console.log(`  sessions loaded in ${elapsed(loadStarted)}`);
+for (const index of indexes) await run(index.indexdef);
+await run(`UPDATE servers SET players_online = (SELECT count(*) FROM player_sessions s WHERE s.server_id = servers.id AND s.left_at IS NULL)`);
+for (const table of ['players', 'player_sessions', 'servers']) await run(`VACUUM ANALYZE ${table}`);
+console.log(`  indexes built and analysed; load took ${elapsed(loadStarted)}\n`);
+
+// ---- the same SQL, bare: the statements our store functions send, captured at the pg driver, replayed raw.
+type Statement = { text: string; values: unknown[] };
+let captured: Statement[] | null = null;
+const originalQuery = pg.Client.prototype.query;
+(pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, ...args: unknown[]) {
+  const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+  const statement = typeof first === 'string' ? { text: first, values: Array.isArray(second) ? second : [] } : { text: first.text, values: first.values ?? [] };
+  if (captured && !/^(BEGIN|COMMIT|ROLLBACK|SET |DISCARD|SHOW )/i.test(statement.text)) captured.push(statement);
+  return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as never;
+
+const storePool: DatabasePool = await createDatabasePool(database.url, { maxPoolSize: 4 });
+async function statementsOf(call: (pool: DatabasePool) => Promise<unknown>): Promise<Statement[]> {
+  captured = [];
+  await call(storePool);
+  const statements = captured;
+  captured = null;
+  return statements;
+}
+const barePool = new pg.Pool({ connectionString: database.url, max: 10 });
+barePool.on('error', () => undefined);
+
+// ---- what each endpoint is asked
+const samplePlayers = (await admin.query<{ id: string; username: string }>(`
+  SELECT id, username FROM players TABLESAMPLE SYSTEM (1) LIMIT ${SAMPLES}`)).rows;
+const searches = samplePlayers.map((player, index) => player.username.slice(1 + (index % 6), 1 + (index % 6) + 3 + (index % 2)));
+type Case = { name: string; target: number; path: (index: number) => string; store: (pool: DatabasePool, index: number) => Promise<unknown> };
+const cases: Case[] = [
+  {
+    name: 'list, search of 3-4 characters',
+    target: 20,
+    path: (index) => `/api/v1/clusters/${clusterId}/players?search=${searches[index % searches.length]}`,
+    store: (pool, index) => playerListPage(pool, clusterId, { search: searches[index % searches.length], page: { page: 1, limit: 20 }, sort: { field: 'lastSeen', descending: true } }),
+  },
+  {
+    name: 'list, sort=-playtime (pages 1..10)',
+    target: 20,
+    path: (index) => `/api/v1/clusters/${clusterId}/players?sort=-playtime&page=${1 + (index % 10)}`,
+    store: (pool, index) => playerListPage(pool, clusterId, { page: { page: 1 + (index % 10), limit: 20 }, sort: { field: 'playtime', descending: true } }),
+  },
+  {
+    name: 'player detail',
+    target: 10,
+    path: (index) => `/api/v1/players/${samplePlayers[index % samplePlayers.length]!.id}`,
+    store: (pool, index) => playerDetailOf(pool, samplePlayers[index % samplePlayers.length]!.id),
+  },
+  {
+    name: 'statistics',
+    target: 250,
+    path: () => `/api/v1/clusters/${clusterId}/players/stats`,
+    store: (pool) => playerStatsOf(pool, clusterId),
+  },
+];
+
+const service = await startServer('ourApp.ts', [database.url]);
+const headers = { authorization: `Bearer ${token}` };
+const base = `http://127.0.0.1:${service.port}`;
+try {
+  console.log('endpoint                                  ours p50   ours p95   bare p50   bare p95   target p95   verdict');
+  for (const testCase of cases) {
+    const ours: number[] = [];
+    const bare: number[] = [];
+    const samples = testCase.name === 'statistics' ? Math.min(SAMPLES, 30) : SAMPLES;
+    for (let index = -5; index < samples; index++) {
+      const started = performance.now();
+      const answer = await fetch(`${base}${testCase.path(Math.max(index, 0))}`, { headers });
+      await answer.arrayBuffer();
+      if (answer.status !== 200) throw new Error(`${testCase.name}: ${answer.status}`);
+      if (index >= 0) ours.push(performance.now() - started);
+      const statements = await statementsOf((pool) => testCase.store(pool, Math.max(index, 0)));
+      const bareStarted = performance.now();
+      // The store sends these concurrently over its pool; bare does the same over a raw pool.
+      await Promise.all(statements.map((statement) => barePool.query(statement.text, statement.values)));
+      if (index >= 0) bare.push(performance.now() - bareStarted);
+    }
+    const p95 = percentile(ours, 95);
+    console.log(
+      `${testCase.name.padEnd(40)} ${ms(percentile(ours, 50)).padStart(9)}  ${ms(p95).padStart(9)}  ${ms(percentile(bare, 50)).padStart(9)}  ${ms(percentile(bare, 95)).padStart(9)}  ${`≤ ${testCase.target} ms`.padStart(10)}   ${p95 <= testCase.target ? 'met' : 'NOT met'}`,
+    );
+  }
+} finally {
+  await service.stop();
+}
+
+// ---- ingest: AGENTS simulated agents through the gateway, then the same function called bare.
+const gateway = await startServer('gatewayServer.ts', ['ours', database.url]);
+const ingestServers = serverIds.slice(SERVERS);
+const eventsPerAgent = Math.floor(EVENTS / AGENTS);
+const eventTime = (agent: number, index: number, offsetMs: number) => new Date(Date.now() - offsetMs - (eventsPerAgent - index) * 10 - agent).toISOString();
+/** Event n of an agent: joins of new players (n even) and their leaves (n odd), on the agent's own server. */
+const eventOf = (agent: number, index: number, offsetMs: number) => ({
+  name: index % 2 === 0 ? 'player:join' : 'player:leave',
+  data: { serverId: ingestServers[agent]!, steamId: `bench-${agent}-${Math.floor(index / 2)}`, username: `bench ${agent}`, at: eventTime(agent, index, offsetMs) },
+});
+try {
+  const sockets = await Promise.all(machines.map((machine) => new Promise<ReturnType<typeof io>>((resolve, reject) => {
+    const socket = io(`http://127.0.0.1:${gateway.port}`, { path: '/ws', transports: ['websocket'] });
+    socket.on('connect_error', reject);
+    socket.on('connect', () => socket.emit('auth', { token: machine.token, machineId: machine.id, version: '0.1.0' }));
+    socket.on('authenticated', () => resolve(socket));
+    // A real agent beats every heartbeatSeconds; without it the gateway drops the connection after three periods.
+    const beat = setInterval(() => socket.emit('heartbeat', { metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 }, uptime: 1 }), 5_000);
+    socket.on('disconnect', () => clearInterval(beat));
+  })));
+  const started = performance.now();
+  await Promise.all(sockets.map((socket, agent) => {
+    for (let index = 0; index < eventsPerAgent - 1; index++) {
+      const event = eventOf(agent, index, 600_000);
+      socket.emit(event.name, event.data);
+    }
+    const last = eventOf(agent, eventsPerAgent - 1, 600_000);
+    // Reports are handled in order per agent: the ack of the last one means all of them are stored.
+    return socket.timeout(600_000).emitWithAck(last.name, last.data);
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  for (const socket of sockets) socket.disconnect();
+  const stored = Number((await admin.query(`SELECT count(*) FROM player_sessions WHERE server_id = ANY($1::uuid[])`, [ingestServers])).rows[0].count);
+  if (process.env.BENCH_DEBUG) console.log((await admin.query(`SELECT server_id, count(*), min(joined_at), max(joined_at) FROM player_sessions WHERE server_id = ANY($1::uuid[]) GROUP BY 1`, [ingestServers])).rows.map((r) => `${r.count}`).join(' '));
+
+  // Bare: the same function calls, AGENTS at a time, each agent's in order.
+  const bareStarted = performance.now();
+  await Promise.all(ingestServers.map(async (_serverId, agent) => {
+    const client = await barePool.connect();
+    try {
+      for (let index = 0; index < eventsPerAgent; index++) {
+        const event = eventOf(agent, index, 300_000);
+        await client.query(`SELECT gsm_player_event($1, $2, $3, $4, $5, NULL)`, [event.data.serverId, event.name === 'player:join' ? 'join' : 'leave', `bare-${event.data.steamId}`, event.data.username, event.data.at]);
+      }
+    } finally {
+      client.release();
+    }
+  }));
+  const bareSeconds = (performance.now() - bareStarted) / 1000;
+  const rate = (AGENTS * eventsPerAgent) / seconds;
+  console.log(`\ningest through the gateway: ${(AGENTS * eventsPerAgent).toLocaleString('en')} events from ${AGENTS} agents in ${seconds.toFixed(1)} s = ${rate.toFixed(0)} events/s (${stored.toLocaleString('en')} sessions stored)`);
+  console.log(`same function called bare (${barePool.options.max} connections): ${((AGENTS * eventsPerAgent) / bareSeconds).toFixed(0)} events/s`);
+  console.log(`target ≥ 5,000 events/s: ${rate >= 5_000 ? 'met' : 'NOT met'}`);
+} finally {
+  await gateway.stop();
+  await storePool.end();
+  await barePool.end();
+  await admin.end();
+  await database.drop();
+}
