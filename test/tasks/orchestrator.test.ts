@@ -129,3 +129,42 @@ test.serial('an orchestrator stopped gracefully mid-run (SIGTERM) exits promptly
   t.is(ended.status, 'SUCCEEDED', JSON.stringify(ended));
   t.deepEqual(ended.result.steps.map((step: { type: string; jobs: { status: string }[] }) => `${step.type} ${step.jobs.map((job) => job.status)}`), ['BROADCAST SKIPPED', 'BROADCAST SKIPPED']);
 });
+
+test.serial('two orchestrator processes at once, with duplicated scheduler jobs: each occurrence runs once', async (t) => {
+  const owner = await signUp(app());
+  const clusterId = await createCluster(app(), owner);
+  const request = (path: string, payload: unknown) => app().request(path, json(payload, { headers: owner.auth }));
+  const get = async (path: string) => body(await app().request(path, { headers: owner.auth }));
+  const machine = await body(await request(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' }));
+  const server = await body(await request(`/api/v1/clusters/${clusterId}/servers`, { name: 'offline', gameType: 'RUST', machineId: machine.id, gamePort: 33000, queryPort: 33001, rconPort: 33002 }));
+  // No agent: the runs have no ONLINE server to act on and end at once, so only the scheduling is under test.
+  const task = await body(
+    await request(`/api/v1/clusters/${clusterId}/tasks`, { name: 'twice?', schedule: '0 4 * * *', serverIds: [server.id], steps: [{ type: 'RESTART' }], onlyWhenOnline: true }),
+  );
+  const [first, second] = await freePorts(2);
+  await startOrchestrator(t, first!);
+  await startOrchestrator(t, second!);
+
+  const occurrences: string[] = [];
+  for (let index = 0; index < 3; index++) {
+    const at = new Date(Math.ceil((Date.now() + 1_500) / 1000) * 1000);
+    occurrences.push(at.toISOString());
+    await app().pool.transaction(async (tx) => {
+      await scheduleOccurrence(tx, task.id, at);
+      // Stale copies of the occurrence (as a replaced or retried job would leave), racing on both processes.
+      for (let copy = 0; copy < 4; copy++) {
+        await tx.query(sql.unsafe`
+          SELECT graphile_worker.add_job('tasks__trigger', json_build_object('taskId', ${task.id}::text, 'scheduledAt', ${at.toISOString()}::text), run_at => ${at.toISOString()}::timestamptz)`);
+      }
+    });
+    await until(async () => Number(await app().pool.oneFirst(sql.unsafe`
+      SELECT count(*) FROM graphile_worker._private_jobs WHERE payload->>'scheduledAt' = ${at.toISOString()}`)) === 0, `occurrence ${index + 1} handled everywhere`, 20_000);
+    // Its run ends before the next occurrence (which would otherwise be SKIPPED as overlapping).
+    await until(async () => Number(await app().pool.oneFirst(sql.unsafe`
+      SELECT count(*) FROM jobs WHERE task_id = ${task.id} AND status = 'SUCCEEDED'`)) >= index + 1, `run ${index + 1} ended`);
+  }
+  await until(async () => (await get(`/api/v1/tasks/${task.id}`)).lastRunStatus === 'SUCCEEDED', 'the last run ended');
+  const runs = (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&sort=createdAt`)).data;
+  t.deepEqual(runs.map((run: { params: { scheduledAt: string } }) => run.params.scheduledAt), occurrences, 'one run per occurrence');
+  t.true(runs.every((run: { status: string }) => run.status === 'SUCCEEDED'));
+});
