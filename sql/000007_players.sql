@@ -78,13 +78,14 @@ CREATE TABLE cluster_player_counts (
 );
 CREATE FUNCTION gsm_count_players() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO cluster_player_counts AS c (cluster_id, shard, players)
-  VALUES (CASE WHEN TG_OP = 'INSERT' THEN NEW.cluster_id ELSE OLD.cluster_id END, pg_backend_pid() % 256,
-          CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END)
-  ON CONFLICT (cluster_id, shard) DO UPDATE SET players = c.players + excluded.players;
-  RETURN NULL;
-EXCEPTION WHEN foreign_key_violation THEN
-  -- The cluster itself is being deleted: its counts go with it.
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO cluster_player_counts AS c (cluster_id, shard, players) VALUES (NEW.cluster_id, pg_backend_pid() % 256, 1)
+    ON CONFLICT (cluster_id, shard) DO UPDATE SET players = c.players + 1;
+  ELSE
+    -- Any one row of the cluster takes the decrement (none left: the cluster itself is going).
+    UPDATE cluster_player_counts SET players = players - 1
+     WHERE (cluster_id, shard) = (SELECT cluster_id, shard FROM cluster_player_counts WHERE cluster_id = OLD.cluster_id LIMIT 1);
+  END IF;
   RETURN NULL;
 END
 $$;
@@ -135,27 +136,31 @@ CREATE INDEX bans_player_active_idx ON bans (player_id) WHERE revoked_at IS NULL
 CREATE FUNCTION gsm_close_sessions(p_server uuid, p_player uuid, p_at timestamptz) RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   v_ids uuid[];
+  v_still_on uuid[];
 BEGIN
   WITH ended AS (
     UPDATE player_sessions s SET left_at = greatest(p_at, s.joined_at)
      WHERE s.server_id = p_server AND s.left_at IS NULL AND (p_player IS NULL OR s.player_id = p_player)
     RETURNING s.player_id, s.left_at, extract(epoch FROM s.left_at - s.joined_at)::bigint AS seconds
   ), counted AS (
+    -- The common case, one open session, ends here; players still on another server get their current server below.
     UPDATE players p SET playtime = p.playtime + e.seconds, last_seen = greatest(p.last_seen, e.left_at),
-           open_sessions = greatest(p.open_sessions - 1, 0), updated_at = now()
+           open_sessions = greatest(p.open_sessions - 1, 0), updated_at = now(),
+           current_server_id = CASE WHEN p.open_sessions <= 1 THEN NULL ELSE p.current_server_id END,
+           current_joined_at = CASE WHEN p.open_sessions <= 1 THEN NULL ELSE p.current_joined_at END
       FROM ended e WHERE p.id = e.player_id
-    RETURNING p.id
+    RETURNING p.id, p.open_sessions > 0 AS still_on
   ), presence AS (
     INSERT INTO player_presence AS pp (player_id, server_id, last_event_at)
     SELECT e.player_id, p_server, e.left_at FROM ended e
     ON CONFLICT (player_id, server_id) DO UPDATE SET last_event_at = greatest(pp.last_event_at, excluded.last_event_at)
   )
-  SELECT coalesce(array_agg(id), '{}') INTO v_ids FROM counted;
-  IF cardinality(v_ids) > 0 THEN
+  SELECT coalesce(array_agg(id), '{}'), coalesce(array_agg(id) FILTER (WHERE still_on), '{}') INTO v_ids, v_still_on FROM counted;
+  IF cardinality(v_still_on) > 0 THEN
     UPDATE players p SET (current_server_id, current_joined_at) =
            (SELECT s.server_id, s.joined_at FROM player_sessions s
              WHERE s.player_id = p.id AND s.left_at IS NULL ORDER BY s.joined_at DESC, s.id DESC LIMIT 1)
-     WHERE p.id = ANY (v_ids);
+     WHERE p.id = ANY (v_still_on);
   END IF;
   -- Closing one player's session leaves the server's count to the caller (batches count once at the end).
   IF p_player IS NULL THEN
@@ -167,15 +172,18 @@ $$;
 
 -- Opens a session unless one is open (then only its ping changes); creates or renames the player. Answers the
 -- player's id.
-CREATE FUNCTION gsm_open_session(p_server uuid, p_steam_id text, p_username text, p_at timestamptz, p_ping integer)
+CREATE FUNCTION gsm_open_session(p_server uuid, p_steam_id text, p_username text, p_at timestamptz, p_ping integer,
+                                 p_cluster uuid DEFAULT NULL, p_server_name text DEFAULT NULL)
 RETURNS uuid LANGUAGE plpgsql AS $$
 DECLARE
-  v_cluster uuid;
-  v_server_name text;
+  v_cluster uuid := p_cluster;
+  v_server_name text := p_server_name;
   v_player uuid;
   v_opened boolean;
 BEGIN
-  SELECT cluster_id, name INTO v_cluster, v_server_name FROM servers WHERE id = p_server;
+  IF v_cluster IS NULL THEN
+    SELECT cluster_id, name INTO v_cluster, v_server_name FROM servers WHERE id = p_server;
+  END IF;
   INSERT INTO players AS p (cluster_id, steam_id, username, uuid, first_seen, last_seen, last_joined_at)
   VALUES (v_cluster, p_steam_id, p_username,
           CASE WHEN p_steam_id ~* '^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$' THEN lower(p_steam_id) END,
@@ -207,31 +215,31 @@ CREATE FUNCTION gsm_player_event(p_server uuid, p_kind text, p_steam_id text, p_
 RETURNS uuid LANGUAGE plpgsql AS $$
 DECLARE
   v_cluster uuid;
+  v_server_name text;
   v_synced timestamptz;
   v_player uuid;
   v_last timestamptz;
 BEGIN
   -- One report per server at a time: the row lock orders them against snapshots and status changes.
-  SELECT cluster_id, players_synced_at INTO v_cluster, v_synced FROM servers WHERE id = p_server FOR UPDATE;
+  SELECT cluster_id, name, players_synced_at INTO v_cluster, v_server_name, v_synced FROM servers WHERE id = p_server FOR UPDATE;
   IF v_cluster IS NULL OR (v_synced IS NOT NULL AND p_at <= v_synced) THEN
     RETURN NULL;
   END IF;
-  SELECT id INTO v_player FROM players WHERE cluster_id = v_cluster AND steam_id = p_steam_id;
-  IF v_player IS NOT NULL THEN
-    SELECT last_event_at INTO v_last FROM player_presence WHERE player_id = v_player AND server_id = p_server;
-    IF v_last IS NOT NULL AND p_at <= v_last THEN
-      RETURN NULL;
-    END IF;
+  SELECT p.id, pp.last_event_at INTO v_player, v_last
+    FROM players p LEFT JOIN player_presence pp ON pp.player_id = p.id AND pp.server_id = p_server
+   WHERE p.cluster_id = v_cluster AND p.steam_id = p_steam_id;
+  IF v_last IS NOT NULL AND p_at <= v_last THEN
+    RETURN NULL;
   END IF;
   IF p_kind = 'join' THEN
-    v_player := gsm_open_session(p_server, p_steam_id, p_username, p_at, p_ping);
+    v_player := gsm_open_session(p_server, p_steam_id, p_username, p_at, p_ping, v_cluster, v_server_name);
   ELSIF v_player IS NOT NULL THEN
+    PERFORM gsm_close_sessions(p_server, v_player, p_at);
     -- A leave with no open session still counts as the latest word, so an older join arriving later stays ignored.
     INSERT INTO player_presence AS pp (player_id, server_id, last_event_at) VALUES (v_player, p_server, p_at)
-    ON CONFLICT (player_id, server_id) DO NOTHING;
-    PERFORM gsm_close_sessions(p_server, v_player, p_at);
-    UPDATE player_presence SET last_event_at = greatest(last_event_at, p_at) WHERE player_id = v_player AND server_id = p_server;
-    UPDATE players SET username = p_username, last_seen = greatest(last_seen, p_at), updated_at = now() WHERE id = v_player;
+    ON CONFLICT (player_id, server_id) DO UPDATE SET last_event_at = greatest(pp.last_event_at, excluded.last_event_at);
+    UPDATE players SET username = p_username, last_seen = greatest(last_seen, p_at), updated_at = now()
+     WHERE id = v_player AND (username <> p_username OR last_seen < p_at);
   ELSE
     RETURN NULL;
   END IF;
