@@ -74,7 +74,7 @@ export function installJobRoutes(api: Api, deps: AppDeps) {
     method: 'post',
     path: '/api/v1/jobs/:id/cancel',
     summary: 'Cancel a job',
-    description: 'QUEUED: cancelled at once (200), and a power job\'s desired status goes back to what the server is doing. DISPATCHED or RUNNING: the cancel is sent to the agent, also after it reconnects (202; the job ends when the agent answers). Ended: 409.',
+    description: 'QUEUED: cancelled at once (200), and a power job\'s desired status goes back to what the server is doing. DISPATCHED or RUNNING: the cancel is sent to the agent, also after it reconnects (202; the job ends when the agent answers); a running TASK_RUN is cancelled at once (200) and starts no further step. Ended: 409.',
     tags: ['Jobs'],
     auth: 'user',
     params: z.object({ id }),
@@ -97,6 +97,13 @@ export function installJobRoutes(api: Api, deps: AppDeps) {
           }
           // The agent may be receiving it right now: tell it too (it drops a job it does not have).
           if (row.machineId) await notifyAgent(tx, { type: 'job_cancel', machineId: row.machineId, jobId: params.id });
+        } else if (row.type === 'TASK_RUN' && (row.status === 'DISPATCHED' || row.status === 'RUNNING')) {
+          // A task run is the orchestrator's own: it ends now, and its executor stops before the next step (a step
+          // already under way on the servers finishes as its own jobs).
+          await tx.query(sql.unsafe`
+            UPDATE jobs SET status = 'CANCELLED', finished_at = now(),
+                   error = ${sql.jsonb({ code: 'CANCELLED', message: 'cancelled during the run; no further step is started' })}
+             WHERE id = ${params.id}`);
         } else if ((row.status === 'DISPATCHED' || row.status === 'RUNNING') && row.machineId) {
           // Remembered, so an agent that is away gets the cancel when it is back (and not the job again).
           await tx.query(sql.unsafe`UPDATE jobs SET cancel_requested_at = coalesce(cancel_requested_at, now()) WHERE id = ${params.id}`);

@@ -259,7 +259,18 @@ test('run now: 202 with the TASK_RUN job, also for a disabled task; 409 while a 
   t.is((await app().request(`/api/v1/jobs/${run.id}/cancel`, { method: 'POST', headers: owner.auth })).status, 200);
   await executeRun({ pool: app().pool, jobEvents: app().deps.jobEvents }, run.id, new AbortController().signal);
   t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { lastRunStatus: 'CANCELLED' });
-  t.is((await app().request(`/api/v1/tasks/${created.id}/run`, { method: 'POST', headers: owner.auth })).status, 202, 'a new run may start');
+  const second = await body(await app().request(`/api/v1/tasks/${created.id}/run`, { method: 'POST', headers: owner.auth }));
+  t.is(second.status, 'QUEUED', 'a new run may start');
+
+  // Cancelled while RUNNING (between steps): it ends at once; its executor then stops without another step.
+  await app().pool.query(sql.unsafe`UPDATE jobs SET status = 'RUNNING', started_at = now() WHERE id = ${second.id}`);
+  const cancelled = await app().request(`/api/v1/jobs/${second.id}/cancel`, { method: 'POST', headers: owner.auth });
+  t.is(cancelled.status, 200);
+  t.like(await body(cancelled), { status: 'CANCELLED', error: { code: 'CANCELLED' } });
+  await executeRun({ pool: app().pool, jobEvents: app().deps.jobEvents }, second.id, new AbortController().signal);
+  t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { lastRunStatus: 'CANCELLED' });
+  t.is((await body(await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${created.id}&type=broadcast`))).meta.total, 0, 'no step was started');
+  t.is((await app().request(`/api/v1/jobs/${second.id}/cancel`, { method: 'POST', headers: owner.auth })).status, 409);
 });
 
 test('odd input is a 4xx in the error format, never a 500', async (t) => {
