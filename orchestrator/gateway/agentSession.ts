@@ -227,9 +227,13 @@ export class AgentSession {
       }
       case 'job:result': {
         const result = data as z.infer<(typeof AGENT_EVENTS)['job:result']>;
-        if (!(await store.storeResult(machineId, result))) return this.#invalid(`job ${result.jobId} is not this machine's`, ack);
-        // Acknowledged only once stored: the agent then drops it from its outbox.
-        ack?.({ accepted: true, stored: true });
+        // Stored while the next frames are handled (results of different jobs do not depend on each other, and the
+        // store writes those that arrive together in one statement); acknowledged only once stored: the agent then
+        // drops it from its outbox. Not stored (the database is away): not acknowledged, so the agent sends it again.
+        void store.storeResult(machineId, result).then(
+          (mine) => (mine ? ack?.({ accepted: true, stored: true }) : this.#invalid(`job ${result.jobId} is not this machine's`, ack)),
+          (error: unknown) => this.#options.logger.error({ err: error, machineId, jobId: result.jobId }, 'could not store a job result'),
+        );
         return;
       }
       default:

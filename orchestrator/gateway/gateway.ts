@@ -19,7 +19,7 @@ import { AgentSession } from './agentSession.ts';
 import { plainLink, socketIoLink, type AgentLink } from './links.ts';
 import { createMachineStore } from './machineStore.ts';
 import { createPlayerIngest } from '../../players/ingest.ts';
-import { AGENT_CHANNEL, agentNotification, notifyAgent } from './notifications.ts';
+import { AGENT_CHANNEL, agentNotification, notifyAgent, type AnnouncedJob } from './notifications.ts';
 
 export const GATEWAY_PATHS = ['/ws', '/agent/ws', '/ws/agent'] as const;
 
@@ -87,6 +87,23 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
   };
   httpServer.on('upgrade', onUpgrade);
 
+  // Jobs being sent from this process and waiting for their ack: a repeated announcement of one of them (the delivery
+  // sweep, when this process is slow to get through a backlog) would only send it again and add to the backlog.
+  const delivering = new Set<string>();
+  const deliver = async (session: AgentSession, jobId: string, job: AnnouncedJob | null) => {
+    if (delivering.has(jobId)) return;
+    delivering.add(jobId);
+    // An announcement made as the job was accepted carries it: sent as it is, without reading it back.
+    if (job) store.announce(session.machineId!, job);
+    const sent = session.deliver(jobId);
+    store.forget(jobId);
+    try {
+      await sent;
+    } finally {
+      delivering.delete(jobId);
+    }
+  };
+
   const onNotification = async (payload: string) => {
     const parsed = agentNotification.safeParse(JSON.parse(payload));
     if (!parsed.success) return;
@@ -102,7 +119,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
       return;
     }
     if (type === 'servers_changed') await session.sync();
-    else if (type === 'job_dispatch' && jobId) await session.deliver(jobId);
+    else if (type === 'job_dispatch' && jobId) await deliver(session, jobId, parsed.data.job ?? null);
     else if (type === 'job_cancel' && jobId) session.send('job:cancel', { jobId });
     else if (type === 'token_rotated' || type === 'machine_removed') session.close('AUTH_FAILED', type === 'token_rotated' ? 'agent token rotated' : 'machine removed');
   };

@@ -5,6 +5,8 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
 import type { DatabasePool } from '../../database/pool.ts';
+import { batched } from '../../database/batched.ts';
+import type { AnnouncedJob } from './notifications.ts';
 import { hashSecret, secretMatches } from '../../identity/secretTokens.ts';
 import { serverConfig, type ServerConfig } from '../../schema/agentEvents.ts';
 import type { heartbeatEvent, jobResultEvent, serverStatusEvent } from '../../schema/agentEvents.ts';
@@ -24,7 +26,50 @@ const machineRow = z.object({ id: z.string(), clusterId: z.string(), tokenHash: 
 
 export type MachineStore = ReturnType<typeof createMachineStore>;
 
+const dispatchedRow = z.object({ id: z.string(), status: z.string() });
+
 export function createMachineStore(pool: DatabasePool) {
+  const announced = new Map<string, { machineId: string; job: AnnouncedJob }>();
+  // The ack may arrive after the agent already reported RUNNING (or the result): count the delivery, keep the status.
+  // Rows are locked in id order, so two batches can never wait on each other.
+  const dispatched = batched(async (jobIds: string[]) => {
+    const rows = await pool.any(sql.type(dispatchedRow)`
+      WITH acked AS (SELECT id, count(*) AS n FROM unnest(${sql.array(jobIds, 'uuid')}) AS id GROUP BY id),
+           locked AS (SELECT j.id, acked.n FROM jobs j JOIN acked ON acked.id = j.id ORDER BY j.id FOR UPDATE OF j)
+      UPDATE jobs SET attempts = attempts + locked.n, dispatched_at = coalesce(dispatched_at, now()),
+             status = CASE WHEN status = 'QUEUED' THEN 'DISPATCHED' ELSE status END
+        FROM locked WHERE jobs.id = locked.id
+      RETURNING jobs.id, jobs.status`);
+    const status = new Map(rows.map((row) => [row.id, row.status]));
+    return jobIds.map((jobId) => status.get(jobId) ?? null);
+  });
+  const results = batched(async (items: { machineId: string; report: z.infer<typeof jobResultEvent> }[]) => {
+    const records = items.map(({ machineId, report }, index) => ({
+      i: index,
+      job_id: report.jobId,
+      machine_id: machineId,
+      status: report.error?.code === 'CANCELLED' ? 'CANCELLED' : report.status,
+      result: report.result ?? null,
+      error: report.error ?? null,
+      finished_at: report.finishedAt,
+    }));
+    // Whether each job is its machine's, and its result stored unless it already ended; rows locked in id order.
+    const mine = await pool.anyFirst(sql.type(z.object({ i: z.number() }))`
+      WITH r AS (
+        SELECT * FROM jsonb_to_recordset(${sql.jsonb(records)})
+          AS r(i integer, job_id uuid, machine_id uuid, status text, result jsonb, error jsonb, finished_at timestamptz)
+      ), mine AS (
+        SELECT r.i, j.id FROM r JOIN jobs j ON j.id = r.job_id AND j.machine_id = r.machine_id ORDER BY j.id FOR UPDATE OF j
+      ), stored AS (
+        UPDATE jobs SET status = r.status, result = r.result, error = r.error, finished_at = r.finished_at,
+               started_at = coalesce(started_at, r.finished_at), dispatched_at = coalesce(dispatched_at, r.finished_at)
+          FROM r JOIN mine ON mine.i = r.i
+         WHERE jobs.id = mine.id AND jobs.status IN ('QUEUED', 'DISPATCHED', 'RUNNING')
+      )
+      SELECT i FROM mine`);
+    const known = new Set(mine);
+    return items.map((_, index) => known.has(index));
+  });
   return {
     /** The machine an agent token belongs to, or null. */
     async byToken(token: string): Promise<{ id: string; clusterId: string } | null> {
@@ -105,8 +150,26 @@ export function createMachineStore(pool: DatabasePool) {
       return true;
     },
 
+    /**
+     * A job announced with its content (as it was accepted) is sent from the announcement instead of being read back;
+     * `announced` keeps it just for the `deliver` call that follows (gateway.ts), which takes it out again.
+     */
+    announce(machineId: string, job: AnnouncedJob): void {
+      announced.set(job.jobId, { machineId, job });
+    },
+    forget(jobId: string): void {
+      announced.delete(jobId);
+    },
+
     /** A job as the agent receives it (`job`), if it is this machine's and not ended. */
-    jobForAgent(machineId: string, jobId: string) {
+    async jobForAgent(machineId: string, jobId: string) {
+      const fresh = announced.get(jobId);
+      if (fresh && fresh.machineId === machineId) {
+        announced.delete(jobId);
+        // Just accepted: not ended and no cancel yet (a cancel that races with the delivery is sent after it, see
+        // AgentSession.deliver).
+        return { ...fresh.job, cancelRequested: false };
+      }
       return pool.maybeOne(sql.type(agentJob)`
         SELECT ${AGENT_JOB_COLUMNS} FROM jobs
          WHERE id = ${jobId} AND machine_id = ${machineId} AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING')`);
@@ -120,15 +183,11 @@ export function createMachineStore(pool: DatabasePool) {
          ORDER BY created_at, id`);
     },
 
-    /** Counts an acknowledged delivery; answers the job's status after it (CANCELLED: cancelled meanwhile). */
-    async markDispatched(jobId: string): Promise<string | null> {
-      // The ack may arrive after the agent already reported RUNNING (or the result): count the delivery, keep the status.
-      return pool.maybeOneFirst(sql.type(z.object({ status: z.string() }))`
-        UPDATE jobs SET attempts = attempts + 1, dispatched_at = coalesce(dispatched_at, now()),
-               status = CASE WHEN status = 'QUEUED' THEN 'DISPATCHED' ELSE status END
-         WHERE id = ${jobId}
-        RETURNING status`);
-    },
+    /**
+     * Counts an acknowledged delivery; answers the job's status after it (CANCELLED: cancelled meanwhile). Acks that
+     * arrive together are stored with one statement.
+     */
+    markDispatched: (jobId: string): Promise<string | null> => dispatched.add(jobId),
 
     async markRunning(machineId: string, jobId: string): Promise<boolean> {
       const result = await pool.query(sql.unsafe`
@@ -139,18 +198,9 @@ export function createMachineStore(pool: DatabasePool) {
 
     /**
      * Stores an agent's result. A duplicate (the job already ended) changes nothing; false only when the job is not
-     * this machine's at all.
+     * this machine's at all. Results that arrive together (from any agent) are stored with one statement.
      */
-    async storeResult(machineId: string, report: z.infer<typeof jobResultEvent>): Promise<boolean> {
-      const mine = await pool.exists(sql.unsafe`SELECT 1 FROM jobs WHERE id = ${report.jobId} AND machine_id = ${machineId}`);
-      if (!mine) return false;
-      await pool.query(sql.unsafe`
-        UPDATE jobs SET status = ${report.error?.code === 'CANCELLED' ? 'CANCELLED' : report.status}, result = ${report.result ? sql.jsonb(report.result as never) : null},
-               error = ${report.error ? sql.jsonb(report.error) : null}, finished_at = ${report.finishedAt},
-               started_at = coalesce(started_at, ${report.finishedAt}), dispatched_at = coalesce(dispatched_at, ${report.finishedAt})
-         WHERE id = ${report.jobId} AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING')`);
-      return true;
-    },
+    storeResult: (machineId: string, report: z.infer<typeof jobResultEvent>): Promise<boolean> => results.add({ machineId, report }),
 
     /** Every server of the machine as the agent needs it (`servers:sync`). */
     serverConfigs(machineId: string): Promise<readonly ServerConfig[]> {

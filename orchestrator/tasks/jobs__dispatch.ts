@@ -8,8 +8,9 @@
  * a second (`startDeliverySweeper`), in one statement that claims them (`FOR UPDATE SKIP LOCKED`, so two processes
  * never handle one job) and:
  * - still QUEUED (agent offline or not answering): announces it again, next check after 5 s, 10 s, 20 s … 60 s;
- * - with its agent (DISPATCHED, RUNNING): announces it again every 30 s (the agent drops duplicates by jobId and
- *   re-sends a result it could not deliver, so a result lost in a crash is recovered);
+ * - with its agent (DISPATCHED, RUNNING): announces it again 30 s after it was dispatched and every 30 s from then
+ *   (the agent drops duplicates by jobId and re-sends a result it could not deliver, so a result lost in a crash is
+ *   recovered);
  * - past `expires_at` (or its machine removed): EXPIRED with a clear error.
  * The row is the durable state: a job accepted just before an orchestrator is killed is swept by the next one, and an
  * agent that connects gets its pending jobs at once (agentSession.ts). This replaced a graphile-worker job per accepted
@@ -64,11 +65,20 @@ export async function sweepDueJobs(pool: DatabasePool): Promise<number> {
                ELSE make_interval(secs => ${RECHECK_MS / 1000}) END)
         FROM due
        WHERE j.id = due.id AND j.expires_at > now() AND j.machine_id IS NOT NULL
+         AND (j.status = 'QUEUED' OR coalesce(j.dispatched_at, j.created_at) <= now() - make_interval(secs => ${RECHECK_MS / 1000}))
       RETURNING j.id, j.machine_id
+    ), deferred AS (
+      -- With its agent for less than the reminder period: nothing to say yet (a reminder now would only make a busy
+      -- gateway and agent do the delivery again); looked at again a reminder period after it was dispatched.
+      UPDATE jobs j SET next_check_at = least(j.expires_at, coalesce(j.dispatched_at, j.created_at) + make_interval(secs => ${RECHECK_MS / 1000}))
+        FROM due
+       WHERE j.id = due.id AND j.expires_at > now() AND j.machine_id IS NOT NULL
+         AND j.status <> 'QUEUED' AND coalesce(j.dispatched_at, j.created_at) > now() - make_interval(secs => ${RECHECK_MS / 1000})
+      RETURNING j.id
     ), notified AS (
       SELECT pg_notify(${AGENT_CHANNEL}, json_build_object('type', 'job_dispatch', 'machineId', machine_id, 'jobId', id)::text) FROM announced
     )
-    SELECT (SELECT count(*) FROM expired) + (SELECT count(*) FROM notified) AS handled`);
+    SELECT (SELECT count(*) FROM expired) + (SELECT count(*) FROM notified) + (SELECT count(*) FROM deferred) AS handled`);
 }
 
 /** Sweeps every SWEEP_INTERVAL_MS (and at once again while a sweep comes back full) until stopped. */
