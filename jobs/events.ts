@@ -18,6 +18,11 @@ export type JobEvents = {
   waitFor: (jobId: string, accept: (status: JobStatus) => boolean, timeoutMs: number) => Promise<JobStatus | null>;
   /** Resolves true when the job has ended within `timeoutMs`. */
   waitForEnd: (jobId: string, timeoutMs: number) => Promise<boolean>;
+  /**
+   * Like waitForEnd, for a job about to be created with this id (see uuidV7): registered before the job exists, it
+   * cannot miss its end, so there is no current status to read first. `cancel` when the job is not created after all.
+   */
+  expectEnd: (jobId: string, timeoutMs: number) => { ended: Promise<boolean>; cancel: () => void };
   close: () => Promise<void>;
 };
 
@@ -36,24 +41,31 @@ export async function createJobEvents(options: { pool: DatabasePool; databaseUrl
     },
   });
 
+  /** Registers a waiter; answers how to end it early. */
+  const register = (jobId: string, accept: Waiter['accept'], timeoutMs: number, resolve: (status: JobStatus | null) => void): Waiter => {
+    let settled = false;
+    const waiter: Waiter = {
+      accept,
+      resolve: (status) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        const set = waiters.get(jobId);
+        set?.delete(waiter);
+        if (set?.size === 0) waiters.delete(jobId);
+        resolve(status);
+      },
+    };
+    const timer = setTimeout(() => waiter.resolve(null), timeoutMs);
+    if (!waiters.has(jobId)) waiters.set(jobId, new Set());
+    waiters.get(jobId)!.add(waiter);
+    return waiter;
+  };
+  const ended = (status: JobStatus) => FINISHED_STATUSES.has(status);
+
   const waitFor: JobEvents['waitFor'] = (jobId, accept, timeoutMs) =>
     new Promise((resolve) => {
-      let settled = false;
-      const waiter: Waiter = {
-        accept,
-        resolve: (status) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          const set = waiters.get(jobId);
-          set?.delete(waiter);
-          if (set?.size === 0) waiters.delete(jobId);
-          resolve(status);
-        },
-      };
-      const timer = setTimeout(() => waiter.resolve(null), timeoutMs);
-      if (!waiters.has(jobId)) waiters.set(jobId, new Set());
-      waiters.get(jobId)!.add(waiter);
+      const waiter = register(jobId, accept, timeoutMs, resolve);
       // The change may have happened before the waiter was registered: look once.
       options.pool
         .maybeOneFirst(sql.type(z.object({ status: z.enum(JOB_STATUSES) }))`SELECT status FROM jobs WHERE id = ${jobId}`)
@@ -63,7 +75,14 @@ export async function createJobEvents(options: { pool: DatabasePool; databaseUrl
 
   return {
     waitFor,
-    waitForEnd: async (jobId, timeoutMs) => (timeoutMs > 0 ? (await waitFor(jobId, (status) => FINISHED_STATUSES.has(status), timeoutMs)) !== null : false),
+    waitForEnd: async (jobId, timeoutMs) => (timeoutMs > 0 ? (await waitFor(jobId, ended, timeoutMs)) !== null : false),
+    expectEnd(jobId, timeoutMs) {
+      let waiter: Waiter | undefined;
+      const result = new Promise<boolean>((resolve) => {
+        waiter = register(jobId, ended, timeoutMs, (status) => resolve(status !== null));
+      });
+      return { ended: result, cancel: () => waiter!.resolve(null) };
+    },
     async close() {
       for (const set of waiters.values()) for (const waiter of set) waiter.resolve(null);
       await listener.close();

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { conflict, notFound } from '../api/errors.ts';
 import { job, type Job, type JobType } from '../schema/jobs.ts';
 import { actorOf } from '../identity/audit.ts';
+import { uuidV7 } from '../database/uuidV7.ts';
 import type { Principal } from '../identity/principal.ts';
 import { ANNOUNCE_NEW_JOB, JOB_COLUMNS, NEW_JOB_COLUMNS, newJobValues, type JobCreator } from './store.ts';
 
@@ -19,6 +20,8 @@ export type DesiredStatus = 'RUNNING' | 'STOPPED';
 export const DESIRED_BY_TYPE: Partial<Record<JobType, DesiredStatus>> = { START: 'RUNNING', STOP: 'STOPPED', RESTART: 'RUNNING', KILL: 'STOPPED' };
 
 export type ServerJobRequest = {
+  /** The job's id when the caller needs it first (to wait for its end); default a new one. */
+  id?: string;
   serverId: string;
   type: JobType;
   params: Record<string, unknown>;
@@ -50,6 +53,7 @@ export async function acceptServerJob(connection: CommonQueryMethods, ctx: Conte
     ), j AS (
       INSERT INTO jobs ${NEW_JOB_COLUMNS}
       SELECT ${newJobValues(ctx, {
+        id: request.id,
         clusterId: sql.fragment`server.cluster_id`,
         serverId: sql.fragment`server.id`,
         machineId: sql.fragment`server.machine_id`,
@@ -61,8 +65,8 @@ export async function acceptServerJob(connection: CommonQueryMethods, ctx: Conte
         FROM server WHERE NOT ${request.requireRunning}::boolean OR server.status = 'ONLINE'
       RETURNING *
     ), audit AS (
-      INSERT INTO audit_log (cluster_id, actor_kind, actor_id, actor_name, action, target_type, target_id, ip, request_id)
-      SELECT j.cluster_id, ${actor.kind}, ${actor.id}, ${actor.name}, ${request.audit?.action ?? null}, 'server', j.server_id,
+      INSERT INTO audit_log (id, cluster_id, actor_kind, actor_id, actor_name, action, target_type, target_id, ip, request_id)
+      SELECT ${uuidV7()}::uuid, j.cluster_id, ${actor.kind}, ${actor.id}, ${actor.name}, ${request.audit?.action ?? null}, 'server', j.server_id,
              ${ctx?.ip || null}, ${(ctx?.state.requestId as string | undefined) ?? null}
         FROM j WHERE ${request.audit !== undefined}::boolean
     )

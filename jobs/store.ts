@@ -8,6 +8,7 @@ import { sql, type CommonQueryMethods, type ValueExpression } from 'slonik';
 import { job, type Job, type JobType } from '../schema/jobs.ts';
 import type { Principal } from '../identity/principal.ts';
 import { AGENT_CHANNEL } from '../orchestrator/gateway/notifications.ts';
+import { uuidV7 } from '../database/uuidV7.ts';
 
 export const JOB_COLUMNS = sql.fragment`
   j.id, j.cluster_id AS "clusterId", j.server_id AS "serverId", j.machine_id AS "machineId", j.player_id AS "playerId",
@@ -37,6 +38,8 @@ export const getJob = (connection: CommonQueryMethods, jobId: string): Promise<J
   connection.one(sql.type(job)`SELECT ${JOB_COLUMNS} FROM jobs j WHERE j.id = ${jobId}`);
 
 export type NewJob = {
+  /** The job's id when the caller needs it before the job exists (see uuidV7); default a new one. */
+  id?: string;
   clusterId: string;
   serverId: string | null;
   machineId: string | null;
@@ -63,7 +66,7 @@ const creator = (principal: Principal | undefined): JobCreator =>
 
 /** The columns a new job's row is written with, in the order of `newJobValues`. */
 export const NEW_JOB_COLUMNS = sql.fragment`
-  (cluster_id, server_id, machine_id, player_id, task_id, type, params, created_by_kind, created_by_id, idempotency_key, expires_at, next_check_at)`;
+  (id, cluster_id, server_id, machine_id, player_id, task_id, type, params, created_by_kind, created_by_id, idempotency_key, expires_at, next_check_at)`;
 
 /**
  * A new job's values in NEW_JOB_COLUMNS order. `clusterId`, `serverId` and `machineId` may be SQL (columns of a CTE,
@@ -77,7 +80,7 @@ export function newJobValues(
   const by = input.createdBy ?? creator(ctx?.state.principal as Principal | undefined);
   const ttlMs = input.ttlMs ?? JOB_TTL_MS[input.type] ?? DEFAULT_TTL_MS;
   return sql.fragment`
-    ${input.clusterId}::uuid, ${input.serverId}::uuid, ${input.machineId}::uuid, ${input.playerId ?? null}::uuid, ${input.taskId ?? null}::uuid, ${input.type}::text,
+    ${input.id ?? uuidV7()}::uuid, ${input.clusterId}::uuid, ${input.serverId}::uuid, ${input.machineId}::uuid, ${input.playerId ?? null}::uuid, ${input.taskId ?? null}::uuid, ${input.type}::text,
     ${sql.jsonb(input.params as never)}, ${by.kind}::text, ${by.id}::uuid, ${input.idempotencyKey ?? null}::text,
     now() + make_interval(secs => ${ttlMs / 1000}),
     CASE WHEN ${input.dispatch !== false}::boolean THEN now() + make_interval(secs => ${FIRST_CHECK_MS / 1000}) END`;

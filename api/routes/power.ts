@@ -11,6 +11,7 @@ import type { Api } from '../http/route.ts';
 import { id } from '../../schema/http.ts';
 import { job, powerQuery, rconAnswer, rconBody, rconExecuteBody, waitSeconds, type Job, type JobType } from '../../schema/jobs.ts';
 import { getJob } from '../../jobs/store.ts';
+import { uuidV7 } from '../../database/uuidV7.ts';
 import { acceptServerJob, DESIRED_BY_TYPE, type DesiredStatus } from '../../jobs/serverJobs.ts';
 
 /** How long an RCON call waits for its output when `?wait` is not given. */
@@ -28,14 +29,29 @@ const rconQuery = z.object({ wait: waitSeconds.optional() }).strict();
 export function installPowerRoutes(api: Api, deps: AppDeps) {
   const { pool, jobEvents } = deps;
 
-  // One statement (server lock and desired status, job, audit entry, announcement): atomic without a transaction.
-  const accept = (ctx: Context, serverId: string, type: JobType, params: Record<string, unknown>, desired: DesiredStatus | null, requireRunning: boolean) =>
-    acceptServerJob(pool, ctx, { serverId, type, params, desired, requireRunning, clusterId: ctx.state.clusterId as string, audit: { action: `server.${type.toLowerCase()}` } });
+  type Request = { serverId: string; type: JobType; params: Record<string, unknown>; desired: DesiredStatus | null; requireRunning: boolean };
 
-  /** Waits up to `seconds` for the job to end and answers it as it is then. */
-  async function settle(created: Job, seconds: number): Promise<Job> {
-    if (seconds > 0) await jobEvents.waitForEnd(created.id, seconds * 1000);
-    return seconds > 0 ? getJob(pool, created.id) : created;
+  // One statement (server lock and desired status, job, audit entry, announcement): atomic without a transaction.
+  const accept = (ctx: Context, request: Request, id?: string) =>
+    acceptServerJob(pool, ctx, { ...request, id, clusterId: ctx.state.clusterId as string, audit: { action: `server.${request.type.toLowerCase()}` } });
+
+  /**
+   * Accepts the job and, with `seconds` > 0, waits up to that long for it to end and answers it as it is then. The
+   * wait is registered under the job's id before the job exists, so its end cannot be missed (and nothing is read
+   * back before it ends).
+   */
+  async function acceptAndSettle(ctx: Context, request: Request, seconds: number): Promise<Job> {
+    if (seconds <= 0) return accept(ctx, request);
+    const id = uuidV7();
+    const expected = jobEvents.expectEnd(id, seconds * 1000);
+    try {
+      await accept(ctx, request, id);
+    } catch (error) {
+      expected.cancel();
+      throw error;
+    }
+    await expected.ended;
+    return getJob(pool, id);
   }
 
   const answerJob = (ctx: Context, current: Job) => {
@@ -56,12 +72,12 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
       query: powerQuery,
       permission: { action: 'servers.manage', server: { param: 'id' } },
       responses: { 200: { description: 'The finished job', schema: job }, 202: { description: 'The job, accepted', schema: job, headers: { Location: 'The job' } } },
-      handler: async (ctx, { params, query }) => answerJob(ctx, await settle(await accept(ctx, params.id, power.type, {}, DESIRED_BY_TYPE[power.type] ?? null, false), query.wait ?? 0)),
+      handler: async (ctx, { params, query }) => answerJob(ctx, await acceptAndSettle(ctx, { serverId: params.id, type: power.type, params: {}, desired: DESIRED_BY_TYPE[power.type] ?? null, requireRunning: false }, query.wait ?? 0)),
     });
   }
 
   async function rcon(ctx: Context, serverId: string, command: string, wait: number | undefined) {
-    const current = await settle(await accept(ctx, serverId, 'RCON', { command }, null, true), wait ?? RCON_DEFAULT_WAIT_S);
+    const current = await acceptAndSettle(ctx, { serverId, type: 'RCON', params: { command }, desired: null, requireRunning: true }, wait ?? RCON_DEFAULT_WAIT_S);
     ctx.set('Location', `/api/v1/jobs/${current.id}`);
     ctx.status = current.finishedAt ? 200 : 202;
     const output = current.status === 'SUCCEEDED' && typeof current.result?.output === 'string' ? current.result.output : null;
