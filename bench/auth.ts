@@ -4,7 +4,10 @@
  * in Redis. Targets: ≥ 35% of bare Koa; the limiter costs ≤ 15% of the endpoint's throughput.
  *
  * The token's user is ENTERPRISE and its bucket is refilled out of reach of the load, so every request is a 200 and
- * the limiter's cost (not its refusals) is what is measured.
+ * the limiter's cost (not its refusals) is what is measured. Beside requests/s, the CPU time per request of the server
+ * process and of the database's Postgres backends (steadier than requests/s on a shared machine). The endpoint makes
+ * two queries (token with the caller's membership, then the cluster); on 2 cores the server, Postgres and the load
+ * generator share the CPU, so requests/s is bounded by their sum of CPU per request, not by the database alone.
  */
 import { cpus } from 'node:os';
 import { sql } from 'slonik';
@@ -43,11 +46,14 @@ const servers = await Promise.all(variants.map((variant) => startServer('ourApp.
 try {
   console.log(`Auth benchmark: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s per target, ${cpus().length} cores\n`);
   const headers = { authorization: `Bearer ${token}` };
+  const databaseName = new URL(database.url).pathname.slice(1);
   const results = await measureRounds([
-    { name: 'bare Koa hello-world', options: { url: `http://127.0.0.1:${bare.port}/` } },
+    { name: 'bare Koa hello-world', options: { url: `http://127.0.0.1:${bare.port}/` }, cpu: { pid: bare.child.pid } },
     ...variants.map((variant, index) => ({
       name: `GET /api/v1/clusters/:id, ${variant.name}`,
       options: { url: `http://127.0.0.1:${servers[index]!.port}/api/v1/clusters/${clusterId}`, headers },
+      // The three servers share the database: its backends' CPU is counted while one of them is measured.
+      cpu: { pid: servers[index]!.child.pid, database: databaseName },
     })),
   ]);
   const [baseline, off, memory, redis] = results as [typeof results[0], typeof results[0], typeof results[0], typeof results[0]];

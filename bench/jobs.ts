@@ -19,7 +19,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { openSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { makeWorkerUtils, run } from 'graphile-worker';
 import { io, type Socket } from 'socket.io-client';
@@ -31,6 +31,7 @@ import { createDatabasePool } from '../database/pool.ts';
 import { generateSecret, hashSecret } from '../identity/secretTokens.ts';
 import { createTestDatabase } from '../test/support/database.ts';
 import { freePorts } from '../test/support/agentProcess.ts';
+import { cpuSecondsBetween, cpuTicks, isBackendOf } from './support.ts';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 2_000);
 /** Jobs are spread over this many servers: jobs of one server are serialised by design. */
@@ -42,8 +43,6 @@ const MODES = (process.env.BENCH_MODES ?? 'all,split').split(',');
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
 /** Where the service processes' logs go (BENCH_SERVICE_LOGS, a directory); default nowhere (written, not kept). */
 const SERVICE_LOG_DIR = process.env.BENCH_SERVICE_LOGS;
-/** Clock ticks per second of /proc/<pid>/stat CPU times. */
-const TICKS_PER_S = 100;
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -62,39 +61,21 @@ async function drive(count: number, inFlight: number, operation: (index: number)
 
 // ---- CPU and transaction accounting (the machine is shared: CPU per job is steadier than wall-clock figures)
 
-/** CPU seconds used so far by the processes whose command line passes `match`. */
-async function cpuSeconds(match: (commandLine: string, pid: number) => boolean): Promise<number> {
-  let ticks = 0;
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const commandLine = (await readFile(`/proc/${entry}/cmdline`, 'utf8')).replaceAll('\0', ' ');
-      if (!match(commandLine, Number(entry))) continue;
-      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return ticks / TICKS_PER_S;
-}
-
 type Meter = { stop: () => Promise<{ service: number; postgres: number; client: number }> };
 
 /** Starts counting the CPU of `servicePids`, of the database's backends and of this process. */
 async function meter(databaseUrl: string, servicePids: number[]): Promise<Meter> {
   const database = new URL(databaseUrl).pathname.slice(1);
   const read = async () => ({
-    service: await cpuSeconds((_, pid) => servicePids.includes(pid)),
-    postgres: await cpuSeconds((line) => line.startsWith(`postgres: `) && line.includes(` ${database} `)),
+    service: await cpuTicks((pid) => servicePids.includes(pid)),
+    postgres: await cpuTicks(isBackendOf(database)),
     client: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
   });
   const before = await read();
   return {
     async stop() {
       const after = await read();
-      return { service: after.service - before.service, postgres: after.postgres - before.postgres, client: after.client - before.client };
+      return { service: cpuSecondsBetween(before.service, after.service), postgres: cpuSecondsBetween(before.postgres, after.postgres), client: after.client - before.client };
     },
   };
 }

@@ -3,6 +3,7 @@
  * share an event loop), autocannon runs, and a table printer.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile, readdir } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 
@@ -36,10 +37,50 @@ export async function startServer(script: string, args: string[] = [], env: Node
   return { port, child, stop: async () => void (child.kill('SIGTERM'), await exited) };
 }
 
-export type Measurement = { name: string; requestsPerSecond: number; p50: number; p99: number; errors: number; non2xx: number };
+/**
+ * CPU time (user + system) per request of the server process and of the Postgres backends of its database: steadier
+ * than requests/s on a shared machine, and it says where the time goes. NaN when not measured.
+ */
+export type Measurement = { name: string; requestsPerSecond: number; p50: number; p99: number; errors: number; non2xx: number; serverCpuUs: number; postgresCpuUs: number };
 
-export async function measure(name: string, options: autocannon.Options, durationS = DURATION_S): Promise<Measurement> {
+/** What a target's CPU is measured on: the server's pid and the name of its database. */
+export type CpuTarget = { pid?: number; database?: string };
+
+/** Clock ticks per second of /proc/<pid>/stat CPU times. */
+const TICKS_PER_S = 100;
+
+/** CPU ticks so far of each process whose pid and command line pass `match`. */
+export async function cpuTicks(match: (pid: number, commandLine: string) => boolean): Promise<Map<number, number>> {
+  const ticks = new Map<number, number>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!match(Number(entry), (await readFile(`/proc/${entry}/cmdline`, 'utf8')).replaceAll('\0', ' '))) continue;
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks;
+}
+
+/** CPU seconds used between two cpuTicks snapshots (a process that ended meanwhile is not counted). */
+export const cpuSecondsBetween = (before: Map<number, number>, after: Map<number, number>): number =>
+  [...after].reduce((sum, [pid, ticks]) => sum + ticks - (before.get(pid) ?? 0), 0) / TICKS_PER_S;
+
+export const isBackendOf = (database: string) => (_pid: number, commandLine: string) => commandLine.startsWith('postgres: ') && commandLine.includes(` ${database} `);
+
+const cpuOf = (target: CpuTarget) =>
+  Promise.all([target.pid ? cpuTicks((pid) => pid === target.pid) : null, target.database ? cpuTicks(isBackendOf(target.database)) : null]);
+
+export async function measure(name: string, options: autocannon.Options, durationS = DURATION_S, cpu: CpuTarget = {}): Promise<Measurement> {
+  const [serverBefore, postgresBefore] = await cpuOf(cpu);
   const result = await autocannon({ connections: CONNECTIONS, ...options, duration: durationS });
+  const [serverAfter, postgresAfter] = await cpuOf(cpu);
+  const perRequestUs = (before: Map<number, number> | null, after: Map<number, number> | null) =>
+    before && after ? Math.round((cpuSecondsBetween(before, after) * 1e6) / Math.max(1, result.requests.total)) : NaN;
   return {
     name,
     requestsPerSecond: Math.round(result.requests.average),
@@ -47,17 +88,19 @@ export async function measure(name: string, options: autocannon.Options, duratio
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    serverCpuUs: perRequestUs(serverBefore, serverAfter),
+    postgresCpuUs: perRequestUs(postgresBefore, postgresAfter),
   };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Warms each target up, then measures them in ROUNDS interleaved rounds; answers the median figures per target. */
-export async function measureRounds(targets: { name: string; options: autocannon.Options }[]): Promise<Measurement[]> {
+export async function measureRounds(targets: { name: string; options: autocannon.Options; cpu?: CpuTarget }[]): Promise<Measurement[]> {
   for (const target of targets) await measure(target.name, target.options, Math.max(1, Math.round(DURATION_S / 5)));
   const rounds: Measurement[][] = targets.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [index, target] of targets.entries()) rounds[index]!.push(await measure(target.name, target.options));
+    for (const [index, target] of targets.entries()) rounds[index]!.push(await measure(target.name, target.options, DURATION_S, target.cpu));
   }
   return rounds.map((results, index) => ({
     name: targets[index]!.name,
@@ -66,11 +109,15 @@ export async function measureRounds(targets: { name: string; options: autocannon
     p99: median(results.map((result) => result.p99)),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
+    serverCpuUs: median(results.map((result) => result.serverCpuUs)),
+    postgresCpuUs: median(results.map((result) => result.postgresCpuUs)),
   }));
 }
 
 export function printTable(rows: Measurement[], baseline: Measurement): void {
-  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'vs baseline'];
+  const cpu = rows.some((row) => !Number.isNaN(row.serverCpuUs));
+  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'vs baseline', ...(cpu ? ['server CPU µs/req', 'postgres CPU µs/req'] : [])];
+  const us = (value: number) => (Number.isNaN(value) ? '' : String(value));
   const lines = rows.map((row) => [
     row.name,
     String(row.requestsPerSecond),
@@ -79,6 +126,7 @@ export function printTable(rows: Measurement[], baseline: Measurement): void {
     String(row.errors),
     String(row.non2xx),
     `${((row.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(1)}%`,
+    ...(cpu ? [us(row.serverCpuUs), us(row.postgresCpuUs)] : []),
   ]);
   const widths = header.map((cell, index) => Math.max(cell.length, ...lines.map((line) => line[index]!.length)));
   const format = (cells: string[]) => cells.map((cell, index) => cell.padEnd(widths[index]!)).join('  ');
