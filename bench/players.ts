@@ -73,7 +73,7 @@ const indexes = (await admin.query<{ indexname: string; indexdef: string }>(`
   SELECT indexname, indexdef FROM pg_indexes
    WHERE tablename IN ('players', 'player_sessions') AND indexname NOT IN ('players_pkey', 'player_sessions_pkey', 'players_cluster_steam_id_key')`)).rows;
 for (const index of indexes) await run(`DROP INDEX ${index.indexname}`);
-await run(`ALTER TABLE players DISABLE TRIGGER players_count`);
+await run(`ALTER TABLE players DISABLE TRIGGER players_count_added`);
 const playerId = (expression: string) => `('00000000-0000-7000-8000-' || lpad(to_hex(${expression}), 12, '0'))::uuid`;
 const serverArray = `ARRAY[${dataServers.map((id) => `'${id}'::uuid`).join(',')}]`;
 await run(`
@@ -86,7 +86,7 @@ await run(`
     FROM (SELECT i, now() - random() * interval '180 days' AS first_seen FROM generate_series(1, ${PLAYERS}) i) s,
          LATERAL (SELECT first_seen + random() * (now() - first_seen) AS last_seen) l`);
 await run(`INSERT INTO cluster_player_counts (cluster_id, shard, players) VALUES ('${clusterId}', 0, ${PLAYERS})`);
-await run(`ALTER TABLE players ENABLE TRIGGER players_count`);
+await run(`ALTER TABLE players ENABLE TRIGGER players_count_added`);
 console.log(`  players loaded in ${elapsed(loadStarted)}`);
 await run(`
   INSERT INTO player_sessions (id, player_id, cluster_id, server_id, server_name, joined_at, left_at)

@@ -118,7 +118,12 @@ async function lift(tx: CommonQueryMethods, ctx: Context | null, banId: string, 
 }
 
 /** `DELETE /bans/<id>`: revokes (the row stays) and lifts it in the games at once. */
+/** Ban changes of one player run one after another (each sees the others' outcome when lifting). */
+const lockPlayerOfBan = (tx: CommonQueryMethods, banId: string) =>
+  tx.query(sql.unsafe`SELECT 1 FROM players WHERE id = (SELECT player_id FROM bans WHERE id = ${banId}) FOR UPDATE`);
+
 export async function revokeBan(tx: CommonQueryMethods, ctx: Context, banId: string) {
+  await lockPlayerOfBan(tx, banId);
   const row = await tx.maybeOne(sql.type(z.object({ clusterId: z.string(), playerId: z.string(), revoked: z.boolean(), expired: z.boolean() }))`
     SELECT cluster_id AS "clusterId", player_id AS "playerId", revoked_at IS NOT NULL AS revoked, coalesce(expires_at <= now(), false) AS expired
       FROM bans WHERE id = ${banId} FOR UPDATE`);
@@ -134,6 +139,7 @@ export async function revokeBan(tx: CommonQueryMethods, ctx: Context, banId: str
 
 /** The expiry task: lifts an expired ban once (a revoked or already lifted one is left alone). */
 export async function expireBan(tx: CommonQueryMethods, banId: string): Promise<string[] | null> {
+  await lockPlayerOfBan(tx, banId);
   const ban = await tx.maybeOne(sql.type(z.object({ due: z.boolean() }))`
     SELECT expires_at <= now() AS due FROM bans WHERE id = ${banId} AND revoked_at IS NULL AND lifted_at IS NULL AND expires_at IS NOT NULL FOR UPDATE`);
   if (!ban) return null;

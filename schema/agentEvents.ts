@@ -42,7 +42,11 @@ export const serverStatusEvent = z
 
 export const serverStatsEvent = z.object({ serverId: uuid, cpuPercent: z.number().min(0), memoryBytes: byteCount, at: iso }).strict();
 
-const playerFields = { steamId: z.string().min(1).max(64), username: z.string().min(1).max(64) };
+const noNul = (value: string) => !value.includes('\u0000');
+const playerFields = {
+  steamId: z.string().min(1).max(64).refine(noNul, 'must not contain NUL'),
+  username: z.string().min(1).max(64).refine(noNul, 'must not contain NUL'),
+};
 
 export const playerEvent = z.object({ serverId: uuid, ...playerFields, at: iso, ping: z.number().min(0).optional() }).strict();
 

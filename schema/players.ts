@@ -36,7 +36,7 @@ export const session = z
   .meta({ id: 'Session' });
 
 export const purchase = z
-  .object({ id: z.string(), productName: z.string(), amount: z.number(), currency: z.string().nullable(), createdAt: timestamp })
+  .object({ id: z.string(), productName: z.string(), amount: z.number(), currency: z.string(), createdAt: timestamp })
   .meta({ id: 'Purchase' });
 
 export const note = z.object({ id: z.string(), content: z.string(), createdBy: z.string(), createdAt: timestamp }).meta({ id: 'Note' });
@@ -56,7 +56,8 @@ export const PLAYER_SORTS = ['playtime', 'lastSeen', 'firstSeen', 'username'] as
 export const playerListQuery = z
   .object({
     ...paginationQuery,
-    search: z.string().trim().min(1, 'search must not be empty').max(64, 'search must be at most 64 characters').refine(noNul, 'must not contain NUL')
+    search: z.string().trim().min(1, 'search must not be empty').max(64, 'search must be at most 64 characters')
+      .refine((value) => !/[\u0000-\u001f]/.test(value), 'must not contain control characters')
       .optional()
       .meta({ description: 'Part of the username or platform id, any case' }),
     online: booleanQuery.optional(),
@@ -91,8 +92,8 @@ export const playerPatchAnswer = z.object({ id: z.string(), flags: z.array(z.str
 export const purchaseBody = z
   .object({
     productName: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').refine(noNul, 'must not contain NUL'),
-    amount: z.number().min(-1e12).max(1e12).refine((value) => Math.round(value * 10_000) === value * 10_000 || Number.isInteger(value * 100), 'at most 4 decimal places'),
-    currency: z.string().regex(/^[A-Za-z]{3}$/, 'a three-letter ISO 4217 code').transform((value) => value.toUpperCase()).optional(),
+    amount: z.number().min(-1e12).max(1e12).refine((value) => Number(value.toFixed(4)) === value, 'at most 4 decimal places'),
+    currency: z.string().regex(/^[A-Za-z]{3}$/, 'a three-letter ISO 4217 code').transform((value) => value.toUpperCase()).optional().default('USD'),
   })
   .strict();
 

@@ -35,11 +35,13 @@ CREATE TABLE players (
 -- One index per sort, read forwards or backwards (lists sort on the column, then id, in the same direction).
 CREATE INDEX players_cluster_playtime_idx ON players (cluster_id, playtime, id);
 CREATE INDEX players_cluster_last_seen_idx ON players (cluster_id, last_seen, id);
-CREATE INDEX players_cluster_first_seen_idx ON players (cluster_id, first_seen, id);
+-- Covering last_joined_at too: the retention cohorts are read from this index alone.
+CREATE INDEX players_cluster_first_seen_idx ON players (cluster_id, first_seen, id) INCLUDE (last_joined_at);
 CREATE INDEX players_cluster_username_idx ON players (cluster_id, lower(username), id);
 CREATE INDEX players_online_idx ON players (cluster_id, current_server_id) WHERE current_server_id IS NOT NULL;
-CREATE INDEX players_username_trgm_idx ON players USING gin (lower(username) gin_trgm_ops);
-CREATE INDEX players_steam_id_trgm_idx ON players USING gin (lower(steam_id) gin_trgm_ops);
+-- Search matches the username or the platform id: one trigram index over both, joined by a character a search
+-- term may not hold (control characters are refused), so a match never spans the two.
+CREATE INDEX players_search_trgm_idx ON players USING gin ((lower(username) || E'\x01' || lower(steam_id)) gin_trgm_ops);
 
 -- server_id and server_name are kept when the server is deleted: history outlives it.
 CREATE TABLE player_sessions (
@@ -76,20 +78,29 @@ CREATE TABLE cluster_player_counts (
   players bigint NOT NULL DEFAULT 0,
   PRIMARY KEY (cluster_id, shard)
 );
-CREATE FUNCTION gsm_count_players() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Statement-level, from the transition table: one counter write per statement however many rows it adds (a row
+-- updated again and again in one transaction gets slower each time).
+CREATE FUNCTION gsm_count_players_added() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    INSERT INTO cluster_player_counts AS c (cluster_id, shard, players) VALUES (NEW.cluster_id, pg_backend_pid() % 256, 1)
-    ON CONFLICT (cluster_id, shard) DO UPDATE SET players = c.players + 1;
-  ELSE
-    -- Any one row of the cluster takes the decrement (none left: the cluster itself is going).
-    UPDATE cluster_player_counts SET players = players - 1
-     WHERE (cluster_id, shard) = (SELECT cluster_id, shard FROM cluster_player_counts WHERE cluster_id = OLD.cluster_id LIMIT 1);
-  END IF;
+  INSERT INTO cluster_player_counts AS c (cluster_id, shard, players)
+  SELECT cluster_id, pg_backend_pid() % 256, count(*) FROM added GROUP BY cluster_id
+  ON CONFLICT (cluster_id, shard) DO UPDATE SET players = c.players + excluded.players;
   RETURN NULL;
 END
 $$;
-CREATE TRIGGER players_count AFTER INSERT OR DELETE ON players FOR EACH ROW EXECUTE FUNCTION gsm_count_players();
+CREATE FUNCTION gsm_count_players_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  -- Any one row of the cluster takes the decrement (none left: the cluster itself is going).
+  UPDATE cluster_player_counts c SET players = c.players - r.gone
+    FROM (SELECT cluster_id, count(*) AS gone FROM removed GROUP BY cluster_id) r
+   WHERE (c.cluster_id, c.shard) = (SELECT cluster_id, shard FROM cluster_player_counts WHERE cluster_id = r.cluster_id LIMIT 1);
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER players_count_added AFTER INSERT ON players REFERENCING NEW TABLE AS added
+  FOR EACH STATEMENT EXECUTE FUNCTION gsm_count_players_added();
+CREATE TRIGGER players_count_removed AFTER DELETE ON players REFERENCING OLD TABLE AS removed
+  FOR EACH STATEMENT EXECUTE FUNCTION gsm_count_players_removed();
 
 CREATE TABLE player_notes (
   id uuid PRIMARY KEY DEFAULT gsm_uuid_v7(),
@@ -105,7 +116,7 @@ CREATE TABLE player_purchases (
   player_id uuid NOT NULL REFERENCES players (id) ON DELETE CASCADE,
   product_name text NOT NULL,
   amount numeric(20, 4) NOT NULL,
-  currency text,
+  currency text NOT NULL DEFAULT 'USD',
   created_by uuid NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
@@ -115,7 +126,8 @@ CREATE TABLE bans (
   id uuid PRIMARY KEY DEFAULT gsm_uuid_v7(),
   cluster_id uuid NOT NULL REFERENCES clusters (id) ON DELETE CASCADE,
   player_id uuid NOT NULL REFERENCES players (id) ON DELETE CASCADE,
-  server_id uuid REFERENCES servers (id) ON DELETE CASCADE,
+  -- A server's deletion revokes its own bans first (servers_revoke_bans below); the rows stay as history.
+  server_id uuid REFERENCES servers (id) ON DELETE SET NULL,
   reason text NOT NULL,
   cluster_wide boolean NOT NULL,
   expires_at timestamptz,
@@ -125,7 +137,7 @@ CREATE TABLE bans (
   revoked_by uuid,
   -- When the game bans were lifted (revoked, or expired and lifted by the expiry job).
   lifted_at timestamptz,
-  CONSTRAINT bans_scope CHECK (cluster_wide OR server_id IS NOT NULL)
+  CONSTRAINT bans_scope CHECK (cluster_wide OR server_id IS NOT NULL OR revoked_at IS NOT NULL)
 );
 CREATE INDEX bans_cluster_created_idx ON bans (cluster_id, created_at DESC, id DESC);
 CREATE INDEX bans_player_active_idx ON bans (player_id) WHERE revoked_at IS NULL;
@@ -133,7 +145,10 @@ CREATE INDEX bans_player_active_idx ON bans (player_id) WHERE revoked_at IS NULL
 -- Closes open sessions: of one server (player NULL) or of one player on it, at `at`. Adds their time to playtime
 -- and moves each player's current server to another open session, if any. Closing a whole server also marks the
 -- time up to which it is known to be empty, so an older snapshot arriving late cannot reopen its sessions.
-CREATE FUNCTION gsm_close_sessions(p_server uuid, p_player uuid, p_at timestamptz) RETURNS integer LANGUAGE plpgsql AS $$
+-- `p_reported` false: the service closes them itself (the agent went away, the server was deleted) at its own clock,
+-- which must not make the agent's later reports (on the agent's clock) look stale.
+CREATE FUNCTION gsm_close_sessions(p_server uuid, p_player uuid, p_at timestamptz, p_reported boolean DEFAULT true)
+RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   v_ids uuid[];
   v_still_on uuid[];
@@ -152,7 +167,7 @@ BEGIN
     RETURNING p.id, p.open_sessions > 0 AS still_on
   ), presence AS (
     INSERT INTO player_presence AS pp (player_id, server_id, last_event_at)
-    SELECT e.player_id, p_server, e.left_at FROM ended e
+    SELECT e.player_id, p_server, e.left_at FROM ended e WHERE p_reported
     ON CONFLICT (player_id, server_id) DO UPDATE SET last_event_at = greatest(pp.last_event_at, excluded.last_event_at)
   )
   SELECT coalesce(array_agg(id), '{}'), coalesce(array_agg(id) FILTER (WHERE still_on), '{}') INTO v_ids, v_still_on FROM counted;
@@ -164,7 +179,9 @@ BEGIN
   END IF;
   -- Closing one player's session leaves the server's count to the caller (batches count once at the end).
   IF p_player IS NULL THEN
-    UPDATE servers SET players_online = 0, players_synced_at = greatest(players_synced_at, p_at) WHERE id = p_server;
+    UPDATE servers SET players_online = 0,
+           players_synced_at = CASE WHEN p_reported THEN greatest(players_synced_at, p_at) ELSE players_synced_at END
+     WHERE id = p_server;
   END IF;
   RETURN cardinality(v_ids);
 END
@@ -238,8 +255,9 @@ BEGIN
     -- A leave with no open session still counts as the latest word, so an older join arriving later stays ignored.
     INSERT INTO player_presence AS pp (player_id, server_id, last_event_at) VALUES (v_player, p_server, p_at)
     ON CONFLICT (player_id, server_id) DO UPDATE SET last_event_at = greatest(pp.last_event_at, excluded.last_event_at);
-    UPDATE players SET username = p_username, last_seen = greatest(last_seen, p_at), updated_at = now()
-     WHERE id = v_player AND (username <> p_username OR last_seen < p_at);
+    -- The name may have changed; last_seen moves only with a session that ended (a leave without one is no sign
+    -- of play).
+    UPDATE players SET username = p_username, updated_at = now() WHERE id = v_player AND username <> p_username;
   ELSE
     RETURN NULL;
   END IF;
@@ -282,12 +300,18 @@ BEGIN
   IF v_cluster IS NULL OR (v_synced IS NOT NULL AND p_at <= v_synced) THEN
     RETURN v_ids;
   END IF;
-  -- Gone: open here and not listed.
+  -- Gone: open here and not listed — unless a join newer than the snapshot says otherwise.
   PERFORM gsm_close_sessions(p_server, s.player_id, p_at)
      FROM player_sessions s JOIN players p ON p.id = s.player_id
-    WHERE s.server_id = p_server AND s.left_at IS NULL
+     LEFT JOIN player_presence pp ON pp.player_id = s.player_id AND pp.server_id = p_server
+    WHERE s.server_id = p_server AND s.left_at IS NULL AND (pp.last_event_at IS NULL OR pp.last_event_at <= p_at)
       AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(p_players) e WHERE e->>'steamId' = p.steam_id);
-  FOR v_entry IN SELECT * FROM jsonb_array_elements(p_players) LOOP
+  -- Listed: on — unless a leave newer than the snapshot says otherwise.
+  FOR v_entry IN
+    SELECT e FROM jsonb_array_elements(p_players) e
+     WHERE NOT EXISTS (SELECT 1 FROM players p JOIN player_presence pp ON pp.player_id = p.id AND pp.server_id = p_server
+                        WHERE p.cluster_id = v_cluster AND p.steam_id = e->>'steamId' AND pp.last_event_at > p_at)
+  LOOP
     v_player := gsm_open_session(p_server, v_entry->>'steamId', v_entry->>'username', p_at, (v_entry->>'ping')::integer);
     v_ids := v_ids || v_player;
   END LOOP;
@@ -302,10 +326,11 @@ $$;
 CREATE FUNCTION gsm_servers_close_sessions() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'DELETE' THEN
-    PERFORM gsm_close_sessions(OLD.id, NULL, now());
+    PERFORM gsm_close_sessions(OLD.id, NULL, now(), false);
     RETURN NULL;
   END IF;
-  PERFORM gsm_close_sessions(NEW.id, NULL, least(coalesce(NEW.last_status_at, now()), now()));
+  -- UNKNOWN is the service's own word (the agent went away), not a report from the agent.
+  PERFORM gsm_close_sessions(NEW.id, NULL, least(coalesce(NEW.last_status_at, now()), now()), NEW.status <> 'UNKNOWN');
   RETURN NULL;
 END
 $$;
@@ -314,3 +339,19 @@ CREATE TRIGGER servers_close_sessions AFTER UPDATE OF status ON servers
   EXECUTE FUNCTION gsm_servers_close_sessions();
 CREATE TRIGGER servers_delete_close_sessions AFTER DELETE ON servers
   FOR EACH ROW EXECUTE FUNCTION gsm_servers_close_sessions();
+
+-- A deleted server's own bans end with it (kept, revoked) and their expiry jobs go.
+CREATE FUNCTION gsm_servers_revoke_bans() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  v_ban uuid;
+BEGIN
+  FOR v_ban IN
+    UPDATE bans SET revoked_at = now(), lifted_at = coalesce(lifted_at, now())
+     WHERE server_id = OLD.id AND revoked_at IS NULL RETURNING id
+  LOOP
+    PERFORM graphile_worker.remove_job('ban:' || v_ban);
+  END LOOP;
+  RETURN OLD;
+END
+$$;
+CREATE TRIGGER servers_revoke_bans BEFORE DELETE ON servers FOR EACH ROW EXECUTE FUNCTION gsm_servers_revoke_bans();

@@ -233,11 +233,13 @@ export class ServerSupervisor {
   async snapshotPlayers(): Promise<void> {
     if (this.status !== 'ONLINE') return;
     try {
+      // Timed when asked, not when answered: a leave reported while the list was on its way is newer than the list.
+      const at = new Date().toISOString();
       const players = await this.#adapter.listPlayers(this.channel);
       this.#options.report('players:snapshot', {
         serverId: this.config.id,
         players: players.map((player) => ({ steamId: player.steamId, username: player.username, ...(player.ping === undefined ? {} : { ping: player.ping }) })),
-        at: new Date().toISOString(),
+        at,
       });
     } catch {
       // The next snapshot will tell; a console that is busy is not a reason to change the status.

@@ -157,7 +157,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     method: 'post',
     path: '/api/v1/players/:id/purchases',
     summary: 'Record a purchase',
-    description: 'For store integrations: `{ productName, amount, currency? }` (ISO 4217; stored as given, amounts to 4 decimal places).',
+    description: 'For store integrations: `{ productName, amount, currency? }` (ISO 4217, default USD; amounts to 4 decimal places).',
     tags: ['Players'],
     auth: 'user',
     params: playerParams,
@@ -170,7 +170,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
         const player = await findPlayer(tx, params.id);
         const created = await tx.one(sql.type(purchase)`
           INSERT INTO player_purchases (player_id, product_name, amount, currency, created_by)
-          VALUES (${params.id}, ${body.productName}, ${body.amount}, ${body.currency ?? null}, ${principalOf(ctx).user.id})
+          VALUES (${params.id}, ${body.productName}, ${body.amount}, ${body.currency}, ${principalOf(ctx).user.id})
           RETURNING id, product_name AS "productName", amount::float8 AS amount, currency, created_at AS "createdAt"`);
         await recordAudit(tx, ctx, { clusterId: player.clusterId, action: 'purchase.create', target: { type: 'player', id: params.id } });
         return created;

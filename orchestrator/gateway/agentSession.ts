@@ -83,9 +83,13 @@ export class AgentSession {
         }
       }
       this.#pending++;
-      this.#queue = this.#queue.then(() => (this.#pending--, this.#handle(event, data, ack))).catch((error: unknown) => {
-        options.logger.error({ err: error, machineId: this.machineId, event }, 'agent event handling failed');
-      });
+      this.#queue = this.#queue
+        .then(() => (this.#pending--, this.#handle(event, data, ack)))
+        // Whatever the frame was (even an invalid one), collected joins and leaves do not wait for another frame.
+        .then(() => (this.#pending === 0 ? this.#flushPlayers() : undefined))
+        .catch((error: unknown) => {
+          options.logger.error({ err: error, machineId: this.machineId, event }, 'agent event handling failed');
+        });
     });
     link.onMalformed((reason) => this.#invalid(reason));
     link.onClose(() => void this.#onClose());
@@ -248,7 +252,15 @@ export class AgentSession {
     if (this.#playerBatch.length === 0 || !this.machineId) return;
     const batch = this.#playerBatch;
     this.#playerBatch = [];
-    const known = await this.#options.players.events(this.machineId, batch);
+    let known: boolean[];
+    try {
+      known = await this.#options.players.events(this.machineId, batch);
+    } catch (error) {
+      // Not the agent's fault (the frames were valid): refuse these, keep handling the others.
+      this.#options.logger.error({ err: error, machineId: this.machineId, reports: batch.length }, 'could not store player reports');
+      for (const item of batch) item.ack?.({ accepted: false, reason: 'could not store the report; it is covered by the next player list' });
+      return;
+    }
     batch.forEach((item, index) => (known[index] ? item.ack?.({ accepted: true }) : this.#invalid(`server ${item.report.serverId} is not on this machine`, item.ack)));
   }
 
@@ -272,7 +284,8 @@ export class AgentSession {
     const wasOwner = this.machineId !== null && this.#options.owns(this);
     this.#closed = true;
     this.#stopTimers();
-    if (!wasOwner) return;
+    // Joins and leaves received before the end are stored (also when a newer connection replaced this one).
+    if (!wasOwner) return void (await this.#flushPlayers().catch(() => undefined));
     this.#options.release(this);
     try {
       // Joins and leaves received before the end are stored before the machine's sessions are closed.

@@ -73,7 +73,7 @@ test('lists: search (partial, any case, username or platform id), online, server
   t.deepEqual(page.data.map((p: { username: string }) => p.username), ['malice']);
   t.like(page.data[0], { steamId: '76561198000000222', uuid: null, playtime: 3 * 3600, online: false, currentServer: null, flags: [] });
 
-  for (const bad of ['sort=kills', 'online=maybe', 'serverId=nope', 'limit=101', 'search=', 'colour=red']) {
+  for (const bad of ['sort=kills', 'online=maybe', 'serverId=nope', 'limit=101', 'search=', 'search=a%01b', 'colour=red']) {
     const answer = await get(user, `/api/v1/clusters/${clusterId}/players?${bad}`);
     t.is(answer.status, 400, bad);
     t.like(await body(answer), { statusCode: 400, error: 'Bad Request' });
@@ -115,7 +115,10 @@ test('detail, sessions paging, flags and notes, purchases; bad input changes not
   const bought = await send(user, 'POST', `/api/v1/players/${id}/purchases`, { productName: 'VIP (30 days)', amount: 9.99, currency: 'eur' });
   t.is(bought.status, 201);
   t.like(await body(bought), { productName: 'VIP (30 days)', amount: 9.99, currency: 'EUR' });
-  t.like(await body(await send(user, 'POST', `/api/v1/players/${id}/purchases`, { productName: 'Kit', amount: 5 })), { currency: null, amount: 5 });
+  t.like(await body(await send(user, 'POST', `/api/v1/players/${id}/purchases`, { productName: 'Kit', amount: 5 })), { currency: 'USD', amount: 5 });
+  for (const amount of [19.99, 0.0003, 1234.5678, -4.2]) {
+    t.like(await body(await send(user, 'POST', `/api/v1/players/${id}/purchases`, { productName: 'Gem', amount })), { amount }, `${amount} is a valid amount`);
+  }
   for (const payload of [{ productName: 'x', amount: '5' }, { productName: '', amount: 5 }, { productName: 'x', amount: 5, currency: 'EURO' }, { amount: 5 }, { productName: 'x', amount: 1.23456 }]) {
     t.is((await send(user, 'POST', `/api/v1/players/${id}/purchases`, payload)).status, 400, JSON.stringify(payload));
   }
@@ -123,7 +126,7 @@ test('detail, sessions paging, flags and notes, purchases; bad input changes not
   const detail = await body(await get(user, `/api/v1/players/${id}`));
   t.like(detail, { id, clusterId, username: 'pat', steamId: 'P1', playtime: 3 * 3600, flags: ['vip'], discordId: null, online: false });
   t.deepEqual(detail.notes.map((note: { content: string; createdBy: string }) => [note.content, note.createdBy]), [['Second note', user.id], ['Helpful in chat', user.id]]);
-  t.deepEqual(detail.purchases.map((purchase: { productName: string }) => purchase.productName), ['Kit', 'VIP (30 days)']);
+  t.deepEqual(detail.purchases.map((purchase: { productName: string }) => purchase.productName), ['Gem', 'Gem', 'Gem', 'Gem', 'Kit', 'VIP (30 days)']);
   t.is(detail.sessions.length, 3);
   t.true(Date.parse(detail.sessions[0].joinedAt) > Date.parse(detail.sessions[1].joinedAt), 'newest first');
   t.like(detail.sessions[0], { serverId: serverIds[0], serverName: 's1', duration: 3600 });
@@ -134,7 +137,7 @@ test('detail, sessions paging, flags and notes, purchases; bad input changes not
 
   t.is((await get(user, `/api/v1/players/00000000-0000-7000-8000-000000000000`)).status, 404);
   const audit = await body(await get(user, `/api/v1/clusters/${clusterId}/audit-log?targetId=${id}`));
-  t.deepEqual(audit.data.map((entry: { action: string }) => entry.action).sort(), ['player.flags', 'player.note', 'player.update', 'purchase.create', 'purchase.create']);
+  t.deepEqual(audit.data.map((entry: { action: string }) => entry.action).sort(), ['player.flags', 'player.note', 'player.update', ...Array(6).fill('purchase.create')]);
 });
 
 test('bans: validation, server and cluster-wide scope with jobs, listing filters, removal once, expiry lifts it', async (t) => {
@@ -203,6 +206,34 @@ test('bans: validation, server and cluster-wide scope with jobs, listing filters
   t.deepEqual(await list('active=true'), [local.ban.id]);
   const actions = (await body(await get(user, `/api/v1/clusters/${clusterId}/audit-log?action=ban.create`))).meta.total;
   t.is(actions, 3);
+});
+
+test('overlapping bans revoked at the same moment still lift the game ban where neither applies any more', async (t) => {
+  const { user, clusterId, serverIds } = await cluster(2);
+  await played(serverIds[0]!, 'O1', 'olga', HOUR, null, Date.now());
+  const id = await playerId(clusterId, 'O1');
+  for (let round = 0; round < 3; round++) {
+    const local = await body(await send(user, 'POST', `/api/v1/players/${id}/ban`, { serverId: serverIds[0] }));
+    const wide = await body(await send(user, 'POST', `/api/v1/players/${id}/ban`, { clusterWide: true }));
+    const answers = await Promise.all([local, wide].map(async ({ ban }) => body(await app.request(`/api/v1/bans/${ban.id}`, { method: 'DELETE', headers: user.auth }))));
+    const lifted = await Promise.all(answers.flatMap((answer) => answer.jobIds).map(async (jobId: string) => (await body(await get(user, `/api/v1/jobs/${jobId}`))).serverId));
+    t.deepEqual(lifted.sort(), [...serverIds].sort(), `round ${round}: one UNBAN per server`);
+  }
+});
+
+test('deleting a server revokes its own bans and keeps them as history; cluster-wide bans stay', async (t) => {
+  const { user, clusterId, serverIds } = await cluster(2);
+  await played(serverIds[0]!, 'D1', 'dan', HOUR, null, Date.now());
+  const id = await playerId(clusterId, 'D1');
+  const local = await body(await send(user, 'POST', `/api/v1/players/${id}/ban`, { serverId: serverIds[0], duration: 3600 }));
+  const wide = await body(await send(user, 'POST', `/api/v1/players/${id}/ban`, { clusterWide: true }));
+  t.is((await app.request(`/api/v1/servers/${serverIds[0]}`, { method: 'DELETE', headers: user.auth })).status, 200);
+  const kept = await body(await get(user, `/api/v1/bans/${local.ban.id}`));
+  t.like(kept, { active: false, serverId: null, clusterWide: false });
+  t.truthy(kept.revokedAt);
+  t.like(await body(await get(user, `/api/v1/bans/${wide.ban.id}`)), { active: true });
+  t.is(await app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM graphile_worker._private_jobs WHERE key = ${`ban:${local.ban.id}`}`) as number, 0, 'its expiry job is gone');
+  t.is((await body(await get(user, `/api/v1/clusters/${clusterId}/bans`))).meta.total, 2);
 });
 
 test('kick answers 409 when the player is not on that server', async (t) => {

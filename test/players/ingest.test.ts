@@ -235,3 +235,66 @@ test('a burst of reports is stored in order, joins and leaves batched around a s
   const last = await playerBySteamId(user, clusterId, 'burst149');
   t.is(last.playtime, Math.round((50 - 149 * 0.01 - 30) * 60));
 });
+
+test('a late snapshot never overrides a newer join or leave', async (t) => {
+  const { user, clusterId, serverIds, report } = await setup();
+  const [serverId] = serverIds;
+  // Left 30 minutes ago; a snapshot taken 45 minutes ago still lists the player.
+  await report('player:join', { serverId, steamId: 'L1', username: 'lea', at: minutesAgo(60) });
+  await report('player:leave', { serverId, steamId: 'L1', username: 'lea', at: minutesAgo(30) });
+  // Joined 10 minutes ago; the same snapshot does not list the player.
+  await report('player:join', { serverId, steamId: 'L2', username: 'lou', at: minutesAgo(10) });
+  await report('players:snapshot', { serverId, players: [{ steamId: 'L1', username: 'lea' }], at: minutesAgo(45) });
+  t.like(await playerBySteamId(user, clusterId, 'L1'), { online: false, playtime: 1800 });
+  t.like(await playerBySteamId(user, clusterId, 'L2'), { online: true });
+  t.is((await get(user, `/api/v1/servers/${serverId}/players`)).online, 1);
+});
+
+test('a leave without a session is no sign of play; NUL in a report is INVALID_EVENT and the rest of the burst is stored', async (t) => {
+  const { user, clusterId, serverIds, agent, report } = await setup();
+  const [serverId] = serverIds;
+  await report('player:join', { serverId, steamId: 'N1', username: 'nia', at: minutesAgo(100) });
+  await report('player:leave', { serverId, steamId: 'N1', username: 'nia', at: minutesAgo(90) });
+  await report('player:leave', { serverId, steamId: 'N1', username: 'nia', at: minutesAgo(5) });
+  t.is((await playerBySteamId(user, clusterId, 'N1')).lastSeen, minutesAgo(90));
+
+  const frames: [string, Record<string, unknown>][] = [
+    ['player:join', { serverId, steamId: 'N2', username: 'ned', at: minutesAgo(4) }],
+    ['player:join', { serverId, steamId: 'N3\u0000', username: 'bad', at: minutesAgo(4) }],
+    ['player:join', { serverId, steamId: 'N4', username: 'nor', at: minutesAgo(4) }],
+  ];
+  frames.forEach(([event, data], index) => agent.ws.send(JSON.stringify({ event, data, id: `nul-${index}` })));
+  await until(async () => agent.received.filter((entry) => entry.event === 'ack' && String(entry.data.id).startsWith('nul-')).length === 3, 'three acks', 3_000);
+  const ack = (index: number) => agent.received.find((entry) => entry.event === 'ack' && entry.data.id === `nul-${index}`)!.data;
+  t.like(ack(0), { accepted: true });
+  t.false(ack(1).accepted);
+  t.regex(ack(1).reason, /NUL/);
+  t.like(ack(2), { accepted: true });
+  t.like(await playerBySteamId(user, clusterId, 'N4'), { online: true });
+});
+
+test('a join followed by an invalid frame is stored at once, not when the next frame comes', async (t) => {
+  const { user, clusterId, serverIds, agent } = await setup();
+  const [serverId] = serverIds;
+  agent.ws.send(JSON.stringify({ event: 'player:join', data: { serverId, steamId: 'F1', username: 'fay', at: minutesAgo(1) }, id: 'f-0' }));
+  agent.ws.send(JSON.stringify({ event: 'player:leave', data: { serverId, steamId: 'F1', at: minutesAgo(1) }, id: 'f-1' }));
+  await until(async () => agent.received.some((entry) => entry.event === 'ack' && entry.data.id === 'f-0'), 'the join to be acknowledged', 2_000);
+  t.like(await playerBySteamId(user, clusterId, 'F1'), { online: true });
+});
+
+test('after a reconnect, an agent whose clock runs behind the service still has its joins counted', async (t) => {
+  const { user, clusterId, serverIds, machineId, agent } = await setup();
+  const [serverId] = serverIds;
+  agent.close();
+  await until(async () => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`)) === 'UNKNOWN', 'the server to be UNKNOWN');
+  const { agentToken } = await body(await app.request(`/api/v1/machines/${machineId}/token`, { method: 'POST', headers: user.auth }));
+  const again = await plainAgent(app);
+  again.send('auth', { token: agentToken, machineId, version: '0.1.0' });
+  await again.next('authenticated');
+  const behind = new Date(Date.now() - 90_000).toISOString();
+  again.ws.send(JSON.stringify({ event: 'server:status', data: { serverId, status: 'ONLINE', at: behind }, id: 'c-0' }));
+  again.ws.send(JSON.stringify({ event: 'player:join', data: { serverId, steamId: 'C1', username: 'cy', at: behind }, id: 'c-1' }));
+  await until(async () => again.received.some((entry) => entry.event === 'ack' && entry.data.id === 'c-1'), 'the join to be acknowledged', 3_000);
+  t.like(await playerBySteamId(user, clusterId, 'C1'), { online: true });
+  again.close();
+});
