@@ -17,6 +17,8 @@ import { ban as banSchema } from '../schema/players.ts';
 import type { PlayerRef } from './store.ts';
 
 export const BAN_EXPIRE_TASK = 'bans__expire';
+/** BAN and UNBAN jobs wait this long for an absent agent (power jobs: 10 minutes). */
+const MODERATION_TTL_MS = 24 * 3_600_000;
 
 export const BAN_COLUMNS = sql.fragment`
   b.id, b.player_id AS "playerId", b.cluster_id AS "clusterId", b.server_id AS "serverId", b.reason, b.cluster_wide AS "clusterWide",
@@ -67,6 +69,8 @@ async function moderationJobs(
       type,
       params: { steamId: player.steamId, username: player.username, ...params },
       createdBy,
+      // The game's list must follow the ban even when the machine is away for a while.
+      ttlMs: MODERATION_TTL_MS,
     });
     ids.push(created.id);
   }

@@ -54,14 +54,18 @@ export function createExecutor(options: { supervisor: (serverId: string) => Serv
   }
 
   /**
-   * KICK, BAN and UNBAN through the game's own commands. A BAN on a server that is not running cannot reach the game's
-   * list; the service enforces the ban when the player joins, so that answers SUCCEEDED with `applied: false`.
+   * KICK, BAN and UNBAN through the game's own commands. A BAN or UNBAN for a server that is not running waits on disk
+   * and reaches the game's list as soon as the server is online (meanwhile the service enforces bans on join); it
+   * answers SUCCEEDED with `applied: false, deferred: true`.
    */
   async function moderate(supervisor: ServerSupervisor, job: AgentJob): Promise<Record<string, unknown>> {
     const player: PlayerInfo = { steamId: String(job.params.steamId ?? ''), username: String(job.params.username ?? job.params.steamId ?? '') };
     if (!player.steamId) throw new JobError('INVALID_JOB', 'the job names no player');
     const reason = String(job.params.reason ?? '');
-    if (job.type !== 'KICK' && supervisor.status !== 'ONLINE') return { message: `the server is ${supervisor.status}; enforced on join`, applied: false };
+    if (job.type !== 'KICK' && supervisor.status !== 'ONLINE') {
+      await supervisor.pendingModeration.add({ type: job.type as 'BAN' | 'UNBAN', steamId: player.steamId, username: player.username, reason });
+      return { message: `the server is ${supervisor.status}; applied to the game when it is next online`, applied: false, deferred: true };
+    }
     const { adapter } = supervisor;
     if (job.type === 'KICK') await viaConsole(supervisor, 'KICK_FAILED', (channel) => adapter.kick(channel, player, reason));
     else if (job.type === 'BAN') {

@@ -18,6 +18,7 @@ import { RestartPolicy } from '../runtime/restartPolicy.ts';
 import { StdinChannel } from './stdinChannel.ts';
 import { createProcessSampler } from './processStats.ts';
 import { PID_FILE } from './leftovers.ts';
+import { PendingModeration } from './pendingModeration.ts';
 
 export type Reporter = (event: string, data: Record<string, unknown>) => void;
 
@@ -69,6 +70,7 @@ export class ServerSupervisor {
     this.#options = options;
     this.#adapter = ADAPTERS[config.gameType];
     this.#dir = join(options.dataDir, 'servers', config.id);
+    this.pendingModeration = new PendingModeration(this.#dir);
     this.#policy = options.restartPolicy ?? new RestartPolicy();
   }
 
@@ -90,6 +92,9 @@ export class ServerSupervisor {
   get dir(): string {
     return this.#dir;
   }
+
+  /** Bans and unbans waiting for the server to be online (applied when it is). */
+  readonly pendingModeration: PendingModeration;
 
   /** Moves towards the desired status (after every servers:sync and reconnect). */
   async reconcile(): Promise<void> {
@@ -226,7 +231,17 @@ export class ServerSupervisor {
 
   #becameReady(): void {
     this.#setStatus('ONLINE');
-    void this.snapshotPlayers();
+    void this.#applyPendingModeration().then(() => this.snapshotPlayers());
+  }
+
+  /** Puts bans and unbans that came while the server was down on the game's own list. */
+  async #applyPendingModeration(): Promise<void> {
+    await this.pendingModeration.drain(async (action) => {
+      if (this.status !== 'ONLINE') throw new Error('not online');
+      const player = { steamId: action.steamId, username: action.username };
+      if (action.type === 'BAN') await this.#adapter.ban(this.channel, player, action.reason);
+      else await this.#adapter.unban(this.channel, player);
+    });
   }
 
   /** Sends the full player list (the truth: joins and leaves are derived from differences by the service). */

@@ -147,6 +147,19 @@ test.serial('unban lifts a permanent ban in the game at once', async (t) => {
   t.is(await game(serverId, 'sim.join 76561198000000003 Trudy'), '');
 });
 
+test.serial('a ban written while the server is stopped reaches the game\'s own list when it is next online', async (t) => {
+  const { clusterId, serverId } = await setup();
+  await game(serverId, 'sim.join 76561198000000004 Eve');
+  await until(async () => (await player(clusterId, '76561198000000004'))?.online === true, 'Eve online');
+  const eve = (await player(clusterId, '76561198000000004'))!;
+  t.like(await body(await as(owner).post(`/api/v1/servers/${serverId}/stop?wait=30`)), { status: 'SUCCEEDED' });
+  const { jobIds } = await body(await as(moderator).post(`/api/v1/players/${eve.id}/ban`, { serverId, reason: 'later' }));
+  t.like(await body(await as(viewer).get(`/api/v1/jobs/${jobIds[0]}?wait=15`)), { status: 'SUCCEEDED', result: { applied: false, deferred: true } });
+  t.like(await body(await as(owner).post(`/api/v1/servers/${serverId}/start?wait=30`)), { status: 'SUCCEEDED' });
+  await until(async () => /is banned/.test(await game(serverId, 'sim.join 76561198000000004 Eve')), "the game's list to have the ban", 10_000);
+  t.pass();
+});
+
 test.serial('MODERATOR cannot start servers or run RCON; VIEWER cannot moderate', async (t) => {
   const { serverId } = await setup();
   t.is((await as(moderator).post(`/api/v1/servers/${serverId}/start`)).status, 403);
