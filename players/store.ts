@@ -67,7 +67,7 @@ export async function playerListPage(
   if (query.search) {
     // Partial and case-insensitive on both; the trigram indexes serve it from 3 characters on.
     const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-    filters.push(sql.fragment`(lower(p.username) LIKE ${pattern} OR lower(p.steam_id) LIKE ${pattern})`);
+    filters.push(sql.fragment`(lower(p.username) || E'\\x01' || lower(p.steam_id)) LIKE ${pattern}`);
   }
   if (query.online !== undefined) filters.push(query.online ? sql.fragment`p.current_server_id IS NOT NULL` : sql.fragment`p.current_server_id IS NULL`);
   if (query.serverId) {
@@ -135,13 +135,16 @@ const DAY = 86_400;
  */
 export async function playerStatsOf(connection: CommonQueryMethods, clusterId: string, now?: Date): Promise<z.infer<typeof playerStats>> {
   const at = sql.fragment`${(now ?? new Date()).toISOString()}::timestamptz`;
-  const since = (column: FragmentSqlToken, days: number, orOnline: boolean) =>
-    sql.fragment`(${column} >= ${at} - make_interval(secs => ${days * DAY}) ${orOnline ? sql.fragment`OR current_server_id IS NOT NULL` : sql.fragment``})`;
-  const windowCounts = (column: FragmentSqlToken, orOnline: boolean) => sql.fragment`
-    SELECT count(*) FILTER (WHERE ${since(column, 1, orOnline)})::int AS today,
-           count(*) FILTER (WHERE ${since(column, 7, orOnline)})::int AS week,
-           count(*)::int AS month
-      FROM players WHERE cluster_id = ${clusterId} AND (${since(column, 30, orOnline)})`;
+  const since = (column: FragmentSqlToken, days: number) => sql.fragment`${column} >= ${at} - make_interval(secs => ${days * DAY})`;
+  // One index range scan from the start of the month window (an OR with "online" would defeat the index).
+  const windowCounts = (column: FragmentSqlToken) => sql.fragment`
+    SELECT count(*) FILTER (WHERE ${since(column, 1)})::int AS today, count(*) FILTER (WHERE ${since(column, 7)})::int AS week, count(*)::int AS month
+      FROM players WHERE cluster_id = ${clusterId} AND ${since(column, 30)}`;
+  // Online players whose last report is older than a window start still overlap it (their session is open).
+  const onlineBefore = sql.fragment`
+    SELECT count(*) FILTER (WHERE NOT ${since(sql.fragment`last_seen`, 1)})::int AS today, count(*) FILTER (WHERE NOT ${since(sql.fragment`last_seen`, 7)})::int AS week,
+           count(*) FILTER (WHERE NOT ${since(sql.fragment`last_seen`, 30)})::int AS month
+      FROM players WHERE cluster_id = ${clusterId} AND current_server_id IS NOT NULL`;
   const windows = z.object({ today: z.number(), week: z.number(), month: z.number() });
   const retention = (days: number) => sql.fragment`
     SELECT coalesce(avg(CASE WHEN c.last_joined_at >= c.first_seen + make_interval(secs => ${days * DAY}) THEN 1.0 ELSE 0.0 END), 0)::float8 AS fraction
@@ -149,10 +152,11 @@ export async function playerStatsOf(connection: CommonQueryMethods, clusterId: s
      WHERE c.cluster_id = ${clusterId}
        AND c.first_seen >= ${at} - make_interval(secs => ${(days + 30) * DAY}) AND c.first_seen < ${at} - make_interval(secs => ${days * DAY})`;
   const fraction = z.object({ fraction: z.number() });
-  const [total, active, fresh, top, day1, day7, day30] = await Promise.all([
+  const [total, seen, onlineEarlier, fresh, top, day1, day7, day30] = await Promise.all([
     playerCount(connection, clusterId),
-    connection.one(sql.type(windows)`${windowCounts(sql.fragment`last_seen`, true)}`),
-    connection.one(sql.type(windows)`${windowCounts(sql.fragment`first_seen`, false)}`),
+    connection.one(sql.type(windows)`${windowCounts(sql.fragment`last_seen`)}`),
+    connection.one(sql.type(windows)`${onlineBefore}`),
+    connection.one(sql.type(windows)`${windowCounts(sql.fragment`first_seen`)}`),
     // Exact with open sessions counted: an offline player in the true top 10 is also in the top 10 by stored
     // playtime, so the candidates are those and whoever is online.
     connection.any(sql.type(z.object({ id: z.string(), username: z.string(), playtime: z.number() }))`
@@ -165,5 +169,6 @@ export async function playerStatsOf(connection: CommonQueryMethods, clusterId: s
     connection.oneFirst(sql.type(fraction)`${retention(7)}`),
     connection.oneFirst(sql.type(fraction)`${retention(30)}`),
   ]);
+  const active = { today: seen.today + onlineEarlier.today, week: seen.week + onlineEarlier.week, month: seen.month + onlineEarlier.month };
   return playerStats.parse({ total, active, new: fresh, topPlayers: [...top], retention: { day1, day7, day30 } });
 }
