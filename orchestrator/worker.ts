@@ -1,13 +1,14 @@
 /**
- * The orchestrator's job runner: graphile-worker over its own pg pool (with an `error` listener, so a Postgres restart
- * does not crash the process), and the sweep of due job deliveries (orchestrator/tasks/jobs__dispatch.ts). Task
- * handlers live in orchestrator/tasks/<domain>__<action>.ts and are listed in orchestrator/tasks/index.ts.
+ * The orchestrator's job runners: graphile-worker over its own pg pool (with an `error` listener, so a Postgres restart
+ * does not crash the process), a second one for task runs alone (RUN_CONCURRENCY), and the sweep of due job deliveries
+ * (orchestrator/tasks/jobs__dispatch.ts). Task handlers live in orchestrator/tasks/<domain>__<action>.ts and are
+ * listed in orchestrator/tasks/index.ts.
  */
 import { run, type Runner } from 'graphile-worker';
 import type { Logger } from '../observability/logger.ts';
 import { createWorkerLogger } from '../observability/workerLogger.ts';
 import { createPgPool } from '../database/pgPool.ts';
-import { createTaskList, type TaskDeps } from './tasks/index.ts';
+import { createRunTaskList, createTaskList, type TaskDeps } from './tasks/index.ts';
 import { startDeliverySweeper } from './tasks/jobs__dispatch.ts';
 
 export type Worker = { stop: () => Promise<void> };
@@ -16,31 +17,39 @@ export type WorkerOptions = { databaseUrl: string; logger: Logger; concurrency?:
 
 /** Jobs run at once per orchestrator process. */
 const DEFAULT_CONCURRENCY = 10;
+/**
+ * Task runs (`tasks__run`) at once per orchestrator process, in a second runner with a small pool of its own: a run
+ * holds its job through its step delays (up to an hour each), so runs never take the slots of the jobs above (task
+ * triggers, deliveries, ban expiries). A run's own queries go through the service's pool, not this one.
+ */
+const RUN_CONCURRENCY = 50;
 
 export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const pgPool = createPgPool(options.databaseUrl, { max: concurrency + 2, logger: options.logger, name: 'worker' });
-  let runner: Runner;
+  const runPgPool = createPgPool(options.databaseUrl, { max: 4, logger: options.logger, name: 'worker-task-runs' });
+  const common = {
+    noHandleSignals: true,
+    // Recurring work is scheduled by our own tasks, not by a crontab file.
+    parsedCronItems: [],
+    logger: createWorkerLogger(options.logger),
+  };
+  const runners: Runner[] = [];
   try {
-    runner = await run({
-      pgPool,
-      taskList: createTaskList(options.tasks),
-      concurrency,
-      noHandleSignals: true,
-      // Recurring work is scheduled by our own tasks, not by a crontab file.
-      parsedCronItems: [],
-      logger: createWorkerLogger(options.logger),
-    });
+    runners.push(await run({ ...common, pgPool, taskList: createTaskList(options.tasks), concurrency }));
+    runners.push(await run({ ...common, pgPool: runPgPool, taskList: createRunTaskList(options.tasks), concurrency: RUN_CONCURRENCY }));
   } catch (error) {
-    await pgPool.end();
+    await Promise.all(runners.map((runner) => runner.stop()));
+    await Promise.all([pgPool.end(), runPgPool.end()]);
     throw error;
   }
   const sweeper = startDeliverySweeper({ pool: options.tasks.pool, logger: options.logger });
   return {
     async stop() {
       await sweeper.stop();
-      await runner.stop();
-      await pgPool.end();
+      // Both at once: a run under way hands itself over at once (tasks/runner.ts).
+      await Promise.all(runners.map((runner) => runner.stop()));
+      await Promise.all([pgPool.end(), runPgPool.end()]);
     },
   };
 }

@@ -15,9 +15,17 @@ import { expireBanTask } from './bans__expire.ts';
 
 export type TaskDeps = { pool: DatabasePool; jobEvents: JobEvents };
 
+/** Every task but `tasks__run`: short jobs, run by the main runner (orchestrator/worker.ts). */
 export const createTaskList = (deps: TaskDeps): TaskList => ({
   [DISPATCH_TASK]: dispatchTask(deps),
   [TRIGGER_TASK]: triggerTask(deps),
-  [RUN_TASK]: runTask(deps),
   [BAN_EXPIRE_TASK]: expireBanTask(deps),
+});
+
+/**
+ * `tasks__run` alone: a task run holds its job for the whole run (step delays up to an hour each), so it has a runner
+ * of its own and never takes the slots of the short jobs above.
+ */
+export const createRunTaskList = (deps: TaskDeps): TaskList => ({
+  [RUN_TASK]: runTask(deps),
 });
