@@ -6,8 +6,9 @@
 import test from 'ava';
 import { sql } from 'slonik';
 import { body, json } from '../support/app.ts';
-import { createCluster, signUp, type TestUser } from '../support/identity.ts';
+import type { TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
+import { clusterWithServers } from '../support/players.ts';
 import { until } from '../support/wait.ts';
 
 let app: GatewayApp;
@@ -18,20 +19,7 @@ test.after.always(async () => app?.close());
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-let portBase = 21_000;
-
-async function cluster(servers = 1) {
-  const user = await signUp(app);
-  const clusterId = await createCluster(app, user);
-  const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: user.auth })));
-  const serverIds: string[] = [];
-  for (let index = 0; index < servers; index++) {
-    const ports = { gamePort: portBase++, queryPort: portBase++, rconPort: portBase++ };
-    const created = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ name: `s${index + 1}`, gameType: 'RUST', machineId: machine.id, ...ports }, { headers: user.auth })));
-    serverIds.push(created.id);
-  }
-  return { user, clusterId, serverIds, machineId: machine.id as string };
-}
+const cluster = (servers = 1) => clusterWithServers(app, servers);
 
 /** A session of `steamId` on `serverId` from `from` ms ago to `to` ms ago (`to` null: still on). */
 async function played(serverId: string, steamId: string, username: string, from: number, to: number | null, now: number) {

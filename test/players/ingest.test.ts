@@ -6,8 +6,9 @@
 import test from 'ava';
 import { sql } from 'slonik';
 import { body, json } from '../support/app.ts';
-import { createCluster, signUp, type TestUser } from '../support/identity.ts';
+import type { TestUser } from '../support/identity.ts';
 import { plainAgent, startGatewayApp, type GatewayApp } from '../support/gateway.ts';
+import { clusterWithServers } from '../support/players.ts';
 import { until } from '../support/wait.ts';
 
 let app: GatewayApp;
@@ -16,19 +17,10 @@ test.before(async () => {
 });
 test.after.always(async () => app?.close());
 
-let portBase = 20_000;
-
 /** A cluster with one machine, `servers` ONLINE servers and a connected agent. */
 async function setup(servers = 1) {
-  const user = await signUp(app);
-  const clusterId = await createCluster(app, user);
-  const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: user.auth })));
-  const serverIds: string[] = [];
-  for (let index = 0; index < servers; index++) {
-    const ports = { gamePort: portBase++, queryPort: portBase++, rconPort: portBase++ };
-    const created = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ name: `server ${index + 1}`, gameType: 'RUST', machineId: machine.id, maxPlayers: 50, ...ports }, { headers: user.auth })));
-    serverIds.push(created.id);
-  }
+  const { user, clusterId, serverIds, machineId, agentToken } = await clusterWithServers(app, servers, { names: (index) => `server ${index + 1}`, maxPlayers: 50 });
+  const machine = { id: machineId, agentToken };
   const agent = await plainAgent(app);
   agent.send('auth', { token: machine.agentToken, machineId: machine.id, version: '0.1.0' });
   await agent.next('authenticated');
