@@ -18,6 +18,13 @@ CREATE TABLE tasks (
   next_run_at timestamptz,
   last_run_at timestamptz,
   last_run_status text CHECK (last_run_status IN ('RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED', 'MISSED', 'SKIPPED')),
+  -- The TASK_RUN whose status last_run_status is (null after a MISSED or SKIPPED occurrence): only that run, or the
+  -- cancel of that run, writes its outcome here, so a run that ends late never overwrites a newer run's status.
+  last_run_job_id uuid,
+  -- Occurrences that passed (SKIPPED, or MISSED) while the run last_run_job_id was under way, [{ scheduledAt, status }]:
+  -- they leave its RUNNING status alone and are listed (the first 100) in that run's result (`skippedOccurrences`)
+  -- when it ends.
+  skipped_occurrences jsonb NOT NULL DEFAULT '[]',
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now(),
   CHECK (enabled OR next_run_at IS NULL)

@@ -17,7 +17,6 @@
  * server, as the RCON API's 409 says), the other types are sent as they are.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { DatabasePool } from '../database/pool.ts';
@@ -91,11 +90,11 @@ export async function executeRun(deps: RunnerDeps, jobId: string, signal: AbortS
     return true;
   });
   if (!claimed) {
-    // Ended without running (cancelled while QUEUED): the task must not go on saying RUNNING.
+    // Ended without running (cancelled while QUEUED; the cancel says so on the task already): only if it still is
+    // the task's current run does the task take its status.
     await pool.query(sql.unsafe`
       UPDATE tasks t SET last_run_status = j.status FROM jobs j
-       WHERE j.id = ${jobId} AND t.id = j.task_id AND t.last_run_status = 'RUNNING' AND j.status IN ('SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED')
-         AND NOT EXISTS (SELECT 1 FROM jobs other WHERE other.task_id = j.task_id AND other.type = 'TASK_RUN' AND other.status IN ('QUEUED', 'RUNNING'))`);
+       WHERE j.id = ${jobId} AND t.id = j.task_id AND t.last_run_job_id = j.id AND j.status IN ('SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED')`);
     return;
   }
 
@@ -144,39 +143,51 @@ async function drive(deps: RunnerDeps, jobId: string, owner: string, signal: Abo
     let children = state.stepJobs;
     if (!children) {
       if (state.dueInMs > 0) {
-        // Waits out the step's delay, then looks again (the task may have been deleted meanwhile).
-        await sleep(state.dueInMs, undefined, { signal });
+        // Waits out the step's delay, then looks again (the task may have been deleted meanwhile); a cancel (the
+        // job's end) cuts the wait short, so a cancelled run ends now rather than after the delay.
+        const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        await Promise.race([deps.jobEvents.waitForEnd(jobId, state.dueInMs), aborted]);
         continue;
       }
       children = await startStep(pool, jobId, owner, state, step);
+      // The run ended meanwhile (cancelled): no step is started, and the next look finishes it.
+      if (!children) continue;
     }
     const ended = await Promise.all(children.map((child) => awaitChild(deps, child, signal)));
     const failed = ended.filter((child) => child.status !== 'SUCCEEDED' && child.status !== 'SKIPPED');
     const outcome = { index: state.stepIndex, type: step.type, jobs: ended };
     const next = state.steps[state.stepIndex + 1];
+    let ending: Ending = null;
+    if (failed.length > 0 && !step.continueOnFailure) {
+      const first = failed[0]!;
+      const message = `step ${state.stepIndex + 1} (${step.type}) failed on server ${first.serverId}` +
+        (first.error ? `: ${first.error.code}: ${first.error.message}` : `: its job ended ${first.status}`) +
+        (failed.length > 1 ? ` (and on ${failed.length - 1} more server${failed.length > 2 ? 's' : ''})` : '');
+      ending = { status: 'FAILED', code: 'STEP_FAILED', message };
+    }
+    // The step's outcome and, when it fails the run, the run's end are written together: a run is never left
+    // advanced past a failed step without having ended (a crash in between would start the next step).
     await pool.transaction(async (tx) => {
       const advanced = await tx.query(sql.unsafe`
         UPDATE task_runs SET outcomes = outcomes || ${sql.jsonb([outcome] as never)}, step_index = step_index + 1, step_jobs = NULL,
                              step_due_at = now() + make_interval(secs => ${next?.delaySeconds ?? 0})
          WHERE job_id = ${jobId} AND lease_owner = ${owner}`);
       if (advanced.rowCount !== 1) throw new LeaseLost();
+      if (ending) await finishIn(tx, jobId, owner, { ...state, outcomes: [...state.outcomes, outcome] }, ending);
     });
-    if (failed.length > 0 && !step.continueOnFailure) {
-      const first = failed[0]!;
-      const message = `step ${state.stepIndex + 1} (${step.type}) failed on server ${first.serverId}` +
-        (first.error ? `: ${first.error.code}: ${first.error.message}` : `: its job ended ${first.status}`) +
-        (failed.length > 1 ? ` (and on ${failed.length - 1} more server${failed.length > 2 ? 's' : ''})` : '');
-      return finish(pool, jobId, owner, await pool.one(RUN_STATE(jobId)), { status: 'FAILED', code: 'STEP_FAILED', message });
-    }
+    if (ending) return;
   }
 }
 
 /** Creates the step's child jobs and records them, in one transaction (so a resumed run never creates them twice). */
-async function startStep(pool: DatabasePool, jobId: string, owner: string, state: RunState, step: Step): Promise<ChildEntry[]> {
+async function startStep(pool: DatabasePool, jobId: string, owner: string, state: RunState, step: Step): Promise<ChildEntry[] | null> {
   return pool.transaction(async (tx) => {
     const held = await tx.maybeOneFirst(sql.type(z.object({ held: z.boolean() }))`
       SELECT true AS held FROM task_runs WHERE job_id = ${jobId} AND lease_owner = ${owner} AND step_jobs IS NULL FOR UPDATE`);
     if (!held) throw new LeaseLost();
+    // Shares the lock a cancel takes (api/routes/jobs.ts): a run cancelled by now starts no step.
+    const status = await tx.oneFirst(sql.type(z.object({ status: z.string() }))`SELECT status FROM jobs WHERE id = ${jobId} FOR SHARE`);
+    if (status !== 'RUNNING') return null;
     const statuses = new Map(
       (await tx.any(sql.type(z.object({ id: z.string(), status: z.string() }))`
         SELECT id, status FROM servers WHERE id = ANY(${sql.array(state.serverIds, 'uuid')})`)).map((row) => [row.id, row.status]),
@@ -237,9 +248,14 @@ type Ending = { status: 'FAILED' | 'CANCELLED' | 'EXPIRED'; code: string; messag
 
 /**
  * Ends the run (SUCCEEDED unless `ending` says otherwise; a run already ended elsewhere, say cancelled, keeps its
- * status), records it on the task, and removes the graphile-worker job that would resume it.
+ * status), records it on the task if it still is the task's current run (with the occurrences skipped meanwhile), and
+ * removes the graphile-worker job that would resume it.
  */
-async function finish(pool: DatabasePool, jobId: string, owner: string, state: RunState, ending: Ending): Promise<void> {
+const finish = (pool: DatabasePool, jobId: string, owner: string, state: RunState, ending: Ending): Promise<void> =>
+  pool.transaction((tx) => finishIn(tx, jobId, owner, state, ending));
+
+/** `finish` within a transaction of the caller. Locks in the order task_runs, jobs, tasks (as the cancel: jobs, tasks). */
+async function finishIn(tx: CommonQueryMethods, jobId: string, owner: string, state: RunState, ending: Ending): Promise<void> {
   const status = ending?.status ?? 'SUCCEEDED';
   const failures = (state.outcomes as { jobs?: ChildEntry[] }[]).flatMap((outcome) => outcome.jobs ?? []).filter((child) => child.status !== 'SUCCEEDED' && child.status !== 'SKIPPED').length;
   const result = {
@@ -247,16 +263,25 @@ async function finish(pool: DatabasePool, jobId: string, owner: string, state: R
     failures,
     message: state.serverIds.length === 0 ? 'no target server (none ONLINE, or none left)' : ending ? ending.message : `${state.steps.length} step(s) done`,
   };
-  await pool.transaction(async (tx) => {
-    const mine = await tx.query(sql.unsafe`
-      UPDATE task_runs SET lease_owner = NULL, lease_until = now() WHERE job_id = ${jobId} AND lease_owner = ${owner}`);
-    if (mine.rowCount !== 1) throw new LeaseLost();
-    const updated = await tx.query(sql.unsafe`
+  const mine = await tx.query(sql.unsafe`
+    UPDATE task_runs SET lease_owner = NULL, lease_until = now() WHERE job_id = ${jobId} AND lease_owner = ${owner}`);
+  if (mine.rowCount !== 1) throw new LeaseLost();
+  const jobStatus = sql.type(z.object({ status: z.string() }));
+  // A run cancelled meanwhile keeps its status (read afresh: the cancel may have committed while this waited).
+  const finalStatus =
+    (await tx.maybeOneFirst(jobStatus`
       UPDATE jobs SET status = ${status}, finished_at = now(), result = ${sql.jsonb(result as never)},
                       error = ${ending ? sql.jsonb({ code: ending.code, message: ending.message }) : null}
-       WHERE id = ${jobId} AND status IN ('QUEUED', 'RUNNING')`);
-    const finalStatus = updated.rowCount === 1 ? status : state.status;
-    await tx.query(sql.unsafe`UPDATE tasks SET last_run_status = ${finalStatus} WHERE id = ${state.taskId} AND last_run_status = 'RUNNING'`);
-    await tx.query(sql.unsafe`SELECT graphile_worker.remove_job(${runKey(jobId)})`);
-  });
+       WHERE id = ${jobId} AND status IN ('QUEUED', 'RUNNING')
+      RETURNING status`)) ?? (await tx.oneFirst(jobStatus`SELECT status FROM jobs WHERE id = ${jobId}`));
+  const skipped = await tx.maybeOneFirst(sql.type(z.object({ skipped: z.array(z.unknown()) }))`
+    WITH previous AS (SELECT skipped_occurrences FROM tasks WHERE id = ${state.taskId} AND last_run_job_id = ${jobId} FOR UPDATE)
+    UPDATE tasks t SET last_run_status = ${finalStatus}, skipped_occurrences = '[]' FROM previous
+     WHERE t.id = ${state.taskId} AND t.last_run_job_id = ${jobId}
+    RETURNING previous.skipped_occurrences AS skipped`);
+  if (skipped && skipped.length > 0) {
+    await tx.query(sql.unsafe`
+      UPDATE jobs SET result = coalesce(result, '{}') || jsonb_build_object('skippedOccurrences', ${sql.jsonb(skipped as never)}::jsonb) WHERE id = ${jobId}`);
+  }
+  await tx.query(sql.unsafe`SELECT graphile_worker.remove_job(${runKey(jobId)})`);
 }

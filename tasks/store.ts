@@ -27,6 +27,8 @@ export const runKey = (jobId: string) => `task-run:${jobId}`;
 const STEP_ALLOWANCE_MS = 11 * 60_000;
 const RUN_MARGIN_MS = 5 * 60_000;
 const MAX_TRIGGER_ATTEMPTS = 25;
+/** Occurrences skipped during one run that its result lists (an every-minute task under a day-long run: the first). */
+const MAX_SKIPPED_LISTED = 100;
 
 export const TASK_COLUMNS = sql.fragment`
   t.id, t.cluster_id AS "clusterId", t.name, t.description, t.schedule, t.timezone,
@@ -58,6 +60,15 @@ export async function scheduleOccurrence(tx: CommonQueryMethods, taskId: string,
     SELECT graphile_worker.add_job(${TRIGGER_TASK}, json_build_object('taskId', ${taskId}::text, 'scheduledAt', ${iso}::text),
                                    run_at => ${iso}::timestamptz, job_key => ${triggerKey(taskId)}, job_key_mode => 'replace',
                                    max_attempts => ${MAX_TRIGGER_ATTEMPTS})`);
+}
+
+/**
+ * The task's status says CANCELLED when the cancelled TASK_RUN `jobId` is its current run (in the cancel's
+ * transaction, which holds the job's row lock; tasks are locked after jobs, as everywhere).
+ */
+export async function recordRunCancelled(tx: CommonQueryMethods, jobId: string): Promise<void> {
+  await tx.query(sql.unsafe`
+    UPDATE tasks t SET last_run_status = 'CANCELLED' FROM jobs j WHERE j.id = ${jobId} AND t.id = j.task_id AND t.last_run_job_id = j.id`);
 }
 
 /** Removes the pending occurrence of a task that is being deleted. */
@@ -121,7 +132,8 @@ export async function startRun(tx: DatabaseTransactionConnection, ctx: Context |
     VALUES (${created.id}, ${taskId}, ${sql.jsonb(steps as never)}, ${sql.array(serverIds, 'uuid')}, ${source.onlyWhenOnline},
             now() + make_interval(secs => ${steps[0]?.delaySeconds ?? 0}))`);
   await tx.query(sql.unsafe`
-    UPDATE tasks SET last_run_at = now(), last_run_status = 'RUNNING' WHERE id = ${taskId}`);
+    UPDATE tasks SET last_run_at = now(), last_run_status = 'RUNNING', last_run_job_id = ${created.id}, skipped_occurrences = '[]'
+     WHERE id = ${taskId}`);
   await tx.query(sql.unsafe`
     SELECT graphile_worker.add_job(${RUN_TASK}, json_build_object('jobId', ${created.id}::text), job_key => ${runKey(created.id)},
                                    job_key_mode => 'replace', max_attempts => 25)`);
@@ -135,7 +147,9 @@ export type OccurrenceOutcome = { outcome: 'STALE' } | { outcome: 'RAN'; job: Jo
 /**
  * Handles the occurrence `scheduledAt` of a task at `now`: ignored when stale (the task is gone, disabled, or its
  * pending occurrence is another one), run if less than one period late, else recorded as MISSED; SKIPPED when the
- * previous run is still under way. The next occurrence is scheduled in the same transaction.
+ * previous run is still under way. A MISSED or SKIPPED occurrence while a run is under way does not replace that
+ * run's RUNNING status: it is listed in the run's result instead. The next occurrence is scheduled in the same
+ * transaction.
  */
 export async function handleTaskOccurrence(pool: DatabasePool, taskId: string, scheduledAt: Date, now: () => Date): Promise<OccurrenceOutcome> {
   return pool.transaction(async (tx) => {
@@ -145,12 +159,24 @@ export async function handleTaskOccurrence(pool: DatabasePool, taskId: string, s
     if (!row || !row.enabled || !row.due) return { outcome: 'STALE' } as const;
     const { decision, next } = handleOccurrence(row.schedule, row.timezone, scheduledAt, now());
     await scheduleOccurrence(tx, taskId, next);
+    const underway = await runUnderway(tx, taskId);
     const passed = async (status: LastRunStatus) => {
-      await tx.query(sql.unsafe`UPDATE tasks SET last_run_at = ${scheduledAt.toISOString()}::timestamptz, last_run_status = ${status} WHERE id = ${taskId}`);
+      const iso = scheduledAt.toISOString();
+      if (underway) {
+        // The run under way keeps saying RUNNING until it ends with its own outcome; the occurrence goes into that
+        // run's result (`skippedOccurrences`, the first 100, moved there when it ends: tasks/runner.ts).
+        await tx.query(sql.unsafe`
+          UPDATE tasks SET skipped_occurrences = skipped_occurrences || jsonb_build_array(jsonb_build_object('scheduledAt', ${iso}::text, 'status', ${status}::text))
+           WHERE id = ${taskId} AND jsonb_array_length(skipped_occurrences) < ${MAX_SKIPPED_LISTED}`);
+      } else {
+        await tx.query(sql.unsafe`
+          UPDATE tasks SET last_run_at = ${iso}::timestamptz, last_run_status = ${status}, last_run_job_id = NULL, skipped_occurrences = '[]'
+           WHERE id = ${taskId}`);
+      }
       return { outcome: status as 'MISSED' | 'SKIPPED', next };
     };
     if (decision === 'MISSED') return passed('MISSED');
-    if (await runUnderway(tx, taskId)) return passed('SKIPPED');
+    if (underway) return passed('SKIPPED');
     return { outcome: 'RAN', job: await startRun(tx, null, taskId, { trigger: 'SCHEDULE', scheduledAt }), next } as const;
   });
 }

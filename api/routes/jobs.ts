@@ -13,6 +13,7 @@ import { JOB_COLUMNS, getJob } from '../../jobs/store.ts';
 import { recordAudit } from '../../identity/audit.ts';
 import { fetchPage, orderBy } from '../../database/listing.ts';
 import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
+import { recordRunCancelled } from '../../tasks/store.ts';
 
 const POWER_TYPES: ReadonlySet<string> = new Set(['START', 'STOP', 'RESTART', 'KILL']);
 
@@ -97,6 +98,7 @@ export function installJobRoutes(api: Api, deps: AppDeps) {
           }
           // The agent may be receiving it right now: tell it too (it drops a job it does not have).
           if (row.machineId) await notifyAgent(tx, { type: 'job_cancel', machineId: row.machineId, jobId: params.id });
+          if (row.type === 'TASK_RUN') await recordRunCancelled(tx, params.id);
         } else if (row.type === 'TASK_RUN' && (row.status === 'DISPATCHED' || row.status === 'RUNNING')) {
           // A task run is the orchestrator's own: it ends now, and its executor stops before the next step (a step
           // already under way on the servers finishes as its own jobs).
@@ -104,6 +106,7 @@ export function installJobRoutes(api: Api, deps: AppDeps) {
             UPDATE jobs SET status = 'CANCELLED', finished_at = now(),
                    error = ${sql.jsonb({ code: 'CANCELLED', message: 'cancelled during the run; no further step is started' })}
              WHERE id = ${params.id}`);
+          await recordRunCancelled(tx, params.id);
         } else if ((row.status === 'DISPATCHED' || row.status === 'RUNNING') && row.machineId) {
           // Remembered, so an agent that is away gets the cancel when it is back (and not the job again).
           await tx.query(sql.unsafe`UPDATE jobs SET cancel_requested_at = coalesce(cancel_requested_at, now()) WHERE id = ${params.id}`);

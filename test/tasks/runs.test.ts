@@ -227,6 +227,86 @@ test.serial('edit and delete while pending: a replaced occurrence and a deleted 
   t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${running.id}&type=BROADCAST`)).meta.total, 1, 'the second step never ran');
 });
 
+test.serial('ten runs waiting out long step delays do not hold up other work: another task\'s occurrence still runs on time', async (t) => {
+  const { clusterId, serverId } = await setup({ agent: false });
+  // No agent: broadcasts to the server are skipped, so each run is at once in its ten-minute delay, holding its job.
+  const waiting: string[] = [];
+  for (let index = 0; index < 10; index++) {
+    const task = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'soon' }, { type: 'BROADCAST', message: 'now', delaySeconds: 600 }]);
+    waiting.push((await body(await post(`/api/v1/tasks/${task.id}/run`))).id);
+  }
+  await until(async () => Number(await app.pool.oneFirst(sql.unsafe`
+    SELECT count(*) FROM task_runs WHERE job_id = ANY(${sql.array(waiting, 'uuid')}) AND step_index = 1 AND lease_owner IS NOT NULL`)) === 10, 'ten runs in their delay', 20_000);
+
+  const other = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'hello' }]);
+  const scheduledAt = await dueIn(other.id, 1_000);
+  const run = await finishedRun(clusterId, other.id);
+  t.is(run.status, 'SUCCEEDED', JSON.stringify(run));
+  const lateMs = Date.parse(run.startedAt) - scheduledAt.getTime();
+  t.true(lateMs >= 0 && lateMs < 5_000, `started ${lateMs} ms after its time`);
+
+  // Cancelled, the waiting runs end at once (their executors do not sit out the delay) and their tasks say so.
+  for (const id of waiting) t.is((await post(`/api/v1/jobs/${id}/cancel`)).status, 200);
+  await until(async () => Number(await app.pool.oneFirst(sql.unsafe`
+    SELECT count(*) FROM task_runs WHERE job_id = ANY(${sql.array(waiting, 'uuid')}) AND lease_owner IS NULL`)) === 10, 'the cancelled runs released', 10_000);
+  t.is(Number(await app.pool.oneFirst(sql.unsafe`
+    SELECT count(*) FROM tasks t JOIN jobs j ON j.task_id = t.id WHERE j.id = ANY(${sql.array(waiting, 'uuid')}) AND t.last_run_status = 'CANCELLED'`)), 10);
+});
+
+test.serial('a failed step ends the run in the same write: when that write fails once, the resumed run ends FAILED and never starts the next step', async (t) => {
+  const { clusterId, serverId } = await setup({ agent: false });
+  const task = await createTask(clusterId, [serverId], [{ type: 'RCON', command: 'save' }, { type: 'WIPE' }]);
+  // One transient failure of the write that ends this task's run FAILED (as a crash or a dropped connection then).
+  await app.pool.query(sql.unsafe`CREATE TABLE test_fail_once (task_id uuid PRIMARY KEY)`);
+  await app.pool.query(sql.unsafe`CREATE SEQUENCE test_fail_once_seq`);
+  await app.pool.query(sql.unsafe`
+    CREATE FUNCTION test_fail_once() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.type = 'TASK_RUN' AND NEW.status = 'FAILED' AND EXISTS (SELECT 1 FROM test_fail_once f WHERE f.task_id = NEW.task_id)
+         AND nextval('test_fail_once_seq') = 1 THEN
+        RAISE EXCEPTION 'injected transient failure';
+      END IF;
+      RETURN NEW;
+    END $$`);
+  await app.pool.query(sql.unsafe`CREATE TRIGGER test_fail_once BEFORE UPDATE ON jobs FOR EACH ROW EXECUTE FUNCTION test_fail_once()`);
+  t.teardown(async () => {
+    await app.pool.query(sql.unsafe`DROP TRIGGER test_fail_once ON jobs`);
+    await app.pool.query(sql.unsafe`DROP FUNCTION test_fail_once()`);
+  });
+  await app.pool.query(sql.unsafe`INSERT INTO test_fail_once (task_id) VALUES (${task.id})`);
+
+  // The server is not ONLINE: the RCON step fails. The first attempt to end the run is refused; the run is resumed
+  // once its lease lapses.
+  const run = await body(await post(`/api/v1/tasks/${task.id}/run`));
+  const ended = await get(`/api/v1/jobs/${run.id}?wait=60`);
+  t.like(ended, { status: 'FAILED', error: { code: 'STEP_FAILED' } }, JSON.stringify(ended));
+  t.true(Boolean(await app.pool.oneFirst(sql.unsafe`SELECT is_called FROM test_fail_once_seq`)), 'the failure was injected');
+  t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&type=WIPE`)).meta.total, 0, 'no WIPE after the failed step');
+  t.deepEqual(ended.result.steps.map((step: { type: string }) => step.type), ['RCON'], 'the step outcome stored once');
+  t.like(await get(`/api/v1/tasks/${task.id}`), { lastRunStatus: 'FAILED' });
+});
+
+test.serial('lastRunStatus after a cancel: CANCELLED at once; the next run is RUNNING and then its own outcome', async (t) => {
+  const { clusterId, serverId } = await setup({ agent: false });
+  const task = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'a' }, { type: 'BROADCAST', message: 'b', delaySeconds: 8 }]);
+  const first = await body(await post(`/api/v1/tasks/${task.id}/run`));
+  await until(async () => Number(await app.pool.oneFirst(sql.unsafe`SELECT step_index FROM task_runs WHERE job_id = ${first.id}`)) === 1, 'the first step done');
+  t.is((await post(`/api/v1/jobs/${first.id}/cancel`)).status, 200);
+  t.like(await get(`/api/v1/tasks/${task.id}`), { lastRunStatus: 'CANCELLED' });
+
+  await app.request(`/api/v1/tasks/${task.id}`, json({ steps: [{ type: 'BROADCAST', message: 'a' }, { type: 'BROADCAST', message: 'b', delaySeconds: 3 }] }, { method: 'PATCH', headers: owner.auth }));
+  const second = await body(await post(`/api/v1/tasks/${task.id}/run`));
+  t.is(second.status, 'QUEUED');
+  // The cancelled run's executor has noticed by now; it must not write over the run under way.
+  await until(async () => (await app.pool.oneFirst(sql.unsafe`SELECT lease_owner IS NULL FROM task_runs WHERE job_id = ${first.id}`)) === true, 'the cancelled run released', 10_000);
+  await new Promise((done) => setTimeout(done, 1_000));
+  t.like(await get(`/api/v1/tasks/${task.id}`), { lastRunStatus: 'RUNNING' });
+  const ended = await get(`/api/v1/jobs/${second.id}?wait=30`);
+  t.is(ended.status, 'SUCCEEDED');
+  t.like(await get(`/api/v1/tasks/${task.id}`), { lastRunStatus: 'SUCCEEDED' });
+  t.like(await get(`/api/v1/jobs/${first.id}`), { status: 'CANCELLED' });
+});
+
 test.serial("the classic weekly wipe on a RUST server: warnings, stop, the adapter's wipe paths deleted (config kept), start", async (t) => {
   const clusterId = await createCluster(app, owner);
   const machine = await body(await post(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' }));

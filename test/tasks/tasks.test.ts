@@ -212,10 +212,10 @@ test('an occurrence is handled once: stale and repeated payloads do nothing, a l
   t.is(afterRun.nextRunAt, new Date(scheduledAt.getTime() + 300_000).toISOString());
   t.is(afterRun.lastRunStatus, 'RUNNING');
 
-  // The next occurrence comes while that run is still under way: SKIPPED.
+  // The next occurrence comes while that run is still under way: SKIPPED (the run keeps saying RUNNING).
   const second = new Date(afterRun.nextRunAt);
   t.like(await handleTaskOccurrence(pool, created.id, second, () => second), { outcome: 'SKIPPED' });
-  t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { lastRunStatus: 'SKIPPED', lastRunAt: second.toISOString() });
+  t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { lastRunStatus: 'RUNNING', lastRunAt: afterRun.lastRunAt });
 
   // The service was down for twelve minutes over a five-minute period: MISSED, and the next one is in the future.
   await pool.query(sql.unsafe`UPDATE jobs SET status = 'SUCCEEDED', finished_at = now() WHERE id = ${runs.data[0].id}`);
@@ -271,6 +271,53 @@ test('run now: 202 with the TASK_RUN job, also for a disabled task; 409 while a 
   t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { lastRunStatus: 'CANCELLED' });
   t.is((await body(await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${created.id}&type=broadcast`))).meta.total, 0, 'no step was started');
   t.is((await app().request(`/api/v1/jobs/${second.id}/cancel`, { method: 'POST', headers: owner.auth })).status, 409);
+});
+
+test('an occurrence skipped while a run is under way leaves its RUNNING; the run then records its own outcome and lists the skipped occurrence', async (t) => {
+  const { clusterId, serverIds } = await setup();
+  // No agent: broadcasts to the servers are skipped, so the run succeeds at once when executed.
+  const created = await body(await post(`/api/v1/clusters/${clusterId}/tasks`, { ...NIGHTLY(serverIds), schedule: '*/5 * * * *', timezone: 'UTC', steps: [{ type: 'BROADCAST', message: 'hi' }] }));
+  const run = await body(await app().request(`/api/v1/tasks/${created.id}/run`, { method: 'POST', headers: owner.auth }));
+  const started = await body(await get(`/api/v1/tasks/${created.id}`));
+  const due = new Date(created.nextRunAt);
+  t.like(await handleTaskOccurrence(app().pool, created.id, due, () => due), { outcome: 'SKIPPED' });
+  t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { lastRunStatus: 'RUNNING', lastRunAt: started.lastRunAt });
+
+  await executeRun({ pool: app().pool, jobEvents: app().deps.jobEvents }, run.id, new AbortController().signal);
+  const ended = await body(await get(`/api/v1/jobs/${run.id}`));
+  t.is(ended.status, 'SUCCEEDED');
+  t.deepEqual(ended.result.skippedOccurrences, [{ scheduledAt: due.toISOString(), status: 'SKIPPED' }]);
+  t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { lastRunStatus: 'SUCCEEDED', lastRunAt: started.lastRunAt });
+});
+
+test('a cancelled run that ends late (its step still under way) does not write over the next run, whose outcome is recorded', async (t) => {
+  const { clusterId, serverIds } = await setup();
+  // No agent: the STOP job stays QUEUED, so the first run's executor waits on it after the run is cancelled.
+  const created = await body(await post(`/api/v1/clusters/${clusterId}/tasks`, { ...NIGHTLY([serverIds[0]!]), steps: [{ type: 'STOP' }] }));
+  const deps = { pool: app().pool, jobEvents: app().deps.jobEvents };
+  const first = await body(await app().request(`/api/v1/tasks/${created.id}/run`, { method: 'POST', headers: owner.auth }));
+  const executing = executeRun(deps, first.id, new AbortController().signal);
+  let stop: { id: string } | undefined;
+  for (let attempt = 0; attempt < 100 && !stop; attempt++) {
+    stop = (await body(await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${created.id}&type=STOP`))).data[0];
+    if (!stop) await new Promise((done) => setTimeout(done, 100));
+  }
+  t.truthy(stop, 'the STOP job');
+  t.is((await app().request(`/api/v1/jobs/${first.id}/cancel`, { method: 'POST', headers: owner.auth })).status, 200);
+  t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { lastRunStatus: 'CANCELLED' }, 'CANCELLED at once');
+
+  await patch(`/api/v1/tasks/${created.id}`, { steps: [{ type: 'BROADCAST', message: 'hi' }] });
+  const second = await body(await app().request(`/api/v1/tasks/${created.id}/run`, { method: 'POST', headers: owner.auth }));
+  t.is(second.status, 'QUEUED');
+  // The first run's step ends now; its executor finds the run cancelled and ends, after the second run began.
+  t.is((await app().request(`/api/v1/jobs/${stop!.id}/cancel`, { method: 'POST', headers: owner.auth })).status, 200);
+  await executing;
+  t.like(await body(await get(`/api/v1/jobs/${first.id}`)), { status: 'CANCELLED' });
+  t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { lastRunStatus: 'RUNNING' }, 'the second run is under way');
+
+  await executeRun(deps, second.id, new AbortController().signal);
+  t.is((await body(await get(`/api/v1/jobs/${second.id}`))).status, 'SUCCEEDED');
+  t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { lastRunStatus: 'SUCCEEDED' });
 });
 
 test('odd input is a 4xx in the error format, never a 500', async (t) => {
