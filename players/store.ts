@@ -78,14 +78,19 @@ export async function playerListPage(
     );
   }
   const where = sql.join(filters, sql.fragment` AND `);
-  const [rows, total] = await Promise.all([
-    connection.any(sql.type(playerListItem)`
-      SELECT ${PLAYER_COLUMNS} FROM ${PLAYER_FROM} WHERE ${where} ${playerOrder(query.sort)} ${pageClause(query.page)}`),
-    filters.length === 1
-      ? playerCount(connection, clusterId)
-      : connection.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM players p WHERE ${where}`),
-  ]);
-  return listAnswer([...rows], total, query.page);
+  if (filters.length === 1) {
+    const [rows, total] = await Promise.all([
+      connection.any(sql.type(playerListItem)`SELECT ${PLAYER_COLUMNS} FROM ${PLAYER_FROM} WHERE ${where} ${playerOrder(query.sort)} ${pageClause(query.page)}`),
+      playerCount(connection, clusterId),
+    ]);
+    return listAnswer([...rows], total, query.page);
+  }
+  // Filtered: the total comes with the page, from the same scan of the matching rows.
+  const rows = await connection.any(sql.type(playerListItem.extend({ total: z.number() }))`
+    SELECT ${PLAYER_COLUMNS}, count(*) OVER ()::int AS total FROM ${PLAYER_FROM} WHERE ${where} ${playerOrder(query.sort)} ${pageClause(query.page)}`);
+  // A page past the end has no row to carry the total.
+  const total = rows[0]?.total ?? (await connection.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM players p WHERE ${where}`));
+  return listAnswer(rows.map(({ total: _total, ...row }) => row), total, query.page);
 }
 
 /** The detail record: the list fields plus the newest 100 sessions, purchases and notes (newest first). */
@@ -146,17 +151,23 @@ export async function playerStatsOf(connection: CommonQueryMethods, clusterId: s
            count(*) FILTER (WHERE NOT ${since(sql.fragment`last_seen`, 30)})::int AS month
       FROM players WHERE cluster_id = ${clusterId} AND current_server_id IS NOT NULL`;
   const windows = z.object({ today: z.number(), week: z.number(), month: z.number() });
+  // New players and the three retention cohorts from one index-only range scan over the last 60 days of first_seen
+  // (the index carries last_joined_at).
+  const between = (from: number, to: number) =>
+    sql.fragment`first_seen >= ${at} - make_interval(secs => ${from * DAY}) AND first_seen < ${at} - make_interval(secs => ${to * DAY})`;
   const retention = (days: number) => sql.fragment`
-    SELECT coalesce(avg(CASE WHEN c.last_joined_at >= c.first_seen + make_interval(secs => ${days * DAY}) THEN 1.0 ELSE 0.0 END), 0)::float8 AS fraction
-      FROM players c
-     WHERE c.cluster_id = ${clusterId}
-       AND c.first_seen >= ${at} - make_interval(secs => ${(days + 30) * DAY}) AND c.first_seen < ${at} - make_interval(secs => ${days * DAY})`;
-  const fraction = z.object({ fraction: z.number() });
-  const [total, seen, onlineEarlier, fresh, top, day1, day7, day30] = await Promise.all([
+    coalesce(avg(CASE WHEN last_joined_at >= first_seen + make_interval(secs => ${days * DAY}) THEN 1.0 ELSE 0.0 END)
+             FILTER (WHERE ${between(days + 30, days)}), 0)::float8`;
+  const firstSeen = z.object({ today: z.number(), week: z.number(), month: z.number(), day1: z.number(), day7: z.number(), day30: z.number() });
+  const [total, seen, onlineEarlier, cohorts, top] = await Promise.all([
     playerCount(connection, clusterId),
     connection.one(sql.type(windows)`${windowCounts(sql.fragment`last_seen`)}`),
     connection.one(sql.type(windows)`${onlineBefore}`),
-    connection.one(sql.type(windows)`${windowCounts(sql.fragment`first_seen`)}`),
+    connection.one(sql.type(firstSeen)`
+      SELECT count(*) FILTER (WHERE ${since(sql.fragment`first_seen`, 1)})::int AS today, count(*) FILTER (WHERE ${since(sql.fragment`first_seen`, 7)})::int AS week,
+             count(*) FILTER (WHERE ${since(sql.fragment`first_seen`, 30)})::int AS month,
+             ${retention(1)} AS day1, ${retention(7)} AS day7, ${retention(30)} AS day30
+        FROM players WHERE cluster_id = ${clusterId} AND ${since(sql.fragment`first_seen`, 60)}`),
     // Exact with open sessions counted: an offline player in the true top 10 is also in the top 10 by stored
     // playtime, so the candidates are those and whoever is online.
     connection.any(sql.type(z.object({ id: z.string(), username: z.string(), playtime: z.number() }))`
@@ -165,10 +176,8 @@ export async function playerStatsOf(connection: CommonQueryMethods, clusterId: s
        WHERE p.id IN (SELECT id FROM (SELECT id FROM players WHERE cluster_id = ${clusterId} ORDER BY playtime DESC, id LIMIT 10) top
                       UNION SELECT id FROM players WHERE cluster_id = ${clusterId} AND current_server_id IS NOT NULL)
        ORDER BY 3 DESC, p.id LIMIT 10`),
-    connection.oneFirst(sql.type(fraction)`${retention(1)}`),
-    connection.oneFirst(sql.type(fraction)`${retention(7)}`),
-    connection.oneFirst(sql.type(fraction)`${retention(30)}`),
   ]);
+  const { day1, day7, day30, ...fresh } = cohorts;
   const active = { today: seen.today + onlineEarlier.today, week: seen.week + onlineEarlier.week, month: seen.month + onlineEarlier.month };
   return playerStats.parse({ total, active, new: fresh, topPlayers: [...top], retention: { day1, day7, day30 } });
 }

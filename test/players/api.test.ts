@@ -61,6 +61,10 @@ test('lists: search (partial, any case, username or platform id), online, server
   t.deepEqual(page.data.map((p: { username: string }) => p.username), ['malice']);
   t.like(page.data[0], { steamId: '76561198000000222', uuid: null, playtime: 3 * 3600, online: false, currentServer: null, flags: [] });
 
+  const beyond = await body(await get(user, `/api/v1/clusters/${clusterId}/players?search=ali&page=5`));
+  t.deepEqual(beyond, { data: [], meta: { total: 3, page: 5, limit: 20, totalPages: 1 } }, 'a filtered page past the end still has its total');
+  t.is((await body(await get(user, `/api/v1/clusters/${clusterId}/players?search=ali&limit=2`))).meta.total, 3);
+
   for (const bad of ['sort=kills', 'online=maybe', 'serverId=nope', 'limit=101', 'search=', 'search=a%01b', 'colour=red']) {
     const answer = await get(user, `/api/v1/clusters/${clusterId}/players?${bad}`);
     t.is(answer.status, 400, bad);
