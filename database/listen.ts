@@ -13,22 +13,28 @@ export async function listen(options: { databaseUrl: string; channel: string; lo
   const pool = createPgPool(options.databaseUrl, { max: 1, logger: options.logger, name: `listen-${options.channel}` });
   let client: pg.PoolClient | undefined;
   let closed = false;
-  const retry = () => {
-    client?.release(true);
+  /** Drops `failed` (once, however many errors it reports) and connects again after a pause. */
+  const retry = (failed: pg.PoolClient | undefined) => {
+    if (failed === undefined || failed !== client) return;
     client = undefined;
+    failed.release(true);
     if (!closed) setTimeout(() => void connect(), RETRY_MS);
   };
   const connect = async (): Promise<void> => {
+    let current: pg.PoolClient | undefined;
     try {
-      client = await pool.connect();
-      client.on('notification', (message) => {
+      current = await pool.connect();
+      client = current;
+      const mine = current;
+      current.on('notification', (message) => {
         if (message.channel === options.channel && message.payload) options.onPayload(message.payload);
       });
-      client.on('error', retry);
-      await client.query(`LISTEN ${options.channel}`);
+      current.on('error', () => retry(mine));
+      await current.query(`LISTEN ${options.channel}`);
     } catch (error) {
       options.logger.warn({ err: error, channel: options.channel }, 'could not listen; retrying');
-      retry();
+      if (current) retry(current);
+      else if (!closed) setTimeout(() => void connect(), RETRY_MS);
     }
   };
   await connect();
