@@ -85,11 +85,22 @@ export async function playerListPage(
     ]);
     return listAnswer([...rows], total, query.page);
   }
-  // Filtered: the total comes with the page, from the same scan of the matching rows.
+  const count = () => connection.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM players p WHERE ${where}`);
+  if (!query.search) {
+    const [rows, total] = await Promise.all([
+      connection.any(sql.type(playerListItem)`SELECT ${PLAYER_COLUMNS} FROM ${PLAYER_FROM} WHERE ${where} ${playerOrder(query.sort)} ${pageClause(query.page)}`),
+      count(),
+    ]);
+    return listAnswer([...rows], total, query.page);
+  }
+  // A search: the matches are found once through the trigram index (materialised, so the planner cannot walk a sort
+  // index hoping to meet 20 matches early), then sorted, paged and counted together.
   const rows = await connection.any(sql.type(playerListItem.extend({ total: z.number() }))`
-    SELECT ${PLAYER_COLUMNS}, count(*) OVER ()::int AS total FROM ${PLAYER_FROM} WHERE ${where} ${playerOrder(query.sort)} ${pageClause(query.page)}`);
+    WITH matched AS MATERIALIZED (SELECT p.* FROM players p WHERE ${where})
+    SELECT ${PLAYER_COLUMNS}, count(*) OVER ()::int AS total
+      FROM matched p LEFT JOIN servers cs ON cs.id = p.current_server_id ${playerOrder(query.sort)} ${pageClause(query.page)}`);
   // A page past the end has no row to carry the total.
-  const total = rows[0]?.total ?? (await connection.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM players p WHERE ${where}`));
+  const total = rows[0]?.total ?? (await count());
   return listAnswer(rows.map(({ total: _total, ...row }) => row), total, query.page);
 }
 
