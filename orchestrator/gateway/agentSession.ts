@@ -35,7 +35,7 @@ export type SessionOptions = {
 const JOB_ACK_TIMEOUT_MS = 5_000;
 
 /** Joins and leaves stored in one call at most (they are batched while more frames wait). */
-const MAX_PLAYER_BATCH = 100;
+const MAX_PLAYER_BATCH = 500;
 
 /** Heartbeats a machine may miss before it counts as gone. */
 const MISSED_BEATS = 3;
