@@ -189,8 +189,9 @@ $$;
 
 -- Opens a session unless one is open (then only its ping changes); creates or renames the player. Answers the
 -- player's id.
+-- `p_player`: the player's id when the caller has already looked it up (NULL: look it up, or create the player).
 CREATE FUNCTION gsm_open_session(p_server uuid, p_steam_id text, p_username text, p_at timestamptz, p_ping integer,
-                                 p_cluster uuid DEFAULT NULL, p_server_name text DEFAULT NULL)
+                                 p_cluster uuid DEFAULT NULL, p_server_name text DEFAULT NULL, p_player uuid DEFAULT NULL)
 RETURNS uuid LANGUAGE plpgsql AS $$
 -- Every write of a players row touches all its indexes (the columns written are indexed), so each case writes the
 -- row once at most: a new player is inserted with its session's effects, a player who comes on is updated once, and
@@ -198,13 +199,15 @@ RETURNS uuid LANGUAGE plpgsql AS $$
 DECLARE
   v_cluster uuid := p_cluster;
   v_server_name text := p_server_name;
-  v_player uuid;
+  v_player uuid := p_player;
   v_ping integer;
 BEGIN
   IF v_cluster IS NULL THEN
     SELECT cluster_id, name INTO v_cluster, v_server_name FROM servers WHERE id = p_server;
   END IF;
-  SELECT id INTO v_player FROM players WHERE cluster_id = v_cluster AND steam_id = p_steam_id;
+  IF v_player IS NULL THEN
+    SELECT id INTO v_player FROM players WHERE cluster_id = v_cluster AND steam_id = p_steam_id;
+  END IF;
   IF v_player IS NULL THEN
     INSERT INTO players (cluster_id, steam_id, username, uuid, first_seen, last_seen, last_joined_at, open_sessions, current_server_id, current_joined_at)
     VALUES (v_cluster, p_steam_id, p_username,
@@ -266,12 +269,14 @@ BEGIN
     RETURN NULL;
   END IF;
   IF p_kind = 'join' THEN
-    v_player := gsm_open_session(p_server, p_steam_id, p_username, p_at, p_ping, v_cluster, v_server_name);
+    v_player := gsm_open_session(p_server, p_steam_id, p_username, p_at, p_ping, v_cluster, v_server_name, v_player);
   ELSIF v_player IS NOT NULL THEN
-    PERFORM gsm_close_sessions(p_server, v_player, p_at);
-    -- A leave with no open session still counts as the latest word, so an older join arriving later stays ignored.
-    INSERT INTO player_presence AS pp (player_id, server_id, last_event_at) VALUES (v_player, p_server, p_at)
-    ON CONFLICT (player_id, server_id) DO UPDATE SET last_event_at = greatest(pp.last_event_at, excluded.last_event_at);
+    -- Closing records the presence; a leave with no open session still counts as the latest word, so an older join
+    -- arriving later stays ignored.
+    IF gsm_close_sessions(p_server, v_player, p_at) = 0 THEN
+      INSERT INTO player_presence AS pp (player_id, server_id, last_event_at) VALUES (v_player, p_server, p_at)
+      ON CONFLICT (player_id, server_id) DO UPDATE SET last_event_at = greatest(pp.last_event_at, excluded.last_event_at);
+    END IF;
     -- The name may have changed; last_seen moves only with a session that ended (a leave without one is no sign
     -- of play).
     UPDATE players SET username = p_username, updated_at = now() WHERE id = v_player AND username <> p_username;
