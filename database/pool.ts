@@ -31,10 +31,22 @@ const resultParser: Interceptor = {
 
 export type PoolOptions = { maxPoolSize?: number; statementTimeoutMs?: number };
 
+/**
+ * The URL with `-c jit=off` added to its connection options. Postgres JIT-compiles any plan whose estimated cost
+ * passes jit_above_cost; our statements are short, and compiling costs more than it saves (the player statistics:
+ * 147 ms of compilation for 20 ms of work).
+ */
+export function withoutJit(url: string): string {
+  const parsed = new URL(url);
+  const options = parsed.searchParams.get('options');
+  parsed.searchParams.set('options', `${options ? `${options} ` : ''}-c jit=off`);
+  return parsed.toString();
+}
+
 export async function createDatabasePool(url: string, options: PoolOptions = {}): Promise<DatabasePool> {
   const replaced = new Set(['timestamptz', 'timestamp', 'int8']);
   const typeParsers = createTypeParserPreset().filter((parser) => !replaced.has(parser.name));
-  return createPool(url, {
+  return createPool(withoutJit(url), {
     maxPoolSize: options.maxPoolSize ?? 10,
     statementTimeout: options.statementTimeoutMs ?? 30_000,
     // A request waiting longer than this for a connection fails with 503 instead of piling up.
