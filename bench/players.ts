@@ -6,12 +6,14 @@
  * bare. Targets: search and sort p95 ≤ 20 ms, detail p95 ≤ 10 ms, stats ≤ 250 ms, ingest ≥ 5,000 events/s.
  *
  * BENCH_PLAYERS / BENCH_SESSIONS change the data size (defaults 1,000,000 / 10,000,000); BENCH_SAMPLES the requests
- * per endpoint (200); BENCH_EVENTS the ingest events (40,000).
+ * per endpoint (200); BENCH_EVENTS the ingest events (40,000). BENCH_KEEP=1 keeps the loaded database (its URL is
+ * printed) for looking at plans, and BENCH_DATABASE_URL=<that URL> runs the measurements again on it without the load
+ * (each run adds its ingest players); drop it yourself afterwards.
  */
 import { cpus } from 'node:os';
 import pg from 'pg';
 import { io } from 'socket.io-client';
-import { createDatabasePool, type DatabasePool } from '../database/pool.ts';
+import { createDatabasePool, withoutJit, type DatabasePool } from '../database/pool.ts';
 import { generateSecret, hashSecret } from '../identity/secretTokens.ts';
 import { createTestDatabase } from '../test/support/database.ts';
 import { playerDetailOf, playerListPage, playerStatsOf } from '../players/store.ts';
@@ -32,75 +34,96 @@ const percentile = (values: number[], p: number) => {
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const elapsed = (started: number) => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
-const database = await createTestDatabase();
+const REUSE = process.env.BENCH_DATABASE_URL;
+const database = REUSE ? { url: REUSE, drop: async () => undefined } : await createTestDatabase();
 const admin = new pg.Client({ connectionString: database.url });
 await admin.connect();
 const run = (text: string) => admin.query(text);
-
-// ---- bulk load
-const loadStarted = performance.now();
-console.log(`Players benchmark: ${PLAYERS.toLocaleString('en')} players, ${SESSIONS.toLocaleString('en')} sessions, ${cpus().length} cores`);
-await run(`SET synchronous_commit = off; SET maintenance_work_mem = '512MB'; SET statement_timeout = 0`);
+// Distinguishes this run's ingest players from an earlier run's on a reused database.
+const runTag = Math.random().toString(36).slice(2, 8);
 const token = generateSecret('live');
-const seeded = await admin.query<{ cluster_id: string; user_id: string }>(`
-  WITH u AS (INSERT INTO users (email, display_name, tier) VALUES ('bench@example.test', 'bench', 'ENTERPRISE') RETURNING id),
-       c AS (INSERT INTO clusters (name) VALUES ('bench') RETURNING id),
-       m AS (INSERT INTO cluster_members (cluster_id, user_id, role) SELECT c.id, u.id, 'OWNER' FROM c, u)
-  SELECT c.id AS cluster_id, u.id AS user_id FROM c, u`);
-const { cluster_id: clusterId, user_id: userId } = seeded.rows[0]!;
-const tokenId = (await admin.query(`INSERT INTO api_tokens (user_id, name, token_hash) VALUES ($1, 'bench', $2) RETURNING id`, [userId, hashSecret(token)])).rows[0].id;
-await admin.query(`INSERT INTO api_token_clusters (token_id, cluster_id) VALUES ($1, $2)`, [tokenId, clusterId]);
 const machines: { id: string; token: string }[] = [];
-for (let index = 0; index < AGENTS; index++) {
-  const agentToken = generateSecret('agent');
-  const id = (await admin.query(`INSERT INTO machines (cluster_id, name, agent_token_hash) VALUES ($1, $2, $3) RETURNING id`, [clusterId, `m${index}`, hashSecret(agentToken)])).rows[0].id;
-  machines.push({ id, token: agentToken });
-}
-// SERVERS servers for the data, plus one per agent for the ingest run; all ONLINE.
 const serverIds: string[] = [];
-for (let index = 0; index < SERVERS + AGENTS; index++) {
-  const machine = machines[index % AGENTS]!;
-  const port = 20_000 + index * 3;
-  serverIds.push((await admin.query(`
-    INSERT INTO servers (cluster_id, machine_id, name, game_type, game_port, query_port, rcon_port, max_players, rcon_password, status, last_status_at)
-    VALUES ($1, $2, $3, 'RUST', $4, $5, $6, 200, 'x', 'ONLINE', now() - interval '181 days') RETURNING id`,
-  [clusterId, machine.id, `server ${index}`, port, port + 1, port + 2])).rows[0].id);
-}
-const dataServers = serverIds.slice(0, SERVERS);
+let clusterId: string;
 
-// Secondary indexes are built after the rows are in, as any bulk load does.
-const indexes = (await admin.query<{ indexname: string; indexdef: string }>(`
-  SELECT indexname, indexdef FROM pg_indexes
-   WHERE tablename IN ('players', 'player_sessions') AND indexname NOT IN ('players_pkey', 'player_sessions_pkey', 'players_cluster_steam_id_key')`)).rows;
-for (const index of indexes) await run(`DROP INDEX ${index.indexname}`);
-await run(`ALTER TABLE players DISABLE TRIGGER players_count_added`);
-const playerId = (expression: string) => `('00000000-0000-7000-8000-' || lpad(to_hex(${expression}), 12, '0'))::uuid`;
-const serverArray = `ARRAY[${dataServers.map((id) => `'${id}'::uuid`).join(',')}]`;
-await run(`
-  INSERT INTO players (id, cluster_id, steam_id, username, first_seen, last_seen, last_joined_at, playtime, current_server_id, current_joined_at, open_sessions)
-  SELECT ${playerId('i')}, '${clusterId}', (76561197960265728 + i)::text, 'p' || substr(md5(i::text), 1, 10),
-         first_seen, last_seen, last_seen - interval '1 hour', (random() * 1000000)::bigint,
-         CASE WHEN i % ${ONLINE_EVERY} = 0 THEN (${serverArray})[1 + i % ${SERVERS}] END,
-         CASE WHEN i % ${ONLINE_EVERY} = 0 THEN now() - interval '30 minutes' END,
-         CASE WHEN i % ${ONLINE_EVERY} = 0 THEN 1 ELSE 0 END
-    FROM (SELECT i, now() - random() * interval '180 days' AS first_seen FROM generate_series(1, ${PLAYERS}) i) s,
-         LATERAL (SELECT first_seen + random() * (now() - first_seen) AS last_seen) l`);
-await run(`INSERT INTO cluster_player_counts (cluster_id, shard, players) VALUES ('${clusterId}', 0, ${PLAYERS})`);
-await run(`ALTER TABLE players ENABLE TRIGGER players_count_added`);
-console.log(`  players loaded in ${elapsed(loadStarted)}`);
-await run(`
-  INSERT INTO player_sessions (id, player_id, cluster_id, server_id, server_name, joined_at, left_at)
-  SELECT ('00000000-0000-7000-9000-' || lpad(to_hex(j), 12, '0'))::uuid, ${playerId(`1 + (j - 1) % ${PLAYERS}`)}, '${clusterId}',
-         (${serverArray})[1 + j % ${SERVERS}], 'server', joined_at, joined_at + random() * interval '3 hours'
-    FROM (SELECT j, now() - interval '3 hours' - random() * interval '180 days' AS joined_at FROM generate_series(1, ${SESSIONS}) j) s`);
-await run(`
-  INSERT INTO player_sessions (player_id, cluster_id, server_id, server_name, joined_at)
-  SELECT id, cluster_id, current_server_id, 'server', current_joined_at FROM players WHERE current_server_id IS NOT NULL`);
-console.log(`  sessions loaded in ${elapsed(loadStarted)}`);
-for (const index of indexes) await run(index.indexdef);
-await run(`UPDATE servers SET players_online = (SELECT count(*) FROM player_sessions s WHERE s.server_id = servers.id AND s.left_at IS NULL)`);
-for (const table of ['players', 'player_sessions', 'servers']) await run(`VACUUM ANALYZE ${table}`);
-console.log(`  indexes built and analysed; load took ${elapsed(loadStarted)}\n`);
+if (REUSE) {
+  // A database kept by an earlier run (BENCH_KEEP=1): new tokens, the same data.
+  console.log(`Players benchmark on the kept database ${REUSE}, ${cpus().length} cores`);
+  clusterId = (await admin.query(`SELECT id FROM clusters WHERE name = 'bench'`)).rows[0].id;
+  const userId = (await admin.query(`SELECT id FROM users WHERE email = 'bench@example.test'`)).rows[0].id;
+  const tokenId = (await admin.query(`INSERT INTO api_tokens (user_id, name, token_hash) VALUES ($1, $2, $3) RETURNING id`, [userId, `bench ${runTag}`, hashSecret(token)])).rows[0].id;
+  await admin.query(`INSERT INTO api_token_clusters (token_id, cluster_id) VALUES ($1, $2)`, [tokenId, clusterId]);
+  for (const { id } of (await admin.query(`SELECT id FROM machines WHERE cluster_id = $1 ORDER BY substr(name, 2)::int`, [clusterId])).rows) {
+    const agentToken = generateSecret('agent');
+    await admin.query(`UPDATE machines SET agent_token_hash = $2 WHERE id = $1`, [id, hashSecret(agentToken)]);
+    machines.push({ id, token: agentToken });
+  }
+  serverIds.push(...(await admin.query(`SELECT id FROM servers WHERE cluster_id = $1 ORDER BY substr(name, 8)::int`, [clusterId])).rows.map((row) => row.id));
+} else {
+  // ---- bulk load
+  const loadStarted = performance.now();
+  console.log(`Players benchmark: ${PLAYERS.toLocaleString('en')} players, ${SESSIONS.toLocaleString('en')} sessions, ${cpus().length} cores`);
+  await run(`SET synchronous_commit = off; SET maintenance_work_mem = '512MB'; SET statement_timeout = 0`);
+  const seeded = await admin.query<{ cluster_id: string; user_id: string }>(`
+    WITH u AS (INSERT INTO users (email, display_name, tier) VALUES ('bench@example.test', 'bench', 'ENTERPRISE') RETURNING id),
+         c AS (INSERT INTO clusters (name) VALUES ('bench') RETURNING id),
+         m AS (INSERT INTO cluster_members (cluster_id, user_id, role) SELECT c.id, u.id, 'OWNER' FROM c, u)
+    SELECT c.id AS cluster_id, u.id AS user_id FROM c, u`);
+  clusterId = seeded.rows[0]!.cluster_id;
+  const userId = seeded.rows[0]!.user_id;
+  const tokenId = (await admin.query(`INSERT INTO api_tokens (user_id, name, token_hash) VALUES ($1, 'bench', $2) RETURNING id`, [userId, hashSecret(token)])).rows[0].id;
+  await admin.query(`INSERT INTO api_token_clusters (token_id, cluster_id) VALUES ($1, $2)`, [tokenId, clusterId]);
+  for (let index = 0; index < AGENTS; index++) {
+    const agentToken = generateSecret('agent');
+    const id = (await admin.query(`INSERT INTO machines (cluster_id, name, agent_token_hash) VALUES ($1, $2, $3) RETURNING id`, [clusterId, `m${index}`, hashSecret(agentToken)])).rows[0].id;
+    machines.push({ id, token: agentToken });
+  }
+  // SERVERS servers for the data, plus one per agent for the ingest run; all ONLINE.
+  for (let index = 0; index < SERVERS + AGENTS; index++) {
+    const machine = machines[index % AGENTS]!;
+    const port = 20_000 + index * 3;
+    serverIds.push((await admin.query(`
+      INSERT INTO servers (cluster_id, machine_id, name, game_type, game_port, query_port, rcon_port, max_players, rcon_password, status, last_status_at)
+      VALUES ($1, $2, $3, 'RUST', $4, $5, $6, 200, 'x', 'ONLINE', now() - interval '181 days') RETURNING id`,
+    [clusterId, machine.id, `server ${index}`, port, port + 1, port + 2])).rows[0].id);
+  }
+
+  const dataServers = serverIds.slice(0, SERVERS);
+  // Secondary indexes are built after the rows are in, as any bulk load does.
+  const indexes = (await admin.query<{ indexname: string; indexdef: string }>(`
+    SELECT indexname, indexdef FROM pg_indexes
+     WHERE tablename IN ('players', 'player_sessions') AND indexname NOT IN ('players_pkey', 'player_sessions_pkey', 'players_cluster_steam_id_key')`)).rows;
+  for (const index of indexes) await run(`DROP INDEX ${index.indexname}`);
+  await run(`ALTER TABLE players DISABLE TRIGGER players_activity_added`);
+  const playerId = (expression: string) => `('00000000-0000-7000-8000-' || lpad(to_hex(${expression}), 12, '0'))::uuid`;
+  const serverArray = `ARRAY[${dataServers.map((id) => `'${id}'::uuid`).join(',')}]`;
+  await run(`
+    INSERT INTO players (id, cluster_id, steam_id, username, first_seen, last_seen, last_joined_at, playtime, current_server_id, current_joined_at, open_sessions)
+    SELECT ${playerId('i')}, '${clusterId}', (76561197960265728 + i)::text, 'p' || substr(md5(i::text), 1, 10),
+           first_seen, last_seen, last_seen - interval '1 hour', (random() * 1000000)::bigint,
+           CASE WHEN i % ${ONLINE_EVERY} = 0 THEN (${serverArray})[1 + i % ${SERVERS}] END,
+           CASE WHEN i % ${ONLINE_EVERY} = 0 THEN now() - interval '30 minutes' END,
+           CASE WHEN i % ${ONLINE_EVERY} = 0 THEN 1 ELSE 0 END
+      FROM (SELECT i, now() - random() * interval '180 days' AS first_seen FROM generate_series(1, ${PLAYERS}) i) s,
+           LATERAL (SELECT first_seen + random() * (now() - first_seen) AS last_seen) l`);
+  // The per-day activity rows the trigger would have written (sql/000010).
+  await run(`INSERT INTO player_activity_days SELECT '${clusterId}', r.* FROM gsm_player_activity_recount('${clusterId}') r`);
+  await run(`ALTER TABLE players ENABLE TRIGGER players_activity_added`);
+  console.log(`  players loaded in ${elapsed(loadStarted)}`);
+  await run(`
+    INSERT INTO player_sessions (id, player_id, cluster_id, server_id, server_name, joined_at, left_at)
+    SELECT ('00000000-0000-7000-9000-' || lpad(to_hex(j), 12, '0'))::uuid, ${playerId(`1 + (j - 1) % ${PLAYERS}`)}, '${clusterId}',
+           (${serverArray})[1 + j % ${SERVERS}], 'server', joined_at, joined_at + random() * interval '3 hours'
+      FROM (SELECT j, now() - interval '3 hours' - random() * interval '180 days' AS joined_at FROM generate_series(1, ${SESSIONS}) j) s`);
+  await run(`
+    INSERT INTO player_sessions (player_id, cluster_id, server_id, server_name, joined_at)
+    SELECT id, cluster_id, current_server_id, 'server', current_joined_at FROM players WHERE current_server_id IS NOT NULL`);
+  console.log(`  sessions loaded in ${elapsed(loadStarted)}`);
+  for (const index of indexes) await run(index.indexdef);
+  await run(`UPDATE servers SET players_online = (SELECT count(*) FROM player_sessions s WHERE s.server_id = servers.id AND s.left_at IS NULL)`);
+  for (const table of ['players', 'player_sessions', 'servers']) await run(`VACUUM ANALYZE ${table}`);
+  console.log(`  indexes built and analysed; load took ${elapsed(loadStarted)}\n`);
+}
 
 // ---- the same SQL, bare: the statements our store functions send, captured at the pg driver, replayed raw.
 type Statement = { text: string; values: unknown[] };
@@ -121,7 +144,8 @@ async function statementsOf(call: (pool: DatabasePool) => Promise<unknown>): Pro
   captured = null;
   return statements;
 }
-const barePool = new pg.Pool({ connectionString: database.url, max: 10 });
+// With the service's own connection settings (JIT off, database/pool.ts), so both run the same plans.
+const barePool = new pg.Pool({ connectionString: withoutJit(database.url), max: 10 });
 barePool.on('error', () => undefined);
 
 // ---- what each endpoint is asked
@@ -195,7 +219,7 @@ const eventTime = (agent: number, index: number, offsetMs: number) => new Date(D
 /** Event n of an agent: joins of new players (n even) and their leaves (n odd), on the agent's own server. */
 const eventOf = (agent: number, index: number, offsetMs: number) => ({
   name: index % 2 === 0 ? 'player:join' : 'player:leave',
-  data: { serverId: ingestServers[agent]!, steamId: `bench-${agent}-${Math.floor(index / 2)}`, username: `bench ${agent}`, at: eventTime(agent, index, offsetMs) },
+  data: { serverId: ingestServers[agent]!, steamId: `bench-${runTag}-${agent}-${Math.floor(index / 2)}`, username: `bench ${agent}`, at: eventTime(agent, index, offsetMs) },
 });
 try {
   const sockets = await Promise.all(machines.map((machine) => new Promise<ReturnType<typeof io>>((resolve, reject) => {
@@ -245,5 +269,6 @@ try {
   await storePool.end();
   await barePool.end();
   await admin.end();
-  await database.drop();
+  if (process.env.BENCH_KEEP || REUSE) console.log(`database kept: ${database.url} (run again on it with BENCH_DATABASE_URL=<that URL>)`);
+  else await database.drop();
 }

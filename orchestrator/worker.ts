@@ -1,8 +1,9 @@
 /**
  * The orchestrator's job runners: graphile-worker over its own pg pool (with an `error` listener, so a Postgres restart
- * does not crash the process), a second one for task runs alone (RUN_CONCURRENCY), and the sweep of due job deliveries
- * (orchestrator/tasks/jobs__dispatch.ts). Task handlers live in orchestrator/tasks/<domain>__<action>.ts and are
- * listed in orchestrator/tasks/index.ts.
+ * does not crash the process), a second one for task runs alone (RUN_CONCURRENCY), and two beats of their own: the
+ * sweep of due job deliveries (orchestrator/tasks/jobs__dispatch.ts) and the fold of player activity
+ * (players/activity.ts). Task handlers live in orchestrator/tasks/<domain>__<action>.ts and are listed in
+ * orchestrator/tasks/index.ts.
  */
 import { run, type Runner } from 'graphile-worker';
 import type { Logger } from '../observability/logger.ts';
@@ -10,6 +11,7 @@ import { createWorkerLogger } from '../observability/workerLogger.ts';
 import { createPgPool } from '../database/pgPool.ts';
 import { createRunTaskList, createTaskList, type TaskDeps } from './tasks/index.ts';
 import { startDeliverySweeper } from './tasks/jobs__dispatch.ts';
+import { startActivityFolder } from '../players/activity.ts';
 
 export type Worker = { stop: () => Promise<void> };
 
@@ -44,9 +46,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     throw error;
   }
   const sweeper = startDeliverySweeper({ pool: options.tasks.pool, logger: options.logger });
+  const folder = startActivityFolder({ pool: options.tasks.pool, logger: options.logger });
   return {
     async stop() {
-      await sweeper.stop();
+      await Promise.all([sweeper.stop(), folder.stop()]);
       // Both at once: a run under way hands itself over at once (tasks/runner.ts).
       await Promise.all(runners.map((runner) => runner.stop()));
       await Promise.all([pgPool.end(), runPgPool.end()]);

@@ -37,10 +37,19 @@ const playerOrder = (sort: Sort<PlayerSortField>) => {
   return sql.fragment`ORDER BY ${PLAYER_SORT[sort.field]} ${direction}, p.id ${direction}`;
 };
 
-/** Players in a cluster, from the trigger-kept counter. */
+/** A cluster's players per UTC day (sql/000010): the folded day rows plus the deltas not folded yet. */
+const activityDays = (clusterId: string) => sql.fragment`
+  SELECT day, sum(first_seen) AS first_seen, sum(last_seen) AS last_seen,
+         sum(returned_1) AS returned_1, sum(returned_7) AS returned_7, sum(returned_30) AS returned_30
+    FROM (SELECT day, first_seen, last_seen, returned_1, returned_7, returned_30 FROM player_activity_days WHERE cluster_id = ${clusterId}
+          UNION ALL
+          SELECT day, first_seen, last_seen, returned_1, returned_7, returned_30 FROM player_activity_changes WHERE cluster_id = ${clusterId}) a
+   GROUP BY day`;
+
+/** Players in a cluster: everyone has one first day. */
 const playerCount = (connection: CommonQueryMethods, clusterId: string) =>
   connection.oneFirst(sql.type(z.object({ players: z.number() }))`
-    SELECT coalesce(sum(players), 0)::int AS players FROM cluster_player_counts WHERE cluster_id = ${clusterId}`);
+    SELECT coalesce(sum(first_seen), 0)::int AS players FROM (${activityDays(clusterId)}) days`);
 
 const SESSION_COLUMNS = sql.fragment`
   s.id, s.server_id AS "serverId", s.server_name AS "serverName", s.joined_at AS "joinedAt", s.left_at AS "leftAt",
@@ -143,42 +152,60 @@ export async function serverPlayersOf(connection: CommonQueryMethods, serverId: 
 }
 
 const DAY = 86_400;
+const RETENTION_DAYS = [1, 7, 30] as const;
 
 /**
- * Statistics over rolling windows (SPEC section 5), from the players table alone: a player's sessions overlap a window
- * exactly when the player is online or was last seen inside it (`last_seen` is the end of the latest session), and a
- * player has a session starting N days after the first exactly when the newest one (`last_joined_at`) does.
+ * Statistics over rolling windows (SPEC section 5). A player's sessions overlap a window exactly when the player is
+ * online or was last seen inside it (`last_seen` is the end of the latest session), and a player has a session
+ * starting N days after the first exactly when the newest one (`last_joined_at`) does. Counting those over a million
+ * players is a scan each, so they come from the per-day rows of sql/000010: a window adds up the whole UTC days after
+ * the one it starts in, and reads only the players of that day from the players indexes.
  */
 export async function playerStatsOf(connection: CommonQueryMethods, clusterId: string, now?: Date): Promise<z.infer<typeof playerStats>> {
   const at = sql.fragment`${(now ?? new Date()).toISOString()}::timestamptz`;
-  const since = (column: FragmentSqlToken, days: number) => sql.fragment`${column} >= ${at} - make_interval(secs => ${days * DAY})`;
-  // One index range scan from the start of the month window (an OR with "online" would defeat the index).
-  const windowCounts = (column: FragmentSqlToken) => sql.fragment`
-    SELECT count(*) FILTER (WHERE ${since(column, 1)})::int AS today, count(*) FILTER (WHERE ${since(column, 7)})::int AS week, count(*)::int AS month
-      FROM players WHERE cluster_id = ${clusterId} AND ${since(column, 30)}`;
-  // Online players whose last report is older than a window start still overlap it (their session is open).
-  const onlineBefore = sql.fragment`
-    SELECT count(*) FILTER (WHERE NOT ${since(sql.fragment`last_seen`, 1)})::int AS today, count(*) FILTER (WHERE NOT ${since(sql.fragment`last_seen`, 7)})::int AS week,
-           count(*) FILTER (WHERE NOT ${since(sql.fragment`last_seen`, 30)})::int AS month
-      FROM players WHERE cluster_id = ${clusterId} AND current_server_id IS NOT NULL`;
+  const ago = (seconds: number) => sql.fragment`(${at} - make_interval(secs => ${seconds}))`;
+  const dayOf = (moment: FragmentSqlToken) => sql.fragment`(${moment} AT TIME ZONE 'UTC')::date`;
+  const startOfDay = (moment: FragmentSqlToken) => sql.fragment`(${dayOf(moment)}::timestamp AT TIME ZONE 'UTC')`;
+  const endOfDay = (moment: FragmentSqlToken) => sql.fragment`((${dayOf(moment)} + 1)::timestamp AT TIME ZONE 'UTC')`;
+  const column = { first: sql.fragment`first_seen`, last: sql.fragment`last_seen` };
+  /** Players whose first/last sighting is at or after `from`. */
+  const since = (which: keyof typeof column, from: FragmentSqlToken) => sql.fragment`
+    (SELECT coalesce(sum(${column[which]}), 0) FROM days WHERE day > ${dayOf(from)})
+    + (SELECT count(*) FROM players WHERE cluster_id = ${clusterId} AND ${column[which]} >= ${from} AND ${column[which]} < ${endOfDay(from)})`;
+  // Cohort N: first seen in [at - (N + 30) days, at - N days); returned: newest session at least N days after the first.
+  // The edge days are two ranges of the first_seen index (which carries last_joined_at), each read on its own.
+  const cohort = (days: number, counted: 'players' | 'returned') => {
+    const [from, to] = [ago((days + 30) * DAY), ago(days * DAY)];
+    const whole = counted === 'players' ? sql.fragment`first_seen` : sql.identifier([`returned_${days}`]);
+    const edge = (range: FragmentSqlToken) => sql.fragment`
+      (SELECT count(*) FROM players WHERE cluster_id = ${clusterId} AND ${range}
+          ${counted === 'returned' ? sql.fragment`AND last_joined_at >= first_seen + make_interval(secs => ${days * DAY})` : sql.fragment``})`;
+    return sql.fragment`
+      (SELECT coalesce(sum(${whole}), 0) FROM days WHERE day > ${dayOf(from)} AND day < ${dayOf(to)})
+      + ${edge(sql.fragment`first_seen >= ${from} AND first_seen < ${endOfDay(from)}`)}
+      + ${edge(sql.fragment`first_seen >= ${startOfDay(to)} AND first_seen < ${to}`)}`;
+  };
+  const counts = z.object({
+    total: z.number(), seenToday: z.number(), seenWeek: z.number(), seenMonth: z.number(),
+    newToday: z.number(), newWeek: z.number(), newMonth: z.number(),
+    cohort1: z.number(), returned1: z.number(), cohort7: z.number(), returned7: z.number(), cohort30: z.number(), returned30: z.number(),
+  });
   const windows = z.object({ today: z.number(), week: z.number(), month: z.number() });
-  // New players and the three retention cohorts from one index-only range scan over the last 60 days of first_seen
-  // (the index carries last_joined_at).
-  const between = (from: number, to: number) =>
-    sql.fragment`first_seen >= ${at} - make_interval(secs => ${from * DAY}) AND first_seen < ${at} - make_interval(secs => ${to * DAY})`;
-  const retention = (days: number) => sql.fragment`
-    coalesce(avg(CASE WHEN last_joined_at >= first_seen + make_interval(secs => ${days * DAY}) THEN 1.0 ELSE 0.0 END)
-             FILTER (WHERE ${between(days + 30, days)}), 0)::float8`;
-  const firstSeen = z.object({ today: z.number(), week: z.number(), month: z.number(), day1: z.number(), day7: z.number(), day30: z.number() });
-  const [total, seen, onlineEarlier, cohorts, top] = await Promise.all([
-    playerCount(connection, clusterId),
-    connection.one(sql.type(windows)`${windowCounts(sql.fragment`last_seen`)}`),
-    connection.one(sql.type(windows)`${onlineBefore}`),
-    connection.one(sql.type(firstSeen)`
-      SELECT count(*) FILTER (WHERE ${since(sql.fragment`first_seen`, 1)})::int AS today, count(*) FILTER (WHERE ${since(sql.fragment`first_seen`, 7)})::int AS week,
-             count(*) FILTER (WHERE ${since(sql.fragment`first_seen`, 30)})::int AS month,
-             ${retention(1)} AS day1, ${retention(7)} AS day7, ${retention(30)} AS day30
-        FROM players WHERE cluster_id = ${clusterId} AND ${since(sql.fragment`first_seen`, 60)}`),
+  const [figures, onlineEarlier, top] = await Promise.all([
+    connection.one(sql.type(counts)`
+      WITH days AS MATERIALIZED (${activityDays(clusterId)})
+      SELECT (SELECT coalesce(sum(first_seen), 0) FROM days)::int AS total,
+             (${since('last', ago(DAY))})::int AS "seenToday", (${since('last', ago(7 * DAY))})::int AS "seenWeek",
+             (${since('last', ago(30 * DAY))})::int AS "seenMonth",
+             (${since('first', ago(DAY))})::int AS "newToday", (${since('first', ago(7 * DAY))})::int AS "newWeek",
+             (${since('first', ago(30 * DAY))})::int AS "newMonth",
+             ${sql.join(RETENTION_DAYS.map((days) => sql.fragment`(${cohort(days, 'players')})::int AS ${sql.identifier([`cohort${days}`])},
+                                                                (${cohort(days, 'returned')})::int AS ${sql.identifier([`returned${days}`])}`), sql.fragment`, `)}`),
+    // Online players whose last report is older than a window start still overlap it (their session is open).
+    connection.one(sql.type(windows)`
+      SELECT count(*) FILTER (WHERE last_seen < ${ago(DAY)})::int AS today, count(*) FILTER (WHERE last_seen < ${ago(7 * DAY)})::int AS week,
+             count(*) FILTER (WHERE last_seen < ${ago(30 * DAY)})::int AS month
+        FROM players WHERE cluster_id = ${clusterId} AND current_server_id IS NOT NULL`),
     // Exact with open sessions counted: an offline player in the true top 10 is also in the top 10 by stored
     // playtime, so the candidates are those and whoever is online.
     connection.any(sql.type(z.object({ id: z.string(), username: z.string(), playtime: z.number() }))`
@@ -188,7 +215,12 @@ export async function playerStatsOf(connection: CommonQueryMethods, clusterId: s
                       UNION SELECT id FROM players WHERE cluster_id = ${clusterId} AND current_server_id IS NOT NULL)
        ORDER BY 3 DESC, p.id LIMIT 10`),
   ]);
-  const { day1, day7, day30, ...fresh } = cohorts;
-  const active = { today: seen.today + onlineEarlier.today, week: seen.week + onlineEarlier.week, month: seen.month + onlineEarlier.month };
-  return playerStats.parse({ total, active, new: fresh, topPlayers: [...top], retention: { day1, day7, day30 } });
+  const share = (returned: number, players: number) => (players === 0 ? 0 : returned / players);
+  return playerStats.parse({
+    total: figures.total,
+    active: { today: figures.seenToday + onlineEarlier.today, week: figures.seenWeek + onlineEarlier.week, month: figures.seenMonth + onlineEarlier.month },
+    new: { today: figures.newToday, week: figures.newWeek, month: figures.newMonth },
+    topPlayers: [...top],
+    retention: { day1: share(figures.returned1, figures.cohort1), day7: share(figures.returned7, figures.cohort7), day30: share(figures.returned30, figures.cohort30) },
+  });
 }

@@ -26,6 +26,7 @@ import type { JobEvents } from '../../jobs/events.ts';
 import { FINISHED_STATUSES, JOB_STATUSES } from '../../schema/jobs.ts';
 import { AGENT_CHANNEL, notifyAgent } from '../gateway/notifications.ts';
 import { DISPATCH_TASK } from '../../jobs/store.ts';
+import { repeatEvery, type Repeating } from '../repeat.ts';
 
 /** How long the agent has to acknowledge a job before the delivery is retried. */
 export const ACK_TIMEOUT_MS = 5_000;
@@ -82,27 +83,13 @@ export async function sweepDueJobs(pool: DatabasePool): Promise<number> {
 }
 
 /** Sweeps every SWEEP_INTERVAL_MS (and at once again while a sweep comes back full) until stopped. */
-export function startDeliverySweeper(options: { pool: DatabasePool; logger: Logger }): { stop: () => Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const sweep = async () => {
-    try {
-      while (!stopped && (await sweepDueJobs(options.pool)) >= SWEEP_BATCH);
-    } catch (error) {
-      options.logger.warn({ err: error }, 'job delivery sweep failed; retrying');
-    }
-    if (!stopped) timer = setTimeout(() => void (running = sweep()), SWEEP_INTERVAL_MS);
-  };
-  timer = setTimeout(() => void (running = sweep()), SWEEP_INTERVAL_MS);
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
-}
+export const startDeliverySweeper = (options: { pool: DatabasePool; logger: Logger }): Repeating =>
+  repeatEvery({
+    everyMs: SWEEP_INTERVAL_MS,
+    logger: options.logger,
+    what: 'job delivery sweep',
+    round: async () => (await sweepDueJobs(options.pool)) >= SWEEP_BATCH,
+  });
 
 const payload = z.object({ jobId: z.uuid() });
 const jobRow = z.object({ status: z.enum(JOB_STATUSES), machineId: z.string().nullable(), expired: z.boolean(), expiresAt: z.string() });
