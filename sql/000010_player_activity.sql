@@ -37,9 +37,9 @@ CREATE TABLE player_activity_changes (
 );
 CREATE INDEX player_activity_changes_cluster_idx ON player_activity_changes (cluster_id);
 
--- A player's contribution to the day rows (the sign: +1 for the row as it is now, -1 for what it was). The two
--- common changes are written directly: a new player whose first and last sighting are the same day, and a player
--- whose last day moved and nothing else.
+-- A player's contribution to the day rows (the sign: +1 for the row as it is now, -1 for what it was). The common
+-- cases are decided first: a new player whose first and last sighting are the same day, a player whose last day moved
+-- and nothing else, and a join that changed no day and no comeback (nothing to write).
 CREATE FUNCTION gsm_player_activity_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   v_first date := (NEW.first_seen AT TIME ZONE 'UTC')::date;
@@ -55,6 +55,9 @@ BEGIN
      AND (OLD.last_joined_at >= OLD.first_seen + interval '24 hours') = v_back
      AND (OLD.last_joined_at >= OLD.first_seen + interval '168 hours') = (NEW.last_joined_at >= NEW.first_seen + interval '168 hours')
      AND (OLD.last_joined_at >= OLD.first_seen + interval '720 hours') = (NEW.last_joined_at >= NEW.first_seen + interval '720 hours') THEN
+    IF (OLD.last_seen AT TIME ZONE 'UTC')::date = v_last THEN
+      RETURN NULL;
+    END IF;
     INSERT INTO player_activity_changes (cluster_id, day, first_seen, last_seen, returned_1, returned_7, returned_30)
     VALUES (NEW.cluster_id, (OLD.last_seen AT TIME ZONE 'UTC')::date, 0, -1, 0, 0, 0), (NEW.cluster_id, v_last, 0, 1, 0, 0, 0);
     RETURN NULL;
@@ -78,18 +81,20 @@ END
 $$;
 CREATE TRIGGER players_activity_added AFTER INSERT ON players
   FOR EACH ROW EXECUTE FUNCTION gsm_player_activity_changed();
+-- The condition is short on purpose: Postgres parses a trigger's WHEN again for every UPDATE statement, and ingest
+-- updates a player in a statement of its own. The function itself returns at once when no day or comeback changed.
 CREATE TRIGGER players_activity_changed AFTER UPDATE OF first_seen, last_seen, last_joined_at ON players
-  FOR EACH ROW WHEN (
-    OLD.first_seen <> NEW.first_seen
-    OR (OLD.last_seen AT TIME ZONE 'UTC')::date <> (NEW.last_seen AT TIME ZONE 'UTC')::date
-    OR (OLD.last_joined_at <> NEW.last_joined_at AND (
-         (OLD.last_joined_at >= OLD.first_seen + interval '24 hours') <> (NEW.last_joined_at >= NEW.first_seen + interval '24 hours')
-      OR (OLD.last_joined_at >= OLD.first_seen + interval '168 hours') <> (NEW.last_joined_at >= NEW.first_seen + interval '168 hours')
-      OR (OLD.last_joined_at >= OLD.first_seen + interval '720 hours') <> (NEW.last_joined_at >= NEW.first_seen + interval '720 hours'))))
+  FOR EACH ROW WHEN (OLD.first_seen <> NEW.first_seen OR OLD.last_joined_at <> NEW.last_joined_at
+                     OR (OLD.last_seen AT TIME ZONE 'UTC')::date <> (NEW.last_seen AT TIME ZONE 'UTC')::date)
   EXECUTE FUNCTION gsm_player_activity_changed();
--- Players removed with their cluster need nothing (the cluster's rows go with it); any other removal is subtracted.
-CREATE FUNCTION gsm_player_activity_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Removed players take their sessions and presence with them (those tables have no foreign key to players: its check
+-- was a statement of its own for every session opened and every presence recorded, a tenth of ingest; their rows are
+-- only ever written by the functions below, for a player row they have just read or written). Players removed with
+-- their cluster need nothing more; any other removal is subtracted from the day rows.
+CREATE FUNCTION gsm_players_removed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  DELETE FROM player_sessions WHERE player_id IN (SELECT id FROM removed);
+  DELETE FROM player_presence WHERE player_id IN (SELECT id FROM removed);
   INSERT INTO player_activity_changes (cluster_id, day, first_seen, last_seen, returned_1, returned_7, returned_30)
   SELECT r.cluster_id, d.day, sum(d.f), sum(d.l), sum(d.r1), sum(d.r7), sum(d.r30)
     FROM removed r
@@ -103,8 +108,10 @@ BEGIN
   RETURN NULL;
 END
 $$;
-CREATE TRIGGER players_activity_removed AFTER DELETE ON players REFERENCING OLD TABLE AS removed
-  FOR EACH STATEMENT EXECUTE FUNCTION gsm_player_activity_removed();
+CREATE TRIGGER players_removed AFTER DELETE ON players REFERENCING OLD TABLE AS removed
+  FOR EACH STATEMENT EXECUTE FUNCTION gsm_players_removed();
+ALTER TABLE player_sessions DROP CONSTRAINT player_sessions_player_id_fkey;
+ALTER TABLE player_presence DROP CONSTRAINT player_presence_player_id_fkey;
 
 -- Moves the deltas into the day rows (answers how many were moved). One fold at a time; a reader adding up both
 -- tables in one statement sees each delta once, before or after.

@@ -191,16 +191,23 @@ test.serial('a deleted cluster takes its day rows with it, and its unfolded delt
   t.true((await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM player_activity_changes WHERE cluster_id = ${clusterId}`)) as number > 0);
   await pool.query(sql.unsafe`DELETE FROM clusters WHERE id = ${clusterId}`);
   t.is(await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM player_activity_days WHERE cluster_id = ${clusterId}`), 0);
+  t.is(await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM player_sessions WHERE cluster_id = ${clusterId}`), 0, 'the sessions went with the players');
+  t.is(await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM player_presence WHERE server_id = ${serverIds[0]!}`), 0, 'and so did their presence');
   await foldPlayerActivity(pool);
   t.is(await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM player_activity_changes WHERE cluster_id = ${clusterId}`), 0);
 });
 
-test.serial('a player removed on its own is taken off its days', async (t) => {
+test.serial('a player removed on its own is taken off its days, with its sessions and presence', async (t) => {
   const { clusterId, serverIds } = await cluster(1);
   await event(serverIds[0]!, 'join', 'stays', Date.now() - 3 * DAY);
   await event(serverIds[0]!, 'join', 'removed', Date.now() - 2 * DAY);
-  await pool.query(sql.unsafe`DELETE FROM players WHERE cluster_id = ${clusterId} AND steam_id = 'removed'`);
+  await event(serverIds[0]!, 'leave', 'removed', Date.now() - DAY);
+  const removed = (await pool.oneFirst(sql.unsafe`SELECT id FROM players WHERE cluster_id = ${clusterId} AND steam_id = 'removed'`)) as string;
+  await pool.query(sql.unsafe`DELETE FROM players WHERE id = ${removed}`);
   t.is((await playerStatsOf(pool, clusterId)).total, 1);
+  t.is(await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM player_sessions WHERE player_id = ${removed}`), 0);
+  t.is(await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM player_presence WHERE player_id = ${removed}`), 0);
+  t.is(await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM player_sessions WHERE cluster_id = ${clusterId}`), 1, 'the other player keeps hers');
   await foldPlayerActivity(pool);
   t.deepEqual(await dayRows(clusterId), await recount(clusterId));
 });
