@@ -26,7 +26,7 @@ import { installJobRoutes } from './routes/jobs.ts';
 import { installTaskRoutes } from './routes/tasks.ts';
 import { installPlayerRoutes } from './routes/players.ts';
 import { createAuthenticator, principalOf } from '../identity/principal.ts';
-import { authorize, authorizeServer } from '../identity/access.ts';
+import { authorize, authorizeResource } from '../identity/access.ts';
 import type { Middleware } from 'koa';
 
 export type App = { koa: Koa; api: Api };
@@ -93,6 +93,6 @@ function accessHooks(deps: AppDeps): AccessHooks {
     rateLimitSignIn: limiter ? rateLimit(limiter, (ctx) => ({ key: `ip:${ctx.ip}`, bucket: BUCKETS.SIGN_IN })) : passThrough,
     idempotency: idempotency(deps.pool),
     authorize: async (ctx, clusterId, permission) => (await authorize(deps.pool, principalOf(ctx), clusterId, permission, ctx.state.membership)).role,
-    authorizeServer: (ctx, serverId, permission) => authorizeServer(deps.pool, principalOf(ctx), serverId, permission, ctx.state.membership),
+    authorizeResource: (ctx, resource, permission) => authorizeResource(deps.pool, principalOf(ctx), resource, permission, ctx.state.membership),
   };
 }

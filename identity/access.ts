@@ -25,24 +25,34 @@ export async function authorize(
   permission: Permission,
   prefetched: Membership | null = null,
 ): Promise<ClusterAccess> {
-  const membership = prefetched?.clusterId === clusterId && prefetched.serverId === null ? prefetched : await readMembership(pool, principal, clusterId);
+  const membership =
+    prefetched?.clusterId === clusterId && prefetched.serverId === null && prefetched.playerId === null ? prefetched : await readMembership(pool, principal, clusterId);
   if (!membership.exists) throw notFound('Cluster not found');
   return check(principal, clusterId, membership.role, permission);
 }
 
+/** A server or a player, whose cluster a route acts in. */
+export type ClusterResource = { kind: 'server' | 'player'; id: string };
+
+const RESOURCES = {
+  server: { table: 'servers', missing: 'Server not found' },
+  player: { table: 'players', missing: 'Player not found' },
+} as const;
+
 /**
- * The same for a resource inside a server's cluster: the server must exist (404 "Server not found"), then as above.
- * `prefetched` is the membership of the server's cluster read with the caller's token.
+ * The same for a resource inside a cluster: the server or player must exist (404 "Server not found" / "Player not
+ * found"), then as above. `prefetched` is the membership of the resource's cluster read with the caller's token.
  */
-export async function authorizeServer(
+export async function authorizeResource(
   pool: DatabasePool,
   principal: Principal,
-  serverId: string,
+  resource: ClusterResource,
   permission: Permission,
   prefetched: Membership | null = null,
 ): Promise<ClusterAccess> {
-  const membership = prefetched?.serverId === serverId ? prefetched : await readServerMembership(pool, principal, serverId);
-  if (!membership.exists || !membership.clusterId) throw notFound('Server not found');
+  const prefetchedId = resource.kind === 'server' ? prefetched?.serverId : prefetched?.playerId;
+  const membership = prefetched && prefetchedId === resource.id ? prefetched : await readResourceMembership(pool, principal, resource);
+  if (!membership.exists || !membership.clusterId) throw notFound(RESOURCES[resource.kind].missing);
   return check(principal, membership.clusterId, membership.role, permission);
 }
 
@@ -60,15 +70,21 @@ async function readMembership(pool: DatabasePool, principal: Principal, clusterI
     SELECT m.role FROM clusters c
       LEFT JOIN cluster_members m ON m.cluster_id = c.id AND m.user_id = ${principal.user.id}
      WHERE c.id = ${clusterId}`);
-  return { clusterId, serverId: null, exists: row !== null, role: row?.role ?? null };
+  return { clusterId, serverId: null, playerId: null, exists: row !== null, role: row?.role ?? null };
 }
 
-const serverMembershipRow = z.object({ clusterId: z.string(), role: z.enum(ROLES).nullable() });
+const resourceMembershipRow = z.object({ clusterId: z.string(), role: z.enum(ROLES).nullable() });
 
-async function readServerMembership(pool: DatabasePool, principal: Principal, serverId: string): Promise<Membership> {
-  const row = await pool.maybeOne(sql.type(serverMembershipRow)`
-    SELECT s.cluster_id AS "clusterId", m.role FROM servers s
-      LEFT JOIN cluster_members m ON m.cluster_id = s.cluster_id AND m.user_id = ${principal.user.id}
-     WHERE s.id = ${serverId}`);
-  return { clusterId: row?.clusterId ?? null, serverId, exists: row !== null, role: row?.role ?? null };
+async function readResourceMembership(pool: DatabasePool, principal: Principal, resource: ClusterResource): Promise<Membership> {
+  const row = await pool.maybeOne(sql.type(resourceMembershipRow)`
+    SELECT r.cluster_id AS "clusterId", m.role FROM ${sql.identifier([RESOURCES[resource.kind].table])} r
+      LEFT JOIN cluster_members m ON m.cluster_id = r.cluster_id AND m.user_id = ${principal.user.id}
+     WHERE r.id = ${resource.id}`);
+  return {
+    clusterId: row?.clusterId ?? null,
+    serverId: resource.kind === 'server' ? resource.id : null,
+    playerId: resource.kind === 'player' ? resource.id : null,
+    exists: row !== null,
+    role: row?.role ?? null,
+  };
 }

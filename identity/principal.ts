@@ -26,15 +26,15 @@ const BEARER = /^Bearer ([\x21-\x7e]{1,1024})$/;
 
 /**
  * The caller's standing in one cluster, read in the same query as the caller's token (one round trip instead of two
- * or three for every cluster route). The cluster is named by the route (a path parameter) or is that of a server
- * (`serverId`: the route names a server, whose cluster is looked up in that query too). `exists` false: no such
- * cluster (or server); `role` null: not a member.
+ * or three for every cluster route). The cluster is named by the route (a path parameter) or is that of a server or a
+ * player the route names (`serverId`, `playerId`: looked up in that query too). `exists` false: no such cluster
+ * (or server, or player); `role` null: not a member.
  */
-export type Membership = { clusterId: string | null; serverId: string | null; exists: boolean; role: Role | null };
+export type Membership = { clusterId: string | null; serverId: string | null; playerId: string | null; exists: boolean; role: Role | null };
 
-/** What a route asks about with the token: a cluster, the cluster of a server, or nothing. */
-export type AccessScope = { clusterId: string | null; serverId: string | null };
-const NO_SCOPE: AccessScope = { clusterId: null, serverId: null };
+/** What a route asks about with the token: a cluster, the cluster of a server or of a player, or nothing. */
+export type AccessScope = { clusterId: string | null; serverId: string | null; playerId: string | null };
+const NO_SCOPE: AccessScope = { clusterId: null, serverId: null, playerId: null };
 
 const membershipColumns = z.object({ scopeClusterId: z.string().nullable(), clusterExists: z.boolean(), clusterRole: z.enum(ROLES).nullable() });
 
@@ -42,11 +42,13 @@ const sessionRow = z.object({ id: z.string(), email: z.string(), displayName: z.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The scope's cluster (given, or the server's) as `scope`, joined to the caller's user `u`; both ids may be null, and
- * then the columns come back empty at no cost. One SQL text for every scope, so the statement is prepared once.
+ * The scope's cluster (given, or the server's, or the player's) as `scope`, joined to the caller's user `u`; the ids
+ * may all be null, and then the columns come back empty at no cost. One SQL text for every scope, so the statement is
+ * prepared once.
  */
 const scopeJoin = (scope: AccessScope) => sql.fragment`
-  CROSS JOIN LATERAL (SELECT coalesce(${scope.clusterId}::uuid, (SELECT cluster_id FROM servers WHERE id = ${scope.serverId}::uuid)) AS cluster_id) scope`;
+  CROSS JOIN LATERAL (SELECT coalesce(${scope.clusterId}::uuid, (SELECT cluster_id FROM servers WHERE id = ${scope.serverId}::uuid),
+                                      (SELECT cluster_id FROM players WHERE id = ${scope.playerId}::uuid)) AS cluster_id) scope`;
 const MEMBERSHIP_COLUMNS = sql.fragment`
   scope.cluster_id AS "scopeClusterId",
   EXISTS (SELECT 1 FROM clusters WHERE id = scope.cluster_id) AS "clusterExists",
@@ -74,8 +76,8 @@ export type Authenticator = {
 };
 
 const membershipOf = (scope: AccessScope, row: z.infer<typeof membershipColumns>): Membership | null =>
-  scope.clusterId || scope.serverId
-    ? { clusterId: row.scopeClusterId, serverId: scope.serverId, exists: row.scopeClusterId !== null && row.clusterExists, role: row.clusterRole }
+  scope.clusterId || scope.serverId || scope.playerId
+    ? { clusterId: row.scopeClusterId, serverId: scope.serverId, playerId: scope.playerId, exists: row.scopeClusterId !== null && row.clusterExists, role: row.clusterRole }
     : null;
 
 /** A raw id from the request, when it is an id at all (lower case, as validation makes it). */

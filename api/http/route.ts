@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { AppError, notFound, validationFailed, type ErrorDetail } from '../errors.ts';
 import type { Permission, Role } from '../../identity/roles.ts';
 import { rawId, type AccessScope } from '../../identity/principal.ts';
+import type { ClusterResource } from '../../identity/access.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -27,8 +28,8 @@ export type AccessHooks = {
   idempotency: Middleware;
   /** Checks the caller's role in the cluster; answers the role, or throws 404/403. */
   authorize: (ctx: Context, clusterId: string, permission: Permission) => Promise<Role>;
-  /** The same for the cluster of a server (404 "Server not found" when there is none); answers the cluster too. */
-  authorizeServer: (ctx: Context, serverId: string, permission: Permission) => Promise<{ clusterId: string; role: Role }>;
+  /** The same for the cluster of a server or player (404 when there is none); answers the cluster too. */
+  authorizeResource: (ctx: Context, resource: ClusterResource, permission: Permission) => Promise<{ clusterId: string; role: Role }>;
 };
 
 /**
@@ -75,6 +76,11 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodT
         action: Permission;
         /** The cluster is that of this server (see ServerRef); `ctx.state.clusterId` is set to it. */
         server: ServerRef;
+      }
+    | {
+        action: Permission;
+        /** The cluster is that of the player whose id is this path parameter; read with the token, as for servers. */
+        player: { param: string };
       };
   params?: P;
   query?: Q;
@@ -133,14 +139,19 @@ function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, onError: (
  */
 function scopeReader(permission: RouteSpec<AnyObject, AnyObject, z.ZodType>['permission']): ((ctx: Context) => AccessScope) | null {
   if (!permission) return null;
+  const none = { clusterId: null, serverId: null, playerId: null };
   if ('server' in permission) {
     const ref = permission.server;
     return 'param' in ref
-      ? (ctx) => ({ clusterId: null, serverId: rawId(ctx.params?.[ref.param]) })
-      : (ctx) => ({ clusterId: null, serverId: rawId((ctx.request.body as Record<string, unknown> | undefined)?.[ref.bodyField]) });
+      ? (ctx) => ({ ...none, serverId: rawId(ctx.params?.[ref.param]) })
+      : (ctx) => ({ ...none, serverId: rawId((ctx.request.body as Record<string, unknown> | undefined)?.[ref.bodyField]) });
+  }
+  if ('player' in permission) {
+    const param = permission.player.param;
+    return (ctx) => ({ ...none, playerId: rawId(ctx.params?.[param]) });
   }
   const param = permission.cluster;
-  return typeof param === 'string' ? (ctx) => ({ clusterId: rawId(ctx.params?.[param]), serverId: null }) : null;
+  return typeof param === 'string' ? (ctx) => ({ ...none, clusterId: rawId(ctx.params?.[param]) }) : null;
 }
 
 export class Api {
@@ -186,10 +197,13 @@ export class Api {
           async function authorizeRoute(ctx, next) {
             if (!access) throw new Error('routes with a permission need access hooks');
             const input = ctx.state.input as RouteInput<P, Q, B>;
-            if ('server' in permission) {
-              const ref = permission.server;
-              const serverId = String('param' in ref ? (input.params as Record<string, unknown>)[ref.param] : (input.body as Record<string, unknown>)[ref.bodyField]);
-              const granted = await access.authorizeServer(ctx, serverId, permission.action);
+            if ('server' in permission || 'player' in permission) {
+              const values = input.params as Record<string, unknown>;
+              const resource: ClusterResource =
+                'player' in permission
+                  ? { kind: 'player', id: String(values[permission.player.param]) }
+                  : { kind: 'server', id: String('param' in permission.server ? values[permission.server.param] : (input.body as Record<string, unknown>)[permission.server.bodyField]) };
+              const granted = await access.authorizeResource(ctx, resource, permission.action);
               ctx.state.clusterId = granted.clusterId;
               ctx.state.role = granted.role;
               return next();

@@ -43,7 +43,7 @@ const KICK_DEFAULT_WAIT_S = 10;
 
 const playerParams = z.object({ id });
 
-async function clusterOf(connection: CommonQueryMethods, table: 'players' | 'bans', rowId: string, what: string): Promise<string> {
+async function clusterOf(connection: CommonQueryMethods, table: 'bans', rowId: string, what: string): Promise<string> {
   const clusterId = await connection.maybeOneFirst(sql.type(z.object({ clusterId: z.string() }))`
     SELECT cluster_id AS "clusterId" FROM ${sql.identifier([table])} WHERE id = ${rowId}`);
   if (!clusterId) throw notFound(`${what} not found`);
@@ -52,7 +52,6 @@ async function clusterOf(connection: CommonQueryMethods, table: 'players' | 'ban
 
 export function installPlayerRoutes(api: Api, deps: AppDeps) {
   const { pool, jobEvents } = deps;
-  const byPlayer = ({ params }: { params: { id: string } }) => clusterOf(pool, 'players', params.id, 'Player');
   const byBan = ({ params }: { params: { id: string } }) => clusterOf(pool, 'bans', params.id, 'Ban');
 
   api.route({
@@ -96,7 +95,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     tags: ['Players'],
     auth: 'user',
     params: playerParams,
-    permission: { action: 'cluster.read', cluster: byPlayer },
+    permission: { action: 'cluster.read', player: { param: 'id' } },
     responses: { 200: { description: 'The player', schema: playerDetail } },
     handler: (_ctx, { params }) => playerDetailOf(pool, params.id),
   });
@@ -110,7 +109,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     auth: 'user',
     params: playerParams,
     query: sessionListQuery,
-    permission: { action: 'cluster.read', cluster: byPlayer },
+    permission: { action: 'cluster.read', player: { param: 'id' } },
     responses: { 200: { description: 'Sessions', schema: listOf(session) } },
     handler: (_ctx, { params, query }) => sessionPage(pool, params.id, query),
   });
@@ -136,7 +135,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     auth: 'user',
     params: playerParams,
     body: playerPatch,
-    permission: { action: 'players.moderate', cluster: byPlayer },
+    permission: { action: 'players.moderate', player: { param: 'id' } },
     responses: { 200: { description: 'The player', schema: playerPatchAnswer } },
     handler: (ctx, { params, body }) =>
       pool.transaction(async (tx) => {
@@ -162,7 +161,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     auth: 'user',
     params: playerParams,
     body: purchaseBody,
-    permission: { action: 'players.moderate', cluster: byPlayer },
+    permission: { action: 'players.moderate', player: { param: 'id' } },
     status: 201,
     responses: { 201: { description: 'The purchase', schema: purchase } },
     handler: (ctx, { params, body }) =>
@@ -189,7 +188,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     params: playerParams,
     query: moderationWait,
     body: kickBody,
-    permission: { action: 'players.moderate', cluster: byPlayer },
+    permission: { action: 'players.moderate', player: { param: 'id' } },
     responses: { 200: { description: 'Done', schema: kickAnswer }, 202: { description: 'Still on its way', schema: kickAnswer }, 409: { description: 'The player is not on that server' } },
     handler: async (ctx, { params, query, body }) => {
       const created = await pool.transaction(async (tx) => {
@@ -238,7 +237,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     auth: 'user',
     params: playerParams,
     body: banBody,
-    permission: { action: 'players.moderate', cluster: byPlayer },
+    permission: { action: 'players.moderate', player: { param: 'id' } },
     status: 201,
     responses: { 201: { description: 'The ban and its jobs', schema: banAnswer } },
     handler: (ctx, { params, body }) =>
