@@ -8,7 +8,7 @@ import { notFound } from '../api/errors.ts';
 import type { Page } from '../schema/http.ts';
 import { fetchPage, pageClause } from '../database/listing.ts';
 import { listAnswer, type Sort } from '../schema/http.ts';
-import { note, playerDetail, playerListItem, playerStats, purchase, serverPlayers, session } from '../schema/players.ts';
+import { playerDetail, playerListItem, playerStats, serverPlayers, session } from '../schema/players.ts';
 
 /** Seconds of the player's open sessions so far (0 when offline; only online players pay for the lookup). */
 const OPEN_SECONDS = sql.fragment`
@@ -103,32 +103,42 @@ export async function playerListPage(
     return listAnswer([...rows], total, query.page);
   }
   // A search: the matches are found once through the trigram index (materialised, so the planner cannot walk a sort
-  // index hoping to meet 20 matches early), then sorted, paged and counted together.
+  // index hoping to meet 20 matches early) with only their sort columns, then sorted, paged and counted together;
+  // the page's 20 rows are read in full at the end.
   const rows = await connection.any(sql.type(playerListItem.extend({ total: z.number() }))`
-    WITH matched AS MATERIALIZED (SELECT p.* FROM players p WHERE ${where})
-    SELECT ${PLAYER_COLUMNS}, count(*) OVER ()::int AS total
-      FROM matched p LEFT JOIN servers cs ON cs.id = p.current_server_id ${playerOrder(query.sort)} ${pageClause(query.page)}`);
+    WITH matched AS MATERIALIZED (SELECT p.id, p.playtime, p.last_seen, p.first_seen, p.username FROM players p WHERE ${where}),
+         page AS (SELECT p.id, count(*) OVER ()::int AS total FROM matched p ${playerOrder(query.sort)} ${pageClause(query.page)})
+    SELECT ${PLAYER_COLUMNS}, page.total
+      FROM page JOIN ${PLAYER_FROM} ON p.id = page.id ${playerOrder(query.sort)}`);
   // A page past the end has no row to carry the total.
   const total = rows[0]?.total ?? (await count());
   return listAnswer(rows.map(({ total: _total, ...row }) => row), total, query.page);
 }
 
-/** The detail record: the list fields plus the newest 100 sessions, purchases and notes (newest first). */
+/** A timestamp inside JSON built in SQL, written as the pool writes timestamp columns (ISO 8601, milliseconds, UTC). */
+const isoJson = (column: FragmentSqlToken) => sql.fragment`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The detail record: the list fields plus the newest 100 sessions, purchases and notes (newest first), in one
+ * statement (one round trip).
+ */
 export async function playerDetailOf(connection: CommonQueryMethods, playerId: string) {
-  const base = await connection.maybeOne(sql.type(playerListItem.extend({ clusterId: z.string(), discordId: z.string().nullable() }))`
-    SELECT ${PLAYER_COLUMNS}, p.cluster_id AS "clusterId", p.discord_id AS "discordId" FROM ${PLAYER_FROM} WHERE p.id = ${playerId}`);
-  if (!base) throw notFound('Player not found');
-  const [sessions, purchases, notes] = await Promise.all([
-    connection.any(sql.type(session)`
-      SELECT ${SESSION_COLUMNS} FROM player_sessions s WHERE s.player_id = ${playerId} ORDER BY s.joined_at DESC, s.id DESC LIMIT 100`),
-    connection.any(sql.type(purchase)`
-      SELECT id, product_name AS "productName", amount::float8 AS amount, currency, created_at AS "createdAt"
-        FROM player_purchases WHERE player_id = ${playerId} ORDER BY created_at DESC, id DESC`),
-    connection.any(sql.type(note)`
-      SELECT id, content, created_by AS "createdBy", created_at AS "createdAt"
-        FROM player_notes WHERE player_id = ${playerId} ORDER BY created_at DESC, id DESC`),
-  ]);
-  return playerDetail.parse({ ...base, sessions, purchases, notes });
+  const detail = await connection.maybeOne(sql.type(playerDetail)`
+    SELECT ${PLAYER_COLUMNS}, p.cluster_id AS "clusterId", p.discord_id AS "discordId",
+           coalesce((SELECT json_agg(json_build_object('id', s.id, 'serverId', s.server_id, 'serverName', s.server_name,
+                                                       'joinedAt', ${isoJson(sql.fragment`s.joined_at`)}, 'leftAt', ${isoJson(sql.fragment`s.left_at`)},
+                                                       'duration', greatest(extract(epoch FROM coalesce(s.left_at, now()) - s.joined_at), 0)::bigint)
+                                     ORDER BY s.joined_at DESC, s.id DESC)
+                       FROM (SELECT * FROM player_sessions s WHERE s.player_id = p.id ORDER BY s.joined_at DESC, s.id DESC LIMIT 100) s), '[]') AS sessions,
+           coalesce((SELECT json_agg(json_build_object('id', b.id, 'productName', b.product_name, 'amount', b.amount::float8, 'currency', b.currency,
+                                                       'createdAt', ${isoJson(sql.fragment`b.created_at`)}) ORDER BY b.created_at DESC, b.id DESC)
+                       FROM player_purchases b WHERE b.player_id = p.id), '[]') AS purchases,
+           coalesce((SELECT json_agg(json_build_object('id', n.id, 'content', n.content, 'createdBy', n.created_by,
+                                                       'createdAt', ${isoJson(sql.fragment`n.created_at`)}) ORDER BY n.created_at DESC, n.id DESC)
+                       FROM player_notes n WHERE n.player_id = p.id), '[]') AS notes
+      FROM ${PLAYER_FROM} WHERE p.id = ${playerId}`);
+  if (!detail) throw notFound('Player not found');
+  return detail;
 }
 
 export const sessionPage = (connection: CommonQueryMethods, playerId: string, page: Page) =>

@@ -126,6 +126,10 @@ test('detail, sessions paging, flags and notes, purchases; bad input changes not
   const sessions = await body(await get(user, `/api/v1/players/${id}/sessions?limit=2&page=2`));
   t.deepEqual(sessions.meta, { total: 3, page: 2, limit: 2, totalPages: 2 });
   t.is(sessions.data[0].joinedAt, detail.sessions[2].joinedAt);
+  t.deepEqual(detail.sessions, (await body(await get(user, `/api/v1/players/${id}/sessions?limit=100`))).data, 'the same records as the sessions list');
+  const vip = detail.purchases.at(-1);
+  t.like(vip, { productName: 'VIP (30 days)', amount: 9.99, currency: 'EUR' });
+  for (const stamp of [vip.createdAt, detail.notes[0].createdAt, detail.sessions[0].joinedAt, detail.sessions[0].leftAt]) t.regex(stamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
   t.is((await get(user, `/api/v1/players/00000000-0000-7000-8000-000000000000`)).status, 404);
   const audit = await body(await get(user, `/api/v1/clusters/${clusterId}/audit-log?targetId=${id}`));
