@@ -6,7 +6,7 @@
 --
 -- A trigger on players records each change as a delta row in player_activity_changes (append-only: concurrent ingest
 -- transactions never wait on one counter row, and one transaction adding many players never updates the same row
--- again and again); the orchestrator folds the deltas into player_activity_days every few seconds, in one statement
+-- again and again); the orchestrator folds the deltas into player_activity_days every two seconds, in one statement
 -- that moves them, so a reader adding up both tables sees every change exactly once. It fires only when a player's
 -- day, first sighting or comeback changes: a leave on the day of the join writes nothing.
 -- It replaces cluster_player_counts (000007), whose per-statement counter updates cost more on every new player.
@@ -118,6 +118,8 @@ ALTER TABLE player_presence DROP CONSTRAINT player_presence_player_id_fkey;
 CREATE FUNCTION gsm_fold_player_activity() RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
   v_moved bigint;
+  v_clusters uuid[];
+  v_days date[];
 BEGIN
   IF NOT pg_try_advisory_xact_lock(hashtext('gsm_fold_player_activity')) THEN
     RETURN 0;
@@ -137,10 +139,12 @@ BEGIN
            returned_1 = a.returned_1 + excluded.returned_1, returned_7 = a.returned_7 + excluded.returned_7,
            returned_30 = a.returned_30 + excluded.returned_30
   )
-  SELECT coalesce(sum(deltas), 0) INTO v_moved FROM summed;
-  -- Days every player has moved on from.
-  DELETE FROM player_activity_days
-   WHERE (first_seen, last_seen, returned_1, returned_7, returned_30) = (0, 0, 0, 0, 0);
+  SELECT coalesce(sum(deltas), 0), array_agg(cluster_id), array_agg(day) INTO v_moved, v_clusters, v_days FROM summed;
+  -- Days every player has moved on from (only among the days just changed).
+  IF v_moved > 0 THEN
+    DELETE FROM player_activity_days a USING unnest(v_clusters, v_days) AS t (cluster_id, day)
+     WHERE a.cluster_id = t.cluster_id AND a.day = t.day AND (a.first_seen, a.last_seen, a.returned_1, a.returned_7, a.returned_30) = (0, 0, 0, 0, 0);
+  END IF;
   RETURN v_moved;
 END
 $$;
