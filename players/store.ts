@@ -10,9 +10,14 @@ import { fetchPage, pageClause } from '../database/listing.ts';
 import { listAnswer, type Sort } from '../schema/http.ts';
 import { playerDetail, playerListItem, playerStats, serverPlayers, session } from '../schema/players.ts';
 
-/** Seconds of the player's open sessions so far (0 when offline; only online players pay for the lookup). */
+/**
+ * Seconds of the player's open sessions so far (0 when offline). With one open session (the usual case) that is the
+ * time since `current_joined_at`, the newest open session's start, from the row itself; only a player on several
+ * servers at once pays for reading the sessions.
+ */
 const OPEN_SECONDS = sql.fragment`
-  CASE WHEN p.open_sessions > 0 THEN coalesce((SELECT sum(greatest(extract(epoch FROM now() - os.joined_at), 0))::bigint
+  CASE WHEN p.open_sessions = 1 AND p.current_joined_at IS NOT NULL THEN greatest(extract(epoch FROM now() - p.current_joined_at), 0)::bigint
+       WHEN p.open_sessions > 0 THEN coalesce((SELECT sum(greatest(extract(epoch FROM now() - os.joined_at), 0))::bigint
                                                  FROM player_sessions os WHERE os.player_id = p.id AND os.left_at IS NULL), 0)
        ELSE 0 END`;
 

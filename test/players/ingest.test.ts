@@ -127,11 +127,15 @@ test('players are unique per cluster by steamId; a player on two servers is onli
   await report('player:join', { serverId: second, steamId: 'S1', username: 'sam', at: minutesAgo(20) });
   await other.report('player:join', { serverId: other.serverIds[0], steamId: 'S1', username: 'sam elsewhere', at: minutesAgo(10) });
   t.is((await get(user, `/api/v1/clusters/${clusterId}/players`)).meta.total, 1);
-  t.like(await playerBySteamId(user, clusterId, 'S1'), { username: 'sam', currentServer: { id: second } });
+  const both = await playerBySteamId(user, clusterId, 'S1');
+  t.like(both, { username: 'sam', currentServer: { id: second } });
+  t.true(Math.abs(both.playtime - (30 + 20) * 60) < 30, `both open sessions count so far (${both.playtime} s)`);
   t.like(await playerBySteamId(other.user, other.clusterId, 'S1'), { username: 'sam elsewhere' });
 
   await report('player:leave', { serverId: second, steamId: 'S1', username: 'sam', at: minutesAgo(15) });
-  t.like(await playerBySteamId(user, clusterId, 'S1'), { online: true, currentServer: { id: first } });
+  const one = await playerBySteamId(user, clusterId, 'S1');
+  t.like(one, { online: true, currentServer: { id: first } });
+  t.true(Math.abs(one.playtime - (300 + 30 * 60)) < 30, `the closed 5 minutes and the open session so far (${one.playtime} s)`);
   await report('player:leave', { serverId: first, steamId: 'S1', username: 'sam', at: minutesAgo(10) });
   t.like(await playerBySteamId(user, clusterId, 'S1'), { online: false, currentServer: null, playtime: 1200 + 300 });
 });
