@@ -8,7 +8,7 @@
  * BENCH_PLAYERS / BENCH_SESSIONS change the data size (defaults 1,000,000 / 10,000,000); BENCH_SAMPLES the requests
  * per endpoint (200); BENCH_EVENTS the ingest events (40,000). BENCH_KEEP=1 keeps the loaded database (its URL is
  * printed) for looking at plans, and BENCH_DATABASE_URL=<that URL> runs the measurements again on it without the load
- * (each run adds its ingest players); drop it yourself afterwards.
+ * (each run adds its ingest players); drop it yourself afterwards. BENCH_EXPLAIN=1 prints the plans of each case.
  */
 import { cpus } from 'node:os';
 import pg from 'pg';
@@ -124,7 +124,7 @@ if (REUSE) {
   console.log(`  sessions loaded in ${elapsed(loadStarted)}`);
   for (const index of indexes) await run(index.indexdef);
   await run(`UPDATE servers SET players_online = (SELECT count(*) FROM player_sessions s WHERE s.server_id = servers.id AND s.left_at IS NULL)`);
-  for (const table of ['players', 'player_sessions', 'servers']) await run(`VACUUM ANALYZE ${table}`);
+  for (const table of ['players', 'player_sessions', 'servers', 'player_activity_days']) await run(`VACUUM ANALYZE ${table}`);
   console.log(`  indexes built and analysed; load took ${elapsed(loadStarted)}\n`);
 }
 
@@ -197,6 +197,13 @@ try {
     for (let index = -5; index < samples; index++) {
       // The statements are captured first (running them once), so ours and bare meet the same warm cache.
       const statements = await statementsOf((pool) => testCase.store(pool, Math.max(index, 0)));
+      if (process.env.BENCH_EXPLAIN && index === 0) {
+        // BENCH_EXPLAIN=1: the plans of each case's first measured sample.
+        for (const statement of statements) {
+          const plan = await barePool.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, statement.values);
+          console.log(plan.rows.map((row) => row['QUERY PLAN']).join('\n'));
+        }
+      }
       const started = performance.now();
       const answer = await fetch(`${base}${testCase.path(Math.max(index, 0))}`, { headers });
       await answer.arrayBuffer();
