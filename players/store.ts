@@ -79,9 +79,10 @@ export async function playerListPage(
 ) {
   const filters: FragmentSqlToken[] = [sql.fragment`p.cluster_id = ${clusterId}`];
   if (query.search) {
-    // Partial and case-insensitive on both; the trigram indexes serve it from 3 characters on.
-    const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-    filters.push(sql.fragment`(lower(p.username) || E'\\x01' || lower(p.steam_id)) LIKE ${pattern}`);
+    // Partial and case-insensitive on both: the stored lower-case text (sql/000011) and its trigram index, which serves
+    // it from 3 characters on. The term is lowered as Postgres lowers (lower() of the database), not by JavaScript.
+    const pattern = `%${query.search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    filters.push(sql.fragment`p.search_text LIKE lower(${pattern})`);
   }
   if (query.online !== undefined) filters.push(query.online ? sql.fragment`p.current_server_id IS NOT NULL` : sql.fragment`p.current_server_id IS NULL`);
   if (query.serverId) {
