@@ -4,13 +4,13 @@
  * 000007; here each report becomes one call, in one transaction with the kicks it causes. Report times are clamped to
  * the service's clock, so an agent whose clock runs ahead cannot create sessions in the future.
  */
+import PQueue from 'p-queue';
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { DatabasePool } from '../database/pool.ts';
 import type { playerEvent, playersSnapshotEvent } from '../schema/agentEvents.ts';
 import { createJob } from '../jobs/store.ts';
 import { activeBanOn } from './bans.ts';
-import PQueue from 'p-queue';
 
 type PlayerReport = z.infer<typeof playerEvent>;
 type SnapshotReport = z.infer<typeof playersSnapshotEvent>;
