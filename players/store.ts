@@ -56,9 +56,11 @@ const playerCount = (connection: CommonQueryMethods, clusterId: string) =>
   connection.oneFirst(sql.type(z.object({ players: z.number() }))`
     SELECT coalesce(sum(first_seen), 0)::int AS players FROM (${activityDays(clusterId)}) days`);
 
+/** A session's seconds (so far, while it is open). */
+const SESSION_DURATION = sql.fragment`greatest(extract(epoch FROM coalesce(s.left_at, now()) - s.joined_at), 0)::bigint`;
 const SESSION_COLUMNS = sql.fragment`
   s.id, s.server_id AS "serverId", s.server_name AS "serverName", s.joined_at AS "joinedAt", s.left_at AS "leftAt",
-  greatest(extract(epoch FROM coalesce(s.left_at, now()) - s.joined_at), 0)::bigint AS duration`;
+  ${SESSION_DURATION} AS duration`;
 
 export const playerRef = z.object({ id: z.string(), clusterId: z.string(), steamId: z.string(), username: z.string(), currentServerId: z.string().nullable() });
 export type PlayerRef = z.infer<typeof playerRef>;
@@ -133,7 +135,7 @@ export async function playerDetailOf(connection: CommonQueryMethods, playerId: s
     SELECT ${PLAYER_COLUMNS}, p.cluster_id AS "clusterId", p.discord_id AS "discordId",
            coalesce((SELECT json_agg(json_build_object('id', s.id, 'serverId', s.server_id, 'serverName', s.server_name,
                                                        'joinedAt', ${isoJson(sql.fragment`s.joined_at`)}, 'leftAt', ${isoJson(sql.fragment`s.left_at`)},
-                                                       'duration', greatest(extract(epoch FROM coalesce(s.left_at, now()) - s.joined_at), 0)::bigint)
+                                                       'duration', ${SESSION_DURATION})
                                      ORDER BY s.joined_at DESC, s.id DESC)
                        FROM (SELECT * FROM player_sessions s WHERE s.player_id = p.id ORDER BY s.joined_at DESC, s.id DESC LIMIT 100) s), '[]') AS sessions,
            coalesce((SELECT json_agg(json_build_object('id', b.id, 'productName', b.product_name, 'amount', b.amount::float8, 'currency', b.currency,
