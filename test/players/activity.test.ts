@@ -6,6 +6,7 @@
  * folded day rows equal a recount of the players; a deleted cluster's deltas are dropped; the orchestrator's beat folds.
  */
 import test from 'ava';
+import pg from 'pg';
 import { sql } from 'slonik';
 import { createDatabasePool, type DatabasePool } from '../../database/pool.ts';
 import { createLogger } from '../../observability/logger.ts';
@@ -222,4 +223,71 @@ test.serial('the orchestrator beat folds the deltas on its own', async (t) => {
   } finally {
     await folder.stop();
   }
+});
+
+/** A second connection holding a transaction open; `blocked` waits until some other backend waits for a lock. */
+async function holder() {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  await client.query('BEGIN');
+  return {
+    query: (text: string, values: unknown[] = []) => client.query(text, values),
+    commit: async () => (await client.query('COMMIT'), await client.end()),
+  };
+}
+const someoneWaits = () =>
+  until(async () => ((await pool.oneFirst(sql.unsafe`
+    SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)) as number) > 0, 'a backend waiting for a lock', 5_000);
+const orphans = () =>
+  pool.one(sql.unsafe`
+    SELECT (SELECT count(*)::int FROM player_sessions s WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.id = s.player_id)) AS sessions,
+           (SELECT count(*)::int FROM player_presence r WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.id = r.player_id)) AS presence`);
+const batch = (serverId: string, kind: 'join' | 'leave', steamId: string, at: number) =>
+  pool.query(sql.unsafe`SELECT gsm_player_events(${sql.jsonb([{ serverId, kind, steamId, username: `name ${steamId}`, at: iso(at) }])})`);
+
+test.serial('a player deleted while a join about it is stored keeps no session or presence, in either order', async (t) => {
+  const { clusterId, serverIds } = await cluster(1);
+  const [server] = serverIds as [string];
+  await event(server, 'join', 'race-1', Date.now() - 3 * HOUR);
+  await event(server, 'leave', 'race-1', Date.now() - 2 * HOUR);
+  const first = (await pool.oneFirst(sql.unsafe`SELECT id FROM players WHERE cluster_id = ${clusterId} AND steam_id = 'race-1'`)) as string;
+
+  // The deletion first: the join waits for it, then finds no player and creates it afresh.
+  const deleting = await holder();
+  await deleting.query(`DELETE FROM players WHERE id = $1`, [first]);
+  const joining = batch(server, 'join', 'race-1', Date.now() - HOUR);
+  await someoneWaits();
+  await deleting.commit();
+  await joining;
+  t.deepEqual(await orphans(), { sessions: 0, presence: 0 });
+  const second = (await pool.oneFirst(sql.unsafe`SELECT id FROM players WHERE cluster_id = ${clusterId} AND steam_id = 'race-1'`)) as string;
+  t.not(second, first, 'a new player');
+  t.is(await pool.oneFirst(sql.unsafe`SELECT players_online FROM servers WHERE id = ${server}`), 1);
+
+  // The join first: the deletion waits for it, then takes the join's session and presence with the player.
+  const storing = await holder();
+  await storing.query(`SELECT gsm_player_events($1::jsonb)`, [JSON.stringify([{ serverId: server, kind: 'leave', steamId: 'race-1', username: 'r', at: iso(Date.now() - 30 * 60_000) }])]);
+  const removing = pool.query(sql.unsafe`DELETE FROM players WHERE id = ${second}`);
+  await someoneWaits();
+  await storing.commit();
+  await removing;
+  t.deepEqual(await orphans(), { sessions: 0, presence: 0 });
+  await foldPlayerActivity(pool);
+  t.deepEqual(await dayRows(clusterId), await recount(clusterId));
+});
+
+test.serial('a fold while a cluster is being deleted waits for it and drops its deltas, without an error', async (t) => {
+  const { clusterId, serverIds } = await cluster(1);
+  const other = await cluster(1);
+  await foldPlayerActivity(pool);
+  await event(serverIds[0]!, 'join', 'doomed', Date.now() - HOUR);
+  await event(other.serverIds[0]!, 'join', 'kept', Date.now() - HOUR);
+  const deleting = await holder();
+  await deleting.query(`DELETE FROM clusters WHERE id = $1`, [clusterId]);
+  const folding = foldPlayerActivity(pool);
+  await someoneWaits();
+  await deleting.commit();
+  t.true((await folding) >= 2);
+  t.is(await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM player_activity_changes`), 0);
+  t.deepEqual(await dayRows(other.clusterId), await recount(other.clusterId), 'the other cluster was folded in the same round');
 });
