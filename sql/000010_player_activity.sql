@@ -37,6 +37,19 @@ CREATE TABLE player_activity_changes (
 );
 CREATE INDEX player_activity_changes_cluster_idx ON player_activity_changes (cluster_id);
 
+-- What one player counts for in the day rows, times `p_sign` (+1 for the row as it is now, -1 for what it was): one
+-- first sighting on its first day (with its comebacks: the newest session starting 24, 168 or 720 hours or more after
+-- the first) and one last sighting on its last day. The one definition the trigger, the removal and the recount use.
+CREATE FUNCTION gsm_player_activity_of(p_first_seen timestamptz, p_last_seen timestamptz, p_last_joined_at timestamptz, p_sign integer)
+RETURNS TABLE (day date, first_seen integer, last_seen integer, returned_1 integer, returned_7 integer, returned_30 integer)
+LANGUAGE sql STABLE AS $$
+  VALUES ((p_first_seen AT TIME ZONE 'UTC')::date, p_sign, 0,
+          p_sign * (p_last_joined_at >= p_first_seen + interval '24 hours')::int,
+          p_sign * (p_last_joined_at >= p_first_seen + interval '168 hours')::int,
+          p_sign * (p_last_joined_at >= p_first_seen + interval '720 hours')::int),
+         ((p_last_seen AT TIME ZONE 'UTC')::date, 0, p_sign, 0, 0, 0)
+$$;
+
 -- A player's contribution to the day rows (the sign: +1 for the row as it is now, -1 for what it was). The common
 -- cases are decided first: a new player whose first and last sighting are the same day, a player whose last day moved
 -- and nothing else, and a join that changed no day and no comeback (nothing to write).
@@ -63,19 +76,12 @@ BEGIN
     RETURN NULL;
   END IF;
   INSERT INTO player_activity_changes (cluster_id, day, first_seen, last_seen, returned_1, returned_7, returned_30)
-  SELECT NEW.cluster_id, d.day, sum(d.f), sum(d.l), sum(d.r1), sum(d.r7), sum(d.r30)
-    FROM (VALUES (v_first, 1, 0, v_back::int,
-                  (NEW.last_joined_at >= NEW.first_seen + interval '168 hours')::int,
-                  (NEW.last_joined_at >= NEW.first_seen + interval '720 hours')::int),
-                 (v_last, 0, 1, 0, 0, 0),
-                 ((OLD.first_seen AT TIME ZONE 'UTC')::date, -1, 0,
-                  -(OLD.last_joined_at >= OLD.first_seen + interval '24 hours')::int,
-                  -(OLD.last_joined_at >= OLD.first_seen + interval '168 hours')::int,
-                  -(OLD.last_joined_at >= OLD.first_seen + interval '720 hours')::int),
-                 ((OLD.last_seen AT TIME ZONE 'UTC')::date, 0, -1, 0, 0, 0)) AS d (day, f, l, r1, r7, r30)
-   WHERE d.day IS NOT NULL
+  SELECT NEW.cluster_id, d.day, sum(d.first_seen), sum(d.last_seen), sum(d.returned_1), sum(d.returned_7), sum(d.returned_30)
+    FROM (SELECT * FROM gsm_player_activity_of(NEW.first_seen, NEW.last_seen, NEW.last_joined_at, 1)
+          UNION ALL
+          SELECT * FROM gsm_player_activity_of(OLD.first_seen, OLD.last_seen, OLD.last_joined_at, -1) WHERE TG_OP = 'UPDATE') d
    GROUP BY d.day
-  HAVING sum(d.f) <> 0 OR sum(d.l) <> 0 OR sum(d.r1) <> 0 OR sum(d.r7) <> 0 OR sum(d.r30) <> 0;
+  HAVING sum(d.first_seen) <> 0 OR sum(d.last_seen) <> 0 OR sum(d.returned_1) <> 0 OR sum(d.returned_7) <> 0 OR sum(d.returned_30) <> 0;
   RETURN NULL;
 END
 $$;
@@ -96,13 +102,8 @@ BEGIN
   DELETE FROM player_sessions WHERE player_id IN (SELECT id FROM removed);
   DELETE FROM player_presence WHERE player_id IN (SELECT id FROM removed);
   INSERT INTO player_activity_changes (cluster_id, day, first_seen, last_seen, returned_1, returned_7, returned_30)
-  SELECT r.cluster_id, d.day, sum(d.f), sum(d.l), sum(d.r1), sum(d.r7), sum(d.r30)
-    FROM removed r
-   CROSS JOIN LATERAL (VALUES ((r.first_seen AT TIME ZONE 'UTC')::date, -1, 0,
-                               -(r.last_joined_at >= r.first_seen + interval '24 hours')::int,
-                               -(r.last_joined_at >= r.first_seen + interval '168 hours')::int,
-                               -(r.last_joined_at >= r.first_seen + interval '720 hours')::int),
-                              ((r.last_seen AT TIME ZONE 'UTC')::date, 0, -1, 0, 0, 0)) AS d (day, f, l, r1, r7, r30)
+  SELECT r.cluster_id, d.day, sum(d.first_seen), sum(d.last_seen), sum(d.returned_1), sum(d.returned_7), sum(d.returned_30)
+    FROM removed r CROSS JOIN LATERAL gsm_player_activity_of(r.first_seen, r.last_seen, r.last_joined_at, -1) d
    WHERE EXISTS (SELECT 1 FROM clusters c WHERE c.id = r.cluster_id)
    GROUP BY r.cluster_id, d.day;
   RETURN NULL;
@@ -155,13 +156,8 @@ $$;
 CREATE FUNCTION gsm_player_activity_recount(p_cluster uuid)
 RETURNS TABLE (day date, first_seen bigint, last_seen bigint, returned_1 bigint, returned_7 bigint, returned_30 bigint)
 LANGUAGE sql STABLE AS $$
-  SELECT d.day, sum(d.f), sum(d.l), sum(d.r1), sum(d.r7), sum(d.r30)
-    FROM players p
-   CROSS JOIN LATERAL (VALUES ((p.first_seen AT TIME ZONE 'UTC')::date, 1, 0,
-                               (p.last_joined_at >= p.first_seen + interval '24 hours')::int,
-                               (p.last_joined_at >= p.first_seen + interval '168 hours')::int,
-                               (p.last_joined_at >= p.first_seen + interval '720 hours')::int),
-                              ((p.last_seen AT TIME ZONE 'UTC')::date, 0, 1, 0, 0, 0)) AS d (day, f, l, r1, r7, r30)
+  SELECT d.day, sum(d.first_seen), sum(d.last_seen), sum(d.returned_1), sum(d.returned_7), sum(d.returned_30)
+    FROM players p CROSS JOIN LATERAL gsm_player_activity_of(p.first_seen, p.last_seen, p.last_joined_at, 1) d
    WHERE p.cluster_id = p_cluster
    GROUP BY d.day
 $$;
