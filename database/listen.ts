@@ -13,7 +13,11 @@ export async function listen(options: { databaseUrl: string; channel: string; lo
   const pool = createPgPool(options.databaseUrl, { max: 1, logger: options.logger, name: `listen-${options.channel}` });
   let client: pg.PoolClient | undefined;
   let closed = false;
-  /** Drops `failed` (once, however many errors it reports) and connects again after a pause. */
+  /**
+   * Drops `failed` (once, however many errors it reports) and connects again after a pause. A client that is no longer
+   * the current one (already dropped, or released by close) is left alone: the database stopping while it says goodbye
+   * still reports an error on it, and releasing it twice would throw out of the event handler.
+   */
   const retry = (failed: pg.PoolClient | undefined) => {
     if (failed === undefined || failed !== client) return;
     client = undefined;
@@ -21,9 +25,14 @@ export async function listen(options: { databaseUrl: string; channel: string; lo
     if (!closed) setTimeout(() => void connect(), RETRY_MS);
   };
   const connect = async (): Promise<void> => {
+    if (closed) return;
     let current: pg.PoolClient | undefined;
     try {
       current = await pool.connect();
+      if (closed) {
+        current.release(true);
+        return;
+      }
       client = current;
       const mine = current;
       current.on('notification', (message) => {
@@ -41,7 +50,9 @@ export async function listen(options: { databaseUrl: string; channel: string; lo
   return {
     async close() {
       closed = true;
-      client?.release(true);
+      const current = client;
+      client = undefined;
+      current?.release(true);
       await pool.end();
     },
   };

@@ -88,7 +88,7 @@ test.serial('a SIGKILLed service leaves its database running; the next start tak
   t.true(second.lines.some((line) => line.includes('orphaned by an earlier crash')));
   t.is((await fetch(`${second.docsUrl.replace(/\/api\/docs$/, '')}/readyz`)).status, 200);
   second.child.kill('SIGTERM');
-  t.is(await second.exited, 0);
+  t.is(await second.exited, 0, second.lines.join('\n'));
 });
 
 test.serial('the web and orchestrator roles split the work on a shared database', async (t) => {
