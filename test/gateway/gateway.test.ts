@@ -65,7 +65,7 @@ for (const [framing, connect] of Object.entries(AGENTS)) {
       ['user API token', (agent) => agent.send('auth', { token: apiToken.token, machineId, version: '0.1.0' }), /user tokens/],
       ['another first message', (agent) => agent.send('heartbeat', { metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 }, uptime: 1 }), /first message must be auth/],
       ['malformed auth', (agent) => agent.send('auth', { token }), /auth needs/],
-      ['no auth in time', () => undefined, /no auth message within 500 ms/],
+      ['no auth in time', () => undefined, /no auth message within 1500 ms/],
     ];
     for (const [name, act, message] of attempts) {
       const agent = await connect(app);
@@ -276,7 +276,7 @@ test('with two orchestrator processes, a newer connection replaces the older one
   // A second gateway on the same database, as a second orchestrator process would run it.
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const second = await createGateway(server, { pool: app.pool, databaseUrl: app.database.url, logger: app.deps.logger, heartbeatSeconds: 1, authTimeoutMs: 500, minVersion: '0.1.0' });
+  const second = await createGateway(server, { pool: app.pool, databaseUrl: app.database.url, logger: app.deps.logger, heartbeatSeconds: 1, authTimeoutMs: 1_500, minVersion: '0.1.0' });
   t.teardown(async () => {
     await second.close();
     server.close();

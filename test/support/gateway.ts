@@ -18,7 +18,7 @@ export async function startGatewayApp(options: { heartbeatSeconds?: number; auth
     databaseUrl: app.database.url,
     logger: app.deps.logger,
     heartbeatSeconds: options.heartbeatSeconds ?? 1,
-    authTimeoutMs: options.authTimeoutMs ?? 500,
+    authTimeoutMs: options.authTimeoutMs ?? 1_500, // long enough for a loaded CI machine, short enough to test the time-out
     minVersion: '0.1.0',
   });
   const worker = options.worker ? await startWorker({ databaseUrl: app.database.url, logger: app.deps.logger, tasks: { pool: app.pool, jobEvents: app.deps.jobEvents } }) : undefined;
