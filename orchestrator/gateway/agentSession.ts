@@ -111,16 +111,17 @@ export class AgentSession {
 
   /**
    * Sends one job and waits for the agent's acknowledgement; marks it DISPATCHED when accepted. A missing or refused
-   * ack leaves it QUEUED for the dispatcher to retry.
+   * ack, or a database that does not answer, leaves it QUEUED for the dispatcher to retry. Never rejects: deliveries
+   * run unawaited (after authentication), where a rejection would end the process.
    */
   async deliver(jobId: string): Promise<void> {
     if (!this.machineId || this.#closed) return;
-    const found = await this.#options.store.jobForAgent(this.machineId, jobId);
-    if (!found) return;
-    const { cancelRequested, ...job } = found;
-    // A cancel asked for while the agent was away goes out instead of the job.
-    if (cancelRequested) return this.send('job:cancel', { jobId });
     try {
+      const found = await this.#options.store.jobForAgent(this.machineId, jobId);
+      if (!found) return;
+      const { cancelRequested, ...job } = found;
+      // A cancel asked for while the agent was away goes out instead of the job.
+      if (cancelRequested) return this.send('job:cancel', { jobId });
       const answer = await this.link.request('job', job, JOB_ACK_TIMEOUT_MS);
       if (answer.accepted === true) {
         const status = await this.#options.store.markDispatched(jobId);
@@ -128,7 +129,7 @@ export class AgentSession {
         if (status === 'CANCELLED') this.send('job:cancel', { jobId });
       } else this.#options.logger.warn({ machineId: this.machineId, jobId, reason: answer.reason }, 'agent refused a job');
     } catch (error) {
-      this.#options.logger.info({ err: error, machineId: this.machineId, jobId }, 'job not acknowledged');
+      this.#options.logger.info({ err: error, machineId: this.machineId, jobId }, 'job not delivered; the delivery sweep sends it again');
     }
   }
 

@@ -95,3 +95,21 @@ test('a cancel asked for while the agent is away reaches it when it is back, ins
   t.true(second.received.some((entry) => entry.event === 'job:cancel' && entry.data.jobId === job.id), 'the cancel');
   t.false(second.received.some((entry) => entry.event === 'job'), 'not the job again');
 });
+
+test('a delivery the database cannot answer leaves the job for the sweep instead of rejecting (deliveries run unawaited)', async (t) => {
+  const owner = await signUp(app);
+  const clusterId = await createCluster(app, owner);
+  const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
+  const agent: Socket = io(app.url, { path: '/ws', transports: ['websocket'], reconnection: false, forceNew: true });
+  t.teardown(() => void agent.close());
+  await new Promise<void>((resolve) => {
+    agent.on('connect', () => agent.emit('auth', { token: machine.agentToken, machineId: machine.id, version: '0.1.0' }));
+    agent.on('authenticated', () => resolve());
+  });
+  const session = app.gateway.session(machine.id);
+  t.truthy(session);
+  // Postgres refuses this id outright: the same failure as a database that drops the connection mid-delivery. Before,
+  // the rejection escaped the unawaited delivery after authentication and ended the process.
+  await t.notThrowsAsync(session!.deliver('not-a-job-id'));
+  t.true(agent.connected, 'the session goes on');
+});
