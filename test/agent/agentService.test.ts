@@ -56,6 +56,12 @@ async function desire(serverId: string, machineId: string, status: 'RUNNING' | '
 const statusOf = async (serverId: string) => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`));
 
 const reaches = (serverId: string, status: string, timeoutMs?: number) => until(async () => (await statusOf(serverId)) === status, `server ${status}`, timeoutMs);
+/**
+ * A status the server holds only for a moment (CRASHED before its restart, STOPPING): read from the agent's log of its
+ * reports, which polling the service could miss on a loaded machine.
+ */
+const reported = (agent: AgentProcess, serverId: string, status: string, timeoutMs?: number) =>
+  until(async () => agent.lines.some((line) => line.includes(`"serverId":"${serverId}"`) && line.includes(`"msg":"server ${status}"`)), `server ${status} reported`, timeoutMs);
 
 /** The size-capped console log the agent keeps per server. */
 const consoleLog = async (agent: AgentProcess, serverId: string) => {
@@ -88,7 +94,7 @@ test.serial('the agent authenticates; start → ONLINE; crash → CRASHED → au
   // An unasked exit: CRASHED, then (autoRestart) STARTING after 1 s, then ONLINE again.
   await client.command('sim.crash').catch(() => undefined);
   await client.close();
-  await reaches(server.id, 'CRASHED', 5_000);
+  await reported(agent, server.id, 'CRASHED', 5_000);
   await reaches(server.id, 'ONLINE', 10_000);
   t.regex(await consoleLog(agent, server.id), /Segmentation fault/, 'the game\'s output is kept in its console log');
 
@@ -98,7 +104,7 @@ test.serial('the agent authenticates; start → ONLINE; crash → CRASHED → au
 });
 
 test.serial('a hung server is killed after the stop timeouts', async (t) => {
-  const { clusterId, machineId } = await machineWithAgent();
+  const { clusterId, machineId, agent } = await machineWithAgent();
   const server = await createServer(clusterId, machineId);
   await desire(server.id, machineId, 'RUNNING');
   await reaches(server.id, 'ONLINE');
@@ -107,7 +113,7 @@ test.serial('a hung server is killed after the stop timeouts', async (t) => {
   await client.close();
   const started = Date.now();
   await desire(server.id, machineId, 'STOPPED');
-  await reaches(server.id, 'STOPPING', 5_000);
+  await reported(agent, server.id, 'STOPPING', 5_000);
   await reaches(server.id, 'OFFLINE', 10_000);
   // stop-timeout 1 s: SIGTERM at 1 s (ignored), SIGKILL at 2 s.
   t.true(Date.now() - started >= 1_500, 'not before the escalation');

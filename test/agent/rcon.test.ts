@@ -91,7 +91,7 @@ test('a hung server times the command out, and the client recovers once the serv
     message: 'RCON command "echo anyone there" timed out after 500 ms',
   });
   const elapsed = Date.now() - started;
-  t.true(elapsed >= 450 && elapsed < 2_000, `timed out after ${elapsed} ms`);
+  t.true(elapsed >= 450 && elapsed < 5_000, `timed out after ${elapsed} ms`);
 
   // A hung server ignores SIGTERM, and the next connection does not get past authentication.
   fake.child.kill('SIGTERM');
@@ -101,7 +101,16 @@ test('a hung server times the command out, and the client recovers once the serv
   fake.child.kill('SIGKILL');
   await fake.exited;
   await startRconFake(t, { RCON_PORT: String(fake.rconPort) });
-  t.is(await client.command('echo back'), 'back');
+  // The same client, without being re-created: its 500 ms time-outs may run out once on a loaded machine while the new
+  // server warms up, so it gets a few tries.
+  let answer: string | undefined;
+  for (let attempt = 0; attempt < 5 && answer === undefined; attempt++) {
+    answer = await client.command('echo back').catch((error: unknown) => {
+      if (!(error instanceof RconTimeoutError)) throw error;
+      return undefined;
+    });
+  }
+  t.is(answer, 'back');
 });
 
 test('a server killed mid-command fails it with RconConnectionError', async (t) => {

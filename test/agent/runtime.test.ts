@@ -162,11 +162,11 @@ test('SIGKILL at killAfterMs (from the start of stop) when SIGTERM is ignored; a
   const info = await proc.stop({
     graceful: () => Promise.reject(new Error('RCON refused')),
     termAfterMs: 200,
-    killAfterMs: 700,
+    killAfterMs: 2_000, // the child has 1.8 s to print that it ignores SIGTERM, even on a loaded machine
   });
   const elapsed = Date.now() - began;
   t.like(info, { exitCode: null, signal: 'SIGKILL', stoppedBy: 'SIGKILL' });
-  t.true(elapsed >= 690 && elapsed < 4_000, `took ${elapsed} ms`);
+  t.true(elapsed >= 1_990 && elapsed < 5_000, `took ${elapsed} ms`);
   t.true(lines.includes('stdout: ignoring SIGTERM'), 'SIGTERM was delivered first');
 });
 

@@ -9,6 +9,7 @@ import { sql } from 'slonik';
 import { body, json } from '../support/app.ts';
 import { createCluster, signUp } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
+import { until } from '../support/wait.ts';
 
 let app: GatewayApp;
 test.before(async () => {
@@ -38,8 +39,7 @@ test('a job is delivered at once, its result stored once and acknowledged, dupli
 
   const accepted = await body(await app.request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: owner.auth }));
   const status = async () => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM jobs WHERE id = ${accepted.id}`));
-  for (let attempt = 0; attempt < 50 && (await status()) !== 'DISPATCHED'; attempt++) await new Promise((done) => setTimeout(done, 50));
-  t.is(await status(), 'DISPATCHED');
+  await until(async () => (await status()) === 'DISPATCHED', 'the acknowledged job to be DISPATCHED', 10_000);
   t.like(jobs[0], { jobId: accepted.id, type: 'START', serverId: server.id });
 
   agent.emit('job:progress', { jobId: accepted.id, status: 'RUNNING' });
@@ -84,15 +84,16 @@ test('a cancel asked for while the agent is away reaches it when it is back, ins
   };
   const first = await connect();
   const job = await body(await app.request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: owner.auth }));
-  for (let attempt = 0; attempt < 50 && !first.received.some((entry) => entry.event === 'job'); attempt++) await new Promise((done) => setTimeout(done, 50));
+  // Acknowledged and recorded as DISPATCHED before the agent goes away, so the cancel below is one for the agent.
+  const status = async () => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM jobs WHERE id = ${job.id}`));
+  await until(async () => (await status()) === 'DISPATCHED', 'the job to reach the agent', 10_000);
   first.agent.close();
-  await new Promise((done) => setTimeout(done, 200));
+  await until(async () => (await app.pool.oneFirst(sql.unsafe`SELECT status FROM machines WHERE id = ${machine.id}`)) === 'OFFLINE', 'the machine OFFLINE', 10_000);
   t.is((await app.request(`/api/v1/jobs/${job.id}/cancel`, { method: 'POST', headers: owner.auth })).status, 202);
 
   const second = await connect();
   t.teardown(() => void second.agent.close());
-  for (let attempt = 0; attempt < 50 && !second.received.some((entry) => entry.event === 'job:cancel'); attempt++) await new Promise((done) => setTimeout(done, 50));
-  t.true(second.received.some((entry) => entry.event === 'job:cancel' && entry.data.jobId === job.id), 'the cancel');
+  await until(async () => second.received.some((entry) => entry.event === 'job:cancel' && entry.data.jobId === job.id), 'the cancel', 10_000);
   t.false(second.received.some((entry) => entry.event === 'job'), 'not the job again');
 });
 

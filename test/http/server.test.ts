@@ -16,13 +16,15 @@ const get = (port: number, path: string) =>
 
 test('closing drains in-flight requests and then refuses new connections', async (t) => {
   const koa = new Koa();
+  const arrived = Promise.withResolvers<void>();
   koa.use(async (ctx) => {
+    arrived.resolve();
     await new Promise((done) => setTimeout(done, 300));
     ctx.body = 'finished';
   });
   const server = await startHttpServer(koa, { port: 0, host: '127.0.0.1' });
   const inFlight = get(server.port, '/slow');
-  await new Promise((done) => setTimeout(done, 50));
+  await arrived.promise; // in flight: being handled when the close begins
   const started = Date.now();
   const closed = server.close(5_000);
   t.deepEqual(await inFlight, { status: 200, body: 'finished' });
@@ -33,13 +35,15 @@ test('closing drains in-flight requests and then refuses new connections', async
 
 test('a request still running at the timeout has its connection cut', async (t) => {
   const koa = new Koa();
+  const arrived = Promise.withResolvers<void>();
   koa.use(async (ctx) => {
+    arrived.resolve();
     await new Promise((done) => setTimeout(done, 5_000));
     ctx.body = 'too late';
   });
   const server = await startHttpServer(koa, { port: 0, host: '127.0.0.1' });
   const hung = get(server.port, '/hung');
-  await new Promise((done) => setTimeout(done, 50));
+  await arrived.promise;
   const started = Date.now();
   await server.close(300);
   t.true(Date.now() - started < 2_000);

@@ -2,6 +2,7 @@ import test from 'ava';
 import { sql } from 'slonik';
 import { body, json, useTestApp } from '../support/app.ts';
 import { createApiToken, createCluster, signUp } from '../support/identity.ts';
+import { until } from '../support/wait.ts';
 
 const app = useTestApp(test);
 
@@ -40,11 +41,12 @@ test('lastUsedAt is written at most once a minute', async (t) => {
   const clusterId = await createCluster(app(), user);
   const token = await createApiToken(app(), user, [clusterId]);
   await app().request('/api/v1/account', { headers: token.auth });
-  await new Promise((done) => setTimeout(done, 100));
-  const first = await app().pool.oneFirst(sql.unsafe`SELECT last_used_at FROM api_tokens WHERE id = ${token.id}`);
+  const lastUsed = () => app().pool.oneFirst(sql.unsafe`SELECT last_used_at FROM api_tokens WHERE id = ${token.id}`);
+  await until(async () => (await lastUsed()) !== null, 'the first use to be written', 10_000); // written after the answer
+  const first = await lastUsed();
   for (let index = 0; index < 5; index++) await app().request('/api/v1/account', { headers: token.auth });
   await new Promise((done) => setTimeout(done, 100));
-  t.is(await app().pool.oneFirst(sql.unsafe`SELECT last_used_at FROM api_tokens WHERE id = ${token.id}`), first);
+  t.is(await lastUsed(), first);
 });
 
 test('revoked and expired tokens are 401 on the very next request', async (t) => {

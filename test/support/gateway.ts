@@ -57,7 +57,7 @@ function recorder() {
     const index = waiters.findIndex((waiter) => waiter.event === event);
     if (index >= 0) waiters.splice(index, 1)[0]!.resolve(data);
   };
-  const next = (event: string, timeoutMs = 3_000) =>
+  const next = (event: string, timeoutMs = 10_000) =>
     new Promise<any>((resolve, reject) => {
       const found = received.slice(consumed).findIndex((entry) => entry.event === event);
       if (found >= 0) {
