@@ -51,7 +51,9 @@ export class PendingModeration {
 
   /**
    * Applies the waiting actions in order with `apply`; those not applied (the first failure and what follows) stay
-   * for the next time. Answers how many were applied.
+   * for the next time. Answers how many were applied. Never rejects (it runs unawaited when a server comes online):
+   * when what is left cannot be written back (a full disk), the file keeps every action and the applied ones are
+   * applied again next time, which a game's ban list takes as a no-op.
    */
   drain(apply: (action: PendingAction) => Promise<void>): Promise<number> {
     return this.#serial(async () => {
@@ -65,7 +67,7 @@ export class PendingModeration {
         }
         done++;
       }
-      if (done > 0) await this.#write(actions.slice(done));
+      if (done > 0) await this.#write(actions.slice(done)).catch(() => undefined);
       return done;
     });
   }
