@@ -28,6 +28,8 @@ async function machine(owner?: TestUser) {
 const machineRow = (machineId: string) =>
   app.pool.one(sql.unsafe`SELECT status, agent_version AS "agentVersion", metrics, hostname FROM machines WHERE id = ${machineId}`) as Promise<Record<string, any>>;
 
+const serverStatus = (serverId: string) => app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`);
+
 const waitFor = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -166,7 +168,7 @@ test('three missed heartbeats mark the machine OFFLINE and its servers UNKNOWN; 
   t.is((await machineRow(machineId)).status, 'ONLINE');
   // Silence: after three periods (3 s) it is OFFLINE and the connection is closed.
   t.true(await waitFor(async () => (await machineRow(machineId)).status === 'OFFLINE'));
-  t.is(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${created.id}`), 'UNKNOWN');
+  t.is(await serverStatus(created.id), 'UNKNOWN');
   await agent.closed;
 });
 
@@ -240,7 +242,7 @@ test('a machine left ONLINE by an orchestrator that died is swept OFFLINE once s
   await app.pool.query(sql.unsafe`UPDATE machines SET status = 'ONLINE', last_seen_at = now() - interval '10 seconds' WHERE id = ${machineId}`);
   await app.pool.query(sql.unsafe`UPDATE servers SET status = 'ONLINE' WHERE id = ${created.id}`);
   t.true(await waitFor(async () => (await machineRow(machineId)).status === 'OFFLINE'));
-  t.is(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${created.id}`), 'UNKNOWN');
+  t.is(await serverStatus(created.id), 'UNKNOWN');
 });
 
 test('a report dated in the future cannot freeze a status; fractional byte counts are INVALID_EVENT', async (t) => {
@@ -251,10 +253,10 @@ test('a report dated in the future cannot freeze a status; fractional byte count
   await agent.next('authenticated');
   agent.send('server:status', { serverId: created.id, status: 'ONLINE', at: '9999-01-01T00:00:00.000Z' });
   // Stored as "now", so the next report (dated after it was stored) still counts.
-  t.true(await waitFor(async () => (await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${created.id}`)) === 'ONLINE'));
+  t.true(await waitFor(async () => (await serverStatus(created.id)) === 'ONLINE'));
   await new Promise((done) => setTimeout(done, 20));
   agent.send('server:status', { serverId: created.id, status: 'CRASHED', at: new Date().toISOString() });
-  t.true(await waitFor(async () => (await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${created.id}`)) === 'CRASHED'));
+  t.true(await waitFor(async () => (await serverStatus(created.id)) === 'CRASHED'));
   agent.send('heartbeat', { metrics: { cpuPercent: 1, memoryUsedBytes: 1.5, diskUsedBytes: 1 }, uptime: 1 });
   t.is((await agent.next('error')).code, 'INVALID_EVENT');
   agent.close();
@@ -296,11 +298,10 @@ test('with two orchestrator processes, a newer connection replaces the older one
   newer.send('heartbeat', { metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 }, uptime: 1 });
 
   await older.closed; // closed by the first process when it heard of the newer connection
-  const serverStatus = async () => app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${created.id}`);
-  t.true(await waitFor(async () => (await serverStatus()) === 'ONLINE'), "the newer connection's report is stored");
+  t.true(await waitFor(async () => (await serverStatus(created.id)) === 'ONLINE'), "the newer connection's report is stored");
   await new Promise((done) => setTimeout(done, 300)); // time for the older connection's end to do (wrongly) anything
   t.is((await machineRow(machineId)).status, 'ONLINE', 'the older connection ending does not mark the machine offline');
-  t.is(await serverStatus(), 'ONLINE');
+  t.is(await serverStatus(created.id), 'ONLINE');
   t.is(app.gateway.session(machineId), undefined);
   t.truthy(second.session(machineId));
   newer.close();

@@ -19,18 +19,27 @@ test.after.always(async () => {
   await app?.close();
 });
 
+/** A raw Socket.IO agent of `machine`, authenticated; `setUp` runs before it authenticates (to catch what comes at once). */
+async function authenticatedAgent(machine: { id: string; agentToken: string }, setUp: (agent: Socket) => void = () => undefined): Promise<Socket> {
+  const agent = io(app.url, { path: '/ws', transports: ['websocket'], reconnection: false, forceNew: true });
+  setUp(agent);
+  await new Promise<void>((resolve) => {
+    agent.on('connect', () => agent.emit('auth', { token: machine.agentToken, machineId: machine.id, version: '0.1.0' }));
+    agent.on('authenticated', () => resolve());
+  });
+  return agent;
+}
+
+const jobStatus = async (jobId: string) => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM jobs WHERE id = ${jobId}`));
+
 test('a job is delivered at once, its result stored once and acknowledged, duplicates included', async (t) => {
   const owner = await signUp(app);
   const clusterId = await createCluster(app, owner);
   const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
   const server = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: owner.auth })));
 
-  const agent: Socket = io(app.url, { path: '/ws', transports: ['websocket'], reconnection: false });
+  const agent = await authenticatedAgent(machine);
   t.teardown(() => void agent.close());
-  await new Promise<void>((resolve) => {
-    agent.on('connect', () => agent.emit('auth', { token: machine.agentToken, machineId: machine.id, version: '0.1.0' }));
-    agent.on('authenticated', () => resolve());
-  });
   const jobs: { jobId: string; type: string; serverId: string }[] = [];
   agent.on('job', (job: { jobId: string; type: string; serverId: string }, ack: (answer: object) => void) => {
     jobs.push(job);
@@ -38,8 +47,7 @@ test('a job is delivered at once, its result stored once and acknowledged, dupli
   });
 
   const accepted = await body(await app.request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: owner.auth }));
-  const status = async () => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM jobs WHERE id = ${accepted.id}`));
-  await until(async () => (await status()) === 'DISPATCHED', 'the acknowledged job to be DISPATCHED', 10_000);
+  await until(async () => (await jobStatus(accepted.id)) === 'DISPATCHED', 'the acknowledged job to be DISPATCHED', 10_000);
   t.like(jobs[0], { jobId: accepted.id, type: 'START', serverId: server.id });
 
   agent.emit('job:progress', { jobId: accepted.id, status: 'RUNNING' });
@@ -70,23 +78,19 @@ test('a cancel asked for while the agent is away reaches it when it is back, ins
   const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
   const server = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: owner.auth })));
   const connect = async () => {
-    const agent: Socket = io(app.url, { path: '/ws', transports: ['websocket'], reconnection: false, forceNew: true });
     const received: { event: string; data: { jobId?: string } }[] = [];
-    agent.onAny((event: string, data: { jobId?: string }, ack?: (answer: object) => void) => {
-      received.push({ event, data });
-      if (event === 'job') ack?.({ accepted: true });
-    });
-    await new Promise<void>((resolve) => {
-      agent.on('connect', () => agent.emit('auth', { token: machine.agentToken, machineId: machine.id, version: '0.1.0' }));
-      agent.on('authenticated', () => resolve());
-    });
+    const agent = await authenticatedAgent(machine, (agent) =>
+      agent.onAny((event: string, data: { jobId?: string }, ack?: (answer: object) => void) => {
+        received.push({ event, data });
+        if (event === 'job') ack?.({ accepted: true });
+      }),
+    );
     return { agent, received };
   };
   const first = await connect();
   const job = await body(await app.request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: owner.auth }));
   // Acknowledged and recorded as DISPATCHED before the agent goes away, so the cancel below is one for the agent.
-  const status = async () => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM jobs WHERE id = ${job.id}`));
-  await until(async () => (await status()) === 'DISPATCHED', 'the job to reach the agent', 10_000);
+  await until(async () => (await jobStatus(job.id)) === 'DISPATCHED', 'the job to reach the agent', 10_000);
   first.agent.close();
   await until(async () => (await app.pool.oneFirst(sql.unsafe`SELECT status FROM machines WHERE id = ${machine.id}`)) === 'OFFLINE', 'the machine OFFLINE', 10_000);
   t.is((await app.request(`/api/v1/jobs/${job.id}/cancel`, { method: 'POST', headers: owner.auth })).status, 202);
@@ -101,12 +105,8 @@ test('a delivery the database cannot answer leaves the job for the sweep instead
   const owner = await signUp(app);
   const clusterId = await createCluster(app, owner);
   const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
-  const agent: Socket = io(app.url, { path: '/ws', transports: ['websocket'], reconnection: false, forceNew: true });
+  const agent = await authenticatedAgent(machine);
   t.teardown(() => void agent.close());
-  await new Promise<void>((resolve) => {
-    agent.on('connect', () => agent.emit('auth', { token: machine.agentToken, machineId: machine.id, version: '0.1.0' }));
-    agent.on('authenticated', () => resolve());
-  });
   const session = app.gateway.session(machine.id);
   t.truthy(session);
   // Postgres refuses this id outright: the same failure as a database that drops the connection mid-delivery. Before,

@@ -9,12 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { createUser } from '../../identity/users.ts';
 import { startSession } from '../../identity/sessions.ts';
 import { createApiToken, createCluster } from '../support/identity.ts';
-import { assertBurst, spendBurst } from '../support/burst.ts';
+import { assertBurst, spendBurst, SPEC_BUDGETS } from '../support/burst.ts';
 
-/** SPEC section 8's budgets, written out so that the tests pin them. */
-const FREE = { burst: 10, perMinute: 60 };
-const SESSION = { burst: 20, perMinute: 100 };
-const SIGN_IN = { burst: 10, perMinute: 10 };
+const { FREE, SESSION, SIGN_IN } = SPEC_BUDGETS;
 
 const app = useTestApp(test, { env: { RATE_LIMIT: 'on' } });
 

@@ -4,10 +4,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { REDIS_URL, useTestRedis } from '../support/redis.ts';
-import { assertBurst, assertRemaining, spendBurst } from '../support/burst.ts';
+import { assertBurst, assertRemaining, spendBurst, SPEC_BUDGETS } from '../support/burst.ts';
 
-/** SPEC section 8's budgets, written out so that the tests pin them. */
-const FREE = { burst: 10, perMinute: 60 };
+const { FREE } = SPEC_BUDGETS;
 
 const redis = useTestRedis(test);
 

@@ -8,6 +8,13 @@
 import type { ExecutionContext } from 'ava';
 
 export type Budget = { burst: number; perMinute: number };
+
+/** SPEC section 8's budgets, written out (not imported from the limiter) so that the tests pin them. */
+export const SPEC_BUDGETS = {
+  FREE: { burst: 10, perMinute: 60 },
+  SESSION: { burst: 20, perMinute: 100 },
+  SIGN_IN: { burst: 10, perMinute: 10 },
+} as const satisfies Record<string, Budget>;
 export type Burst<T> = { answers: T[]; passed: number; refilled: number };
 
 /** Sends `send(0)`, `send(1)`, … one at a time until `refusals` answers are 429 (or far past the burst). */
