@@ -5,13 +5,13 @@
  * database. A second signal exits at once.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, ROLES, type Role } from './schema/config.ts';
-import { createLogger } from './observability/logger.ts';
-import { startService } from './service.ts';
+import { ConfigError, loadConfig, ROLES, type Config, type Role } from './schema/config.ts';
+import { createLogger } from './schema/logger.ts';
+import { startService, type Service } from './api/service.ts';
 
 const { values: args } = parseArgs({ options: { role: { type: 'string' } }, strict: true });
 
-let config;
+let config: Config;
 try {
   config = loadConfig({ ...process.env, ...(args.role ? { ROLE: args.role } : {}) });
 } catch (error) {
@@ -25,7 +25,7 @@ try {
 const logger = createLogger(config.LOG_LEVEL);
 const role: Role = config.ROLE;
 
-let service;
+let service: Service;
 try {
   service = await startService(config, logger, role);
 } catch (error) {

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { io } from 'socket.io-client';
 import { z } from 'zod';
-import { createLogger } from '../observability/logger.ts';
+import { createLogger } from '../schema/logger.ts';
 import { authenticatedEvent, errorEvent, serversSyncEvent } from '../schema/agentEvents.ts';
 import { ProcessRuntime } from './runtime/processRuntime.ts';
 import { ServerSupervisor } from './servers/serverSupervisor.ts';

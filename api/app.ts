@@ -25,8 +25,8 @@ import { installPowerRoutes } from './routes/power.ts';
 import { installJobRoutes } from './routes/jobs.ts';
 import { installTaskRoutes } from './routes/tasks.ts';
 import { installPlayerRoutes } from './routes/players.ts';
-import { createAuthenticator, principalOf } from '../identity/principal.ts';
-import { authorize, authorizeResource } from '../identity/access.ts';
+import { createAuthenticator, principalOf } from './identity/principal.ts';
+import { authorize, authorizeResource } from './identity/access.ts';
 import type { Middleware } from 'koa';
 
 export type App = { koa: Koa; api: Api };

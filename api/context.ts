@@ -2,12 +2,12 @@
  * What the HTTP layer is given to work with. Built once in main.ts (or by a test) and passed to `createApp`.
  */
 import type { Config } from '../schema/config.ts';
-import type { DatabasePool } from '../database/pool.ts';
-import type { Logger } from '../observability/logger.ts';
-import type { HttpMetrics } from '../observability/metrics.ts';
-import type { AccessTokens } from '../identity/accessTokens.ts';
+import type { DatabasePool } from '../sql/pool.ts';
+import type { Logger } from '../schema/logger.ts';
+import type { HttpMetrics } from './http/httpMetrics.ts';
+import type { AccessTokens } from './identity/accessTokens.ts';
 import type { RateLimiter } from './rateLimit/limiter.ts';
-import type { JobEvents } from '../jobs/events.ts';
+import type { JobEvents } from '../orchestrator/jobs/events.ts';
 
 export type AppDeps = {
   config: Config;

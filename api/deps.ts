@@ -4,17 +4,17 @@
  * Used by the service, the tests and the benchmarks alike.
  */
 import type { Config } from '../schema/config.ts';
-import type { DatabasePool } from '../database/pool.ts';
-import type { Logger } from '../observability/logger.ts';
-import { createHttpMetrics } from '../observability/metrics.ts';
-import { listMigrations } from '../database/migrate.ts';
-import { AccessTokens } from '../identity/accessTokens.ts';
-import type { Secrets } from '../identity/secrets.ts';
+import type { DatabasePool } from '../sql/pool.ts';
+import type { Logger } from '../schema/logger.ts';
+import { createHttpMetrics } from './http/httpMetrics.ts';
+import { listMigrations } from '../sql/migrate.ts';
+import { AccessTokens } from './identity/accessTokens.ts';
+import type { Secrets } from './identity/secrets.ts';
 import { MemoryLimiter } from './rateLimit/memoryLimiter.ts';
 import { createRedisLimiter } from './rateLimit/redisLimiter.ts';
 import type { RateLimiter } from './rateLimit/limiter.ts';
 import type { AppDeps } from './context.ts';
-import { createJobEvents } from '../jobs/events.ts';
+import { createJobEvents } from '../orchestrator/jobs/events.ts';
 
 export async function createRateLimiter(config: Config, logger: Logger): Promise<RateLimiter | null> {
   if (config.RATE_LIMIT === 'off') return null;

@@ -3,7 +3,7 @@
  * runs after the previous one ends (never two at once), a failed round is logged and the next one comes on time,
  * and `stop` waits for a round under way.
  */
-import type { Logger } from '../observability/logger.ts';
+import type { Logger } from '../schema/logger.ts';
 
 export type Repeating = { stop: () => Promise<void> };
 

@@ -3,7 +3,7 @@
  * frame and by the reference agent to build its outgoing ones. Event names are `domain:action`.
  */
 import { z } from 'zod';
-import { GAME_TYPES } from '../agent/games/catalog.ts';
+import { GAME_TYPES } from './games.ts';
 
 /** Largest frame the gateway accepts; a larger one closes the connection (SPEC section 10). */
 export const MAX_FRAME_BYTES = 256 * 1024;

@@ -3,9 +3,11 @@
  * (SPEC sections 3, 5, 7). Request bodies are strict: an unknown field is a 400.
  */
 import { z } from 'zod';
-import { ROLES } from '../identity/roles.ts';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../identity/passwords.ts';
+import { ROLES } from './roles.ts';
 import { enumFilter, id, paginationQuery, sortQuery, timestamp } from './http.ts';
+
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 256;
 
 export const TIERS = ['FREE', 'PRO', 'ENTERPRISE'] as const;
 export type Tier = (typeof TIERS)[number];

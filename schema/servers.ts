@@ -2,7 +2,7 @@
  * Schemas of machines and game servers (SPEC section 3). Request bodies are strict; `rconPassword` is write-only.
  */
 import { z } from 'zod';
-import { GAME_TYPES, NEEDS_START_COMMAND, type GameType } from '../agent/games/catalog.ts';
+import { GAME_TYPES, NEEDS_START_COMMAND, type GameType } from './games.ts';
 import { booleanQuery, enumFilter, id, paginationQuery, sortQuery, timestamp } from './http.ts';
 
 export const MACHINE_STATUSES = ['ONLINE', 'OFFLINE'] as const;

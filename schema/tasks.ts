@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { booleanQuery, id, paginationQuery, sortQuery, timestamp } from './http.ts';
 import { rconCommand } from './jobs.ts';
-import { canonicalTimezone, checkSchedule, ScheduleError } from '../tasks/schedule.ts';
+import { canonicalTimezone, checkSchedule, ScheduleError } from './schedule.ts';
 
 export const STEP_TYPES = ['START', 'STOP', 'RESTART', 'RCON', 'BROADCAST', 'WIPE'] as const;
 export type StepType = (typeof STEP_TYPES)[number];

@@ -7,8 +7,8 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import pg from 'pg';
-import { startEmbeddedDatabase } from '../database/embedded.ts';
-import { createLogger } from '../observability/logger.ts';
+import { startEmbeddedDatabase } from '../sql/embedded.ts';
+import { createLogger } from '../schema/logger.ts';
 
 const LOCAL_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 

@@ -2,7 +2,7 @@
  * What the agent needs to know about a game: how to start it, how to tell it is ready, how to stop it gracefully, and
  * how to list, kick, ban and unban players and broadcast a message (SPEC section 9.1). Each game is one adapter.
  */
-import type { GameType } from './catalog.ts';
+import type { GameType } from '../../schema/games.ts';
 
 export type PlayerInfo = { steamId: string; username: string; ping?: number };
 export type PlayerLine = { kind: 'join' | 'leave'; steamId: string; username: string };

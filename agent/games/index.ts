@@ -1,6 +1,6 @@
 /** Every adapter, by game type. */
 import type { GameAdapter } from './adapter.ts';
-import type { GameType } from './catalog.ts';
+import type { GameType } from '../../schema/games.ts';
 import { minecraft } from './minecraft.ts';
 import { ark, cs2, custom, rust, valheim } from './sourceRconGames.ts';
 

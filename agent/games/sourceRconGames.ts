@@ -2,7 +2,7 @@
  * The games whose consoles are reached over Source RCON (SPEC 9.1): RUST, ARK_SURVIVAL_EVOLVED, CS2, VALHEIM and
  * CUSTOM. Each names its commands; the shared shape is `sourceRconGame`.
  */
-import type { GameType } from './catalog.ts';
+import type { GameType } from '../../schema/games.ts';
 import { oneLine, quote, type GameAdapter, type PlayerInfo, type PlayerLine } from './adapter.ts';
 
 type Commands = {

@@ -91,7 +91,7 @@ export class SourceRconClient {
   /** Opens and authenticates the connection if it is not; `command` calls it, so calling it first is optional. */
   connect(): Promise<void> {
     if (this.#closed) return Promise.reject(new RconConnectionError('RCON client is closed'));
-    if (this.#connecting) return this.#connecting;
+    if (this.#connecting !== undefined) return this.#connecting;
     if (this.#socket) return Promise.resolve();
     this.#connecting = this.#open().finally(() => (this.#connecting = undefined));
     return this.#connecting;

@@ -99,7 +99,7 @@ class ChildProcessHandle extends EventEmitter<Events> implements RunningProcess 
           resolve(info);
         };
         // Wait for the last lines so wait() callers see all output; bounded in case the pipes stay open.
-        Promise.all(drained).then(settle);
+        void Promise.all(drained).then(settle);
         setTimeout(settle, DRAIN_MS).unref();
       });
     });

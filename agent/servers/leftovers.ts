@@ -6,7 +6,7 @@
  */
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from '../../observability/logger.ts';
+import type { Logger } from '../../schema/logger.ts';
 
 /** Written in a server's directory while its process runs. */
 export const PID_FILE = 'server.pid';

@@ -276,19 +276,21 @@ export class ServerSupervisor {
   }
 
   #pollReady(proc: RunningProcess): void {
-    this.#timer(async () => {
-      if (this.#process !== proc || this.status !== 'STARTING') return;
-      try {
-        await this.#rconClient().connect();
-        this.#becameReady();
-      } catch (error) {
-        if (!(error instanceof RconAuthError)) return this.#pollReady(proc);
-        // The game answers but refuses the password: waiting longer cannot help, and the operator must be told why.
-        this.#setStatus('CRASHED', { message: `RCON refused the password (${error.message}); check rconPassword and the start command` });
-        this.#stopping = true;
-        void proc.kill();
-      }
-    }, READY_POLL_MS);
+    this.#timer(() => void this.#checkReady(proc), READY_POLL_MS);
+  }
+
+  async #checkReady(proc: RunningProcess): Promise<void> {
+    if (this.#process !== proc || this.status !== 'STARTING') return;
+    try {
+      await this.#rconClient().connect();
+      this.#becameReady();
+    } catch (error) {
+      if (!(error instanceof RconAuthError)) return this.#pollReady(proc);
+      // The game answers but refuses the password: waiting longer cannot help, and the operator must be told why.
+      this.#setStatus('CRASHED', { message: `RCON refused the password (${error.message}); check rconPassword and the start command` });
+      this.#stopping = true;
+      void proc.kill();
+    }
   }
 
   #startTimedOut(proc: RunningProcess): void {

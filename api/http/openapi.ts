@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { errorBody } from '../../schema/http.ts';
-import { statusName } from '../errors.ts';
+import { statusName } from '../../schema/errors.ts';
 import type { RegisteredRoute } from './route.ts';
 
 type JsonSchema = Record<string, unknown>;

@@ -9,10 +9,10 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
-import { AppError, notFound, validationFailed, type ErrorDetail } from '../errors.ts';
-import type { Permission, Role } from '../../identity/roles.ts';
-import { rawId, type AccessScope } from '../../identity/principal.ts';
-import type { ClusterResource } from '../../identity/access.ts';
+import { AppError, notFound, validationFailed, type ErrorDetail } from '../../schema/errors.ts';
+import type { Permission, Role } from '../../schema/roles.ts';
+import { rawId, type AccessScope } from '../identity/principal.ts';
+import type { ClusterResource } from '../identity/access.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

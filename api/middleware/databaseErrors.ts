@@ -13,7 +13,7 @@ import {
   BackendTerminatedUnexpectedlyError,
   StatementTimeoutError,
 } from 'slonik';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../schema/errors.ts';
 
 /** Client-facing messages for named constraints. Later issues add theirs next to their migrations. */
 export const CONSTRAINT_MESSAGES: Record<string, string> = {};

@@ -4,8 +4,8 @@
  * 5xx answers never carry internal detail; the log line with the same request id does.
  */
 import type { Middleware } from 'koa';
-import type { Logger } from '../../observability/logger.ts';
-import { AppError, statusName } from '../errors.ts';
+import type { Logger } from '../../schema/logger.ts';
+import { AppError, statusName } from '../../schema/errors.ts';
 import { fromDatabaseError } from './databaseErrors.ts';
 
 export type ErrorBody = {

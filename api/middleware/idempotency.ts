@@ -10,9 +10,9 @@ import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import type { DatabasePool } from '../../database/pool.ts';
-import type { Principal } from '../../identity/principal.ts';
-import { AppError, conflict, validationFailed } from '../errors.ts';
+import type { DatabasePool } from '../../sql/pool.ts';
+import type { Principal } from '../identity/principal.ts';
+import { AppError, conflict, validationFailed } from '../../schema/errors.ts';
 import { errorBody, toAppError } from './errorHandler.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';

@@ -4,7 +4,7 @@
  */
 import type { Middleware } from 'koa';
 import { koaBody, HttpMethodEnum } from 'koa-body';
-import { AppError, badRequest } from '../errors.ts';
+import { AppError, badRequest } from '../../schema/errors.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 

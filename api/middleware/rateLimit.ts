@@ -5,7 +5,7 @@
  * 429 with `Retry-After`; a limiter that cannot answer is a 503, never an unlimited pass.
  */
 import type { Middleware } from 'koa';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../schema/errors.ts';
 import { RateLimiterUnavailableError, type Decision, type RateLimiter } from '../rateLimit/limiter.ts';
 import type { Bucket } from '../rateLimit/tiers.ts';
 

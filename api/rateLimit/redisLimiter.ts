@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createClient, type RedisClientType } from 'redis';
-import type { Logger } from '../../observability/logger.ts';
+import type { Logger } from '../../schema/logger.ts';
 import { decisionFor, RateLimiterUnavailableError, type Decision, type RateLimiter } from './limiter.ts';
 import type { Bucket } from './tiers.ts';
 

@@ -5,15 +5,16 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { forbidden, notFound, validationFailed } from '../errors.ts';
+import { forbidden, notFound, validationFailed } from '../../schema/errors.ts';
 import type { Context } from 'koa';
 import type { Api } from '../http/route.ts';
 import { apiTokenCreated, apiTokenListItem, createTokenBody, user } from '../../schema/identity.ts';
 import { id } from '../../schema/http.ts';
-import { findUserById } from '../../identity/users.ts';
-import { principalOf } from '../../identity/principal.ts';
-import { recordAudit } from '../../identity/audit.ts';
-import { generateSecret, hashSecret } from '../../identity/secretTokens.ts';
+import { findUserById } from '../identity/users.ts';
+import { principalOf } from '../identity/principal.ts';
+import { recordAudit } from '../../orchestrator/audit.ts';
+import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
+import { originOf } from '../identity/origin.ts';
 
 const TOKEN_COLUMNS = sql.fragment`
   t.id, t.name, t.created_at AS "createdAt", t.last_used_at AS "lastUsedAt", t.expires_at AS "expiresAt",
@@ -88,7 +89,7 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
           RETURNING id`);
         await tx.query(sql.unsafe`
           INSERT INTO api_token_clusters (token_id, cluster_id) SELECT ${tokenId}, unnest(${sql.array(clusterIds, 'uuid')})`);
-        await recordAudit(tx, ctx, { clusterId: null, action: 'token.create', target: { type: 'token', id: tokenId } });
+        await recordAudit(tx, originOf(ctx), { clusterId: null, action: 'token.create', target: { type: 'token', id: tokenId } });
         const created = await tx.one(sql.type(apiTokenListItem)`SELECT ${TOKEN_COLUMNS} FROM api_tokens t WHERE t.id = ${tokenId}`);
         return { ...created, token: secret, userId: principal.user.id };
       });
@@ -109,7 +110,7 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
       await pool.transaction(async (tx) => {
         const deleted = await tx.query(sql.unsafe`DELETE FROM api_tokens WHERE id = ${params.tokenId} AND user_id = ${principal.user.id}`);
         if (deleted.rowCount === 0) throw notFound('Token not found');
-        await recordAudit(tx, ctx, { clusterId: null, action: 'token.delete', target: { type: 'token', id: params.tokenId } });
+        await recordAudit(tx, originOf(ctx), { clusterId: null, action: 'token.delete', target: { type: 'token', id: params.tokenId } });
       });
       return { success: true, message: 'Token revoked' };
     },

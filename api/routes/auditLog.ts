@@ -7,7 +7,7 @@ import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
 import { listOf } from '../../schema/http.ts';
 import { auditEntry, auditListQuery, clusterIdParams } from '../../schema/identity.ts';
-import { fetchPage, orderBy } from '../../database/listing.ts';
+import { fetchPage, orderBy } from '../../sql/listing.ts';
 
 const entryRow = z.object({
   id: z.string(),

@@ -5,16 +5,18 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { badRequest, forbidden, unauthorized } from '../errors.ts';
+import { badRequest, forbidden, unauthorized } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
 import { loginBody, refreshBody, registerAnswer, registerBody, tokenPair, type TokenPair } from '../../schema/identity.ts';
-import { createUser, findUserForLogin, registrationOpen } from '../../identity/users.ts';
-import { verifyPassword } from '../../identity/passwords.ts';
-import { endSession, refreshSession, startSession, type ClientInfo } from '../../identity/sessions.ts';
-import type { AccessTokens } from '../../identity/accessTokens.ts';
+import { createUser, findUserForLogin, registrationOpen } from '../identity/users.ts';
+import { verifyPassword } from '../identity/passwords.ts';
+import { endSession, refreshSession, startSession, type ClientInfo } from '../identity/sessions.ts';
+import type { AccessTokens } from '../identity/accessTokens.ts';
 import type { CommonQueryMethods } from 'slonik';
-import { recordAudit } from '../../identity/audit.ts';
-import { principalOf } from '../../identity/principal.ts';
+import { recordAudit } from '../../orchestrator/audit.ts';
+import { principalOf } from '../identity/principal.ts';
+import { originOf } from '../identity/origin.ts';
+import { actingAs } from '../../schema/origin.ts';
 
 const clientInfo = (ctx: Context): ClientInfo => ({ ip: ctx.ip || null, userAgent: ctx.get('User-Agent') || null });
 
@@ -24,7 +26,7 @@ const clientInfo = (ctx: Context): ClientInfo => ({ ip: ctx.ip || null, userAgen
  */
 export async function signIn(tx: CommonQueryMethods, ctx: Context, accessTokens: AccessTokens, user: { id: string; displayName: string }): Promise<TokenPair> {
   const { sessionId, ...pair } = await startSession(tx, accessTokens, user.id, clientInfo(ctx));
-  await recordAudit(tx, ctx, { clusterId: null, action: 'session.create', target: { type: 'session', id: sessionId } }, { kind: 'USER', id: user.id, name: user.displayName });
+  await recordAudit(tx, actingAs(originOf(ctx), { kind: 'USER', id: user.id, name: user.displayName }), { clusterId: null, action: 'session.create', target: { type: 'session', id: sessionId } });
   return pair;
 }
 
@@ -47,7 +49,7 @@ export function installAuthRoutes(api: Api, deps: AppDeps) {
       pool.transaction(async (tx) => {
         if (!(await registrationOpen(tx, config.ALLOW_REGISTRATION))) throw forbidden('Registration is closed on this installation');
         const created = await createUser(tx, { email: body.email, password: body.password, displayName: body.displayName, tier: config.DEFAULT_TIER });
-        await recordAudit(tx, ctx, { clusterId: null, action: 'user.register', target: { type: 'user', id: created.id } }, { kind: 'USER', id: created.id, name: created.displayName });
+        await recordAudit(tx, actingAs(originOf(ctx), { kind: 'USER', id: created.id, name: created.displayName }), { clusterId: null, action: 'user.register', target: { type: 'user', id: created.id } });
         return { ...(await signIn(tx, ctx, accessTokens, created)), user: created };
       }),
   });
@@ -93,7 +95,7 @@ export function installAuthRoutes(api: Api, deps: AppDeps) {
       if (principal.kind !== 'USER') throw badRequest('Logout ends a session; revoke an API token with DELETE /api/v1/account/tokens/{id}');
       await pool.transaction(async (tx) => {
         await endSession(tx, principal.sessionId, 'logout');
-        await recordAudit(tx, ctx, { clusterId: null, action: 'session.end', target: { type: 'session', id: principal.sessionId } });
+        await recordAudit(tx, originOf(ctx), { clusterId: null, action: 'session.end', target: { type: 'session', id: principal.sessionId } });
       });
       return { success: true, message: 'Signed out' };
     },

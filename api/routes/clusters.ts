@@ -8,10 +8,11 @@ import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
 import { listOf } from '../../schema/http.ts';
 import { cluster, clusterListQuery, clusterParams, createClusterBody, updateClusterBody, type Cluster } from '../../schema/identity.ts';
-import { principalOf, type Principal } from '../../identity/principal.ts';
-import { recordAudit } from '../../identity/audit.ts';
-import { fetchPage, orderBy } from '../../database/listing.ts';
+import { principalOf, type Principal } from '../identity/principal.ts';
+import { recordAudit } from '../../orchestrator/audit.ts';
+import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
+import { originOf } from '../identity/origin.ts';
 
 const CLUSTER_COLUMNS = sql.fragment`
   c.id, c.name, c.description, m.role,
@@ -74,7 +75,7 @@ export function installClusterRoutes(api: Api, deps: AppDeps) {
         const clusterId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
           INSERT INTO clusters (name, description) VALUES (${body.name}, ${body.description ?? null}) RETURNING id`);
         await tx.query(sql.unsafe`INSERT INTO cluster_members (cluster_id, user_id, role) VALUES (${clusterId}, ${principal.user.id}, 'OWNER')`);
-        await recordAudit(tx, ctx, { clusterId, action: 'cluster.create', target: { type: 'cluster', id: clusterId } });
+        await recordAudit(tx, originOf(ctx), { clusterId, action: 'cluster.create', target: { type: 'cluster', id: clusterId } });
         return getCluster(tx, clusterId, principal.user.id);
       });
     },
@@ -110,7 +111,7 @@ export function installClusterRoutes(api: Api, deps: AppDeps) {
             description = ${body.description === undefined ? sql.fragment`description` : body.description},
             updated_at = now()
            WHERE id = ${params.id}`);
-        await recordAudit(tx, ctx, { clusterId: params.id, action: 'cluster.update', target: { type: 'cluster', id: params.id } });
+        await recordAudit(tx, originOf(ctx), { clusterId: params.id, action: 'cluster.update', target: { type: 'cluster', id: params.id } });
         return getCluster(tx, params.id, principalOf(ctx).user.id);
       }),
   });
@@ -131,7 +132,7 @@ export function installClusterRoutes(api: Api, deps: AppDeps) {
         const machineIds = await tx.anyFirst(sql.type(z.object({ id: z.string() }))`SELECT id FROM machines WHERE cluster_id = ${params.id}`);
         for (const machineId of machineIds) await notifyAgent(tx, { type: 'machine_removed', machineId });
         await tx.query(sql.unsafe`DELETE FROM clusters WHERE id = ${params.id}`);
-        await recordAudit(tx, ctx, { clusterId: params.id, action: 'cluster.delete', target: { type: 'cluster', id: params.id } });
+        await recordAudit(tx, originOf(ctx), { clusterId: params.id, action: 'cluster.delete', target: { type: 'cluster', id: params.id } });
       });
       return { success: true, message: 'Cluster deleted' };
     },

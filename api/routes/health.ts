@@ -3,10 +3,10 @@
  */
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { migrationState } from '../../database/migrate.ts';
+import { migrationState } from '../../sql/migrate.ts';
 import { errorBody } from '../../schema/http.ts';
 import type { AppDeps } from '../context.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
 
 /** How long a readiness probe waits for the database before calling it unreachable. */

@@ -4,16 +4,17 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { conflict, notFound } from '../errors.ts';
+import { conflict, notFound } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
 import { job, jobListQuery, powerQuery } from '../../schema/jobs.ts';
-import { JOB_COLUMNS, getJob } from '../../jobs/store.ts';
-import { recordAudit } from '../../identity/audit.ts';
-import { fetchPage, orderBy } from '../../database/listing.ts';
+import { JOB_COLUMNS, getJob } from '../../orchestrator/jobs/store.ts';
+import { recordAudit } from '../../orchestrator/audit.ts';
+import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
-import { recordRunCancelled } from '../../tasks/store.ts';
+import { recordRunCancelled } from '../../orchestrator/tasks/store.ts';
+import { originOf } from '../identity/origin.ts';
 
 const POWER_TYPES: ReadonlySet<string> = new Set(['START', 'STOP', 'RESTART', 'KILL']);
 
@@ -114,7 +115,7 @@ export function installJobRoutes(api: Api, deps: AppDeps) {
         } else {
           throw conflict(`The job has ended (${row.status}); there is nothing to cancel`);
         }
-        await recordAudit(tx, ctx, { clusterId: row.clusterId, action: 'job.cancel', target: { type: 'job', id: params.id } });
+        await recordAudit(tx, originOf(ctx), { clusterId: row.clusterId, action: 'job.cancel', target: { type: 'job', id: params.id } });
         return getJob(tx, params.id);
       });
       ctx.status = current.status === 'CANCELLED' ? 200 : 202;

@@ -5,15 +5,16 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { conflict, notFound } from '../errors.ts';
+import { conflict, notFound } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
 import { agentTokenRotated, createMachineBody, deleteMachineQuery, machine, machineListQuery, machineRegistered } from '../../schema/servers.ts';
-import { recordAudit } from '../../identity/audit.ts';
-import { generateSecret, hashSecret } from '../../identity/secretTokens.ts';
-import { fetchPage, orderBy } from '../../database/listing.ts';
+import { recordAudit } from '../../orchestrator/audit.ts';
+import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
+import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
+import { originOf } from '../identity/origin.ts';
 
 /** Where agents connect (SPEC section 9; also served at /agent/ws and /ws/agent). */
 export const GATEWAY_PATH = '/ws';
@@ -81,7 +82,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
         const machineId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
           INSERT INTO machines (cluster_id, name, agent_token_hash) VALUES (${params.clusterId}, ${body.name}, ${sql.binary(hashSecret(agentToken))})
           RETURNING id`);
-        await recordAudit(tx, ctx, { clusterId: params.clusterId, action: 'machine.create', target: { type: 'machine', id: machineId } });
+        await recordAudit(tx, originOf(ctx), { clusterId: params.clusterId, action: 'machine.create', target: { type: 'machine', id: machineId } });
         return { ...(await getMachine(tx, machineId)), agentToken, connect: connect() };
       });
     },
@@ -117,7 +118,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
         if (hosted > 0 && !query.force) throw conflict(`The machine hosts ${hosted} server(s); remove them first or use ?force=true`);
         await tx.query(sql.unsafe`DELETE FROM machines WHERE id = ${params.id}`);
         await notifyAgent(tx, { type: 'machine_removed', machineId: params.id });
-        await recordAudit(tx, ctx, { clusterId: ctx.state.clusterId as string, action: 'machine.delete', target: { type: 'machine', id: params.id } });
+        await recordAudit(tx, originOf(ctx), { clusterId: ctx.state.clusterId as string, action: 'machine.delete', target: { type: 'machine', id: params.id } });
       });
       return { success: true, message: 'Machine removed' };
     },
@@ -138,7 +139,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
       return pool.transaction(async (tx) => {
         await tx.query(sql.unsafe`UPDATE machines SET agent_token_hash = ${sql.binary(hashSecret(agentToken))}, updated_at = now() WHERE id = ${params.id}`);
         await notifyAgent(tx, { type: 'token_rotated', machineId: params.id });
-        await recordAudit(tx, ctx, { clusterId: ctx.state.clusterId as string, action: 'machine.rotate_token', target: { type: 'machine', id: params.id } });
+        await recordAudit(tx, originOf(ctx), { clusterId: ctx.state.clusterId as string, action: 'machine.rotate_token', target: { type: 'machine', id: params.id } });
         return { agentToken, connect: connect() };
       });
     },

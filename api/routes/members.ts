@@ -6,7 +6,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { conflict, forbidden, notFound } from '../errors.ts';
+import { conflict, forbidden, notFound } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
 import { id, listOf } from '../../schema/http.ts';
 import {
@@ -21,13 +21,14 @@ import {
   memberListQuery,
   updateMemberBody,
 } from '../../schema/identity.ts';
-import { principalOf } from '../../identity/principal.ts';
-import { recordAudit } from '../../identity/audit.ts';
-import { canManageRole, ROLES, type Role } from '../../identity/roles.ts';
-import { generateSecret, hashSecret, looksLikeSecret } from '../../identity/secretTokens.ts';
-import { fetchPage, orderBy } from '../../database/listing.ts';
+import { principalOf } from '../identity/principal.ts';
+import { recordAudit } from '../../orchestrator/audit.ts';
+import { canManageRole, ROLES, type Role } from '../../schema/roles.ts';
+import { generateSecret, hashSecret, looksLikeSecret } from '../../schema/secretTokens.ts';
+import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { getCluster } from './clusters.ts';
 import { CONSTRAINT_MESSAGES } from '../middleware/databaseErrors.ts';
+import { originOf } from '../identity/origin.ts';
 
 CONSTRAINT_MESSAGES.invitations_pending_email_key = 'An invitation to this e-mail address is already pending';
 CONSTRAINT_MESSAGES.cluster_members_pkey = 'Already a member of this cluster';
@@ -112,7 +113,7 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
         }
         if (body.role !== 'OWNER') await assertNotLastOwner(tx, params.clusterId, current);
         await tx.query(sql.unsafe`UPDATE cluster_members SET role = ${body.role} WHERE cluster_id = ${params.clusterId} AND user_id = ${params.userId}`);
-        await recordAudit(tx, ctx, { clusterId: params.clusterId, action: 'member.update', target: { type: 'user', id: params.userId } });
+        await recordAudit(tx, originOf(ctx), { clusterId: params.clusterId, action: 'member.update', target: { type: 'user', id: params.userId } });
         return tx.one(sql.type(member)`
           SELECT ${MEMBER_COLUMNS} FROM cluster_members m JOIN users u ON u.id = m.user_id
            WHERE m.cluster_id = ${params.clusterId} AND m.user_id = ${params.userId}`);
@@ -134,7 +135,7 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
       await pool.transaction(async (tx) => {
         await assertNotLastOwner(tx, params.clusterId, await lockMember(tx, params.clusterId, userId));
         await tx.query(sql.unsafe`DELETE FROM cluster_members WHERE cluster_id = ${params.clusterId} AND user_id = ${userId}`);
-        await recordAudit(tx, ctx, { clusterId: params.clusterId, action: 'member.leave', target: { type: 'user', id: userId } });
+        await recordAudit(tx, originOf(ctx), { clusterId: params.clusterId, action: 'member.leave', target: { type: 'user', id: userId } });
       });
       return { success: true, message: 'You left the cluster' };
     },
@@ -157,7 +158,7 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
         if (!canManageRole(actor, current)) throw forbidden(`As ${actor} you cannot remove a ${current}`);
         await assertNotLastOwner(tx, params.clusterId, current);
         await tx.query(sql.unsafe`DELETE FROM cluster_members WHERE cluster_id = ${params.clusterId} AND user_id = ${params.userId}`);
-        await recordAudit(tx, ctx, { clusterId: params.clusterId, action: 'member.remove', target: { type: 'user', id: params.userId } });
+        await recordAudit(tx, originOf(ctx), { clusterId: params.clusterId, action: 'member.remove', target: { type: 'user', id: params.userId } });
       });
       return { success: true, message: 'Member removed' };
     },
@@ -214,7 +215,7 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
           VALUES (${params.clusterId}, ${body.email}, ${body.role}, ${sql.binary(hashSecret(token))},
                   now() + make_interval(days => ${INVITATION_DAYS}), ${principalOf(ctx).user.id})
           RETURNING id`);
-        await recordAudit(tx, ctx, { clusterId: params.clusterId, action: 'invitation.create', target: { type: 'invitation', id: invitationId } });
+        await recordAudit(tx, originOf(ctx), { clusterId: params.clusterId, action: 'invitation.create', target: { type: 'invitation', id: invitationId } });
         return { ...(await tx.one(sql.type(invitation)`SELECT ${INVITATION_COLUMNS} FROM invitations i WHERE i.id = ${invitationId}`)), token };
       });
     },
@@ -237,7 +238,7 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
         if (!canManageRole(ctx.state.role as Role, row.role)) throw forbidden(`As ${ctx.state.role} you cannot revoke an invitation for a ${row.role}`);
         if (row.status !== 'PENDING') throw conflict(`The invitation is ${row.status.toLowerCase()}, not pending`);
         await tx.query(sql.unsafe`UPDATE invitations SET status = 'REVOKED', updated_at = now() WHERE id = ${params.invitationId}`);
-        await recordAudit(tx, ctx, { clusterId: params.clusterId, action: 'invitation.revoke', target: { type: 'invitation', id: params.invitationId } });
+        await recordAudit(tx, originOf(ctx), { clusterId: params.clusterId, action: 'invitation.revoke', target: { type: 'invitation', id: params.invitationId } });
       });
       return { success: true, message: 'Invitation revoked' };
     },
@@ -264,7 +265,7 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
         if (row.email.toLowerCase() !== principal.user.email.toLowerCase()) throw forbidden('This invitation was sent to another e-mail address');
         await tx.query(sql.unsafe`INSERT INTO cluster_members (cluster_id, user_id, role) VALUES (${row.clusterId}, ${principal.user.id}, ${row.role})`);
         await tx.query(sql.unsafe`UPDATE invitations SET status = 'ACCEPTED', accepted_by = ${principal.user.id}, updated_at = now() WHERE id = ${row.id}`);
-        await recordAudit(tx, ctx, { clusterId: row.clusterId, action: 'invitation.accept', target: { type: 'invitation', id: row.id } });
+        await recordAudit(tx, originOf(ctx), { clusterId: row.clusterId, action: 'invitation.accept', target: { type: 'invitation', id: row.id } });
         return getCluster(tx, row.clusterId, principal.user.id);
       });
     },

@@ -15,17 +15,19 @@ import type { Context } from 'koa';
 import type { CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
 import { tokenPair, type TokenPair, type User } from '../../schema/identity.ts';
-import { registrationOpen } from '../../identity/users.ts';
-import { recordAudit } from '../../identity/audit.ts';
-import { createAuthenticator } from '../../identity/principal.ts';
-import { oauthStateFor, STATE_TTL_MS, type OAuthProvider, type StateClaims } from '../../identity/oauthState.ts';
-import { createProviderUser, findUserByProviderAccount, linkProviderAccount, PROVIDER_NAMES, type ProviderAccount } from '../../identity/oauthAccounts.ts';
-import { createSteamOpenId } from '../../identity/oauth/steam.ts';
-import { createDiscordOAuth, verifiedEmailOf } from '../../identity/oauth/discord.ts';
+import { registrationOpen } from '../identity/users.ts';
+import { recordAudit } from '../../orchestrator/audit.ts';
+import { createAuthenticator } from '../identity/principal.ts';
+import { oauthStateFor, STATE_TTL_MS, type OAuthProvider, type StateClaims } from '../identity/oauthState.ts';
+import { createProviderUser, findUserByProviderAccount, linkProviderAccount, PROVIDER_NAMES, type ProviderAccount } from '../identity/oauthAccounts.ts';
+import { createSteamOpenId } from '../identity/oauth/steam.ts';
+import { createDiscordOAuth, verifiedEmailOf } from '../identity/oauth/discord.ts';
 import { signIn } from './auth.ts';
+import { originOf } from '../identity/origin.ts';
+import { actingAs } from '../../schema/origin.ts';
 
 /** HttpOnly cookie holding the nonce of the sign-in this browser started. */
 const STATE_COOKIE = 'gsm_oauth_state';
@@ -130,7 +132,7 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
   async function finish(ctx: Context, account: ProviderAccount, claims: StateClaims): Promise<TokenPair | undefined> {
     const pair = await pool.transaction(async (tx) => {
       const { user, action } = await userFor(tx, account, claims.link);
-      if (action) await recordAudit(tx, ctx, { clusterId: null, action, target: { type: 'user', id: user.id } }, { kind: 'USER', id: user.id, name: user.displayName });
+      if (action) await recordAudit(tx, actingAs(originOf(ctx), { kind: 'USER', id: user.id, name: user.displayName }), { clusterId: null, action, target: { type: 'user', id: user.id } });
       return signIn(tx, ctx, accessTokens, user);
     });
     ctx.set('Cache-Control', 'no-store');

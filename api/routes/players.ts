@@ -6,7 +6,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { conflict, notFound } from '../errors.ts';
+import { conflict, notFound } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
@@ -30,13 +30,14 @@ import {
   session,
   sessionListQuery,
 } from '../../schema/players.ts';
-import { recordAudit } from '../../identity/audit.ts';
-import { principalOf } from '../../identity/principal.ts';
-import { orderBy, fetchPage } from '../../database/listing.ts';
-import { createJob, getJob } from '../../jobs/store.ts';
-import { findPlayer, playerDetailOf, playerListPage, playerStatsOf, serverPlayersOf, sessionPage } from '../../players/store.ts';
-import { ACTIVE_BAN, BAN_COLUMNS, createBan, getBan, revokeBan } from '../../players/bans.ts';
+import { recordAudit } from '../../orchestrator/audit.ts';
+import { principalOf } from '../identity/principal.ts';
+import { orderBy, fetchPage } from '../../sql/listing.ts';
+import { createJob, getJob } from '../../orchestrator/jobs/store.ts';
+import { findPlayer, playerDetailOf, playerListPage, playerStatsOf, serverPlayersOf, sessionPage } from '../../orchestrator/players/store.ts';
+import { ACTIVE_BAN, BAN_COLUMNS, createBan, getBan, revokeBan } from '../../orchestrator/players/bans.ts';
 import { clusterOfServer } from './servers.ts';
+import { originOf } from '../identity/origin.ts';
 
 /** How long a kick waits for the game by default (`?wait=` overrides). */
 const KICK_DEFAULT_WAIT_S = 10;
@@ -147,7 +148,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
           UPDATE players SET flags = ${body.flags ? sql.array(body.flags, 'text') : sql.fragment`flags`}, updated_at = now()
            WHERE id = ${params.id} RETURNING id, flags, updated_at AS "updatedAt"`);
         const action = body.flags && body.notes !== undefined ? 'player.update' : body.flags ? 'player.flags' : 'player.note';
-        await recordAudit(tx, ctx, { clusterId: player.clusterId, action, target: { type: 'player', id: params.id } });
+        await recordAudit(tx, originOf(ctx), { clusterId: player.clusterId, action, target: { type: 'player', id: params.id } });
         return answer;
       }),
   });
@@ -171,7 +172,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
           INSERT INTO player_purchases (player_id, product_name, amount, currency, created_by)
           VALUES (${params.id}, ${body.productName}, ${body.amount}, ${body.currency}, ${principalOf(ctx).user.id})
           RETURNING id, product_name AS "productName", amount::float8 AS amount, currency, created_at AS "createdAt"`);
-        await recordAudit(tx, ctx, { clusterId: player.clusterId, action: 'purchase.create', target: { type: 'player', id: params.id } });
+        await recordAudit(tx, originOf(ctx), { clusterId: player.clusterId, action: 'purchase.create', target: { type: 'player', id: params.id } });
         return created;
       }),
   });
@@ -200,7 +201,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
            WHERE sv.id = ${serverId} AND sv.cluster_id = ${player.clusterId}
              AND EXISTS (SELECT 1 FROM player_sessions s WHERE s.server_id = sv.id AND s.player_id = ${player.id} AND s.left_at IS NULL)`);
         if (!server) throw conflict('The player is not on that server');
-        const job = await createJob(tx, ctx, {
+        const job = await createJob(tx, originOf(ctx), {
           clusterId: player.clusterId,
           serverId,
           machineId: server.machineId,
@@ -208,7 +209,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
           type: 'KICK',
           params: { steamId: player.steamId, username: player.username, reason: body.reason },
         });
-        await recordAudit(tx, ctx, { clusterId: player.clusterId, action: 'player.kick', target: { type: 'player', id: player.id } });
+        await recordAudit(tx, originOf(ctx), { clusterId: player.clusterId, action: 'player.kick', target: { type: 'player', id: player.id } });
         return { job, player, server };
       });
       const wait = query.wait ?? KICK_DEFAULT_WAIT_S;
@@ -243,7 +244,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     handler: (ctx, { params, body }) =>
       pool.transaction(async (tx) => {
         const player = await findPlayer(tx, params.id, true);
-        const { ban: created, jobIds } = await createBan(tx, ctx, player, body);
+        const { ban: created, jobIds } = await createBan(tx, originOf(ctx), player, body);
         return { success: true, ban: created, jobIds };
       }),
   });
@@ -299,6 +300,6 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     permission: { action: 'players.moderate', cluster: byBan },
     responses: { 200: { description: 'Removed', schema: z.object({ success: z.boolean(), message: z.string(), jobIds: z.array(z.string()) }) }, 409: { description: 'The ban is not active' } },
     handler: (ctx, { params }) =>
-      pool.transaction(async (tx) => ({ success: true, message: 'The ban has been removed', jobIds: await revokeBan(tx, ctx, params.id) })),
+      pool.transaction(async (tx) => ({ success: true, message: 'The ban has been removed', jobIds: await revokeBan(tx, originOf(ctx), params.id) })),
   });
 }

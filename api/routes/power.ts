@@ -10,9 +10,10 @@ import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
 import { id } from '../../schema/http.ts';
 import { job, powerQuery, rconAnswer, rconBody, rconExecuteBody, waitSeconds, type Job, type JobType } from '../../schema/jobs.ts';
-import { getJob } from '../../jobs/store.ts';
-import { uuidV7 } from '../../database/uuidV7.ts';
-import { acceptServerJob, DESIRED_BY_TYPE, type DesiredStatus } from '../../jobs/serverJobs.ts';
+import { getJob } from '../../orchestrator/jobs/store.ts';
+import { uuidV7 } from '../../sql/uuidV7.ts';
+import { acceptServerJob, DESIRED_BY_TYPE, type DesiredStatus } from '../../orchestrator/jobs/serverJobs.ts';
+import { originOf } from '../identity/origin.ts';
 
 /** How long an RCON call waits for its output when `?wait` is not given. */
 const RCON_DEFAULT_WAIT_S = 10;
@@ -33,7 +34,7 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
 
   // One statement (server lock and desired status, job, audit entry, announcement): atomic without a transaction.
   const accept = (ctx: Context, request: Request, id?: string) =>
-    acceptServerJob(pool, ctx, { ...request, id, clusterId: ctx.state.clusterId as string, audit: { action: `server.${request.type.toLowerCase()}` } });
+    acceptServerJob(pool, originOf(ctx), { ...request, id, clusterId: ctx.state.clusterId as string, audit: { action: `server.${request.type.toLowerCase()}` } });
 
   /**
    * Accepts the job and, with `seconds` > 0, waits up to that long for it to end and answers it as it is then. The

@@ -8,7 +8,7 @@ import type { Context } from 'koa';
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { notFound, validationFailed } from '../errors.ts';
+import { notFound, validationFailed } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
@@ -20,12 +20,13 @@ import {
   serverListQuery,
   updateServerBody,
 } from '../../schema/servers.ts';
-import { DEFAULT_MAX_PLAYERS, type GameType } from '../../agent/games/catalog.ts';
-import { recordAudit } from '../../identity/audit.ts';
-import { principalOf } from '../../identity/principal.ts';
-import { fetchPage, orderBy } from '../../database/listing.ts';
+import { DEFAULT_MAX_PLAYERS, type GameType } from '../../schema/games.ts';
+import { recordAudit } from '../../orchestrator/audit.ts';
+import { principalOf } from '../identity/principal.ts';
+import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { CONSTRAINT_MESSAGES } from '../middleware/databaseErrors.ts';
 import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
+import { originOf } from '../identity/origin.ts';
 
 CONSTRAINT_MESSAGES.server_ports_machine_port_key = 'A port of this server is already used by another server on the same machine';
 CONSTRAINT_MESSAGES.servers_ports_distinct = 'The game, query and RCON ports of a server must differ';
@@ -94,7 +95,7 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
         RETURNING id`);
       await claimPorts(tx, serverId, body.machineId, [body.gamePort, body.queryPort, body.rconPort]);
       await notifyAgent(tx, { type: 'servers_changed', machineId: body.machineId });
-      await recordAudit(tx, ctx, { clusterId, action: 'server.create', target: { type: 'server', id: serverId } });
+      await recordAudit(tx, originOf(ctx), { clusterId, action: 'server.create', target: { type: 'server', id: serverId } });
       return getServer(tx, serverId);
     });
   }
@@ -222,7 +223,7 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
            WHERE id = ${params.id}`);
         await claimPorts(tx, params.id, current.machineId, Object.values(ports));
         await notifyAgent(tx, { type: 'servers_changed', machineId: current.machineId });
-        await recordAudit(tx, ctx, { clusterId: ctx.state.clusterId as string, action: 'server.update', target: { type: 'server', id: params.id } });
+        await recordAudit(tx, originOf(ctx), { clusterId: ctx.state.clusterId as string, action: 'server.update', target: { type: 'server', id: params.id } });
         return getServer(tx, params.id);
       }),
   });
@@ -245,7 +246,7 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
         const machineId = await tx.oneFirst(sql.type(z.object({ machineId: z.string() }))`
           DELETE FROM servers WHERE id = ${params.id} RETURNING machine_id AS "machineId"`);
         await notifyAgent(tx, { type: 'servers_changed', machineId });
-        await recordAudit(tx, ctx, { clusterId: ctx.state.clusterId as string, action: 'server.delete', target: { type: 'server', id: params.id } });
+        await recordAudit(tx, originOf(ctx), { clusterId: ctx.state.clusterId as string, action: 'server.delete', target: { type: 'server', id: params.id } });
       });
       return { success: true, message: 'Server deleted' };
     },

@@ -12,17 +12,18 @@ import type { Context } from 'koa';
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { conflict, notFound, validationFailed } from '../errors.ts';
+import { conflict, notFound, validationFailed } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
 import { job, powerQuery } from '../../schema/jobs.ts';
 import { createTaskBody, scheduleProblem, task, taskListQuery, updateTaskBody, type Step } from '../../schema/tasks.ts';
-import { recordAudit } from '../../identity/audit.ts';
-import { fetchPage, orderBy } from '../../database/listing.ts';
-import { getJob } from '../../jobs/store.ts';
-import { nextRunAfter } from '../../tasks/schedule.ts';
-import { getTask, runUnderway, scheduleOccurrence, setTaskServers, startRun, TASK_COLUMNS, unscheduleTask } from '../../tasks/store.ts';
+import { recordAudit } from '../../orchestrator/audit.ts';
+import { fetchPage, orderBy } from '../../sql/listing.ts';
+import { getJob } from '../../orchestrator/jobs/store.ts';
+import { nextRunAfter } from '../../schema/schedule.ts';
+import { getTask, runUnderway, scheduleOccurrence, setTaskServers, startRun, TASK_COLUMNS, unscheduleTask } from '../../orchestrator/tasks/store.ts';
+import { originOf } from '../identity/origin.ts';
 
 const SORT = {
   name: sql.fragment`lower(t.name)`,
@@ -111,7 +112,7 @@ export function installTaskRoutes(api: Api, deps: AppDeps) {
           RETURNING id`);
         await setTaskServers(tx, taskId, body.serverIds);
         await scheduleOccurrence(tx, taskId, enabled ? nextRunAfter(body.schedule, body.timezone ?? 'UTC', new Date()) : null);
-        await recordAudit(tx, ctx, { clusterId: params.clusterId, action: 'task.create', target: { type: 'task', id: taskId } });
+        await recordAudit(tx, originOf(ctx), { clusterId: params.clusterId, action: 'task.create', target: { type: 'task', id: taskId } });
         return getTask(tx, taskId);
       });
       ctx.set('Location', `/api/v1/tasks/${created.id}`);
@@ -168,7 +169,7 @@ export function installTaskRoutes(api: Api, deps: AppDeps) {
         if (body.serverIds) await setTaskServers(tx, params.id, body.serverIds);
         const rescheduled = schedule !== current.schedule || timezone !== current.timezone || enabled !== current.enabled;
         if (rescheduled) await scheduleOccurrence(tx, params.id, enabled ? nextRunAfter(schedule, timezone, new Date()) : null);
-        await recordAudit(tx, ctx, { clusterId: current.clusterId, action: 'task.update', target: { type: 'task', id: params.id } });
+        await recordAudit(tx, originOf(ctx), { clusterId: current.clusterId, action: 'task.update', target: { type: 'task', id: params.id } });
         return getTask(tx, params.id);
       }),
   });
@@ -188,7 +189,7 @@ export function installTaskRoutes(api: Api, deps: AppDeps) {
         const clusterId = await tx.oneFirst(sql.type(z.object({ clusterId: z.string() }))`
           DELETE FROM tasks WHERE id = ${params.id} RETURNING cluster_id AS "clusterId"`);
         await unscheduleTask(tx, params.id);
-        await recordAudit(tx, ctx, { clusterId, action: 'task.delete', target: { type: 'task', id: params.id } });
+        await recordAudit(tx, originOf(ctx), { clusterId, action: 'task.delete', target: { type: 'task', id: params.id } });
       });
       return { success: true, message: 'Task deleted' };
     },
@@ -216,8 +217,8 @@ export function installTaskRoutes(api: Api, deps: AppDeps) {
         const clusterId = await tx.oneFirst(sql.type(z.object({ clusterId: z.string() }))`
           SELECT cluster_id AS "clusterId" FROM tasks WHERE id = ${params.id} FOR UPDATE`);
         if (await runUnderway(tx, params.id)) throw conflict('A run of this task is under way; wait for it to end');
-        const run = await startRun(tx, ctx, params.id, { trigger: 'MANUAL' });
-        await recordAudit(tx, ctx, { clusterId, action: 'task.run', target: { type: 'task', id: params.id } });
+        const run = await startRun(tx, originOf(ctx), params.id, { trigger: 'MANUAL' });
+        await recordAudit(tx, originOf(ctx), { clusterId, action: 'task.run', target: { type: 'task', id: params.id } });
         return run;
       });
       const wait = query.wait ?? 0;

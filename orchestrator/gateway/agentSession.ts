@@ -7,11 +7,11 @@
  * - liveness: three missed heartbeats mark the machine OFFLINE and close the connection.
  */
 import { z } from 'zod';
-import type { Logger } from '../../observability/logger.ts';
+import type { Logger } from '../../schema/logger.ts';
 import { AGENT_EVENTS, authEvent, type AgentEventName } from '../../schema/agentEvents.ts';
 import type { Ack, AgentLink } from './links.ts';
 import type { MachineStore } from './machineStore.ts';
-import type { PlayerEvent, PlayerIngest } from '../../players/ingest.ts';
+import type { PlayerEvent, PlayerIngest } from '../players/ingest.ts';
 import type { AgentNotification } from './notifications.ts';
 
 export type SessionOptions = {

@@ -11,14 +11,14 @@ import type { Duplex } from 'node:stream';
 import { Server as EngineServer } from 'engine.io';
 import { Server as SocketIoServer } from 'socket.io';
 import { WebSocketServer } from 'ws';
-import type { DatabasePool } from '../../database/pool.ts';
-import { listen } from '../../database/listen.ts';
-import type { Logger } from '../../observability/logger.ts';
+import type { DatabasePool } from '../../sql/pool.ts';
+import { listen } from '../../sql/listen.ts';
+import type { Logger } from '../../schema/logger.ts';
 import { MAX_FRAME_BYTES } from '../../schema/agentEvents.ts';
 import { AgentSession } from './agentSession.ts';
 import { plainLink, socketIoLink, type AgentLink } from './links.ts';
 import { createMachineStore } from './machineStore.ts';
-import { createPlayerIngest } from '../../players/ingest.ts';
+import { createPlayerIngest } from '../players/ingest.ts';
 import { AGENT_CHANNEL, agentNotification, notifyAgent, type AnnouncedJob } from './notifications.ts';
 
 export const GATEWAY_PATHS = ['/ws', '/agent/ws', '/ws/agent'] as const;

@@ -77,7 +77,7 @@ export function plainLink(ws: WebSocket, remoteAddress: string): AgentLink {
     close: () => ws.close(POLICY_VIOLATION),
     onFrame(handler) {
       ws.on('message', (raw, isBinary) => {
-        let frame;
+        let frame: ReturnType<typeof plainFrame.safeParse>;
         try {
           frame = plainFrame.safeParse(JSON.parse(isBinary ? Buffer.from(raw as Buffer).toString('utf8') : String(raw)));
         } catch {

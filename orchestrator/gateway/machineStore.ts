@@ -4,10 +4,10 @@
  */
 import { sql } from 'slonik';
 import { z } from 'zod';
-import type { DatabasePool } from '../../database/pool.ts';
-import { batched } from '../../database/batched.ts';
+import type { DatabasePool } from '../../sql/pool.ts';
+import { batched } from '../../sql/batched.ts';
 import type { AnnouncedJob } from './notifications.ts';
-import { hashSecret, secretMatches } from '../../identity/secretTokens.ts';
+import { hashSecret, secretMatches } from '../../schema/secretTokens.ts';
 import { serverConfig, type ServerConfig } from '../../schema/agentEvents.ts';
 import type { heartbeatEvent, jobResultEvent, serverStatusEvent } from '../../schema/agentEvents.ts';
 

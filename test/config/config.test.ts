@@ -4,7 +4,7 @@ import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../schema/config.ts';
-import { generatePasetoKey, loadSecrets } from '../../identity/secrets.ts';
+import { generatePasetoKey, loadSecrets } from '../../api/identity/secrets.ts';
 
 test('defaults apply when nothing is set', (t) => {
   const config = loadConfig({});

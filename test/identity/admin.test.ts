@@ -1,12 +1,12 @@
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { sql } from 'slonik';
-import { createDatabasePool } from '../../database/pool.ts';
-import { verifyPassword } from '../../identity/passwords.ts';
+import { createDatabasePool } from '../../sql/pool.ts';
+import { verifyPassword } from '../../api/identity/passwords.ts';
 import { createTestDatabase } from '../support/database.ts';
 
 const run = (databaseUrl: string, ...args: string[]) =>
-  spawnSync(process.execPath, ['admin.ts', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8', timeout: 60_000 });
+  spawnSync(process.execPath, ['api/admin.ts', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8', timeout: 60_000 });
 
 test('the admin command creates users, resets passwords and sets tiers', async (t) => {
   const database = await createTestDatabase();
@@ -35,8 +35,8 @@ test('the admin command creates users, resets passwords and sets tiers', async (
 test('ADMIN_EMAIL and ADMIN_PASSWORD create the first user at start-up, once', async (t) => {
   const database = await createTestDatabase();
   t.teardown(() => database.drop());
-  const { bootstrapAdmin } = await import('../../identity/users.ts');
-  const { createLogger } = await import('../../observability/logger.ts');
+  const { bootstrapAdmin } = await import('../../api/identity/users.ts');
+  const { createLogger } = await import('../../schema/logger.ts');
   const pool = await createDatabasePool(database.url, { maxPoolSize: 4 });
   t.teardown(() => pool.end());
   const options = { email: 'root@example.test', password: 'bootstrap password', tier: 'FREE' as const, logger: createLogger('silent') };

@@ -107,8 +107,8 @@ test('garbage Authorization headers and foreign tokens are 401 in the error form
 });
 
 test('a token signed with another key is rejected', async (t) => {
-  const { AccessTokens } = await import('../../identity/accessTokens.ts');
-  const { generatePasetoKey } = await import('../../identity/secrets.ts');
+  const { AccessTokens } = await import('../../api/identity/accessTokens.ts');
+  const { generatePasetoKey } = await import('../../api/identity/secrets.ts');
   const user = await signUp(app());
   const sessionId = await app().pool.oneFirst(sql.unsafe`SELECT id FROM sessions WHERE user_id = ${user.id}`);
   const forged = await new AccessTokens(generatePasetoKey()).issue({ userId: user.id, sessionId: String(sessionId) });

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { decryptV4Local, encryptV4Local, importV4LocalKey, v4Local } from '../../identity/pasetoV4Local.ts';
-import { generatePasetoKey } from '../../identity/secrets.ts';
+import { decryptV4Local, encryptV4Local, importV4LocalKey, v4Local } from '../../api/identity/pasetoV4Local.ts';
+import { generatePasetoKey } from '../../api/identity/secrets.ts';
 
 /** Official PASETO v4.local test vectors (paseto-standard/test-vectors, v4.json, 4-E-1 … 4-E-9). */
 const KEY = Buffer.from('707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f', 'hex');

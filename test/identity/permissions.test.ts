@@ -6,9 +6,9 @@ import test from 'ava';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
-import { generateSecret, hashSecret } from '../../identity/secretTokens.ts';
-import { createUser } from '../../identity/users.ts';
-import type { Role } from '../../identity/roles.ts';
+import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
+import { createUser } from '../../api/identity/users.ts';
+import type { Role } from '../../schema/roles.ts';
 import { body, json, useTestApp, type TestApp } from '../support/app.ts';
 import { createApiToken, createCluster, signUp, type TestUser } from '../support/identity.ts';
 

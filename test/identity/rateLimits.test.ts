@@ -6,8 +6,8 @@ import test from 'ava';
 import { sql } from 'slonik';
 import { body, json, useTestApp } from '../support/app.ts';
 import { randomUUID } from 'node:crypto';
-import { createUser } from '../../identity/users.ts';
-import { startSession } from '../../identity/sessions.ts';
+import { createUser } from '../../api/identity/users.ts';
+import { startSession } from '../../api/identity/sessions.ts';
 import { createApiToken, createCluster } from '../support/identity.ts';
 import { assertBurst, spendBurst, SPEC_BUDGETS } from '../support/burst.ts';
 

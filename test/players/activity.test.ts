@@ -1,5 +1,5 @@
 /**
- * The per-day player activity behind the statistics and the player count (sql/000010): over random histories written
+ * The per-day player activity behind the statistics and the player count (sql/migrations/000010): over random histories written
  * through the ingest functions (joins, leaves, duplicates, reordering, snapshots, crashes, times exactly on window
  * starts and UTC midnights), every figure equals the same figure worked out from the sessions themselves by the
  * definitions of SPEC section 5, for window starts at many times of day, before and after the deltas are folded; the
@@ -8,10 +8,10 @@
 import test from 'ava';
 import pg from 'pg';
 import { sql } from 'slonik';
-import { createDatabasePool, type DatabasePool } from '../../database/pool.ts';
-import { createLogger } from '../../observability/logger.ts';
-import { foldPlayerActivity, startActivityFolder } from '../../players/activity.ts';
-import { playerListPage, playerStatsOf } from '../../players/store.ts';
+import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
+import { createLogger } from '../../schema/logger.ts';
+import { foldPlayerActivity, startActivityFolder } from '../../orchestrator/players/activity.ts';
+import { playerListPage, playerStatsOf } from '../../orchestrator/players/store.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { until } from '../support/wait.ts';
 

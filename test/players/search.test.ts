@@ -6,7 +6,7 @@
 import test from 'ava';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { SEARCH_COLLECTED_AT_MOST } from '../../players/store.ts';
+import { SEARCH_COLLECTED_AT_MOST } from '../../orchestrator/players/store.ts';
 import { body } from '../support/app.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { clusterWithServers } from '../support/players.ts';

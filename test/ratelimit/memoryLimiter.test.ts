@@ -12,7 +12,7 @@ function clocked() {
   return { limiter, advance: (ms: number) => (now += ms) };
 }
 
-test('FREE: a burst of 10 passes, with the remaining count and reset time of each answer, then the 11th is refused', (t) => {
+test('FREE: a burst of 10 passes, with the remaining count and reset time of each answer, then the 11th is refused', async (t) => {
   const { limiter } = clocked();
   for (let taken = 1; taken <= 10; taken += 1) {
     t.deepEqual(limiter.takeNow('alice', BUCKETS.FREE), {
@@ -25,10 +25,10 @@ test('FREE: a burst of 10 passes, with the remaining count and reset time of eac
     });
   }
   t.deepEqual(limiter.takeNow('alice', BUCKETS.FREE), { allowed: false, limit: 60, remaining: 0, resetAt: START_S + 10, retryAfterSeconds: 1 });
-  limiter.close();
+  await limiter.close();
 });
 
-test('one token comes back after 1/rate: refused at 999 ms, allowed at 1000 ms', (t) => {
+test('one token comes back after 1/rate: refused at 999 ms, allowed at 1000 ms', async (t) => {
   const { limiter, advance } = clocked();
   for (let i = 0; i < 10; i += 1) limiter.takeNow('bob', BUCKETS.FREE);
   advance(999);
@@ -36,10 +36,10 @@ test('one token comes back after 1/rate: refused at 999 ms, allowed at 1000 ms',
   advance(1);
   t.deepEqual(limiter.takeNow('bob', BUCKETS.FREE), { allowed: true, limit: 60, remaining: 0, resetAt: START_S + 11, retryAfterSeconds: 0 });
   t.like(limiter.takeNow('bob', BUCKETS.FREE), { allowed: false, retryAfterSeconds: 1 });
-  limiter.close();
+  await limiter.close();
 });
 
-test('refused requests spend nothing', (t) => {
+test('refused requests spend nothing', async (t) => {
   const { limiter, advance } = clocked();
   for (let i = 0; i < 10; i += 1) limiter.takeNow('carol', BUCKETS.FREE);
   for (let i = 0; i < 100; i += 1) {
@@ -48,10 +48,10 @@ test('refused requests spend nothing', (t) => {
   }
   advance(100);
   t.true(limiter.takeNow('carol', BUCKETS.FREE).allowed);
-  limiter.close();
+  await limiter.close();
 });
 
-test('refill is continuous and stops at the burst', (t) => {
+test('refill is continuous and stops at the burst', async (t) => {
   const { limiter, advance } = clocked();
   for (let i = 0; i < 10; i += 1) limiter.takeNow('dave', BUCKETS.FREE);
   advance(5_500);
@@ -59,10 +59,10 @@ test('refill is continuous and stops at the burst', (t) => {
   t.like(limiter.takeNow('dave', BUCKETS.FREE), { allowed: true, remaining: 4, resetAt: START_S + 11 });
   advance(3_600_000);
   t.like(limiter.takeNow('dave', BUCKETS.FREE), { allowed: true, remaining: 9 });
-  limiter.close();
+  await limiter.close();
 });
 
-test('fractional rates: SESSION (100/min, burst 20) refills a token every 600 ms', (t) => {
+test('fractional rates: SESSION (100/min, burst 20) refills a token every 600 ms', async (t) => {
   const { limiter, advance } = clocked();
   for (let i = 0; i < 20; i += 1) t.true(limiter.takeNow('session', BUCKETS.SESSION).allowed);
   t.like(limiter.takeNow('session', BUCKETS.SESSION), { allowed: false, limit: 100, retryAfterSeconds: 1, resetAt: START_S + 12 });
@@ -70,31 +70,31 @@ test('fractional rates: SESSION (100/min, burst 20) refills a token every 600 ms
   t.false(limiter.takeNow('session', BUCKETS.SESSION).allowed);
   advance(1);
   t.like(limiter.takeNow('session', BUCKETS.SESSION), { allowed: true, remaining: 0 });
-  limiter.close();
+  await limiter.close();
 });
 
-test('SIGN_IN (10/min): after the burst the next attempt is 6 s away', (t) => {
+test('SIGN_IN (10/min): after the burst the next attempt is 6 s away', async (t) => {
   const { limiter } = clocked();
   for (let i = 0; i < 10; i += 1) t.true(limiter.takeNow('ip:10.0.0.1', BUCKETS.SIGN_IN).allowed);
   t.like(limiter.takeNow('ip:10.0.0.1', BUCKETS.SIGN_IN), { allowed: false, limit: 10, retryAfterSeconds: 6, resetAt: START_S + 60 });
-  limiter.close();
+  await limiter.close();
 });
 
-test('keys and buckets are independent', (t) => {
+test('keys and buckets are independent', async (t) => {
   const { limiter } = clocked();
   for (let i = 0; i < 10; i += 1) limiter.takeNow('erin', BUCKETS.FREE);
   t.false(limiter.takeNow('erin', BUCKETS.FREE).allowed);
   t.like(limiter.takeNow('frank', BUCKETS.FREE), { allowed: true, remaining: 9 });
   t.like(limiter.takeNow('erin', BUCKETS.SIGN_IN), { allowed: true, remaining: 9 });
-  limiter.close();
+  await limiter.close();
 });
 
-test('a clock stepping backwards neither drains nor refills a bucket', (t) => {
+test('a clock stepping backwards neither drains nor refills a bucket', async (t) => {
   const { limiter, advance } = clocked();
   limiter.takeNow('gina', BUCKETS.FREE);
   advance(-60_000);
   t.like(limiter.takeNow('gina', BUCKETS.FREE), { allowed: true, remaining: 8 });
-  limiter.close();
+  await limiter.close();
 });
 
 test('take answers the same decision in a promise', async (t) => {
@@ -105,7 +105,7 @@ test('take answers the same decision in a promise', async (t) => {
   await limiter.close();
 });
 
-test('the sweep drops exactly the buckets that are full again, so distinct keys cannot pile up', (t) => {
+test('the sweep drops exactly the buckets that are full again, so distinct keys cannot pile up', async (t) => {
   const { limiter, advance } = clocked();
   for (let i = 0; i < 1_000; i += 1) limiter.takeNow(`flood-${i}`, BUCKETS.FREE);
   for (let i = 0; i < 10; i += 1) limiter.takeNow('busy', BUCKETS.FREE);
@@ -121,7 +121,7 @@ test('the sweep drops exactly the buckets that are full again, so distinct keys 
   t.is(limiter.size, 0);
   // A dropped bucket answers as a full one.
   t.like(limiter.takeNow('busy', BUCKETS.FREE), { allowed: true, remaining: 9 });
-  limiter.close();
+  await limiter.close();
 });
 
 test('the sweep also runs on its own timer, and close() stops it', async (t) => {

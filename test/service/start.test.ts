@@ -114,8 +114,8 @@ test.serial('the web and orchestrator roles split the work on a shared database'
 test.serial('two API processes with REDIS_URL share one rate-limit budget', async (t) => {
   const database = await createTestDatabase();
   t.teardown(() => database.drop());
-  const { createDatabasePool } = await import('../../database/pool.ts');
-  const { generateSecret, hashSecret } = await import('../../identity/secretTokens.ts');
+  const { createDatabasePool } = await import('../../sql/pool.ts');
+  const { generateSecret, hashSecret } = await import('../../schema/secretTokens.ts');
   const { sql } = await import('slonik');
   const pool = await createDatabasePool(database.url, { maxPoolSize: 1 });
   const token = generateSecret('live');

@@ -6,11 +6,11 @@ import type { Server } from 'node:http';
 import { createApp, type App } from '../../api/app.ts';
 import type { AppDeps } from '../../api/context.ts';
 import { startHttpServer } from '../../api/server.ts';
-import { createDatabasePool, type DatabasePool } from '../../database/pool.ts';
+import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
 import { createAppDeps } from '../../api/deps.ts';
-import { generatePasetoKey } from '../../identity/secrets.ts';
+import { generatePasetoKey } from '../../api/identity/secrets.ts';
 import { loadConfig, type Config } from '../../schema/config.ts';
-import { VERSION } from '../../service.ts';
+import { VERSION } from '../../api/service.ts';
 import { captureLogs } from './logs.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import pg from 'pg';
-import { MIGRATIONS_DIR, migrate } from '../../database/migrate.ts';
+import { MIGRATIONS_DIR, migrate } from '../../sql/migrate.ts';
 
 /** The server the tests use: TEST_DATABASE_URL (a maintenance database such as `postgres`), default the local one. */
 export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -5,7 +5,7 @@
 import { io as connectSocketIo, type Socket } from 'socket.io-client';
 import { WebSocket } from 'ws';
 import { createGateway, type Gateway } from '../../orchestrator/gateway/gateway.ts';
-import { startWorker } from '../../orchestrator/worker.ts';
+import { startWorker } from '../../orchestrator/worker/worker.ts';
 import { startTestApp, type TestApp } from './app.ts';
 
 export type GatewayApp = TestApp & { gateway: Gateway; wsUrl: string };

@@ -3,8 +3,8 @@
  * in through the real login endpoint; clusters, members and API tokens made through the real API.
  */
 import { sql } from 'slonik';
-import { createUser } from '../../identity/users.ts';
-import type { Role } from '../../identity/roles.ts';
+import { createUser } from '../../api/identity/users.ts';
+import type { Role } from '../../schema/roles.ts';
 import { body, json, type TestApp } from './app.ts';
 
 export const PASSWORD = 'correct horse battery staple';

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '../../observability/logger.ts';
+import { createLogger, type Logger } from '../../schema/logger.ts';
 
 /** A real pino logger whose JSON lines are kept in memory, so tests can read what was logged. */
 export function captureLogs(): { logger: Logger; lines: () => Record<string, unknown>[] } {

@@ -5,12 +5,12 @@
  * other path is left unanswered, so the error middleware turns it into its 404.
  */
 import Koa from 'koa';
-import { conflict } from '../../api/errors.ts';
+import { conflict } from '../../schema/errors.ts';
 import { errorHandler } from '../../api/middleware/errorHandler.ts';
 import { rateLimit } from '../../api/middleware/rateLimit.ts';
 import type { RateLimiter } from '../../api/rateLimit/limiter.ts';
 import { BUCKETS, type BucketName } from '../../api/rateLimit/tiers.ts';
-import type { Logger } from '../../observability/logger.ts';
+import type { Logger } from '../../schema/logger.ts';
 
 const isBucketName = (name: string): name is BucketName => Object.hasOwn(BUCKETS, name);
 

@@ -6,7 +6,7 @@
  */
 import { startHttpServer } from '../../api/server.ts';
 import { createRedisLimiter } from '../../api/rateLimit/redisLimiter.ts';
-import { createLogger } from '../../observability/logger.ts';
+import { createLogger } from '../../schema/logger.ts';
 import { createRateLimitApp } from './rateLimitApp.ts';
 
 const [url, prefix, timeout] = process.argv.slice(2);

@@ -10,7 +10,7 @@ import { until } from '../support/wait.ts';
 import { body, json, useTestApp } from '../support/app.ts';
 import { createCluster, signUp } from '../support/identity.ts';
 import { FAKE_SERVER, freePorts, startAgent } from '../support/agentProcess.ts';
-import { scheduleOccurrence } from '../../tasks/store.ts';
+import { scheduleOccurrence } from '../../orchestrator/tasks/store.ts';
 
 const app = useTestApp(test);
 

@@ -13,8 +13,9 @@ import { until } from '../support/wait.ts';
 import { createCluster, signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { FAKE_SERVER, freePorts, startAgent, type AgentProcess } from '../support/agentProcess.ts';
-import { startWorker, type Worker } from '../../orchestrator/worker.ts';
-import { runKey, scheduleOccurrence, TRIGGER_TASK } from '../../tasks/store.ts';
+import { startWorker, type Worker } from '../../orchestrator/worker/worker.ts';
+import { runKey, scheduleOccurrence, TRIGGER_TASK } from '../../orchestrator/tasks/store.ts';
+import { SYSTEM_ORIGIN } from '../../schema/origin.ts';
 
 let app: GatewayApp;
 let owner: TestUser;
@@ -188,8 +189,8 @@ test.serial('a run whose executor died (lease lapsed, its job locked by a dead w
   // Created as run-now does, then taken by a "dead" executor before our worker sees it: its graphile-worker job is
   // locked by a worker that no longer exists, and its lease runs out in 2 s, with the resume job due after it.
   const runId = await app.pool.transaction(async (tx) => {
-    const { startRun } = await import('../../tasks/store.ts');
-    const run = await startRun(tx, null, task.id, { trigger: 'MANUAL' });
+    const { startRun } = await import('../../orchestrator/tasks/store.ts');
+    const run = await startRun(tx, SYSTEM_ORIGIN, task.id, { trigger: 'MANUAL' });
     await tx.query(sql.unsafe`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'dead-worker' WHERE key = ${runKey(run.id)}`);
     await tx.query(sql.unsafe`UPDATE task_runs SET lease_owner = gen_random_uuid(), lease_until = now() + interval '2 seconds' WHERE job_id = ${run.id}`);
     await tx.query(sql.unsafe`UPDATE jobs SET status = 'RUNNING', started_at = now() WHERE id = ${run.id}`);

@@ -3,7 +3,7 @@
  * what a schedule may be.
  */
 import test from 'ava';
-import { canonicalTimezone, checkSchedule, handleOccurrence, nextRunAfter, ScheduleError } from '../../tasks/schedule.ts';
+import { canonicalTimezone, checkSchedule, handleOccurrence, nextRunAfter, ScheduleError } from '../../schema/schedule.ts';
 
 /** Every occurrence in [from, to), counting from `from` as the scheduler does (each from the previous one). */
 function occurrences(schedule: string, timezone: string, from: string, to: string): string[] {

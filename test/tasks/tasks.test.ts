@@ -8,9 +8,9 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { body, json, useTestApp, type TestApp } from '../support/app.ts';
 import { addMember, createCluster, signUp, type TestUser } from '../support/identity.ts';
-import { nextRunAfter } from '../../tasks/schedule.ts';
-import { handleTaskOccurrence, triggerKey } from '../../tasks/store.ts';
-import { executeRun } from '../../tasks/runner.ts';
+import { nextRunAfter } from '../../schema/schedule.ts';
+import { handleTaskOccurrence, triggerKey } from '../../orchestrator/tasks/store.ts';
+import { executeRun } from '../../orchestrator/tasks/runner.ts';
 
 let owner: TestUser;
 const app = useTestApp(test, { setup: async (started) => void (owner = await signUp(started)) });

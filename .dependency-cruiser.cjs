@@ -1,0 +1,71 @@
+/**
+ * The layers and the one direction their imports may point (docs/architecture.md):
+ *
+ *   main.ts ─▶ api ─▶ orchestrator ─▶ sql ─▶ schema
+ *   agent ─▶ schema
+ *   test may import anything.
+ *
+ * `npm run lint` runs this; a wrong import fails with the name of the rule it breaks.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'schema-imports-nothing-of-ours',
+      comment: 'schema/ is the shared vocabulary (zod schemas, errors, enums, configuration): it imports no other folder.',
+      severity: 'error',
+      from: { path: '^schema/' },
+      to: { path: '^(api|orchestrator|agent|sql|test)/|^main\\.ts$' },
+    },
+    {
+      name: 'sql-sees-only-schema',
+      comment: 'sql/ (pool, migrations, embedded Postgres, LISTEN) sits under the domain: it may import schema/ only.',
+      severity: 'error',
+      from: { path: '^sql/' },
+      to: { path: '^(api|orchestrator|agent|test)/|^main\\.ts$' },
+    },
+    {
+      name: 'orchestrator-never-imports-api',
+      comment: 'orchestrator/ (jobs, gateway, tasks, players, worker) runs without HTTP: it may import sql/ and schema/ only.',
+      severity: 'error',
+      from: { path: '^orchestrator/' },
+      to: { path: '^(api|agent|test)/|^main\\.ts$' },
+    },
+    {
+      name: 'api-never-imports-agent',
+      comment: 'api/ talks to agents only through the orchestrator and the database, never by importing agent code.',
+      severity: 'error',
+      from: { path: '^api/' },
+      to: { path: '^(agent|test)/|^main\\.ts$' },
+    },
+    {
+      name: 'agent-sees-only-schema',
+      comment: 'agent/ is installed on machines without the service: it may import schema/ only.',
+      severity: 'error',
+      from: { path: '^agent/' },
+      to: { path: '^(api|orchestrator|sql|test)/|^main\\.ts$' },
+    },
+    {
+      name: 'no-cycles',
+      comment: 'Modules import each other in one direction: a cycle means a concept is split across files.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-unresolvable-imports',
+      comment: 'An import that does not resolve to a file is a typo or a file moved without its importers.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|data|\\.tmp)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'], conditionNames: ['import', 'require', 'node', 'default'], exportsFields: ['exports'], mainFields: ['module', 'main', 'types'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,77 @@
+/**
+ * Starts the parts of the service that this process's role runs, in dependency order, and stops them in reverse:
+ * database (embedded when DATABASE_URL is unset) → migrations → secrets → pool → first admin → HTTP (API, or health only for a
+ * pure orchestrator) → job runner.
+ */
+import { readFileSync } from 'node:fs';
+import type { Config, Role } from '../schema/config.ts';
+import type { Logger } from '../schema/logger.ts';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../sql/embedded.ts';
+import { migrate } from '../sql/migrate.ts';
+import { createDatabasePool, type DatabasePool } from '../sql/pool.ts';
+import { loadSecrets } from './identity/secrets.ts';
+import { createApp } from './app.ts';
+import { createAppDeps } from './deps.ts';
+import { bootstrapAdmin } from './identity/users.ts';
+import { startHttpServer, type HttpServer } from './server.ts';
+import { startWorker, type Worker } from '../orchestrator/worker/worker.ts';
+import { createGateway } from '../orchestrator/gateway/gateway.ts';
+
+export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+
+export type Service = { port: number; databaseUrl: string; stop: () => Promise<void> };
+
+export async function startService(config: Config, logger: Logger, role: Role = config.ROLE): Promise<Service> {
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) {
+      try {
+        await stop();
+      } catch (error) {
+        logger.error({ err: error }, 'error during shutdown');
+      }
+    }
+    stops.length = 0;
+  };
+
+  try {
+    let embedded: EmbeddedDatabase | undefined;
+    if (!config.DATABASE_URL) {
+      embedded = await startEmbeddedDatabase({ dataDir: config.DATA_DIR, port: config.EMBEDDED_POSTGRES_PORT, logger });
+      stops.push(embedded.stop);
+    }
+    const databaseUrl = config.DATABASE_URL ?? embedded!.url;
+
+    await migrate(databaseUrl, { logger });
+    const secrets = await loadSecrets({ dataDir: config.DATA_DIR, pasetoKey: config.PASETO_KEY });
+
+    const pool: DatabasePool = await createDatabasePool(databaseUrl, { maxPoolSize: config.DATABASE_POOL_SIZE });
+    stops.push(() => pool.end());
+    await bootstrapAdmin(pool, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD, tier: config.DEFAULT_TIER, logger });
+
+    const deps = await createAppDeps({ config, logger, pool, databaseUrl, secrets, version: VERSION });
+    stops.push(deps.close);
+    const { koa } = createApp(deps, { api: role !== 'orchestrator' });
+    const http: HttpServer = await startHttpServer(koa, { port: config.PORT, host: config.HOST });
+    stops.push(() => http.close(config.SHUTDOWN_TIMEOUT_MS));
+
+    if (role !== 'web') {
+      const gateway = await createGateway(http.server, {
+        pool,
+        databaseUrl,
+        logger,
+        heartbeatSeconds: config.AGENT_HEARTBEAT_SECONDS,
+        authTimeoutMs: config.AGENT_AUTH_TIMEOUT_MS,
+        minVersion: config.MIN_AGENT_VERSION,
+      });
+      stops.push(gateway.close);
+      const worker: Worker = await startWorker({ databaseUrl, logger, tasks: { pool, jobEvents: deps.jobEvents } });
+      stops.push(worker.stop);
+    }
+
+    return { port: http.port, databaseUrl, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Jobs in Postgres: the row every state-changing call becomes, created in the caller's transaction together with
+ * graphile-worker's `add_job` and the delivery notification (so an accepted request is never lost, never half-done,
+ * and reaches a connected agent as soon as it commits), and read back as the Job record.
+ */
+import { sql, type CommonQueryMethods, type ValueExpression } from 'slonik';
+import { job, type Job, type JobType } from '../../schema/jobs.ts';
+import type { Origin } from '../../schema/origin.ts';
+import { AGENT_CHANNEL } from '../gateway/notifications.ts';
+import { uuidV7 } from '../../sql/uuidV7.ts';
+
+export const JOB_COLUMNS = sql.fragment`
+  j.id, j.cluster_id AS "clusterId", j.server_id AS "serverId", j.machine_id AS "machineId", j.player_id AS "playerId",
+  j.task_id AS "taskId", j.type, j.status, j.params, j.result, j.error, j.attempts,
+  json_build_object('kind', j.created_by_kind, 'id', j.created_by_id) AS "createdBy",
+  j.idempotency_key AS "idempotencyKey", j.created_at AS "createdAt", j.dispatched_at AS "dispatchedAt",
+  j.started_at AS "startedAt", j.finished_at AS "finishedAt", j.expires_at AS "expiresAt"`;
+
+/** How long a job may wait for its agent before it EXPIRES (SPEC: power 10 min, RCON 30 s). */
+export const JOB_TTL_MS: Partial<Record<JobType, number>> = { RCON: 30_000 };
+const DEFAULT_TTL_MS = 10 * 60_000;
+
+/** The graphile-worker task that delivered a job to its agent before the sweep (jobs accepted before sql/migrations/000009). */
+export const DISPATCH_TASK = 'jobs__dispatch';
+/**
+ * When a job's delivery is first checked (the agent's ack window): from then on the sweep of every orchestrator
+ * (orchestrator/worker/jobs__dispatch.ts) announces it again with back-off, or expires it.
+ */
+export const FIRST_CHECK_MS = 5_000;
+/**
+ * The announcement carries the job itself when its params are at most this long (NOTIFY payloads stop at 8000 bytes),
+ * so the gateway sends it without reading it back; a longer one is read by the gateway.
+ */
+const ANNOUNCED_PARAMS_MAX_BYTES = 6_000;
+
+export const getJob = (connection: CommonQueryMethods, jobId: string): Promise<Job> =>
+  connection.one(sql.type(job)`SELECT ${JOB_COLUMNS} FROM jobs j WHERE j.id = ${jobId}`);
+
+export type NewJob = {
+  /** The job's id when the caller needs it before the job exists (see uuidV7); default a new one. */
+  id?: string;
+  clusterId: string;
+  serverId: string | null;
+  machineId: string | null;
+  type: JobType;
+  params: Record<string, unknown>;
+  playerId?: string | null;
+  taskId?: string | null;
+  idempotencyKey?: string | null;
+  /** Who the job is attributed to when not the request's principal (a scheduled task's runs: `{ kind: 'TASK', id }`). */
+  createdBy?: JobCreator;
+  /**
+   * Whether an agent runs it (default true): delivery is scheduled and announced. A TASK_RUN is run by the
+   * orchestrator itself (tasks/runner.ts) and passes false.
+   */
+  dispatch?: boolean;
+  /** How long it may take before it expires; default by type (JOB_TTL_MS). */
+  ttlMs?: number;
+};
+
+export type JobCreator = { kind: 'USER' | 'TOKEN' | 'TASK' | 'SYSTEM'; id: string | null };
+
+/** The job's author: the origin's actor (an anonymous caller's job is the service's). */
+const creatorOf = ({ actor }: Origin): JobCreator => (actor.kind === 'ANONYMOUS' ? { kind: 'SYSTEM', id: null } : { kind: actor.kind, id: actor.id });
+
+/** The columns a new job's row is written with, in the order of `newJobValues`. */
+export const NEW_JOB_COLUMNS = sql.fragment`
+  (id, cluster_id, server_id, machine_id, player_id, task_id, type, params, created_by_kind, created_by_id, idempotency_key, expires_at, next_check_at)`;
+
+/**
+ * A new job's values in NEW_JOB_COLUMNS order. `clusterId`, `serverId` and `machineId` may be SQL (columns of a CTE,
+ * for an INSERT … SELECT inside a larger statement). A job that is dispatched gets its first delivery check at the
+ * end of the ack window; one that is not (a TASK_RUN, run by the orchestrator itself) gets none.
+ */
+export function newJobValues(
+  origin: Origin,
+  input: Omit<NewJob, 'clusterId' | 'serverId' | 'machineId'> & { clusterId: ValueExpression; serverId: ValueExpression; machineId: ValueExpression },
+) {
+  const by = input.createdBy ?? creatorOf(origin);
+  const ttlMs = input.ttlMs ?? JOB_TTL_MS[input.type] ?? DEFAULT_TTL_MS;
+  return sql.fragment`
+    ${input.id ?? uuidV7()}::uuid, ${input.clusterId}::uuid, ${input.serverId}::uuid, ${input.machineId}::uuid, ${input.playerId ?? null}::uuid, ${input.taskId ?? null}::uuid, ${input.type}::text,
+    ${sql.jsonb(input.params as never)}, ${by.kind}::text, ${by.id}::uuid, ${input.idempotencyKey ?? null}::text,
+    now() + make_interval(secs => ${ttlMs / 1000}),
+    CASE WHEN ${input.dispatch !== false}::boolean THEN now() + make_interval(secs => ${FIRST_CHECK_MS / 1000}) END`;
+}
+
+/**
+ * Select-list item announcing the new job `j` (a CTE over the inserted row) to the gateway of its machine: the first
+ * delivery goes out as the statement's transaction commits. The announcement carries what the agent is sent, so the
+ * gateway need not read the job back (unless its params are long).
+ */
+export const ANNOUNCE_NEW_JOB = sql.fragment`
+  CASE WHEN j.next_check_at IS NOT NULL AND j.machine_id IS NOT NULL THEN pg_notify(${AGENT_CHANNEL}, json_build_object(
+    'type', 'job_dispatch', 'machineId', j.machine_id, 'jobId', j.id,
+    'job', CASE WHEN octet_length(j.params::text) <= ${ANNOUNCED_PARAMS_MAX_BYTES} THEN json_build_object(
+      'jobId', j.id, 'type', j.type, 'serverId', j.server_id, 'params', j.params,
+      'deadline', to_char(j.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END)::text) END AS "announced"`;
+
+/**
+ * Writes the job and schedules its delivery, in one statement on `tx` (the caller's transaction, which also holds the
+ * audit entry): the row (durable: the delivery sweep finds it even if no orchestrator heard the announcement) and
+ * the announcement to the gateway, sent as the transaction commits.
+ */
+export async function createJob(tx: CommonQueryMethods, origin: Origin, input: NewJob): Promise<Job> {
+  return tx.one(sql.type(job)`
+    WITH j AS (INSERT INTO jobs ${NEW_JOB_COLUMNS} VALUES (${newJobValues(origin, input)}) RETURNING *)
+    SELECT ${JOB_COLUMNS}, ${ANNOUNCE_NEW_JOB} FROM j`);
+}

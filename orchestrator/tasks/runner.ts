@@ -1,0 +1,287 @@
+/**
+ * Executes a TASK_RUN: its steps in order, each on every target server at once through the normal jobs (START,
+ * STOP, RESTART, RCON, BROADCAST, WIPE — child jobs carrying the task's id), waiting for them to end (LISTEN, no
+ * polling), honouring each step's `delaySeconds` (a wait before the step) and `continueOnFailure`.
+ *
+ * A run never stays unfinished, and never runs a step twice:
+ * - progress lives in `task_runs` (the step, when it is due, its child jobs once created — created in the same
+ *   transaction that records them), so a run can be resumed from where it was;
+ * - the executing process holds a lease it renews every few seconds, and keeps the run's graphile-worker job
+ *   (`task-run:<jobId>`) scheduled just after the lease's end. If the process dies, that job fires on another (or
+ *   the restarted) orchestrator, which takes the lapsed lease over and goes on; on a graceful shutdown the lease is
+ *   handed over at once;
+ * - a child job always ends (an agent that never answers makes it EXPIRE), which fails its step with that reason;
+ * - past its own `expiresAt` (every delay plus a generous allowance per step) a run ends EXPIRED.
+ *
+ * Steps on a server that is not ONLINE: a BROADCAST is skipped (nobody to warn), an RCON fails (it needs a running
+ * server, as the RCON API's 409 says), the other types are sent as they are.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+import type { DatabasePool } from '../../sql/pool.ts';
+import type { JobEvents } from '../jobs/events.ts';
+import { acceptServerJob, DESIRED_BY_TYPE } from '../jobs/serverJobs.ts';
+import { AppError } from '../../schema/errors.ts';
+import { JOB_STATUSES, FINISHED_STATUSES, type JobStatus } from '../../schema/jobs.ts';
+import { storedStep, type Step } from '../../schema/tasks.ts';
+import { RUN_TASK, runKey } from './store.ts';
+import { taskOrigin } from '../../schema/origin.ts';
+
+/** How long a lease lasts without renewal; a dead executor's run is resumed this long after its last renewal. */
+export const LEASE_MS = 15_000;
+const RENEW_EVERY_MS = 5_000;
+/** After a child job's own expiry, how long its end is still awaited before the step counts it as failed. */
+const CHILD_GRACE_MS = 60_000;
+
+export type RunnerDeps = { pool: DatabasePool; jobEvents: JobEvents };
+
+type ChildEntry = { serverId: string; jobId: string | null; status: JobStatus | 'SKIPPED'; error: { code: string; message: string } | null };
+
+const childEntry = z.object({
+  serverId: z.string(),
+  jobId: z.string().nullable(),
+  status: z.union([z.enum(JOB_STATUSES), z.literal('SKIPPED')]),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+const runState = z.object({
+  taskId: z.string(),
+  clusterId: z.string(),
+  status: z.enum(JOB_STATUSES),
+  expired: z.boolean(),
+  taskExists: z.boolean(),
+  steps: z.array(storedStep),
+  serverIds: z.array(z.string()),
+  stepIndex: z.int(),
+  dueInMs: z.number(),
+  stepJobs: z.array(childEntry).nullable(),
+  outcomes: z.array(z.unknown()),
+});
+type RunState = z.infer<typeof runState>;
+
+const RUN_STATE = (jobId: string) => sql.type(runState)`
+  SELECT r.task_id AS "taskId", j.cluster_id AS "clusterId", j.status, j.expires_at <= now() AS expired,
+         EXISTS (SELECT 1 FROM tasks t WHERE t.id = r.task_id) AS "taskExists",
+         r.steps, r.server_ids::text[] AS "serverIds", r.step_index AS "stepIndex",
+         greatest(0, extract(epoch FROM r.step_due_at - now()) * 1000)::float8 AS "dueInMs", r.step_jobs AS "stepJobs", r.outcomes
+    FROM task_runs r JOIN jobs j ON j.id = r.job_id WHERE r.job_id = ${jobId}`;
+
+class LeaseLost extends Error {}
+
+/** Keeps the run's graphile-worker job due just after the lease ends: it resumes the run if this process dies. */
+const scheduleResume = (connection: CommonQueryMethods, jobId: string, afterMs: number) =>
+  connection.query(sql.unsafe`
+    SELECT graphile_worker.add_job(${RUN_TASK}, json_build_object('jobId', ${jobId}::text), job_key => ${runKey(jobId)},
+                                   job_key_mode => 'replace', run_at => now() + make_interval(secs => ${afterMs / 1000}), max_attempts => 25)`);
+
+/** Executes or resumes the run `jobId`; returns at once when another live process holds it or it has ended. */
+export async function executeRun(deps: RunnerDeps, jobId: string, signal: AbortSignal): Promise<void> {
+  const { pool } = deps;
+  const owner = randomUUID();
+  const claimed = await pool.transaction(async (tx) => {
+    const row = await tx.maybeOneFirst(sql.type(z.object({ jobId: z.string() }))`
+      UPDATE task_runs r SET lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${LEASE_MS / 1000})
+        FROM jobs j
+       WHERE r.job_id = ${jobId} AND j.id = r.job_id AND j.status IN ('QUEUED', 'RUNNING')
+         AND (r.lease_until IS NULL OR r.lease_until < now())
+      RETURNING r.job_id AS "jobId"`);
+    if (!row) return false;
+    await tx.query(sql.unsafe`UPDATE jobs SET status = 'RUNNING', started_at = coalesce(started_at, now()) WHERE id = ${jobId} AND status = 'QUEUED'`);
+    await scheduleResume(tx, jobId, LEASE_MS + 2_000);
+    return true;
+  });
+  if (!claimed) {
+    // Ended without running (cancelled while QUEUED; the cancel says so on the task already): only if it still is
+    // the task's current run does the task take its status.
+    await pool.query(sql.unsafe`
+      UPDATE tasks t SET last_run_status = j.status FROM jobs j
+       WHERE j.id = ${jobId} AND t.id = j.task_id AND t.last_run_job_id = j.id AND j.status IN ('SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED')`);
+    return;
+  }
+
+  // The lease is renewed while the run goes on; losing it (another process took over) stops this executor.
+  const stop = new AbortController();
+  const abort = AbortSignal.any([signal, stop.signal]);
+  const renew = async () => {
+    const held = await pool.transaction(async (tx) => {
+      const renewed = await tx.query(sql.unsafe`
+        UPDATE task_runs SET lease_until = now() + make_interval(secs => ${LEASE_MS / 1000}) WHERE job_id = ${jobId} AND lease_owner = ${owner}`);
+      if (renewed.rowCount === 1) await scheduleResume(tx, jobId, LEASE_MS + 2_000);
+      return renewed.rowCount === 1;
+    });
+    if (!held) stop.abort(new LeaseLost());
+  };
+  const timer = setInterval(() => void renew().catch(() => stop.abort(new LeaseLost())), RENEW_EVERY_MS);
+  try {
+    await drive(deps, jobId, owner, abort);
+  } catch (error) {
+    if (!(error instanceof LeaseLost) && !abort.aborted) throw error;
+  } finally {
+    clearInterval(timer);
+  }
+  if (signal.aborted && !stop.signal.aborted) {
+    // Shutting down: hand the run over at once (another orchestrator, or this one when it is back, resumes it).
+    await pool.transaction(async (tx) => {
+      const released = await tx.query(sql.unsafe`
+        UPDATE task_runs SET lease_owner = NULL, lease_until = NULL WHERE job_id = ${jobId} AND lease_owner = ${owner}`);
+      if (released.rowCount === 1) await scheduleResume(tx, jobId, 1_000);
+    });
+  }
+}
+
+/** Runs within the lease: every write is conditional on still holding it. */
+async function drive(deps: RunnerDeps, jobId: string, owner: string, signal: AbortSignal): Promise<void> {
+  const { pool } = deps;
+  for (;;) {
+    signal.throwIfAborted();
+    const state = await pool.one(RUN_STATE(jobId));
+    if (FINISHED_STATUSES.has(state.status)) return finish(pool, jobId, owner, state, null);
+    if (!state.taskExists) return finish(pool, jobId, owner, state, { status: 'CANCELLED', code: 'TASK_DELETED', message: 'the task was deleted during the run' });
+    if (state.expired) return finish(pool, jobId, owner, state, { status: 'EXPIRED', code: 'EXPIRED', message: 'the run did not finish before its expiry (no orchestrator could go on with it)' });
+    if (state.stepIndex >= state.steps.length) return finish(pool, jobId, owner, state, null);
+    if (state.serverIds.length === 0) return finish(pool, jobId, owner, state, null);
+    const step = state.steps[state.stepIndex]!;
+    let children = state.stepJobs;
+    if (!children) {
+      if (state.dueInMs > 0) {
+        // Waits out the step's delay, then looks again (the task may have been deleted meanwhile); a cancel (the
+        // job's end) cuts the wait short, so a cancelled run ends now rather than after the delay.
+        const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        await Promise.race([deps.jobEvents.waitForEnd(jobId, state.dueInMs), aborted]);
+        continue;
+      }
+      children = await startStep(pool, jobId, owner, state, step);
+      // The run ended meanwhile (cancelled): no step is started, and the next look finishes it.
+      if (!children) continue;
+    }
+    const ended = await Promise.all(children.map((child) => awaitChild(deps, child, signal)));
+    const failed = ended.filter((child) => child.status !== 'SUCCEEDED' && child.status !== 'SKIPPED');
+    const outcome = { index: state.stepIndex, type: step.type, jobs: ended };
+    const next = state.steps[state.stepIndex + 1];
+    let ending: Ending = null;
+    if (failed.length > 0 && !step.continueOnFailure) {
+      const first = failed[0]!;
+      const message = `step ${state.stepIndex + 1} (${step.type}) failed on server ${first.serverId}` +
+        (first.error ? `: ${first.error.code}: ${first.error.message}` : `: its job ended ${first.status}`) +
+        (failed.length > 1 ? ` (and on ${failed.length - 1} more server${failed.length > 2 ? 's' : ''})` : '');
+      ending = { status: 'FAILED', code: 'STEP_FAILED', message };
+    }
+    // The step's outcome and, when it fails the run, the run's end are written together: a run is never left
+    // advanced past a failed step without having ended (a crash in between would start the next step).
+    await pool.transaction(async (tx) => {
+      const advanced = await tx.query(sql.unsafe`
+        UPDATE task_runs SET outcomes = outcomes || ${sql.jsonb([outcome] as never)}, step_index = step_index + 1, step_jobs = NULL,
+                             step_due_at = now() + make_interval(secs => ${next?.delaySeconds ?? 0})
+         WHERE job_id = ${jobId} AND lease_owner = ${owner}`);
+      if (advanced.rowCount !== 1) throw new LeaseLost();
+      if (ending) await finishIn(tx, jobId, owner, { ...state, outcomes: [...state.outcomes, outcome] }, ending);
+    });
+    if (ending) return;
+  }
+}
+
+/** Creates the step's child jobs and records them, in one transaction (so a resumed run never creates them twice). */
+async function startStep(pool: DatabasePool, jobId: string, owner: string, state: RunState, step: Step): Promise<ChildEntry[] | null> {
+  return pool.transaction(async (tx) => {
+    const held = await tx.maybeOneFirst(sql.type(z.object({ held: z.boolean() }))`
+      SELECT true AS held FROM task_runs WHERE job_id = ${jobId} AND lease_owner = ${owner} AND step_jobs IS NULL FOR UPDATE`);
+    if (!held) throw new LeaseLost();
+    // Shares the lock a cancel takes (api/routes/jobs.ts): a run cancelled by now starts no step.
+    const status = await tx.oneFirst(sql.type(z.object({ status: z.string() }))`SELECT status FROM jobs WHERE id = ${jobId} FOR SHARE`);
+    if (status !== 'RUNNING') return null;
+    const statuses = new Map(
+      (await tx.any(sql.type(z.object({ id: z.string(), status: z.string() }))`
+        SELECT id, status FROM servers WHERE id = ANY(${sql.array(state.serverIds, 'uuid')})`)).map((row) => [row.id, row.status]),
+    );
+    const children: ChildEntry[] = [];
+    for (const serverId of state.serverIds) {
+      const status = statuses.get(serverId);
+      const entry = (jobStatus: ChildEntry['status'], error: ChildEntry['error'] = null): ChildEntry => ({ serverId, jobId: null, status: jobStatus, error });
+      if (!status) children.push(entry('FAILED', { code: 'SERVER_NOT_FOUND', message: 'the server was deleted' }));
+      else if (step.type === 'BROADCAST' && status !== 'ONLINE') children.push(entry('SKIPPED'));
+      else if (step.type === 'RCON' && status !== 'ONLINE') children.push(entry('FAILED', { code: 'NOT_RUNNING', message: `the server is ${status}, not running` }));
+      else children.push(await createChild(tx, state, step, serverId));
+    }
+    await tx.query(sql.unsafe`UPDATE task_runs SET step_jobs = ${sql.jsonb(children as never)} WHERE job_id = ${jobId}`);
+    return children;
+  });
+}
+
+async function createChild(tx: CommonQueryMethods, state: RunState, step: Step, serverId: string): Promise<ChildEntry> {
+  const params = step.type === 'RCON' ? { command: step.command } : step.type === 'BROADCAST' ? { message: step.message } : {};
+  try {
+    const job = await acceptServerJob(tx, taskOrigin(state.taskId), {
+      serverId,
+      type: step.type,
+      params,
+      desired: DESIRED_BY_TYPE[step.type] ?? null,
+      requireRunning: false,
+      taskId: state.taskId,
+    });
+    return { serverId, jobId: job.id, status: job.status, error: null };
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) return { serverId, jobId: null, status: 'FAILED', error: { code: 'SERVER_NOT_FOUND', message: 'the server was deleted' } };
+    throw error;
+  }
+}
+
+const childRow = z.object({ status: z.enum(JOB_STATUSES), error: z.object({ code: z.string(), message: z.string() }).nullable(), waitMs: z.number() });
+
+/** Waits for a child job to end (it always does: its dispatch expires it), answering its final status and error. */
+async function awaitChild(deps: RunnerDeps, child: ChildEntry, signal: AbortSignal): Promise<ChildEntry> {
+  if (!child.jobId) return child;
+  const read = () =>
+    deps.pool.one(sql.type(childRow)`
+      SELECT status, error, greatest(0, extract(epoch FROM expires_at - now()) * 1000)::float8 AS "waitMs" FROM jobs WHERE id = ${child.jobId}`);
+  let row = await read();
+  if (!FINISHED_STATUSES.has(row.status)) {
+    const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    await Promise.race([deps.jobEvents.waitForEnd(child.jobId, row.waitMs + CHILD_GRACE_MS), aborted]);
+    signal.throwIfAborted();
+    row = await read();
+  }
+  if (!FINISHED_STATUSES.has(row.status)) return { ...child, status: 'FAILED', error: { code: 'TIMEOUT', message: `job ${child.jobId} did not end by its expiry` } };
+  return { ...child, status: row.status, error: row.status === 'SUCCEEDED' ? null : (row.error ?? { code: row.status, message: `the job ended ${row.status}` }) };
+}
+
+type Ending = { status: 'FAILED' | 'CANCELLED' | 'EXPIRED'; code: string; message: string } | null;
+
+/**
+ * Ends the run (SUCCEEDED unless `ending` says otherwise; a run already ended elsewhere, say cancelled, keeps its
+ * status), records it on the task if it still is the task's current run (with the occurrences skipped meanwhile), and
+ * removes the graphile-worker job that would resume it.
+ */
+const finish = (pool: DatabasePool, jobId: string, owner: string, state: RunState, ending: Ending): Promise<void> =>
+  pool.transaction((tx) => finishIn(tx, jobId, owner, state, ending));
+
+/** `finish` within a transaction of the caller. Locks in the order task_runs, jobs, tasks (as the cancel: jobs, tasks). */
+async function finishIn(tx: CommonQueryMethods, jobId: string, owner: string, state: RunState, ending: Ending): Promise<void> {
+  const status = ending?.status ?? 'SUCCEEDED';
+  const failures = (state.outcomes as { jobs?: ChildEntry[] }[]).flatMap((outcome) => outcome.jobs ?? []).filter((child) => child.status !== 'SUCCEEDED' && child.status !== 'SKIPPED').length;
+  const result = {
+    steps: state.outcomes,
+    failures,
+    message: state.serverIds.length === 0 ? 'no target server (none ONLINE, or none left)' : ending ? ending.message : `${state.steps.length} step(s) done`,
+  };
+  const mine = await tx.query(sql.unsafe`
+    UPDATE task_runs SET lease_owner = NULL, lease_until = now() WHERE job_id = ${jobId} AND lease_owner = ${owner}`);
+  if (mine.rowCount !== 1) throw new LeaseLost();
+  const jobStatus = sql.type(z.object({ status: z.string() }));
+  // A run cancelled meanwhile keeps its status (read afresh: the cancel may have committed while this waited).
+  const finalStatus =
+    (await tx.maybeOneFirst(jobStatus`
+      UPDATE jobs SET status = ${status}, finished_at = now(), result = ${sql.jsonb(result as never)},
+                      error = ${ending ? sql.jsonb({ code: ending.code, message: ending.message }) : null}
+       WHERE id = ${jobId} AND status IN ('QUEUED', 'RUNNING')
+      RETURNING status`)) ?? (await tx.oneFirst(jobStatus`SELECT status FROM jobs WHERE id = ${jobId}`));
+  const skipped = await tx.maybeOneFirst(sql.type(z.object({ skipped: z.array(z.unknown()) }))`
+    WITH previous AS (SELECT skipped_occurrences FROM tasks WHERE id = ${state.taskId} AND last_run_job_id = ${jobId} FOR UPDATE)
+    UPDATE tasks t SET last_run_status = ${finalStatus}, skipped_occurrences = '[]' FROM previous
+     WHERE t.id = ${state.taskId} AND t.last_run_job_id = ${jobId}
+    RETURNING previous.skipped_occurrences AS skipped`);
+  if (skipped && skipped.length > 0) {
+    await tx.query(sql.unsafe`
+      UPDATE jobs SET result = coalesce(result, '{}') || jsonb_build_object('skippedOccurrences', ${sql.jsonb(skipped as never)}::jsonb) WHERE id = ${jobId}`);
+  }
+  await tx.query(sql.unsafe`SELECT graphile_worker.remove_job(${runKey(jobId)})`);
+}

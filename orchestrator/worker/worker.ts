@@ -1,0 +1,58 @@
+/**
+ * The orchestrator's job runners: graphile-worker over its own pg pool (with an `error` listener, so a Postgres restart
+ * does not crash the process), a second one for task runs alone (RUN_CONCURRENCY), and two beats of their own: the
+ * sweep of due job deliveries (orchestrator/worker/jobs__dispatch.ts) and the fold of player activity
+ * (players/activity.ts). Task handlers live in orchestrator/worker/<domain>__<action>.ts and are listed in
+ * orchestrator/worker/taskList.ts.
+ */
+import { run, type Runner } from 'graphile-worker';
+import type { Logger } from '../../schema/logger.ts';
+import { createWorkerLogger } from '../../sql/workerLogger.ts';
+import { createPgPool } from '../../sql/pgPool.ts';
+import { createRunTaskList, createTaskList, type TaskDeps } from './taskList.ts';
+import { startDeliverySweeper } from './jobs__dispatch.ts';
+import { startActivityFolder } from '../players/activity.ts';
+
+export type Worker = { stop: () => Promise<void> };
+
+export type WorkerOptions = { databaseUrl: string; logger: Logger; concurrency?: number; tasks: TaskDeps };
+
+/** Jobs run at once per orchestrator process. */
+const DEFAULT_CONCURRENCY = 10;
+/**
+ * Task runs (`tasks__run`) at once per orchestrator process, in a second runner with a small pool of its own: a run
+ * holds its job through its step delays (up to an hour each), so runs never take the slots of the jobs above (task
+ * triggers, deliveries, ban expiries). A run's own queries go through the service's pool, not this one.
+ */
+const RUN_CONCURRENCY = 50;
+
+export async function startWorker(options: WorkerOptions): Promise<Worker> {
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const pgPool = createPgPool(options.databaseUrl, { max: concurrency + 2, logger: options.logger, name: 'worker' });
+  const runPgPool = createPgPool(options.databaseUrl, { max: 4, logger: options.logger, name: 'worker-task-runs' });
+  const common = {
+    noHandleSignals: true,
+    // Recurring work is scheduled by our own tasks, not by a crontab file.
+    parsedCronItems: [],
+    logger: createWorkerLogger(options.logger),
+  };
+  const runners: Runner[] = [];
+  try {
+    runners.push(await run({ ...common, pgPool, taskList: createTaskList(options.tasks), concurrency }));
+    runners.push(await run({ ...common, pgPool: runPgPool, taskList: createRunTaskList(options.tasks), concurrency: RUN_CONCURRENCY }));
+  } catch (error) {
+    await Promise.all(runners.map((runner) => runner.stop()));
+    await Promise.all([pgPool.end(), runPgPool.end()]);
+    throw error;
+  }
+  const sweeper = startDeliverySweeper({ pool: options.tasks.pool, logger: options.logger });
+  const folder = startActivityFolder({ pool: options.tasks.pool, logger: options.logger });
+  return {
+    async stop() {
+      await Promise.all([sweeper.stop(), folder.stop()]);
+      // Both at once: a run under way hands itself over at once (tasks/runner.ts).
+      await Promise.all(runners.map((runner) => runner.stop()));
+      await Promise.all([pgPool.end(), runPgPool.end()]);
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import test from 'ava';
+import { sql, SchemaValidationError } from 'slonik';
+import { z } from 'zod';
+import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+
+let database: TestDatabase;
+let pool: DatabasePool;
+test.before(async () => {
+  database = await createTestDatabase();
+  pool = await createDatabasePool(database.url, { maxPoolSize: 2 });
+});
+test.after.always(async () => {
+  await pool?.end();
+  await database?.drop();
+});
+
+test('timestamps come back as ISO 8601 UTC strings with milliseconds, whatever the session zone', async (t) => {
+  const row = await pool.one(sql.unsafe`
+    SELECT '2026-11-22 10:04:05.123456+00'::timestamptz AS utc,
+           '2026-03-29 01:30:00-07'::timestamptz AS offset,
+           '2026-11-22 10:04:05'::timestamp AS plain`);
+  t.deepEqual(row, { utc: '2026-11-22T10:04:05.123Z', offset: '2026-03-29T08:30:00.000Z', plain: '2026-11-22T10:04:05.000Z' });
+  const zoned = await pool.transaction(async (connection) => {
+    await connection.query(sql.unsafe`SET LOCAL TIME ZONE 'Asia/Kolkata'`);
+    return connection.oneFirst(sql.unsafe`SELECT '2026-11-22 10:04:05.5+00'::timestamptz`);
+  });
+  t.is(zoned, '2026-11-22T10:04:05.500Z');
+});
+
+test('sql.type really validates rows', async (t) => {
+  const schema = z.object({ id: z.number(), name: z.string() });
+  const good = await pool.one(sql.type(schema)`SELECT 1 AS id, 'a' AS name`);
+  t.deepEqual(good, { id: 1, name: 'a' });
+  await t.throwsAsync(pool.one(sql.type(schema)`SELECT 'one' AS id, 'a' AS name`), { instanceOf: SchemaValidationError });
+});
+
+test('counts are numbers', async (t) => {
+  t.is(await pool.oneFirst(sql.unsafe`SELECT count(*) FROM generate_series(1, 3)`), 3);
+});
