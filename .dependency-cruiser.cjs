@@ -65,7 +65,12 @@ module.exports = {
     exclude: { path: '^(node_modules|data|\\.tmp)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'], conditionNames: ['import', 'require', 'node', 'default'], exportsFields: ['exports'], mainFields: ['module', 'main', 'types'] },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.js', '.json'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      exportsFields: ['exports'],
+      mainFields: ['module', 'main', 'types'],
+    },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

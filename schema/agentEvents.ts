@@ -20,7 +20,16 @@ export const authEvent = z.object({ token: z.string().min(1).max(200), machineId
 
 export const heartbeatEvent = z
   .object({
-    metrics: z.object({ cpuPercent: z.number().min(0).max(100 * 1024), memoryUsedBytes: byteCount, diskUsedBytes: byteCount }).strict(),
+    metrics: z
+      .object({
+        cpuPercent: z
+          .number()
+          .min(0)
+          .max(100 * 1024),
+        memoryUsedBytes: byteCount,
+        diskUsedBytes: byteCount,
+      })
+      .strict(),
     uptime: z.number().min(0),
     /** Facts about the host, sent with the first heartbeat (or whenever they change). */
     host: z
@@ -61,7 +70,10 @@ export const jobResultEvent = z
     jobId: uuid,
     status: z.enum(['SUCCEEDED', 'FAILED']),
     result: z.record(z.string(), z.unknown()).optional(),
-    error: z.object({ code: z.string().max(64), message: z.string().max(2000) }).strict().optional(),
+    error: z
+      .object({ code: z.string().max(64), message: z.string().max(2000) })
+      .strict()
+      .optional(),
     finishedAt: iso,
   })
   .strict();

@@ -16,79 +16,90 @@ const portFromEnv = z.coerce
 
 const positiveInt = z.coerce.number({ message: 'expected a number' }).int('expected a whole number').positive('expected a positive number');
 
-const postgresUrl = z
-  .string()
-  .refine((value) => /^postgres(ql)?:\/\//.test(value), 'expected a postgres:// or postgresql:// URL');
+const postgresUrl = z.string().refine((value) => /^postgres(ql)?:\/\//.test(value), 'expected a postgres:// or postgresql:// URL');
 
 export const ROLES = ['all', 'web', 'orchestrator'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const configSchema = z.object({
-  /** HTTP port of the API (and, in the orchestrator and all-in-one roles, of the agent gateway). 0 picks a free port. */
-  PORT: portFromEnv.default(3000),
-  /** Interface the HTTP server binds to. */
-  HOST: z.string().min(1).default('0.0.0.0'),
-  /** Which parts this process runs: `all` (API + orchestrator), `web` (API only) or `orchestrator`. `--role=` overrides it. */
-  ROLE: z.enum(ROLES).default('all'),
-  /** Postgres connection string. Unset: an embedded Postgres is started with its data under DATA_DIR. */
-  DATABASE_URL: postgresUrl.optional(),
-  /** Where the embedded database, generated secrets and agent data live. */
-  DATA_DIR: z.string().min(1).default('./data'),
-  /** Port of the embedded Postgres. 0 picks a free port at every start. */
-  EMBEDDED_POSTGRES_PORT: portFromEnv.default(0),
-  /** Connections in the service's database pool. */
-  DATABASE_POOL_SIZE: positiveInt.max(200, 'expected at most 200').default(10),
-  /** pino log level. */
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** PASERK `k4.local.…` key for session access tokens. Unset: generated on first start and kept in DATA_DIR/secrets. */
-  PASETO_KEY: z
-    .string()
-    .regex(/^k4\.local\.[A-Za-z0-9_-]{43}$/, 'expected a PASERK k4.local key')
-    .optional(),
-  /** The address clients use to reach this installation (docs link, agent connect hints). Default http://localhost:PORT. */
-  PUBLIC_URL: z.url({ message: 'expected an absolute URL' }).optional(),
-  /** Trust X-Forwarded-* headers from a reverse proxy (client IP, protocol). */
-  TRUST_PROXY: booleanFromEnv.default(false),
-  /** How long a shutdown waits for in-flight requests before closing their connections. */
-  SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
-  /** How often agents send heartbeats; three missed beats mark the machine OFFLINE. */
-  AGENT_HEARTBEAT_SECONDS: positiveInt.max(3600, 'expected at most 3600').default(10),
-  /** How long a new gateway connection may take to send `auth`. */
-  AGENT_AUTH_TIMEOUT_MS: positiveInt.default(10_000),
-  /** Agents reporting an older version are refused with UNSUPPORTED_VERSION. */
-  MIN_AGENT_VERSION: z.string().regex(/^\d+\.\d+\.\d+$/, 'expected a version like 1.2.3').default('0.1.0'),
-  /** `off` disables rate limiting (for installations behind their own limiter); `on` follows SPEC section 8. */
-  RATE_LIMIT: z.enum(['on', 'off']).default('on'),
-  /** redis:// URL. Set: rate-limit buckets (and later Socket.IO rooms) live in Redis, shared by every node. */
-  REDIS_URL: z
-    .string()
-    .refine((value) => /^rediss?:\/\//.test(value), 'expected a redis:// or rediss:// URL')
-    .optional(),
-  /** With ADMIN_PASSWORD: the first user, created at start-up when no user exists. */
-  ADMIN_EMAIL: z.email({ message: 'expected an e-mail address' }).optional(),
-  ADMIN_PASSWORD: z.string().min(8, 'expected at least 8 characters').max(256).optional(),
-  /** Whether anyone may register. Unset: registration is open only while no user exists. */
-  ALLOW_REGISTRATION: booleanFromEnv.optional(),
-  /** Rate-limit tier of new users (FREE 60/min, PRO 300/min, ENTERPRISE 1000/min). */
-  DEFAULT_TIER: z.enum(['FREE', 'PRO', 'ENTERPRISE']).default('FREE'),
-  /** Set: OAuth callbacks redirect here with the token pair in the fragment; unset, they answer the pair as JSON. */
-  OAUTH_REDIRECT_URL: z.url({ message: 'expected an absolute URL' }).optional(),
-  /** Steam's OpenID 2.0 endpoint (a setting so tests can run a local provider). */
-  STEAM_OPENID_URL: z.url({ message: 'expected an absolute URL' }).default('https://steamcommunity.com/openid/login'),
-  /** Discord application credentials; Discord sign-in is off until both are set. */
-  DISCORD_CLIENT_ID: z.string().min(1).optional(),
-  DISCORD_CLIENT_SECRET: z.string().min(1).optional(),
-  DISCORD_AUTHORIZE_URL: z.url({ message: 'expected an absolute URL' }).default('https://discord.com/oauth2/authorize'),
-  DISCORD_TOKEN_URL: z.url({ message: 'expected an absolute URL' }).default('https://discord.com/api/oauth2/token'),
-  DISCORD_USER_URL: z.url({ message: 'expected an absolute URL' }).default('https://discord.com/api/users/@me'),
-}).superRefine((config, context) => {
-  if (Boolean(config.ADMIN_EMAIL) !== Boolean(config.ADMIN_PASSWORD)) {
-    context.addIssue({ code: 'custom', path: [config.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'], message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together' });
-  }
-  if (Boolean(config.DISCORD_CLIENT_ID) !== Boolean(config.DISCORD_CLIENT_SECRET)) {
-    context.addIssue({ code: 'custom', path: [config.DISCORD_CLIENT_ID ? 'DISCORD_CLIENT_SECRET' : 'DISCORD_CLIENT_ID'], message: 'DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET go together' });
-  }
-});
+export const configSchema = z
+  .object({
+    /** HTTP port of the API (and, in the orchestrator and all-in-one roles, of the agent gateway). 0 picks a free port. */
+    PORT: portFromEnv.default(3000),
+    /** Interface the HTTP server binds to. */
+    HOST: z.string().min(1).default('0.0.0.0'),
+    /** Which parts this process runs: `all` (API + orchestrator), `web` (API only) or `orchestrator`. `--role=` overrides it. */
+    ROLE: z.enum(ROLES).default('all'),
+    /** Postgres connection string. Unset: an embedded Postgres is started with its data under DATA_DIR. */
+    DATABASE_URL: postgresUrl.optional(),
+    /** Where the embedded database, generated secrets and agent data live. */
+    DATA_DIR: z.string().min(1).default('./data'),
+    /** Port of the embedded Postgres. 0 picks a free port at every start. */
+    EMBEDDED_POSTGRES_PORT: portFromEnv.default(0),
+    /** Connections in the service's database pool. */
+    DATABASE_POOL_SIZE: positiveInt.max(200, 'expected at most 200').default(10),
+    /** pino log level. */
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** PASERK `k4.local.…` key for session access tokens. Unset: generated on first start and kept in DATA_DIR/secrets. */
+    PASETO_KEY: z
+      .string()
+      .regex(/^k4\.local\.[A-Za-z0-9_-]{43}$/, 'expected a PASERK k4.local key')
+      .optional(),
+    /** The address clients use to reach this installation (docs link, agent connect hints). Default http://localhost:PORT. */
+    PUBLIC_URL: z.url({ message: 'expected an absolute URL' }).optional(),
+    /** Trust X-Forwarded-* headers from a reverse proxy (client IP, protocol). */
+    TRUST_PROXY: booleanFromEnv.default(false),
+    /** How long a shutdown waits for in-flight requests before closing their connections. */
+    SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+    /** How often agents send heartbeats; three missed beats mark the machine OFFLINE. */
+    AGENT_HEARTBEAT_SECONDS: positiveInt.max(3600, 'expected at most 3600').default(10),
+    /** How long a new gateway connection may take to send `auth`. */
+    AGENT_AUTH_TIMEOUT_MS: positiveInt.default(10_000),
+    /** Agents reporting an older version are refused with UNSUPPORTED_VERSION. */
+    MIN_AGENT_VERSION: z
+      .string()
+      .regex(/^\d+\.\d+\.\d+$/, 'expected a version like 1.2.3')
+      .default('0.1.0'),
+    /** `off` disables rate limiting (for installations behind their own limiter); `on` follows SPEC section 8. */
+    RATE_LIMIT: z.enum(['on', 'off']).default('on'),
+    /** redis:// URL. Set: rate-limit buckets (and later Socket.IO rooms) live in Redis, shared by every node. */
+    REDIS_URL: z
+      .string()
+      .refine((value) => /^rediss?:\/\//.test(value), 'expected a redis:// or rediss:// URL')
+      .optional(),
+    /** With ADMIN_PASSWORD: the first user, created at start-up when no user exists. */
+    ADMIN_EMAIL: z.email({ message: 'expected an e-mail address' }).optional(),
+    ADMIN_PASSWORD: z.string().min(8, 'expected at least 8 characters').max(256).optional(),
+    /** Whether anyone may register. Unset: registration is open only while no user exists. */
+    ALLOW_REGISTRATION: booleanFromEnv.optional(),
+    /** Rate-limit tier of new users (FREE 60/min, PRO 300/min, ENTERPRISE 1000/min). */
+    DEFAULT_TIER: z.enum(['FREE', 'PRO', 'ENTERPRISE']).default('FREE'),
+    /** Set: OAuth callbacks redirect here with the token pair in the fragment; unset, they answer the pair as JSON. */
+    OAUTH_REDIRECT_URL: z.url({ message: 'expected an absolute URL' }).optional(),
+    /** Steam's OpenID 2.0 endpoint (a setting so tests can run a local provider). */
+    STEAM_OPENID_URL: z.url({ message: 'expected an absolute URL' }).default('https://steamcommunity.com/openid/login'),
+    /** Discord application credentials; Discord sign-in is off until both are set. */
+    DISCORD_CLIENT_ID: z.string().min(1).optional(),
+    DISCORD_CLIENT_SECRET: z.string().min(1).optional(),
+    DISCORD_AUTHORIZE_URL: z.url({ message: 'expected an absolute URL' }).default('https://discord.com/oauth2/authorize'),
+    DISCORD_TOKEN_URL: z.url({ message: 'expected an absolute URL' }).default('https://discord.com/api/oauth2/token'),
+    DISCORD_USER_URL: z.url({ message: 'expected an absolute URL' }).default('https://discord.com/api/users/@me'),
+  })
+  .superRefine((config, context) => {
+    if (Boolean(config.ADMIN_EMAIL) !== Boolean(config.ADMIN_PASSWORD)) {
+      context.addIssue({
+        code: 'custom',
+        path: [config.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'],
+        message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together',
+      });
+    }
+    if (Boolean(config.DISCORD_CLIENT_ID) !== Boolean(config.DISCORD_CLIENT_SECRET)) {
+      context.addIssue({
+        code: 'custom',
+        path: [config.DISCORD_CLIENT_ID ? 'DISCORD_CLIENT_SECRET' : 'DISCORD_CLIENT_ID'],
+        message: 'DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET go together',
+      });
+    }
+  });
 
 export type Config = z.infer<typeof configSchema> & {
   /** PUBLIC_URL, or http://localhost:PORT when unset. */

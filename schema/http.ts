@@ -33,7 +33,10 @@ const wholeNumber = (name: string) =>
     .transform(Number);
 
 export const paginationQuery = {
-  page: wholeNumber('page').pipe(z.number().min(1, 'page must be at least 1')).optional().default(1)
+  page: wholeNumber('page')
+    .pipe(z.number().min(1, 'page must be at least 1'))
+    .optional()
+    .default(1)
     .meta({ description: 'Page number, from 1.', type: 'integer' }),
   limit: wholeNumber('limit')
     .pipe(z.number().min(1, 'limit must be at least 1').max(MAX_LIMIT, `limit must be at most ${MAX_LIMIT}`))

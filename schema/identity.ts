@@ -13,7 +13,10 @@ export const TIERS = ['FREE', 'PRO', 'ENTERPRISE'] as const;
 export type Tier = (typeof TIERS)[number];
 
 const name = z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
-const email = z.email({ message: 'expected an e-mail address' }).max(254).transform((value) => value.toLowerCase());
+const email = z
+  .email({ message: 'expected an e-mail address' })
+  .max(254)
+  .transform((value) => value.toLowerCase());
 const password = z
   .string()
   .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
@@ -53,7 +56,14 @@ export const registerAnswer = tokenPair.extend({ user });
 // ---- API tokens
 
 export const apiTokenListItem = z
-  .object({ id: z.string(), name: z.string(), clusterIds: z.array(z.string()), createdAt: timestamp, lastUsedAt: timestamp.nullable(), expiresAt: timestamp.nullable() })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    clusterIds: z.array(z.string()),
+    createdAt: timestamp,
+    lastUsedAt: timestamp.nullable(),
+    expiresAt: timestamp.nullable(),
+  })
   .meta({ id: 'TokenListItem' });
 export const apiTokenCreated = apiTokenListItem
   .extend({ token: z.string().meta({ description: 'The secret, shown only in this answer.' }), userId: z.string() })
@@ -91,9 +101,7 @@ export const clusterListQuery = z.object({ ...paginationQuery, sort: sortQuery([
 
 // ---- members and invitations
 
-export const member = z
-  .object({ userId: z.string(), email: z.string(), displayName: z.string(), role, joinedAt: timestamp })
-  .meta({ id: 'Member' });
+export const member = z.object({ userId: z.string(), email: z.string(), displayName: z.string(), role, joinedAt: timestamp }).meta({ id: 'Member' });
 export const memberListQuery = z
   .object({ ...paginationQuery, sort: sortQuery(['joinedAt', 'displayName', 'email', 'role'], 'joinedAt'), role: enumFilter(ROLES).optional() })
   .strict();

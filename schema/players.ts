@@ -56,7 +56,11 @@ export const PLAYER_SORTS = ['playtime', 'lastSeen', 'firstSeen', 'username'] as
 export const playerListQuery = z
   .object({
     ...paginationQuery,
-    search: z.string().trim().min(1, 'search must not be empty').max(64, 'search must be at most 64 characters')
+    search: z
+      .string()
+      .trim()
+      .min(1, 'search must not be empty')
+      .max(64, 'search must be at most 64 characters')
       // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused here
       .refine((value) => !/[\u0000-\u001f]/.test(value), 'must not contain control characters')
       .optional()
@@ -83,7 +87,12 @@ export const playerPatch = z
       .refine((flags) => new Set(flags).size === flags.length, 'flags must not repeat')
       .optional()
       .describe('Replaces the set'),
-    notes: z.string().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters').refine(noNul, 'must not contain NUL').optional()
+    notes: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(2000, 'must be at most 2000 characters')
+      .refine(noNul, 'must not contain NUL')
+      .optional()
       .describe('Adds a note by the caller'),
   })
   .strict()
@@ -93,28 +102,35 @@ export const playerPatchAnswer = z.object({ id: z.string(), flags: z.array(z.str
 export const purchaseBody = z
   .object({
     productName: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').refine(noNul, 'must not contain NUL'),
-    amount: z.number().min(-1e12).max(1e12).refine((value) => Number(value.toFixed(4)) === value, 'at most 4 decimal places'),
-    currency: z.string().regex(/^[A-Za-z]{3}$/, 'a three-letter ISO 4217 code').transform((value) => value.toUpperCase()).optional().default('USD'),
+    amount: z
+      .number()
+      .min(-1e12)
+      .max(1e12)
+      .refine((value) => Number(value.toFixed(4)) === value, 'at most 4 decimal places'),
+    currency: z
+      .string()
+      .regex(/^[A-Za-z]{3}$/, 'a three-letter ISO 4217 code')
+      .transform((value) => value.toUpperCase())
+      .optional()
+      .default('USD'),
   })
   .strict();
 
 const reason = z.string().max(500, 'must be at most 500 characters').refine(noNul, 'must not contain NUL');
 
-export const kickBody = z
-  .object({ serverId: id.optional().describe("Default: the player's current server"), reason: reason.optional().default('') })
+export const kickBody = z.object({ serverId: id.optional().describe("Default: the player's current server"), reason: reason.optional().default('') }).strict();
+export const moderationWait = z
+  .object({
+    wait: z
+      .string()
+      .regex(/^\d{1,2}$/, 'wait must be a whole number of seconds')
+      .transform(Number)
+      .pipe(z.number().max(60, 'wait must be at most 60 seconds'))
+      .optional()
+      .meta({ type: 'integer', description: 'Seconds to wait for the kick to happen (0..60, default 10).' }),
+  })
   .strict();
-export const moderationWait = z.object({
-  wait: z
-    .string()
-    .regex(/^\d{1,2}$/, 'wait must be a whole number of seconds')
-    .transform(Number)
-    .pipe(z.number().max(60, 'wait must be at most 60 seconds'))
-    .optional()
-    .meta({ type: 'integer', description: 'Seconds to wait for the kick to happen (0..60, default 10).' }),
-}).strict();
-export const kickAnswer = z
-  .object({ success: z.boolean(), message: z.string(), jobId: z.string(), status: z.enum(JOB_STATUSES) })
-  .meta({ id: 'KickAnswer' });
+export const kickAnswer = z.object({ success: z.boolean(), message: z.string(), jobId: z.string(), status: z.enum(JOB_STATUSES) }).meta({ id: 'KickAnswer' });
 
 export const ban = z
   .object({
@@ -136,7 +152,10 @@ export const banBody = z
   .object({
     serverId: id.optional().describe('Required unless clusterWide'),
     reason: reason.optional().default(''),
-    duration: z.int('duration must be a whole number of seconds').min(1, 'duration must be at least 1 second').max(10 * 365 * 86_400, 'duration must be at most 10 years')
+    duration: z
+      .int('duration must be a whole number of seconds')
+      .min(1, 'duration must be at least 1 second')
+      .max(10 * 365 * 86_400, 'duration must be at most 10 years')
       .nullable()
       .optional()
       .describe('Seconds; null or absent: permanent'),

@@ -95,14 +95,23 @@ const serverFields = {
   autoRestart: z.boolean().optional(),
   startCommand: z.string().trim().min(1).max(1024).nullable().optional(),
   env: env.nullable().optional(),
-  rconPassword: z.string().min(8, 'must be at least 8 characters').max(128).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces').optional(),
+  rconPassword: z
+    .string()
+    .min(8, 'must be at least 8 characters')
+    .max(128)
+    .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+    .optional(),
 };
 
 type PortFields = { gamePort?: number; queryPort?: number; rconPort?: number };
 
 /** The three ports of one server differ; CUSTOM needs a start command. Reported on the offending field. */
 function checkServer(value: PortFields & { gameType?: GameType; startCommand?: string | null }, context: z.RefinementCtx) {
-  const ports: [keyof PortFields, number | undefined][] = [['gamePort', value.gamePort], ['queryPort', value.queryPort], ['rconPort', value.rconPort]];
+  const ports: [keyof PortFields, number | undefined][] = [
+    ['gamePort', value.gamePort],
+    ['queryPort', value.queryPort],
+    ['rconPort', value.rconPort],
+  ];
   ports.forEach(([field, portValue], index) => {
     if (portValue !== undefined && ports.slice(0, index).some(([, earlier]) => earlier === portValue)) {
       context.addIssue({ code: 'custom', path: [field], message: 'the game, query and RCON ports of a server must differ' });
@@ -114,7 +123,10 @@ function checkServer(value: PortFields & { gameType?: GameType; startCommand?: s
 }
 
 export const createServerBody = z.object(serverFields).strict().superRefine(checkServer);
-export const createServerVariantBody = z.object({ clusterId: id, ...serverFields }).strict().superRefine(checkServer);
+export const createServerVariantBody = z
+  .object({ clusterId: id, ...serverFields })
+  .strict()
+  .superRefine(checkServer);
 export const updateServerBody = z
   .object({
     name: name.optional(),

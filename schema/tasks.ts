@@ -67,9 +67,17 @@ export const step = z
   .object({
     type: stepType,
     command: rconCommand.optional().meta({ description: 'RCON steps: the console command.' }),
-    message: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional()
+    message: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(1024, 'must be at most 1024 characters')
+      .optional()
       .meta({ description: 'BROADCAST steps: the message players see.' }),
-    delaySeconds: z.int({ message: 'expected a whole number' }).min(0, 'must be at least 0').max(MAX_DELAY_SECONDS, `must be at most ${MAX_DELAY_SECONDS}`).default(0)
+    delaySeconds: z
+      .int({ message: 'expected a whole number' })
+      .min(0, 'must be at least 0')
+      .max(MAX_DELAY_SECONDS, `must be at most ${MAX_DELAY_SECONDS}`)
+      .default(0)
       .meta({ description: 'Seconds to wait after the previous step before this one (0..3600).' }),
     continueOnFailure: z.boolean().default(false).meta({ description: 'Go on with the next step when this one fails on some server.' }),
   })
@@ -120,7 +128,6 @@ const serverIds = z
   .max(MAX_SERVERS, `at most ${MAX_SERVERS} servers`)
   .refine((ids) => new Set(ids).size === ids.length, 'each server at most once');
 const steps = z.array(step).min(1, 'give at least one step').max(MAX_STEPS, `at most ${MAX_STEPS} steps`);
-
 
 export const createTaskBody = z
   .object({

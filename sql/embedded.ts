@@ -38,7 +38,11 @@ export async function findFreePort(): Promise<number> {
   });
 }
 
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 function isAlive(pid: number): boolean {
   try {
@@ -65,10 +69,7 @@ async function clearLeftoverPostmaster(clusterDir: string, logger: Logger): Prom
   const parent = await parentPid(pid);
   const parentExecutable = parent ? (await readFile(`/proc/${parent}/cmdline`, 'utf8').catch(() => '')).split('\0')[0] : '';
   if (parent !== null && parent !== 1 && basename(parentExecutable ?? '') === 'node') {
-    throw new Error(
-      `The embedded Postgres in ${clusterDir} is in use by another running process (pid ${parent}); ` +
-        'stop it or give this one its own DATA_DIR',
-    );
+    throw new Error(`The embedded Postgres in ${clusterDir} is in use by another running process (pid ${parent}); stop it or give this one its own DATA_DIR`);
   }
   logger.warn({ postmasterPid: pid }, 'an embedded Postgres orphaned by an earlier crash is still running; shutting it down');
   process.kill(pid, 'SIGINT'); // "fast" shutdown: rolls back open transactions, then exits cleanly

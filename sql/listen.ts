@@ -9,7 +9,12 @@ import { createPgPool } from './pgPool.ts';
 /** Back-off before re-opening a dropped listening connection. */
 const RETRY_MS = 1_000;
 
-export async function listen(options: { databaseUrl: string; channel: string; logger: Logger; onPayload: (payload: string) => void }): Promise<{ close: () => Promise<void> }> {
+export async function listen(options: {
+  databaseUrl: string;
+  channel: string;
+  logger: Logger;
+  onPayload: (payload: string) => void;
+}): Promise<{ close: () => Promise<void> }> {
   const pool = createPgPool(options.databaseUrl, { max: 1, logger: options.logger, name: `listen-${options.channel}` });
   let client: pg.PoolClient | undefined;
   let closed = false;

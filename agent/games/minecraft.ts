@@ -24,7 +24,7 @@ export async function writeServerProperties(serverDir: string, server: ServerCon
     'max-players': String(server.maxPlayers),
   };
   const lines = existing.split('\n').filter((line) => line !== '' && !(line.split('=')[0]! in managed));
-  await writeFile(file, [...lines, ...Object.entries(managed).map(([key, value]) => `${key}=${value}`)].join('\n') + '\n');
+  await writeFile(file, `${[...lines, ...Object.entries(managed).map(([key, value]) => `${key}=${value}`)].join('\n')}\n`);
 }
 
 export const minecraft: GameAdapter & { prepare: typeof writeServerProperties } = {

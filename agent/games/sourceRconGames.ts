@@ -99,7 +99,8 @@ export const ark = sourceRconGame('ARK_SURVIVAL_EVOLVED', {
 });
 
 export const cs2 = sourceRconGame('CS2', {
-  defaultStartCommand: './game/bin/linuxsteamrt64/cs2 -dedicated +port {{GAME_PORT}} +rcon_password {{RCON_PASSWORD}} -maxplayers {{MAX_PLAYERS}} +map de_dust2',
+  defaultStartCommand:
+    './game/bin/linuxsteamrt64/cs2 -dedicated +port {{GAME_PORT}} +rcon_password {{RCON_PASSWORD}} -maxplayers {{MAX_PLAYERS}} +map de_dust2',
   readyPattern: /Host activate|GC Connection established/,
   startTimeoutMs: 10 * 60_000,
   wipePaths: [],

@@ -36,9 +36,11 @@ export function createExecutor(options: { supervisor: (serverId: string) => Serv
     supervisor.config = { ...supervisor.config, desiredStatus: 'STOPPED' };
     if (!supervisor.running) return { message: 'already offline' };
     const stopping = supervisor.stop();
-    await supervisor.waitForStatus((status) => status === 'OFFLINE' || status === 'CRASHED', stopLimitMs, signal).catch((error: Error) => {
-      throw new JobError(signal.aborted ? 'CANCELLED' : 'TIMEOUT', error.message);
-    });
+    await supervisor
+      .waitForStatus((status) => status === 'OFFLINE' || status === 'CRASHED', stopLimitMs, signal)
+      .catch((error: Error) => {
+        throw new JobError(signal.aborted ? 'CANCELLED' : 'TIMEOUT', error.message);
+      });
     await stopping;
     return { message: 'offline' };
   }
@@ -72,8 +74,7 @@ export function createExecutor(options: { supervisor: (serverId: string) => Serv
       await viaConsole(supervisor, 'BAN_FAILED', (channel) => adapter.ban(channel, player, reason));
       // Not every game's ban command disconnects the player: kick too (a player already gone is not a failure).
       await viaConsole(supervisor, 'KICK_FAILED', (channel) => adapter.kick(channel, player, reason)).catch(() => undefined);
-    }
-    else await viaConsole(supervisor, 'UNBAN_FAILED', (channel) => adapter.unban(channel, player));
+    } else await viaConsole(supervisor, 'UNBAN_FAILED', (channel) => adapter.unban(channel, player));
     // The game's answer to a kick is not reliable across games; the next player list tells the service the truth.
     void supervisor.snapshotPlayers();
     return { message: `${job.type.toLowerCase()} sent`, applied: true };

@@ -64,7 +64,10 @@ export class Outbox {
   async #load(): Promise<void> {
     const pending: Stored[] = [];
     const done: Stored[] = [];
-    for (const [dir, into] of [[this.#outboxDir, 'pending'], [this.#doneDir, 'done']] as const) {
+    for (const [dir, into] of [
+      [this.#outboxDir, 'pending'],
+      [this.#doneDir, 'done'],
+    ] as const) {
       await mkdir(dir, { recursive: true });
       for (const name of await readdir(dir)) {
         const path = join(dir, name);

@@ -121,8 +121,7 @@ export class SourceRconClient {
     this.#received = Buffer.alloc(0);
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.#receive(socket, chunk));
-    const broken = (reason: string, cause?: unknown) =>
-      this.#drop(socket, new RconConnectionError(`RCON connection to ${this.#where} ${reason}`, { cause }));
+    const broken = (reason: string, cause?: unknown) => this.#drop(socket, new RconConnectionError(`RCON connection to ${this.#where} ${reason}`, { cause }));
     socket.on('error', (error) => broken(`failed: ${error.message}`, error));
     socket.on('close', () => broken('closed'));
 

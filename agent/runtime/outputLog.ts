@@ -26,7 +26,12 @@ export function truncateLine(line: string): string {
   const bytes = Buffer.from(line);
   if (bytes.length <= MAX_LINE_BYTES) return line;
   // Cutting mid-character leaves a replacement character at the end; drop it.
-  return bytes.subarray(0, MAX_LINE_BYTES).toString().replace(/\uFFFD$/, '') + TRUNCATED;
+  return (
+    bytes
+      .subarray(0, MAX_LINE_BYTES)
+      .toString()
+      .replace(/\uFFFD$/, '') + TRUNCATED
+  );
 }
 
 export class OutputLog {
@@ -45,7 +50,10 @@ export class OutputLog {
     const dir = join(serverDir, 'logs');
     await mkdir(dir, { recursive: true });
     const path = join(dir, 'console.log');
-    const size = await stat(path).then((s) => s.size, () => 0);
+    const size = await stat(path).then(
+      (s) => s.size,
+      () => 0,
+    );
     return new OutputLog(path, size, options);
   }
 
@@ -83,7 +91,7 @@ export class OutputLog {
     const bytes = Buffer.byteLength(text) + 1;
     if (this.#size > 0 && this.#size + bytes > this.#maxBytes) this.#rotate();
     this.#size += bytes;
-    this.#stream.write(text + '\n');
+    this.#stream.write(`${text}\n`);
   }
 
   #rotate(): void {

@@ -155,7 +155,7 @@ class ChildProcessHandle extends EventEmitter<Events> implements RunningProcess 
     if (this.#exitedAt !== undefined || !this.#child.stdin!.writable) {
       throw new Error(`process ${this.pid} is not running`);
     }
-    this.#child.stdin!.write(line + '\n');
+    this.#child.stdin!.write(`${line}\n`);
   }
 
   wait(): Promise<ExitInfo> {
@@ -174,10 +174,7 @@ class ChildProcessHandle extends EventEmitter<Events> implements RunningProcess 
   }
 
   async #runStop({ graceful, termAfterMs, killAfterMs }: StopOptions): Promise<StopInfo> {
-    const timers = [
-      setTimeout(() => this.#escalate('SIGTERM'), termAfterMs),
-      setTimeout(() => this.#escalate('SIGKILL'), Math.max(killAfterMs, termAfterMs)),
-    ];
+    const timers = [setTimeout(() => this.#escalate('SIGTERM'), termAfterMs), setTimeout(() => this.#escalate('SIGKILL'), Math.max(killAfterMs, termAfterMs))];
     if (graceful && this.#exitedAt === undefined) {
       // A failing graceful step (RCON refused) only means the signals do the work.
       Promise.resolve()
@@ -217,9 +214,11 @@ export class ProcessRuntime implements Runtime {
       child.once('spawn', resolve);
       child.once('error', (error: NodeJS.ErrnoException) => {
         const reason =
-          error.code === 'ENOENT' ? 'command not found' :
-          error.code === 'EACCES' ? 'command not executable (permission denied)' :
-          `cannot start (${error.message})`;
+          error.code === 'ENOENT'
+            ? 'command not found'
+            : error.code === 'EACCES'
+              ? 'command not executable (permission denied)'
+              : `cannot start (${error.message})`;
         reject(new Error(`${reason}: ${spec.command}`));
       });
     });

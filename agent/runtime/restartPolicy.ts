@@ -61,9 +61,7 @@ export class RestartPolicy {
     this.#crashes.push(now);
     if (this.#crashes.length >= this.#maxCrashes) {
       // Sticky until reset(): further exits must not restart a loop that was declared stopped.
-      this.#stoppedReason =
-        `crashed ${this.#crashes.length} times within ${duration(this.#windowMs)}; ` +
-        'automatic restarts stopped until the server is started again';
+      this.#stoppedReason = `crashed ${this.#crashes.length} times within ${duration(this.#windowMs)}; automatic restarts stopped until the server is started again`;
       return { restart: false, reason: this.#stoppedReason };
     }
     // 2 ** attempts overflows to Infinity long before it matters; min() caps it either way.

@@ -10,7 +10,10 @@ const PAGE_BYTES = 4096;
 export function createProcessSampler(pid: number) {
   let previous: { ticks: number; at: number } | undefined;
   return async (): Promise<{ cpuPercent: number; memoryBytes: number } | null> => {
-    const [stat, statm] = await Promise.all([readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null), readFile(`/proc/${pid}/statm`, 'utf8').catch(() => null)]);
+    const [stat, statm] = await Promise.all([
+      readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null),
+      readFile(`/proc/${pid}/statm`, 'utf8').catch(() => null),
+    ]);
     if (!stat || !statm) return null;
     // Fields after the parenthesised command name; utime and stime are the 14th and 15th of the whole line.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

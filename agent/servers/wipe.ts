@@ -9,7 +9,12 @@ import { isAbsolute, join, relative } from 'node:path';
 
 /** One path segment with `*` wildcards as a regular expression (no other glob syntax). */
 const segmentPattern = (segment: string) =>
-  new RegExp(`^${segment.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  new RegExp(
+    `^${segment
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 
 export class WipeError extends Error {}
 
@@ -26,9 +31,7 @@ function segmentsOf(pattern: string): string[] {
 async function matches(dir: string, segments: string[]): Promise<string[]> {
   const [segment, ...rest] = segments;
   if (segment === undefined) return [dir];
-  const entries = segment.includes('*')
-    ? (await readdir(dir).catch(() => [] as string[])).filter((name) => segmentPattern(segment).test(name))
-    : [segment];
+  const entries = segment.includes('*') ? (await readdir(dir).catch(() => [] as string[])).filter((name) => segmentPattern(segment).test(name)) : [segment];
   const found: string[] = [];
   for (const name of entries) {
     const path = join(dir, name);

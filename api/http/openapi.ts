@@ -54,7 +54,10 @@ const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}'
 
 function parameters(route: RegisteredRoute, components: Record<string, JsonSchema>) {
   const list: unknown[] = [];
-  for (const [location, schema] of [['path', route.params], ['query', route.query]] as const) {
+  for (const [location, schema] of [
+    ['path', route.params],
+    ['query', route.query],
+  ] as const) {
     if (!schema) continue;
     const json = convert(schema, 'input', components);
     const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
@@ -85,7 +88,9 @@ export function buildOpenApi(routes: readonly RegisteredRoute[], options: { vers
     for (const [status, response] of Object.entries(route.responses)) {
       responses[status] = {
         description: response.description,
-        ...(response.headers ? { headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) } : {}),
+        ...(response.headers
+          ? { headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+          : {}),
         ...(response.schema ? { content: { 'application/json': { schema: convert(response.schema, 'output', components) } } } : {}),
       };
     }
@@ -109,12 +114,18 @@ export function buildOpenApi(routes: readonly RegisteredRoute[], options: { vers
       parameters: [
         ...parameters(route, components),
         ...(route.method === 'post' && route.auth === 'user'
-          ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Replays the first answer to this key for 24 h; another body with the same key is 422.', schema: { type: 'string', maxLength: 255 } }]
+          ? [
+              {
+                name: 'Idempotency-Key',
+                in: 'header',
+                required: false,
+                description: 'Replays the first answer to this key for 24 h; another body with the same key is 422.',
+                schema: { type: 'string', maxLength: 255 },
+              },
+            ]
           : []),
       ],
-      ...(route.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: convert(route.body, 'input', components) } } } }
-        : {}),
+      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: convert(route.body, 'input', components) } } } } : {}),
       responses,
     };
     for (const path of [route.path, ...(route.aliases ?? [])]) {

@@ -9,7 +9,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
-import { AppError, notFound, validationFailed, type ErrorDetail } from '../../schema/errors.ts';
+import { type AppError, notFound, validationFailed, type ErrorDetail } from '../../schema/errors.ts';
 import type { Permission, Role } from '../../schema/roles.ts';
 import { rawId, type AccessScope } from '../identity/principal.ts';
 import type { ClusterResource } from '../identity/access.ts';
@@ -171,9 +171,7 @@ export class Api {
     return auth === 'user' ? [access.authenticate(scopeOf), access.rateLimitPrincipal] : [access.rateLimitSignIn];
   }
 
-  route<P extends AnyObject = typeof EMPTY, Q extends AnyObject = typeof EMPTY, B extends z.ZodType = z.ZodUndefined>(
-    spec: RouteSpec<P, Q, B>,
-  ): void {
+  route<P extends AnyObject = typeof EMPTY, Q extends AnyObject = typeof EMPTY, B extends z.ZodType = z.ZodUndefined>(spec: RouteSpec<P, Q, B>): void {
     const paramsSchema = spec.params ?? EMPTY;
     const querySchema = spec.query ?? EMPTY;
     const bodySchema = spec.body ?? EMPTY;
@@ -202,7 +200,12 @@ export class Api {
               const resource: ClusterResource =
                 'player' in permission
                   ? { kind: 'player', id: String(values[permission.player.param]) }
-                  : { kind: 'server', id: String('param' in permission.server ? values[permission.server.param] : (input.body as Record<string, unknown>)[permission.server.bodyField]) };
+                  : {
+                      kind: 'server',
+                      id: String(
+                        'param' in permission.server ? values[permission.server.param] : (input.body as Record<string, unknown>)[permission.server.bodyField],
+                      ),
+                    };
               const granted = await access.authorizeResource(ctx, resource, permission.action);
               ctx.state.clusterId = granted.clusterId;
               ctx.state.role = granted.role;
@@ -228,15 +231,19 @@ export class Api {
     };
 
     for (const path of [spec.path, ...(spec.aliases ?? [])]) {
-      this.router.register(path, [spec.method], [
-        ...this.#gate(spec.auth, scopeReader(permission)),
-        ...(spec.use ?? []),
-        validate,
-        ...authorize,
-        // After validation and authorization: only the handler's own answers are remembered for a key.
-        ...(spec.method === 'post' && spec.auth === 'user' && access ? [access.idempotency] : []),
-        handle,
-      ]);
+      this.router.register(
+        path,
+        [spec.method],
+        [
+          ...this.#gate(spec.auth, scopeReader(permission)),
+          ...(spec.use ?? []),
+          validate,
+          ...authorize,
+          // After validation and authorization: only the handler's own answers are remembered for a key.
+          ...(spec.method === 'post' && spec.auth === 'user' && access ? [access.idempotency] : []),
+          handle,
+        ],
+      );
     }
     this.routes.push(spec as unknown as RegisteredRoute);
   }

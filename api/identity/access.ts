@@ -26,7 +26,9 @@ export async function authorize(
   prefetched: Membership | null = null,
 ): Promise<ClusterAccess> {
   const membership =
-    prefetched?.clusterId === clusterId && prefetched.serverId === null && prefetched.playerId === null ? prefetched : await readMembership(pool, principal, clusterId);
+    prefetched?.clusterId === clusterId && prefetched.serverId === null && prefetched.playerId === null
+      ? prefetched
+      : await readMembership(pool, principal, clusterId);
   if (!membership.exists) throw notFound('Cluster not found');
   return check(principal, clusterId, membership.role, permission);
 }

@@ -52,8 +52,7 @@ export async function linkProviderAccount(connection: CommonQueryMethods, userId
  */
 export async function createProviderUser(connection: CommonQueryMethods, account: ProviderAccount, tier: Tier): Promise<User> {
   const email = account.verifiedEmail?.toLowerCase() ?? null;
-  const emailTaken =
-    email !== null && (await connection.exists(sql.unsafe`SELECT 1 FROM users WHERE lower(email) = ${email}`));
+  const emailTaken = email !== null && (await connection.exists(sql.unsafe`SELECT 1 FROM users WHERE lower(email) = ${email}`));
   const displayName = account.displayName.trim().slice(0, 64) || `${PROVIDER_NAMES[account.provider]} ${account.id}`;
   return createUser(connection, {
     email: email && !emailTaken ? email : `${account.provider}-${account.id}@users.invalid`,

@@ -18,12 +18,14 @@ export const OAUTH_STATE_KEY_LABEL = 'gsm-oauth-state';
 
 export type StateClaims = { provider: OAuthProvider; link: string | null; nonce: string; expiresAt: number };
 
-const payloadSchema = z.object({
-  p: z.enum(OAUTH_PROVIDERS),
-  l: z.uuid().nullable(),
-  n: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
-  e: z.int().positive(),
-}).strict();
+const payloadSchema = z
+  .object({
+    p: z.enum(OAUTH_PROVIDERS),
+    l: z.uuid().nullable(),
+    n: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
+    e: z.int().positive(),
+  })
+  .strict();
 
 const STATE_FORMAT = /^([A-Za-z0-9_-]{1,400})\.([A-Za-z0-9_-]{43})$/;
 

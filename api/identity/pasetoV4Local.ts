@@ -53,7 +53,13 @@ function deriveKeys(key: Uint8Array, nonce: Uint8Array) {
 }
 
 /** Encrypts `message`; answers the token body `nonce || ciphertext || tag`. `nonce` is given only by tests. */
-export function encryptV4Local(key: Uint8Array, message: Uint8Array, footer: Uint8Array, implicit: Uint8Array, nonce = new Uint8Array(randomBytes(NONCE_BYTES))): Uint8Array {
+export function encryptV4Local(
+  key: Uint8Array,
+  message: Uint8Array,
+  footer: Uint8Array,
+  implicit: Uint8Array,
+  nonce = new Uint8Array(randomBytes(NONCE_BYTES)),
+): Uint8Array {
   const { encryptionKey, counterNonce, authKey } = deriveKeys(key, nonce);
   const ciphertext = xchacha20(encryptionKey, counterNonce, message);
   const tag = blake2b(pae(HEADER, nonce, ciphertext, footer, implicit), { key: authKey, dkLen: TAG_BYTES });

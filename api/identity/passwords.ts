@@ -11,7 +11,6 @@ const SALT_BYTES = 16;
 /** scrypt's memory use is 128·N·r bytes; the default cap (32 MiB) is exactly at our cost, so give it room. */
 const MAX_MEMORY = 64 * 1024 * 1024;
 
-
 const derive = (password: string, salt: Buffer, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>
     scrypt(password.normalize('NFKC'), salt, KEY_BYTES, { ...options, maxmem: MAX_MEMORY }, (error, key) => (error ? reject(error) : resolve(key))),

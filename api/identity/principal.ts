@@ -77,7 +77,13 @@ export type Authenticator = {
 
 const membershipOf = (scope: AccessScope, row: z.infer<typeof membershipColumns>): Membership | null =>
   scope.clusterId || scope.serverId || scope.playerId
-    ? { clusterId: row.scopeClusterId, serverId: scope.serverId, playerId: scope.playerId, exists: row.scopeClusterId !== null && row.clusterExists, role: row.clusterRole }
+    ? {
+        clusterId: row.scopeClusterId,
+        serverId: scope.serverId,
+        playerId: scope.playerId,
+        exists: row.scopeClusterId !== null && row.clusterExists,
+        role: row.clusterRole,
+      }
     : null;
 
 /** A raw id from the request, when it is an id at all (lower case, as validation makes it). */

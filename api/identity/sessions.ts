@@ -26,7 +26,12 @@ async function issuePair(connection: CommonQueryMethods, accessTokens: AccessTok
 }
 
 /** Opens a session for `userId` and answers its first token pair. */
-export async function startSession(connection: CommonQueryMethods, accessTokens: AccessTokens, userId: string, client: ClientInfo): Promise<TokenPair & { sessionId: string }> {
+export async function startSession(
+  connection: CommonQueryMethods,
+  accessTokens: AccessTokens,
+  userId: string,
+  client: ClientInfo,
+): Promise<TokenPair & { sessionId: string }> {
   const sessionId = await connection.oneFirst(sql.type(z.object({ id: z.string() }))`
     INSERT INTO sessions (user_id, expires_at, ip, user_agent)
     VALUES (${userId}, now() + make_interval(days => ${REFRESH_TOKEN_DAYS}), ${client.ip}, ${client.userAgent?.slice(0, 500) ?? null})

@@ -33,11 +33,14 @@ export const findUserForLogin = (connection: CommonQueryMethods, email: string) 
 export const findUserById = (connection: CommonQueryMethods, id: string) =>
   connection.one(sql.type(userRow)`SELECT ${USER_COLUMNS} FROM users WHERE id = ${id}`);
 
-export const userCount = (connection: CommonQueryMethods) => connection.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM users`);
+export const userCount = (connection: CommonQueryMethods) =>
+  connection.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM users`);
 
 export async function setPassword(connection: CommonQueryMethods, email: string, password: string): Promise<boolean> {
   const passwordHash = await hashPassword(password);
-  const result = await connection.query(sql.unsafe`UPDATE users SET password_hash = ${passwordHash}, updated_at = now() WHERE lower(email) = ${email.toLowerCase()}`);
+  const result = await connection.query(
+    sql.unsafe`UPDATE users SET password_hash = ${passwordHash}, updated_at = now() WHERE lower(email) = ${email.toLowerCase()}`,
+  );
   return result.rowCount > 0;
 }
 

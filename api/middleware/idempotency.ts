@@ -37,7 +37,9 @@ const principalKey = (principal: Principal) => (principal.kind === 'TOKEN' ? `to
 
 /** What makes two requests "the same": method, path and the parsed body. */
 const requestHash = (ctx: Context) =>
-  createHash('sha256').update(`${ctx.method} ${ctx.path}\n${JSON.stringify(ctx.request.body ?? null)}`).digest('hex');
+  createHash('sha256')
+    .update(`${ctx.method} ${ctx.path}\n${JSON.stringify(ctx.request.body ?? null)}`)
+    .digest('hex');
 
 export function idempotency(pool: DatabasePool): Middleware {
   return async function replayIdempotent(ctx, next) {
@@ -69,7 +71,7 @@ export function idempotency(pool: DatabasePool): Middleware {
     try {
       await next();
     } catch (error) {
-      const status = error instanceof AppError ? error.status : (error as { status?: number }).status ?? 500;
+      const status = error instanceof AppError ? error.status : ((error as { status?: number }).status ?? 500);
       if (status >= 500) await release(pool, owner, key);
       else await remember(pool, owner, key, status, errorBody(toAppError(error)), null);
       throw error;

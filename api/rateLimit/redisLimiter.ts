@@ -165,7 +165,10 @@ export async function createRedisLimiter(options: RedisLimiterOptions & { url: s
   });
   const limiter = new RedisLimiter(client, options);
   // Resolves on the first successful connection however late; failures are reported through 'error'.
-  const connected = client.connect().then(() => undefined, () => undefined);
+  const connected = client.connect().then(
+    () => undefined,
+    () => undefined,
+  );
   await Promise.race([connected, delay(CONNECT_TIMEOUT_MS, undefined, { ref: false })]);
   return limiter;
 }

@@ -78,7 +78,9 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
           SELECT cluster_id::text AS id FROM cluster_members
            WHERE user_id = ${principal.user.id} AND cluster_id = ANY(${sql.array(clusterIds, 'uuid')})`),
       );
-      const foreign = body.clusterIds.flatMap((clusterId, index) => (memberOf.has(clusterId) ? [] : [{ field: `clusterIds.${index}`, message: 'not a cluster you belong to' }]));
+      const foreign = body.clusterIds.flatMap((clusterId, index) =>
+        memberOf.has(clusterId) ? [] : [{ field: `clusterIds.${index}`, message: 'not a cluster you belong to' }],
+      );
       if (foreign.length > 0) throw validationFailed(foreign);
 
       const secret = generateSecret('live');

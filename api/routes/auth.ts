@@ -26,7 +26,11 @@ const clientInfo = (ctx: Context): ClientInfo => ({ ip: ctx.ip || null, userAgen
  */
 export async function signIn(tx: CommonQueryMethods, ctx: Context, accessTokens: AccessTokens, user: { id: string; displayName: string }): Promise<TokenPair> {
   const { sessionId, ...pair } = await startSession(tx, accessTokens, user.id, clientInfo(ctx));
-  await recordAudit(tx, actingAs(originOf(ctx), { kind: 'USER', id: user.id, name: user.displayName }), { clusterId: null, action: 'session.create', target: { type: 'session', id: sessionId } });
+  await recordAudit(tx, actingAs(originOf(ctx), { kind: 'USER', id: user.id, name: user.displayName }), {
+    clusterId: null,
+    action: 'session.create',
+    target: { type: 'session', id: sessionId },
+  });
   return pair;
 }
 
@@ -49,7 +53,11 @@ export function installAuthRoutes(api: Api, deps: AppDeps) {
       pool.transaction(async (tx) => {
         if (!(await registrationOpen(tx, config.ALLOW_REGISTRATION))) throw forbidden('Registration is closed on this installation');
         const created = await createUser(tx, { email: body.email, password: body.password, displayName: body.displayName, tier: config.DEFAULT_TIER });
-        await recordAudit(tx, actingAs(originOf(ctx), { kind: 'USER', id: created.id, name: created.displayName }), { clusterId: null, action: 'user.register', target: { type: 'user', id: created.id } });
+        await recordAudit(tx, actingAs(originOf(ctx), { kind: 'USER', id: created.id, name: created.displayName }), {
+          clusterId: null,
+          action: 'user.register',
+          target: { type: 'user', id: created.id },
+        });
         return { ...(await signIn(tx, ctx, accessTokens, created)), user: created };
       }),
   });

@@ -63,7 +63,8 @@ export function installClusterRoutes(api: Api, deps: AppDeps) {
     method: 'post',
     path: '/api/v1/clusters',
     summary: 'Create a cluster',
-    description: 'Any user may; the creator becomes its OWNER. An API token\'s scope never grows: a cluster created with one is reached with a session or a new token.',
+    description:
+      "Any user may; the creator becomes its OWNER. An API token's scope never grows: a cluster created with one is reached with a session or a new token.",
     tags: ['Clusters'],
     auth: 'user',
     body: createClusterBody,

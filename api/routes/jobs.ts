@@ -21,7 +21,9 @@ const POWER_TYPES: ReadonlySet<string> = new Set(['START', 'STOP', 'RESTART', 'K
 export function installJobRoutes(api: Api, deps: AppDeps) {
   const { pool, jobEvents } = deps;
   const byJob = async ({ params }: { params: { id: string } }) => {
-    const clusterId = await pool.maybeOneFirst(sql.type(z.object({ clusterId: z.string() }))`SELECT cluster_id AS "clusterId" FROM jobs WHERE id = ${params.id}`);
+    const clusterId = await pool.maybeOneFirst(
+      sql.type(z.object({ clusterId: z.string() }))`SELECT cluster_id AS "clusterId" FROM jobs WHERE id = ${params.id}`,
+    );
     if (!clusterId) throw notFound('Job not found');
     return clusterId;
   };
@@ -76,15 +78,22 @@ export function installJobRoutes(api: Api, deps: AppDeps) {
     method: 'post',
     path: '/api/v1/jobs/:id/cancel',
     summary: 'Cancel a job',
-    description: 'QUEUED: cancelled at once (200), and a power job\'s desired status goes back to what the server is doing. DISPATCHED or RUNNING: the cancel is sent to the agent, also after it reconnects (202; the job ends when the agent answers); a running TASK_RUN is cancelled at once (200) and starts no further step. Ended: 409.',
+    description:
+      "QUEUED: cancelled at once (200), and a power job's desired status goes back to what the server is doing. DISPATCHED or RUNNING: the cancel is sent to the agent, also after it reconnects (202; the job ends when the agent answers); a running TASK_RUN is cancelled at once (200) and starts no further step. Ended: 409.",
     tags: ['Jobs'],
     auth: 'user',
     params: z.object({ id }),
     permission: { action: 'servers.manage', cluster: byJob },
-    responses: { 200: { description: 'Cancelled', schema: job }, 202: { description: 'Cancel sent to the agent', schema: job }, 409: { description: 'The job has ended' } },
+    responses: {
+      200: { description: 'Cancelled', schema: job },
+      202: { description: 'Cancel sent to the agent', schema: job },
+      409: { description: 'The job has ended' },
+    },
     handler: async (ctx, { params }) => {
       const current = await pool.transaction(async (tx) => {
-        const row = await tx.one(sql.type(z.object({ status: z.string(), type: z.string(), serverId: z.string().nullable(), machineId: z.string().nullable(), clusterId: z.string() }))`
+        const row = await tx.one(sql.type(
+          z.object({ status: z.string(), type: z.string(), serverId: z.string().nullable(), machineId: z.string().nullable(), clusterId: z.string() }),
+        )`
           SELECT status, type, server_id AS "serverId", machine_id AS "machineId", cluster_id AS "clusterId" FROM jobs WHERE id = ${params.id} FOR UPDATE`);
         if (row.status === 'QUEUED') {
           await tx.query(sql.unsafe`

@@ -118,7 +118,11 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
         if (hosted > 0 && !query.force) throw conflict(`The machine hosts ${hosted} server(s); remove them first or use ?force=true`);
         await tx.query(sql.unsafe`DELETE FROM machines WHERE id = ${params.id}`);
         await notifyAgent(tx, { type: 'machine_removed', machineId: params.id });
-        await recordAudit(tx, originOf(ctx), { clusterId: ctx.state.clusterId as string, action: 'machine.delete', target: { type: 'machine', id: params.id } });
+        await recordAudit(tx, originOf(ctx), {
+          clusterId: ctx.state.clusterId as string,
+          action: 'machine.delete',
+          target: { type: 'machine', id: params.id },
+        });
       });
       return { success: true, message: 'Machine removed' };
     },
@@ -139,7 +143,11 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
       return pool.transaction(async (tx) => {
         await tx.query(sql.unsafe`UPDATE machines SET agent_token_hash = ${sql.binary(hashSecret(agentToken))}, updated_at = now() WHERE id = ${params.id}`);
         await notifyAgent(tx, { type: 'token_rotated', machineId: params.id });
-        await recordAudit(tx, originOf(ctx), { clusterId: ctx.state.clusterId as string, action: 'machine.rotate_token', target: { type: 'machine', id: params.id } });
+        await recordAudit(tx, originOf(ctx), {
+          clusterId: ctx.state.clusterId as string,
+          action: 'machine.rotate_token',
+          target: { type: 'machine', id: params.id },
+        });
         return { agentToken, connect: connect() };
       });
     },

@@ -38,7 +38,12 @@ const INVITATION_DAYS = 7;
 
 const MEMBER_COLUMNS = sql.fragment`
   m.user_id AS "userId", u.email, u.display_name AS "displayName", m.role, m.joined_at AS "joinedAt"`;
-const MEMBER_SORT = { joinedAt: sql.fragment`m.joined_at`, displayName: sql.fragment`lower(u.display_name)`, email: sql.fragment`lower(u.email)`, role: sql.fragment`m.role` };
+const MEMBER_SORT = {
+  joinedAt: sql.fragment`m.joined_at`,
+  displayName: sql.fragment`lower(u.display_name)`,
+  email: sql.fragment`lower(u.email)`,
+  role: sql.fragment`m.role`,
+};
 
 const INVITATION_COLUMNS = sql.fragment`
   i.id, i.cluster_id AS "clusterId", i.email, i.role,
@@ -197,7 +202,10 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
     body: createInvitationBody,
     permission: { action: 'members.manage', cluster: clusterOf },
     status: 201,
-    responses: { 201: { description: 'The invitation, with its secret', schema: invitationCreated }, 409: { description: 'Already a member, or an invitation is pending' } },
+    responses: {
+      201: { description: 'The invitation, with its secret', schema: invitationCreated },
+      409: { description: 'Already a member, or an invitation is pending' },
+    },
     handler: async (ctx, { params, body }) => {
       const actor = ctx.state.role as Role;
       if (!canManageRole(actor, body.role)) throw forbidden(`As ${actor} you cannot invite a ${body.role}`);
@@ -238,7 +246,11 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
         if (!canManageRole(ctx.state.role as Role, row.role)) throw forbidden(`As ${ctx.state.role} you cannot revoke an invitation for a ${row.role}`);
         if (row.status !== 'PENDING') throw conflict(`The invitation is ${row.status.toLowerCase()}, not pending`);
         await tx.query(sql.unsafe`UPDATE invitations SET status = 'REVOKED', updated_at = now() WHERE id = ${params.invitationId}`);
-        await recordAudit(tx, originOf(ctx), { clusterId: params.clusterId, action: 'invitation.revoke', target: { type: 'invitation', id: params.invitationId } });
+        await recordAudit(tx, originOf(ctx), {
+          clusterId: params.clusterId,
+          action: 'invitation.revoke',
+          target: { type: 'invitation', id: params.invitationId },
+        });
       });
       return { success: true, message: 'Invitation revoked' };
     },

@@ -32,7 +32,6 @@ import { actingAs } from '../../schema/origin.ts';
 /** HttpOnly cookie holding the nonce of the sign-in this browser started. */
 const STATE_COOKIE = 'gsm_oauth_state';
 
-
 const paths = (suffix: string) => ({ path: `/api/v1/auth/${suffix}`, aliases: [`/auth/${suffix}`] });
 
 const state = z.string().min(1, 'is required').max(1024);
@@ -63,7 +62,10 @@ const startResponses = {
 };
 const callbackResponses = {
   200: { description: 'Signed in (OAUTH_REDIRECT_URL unset)', schema: tokenPair },
-  302: { description: 'Signed in (OAUTH_REDIRECT_URL set)', headers: { Location: 'OAUTH_REDIRECT_URL#accessToken=…&refreshToken=…&tokenType=Bearer&expiresIn=86400' } },
+  302: {
+    description: 'Signed in (OAUTH_REDIRECT_URL set)',
+    headers: { Location: 'OAUTH_REDIRECT_URL#accessToken=…&refreshToken=…&tokenType=Bearer&expiresIn=86400' },
+  },
   400: { description: 'Missing, malformed, expired or foreign `state`' },
   401: { description: 'The provider did not confirm the sign-in' },
   403: { description: 'No user has this provider account and registration is closed' },
@@ -105,16 +107,25 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
 
   function verifiedState(ctx: Context, value: string, provider: OAuthProvider): StateClaims {
     const claims = states.verify(value, provider);
-    if (!claims) throw badRequest(`Invalid or expired ${PROVIDER_NAMES[provider]} sign-in; start again`, [{ field: 'state', message: 'invalid, expired or not issued for this provider' }]);
+    if (!claims)
+      throw badRequest(`Invalid or expired ${PROVIDER_NAMES[provider]} sign-in; start again`, [
+        { field: 'state', message: 'invalid, expired or not issued for this provider' },
+      ]);
     const cookie = ctx.cookies.get(STATE_COOKIE) ?? '';
     if (cookie.length !== claims.nonce.length || !timingSafeEqual(Buffer.from(cookie), Buffer.from(claims.nonce))) {
-      throw badRequest(`This ${PROVIDER_NAMES[provider]} sign-in was not started in this browser; start again`, [{ field: 'state', message: 'not started in this browser' }]);
+      throw badRequest(`This ${PROVIDER_NAMES[provider]} sign-in was not started in this browser; start again`, [
+        { field: 'state', message: 'not started in this browser' },
+      ]);
     }
     return claims;
   }
 
   /** The user `account` signs in as: linked to `link`, found by the account, or created (registration policy permitting). */
-  async function userFor(tx: CommonQueryMethods, account: ProviderAccount, link: string | null): Promise<{ user: User; action: 'user.register' | 'user.link' | null }> {
+  async function userFor(
+    tx: CommonQueryMethods,
+    account: ProviderAccount,
+    link: string | null,
+  ): Promise<{ user: User; action: 'user.register' | 'user.link' | null }> {
     if (link) {
       const { user, changed } = await linkProviderAccount(tx, link, account);
       return { user, action: changed ? 'user.link' : null };
@@ -132,7 +143,12 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
   async function finish(ctx: Context, account: ProviderAccount, claims: StateClaims): Promise<TokenPair | undefined> {
     const pair = await pool.transaction(async (tx) => {
       const { user, action } = await userFor(tx, account, claims.link);
-      if (action) await recordAudit(tx, actingAs(originOf(ctx), { kind: 'USER', id: user.id, name: user.displayName }), { clusterId: null, action, target: { type: 'user', id: user.id } });
+      if (action)
+        await recordAudit(tx, actingAs(originOf(ctx), { kind: 'USER', id: user.id, name: user.displayName }), {
+          clusterId: null,
+          action,
+          target: { type: 'user', id: user.id },
+        });
       return signIn(tx, ctx, accessTokens, user);
     });
     ctx.set('Cache-Control', 'no-store');
@@ -185,7 +201,8 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     method: 'get',
     ...paths('discord'),
     summary: 'Sign in with Discord',
-    description: 'Redirects to Discord (OAuth 2, scopes `identify email`). With a bearer token, the Discord account is linked to that user instead. 404 until the installation configures Discord.',
+    description:
+      'Redirects to Discord (OAuth 2, scopes `identify email`). With a bearer token, the Discord account is linked to that user instead. 404 until the installation configures Discord.',
     tags: ['Auth'],
     auth: 'signin',
     responses: { ...startResponses, 404: { description: 'Discord sign-in is not configured' } },

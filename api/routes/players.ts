@@ -68,8 +68,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     query: playerListQuery,
     permission: { action: 'cluster.read', cluster: 'clusterId' },
     responses: { 200: { description: 'Players', schema: listOf(playerListItem) } },
-    handler: (_ctx, { params, query }) =>
-      playerListPage(pool, params.clusterId, { ...query, page: query }),
+    handler: (_ctx, { params, query }) => playerListPage(pool, params.clusterId, { ...query, page: query }),
   });
 
   api.route({
@@ -142,7 +141,9 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
       pool.transaction(async (tx) => {
         const player = await findPlayer(tx, params.id, true);
         if (body.notes !== undefined) {
-          await tx.query(sql.unsafe`INSERT INTO player_notes (player_id, content, created_by) VALUES (${params.id}, ${body.notes}, ${principalOf(ctx).user.id})`);
+          await tx.query(
+            sql.unsafe`INSERT INTO player_notes (player_id, content, created_by) VALUES (${params.id}, ${body.notes}, ${principalOf(ctx).user.id})`,
+          );
         }
         const answer = await tx.one(sql.type(playerPatchAnswer)`
           UPDATE players SET flags = ${body.flags ? sql.array(body.flags, 'text') : sql.fragment`flags`}, updated_at = now()
@@ -190,7 +191,11 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     query: moderationWait,
     body: kickBody,
     permission: { action: 'players.moderate', player: { param: 'id' } },
-    responses: { 200: { description: 'Done', schema: kickAnswer }, 202: { description: 'Still on its way', schema: kickAnswer }, 409: { description: 'The player is not on that server' } },
+    responses: {
+      200: { description: 'Done', schema: kickAnswer },
+      202: { description: 'Still on its way', schema: kickAnswer },
+      409: { description: 'The player is not on that server' },
+    },
     handler: async (ctx, { params, query, body }) => {
       const created = await pool.transaction(async (tx) => {
         const player = await findPlayer(tx, params.id);
@@ -217,11 +222,12 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
       const current = wait > 0 ? await getJob(pool, created.job.id) : created.job;
       ctx.set('Location', `/api/v1/jobs/${current.id}`);
       ctx.status = current.finishedAt ? 200 : 202;
-      const message = current.status === 'SUCCEEDED'
-        ? `Kicked ${created.player.username} from ${created.server.name}`
-        : current.finishedAt
-          ? `The kick failed: ${current.error?.message ?? current.status}`
-          : `The kick is on its way (${current.status}); follow the job`;
+      const message =
+        current.status === 'SUCCEEDED'
+          ? `Kicked ${created.player.username} from ${created.server.name}`
+          : current.finishedAt
+            ? `The kick failed: ${current.error?.message ?? current.status}`
+            : `The kick is on its way (${current.status}); follow the job`;
       ctx.body = { success: current.status === 'SUCCEEDED', message, jobId: current.id, status: current.status };
     },
   });
@@ -232,7 +238,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     summary: 'Ban a player',
     description:
       '`{ serverId, reason?, duration? (seconds; null = permanent), clusterWide? }` — `serverId` unless `clusterWide`. Writes the ban, kicks the player ' +
-      'wherever it applies and pushes it to the game\'s own ban list (one BAN job per server, `jobIds`). A banned player who joins is kicked at once; ' +
+      "wherever it applies and pushes it to the game's own ban list (one BAN job per server, `jobIds`). A banned player who joins is kicked at once; " +
       'a cluster-wide ban also covers servers added later. Expiry lifts it automatically.',
     tags: ['Players'],
     auth: 'user',
@@ -293,12 +299,16 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     method: 'delete',
     path: '/api/v1/bans/:id',
     summary: 'Remove a ban',
-    description: 'Revokes the ban (the record stays, with `revokedAt`) and lifts it in the games at once (UNBAN jobs, `jobIds`). 409 when it is no longer active.',
+    description:
+      'Revokes the ban (the record stays, with `revokedAt`) and lifts it in the games at once (UNBAN jobs, `jobIds`). 409 when it is no longer active.',
     tags: ['Players'],
     auth: 'user',
     params: z.object({ id }),
     permission: { action: 'players.moderate', cluster: byBan },
-    responses: { 200: { description: 'Removed', schema: z.object({ success: z.boolean(), message: z.string(), jobIds: z.array(z.string()) }) }, 409: { description: 'The ban is not active' } },
+    responses: {
+      200: { description: 'Removed', schema: z.object({ success: z.boolean(), message: z.string(), jobIds: z.array(z.string()) }) },
+      409: { description: 'The ban is not active' },
+    },
     handler: (ctx, { params }) =>
       pool.transaction(async (tx) => ({ success: true, message: 'The ban has been removed', jobIds: await revokeBan(tx, originOf(ctx), params.id) })),
   });

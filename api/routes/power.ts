@@ -34,7 +34,12 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
 
   // One statement (server lock and desired status, job, audit entry, announcement): atomic without a transaction.
   const accept = (ctx: Context, request: Request, id?: string) =>
-    acceptServerJob(pool, originOf(ctx), { ...request, id, clusterId: ctx.state.clusterId as string, audit: { action: `server.${request.type.toLowerCase()}` } });
+    acceptServerJob(pool, originOf(ctx), {
+      ...request,
+      id,
+      clusterId: ctx.state.clusterId as string,
+      audit: { action: `server.${request.type.toLowerCase()}` },
+    });
 
   /**
    * Accepts the job and, with `seconds` > 0, waits up to that long for it to end and answers it as it is then. The
@@ -72,13 +77,28 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
       params: z.object({ id }),
       query: powerQuery,
       permission: { action: 'servers.manage', server: { param: 'id' } },
-      responses: { 200: { description: 'The finished job', schema: job }, 202: { description: 'The job, accepted', schema: job, headers: { Location: 'The job' } } },
-      handler: async (ctx, { params, query }) => answerJob(ctx, await acceptAndSettle(ctx, { serverId: params.id, type: power.type, params: {}, desired: DESIRED_BY_TYPE[power.type] ?? null, requireRunning: false }, query.wait ?? 0)),
+      responses: {
+        200: { description: 'The finished job', schema: job },
+        202: { description: 'The job, accepted', schema: job, headers: { Location: 'The job' } },
+      },
+      handler: async (ctx, { params, query }) =>
+        answerJob(
+          ctx,
+          await acceptAndSettle(
+            ctx,
+            { serverId: params.id, type: power.type, params: {}, desired: DESIRED_BY_TYPE[power.type] ?? null, requireRunning: false },
+            query.wait ?? 0,
+          ),
+        ),
     });
   }
 
   async function rcon(ctx: Context, serverId: string, command: string, wait: number | undefined) {
-    const current = await acceptAndSettle(ctx, { serverId, type: 'RCON', params: { command }, desired: null, requireRunning: true }, wait ?? RCON_DEFAULT_WAIT_S);
+    const current = await acceptAndSettle(
+      ctx,
+      { serverId, type: 'RCON', params: { command }, desired: null, requireRunning: true },
+      wait ?? RCON_DEFAULT_WAIT_S,
+    );
     ctx.set('Location', `/api/v1/jobs/${current.id}`);
     ctx.status = current.finishedAt ? 200 : 202;
     const output = current.status === 'SUCCEEDED' && typeof current.result?.output === 'string' ? current.result.output : null;
@@ -98,7 +118,11 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
     query: rconQuery,
     body: rconBody,
     permission: { action: 'servers.manage', server: { param: 'id' } },
-    responses: { 200: { description: 'The command ran', schema: rconAnswer }, 202: { description: 'Still running', schema: rconAnswer }, 409: { description: 'The server is not running' } },
+    responses: {
+      200: { description: 'The command ran', schema: rconAnswer },
+      202: { description: 'Still running', schema: rconAnswer },
+      409: { description: 'The server is not running' },
+    },
     handler: (ctx, { params, query, body }) => rcon(ctx, params.id, body.command, query.wait),
   });
 
@@ -112,7 +136,11 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
     query: rconQuery,
     body: rconExecuteBody,
     permission: { action: 'servers.manage', server: { bodyField: 'serverId' } },
-    responses: { 200: { description: 'The command ran', schema: rconAnswer }, 202: { description: 'Still running', schema: rconAnswer }, 409: { description: 'The server is not running' } },
+    responses: {
+      200: { description: 'The command ran', schema: rconAnswer },
+      202: { description: 'Still running', schema: rconAnswer },
+      409: { description: 'The server is not running' },
+    },
     handler: (ctx, { query, body }) => rcon(ctx, body.serverId, body.command, query.wait),
   });
 }

@@ -12,14 +12,7 @@ import { notFound, validationFailed } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
-import {
-  clusterServerListQuery,
-  createServerBody,
-  createServerVariantBody,
-  server,
-  serverListQuery,
-  updateServerBody,
-} from '../../schema/servers.ts';
+import { clusterServerListQuery, createServerBody, createServerVariantBody, server, serverListQuery, updateServerBody } from '../../schema/servers.ts';
 import { DEFAULT_MAX_PLAYERS, type GameType } from '../../schema/games.ts';
 import { recordAudit } from '../../orchestrator/audit.ts';
 import { principalOf } from '../identity/principal.ts';
@@ -198,11 +191,24 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'The server', schema: server }, 409: { description: 'A port is taken on that machine' } },
     handler: (ctx, { params, body }) =>
       pool.transaction(async (tx) => {
-        const current = await tx.one(sql.type(z.object({ machineId: z.string(), gameType: z.string(), gamePort: z.number(), queryPort: z.number(), rconPort: z.number(), startCommand: z.string().nullable() }))`
+        const current = await tx.one(sql.type(
+          z.object({
+            machineId: z.string(),
+            gameType: z.string(),
+            gamePort: z.number(),
+            queryPort: z.number(),
+            rconPort: z.number(),
+            startCommand: z.string().nullable(),
+          }),
+        )`
           SELECT machine_id AS "machineId", game_type AS "gameType", game_port AS "gamePort", query_port AS "queryPort",
                  rcon_port AS "rconPort", start_command AS "startCommand"
             FROM servers WHERE id = ${params.id} FOR UPDATE`);
-        const ports = { gamePort: body.gamePort ?? current.gamePort, queryPort: body.queryPort ?? current.queryPort, rconPort: body.rconPort ?? current.rconPort };
+        const ports = {
+          gamePort: body.gamePort ?? current.gamePort,
+          queryPort: body.queryPort ?? current.queryPort,
+          rconPort: body.rconPort ?? current.rconPort,
+        };
         const distinct = new Set(Object.values(ports)).size === 3;
         if (!distinct) {
           const fields = (['gamePort', 'queryPort', 'rconPort'] as const).filter((field) => body[field] !== undefined);
@@ -252,4 +258,3 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
     },
   });
 }
-

@@ -41,7 +41,9 @@ async function checkServers(tx: CommonQueryMethods, clusterId: string, serverIds
     await tx.anyFirst(sql.type(z.object({ id: z.string() }))`
       SELECT id FROM servers WHERE id = ANY(${sql.array([...serverIds], 'uuid')}) AND cluster_id = ${clusterId} FOR SHARE`),
   );
-  const missing = serverIds.flatMap((serverId, index) => (found.has(serverId) ? [] : [{ field: `serverIds.${index}`, message: 'no such server in this cluster' }]));
+  const missing = serverIds.flatMap((serverId, index) =>
+    found.has(serverId) ? [] : [{ field: `serverIds.${index}`, message: 'no such server in this cluster' }],
+  );
   if (missing.length > 0) throw validationFailed(missing);
 }
 
@@ -58,7 +60,9 @@ const storable = (steps: readonly Step[]) =>
 export function installTaskRoutes(api: Api, deps: AppDeps) {
   const { pool, jobEvents } = deps;
   const byTask = async ({ params }: { params: { id: string } }) => {
-    const clusterId = await pool.maybeOneFirst(sql.type(z.object({ clusterId: z.string() }))`SELECT cluster_id AS "clusterId" FROM tasks WHERE id = ${params.id}`);
+    const clusterId = await pool.maybeOneFirst(
+      sql.type(z.object({ clusterId: z.string() }))`SELECT cluster_id AS "clusterId" FROM tasks WHERE id = ${params.id}`,
+    );
     if (!clusterId) throw notFound('Task not found');
     return clusterId;
   };

@@ -6,7 +6,7 @@
  *   changes nothing;
  * - liveness: three missed heartbeats mark the machine OFFLINE and close the connection.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Logger } from '../../schema/logger.ts';
 import { AGENT_EVENTS, authEvent, type AgentEventName } from '../../schema/agentEvents.ts';
 import type { Ack, AgentLink } from './links.ts';
@@ -41,7 +41,12 @@ const MAX_PLAYER_BATCH = 500;
 const MISSED_BEATS = 3;
 
 const compareVersions = (a: string, b: string) => {
-  const [x, y] = [a, b].map((version) => version.split(/[.+-]/).slice(0, 3).map((part) => Number.parseInt(part, 10) || 0));
+  const [x, y] = [a, b].map((version) =>
+    version
+      .split(/[.+-]/)
+      .slice(0, 3)
+      .map((part) => Number.parseInt(part, 10) || 0),
+  );
   for (let index = 0; index < 3; index++) if (x![index] !== y![index]) return x![index]! - y![index]!;
   return 0;
 };
@@ -79,7 +84,9 @@ export class AgentSession {
         this.#armLiveness();
         if (Date.now() - this.#touchedAt >= options.heartbeatSeconds * 1000) {
           this.#touchedAt = Date.now();
-          options.store.touch(this.machineId!).catch((error: unknown) => options.logger.warn({ err: error, machineId: this.machineId }, 'could not record the agent as alive'));
+          options.store
+            .touch(this.machineId!)
+            .catch((error: unknown) => options.logger.warn({ err: error, machineId: this.machineId }, 'could not record the agent as alive'));
         }
       }
       this.#pending++;
@@ -262,7 +269,9 @@ export class AgentSession {
       for (const item of batch) item.ack?.({ accepted: false, reason: 'could not store the report; it is covered by the next player list' });
       return;
     }
-    batch.forEach((item, index) => (known[index] ? item.ack?.({ accepted: true }) : this.#invalid(`server ${item.report.serverId} is not on this machine`, item.ack)));
+    batch.forEach((item, index) =>
+      known[index] ? item.ack?.({ accepted: true }) : this.#invalid(`server ${item.report.serverId} is not on this machine`, item.ack),
+    );
   }
 
   /** (Re)starts the countdown to OFFLINE: three heartbeat periods without a beat. */

@@ -121,7 +121,8 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     if (type === 'servers_changed') await session.sync();
     else if (type === 'job_dispatch' && jobId) await deliver(session, jobId, parsed.data.job ?? null);
     else if (type === 'job_cancel' && jobId) session.send('job:cancel', { jobId });
-    else if (type === 'token_rotated' || type === 'machine_removed') session.close('AUTH_FAILED', type === 'token_rotated' ? 'agent token rotated' : 'machine removed');
+    else if (type === 'token_rotated' || type === 'machine_removed')
+      session.close('AUTH_FAILED', type === 'token_rotated' ? 'agent token rotated' : 'machine removed');
   };
   const listener = await listen({
     databaseUrl: options.databaseUrl,

@@ -117,7 +117,15 @@ async function lift(tx: CommonQueryMethods, origin: Origin, banId: string, creat
        WHERE s.cluster_id = ${ban.clusterId}`),
   );
   await tx.query(sql.unsafe`UPDATE bans SET lifted_at = now() WHERE id = ${banId}`);
-  return moderationJobs(tx, origin, 'UNBAN', player, servers.filter((server) => !stillBanned.has(server.id)), { banId }, createdBy);
+  return moderationJobs(
+    tx,
+    origin,
+    'UNBAN',
+    player,
+    servers.filter((server) => !stillBanned.has(server.id)),
+    { banId },
+    createdBy,
+  );
 }
 
 /** `DELETE /bans/<id>`: revokes (the row stays) and lifts it in the games at once. */

@@ -229,9 +229,19 @@ export async function playerStatsOf(connection: CommonQueryMethods, clusterId: s
       + ${edge(sql.fragment`first_seen >= ${startOfDay(to)} AND first_seen < ${to}`)}`;
   };
   const counts = z.object({
-    total: z.number(), seenToday: z.number(), seenWeek: z.number(), seenMonth: z.number(),
-    newToday: z.number(), newWeek: z.number(), newMonth: z.number(),
-    cohort1: z.number(), returned1: z.number(), cohort7: z.number(), returned7: z.number(), cohort30: z.number(), returned30: z.number(),
+    total: z.number(),
+    seenToday: z.number(),
+    seenWeek: z.number(),
+    seenMonth: z.number(),
+    newToday: z.number(),
+    newWeek: z.number(),
+    newMonth: z.number(),
+    cohort1: z.number(),
+    returned1: z.number(),
+    cohort7: z.number(),
+    returned7: z.number(),
+    cohort30: z.number(),
+    returned30: z.number(),
   });
   const windows = z.object({ today: z.number(), week: z.number(), month: z.number() });
   const [figures, onlineEarlier, top] = await Promise.all([
@@ -242,8 +252,13 @@ export async function playerStatsOf(connection: CommonQueryMethods, clusterId: s
              (${since('last', ago(30 * DAY))})::int AS "seenMonth",
              (${since('first', ago(DAY))})::int AS "newToday", (${since('first', ago(7 * DAY))})::int AS "newWeek",
              (${since('first', ago(30 * DAY))})::int AS "newMonth",
-             ${sql.join(RETENTION_DAYS.map((days) => sql.fragment`(${cohort(days, 'players')})::int AS ${sql.identifier([`cohort${days}`])},
-                                                                (${cohort(days, 'returned')})::int AS ${sql.identifier([`returned${days}`])}`), sql.fragment`, `)}`),
+             ${sql.join(
+               RETENTION_DAYS.map(
+                 (days) => sql.fragment`(${cohort(days, 'players')})::int AS ${sql.identifier([`cohort${days}`])},
+                                                                (${cohort(days, 'returned')})::int AS ${sql.identifier([`returned${days}`])}`,
+               ),
+               sql.fragment`, `,
+             )}`),
     // Online players whose last report is older than a window start still overlap it (their session is open).
     connection.one(sql.type(windows)`
       SELECT count(*) FILTER (WHERE last_seen < ${ago(DAY)})::int AS today, count(*) FILTER (WHERE last_seen < ${ago(7 * DAY)})::int AS week,
@@ -264,6 +279,10 @@ export async function playerStatsOf(connection: CommonQueryMethods, clusterId: s
     active: { today: figures.seenToday + onlineEarlier.today, week: figures.seenWeek + onlineEarlier.week, month: figures.seenMonth + onlineEarlier.month },
     new: { today: figures.newToday, week: figures.newWeek, month: figures.newMonth },
     topPlayers: [...top],
-    retention: { day1: share(figures.returned1, figures.cohort1), day7: share(figures.returned7, figures.cohort7), day30: share(figures.returned30, figures.cohort30) },
+    retention: {
+      day1: share(figures.returned1, figures.cohort1),
+      day7: share(figures.returned7, figures.cohort7),
+      day30: share(figures.returned30, figures.cohort30),
+    },
   });
 }

@@ -136,8 +136,14 @@ async function drive(deps: RunnerDeps, jobId: string, owner: string, signal: Abo
     signal.throwIfAborted();
     const state = await pool.one(RUN_STATE(jobId));
     if (FINISHED_STATUSES.has(state.status)) return finish(pool, jobId, owner, state, null);
-    if (!state.taskExists) return finish(pool, jobId, owner, state, { status: 'CANCELLED', code: 'TASK_DELETED', message: 'the task was deleted during the run' });
-    if (state.expired) return finish(pool, jobId, owner, state, { status: 'EXPIRED', code: 'EXPIRED', message: 'the run did not finish before its expiry (no orchestrator could go on with it)' });
+    if (!state.taskExists)
+      return finish(pool, jobId, owner, state, { status: 'CANCELLED', code: 'TASK_DELETED', message: 'the task was deleted during the run' });
+    if (state.expired)
+      return finish(pool, jobId, owner, state, {
+        status: 'EXPIRED',
+        code: 'EXPIRED',
+        message: 'the run did not finish before its expiry (no orchestrator could go on with it)',
+      });
     if (state.stepIndex >= state.steps.length) return finish(pool, jobId, owner, state, null);
     if (state.serverIds.length === 0) return finish(pool, jobId, owner, state, null);
     const step = state.steps[state.stepIndex]!;
@@ -161,7 +167,8 @@ async function drive(deps: RunnerDeps, jobId: string, owner: string, signal: Abo
     let ending: Ending = null;
     if (failed.length > 0 && !step.continueOnFailure) {
       const first = failed[0]!;
-      const message = `step ${state.stepIndex + 1} (${step.type}) failed on server ${first.serverId}` +
+      const message =
+        `step ${state.stepIndex + 1} (${step.type}) failed on server ${first.serverId}` +
         (first.error ? `: ${first.error.code}: ${first.error.message}` : `: its job ended ${first.status}`) +
         (failed.length > 1 ? ` (and on ${failed.length - 1} more server${failed.length > 2 ? 's' : ''})` : '');
       ending = { status: 'FAILED', code: 'STEP_FAILED', message };
@@ -190,8 +197,10 @@ async function startStep(pool: DatabasePool, jobId: string, owner: string, state
     const status = await tx.oneFirst(sql.type(z.object({ status: z.string() }))`SELECT status FROM jobs WHERE id = ${jobId} FOR SHARE`);
     if (status !== 'RUNNING') return null;
     const statuses = new Map(
-      (await tx.any(sql.type(z.object({ id: z.string(), status: z.string() }))`
-        SELECT id, status FROM servers WHERE id = ANY(${sql.array(state.serverIds, 'uuid')})`)).map((row) => [row.id, row.status]),
+      (
+        await tx.any(sql.type(z.object({ id: z.string(), status: z.string() }))`
+        SELECT id, status FROM servers WHERE id = ANY(${sql.array(state.serverIds, 'uuid')})`)
+      ).map((row) => [row.id, row.status]),
     );
     const children: ChildEntry[] = [];
     for (const serverId of state.serverIds) {
@@ -199,7 +208,8 @@ async function startStep(pool: DatabasePool, jobId: string, owner: string, state
       const entry = (jobStatus: ChildEntry['status'], error: ChildEntry['error'] = null): ChildEntry => ({ serverId, jobId: null, status: jobStatus, error });
       if (!status) children.push(entry('FAILED', { code: 'SERVER_NOT_FOUND', message: 'the server was deleted' }));
       else if (step.type === 'BROADCAST' && status !== 'ONLINE') children.push(entry('SKIPPED'));
-      else if (step.type === 'RCON' && status !== 'ONLINE') children.push(entry('FAILED', { code: 'NOT_RUNNING', message: `the server is ${status}, not running` }));
+      else if (step.type === 'RCON' && status !== 'ONLINE')
+        children.push(entry('FAILED', { code: 'NOT_RUNNING', message: `the server is ${status}, not running` }));
       else children.push(await createChild(tx, state, step, serverId));
     }
     await tx.query(sql.unsafe`UPDATE task_runs SET step_jobs = ${sql.jsonb(children as never)} WHERE job_id = ${jobId}`);
@@ -220,7 +230,8 @@ async function createChild(tx: CommonQueryMethods, state: RunState, step: Step, 
     });
     return { serverId, jobId: job.id, status: job.status, error: null };
   } catch (error) {
-    if (error instanceof AppError && error.status === 404) return { serverId, jobId: null, status: 'FAILED', error: { code: 'SERVER_NOT_FOUND', message: 'the server was deleted' } };
+    if (error instanceof AppError && error.status === 404)
+      return { serverId, jobId: null, status: 'FAILED', error: { code: 'SERVER_NOT_FOUND', message: 'the server was deleted' } };
     throw error;
   }
 }
@@ -240,8 +251,13 @@ async function awaitChild(deps: RunnerDeps, child: ChildEntry, signal: AbortSign
     signal.throwIfAborted();
     row = await read();
   }
-  if (!FINISHED_STATUSES.has(row.status)) return { ...child, status: 'FAILED', error: { code: 'TIMEOUT', message: `job ${child.jobId} did not end by its expiry` } };
-  return { ...child, status: row.status, error: row.status === 'SUCCEEDED' ? null : (row.error ?? { code: row.status, message: `the job ended ${row.status}` }) };
+  if (!FINISHED_STATUSES.has(row.status))
+    return { ...child, status: 'FAILED', error: { code: 'TIMEOUT', message: `job ${child.jobId} did not end by its expiry` } };
+  return {
+    ...child,
+    status: row.status,
+    error: row.status === 'SUCCEEDED' ? null : (row.error ?? { code: row.status, message: `the job ended ${row.status}` }),
+  };
 }
 
 type Ending = { status: 'FAILED' | 'CANCELLED' | 'EXPIRED'; code: string; message: string } | null;
@@ -257,7 +273,9 @@ const finish = (pool: DatabasePool, jobId: string, owner: string, state: RunStat
 /** `finish` within a transaction of the caller. Locks in the order task_runs, jobs, tasks (as the cancel: jobs, tasks). */
 async function finishIn(tx: CommonQueryMethods, jobId: string, owner: string, state: RunState, ending: Ending): Promise<void> {
   const status = ending?.status ?? 'SUCCEEDED';
-  const failures = (state.outcomes as { jobs?: ChildEntry[] }[]).flatMap((outcome) => outcome.jobs ?? []).filter((child) => child.status !== 'SUCCEEDED' && child.status !== 'SKIPPED').length;
+  const failures = (state.outcomes as { jobs?: ChildEntry[] }[])
+    .flatMap((outcome) => outcome.jobs ?? [])
+    .filter((child) => child.status !== 'SUCCEEDED' && child.status !== 'SKIPPED').length;
   const result = {
     steps: state.outcomes,
     failures,

@@ -84,8 +84,7 @@ export const runUnderway = (connection: CommonQueryMethods, taskId: string): Pro
     SELECT EXISTS (SELECT 1 FROM jobs WHERE task_id = ${taskId} AND type = 'TASK_RUN' AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING')) AS underway`);
 
 /** The longest a run of these steps may take before it EXPIRES (a bound, not an estimate). */
-export const runTtlMs = (steps: readonly Step[]): number =>
-  steps.reduce((total, step) => total + step.delaySeconds * 1000 + STEP_ALLOWANCE_MS, RUN_MARGIN_MS);
+export const runTtlMs = (steps: readonly Step[]): number => steps.reduce((total, step) => total + step.delaySeconds * 1000 + STEP_ALLOWANCE_MS, RUN_MARGIN_MS);
 
 const runSource = z.object({
   clusterId: z.string(),
@@ -154,7 +153,7 @@ export async function handleTaskOccurrence(pool: DatabasePool, taskId: string, s
     const row = await tx.maybeOne(sql.type(occurrenceRow)`
       SELECT schedule, timezone, enabled, coalesce(next_run_at = ${scheduledAt.toISOString()}::timestamptz, false) AS due
         FROM tasks WHERE id = ${taskId} FOR UPDATE`);
-    if (!row || !row.enabled || !row.due) return { outcome: 'STALE' } as const;
+    if (!row?.enabled || !row.due) return { outcome: 'STALE' } as const;
     const { decision, next } = handleOccurrence(row.schedule, row.timezone, scheduledAt, now());
     await scheduleOccurrence(tx, taskId, next);
     const underway = await runUnderway(tx, taskId);

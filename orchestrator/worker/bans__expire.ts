@@ -9,8 +9,10 @@ import { expireBan } from '../players/bans.ts';
 
 const payload = z.object({ banId: z.uuid() });
 
-export const expireBanTask = (deps: { pool: DatabasePool }): Task => async (raw, helpers) => {
-  const { banId } = payload.parse(raw);
-  const jobIds = await deps.pool.transaction((tx) => expireBan(tx, banId));
-  if (jobIds) helpers.logger.info(`ban ${banId} expired; lifted in the games by ${jobIds.length} UNBAN job(s)`);
-};
+export const expireBanTask =
+  (deps: { pool: DatabasePool }): Task =>
+  async (raw, helpers) => {
+    const { banId } = payload.parse(raw);
+    const jobIds = await deps.pool.transaction((tx) => expireBan(tx, banId));
+    if (jobIds) helpers.logger.info(`ban ${banId} expired; lifted in the games by ${jobIds.length} UNBAN job(s)`);
+  };

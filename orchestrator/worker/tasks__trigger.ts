@@ -17,7 +17,9 @@ export function triggerTask(deps: { pool: DatabasePool; now?: () => Date }): Tas
     const { taskId, scheduledAt } = payload.parse(raw);
     const handled = await handleTaskOccurrence(deps.pool, taskId, new Date(scheduledAt), deps.now ?? (() => new Date()));
     if (handled.outcome !== 'STALE') {
-      helpers.logger.info(`task ${taskId}: occurrence ${scheduledAt} ${handled.outcome}${'job' in handled ? ` as job ${handled.job.id}` : ''}; next ${handled.next.toISOString()}`);
+      helpers.logger.info(
+        `task ${taskId}: occurrence ${scheduledAt} ${handled.outcome}${'job' in handled ? ` as job ${handled.job.id}` : ''}; next ${handled.next.toISOString()}`,
+      );
     }
   };
 }

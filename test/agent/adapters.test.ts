@@ -15,7 +15,12 @@ import { StdinChannel } from '../../agent/servers/stdinChannel.ts';
 import { FAKE_SERVER, freePorts } from '../support/agentProcess.ts';
 
 async function startFake(env: Record<string, string>): Promise<{ proc: RunningProcess; lines: string[] }> {
-  const proc = await new ProcessRuntime().start({ command: process.execPath, args: [FAKE_SERVER], cwd: await mkdtemp(join(tmpdir(), 'gsm-fake-')), env: { PATH: process.env.PATH ?? '', ...env } });
+  const proc = await new ProcessRuntime().start({
+    command: process.execPath,
+    args: [FAKE_SERVER],
+    cwd: await mkdtemp(join(tmpdir(), 'gsm-fake-')),
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
   const lines: string[] = [];
   proc.on('line', (_stream, line) => lines.push(line));
   return { proc, lines };
@@ -28,7 +33,12 @@ const waitForLine = async (lines: string[], pattern: RegExp) => {
 
 test('CUSTOM over Source RCON: players, kick, ban, unban, broadcast, graceful stop', async (t) => {
   const [gamePort, rconPort] = await freePorts(2);
-  const { proc, lines } = await startFake({ GAME_PORT: String(gamePort), RCON_PORT: String(rconPort), RCON_PASSWORD: 'pw-123456', FAKE_PLAYERS: '76561198000000001:alice,76561198000000002:bob' });
+  const { proc, lines } = await startFake({
+    GAME_PORT: String(gamePort),
+    RCON_PORT: String(rconPort),
+    RCON_PASSWORD: 'pw-123456',
+    FAKE_PLAYERS: '76561198000000001:alice,76561198000000002:bob',
+  });
   t.teardown(() => void proc.kill().catch(() => undefined));
   t.true(await waitForLine(lines, /Server ready/));
   const client = new SourceRconClient({ host: '127.0.0.1', port: rconPort!, password: 'pw-123456' });
@@ -39,7 +49,11 @@ test('CUSTOM over Source RCON: players, kick, ban, unban, broadcast, graceful st
   t.deepEqual(players.map((player) => player.username).sort(), ['alice', 'bob']);
   t.true(players.every((player) => typeof player.ping === 'number'));
   await custom.kick(channel, players.find((player) => player.username === 'alice')!, 'be nice\nquit');
-  t.deepEqual((await custom.listPlayers(channel)).map((player) => player.username), ['bob'], 'the newline in the reason did not run a second command');
+  t.deepEqual(
+    (await custom.listPlayers(channel)).map((player) => player.username),
+    ['bob'],
+    'the newline in the reason did not run a second command',
+  );
   const bob = (await custom.listPlayers(channel))[0]!;
   await custom.ban(channel, bob, 'cheating');
   t.deepEqual(await custom.listPlayers(channel), []);
@@ -64,7 +78,10 @@ test('MINECRAFT over the console: ready line, list, kick, ban, pardon, say, stop
   await channel.command('sim.join Steve', /joined the game/);
   await channel.command('sim.join Alex', /joined the game/);
   t.deepEqual(minecraft.parsePlayerLine(lines.find((line) => line.includes('Steve joined'))!), { kind: 'join', steamId: 'Steve', username: 'Steve' });
-  t.deepEqual((await minecraft.listPlayers(channel)).map((player) => player.username), ['Steve', 'Alex']);
+  t.deepEqual(
+    (await minecraft.listPlayers(channel)).map((player) => player.username),
+    ['Steve', 'Alex'],
+  );
   await minecraft.kick(channel, { steamId: 'Steve', username: 'Steve' }, 'afk');
   t.true(await waitForLine(lines, /Steve left the game/));
   t.deepEqual(minecraft.parsePlayerLine(lines.find((line) => line.includes('Steve left'))!), { kind: 'leave', steamId: 'Steve', username: 'Steve' });
@@ -78,15 +95,34 @@ test('MINECRAFT over the console: ready line, list, kick, ban, pardon, say, stop
 
 test('the other games parse their own replies and quote their arguments', (t) => {
   t.deepEqual(rust.parsePlayerLine('alice[123/76561198000000001] has entered the game'), { kind: 'join', username: 'alice', steamId: '76561198000000001' });
-  const rustChannel = { sent: [] as string[], command(text: string) { this.sent.push(text); return Promise.resolve('[{"SteamID":"7656","DisplayName":"al \\"x\\"","Ping":12}]'); } };
+  const rustChannel = {
+    sent: [] as string[],
+    command(text: string) {
+      this.sent.push(text);
+      return Promise.resolve('[{"SteamID":"7656","DisplayName":"al \\"x\\"","Ping":12}]');
+    },
+  };
   return Promise.all([
     rust.listPlayers(rustChannel).then((players) => t.deepEqual(players, [{ steamId: '7656', username: 'al "x"', ping: 12 }])),
     rust.kick(rustChannel, { steamId: '7656', username: 'al' }, 'say "hi"').then(() => t.is(rustChannel.sent.at(-1), 'kick "7656" "say \\"hi\\""')),
     ark.listPlayers({ command: async () => '0. Alice, 76561198000000001\n1. Bob Smith, 76561198000000002' }).then((players) =>
-      t.deepEqual(players.map((player) => player.username), ['Alice', 'Bob Smith']),
+      t.deepEqual(
+        players.map((player) => player.username),
+        ['Alice', 'Bob Smith'],
+      ),
     ),
-    cs2.listPlayers({ command: async () => JSON.stringify({ server: { clients: [{ steamid64: '7656', name: 'x', ping: 5 }, { name: 'BOT', bot: true }] } }) }).then((players) =>
-      t.deepEqual(players, [{ steamId: '7656', username: 'x', ping: 5 }]),
-    ),
+    cs2
+      .listPlayers({
+        command: async () =>
+          JSON.stringify({
+            server: {
+              clients: [
+                { steamid64: '7656', name: 'x', ping: 5 },
+                { name: 'BOT', bot: true },
+              ],
+            },
+          }),
+      })
+      .then((players) => t.deepEqual(players, [{ steamId: '7656', username: 'x', ping: 5 }])),
   ]);
 });

@@ -38,7 +38,20 @@ async function createServer(clusterId: string, machineId: string, extra: Record<
   const [gamePort, queryPort, rconPort] = await freePorts(3);
   const response = await app.request(
     `/api/v1/clusters/${clusterId}/servers`,
-    json({ name: 'fake', gameType: 'CUSTOM', machineId, gamePort, queryPort, rconPort, rconPassword: 'fake-password', startCommand: `${process.execPath} ${FAKE_SERVER}`, ...extra }, { headers: owner.auth }),
+    json(
+      {
+        name: 'fake',
+        gameType: 'CUSTOM',
+        machineId,
+        gamePort,
+        queryPort,
+        rconPort,
+        rconPassword: 'fake-password',
+        startCommand: `${process.execPath} ${FAKE_SERVER}`,
+        ...extra,
+      },
+      { headers: owner.auth },
+    ),
   );
   const server = await body(response);
   if (response.status !== 201) throw new Error(JSON.stringify(server));
@@ -55,20 +68,26 @@ async function desire(serverId: string, machineId: string, status: 'RUNNING' | '
 
 const statusOf = async (serverId: string) => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`));
 
-const reaches = (serverId: string, status: string, timeoutMs?: number) => until(async () => (await statusOf(serverId)) === status, `server ${status}`, timeoutMs);
+const reaches = (serverId: string, status: string, timeoutMs?: number) =>
+  until(async () => (await statusOf(serverId)) === status, `server ${status}`, timeoutMs);
 /**
  * A status the server holds only for a moment (CRASHED before its restart, STOPPING): read from the agent's log of its
  * reports, which polling the service could miss on a loaded machine.
  */
 const reported = (agent: AgentProcess, serverId: string, status: string, timeoutMs?: number) =>
-  until(async () => agent.lines.some((line) => line.includes(`"serverId":"${serverId}"`) && line.includes(`"msg":"server ${status}"`)), `server ${status} reported`, timeoutMs);
+  until(
+    async () => agent.lines.some((line) => line.includes(`"serverId":"${serverId}"`) && line.includes(`"msg":"server ${status}"`)),
+    `server ${status} reported`,
+    timeoutMs,
+  );
 
 /** The size-capped console log the agent keeps per server. */
 const consoleLog = async (agent: AgentProcess, serverId: string) => {
   const { readFile } = await import('node:fs/promises');
   return readFile(`${agent.dataDir}/servers/${serverId}/logs/console.log`, 'utf8');
 };
-const rcon = (server: { rconPort: number }) => new SourceRconClient({ host: '127.0.0.1', port: server.rconPort, password: 'fake-password', commandTimeoutMs: 2_000 });
+const rcon = (server: { rconPort: number }) =>
+  new SourceRconClient({ host: '127.0.0.1', port: server.rconPort, password: 'fake-password', commandTimeoutMs: 2_000 });
 
 test.serial('the agent authenticates; start → ONLINE; crash → CRASHED → auto-restart → ONLINE; graceful stop → OFFLINE', async (t) => {
   const { clusterId, machineId, agent } = await machineWithAgent();
@@ -96,11 +115,11 @@ test.serial('the agent authenticates; start → ONLINE; crash → CRASHED → au
   await client.close();
   await reported(agent, server.id, 'CRASHED', 5_000);
   await reaches(server.id, 'ONLINE', 10_000);
-  t.regex(await consoleLog(agent, server.id), /Segmentation fault/, 'the game\'s output is kept in its console log');
+  t.regex(await consoleLog(agent, server.id), /Segmentation fault/, "the game's output is kept in its console log");
 
   await desire(server.id, machineId, 'STOPPED');
   await reaches(server.id, 'OFFLINE');
-  t.regex(await consoleLog(agent, server.id), /Shutting down/, 'stopped with the game\'s own stop command');
+  t.regex(await consoleLog(agent, server.id), /Shutting down/, "stopped with the game's own stop command");
 });
 
 test.serial('a hung server is killed after the stop timeouts', async (t) => {
@@ -136,7 +155,10 @@ test.serial('MINECRAFT: console over stdin, ready on the Done line, server.prope
 test.serial('a wrong RCON password is reported clearly', async (t) => {
   const { clusterId, machineId, agent } = await machineWithAgent();
   // The game is started with another password than the one the service gave the agent.
-  const server = await createServer(clusterId, machineId, { startCommand: `/usr/bin/env RCON_PASSWORD=not-the-password ${process.execPath} ${FAKE_SERVER}`, autoRestart: false });
+  const server = await createServer(clusterId, machineId, {
+    startCommand: `/usr/bin/env RCON_PASSWORD=not-the-password ${process.execPath} ${FAKE_SERVER}`,
+    autoRestart: false,
+  });
   await desire(server.id, machineId, 'RUNNING');
   await reaches(server.id, 'CRASHED');
   await until(async () => agent.lines.some((line) => line.includes('RCON refused the password')), 'the reason in the agent log');

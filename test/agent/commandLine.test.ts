@@ -1,11 +1,5 @@
 import test from 'ava';
-import {
-  buildLaunch,
-  CommandLineError,
-  expandPlaceholders,
-  splitCommandLine,
-  type ServerLaunchConfig,
-} from '../../agent/runtime/commandLine.ts';
+import { buildLaunch, CommandLineError, expandPlaceholders, splitCommandLine, type ServerLaunchConfig } from '../../agent/runtime/commandLine.ts';
 
 test('whitespace separates words; runs of blanks, tabs and newlines count once', (t) => {
   t.deepEqual(splitCommandLine('  java\t-Xmx2G   -jar server.jar\nnogui  '), ['java', '-Xmx2G', '-jar', 'server.jar', 'nogui']);
@@ -18,13 +12,7 @@ test('single quotes are literal, including backslashes and double quotes', (t) =
 });
 
 test('double quotes keep spaces and honour only \\" and \\\\', (t) => {
-  t.deepEqual(splitCommandLine(String.raw`run "a b" "q\"x" "back\\slash" "keep\n"`), [
-    'run',
-    'a b',
-    'q"x',
-    'back\\slash',
-    'keep\\n',
-  ]);
+  t.deepEqual(splitCommandLine(String.raw`run "a b" "q\"x" "back\\slash" "keep\n"`), ['run', 'a b', 'q"x', 'back\\slash', 'keep\\n']);
 });
 
 test('quotes glue onto adjacent text and empty quotes make an empty argument', (t) => {
@@ -37,25 +25,14 @@ test('a backslash outside quotes escapes the next character; backslash-newline j
 });
 
 test('shell syntax is not interpreted', (t) => {
-  t.deepEqual(splitCommandLine('./start.sh; rm -rf / $(id) | tee > out &'), [
-    './start.sh;',
-    'rm',
-    '-rf',
-    '/',
-    '$(id)',
-    '|',
-    'tee',
-    '>',
-    'out',
-    '&',
-  ]);
+  t.deepEqual(splitCommandLine('./start.sh; rm -rf / $(id) | tee > out &'), ['./start.sh;', 'rm', '-rf', '/', '$(id)', '|', 'tee', '>', 'out', '&']);
 });
 
 test('an unterminated quote or a trailing backslash is an error that names it', (t) => {
   const single = t.throws(() => splitCommandLine("run 'oops"), { instanceOf: CommandLineError });
   t.regex(single.message, /unterminated single quote/);
   const double = t.throws(() => splitCommandLine('run "oops \\"'), { instanceOf: CommandLineError });
-  t.regex(double.message, /unterminated double quote \(\"\) at position 4/);
+  t.regex(double.message, /unterminated double quote \("\) at position 4/);
   t.throws(() => splitCommandLine('run \\'), { message: /lone backslash/ });
 });
 

@@ -13,7 +13,6 @@ const TEST_TIMEOUT_MS = 30_000;
 const INFO = '[Server thread/INFO]: ';
 const MINECRAFT_READY = `${INFO}Done (1.234s)! For help, type "help"`;
 
-
 test('minecraft mode: ready line, joins, list, kick, ban, pardon, say and stop, honouring server.properties', async (t) => {
   t.timeout(TEST_TIMEOUT_MS);
   const dir = await mkdtemp(join(tmpdir(), 'gsm-fake-mc-'));

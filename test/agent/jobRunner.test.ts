@@ -45,8 +45,7 @@ async function setup(t: ExecutionContext, dataDir?: string, now?: () => number) 
   const send = (event: string, data: object) => sent.push({ event, data: data as Record<string, unknown> });
   const runner = new JobRunner({ dataDir: dir, executor, send, now });
   await runner.init();
-  const results = (jobId?: string) =>
-    sent.filter((s) => s.event === 'job:result' && (!jobId || s.data.jobId === jobId)).map((s) => s.data);
+  const results = (jobId?: string) => sent.filter((s) => s.event === 'job:result' && (!jobId || s.data.jobId === jobId)).map((s) => s.data);
   return { dir, executor, sent, runner, results };
 }
 
@@ -197,7 +196,10 @@ test('the outbox survives a restart and is re-sent, oldest first, until acknowle
   const second = await setup(t, first.dir);
   second.runner.resendOutbox();
   second.runner.resendOutbox();
-  t.deepEqual(second.results().map((r) => r.jobId), ['z', 'a', 'z', 'a']);
+  t.deepEqual(
+    second.results().map((r) => r.jobId),
+    ['z', 'a', 'z', 'a'],
+  );
   t.deepEqual(second.results('a')[0], first.results('a')[0]);
   await second.runner.acknowledge('a');
   await second.runner.acknowledge('z');
@@ -240,7 +242,10 @@ test('results are written atomically; a .tmp left by a crash mid-write is remove
   const second = await setup(t, first.dir);
   t.deepEqual(await readdir(join(first.dir, 'jobs', 'outbox')), ['a.json']);
   second.runner.resendOutbox();
-  t.deepEqual(second.results().map((r) => r.jobId), ['a']);
+  t.deepEqual(
+    second.results().map((r) => r.jobId),
+    ['a'],
+  );
   second.runner.receive(job('c', 's1')); // unknown, so the service's re-delivery runs it
   await second.runner.idle();
   t.is(second.executor.runs('c'), 1);
@@ -256,10 +261,16 @@ test('acknowledged records are pruned only when older than the retention and bey
     await outbox.acknowledge(id);
     clock += 1_000;
   }
-  t.true(['a', 'b', 'c', 'd'].every((id) => outbox.has(id)), 'all younger than keepMs');
+  t.true(
+    ['a', 'b', 'c', 'd'].every((id) => outbox.has(id)),
+    'all younger than keepMs',
+  );
   clock += 2 * HOUR;
   const reopened = await Outbox.open(dir, { now: () => clock, keepMs: HOUR, keepEntries: 2 });
-  t.deepEqual(['a', 'b', 'c', 'd'].map((id) => reopened.has(id)), [false, false, true, true]);
+  t.deepEqual(
+    ['a', 'b', 'c', 'd'].map((id) => reopened.has(id)),
+    [false, false, true, true],
+  );
   t.deepEqual((await readdir(join(dir, 'done'))).sort(), ['c.json', 'd.json']);
   t.like(await reopened.get('d'), { jobId: 'd', status: 'SUCCEEDED' });
 });

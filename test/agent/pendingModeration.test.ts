@@ -15,10 +15,13 @@ test('actions are applied in order; the first failure and what follows stay for 
   await Promise.all([pending.add(action('BAN', 'a')), pending.add(action('UNBAN', 'b')), pending.add(action('BAN', 'c'))]);
 
   const applied: string[] = [];
-  t.is(await pending.drain(async (next) => {
-    if (next.steamId === 'b') throw new Error('console busy');
-    applied.push(`${next.type} ${next.steamId}`);
-  }), 1);
+  t.is(
+    await pending.drain(async (next) => {
+      if (next.steamId === 'b') throw new Error('console busy');
+      applied.push(`${next.type} ${next.steamId}`);
+    }),
+    1,
+  );
   t.deepEqual(applied, ['BAN a']);
 
   // What an agent restarted meanwhile finds.

@@ -6,13 +6,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  RconAuthError,
-  RconConnectionError,
-  RconError,
-  RconTimeoutError,
-  SourceRconClient,
-} from '../../agent/rcon/sourceRcon.ts';
+import { RconAuthError, RconConnectionError, RconError, RconTimeoutError, SourceRconClient } from '../../agent/rcon/sourceRcon.ts';
 import { startFake, type Fake } from '../support/fakeGame.ts';
 
 const PASSWORD = 'correct horse';
@@ -148,7 +142,10 @@ test('commands issued together are answered in order with their own replies', as
     ),
   );
   t.deepEqual(replies, expected);
-  t.deepEqual(order, commands.map((_, index) => index));
+  t.deepEqual(
+    order,
+    commands.map((_, index) => index),
+  );
 });
 
 test('players join, are listed, kicked, banned and unbanned', async (t) => {
@@ -164,13 +161,19 @@ test('players join, are listed, kicked, banned and unbanned', async (t) => {
   await fake.line(/^Player connected: Bob \(76561198000000002\)$/);
   const listed = await online();
   t.is(listed.header, 'players : 2 (max 8)');
-  t.deepEqual(listed.players.map(({ steamId, name }) => `${steamId} ${name}`), ['76561198000000001 Alice', '76561198000000002 Bob']);
+  t.deepEqual(
+    listed.players.map(({ steamId, name }) => `${steamId} ${name}`),
+    ['76561198000000001 Alice', '76561198000000002 Bob'],
+  );
   t.true(listed.players.every(({ ping }) => ping > 0));
   t.is(await client.command('status'), await client.command('players'));
 
   t.is(await client.command('kick 76561198000000002 being rude'), 'Kicked Bob: being rude');
   await fake.line(/^Player disconnected: Bob \(76561198000000002\)$/);
-  t.deepEqual((await online()).players.map(({ name }) => name), ['Alice']);
+  t.deepEqual(
+    (await online()).players.map(({ name }) => name),
+    ['Alice'],
+  );
   t.is(await client.command('kick 76561198000000002 again'), 'No player 76561198000000002');
 
   t.is(await client.command('ban 76561198000000001 cheating'), 'Banned Alice: cheating');

@@ -63,15 +63,25 @@ test('the window is exactly windowMs: the fifth crash 1 ms inside it stops the l
 test('a stable run resets the back-off and forgets old crashes', (t) => {
   const clock = fakeClock();
   const policy = new RestartPolicy({ now: clock.now });
-  t.deepEqual(delays(policy, 3, () => clock.advance(5_000)), [1_000, 2_000, 4_000]);
+  t.deepEqual(
+    delays(policy, 3, () => clock.advance(5_000)),
+    [1_000, 2_000, 4_000],
+  );
   policy.recordStableRun();
-  t.deepEqual(delays(policy, 4, () => clock.advance(5_000)), [1_000, 2_000, 4_000, 8_000], 'four more fit again');
+  t.deepEqual(
+    delays(policy, 4, () => clock.advance(5_000)),
+    [1_000, 2_000, 4_000, 8_000],
+    'four more fit again',
+  );
 });
 
 test('recordCrash(runMs) treats a run of stableAfterMs or more as stable before counting the crash', (t) => {
   const clock = fakeClock();
   const policy = new RestartPolicy({ now: clock.now, stableAfterMs: 60_000 });
-  t.deepEqual(delays(policy, 3, () => clock.advance(5_000)), [1_000, 2_000, 4_000]);
+  t.deepEqual(
+    delays(policy, 3, () => clock.advance(5_000)),
+    [1_000, 2_000, 4_000],
+  );
   t.deepEqual(policy.recordCrash(59_999), { restart: true, delayMs: 8_000 }, 'just short of stable');
   t.deepEqual(policy.recordCrash(60_000), { restart: true, delayMs: 1_000 });
   t.is(policy.stableAfterMs, 60_000);

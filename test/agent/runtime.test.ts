@@ -83,12 +83,7 @@ test('start runs the command in cwd with exactly the given env, and captures std
   const { proc, lines } = await run(t, 'echo.mjs', ['0', 'a b'], { GAME_PORT: '27015' });
   t.true(proc.pid > 0);
   t.like(await proc.wait(), { exitCode: 0, signal: null });
-  t.deepEqual(lines.slice().sort(), [
-    'stderr: err one',
-    'stdout: out one',
-    'stdout: partial without newline',
-    `stdout: port=27015 cwd=${dir} args=0,a b`,
-  ]);
+  t.deepEqual(lines.slice().sort(), ['stderr: err one', 'stdout: out one', 'stdout: partial without newline', `stdout: port=27015 cwd=${dir} args=0,a b`]);
 });
 
 test('a line without a newline is cut at 64 Ki characters, so a flood cannot fill memory', async (t) => {
@@ -219,8 +214,8 @@ test('the output log rotates at its cap, keeping one old file, and tail answers 
   t.deepEqual(log.tail(), lines.slice(25), 'no more than keepLines');
   await log.close();
   const read = (name: string) => readFile(join(serverDir, 'logs', name), 'utf8');
-  t.is(await read('console.log'), lines.slice(24).join('\n') + '\n');
-  t.is(await read('console.log.1'), lines.slice(12, 24).join('\n') + '\n');
+  t.is(await read('console.log'), `${lines.slice(24).join('\n')}\n`);
+  t.is(await read('console.log.1'), `${lines.slice(12, 24).join('\n')}\n`);
   t.true((await stat(join(serverDir, 'logs', 'console.log.1'))).size <= 100);
   await t.throwsAsync(stat(join(serverDir, 'logs', 'console.log.2')));
 
@@ -228,7 +223,7 @@ test('the output log rotates at its cap, keeping one old file, and tail answers 
   const reopened = await OutputLog.open(serverDir, { maxBytes: 100 });
   for (const line of lines.slice(0, 7)) reopened.append(line);
   await reopened.close();
-  t.is(await read('console.log.1'), [...lines.slice(24), ...lines.slice(0, 6)].join('\n') + '\n');
+  t.is(await read('console.log.1'), `${[...lines.slice(24), ...lines.slice(0, 6)].join('\n')}\n`);
   t.is(await read('console.log'), 'line-06\n');
 });
 
@@ -239,8 +234,8 @@ test('the output log truncates lines over 8 KiB and records a live process', asy
   log.append('x'.repeat(10_000));
   log.append('é'.repeat(5_000)); // 10 000 bytes; cut on a character boundary
   const [ascii, accented] = log.tail(2);
-  t.is(ascii, 'x'.repeat(MAX_LINE_BYTES) + ' [truncated]');
-  t.is(accented, 'é'.repeat(MAX_LINE_BYTES / 2) + ' [truncated]');
+  t.is(ascii, `${'x'.repeat(MAX_LINE_BYTES)} [truncated]`);
+  t.is(accented, `${'é'.repeat(MAX_LINE_BYTES / 2)} [truncated]`);
 
   const { proc } = await run(t, 'echo.mjs');
   const detach = log.attach(proc);

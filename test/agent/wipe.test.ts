@@ -9,7 +9,11 @@ import { wipe, WipeError } from '../../agent/servers/wipe.ts';
 import { rust } from '../../agent/games/sourceRconGames.ts';
 import { minecraft } from '../../agent/games/minecraft.ts';
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 async function tree(files: string[]): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'gsm-wipe-'));
@@ -44,7 +48,7 @@ test('MINECRAFT: the world directories go, server.properties stays', async (t) =
 test('never reaches outside: links are removed, not followed, and linked directories are not entered', async (t) => {
   const outside = await tree(['precious.map', 'world/level.dat']);
   const dir = await tree(['keep.txt']);
-  await symlink(outside, join(dir, 'server'));        // server -> outside: server/*/*.map must not walk into it
+  await symlink(outside, join(dir, 'server')); // server -> outside: server/*/*.map must not walk into it
   await symlink(join(outside, 'world'), join(dir, 'world')); // world -> outside/world: the link goes, the target stays
   await mkdir(join(outside, 'main'));
   await writeFile(join(outside, 'main', 'x.map'), 'x');

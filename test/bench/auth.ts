@@ -56,13 +56,17 @@ try {
       cpu: { pid: servers[index]!.child.pid, database: databaseName },
     })),
   ]);
-  const [baseline, off, memory, redis] = results as [typeof results[0], typeof results[0], typeof results[0], typeof results[0]];
+  const [baseline, off, memory, redis] = results as [(typeof results)[0], (typeof results)[0], (typeof results)[0], (typeof results)[0]];
   printTable(results, baseline);
   const ratio = off.requestsPerSecond / baseline.requestsPerSecond;
-  console.log(`\nauthenticated endpoint: ${(ratio * 100).toFixed(1)}% of bare Koa (target ≥ ${TARGET_RATIO * 100}%): ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'}`);
+  console.log(
+    `\nauthenticated endpoint: ${(ratio * 100).toFixed(1)}% of bare Koa (target ≥ ${TARGET_RATIO * 100}%): ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'}`,
+  );
   for (const limited of [memory, redis]) {
     const cost = 1 - limited.requestsPerSecond / off.requestsPerSecond;
-    console.log(`${limited.name}: costs ${(cost * 100).toFixed(1)}% of the endpoint's requests/s (budget ≤ ${LIMITER_BUDGET * 100}%): ${cost <= LIMITER_BUDGET ? 'met' : 'NOT met'}`);
+    console.log(
+      `${limited.name}: costs ${(cost * 100).toFixed(1)}% of the endpoint's requests/s (budget ≤ ${LIMITER_BUDGET * 100}%): ${cost <= LIMITER_BUDGET ? 'met' : 'NOT met'}`,
+    );
   }
 } finally {
   await Promise.all([bare.stop(), ...servers.map((server) => server.stop())]);

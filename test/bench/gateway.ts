@@ -32,7 +32,13 @@ for (let start = 0; start < machines.length; start += 5_000) {
   await pool.query(sql.unsafe`
     INSERT INTO machines (id, cluster_id, name, agent_token_hash)
     SELECT id, ${clusterId}, 'bench', decode(hash, 'hex')
-      FROM unnest(${sql.array(slice.map((machine) => machine.id), 'uuid')}, ${sql.array(slice.map((machine) => hashSecret(machine.token).toString('hex')), 'text')}) AS m(id, hash)`);
+      FROM unnest(${sql.array(
+        slice.map((machine) => machine.id),
+        'uuid',
+      )}, ${sql.array(
+        slice.map((machine) => hashSecret(machine.token).toString('hex')),
+        'text',
+      )}) AS m(id, hash)`);
 }
 await pool.end();
 
@@ -90,7 +96,9 @@ try {
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
   console.log('server                     connect s  heap/conn   RSS/conn    CPU/heartbeat');
   for (const row of [bare, ours]) {
-    console.log(`${(row.mode === 'bare' ? 'bare Socket.IO' : 'our gateway').padEnd(26)} ${row.connectSeconds.toFixed(1).padStart(9)}  ${kib(row.heapPerConnection).padStart(9)}  ${kib(row.rssPerConnection).padStart(9)}  ${row.heartbeatMicros.toFixed(0).padStart(10)} µs`);
+    console.log(
+      `${(row.mode === 'bare' ? 'bare Socket.IO' : 'our gateway').padEnd(26)} ${row.connectSeconds.toFixed(1).padStart(9)}  ${kib(row.heapPerConnection).padStart(9)}  ${kib(row.rssPerConnection).padStart(9)}  ${row.heartbeatMicros.toFixed(0).padStart(10)} µs`,
+    );
   }
   const ratio = ours.rssPerConnection / bare.rssPerConnection;
   console.log(`\nRSS per connection: ${ratio.toFixed(2)}× the bare server's (target ≤ ${TARGET_RATIO}×): ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`);

@@ -53,9 +53,11 @@ const percentile = (values: number[], p: number) => {
 async function drive(count: number, inFlight: number, operation: (index: number) => Promise<void>): Promise<number> {
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < count) await operation(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < count) await operation(next++);
+    }),
+  );
   return (performance.now() - started) / 1000;
 }
 
@@ -75,7 +77,11 @@ async function meter(databaseUrl: string, servicePids: number[]): Promise<Meter>
   return {
     async stop() {
       const after = await read();
-      return { service: cpuSecondsBetween(before.service, after.service), postgres: cpuSecondsBetween(before.postgres, after.postgres), client: after.client - before.client };
+      return {
+        service: cpuSecondsBetween(before.service, after.service),
+        postgres: cpuSecondsBetween(before.postgres, after.postgres),
+        client: after.client - before.client,
+      };
     },
   };
 }
@@ -147,12 +153,16 @@ const agentPool = new HttpAgent({ keepAlive: true, maxSockets: CONCURRENCY });
 function post(url: string, headers: Record<string, string>, body?: unknown): Promise<unknown> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method: 'POST', agent: agentPool, headers: payload ? { ...headers, 'content-length': Buffer.byteLength(payload) } : headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
-      response.on('error', reject);
-    });
+    const request = httpRequest(
+      url,
+      { method: 'POST', agent: agentPool, headers: payload ? { ...headers, 'content-length': Buffer.byteLength(payload) } : headers },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(payload);
   });
@@ -161,7 +171,8 @@ type Fixture = { token: string; agentToken: string; machineId: string; servers: 
 
 async function seed(databaseUrl: string): Promise<Fixture> {
   const pool = await createDatabasePool(databaseUrl, { maxPoolSize: 2 });
-  if (process.env.BENCH_LOG_STATEMENTS) await pool.query(sql.unsafe`ALTER DATABASE ${sql.identifier([new URL(databaseUrl).pathname.slice(1)])} SET log_statement = 'all'`);
+  if (process.env.BENCH_LOG_STATEMENTS)
+    await pool.query(sql.unsafe`ALTER DATABASE ${sql.identifier([new URL(databaseUrl).pathname.slice(1)])} SET log_statement = 'all'`);
   const token = generateSecret('live');
   const agentToken = generateSecret('agent');
   const ids = { cluster: randomUUID(), machine: randomUUID(), user: randomUUID(), apiToken: randomUUID() };
@@ -170,9 +181,13 @@ async function seed(databaseUrl: string): Promise<Fixture> {
     await tx.query(sql.unsafe`INSERT INTO users (id, email, display_name, tier) VALUES (${ids.user}, 'bench@example.test', 'bench', 'ENTERPRISE')`);
     await tx.query(sql.unsafe`INSERT INTO clusters (id, name) VALUES (${ids.cluster}, 'bench')`);
     await tx.query(sql.unsafe`INSERT INTO cluster_members (cluster_id, user_id, role) VALUES (${ids.cluster}, ${ids.user}, 'OWNER')`);
-    await tx.query(sql.unsafe`INSERT INTO api_tokens (id, user_id, name, token_hash) VALUES (${ids.apiToken}, ${ids.user}, 'bench', ${sql.binary(hashSecret(token))})`);
+    await tx.query(
+      sql.unsafe`INSERT INTO api_tokens (id, user_id, name, token_hash) VALUES (${ids.apiToken}, ${ids.user}, 'bench', ${sql.binary(hashSecret(token))})`,
+    );
     await tx.query(sql.unsafe`INSERT INTO api_token_clusters (token_id, cluster_id) VALUES (${ids.apiToken}, ${ids.cluster})`);
-    await tx.query(sql.unsafe`INSERT INTO machines (id, cluster_id, name, agent_token_hash) VALUES (${ids.machine}, ${ids.cluster}, 'bench', ${sql.binary(hashSecret(agentToken))})`);
+    await tx.query(
+      sql.unsafe`INSERT INTO machines (id, cluster_id, name, agent_token_hash) VALUES (${ids.machine}, ${ids.cluster}, 'bench', ${sql.binary(hashSecret(agentToken))})`,
+    );
     for (const [index, serverId] of servers.entries()) {
       const base = 30_000 + index * 3;
       await tx.query(sql.unsafe`
@@ -191,7 +206,15 @@ async function startService(databaseUrl: string, role: 'all' | 'web' | 'orchestr
   const [port] = await freePorts(1);
   const profile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`, `--cpu-prof-name=${role}-${Date.now()}.cpuprofile`] : [];
   const child = spawn(process.execPath, [...profile, 'main.ts', `--role=${role}`], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), RATE_LIMIT: 'off', LOG_LEVEL: 'info', AGENT_HEARTBEAT_SECONDS: '60', ...(process.env.BENCH_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.BENCH_POOL_SIZE } : {}) },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      RATE_LIMIT: 'off',
+      LOG_LEVEL: 'info',
+      AGENT_HEARTBEAT_SECONDS: '60',
+      ...(process.env.BENCH_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.BENCH_POOL_SIZE } : {}),
+    },
     stdio: SERVICE_LOG_DIR ? ['ignore', openSync(`${SERVICE_LOG_DIR}/${role}.log`, 'w'), 'inherit'] : 'ignore',
   });
   const exited = new Promise((resolve) => child.on('exit', resolve));
@@ -228,7 +251,8 @@ async function ours(mode: 'all' | 'split'): Promise<Row[]> {
   const services: Service[] = [];
   try {
     const fixture = await seed(database.url);
-    const [api, gateway] = mode === 'all' ? [await startService(database.url, 'all')] : [await startService(database.url, 'web'), await startService(database.url, 'orchestrator')];
+    const [api, gateway] =
+      mode === 'all' ? [await startService(database.url, 'all')] : [await startService(database.url, 'web'), await startService(database.url, 'orchestrator')];
     services.push(api!, ...(gateway ? [gateway] : []));
     const pids = services.map((service) => service.child.pid!);
     const { agent, received, duplicates } = await connectAgent((gateway ?? api!).base, fixture);
@@ -236,7 +260,11 @@ async function ours(mode: 'all' | 'split'): Promise<Row[]> {
     const label = mode === 'all' ? 'one process' : 'web + orchestrator';
 
     // Warm-up (connections, JIT, prepared statements), not measured.
-    await drive(CONCURRENCY * 4, CONCURRENCY, async (index) => void (await post(`${api!.base}/api/v1/servers/${fixture.servers[index % SERVERS]}/restart`, headers)));
+    await drive(
+      CONCURRENCY * 4,
+      CONCURRENCY,
+      async (index) => void (await post(`${api!.base}/api/v1/servers/${fixture.servers[index % SERVERS]}/restart`, headers)),
+    );
 
     const power = async (count: number, inFlight: number): Promise<Row> => {
       const sent = new Map<string, number>();
@@ -259,7 +287,9 @@ async function ours(mode: 'all' | 'split'): Promise<Row[]> {
       const metered = await meter(database.url, pids);
       const seconds = await drive(count, inFlight, async (index) => {
         const at = performance.now();
-        const answer = (await post(`${api!.base}/api/v1/servers/${fixture.servers[index % SERVERS]}/rcon?wait=10`, headers, { command: `echo ${index}` })) as { success: boolean };
+        const answer = (await post(`${api!.base}/api/v1/servers/${fixture.servers[index % SERVERS]}/rcon?wait=10`, headers, { command: `echo ${index}` })) as {
+          success: boolean;
+        };
         if (answer.success) latencies.push(performance.now() - at);
       });
       const cost = await metered.stop();

@@ -56,7 +56,9 @@ if (REUSE) {
   console.log(`Players benchmark on the kept database ${REUSE}, ${cpus().length} cores`);
   clusterId = (await admin.query(`SELECT id FROM clusters WHERE name = 'bench'`)).rows[0].id;
   const userId = (await admin.query(`SELECT id FROM users WHERE email = 'bench@example.test'`)).rows[0].id;
-  const tokenId = (await admin.query(`INSERT INTO api_tokens (user_id, name, token_hash) VALUES ($1, $2, $3) RETURNING id`, [userId, `bench ${runTag}`, hashSecret(token)])).rows[0].id;
+  const tokenId = (
+    await admin.query(`INSERT INTO api_tokens (user_id, name, token_hash) VALUES ($1, $2, $3) RETURNING id`, [userId, `bench ${runTag}`, hashSecret(token)])
+  ).rows[0].id;
   await admin.query(`INSERT INTO api_token_clusters (token_id, cluster_id) VALUES ($1, $2)`, [tokenId, clusterId]);
   for (const { id } of (await admin.query(`SELECT id FROM machines WHERE cluster_id = $1 ORDER BY substr(name, 2)::int`, [clusterId])).rows) {
     const agentToken = generateSecret('agent');
@@ -79,28 +81,43 @@ if (REUSE) {
     SELECT c.id AS cluster_id, u.id AS user_id FROM c, u`);
   clusterId = seeded.rows[0]!.cluster_id;
   const userId = seeded.rows[0]!.user_id;
-  const tokenId = (await admin.query(`INSERT INTO api_tokens (user_id, name, token_hash) VALUES ($1, 'bench', $2) RETURNING id`, [userId, hashSecret(token)])).rows[0].id;
+  const tokenId = (await admin.query(`INSERT INTO api_tokens (user_id, name, token_hash) VALUES ($1, 'bench', $2) RETURNING id`, [userId, hashSecret(token)]))
+    .rows[0].id;
   await admin.query(`INSERT INTO api_token_clusters (token_id, cluster_id) VALUES ($1, $2)`, [tokenId, clusterId]);
   for (let index = 0; index < AGENTS; index++) {
     const agentToken = generateSecret('agent');
-    const id = (await admin.query(`INSERT INTO machines (cluster_id, name, agent_token_hash) VALUES ($1, $2, $3) RETURNING id`, [clusterId, `m${index}`, hashSecret(agentToken)])).rows[0].id;
+    const id = (
+      await admin.query(`INSERT INTO machines (cluster_id, name, agent_token_hash) VALUES ($1, $2, $3) RETURNING id`, [
+        clusterId,
+        `m${index}`,
+        hashSecret(agentToken),
+      ])
+    ).rows[0].id;
     machines.push({ id, token: agentToken });
   }
   // SERVERS servers for the data, plus one per agent for the ingest run; all ONLINE.
   for (let index = 0; index < SERVERS + AGENTS; index++) {
     const machine = machines[index % AGENTS]!;
     const port = 20_000 + index * 3;
-    serverIds.push((await admin.query(`
+    serverIds.push(
+      (
+        await admin.query(
+          `
       INSERT INTO servers (cluster_id, machine_id, name, game_type, game_port, query_port, rcon_port, max_players, rcon_password, status, last_status_at)
       VALUES ($1, $2, $3, 'RUST', $4, $5, $6, 200, 'x', 'ONLINE', now() - interval '181 days') RETURNING id`,
-    [clusterId, machine.id, `server ${index}`, port, port + 1, port + 2])).rows[0].id);
+          [clusterId, machine.id, `server ${index}`, port, port + 1, port + 2],
+        )
+      ).rows[0].id,
+    );
   }
 
   const dataServers = serverIds.slice(0, SERVERS);
   // Secondary indexes are built after the rows are in, as any bulk load does.
-  const indexes = (await admin.query<{ indexname: string; indexdef: string }>(`
+  const indexes = (
+    await admin.query<{ indexname: string; indexdef: string }>(`
     SELECT indexname, indexdef FROM pg_indexes
-     WHERE tablename IN ('players', 'player_sessions') AND indexname NOT IN ('players_pkey', 'player_sessions_pkey', 'players_cluster_steam_id_key')`)).rows;
+     WHERE tablename IN ('players', 'player_sessions') AND indexname NOT IN ('players_pkey', 'player_sessions_pkey', 'players_cluster_steam_id_key')`)
+  ).rows;
   for (const index of indexes) await run(`DROP INDEX ${index.indexname}`);
   await run(`ALTER TABLE players DISABLE TRIGGER players_activity_added`);
   const playerId = (expression: string) => `('00000000-0000-7000-8000-' || lpad(to_hex(${expression}), 12, '0'))::uuid`;
@@ -166,14 +183,18 @@ barePool.on('error', () => undefined);
 
 // ---- what each endpoint is asked (of the bulk-loaded players: not those an earlier run's ingest added)
 // The same sample on every load (BENCH_SEED picks another), so runs compare like with like.
-const samplePlayers = (await admin.query<{ id: string; username: string }>(`
+const samplePlayers = (
+  await admin.query<{ id: string; username: string }>(`
   SELECT id, username FROM players TABLESAMPLE SYSTEM (1) REPEATABLE (${Number(process.env.BENCH_SEED ?? 1)})
-   WHERE username ~ '^p[0-9a-f]{10}$' LIMIT ${SAMPLES}`)).rows;
+   WHERE username ~ '^p[0-9a-f]{10}$' LIMIT ${SAMPLES}`)
+).rows;
 const searches = samplePlayers.map((player, index) => player.username.slice(1 + (index % 6), 1 + (index % 6) + 3 + (index % 2)));
 // What the terms match decides what a search costs (about 0.6 µs per match collected): say it with the figures.
 const matches: number[] = [];
 for (const term of searches) matches.push(Number((await admin.query(`SELECT count(*) FROM players WHERE search_text LIKE $1`, [`%${term}%`])).rows[0].count));
-console.log(`search terms: ${searches.length}, matching p50 ${percentile(matches, 50)}, p95 ${percentile(matches, 95)}, max ${percentile(matches, 100)} players`);
+console.log(
+  `search terms: ${searches.length}, matching p50 ${percentile(matches, 50)}, p95 ${percentile(matches, 95)}, max ${percentile(matches, 100)} players`,
+);
 /** Every bulk-loaded platform id starts with these digits, as real Steam ids do: a search that matches everyone. */
 const SHARED_PREFIX = '7656119';
 type Case = { name: string; target: number | null; path: (index: number) => string; store: (pool: DatabasePool, index: number) => Promise<unknown> };
@@ -182,7 +203,12 @@ const cases: Case[] = [
     name: 'list, search of 3-4 characters',
     target: 20,
     path: (index) => `/api/v1/clusters/${clusterId}/players?search=${searches[index % searches.length]}`,
-    store: (pool, index) => playerListPage(pool, clusterId, { search: searches[index % searches.length], page: { page: 1, limit: 20 }, sort: { field: 'lastSeen', descending: true } }),
+    store: (pool, index) =>
+      playerListPage(pool, clusterId, {
+        search: searches[index % searches.length],
+        page: { page: 1, limit: 20 },
+        sort: { field: 'lastSeen', descending: true },
+      }),
   },
   {
     name: `search matching all (${SHARED_PREFIX})`,
@@ -210,7 +236,6 @@ const cases: Case[] = [
   },
 ];
 
-
 // ---- ingest: AGENTS simulated agents through the gateway, then the same function called bare.
 const ingestServers = serverIds.slice(SERVERS);
 const eventsPerAgent = Math.floor(EVENTS / AGENTS);
@@ -218,32 +243,48 @@ const eventTime = (agent: number, index: number, offsetMs: number) => new Date(D
 /** Event n of an agent: joins of new players (n even) and their leaves (n odd), on the agent's own server. */
 const eventOf = (agent: number, index: number, offsetMs: number) => ({
   name: index % 2 === 0 ? 'player:join' : 'player:leave',
-  data: { serverId: ingestServers[agent]!, steamId: `bench-${runTag}-${agent}-${Math.floor(index / 2)}`, username: `bench ${agent}`, at: eventTime(agent, index, offsetMs) },
+  data: {
+    serverId: ingestServers[agent]!,
+    steamId: `bench-${runTag}-${agent}-${Math.floor(index / 2)}`,
+    username: `bench ${agent}`,
+    at: eventTime(agent, index, offsetMs),
+  },
 });
 async function measureIngest() {
   const gateway = await startServer('gatewayServer.ts', ['ours', database.url]);
   try {
-    const sockets = await Promise.all(machines.map((machine) => new Promise<ReturnType<typeof io>>((resolve, reject) => {
-      const socket = io(`http://127.0.0.1:${gateway.port}`, { path: '/ws', transports: ['websocket'] });
-      socket.on('connect_error', reject);
-      socket.on('connect', () => socket.emit('auth', { token: machine.token, machineId: machine.id, version: '0.1.0' }));
-      socket.on('authenticated', () => resolve(socket));
-      // A real agent beats every heartbeatSeconds; without it the gateway drops the connection after three periods.
-      const beat = setInterval(() => socket.emit('heartbeat', { metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 }, uptime: 1 }), 5_000);
-      socket.on('disconnect', () => clearInterval(beat));
-    })));
+    const sockets = await Promise.all(
+      machines.map(
+        (machine) =>
+          new Promise<ReturnType<typeof io>>((resolve, reject) => {
+            const socket = io(`http://127.0.0.1:${gateway.port}`, { path: '/ws', transports: ['websocket'] });
+            socket.on('connect_error', reject);
+            socket.on('connect', () => socket.emit('auth', { token: machine.token, machineId: machine.id, version: '0.1.0' }));
+            socket.on('authenticated', () => resolve(socket));
+            // A real agent beats every heartbeatSeconds; without it the gateway drops the connection after three periods.
+            const beat = setInterval(() => socket.emit('heartbeat', { metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 }, uptime: 1 }), 5_000);
+            socket.on('disconnect', () => clearInterval(beat));
+          }),
+      ),
+    );
     const databaseName = new URL(database.url).pathname.slice(1);
-    const cpuBefore = { gateway: await cpuTicks((pid) => pid === gateway.child.pid), postgres: await cpuTicks(isBackendOf(databaseName)), generator: process.cpuUsage() };
+    const cpuBefore = {
+      gateway: await cpuTicks((pid) => pid === gateway.child.pid),
+      postgres: await cpuTicks(isBackendOf(databaseName)),
+      generator: process.cpuUsage(),
+    };
     const started = performance.now();
-    await Promise.all(sockets.map((socket, agent) => {
-      for (let index = 0; index < eventsPerAgent - 1; index++) {
-        const event = eventOf(agent, index, 600_000);
-        socket.emit(event.name, event.data);
-      }
-      const last = eventOf(agent, eventsPerAgent - 1, 600_000);
-      // Reports are handled in order per agent: the ack of the last one means all of them are stored.
-      return socket.timeout(600_000).emitWithAck(last.name, last.data);
-    }));
+    await Promise.all(
+      sockets.map((socket, agent) => {
+        for (let index = 0; index < eventsPerAgent - 1; index++) {
+          const event = eventOf(agent, index, 600_000);
+          socket.emit(event.name, event.data);
+        }
+        const last = eventOf(agent, eventsPerAgent - 1, 600_000);
+        // Reports are handled in order per agent: the ack of the last one means all of them are stored.
+        return socket.timeout(600_000).emitWithAck(last.name, last.data);
+      }),
+    );
     const seconds = (performance.now() - started) / 1000;
     const generatorUsage = process.cpuUsage(cpuBefore.generator);
     const perEvent = (cpuSeconds: number) => `${Math.round((cpuSeconds * 1e6) / (AGENTS * eventsPerAgent))} µs`;
@@ -254,26 +295,46 @@ async function measureIngest() {
     };
     for (const socket of sockets) socket.disconnect();
     const stored = Number((await admin.query(`SELECT count(*) FROM player_sessions WHERE server_id = ANY($1::uuid[])`, [ingestServers])).rows[0].count);
-    if (process.env.BENCH_DEBUG) console.log((await admin.query(`SELECT server_id, count(*), min(joined_at), max(joined_at) FROM player_sessions WHERE server_id = ANY($1::uuid[]) GROUP BY 1`, [ingestServers])).rows.map((r) => `${r.count}`).join(' '));
+    if (process.env.BENCH_DEBUG)
+      console.log(
+        (
+          await admin.query(`SELECT server_id, count(*), min(joined_at), max(joined_at) FROM player_sessions WHERE server_id = ANY($1::uuid[]) GROUP BY 1`, [
+            ingestServers,
+          ])
+        ).rows
+          .map((r) => `${r.count}`)
+          .join(' '),
+      );
 
     // Bare: the same function calls, AGENTS at a time, each agent's in order (BENCH_BARE=0 skips it).
     const bareStarted = performance.now();
-    await Promise.all((process.env.BENCH_BARE === '0' ? [] : ingestServers).map(async (_serverId, agent) => {
-      const client = await barePool.connect();
-      try {
-        for (let index = 0; index < eventsPerAgent; index++) {
-          const event = eventOf(agent, index, 300_000);
-          await client.query(`SELECT gsm_player_event($1, $2, $3, $4, $5, NULL)`, [event.data.serverId, event.name === 'player:join' ? 'join' : 'leave', `bare-${event.data.steamId}`, event.data.username, event.data.at]);
+    await Promise.all(
+      (process.env.BENCH_BARE === '0' ? [] : ingestServers).map(async (_serverId, agent) => {
+        const client = await barePool.connect();
+        try {
+          for (let index = 0; index < eventsPerAgent; index++) {
+            const event = eventOf(agent, index, 300_000);
+            await client.query(`SELECT gsm_player_event($1, $2, $3, $4, $5, NULL)`, [
+              event.data.serverId,
+              event.name === 'player:join' ? 'join' : 'leave',
+              `bare-${event.data.steamId}`,
+              event.data.username,
+              event.data.at,
+            ]);
+          }
+        } finally {
+          client.release();
         }
-      } finally {
-        client.release();
-      }
-    }));
+      }),
+    );
     const bareSeconds = (performance.now() - bareStarted) / 1000;
     const rate = (AGENTS * eventsPerAgent) / seconds;
-    console.log(`\ningest through the gateway: ${(AGENTS * eventsPerAgent).toLocaleString('en')} events from ${AGENTS} agents in ${seconds.toFixed(1)} s = ${rate.toFixed(0)} events/s (${stored.toLocaleString('en')} sessions stored)`);
+    console.log(
+      `\ningest through the gateway: ${(AGENTS * eventsPerAgent).toLocaleString('en')} events from ${AGENTS} agents in ${seconds.toFixed(1)} s = ${rate.toFixed(0)} events/s (${stored.toLocaleString('en')} sessions stored)`,
+    );
     console.log(`CPU per event: gateway ${cpu.gateway}, Postgres ${cpu.postgres}, load generator ${cpu.generator} (${cpus().length} cores)`);
-    if (process.env.BENCH_BARE !== '0') console.log(`same function called bare (${barePool.options.max} connections): ${((AGENTS * eventsPerAgent) / bareSeconds).toFixed(0)} events/s`);
+    if (process.env.BENCH_BARE !== '0')
+      console.log(`same function called bare (${barePool.options.max} connections): ${((AGENTS * eventsPerAgent) / bareSeconds).toFixed(0)} events/s`);
     console.log(`target ≥ 5,000 events/s: ${rate >= 5_000 ? 'met' : 'NOT met'}`);
   } finally {
     await gateway.stop();

@@ -41,7 +41,16 @@ export async function startServer(script: string, args: string[] = [], env: Node
  * CPU time (user + system) per request of the server process and of the Postgres backends of its database: steadier
  * than requests/s on a shared machine, and it says where the time goes. NaN when not measured.
  */
-export type Measurement = { name: string; requestsPerSecond: number; p50: number; p99: number; errors: number; non2xx: number; serverCpuUs: number; postgresCpuUs: number };
+export type Measurement = {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  serverCpuUs: number;
+  postgresCpuUs: number;
+};
 
 /** What a target's CPU is measured on: the server's pid and the name of its database. */
 export type CpuTarget = { pid?: number; database?: string };
@@ -70,7 +79,8 @@ export async function cpuTicks(match: (pid: number, commandLine: string) => bool
 export const cpuSecondsBetween = (before: Map<number, number>, after: Map<number, number>): number =>
   [...after].reduce((sum, [pid, ticks]) => sum + ticks - (before.get(pid) ?? 0), 0) / TICKS_PER_S;
 
-export const isBackendOf = (database: string) => (_pid: number, commandLine: string) => commandLine.startsWith('postgres: ') && commandLine.includes(` ${database} `);
+export const isBackendOf = (database: string) => (_pid: number, commandLine: string) =>
+  commandLine.startsWith('postgres: ') && commandLine.includes(` ${database} `);
 
 const cpuOf = (target: CpuTarget) =>
   Promise.all([target.pid ? cpuTicks((pid) => pid === target.pid) : null, target.database ? cpuTicks(isBackendOf(target.database)) : null]);

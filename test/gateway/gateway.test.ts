@@ -26,7 +26,9 @@ async function machine(owner?: TestUser) {
 }
 
 const machineRow = (machineId: string) =>
-  app.pool.one(sql.unsafe`SELECT status, agent_version AS "agentVersion", metrics, hostname FROM machines WHERE id = ${machineId}`) as Promise<Record<string, any>>;
+  app.pool.one(sql.unsafe`SELECT status, agent_version AS "agentVersion", metrics, hostname FROM machines WHERE id = ${machineId}`) as Promise<
+    Record<string, any>
+  >;
 
 const serverStatus = (serverId: string) => app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`);
 
@@ -65,7 +67,11 @@ for (const [framing, connect] of Object.entries(AGENTS)) {
       ['wrong token', (agent) => agent.send('auth', { token: `gsm_agent_${'x'.repeat(43)}`, machineId, version: '0.1.0' }), /invalid agent token/],
       ['token of another machine', (agent) => agent.send('auth', { token: other.token, machineId, version: '0.1.0' }), /another machine/],
       ['user API token', (agent) => agent.send('auth', { token: apiToken.token, machineId, version: '0.1.0' }), /user tokens/],
-      ['another first message', (agent) => agent.send('heartbeat', { metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 }, uptime: 1 }), /first message must be auth/],
+      [
+        'another first message',
+        (agent) => agent.send('heartbeat', { metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 }, uptime: 1 }),
+        /first message must be auth/,
+      ],
       ['malformed auth', (agent) => agent.send('auth', { token }), /auth needs/],
       ['no auth in time', () => undefined, /no auth message within 1500 ms/],
     ];
@@ -90,7 +96,9 @@ for (const [framing, connect] of Object.entries(AGENTS)) {
     const { user, clusterId, machineId, token } = await machine();
     const created = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId }, { headers: user.auth })));
     const foreign = await machine(user);
-    const foreignServer = await body(await app.request(`/api/v1/clusters/${foreign.clusterId}/servers`, json({ ...SERVER, machineId: foreign.machineId }, { headers: user.auth })));
+    const foreignServer = await body(
+      await app.request(`/api/v1/clusters/${foreign.clusterId}/servers`, json({ ...SERVER, machineId: foreign.machineId }, { headers: user.auth })),
+    );
     const agent = await connect(app);
     agent.send('auth', { token, machineId, version: '0.1.0' });
     await agent.next('authenticated');
@@ -134,7 +142,11 @@ test('reports update the server and machine: status, heartbeat metrics and host 
   const agent = await socketIoAgent(app);
   agent.send('auth', { token, machineId, version: '0.2.0' });
   await agent.next('authenticated');
-  agent.send('heartbeat', { metrics: { cpuPercent: 12.5, memoryUsedBytes: 1024, diskUsedBytes: 2048 }, uptime: 60, host: { hostname: 'box', os: 'linux', cpuCount: 8, memoryBytes: 16e9 } });
+  agent.send('heartbeat', {
+    metrics: { cpuPercent: 12.5, memoryUsedBytes: 1024, diskUsedBytes: 2048 },
+    uptime: 60,
+    host: { hostname: 'box', os: 'linux', cpuCount: 8, memoryBytes: 16e9 },
+  });
   agent.send('server:status', { serverId: created.id, status: 'ONLINE', at: new Date().toISOString() });
   agent.send('players:snapshot', { serverId: created.id, players: [{ steamId: '7656', username: 'alice', ping: 20 }], at: new Date().toISOString() });
   t.true(await waitFor(async () => (await body(await app.request(`/api/v1/servers/${created.id}`, { headers: user.auth }))).playersOnline === 1));
@@ -150,7 +162,10 @@ test('reports update the server and machine: status, heartbeat metrics and host 
   await new Promise((done) => setTimeout(done, 200));
   t.is((await body(await app.request(`/api/v1/servers/${created.id}`, { headers: user.auth }))).status, 'ONLINE');
   agent.close();
-  t.true(await waitFor(async () => (await body(await app.request(`/api/v1/servers/${created.id}`, { headers: user.auth }))).status === 'UNKNOWN'), 'disconnect: UNKNOWN');
+  t.true(
+    await waitFor(async () => (await body(await app.request(`/api/v1/servers/${created.id}`, { headers: user.auth }))).status === 'UNKNOWN'),
+    'disconnect: UNKNOWN',
+  );
 });
 
 test('three missed heartbeats mark the machine OFFLINE and its servers UNKNOWN; heartbeats keep it ONLINE', async (t) => {
@@ -262,7 +277,7 @@ test('a report dated in the future cannot freeze a status; fractional byte count
   agent.close();
 });
 
-test('deleting a cluster closes its agents\' connections', async (t) => {
+test("deleting a cluster closes its agents' connections", async (t) => {
   const { user, clusterId, machineId, token } = await machine();
   const agent = await socketIoAgent(app);
   agent.send('auth', { token, machineId, version: '0.1.0' });
@@ -279,7 +294,14 @@ test('with two orchestrator processes, a newer connection replaces the older one
   // A second gateway on the same database, as a second orchestrator process would run it.
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const second = await createGateway(server, { pool: app.pool, databaseUrl: app.database.url, logger: app.deps.logger, heartbeatSeconds: 1, authTimeoutMs: 1_500, minVersion: '0.1.0' });
+  const second = await createGateway(server, {
+    pool: app.pool,
+    databaseUrl: app.database.url,
+    logger: app.deps.logger,
+    heartbeatSeconds: 1,
+    authTimeoutMs: 1_500,
+    minVersion: '0.1.0',
+  });
   t.teardown(async () => {
     await second.close();
     server.close();

@@ -36,7 +36,12 @@ test('a job is delivered at once, its result stored once and acknowledged, dupli
   const owner = await signUp(app);
   const clusterId = await createCluster(app, owner);
   const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
-  const server = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: owner.auth })));
+  const server = await body(
+    await app.request(
+      `/api/v1/clusters/${clusterId}/servers`,
+      json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: owner.auth }),
+    ),
+  );
 
   const agent = await authenticatedAgent(machine);
   t.teardown(() => void agent.close());
@@ -58,7 +63,9 @@ test('a job is delivered at once, its result stored once and acknowledged, dupli
   t.like(stored, { status: 'SUCCEEDED', result: { message: 'online' } });
 
   // The same result again (the agent did not see the first ack): acknowledged, nothing changes.
-  const duplicate = await agent.timeout(3_000).emitWithAck('job:result', { ...result, result: { message: 'again' }, finishedAt: new Date(Date.now() + 5_000).toISOString() });
+  const duplicate = await agent
+    .timeout(3_000)
+    .emitWithAck('job:result', { ...result, result: { message: 'again' }, finishedAt: new Date(Date.now() + 5_000).toISOString() });
   t.like(duplicate, { stored: true });
   const after = await body(await app.request(`/api/v1/jobs/${accepted.id}`, { headers: owner.auth }));
   t.deepEqual(after.result, { message: 'online' });
@@ -76,7 +83,12 @@ test('a cancel asked for while the agent is away reaches it when it is back, ins
   const owner = await signUp(app);
   const clusterId = await createCluster(app, owner);
   const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
-  const server = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: owner.auth })));
+  const server = await body(
+    await app.request(
+      `/api/v1/clusters/${clusterId}/servers`,
+      json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: owner.auth }),
+    ),
+  );
   const connect = async () => {
     const received: { event: string; data: { jobId?: string } }[] = [];
     const agent = await authenticatedAgent(machine, (agent) =>
@@ -92,13 +104,20 @@ test('a cancel asked for while the agent is away reaches it when it is back, ins
   // Acknowledged and recorded as DISPATCHED before the agent goes away, so the cancel below is one for the agent.
   await until(async () => (await jobStatus(job.id)) === 'DISPATCHED', 'the job to reach the agent', 10_000);
   first.agent.close();
-  await until(async () => (await app.pool.oneFirst(sql.unsafe`SELECT status FROM machines WHERE id = ${machine.id}`)) === 'OFFLINE', 'the machine OFFLINE', 10_000);
+  await until(
+    async () => (await app.pool.oneFirst(sql.unsafe`SELECT status FROM machines WHERE id = ${machine.id}`)) === 'OFFLINE',
+    'the machine OFFLINE',
+    10_000,
+  );
   t.is((await app.request(`/api/v1/jobs/${job.id}/cancel`, { method: 'POST', headers: owner.auth })).status, 202);
 
   const second = await connect();
   t.teardown(() => void second.agent.close());
   await until(async () => second.received.some((entry) => entry.event === 'job:cancel' && entry.data.jobId === job.id), 'the cancel', 10_000);
-  t.false(second.received.some((entry) => entry.event === 'job'), 'not the job again');
+  t.false(
+    second.received.some((entry) => entry.event === 'job'),
+    'not the job again',
+  );
 });
 
 test('a delivery the database cannot answer leaves the job for the sweep instead of rejecting (deliveries run unawaited)', async (t) => {

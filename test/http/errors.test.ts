@@ -6,47 +6,51 @@ import { body as read, json, useTestApp } from '../support/app.ts';
 const ERROR_KEYS = ['error', 'message', 'statusCode'];
 
 /** A demo resource registered only in this test, exercising every validation helper. */
-const app = useTestApp(test, { setup: ({ api }) => {
-  api.route({
-    method: 'post',
-    path: '/test/widgets/:id',
-    summary: 'demo',
-    tags: ['Test'],
-    auth: 'none',
-    params: z.object({ id }),
-    body: z
-      .object({
-        name: z.string().min(1).max(64),
-        port: z.int().min(1024, 'port must be between 1024 and 65535').max(65535, 'port must be between 1024 and 65535'),
-        steps: z.array(z.object({ command: z.string().min(1) }).strict()).optional(),
-      })
-      .strict(),
-    status: 201,
-    responses: { 201: { description: 'created' } },
-    handler: (_ctx, { params, body }) => ({ id: params.id, ...body }),
-  });
-  api.route({
-    method: 'get',
-    path: '/test/widgets',
-    summary: 'demo list',
-    tags: ['Test'],
-    auth: 'none',
-    query: z.object({ ...paginationQuery, sort: sortQuery(['name', 'createdAt'], '-createdAt'), status: enumFilter(['ONLINE', 'OFFLINE']).optional() }).strict(),
-    responses: { 200: { description: 'list' } },
-    handler: (_ctx, { query }) => ({ ...listAnswer([], 41, query), echo: query }),
-  });
-  api.route({
-    method: 'get',
-    path: '/test/explode',
-    summary: 'fails with internals in the message',
-    tags: ['Test'],
-    auth: 'none',
-    responses: { 200: { description: 'never' } },
-    handler: () => {
-      throw new Error('relation "secret_table" does not exist at SELECT * FROM secret_table');
-    },
-  });
-} });
+const app = useTestApp(test, {
+  setup: ({ api }) => {
+    api.route({
+      method: 'post',
+      path: '/test/widgets/:id',
+      summary: 'demo',
+      tags: ['Test'],
+      auth: 'none',
+      params: z.object({ id }),
+      body: z
+        .object({
+          name: z.string().min(1).max(64),
+          port: z.int().min(1024, 'port must be between 1024 and 65535').max(65535, 'port must be between 1024 and 65535'),
+          steps: z.array(z.object({ command: z.string().min(1) }).strict()).optional(),
+        })
+        .strict(),
+      status: 201,
+      responses: { 201: { description: 'created' } },
+      handler: (_ctx, { params, body }) => ({ id: params.id, ...body }),
+    });
+    api.route({
+      method: 'get',
+      path: '/test/widgets',
+      summary: 'demo list',
+      tags: ['Test'],
+      auth: 'none',
+      query: z
+        .object({ ...paginationQuery, sort: sortQuery(['name', 'createdAt'], '-createdAt'), status: enumFilter(['ONLINE', 'OFFLINE']).optional() })
+        .strict(),
+      responses: { 200: { description: 'list' } },
+      handler: (_ctx, { query }) => ({ ...listAnswer([], 41, query), echo: query }),
+    });
+    api.route({
+      method: 'get',
+      path: '/test/explode',
+      summary: 'fails with internals in the message',
+      tags: ['Test'],
+      auth: 'none',
+      responses: { 200: { description: 'never' } },
+      handler: () => {
+        throw new Error('relation "secret_table" does not exist at SELECT * FROM secret_table');
+      },
+    });
+  },
+});
 
 const WIDGET = '/test/widgets/0192f0c4-1a2b-7c3d-8e4f-0123456789ab';
 
@@ -165,7 +169,9 @@ test('X-Request-Id is generated, or echoed when sane', async (t) => {
 
 test('every log line of a request carries its request id', async (t) => {
   await app().request('/test/explode', { headers: { 'x-request-id': 'trace-explode' } });
-  const lines = app().logs().filter((line) => line.requestId === 'trace-explode');
+  const lines = app()
+    .logs()
+    .filter((line) => line.requestId === 'trace-explode');
   t.true(lines.length >= 2, 'the error line and the request line');
   t.true(lines.some((line) => line.msg === 'request' || line.msg === 'request failed'));
 });
@@ -175,7 +181,11 @@ test('a 500 never leaks internals; the log line with the same id has them', asyn
   t.is(response.status, 500);
   const body = await read(response);
   t.deepEqual(body, { statusCode: 500, message: 'Internal Server Error', error: 'Internal Server Error' });
-  const logged = JSON.stringify(app().logs().filter((line) => line.requestId === 'trace-500'));
+  const logged = JSON.stringify(
+    app()
+      .logs()
+      .filter((line) => line.requestId === 'trace-500'),
+  );
   t.true(logged.includes('secret_table'));
 });
 

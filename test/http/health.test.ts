@@ -46,7 +46,15 @@ test('readyz is 503 naming the database when it is unreachable', async (t) => {
   const pool = await createDatabasePool(database.url, { maxPoolSize: 2 });
   const { logger } = captureLogs();
   const config = loadConfig({ DATABASE_URL: database.url, PORT: '0', RATE_LIMIT: 'off' });
-  const deps = await createAppDeps({ config, logger, pool, databaseUrl: database.url, secrets: { pasetoKey: generatePasetoKey() }, version: 'test', defaultMetrics: false });
+  const deps = await createAppDeps({
+    config,
+    logger,
+    pool,
+    databaseUrl: database.url,
+    secrets: { pasetoKey: generatePasetoKey() },
+    version: 'test',
+    defaultMetrics: false,
+  });
   const { koa } = createApp(deps);
   const server = await startHttpServer(koa, { port: 0, host: '127.0.0.1' });
   try {

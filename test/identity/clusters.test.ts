@@ -93,7 +93,10 @@ test('invitations: create (secret once), list, accept by the invitee only, then 
   const invitee = await signUp(app());
   const intruder = await signUp(app());
   const clusterId = await createCluster(app(), owner);
-  const response = await app().request(`/api/v1/clusters/${clusterId}/invitations`, json({ email: invitee.email.toUpperCase(), role: 'MODERATOR' }, { headers: owner.auth }));
+  const response = await app().request(
+    `/api/v1/clusters/${clusterId}/invitations`,
+    json({ email: invitee.email.toUpperCase(), role: 'MODERATOR' }, { headers: owner.auth }),
+  );
   t.is(response.status, 201);
   const created = await body(response);
   t.regex(created.token, /^gsm_invite_[0-9A-Za-z]{43}$/);
@@ -124,7 +127,8 @@ test('revoked and expired invitations cannot be accepted', async (t) => {
   const owner = await signUp(app());
   const invitee = await signUp(app());
   const clusterId = await createCluster(app(), owner);
-  const invite = async () => body(await app().request(`/api/v1/clusters/${clusterId}/invitations`, json({ email: invitee.email, role: 'VIEWER' }, { headers: owner.auth })));
+  const invite = async () =>
+    body(await app().request(`/api/v1/clusters/${clusterId}/invitations`, json({ email: invitee.email, role: 'VIEWER' }, { headers: owner.auth })));
   const first = await invite();
   t.is((await app().request(`/api/v1/clusters/${clusterId}/invitations/${first.id}`, { method: 'DELETE', headers: owner.auth })).status, 200);
   t.is((await app().request(`/api/v1/clusters/${clusterId}/invitations/${first.id}`, { method: 'DELETE', headers: owner.auth })).status, 409);
@@ -146,14 +150,19 @@ test('every change writes an audit entry; OWNER and ADMIN read the log with filt
   await app().request(`/api/v1/clusters/${clusterId}/members/${viewer.id}`, patch({ role: 'MODERATOR' }, owner.auth));
 
   const log = await body(await app().request(`/api/v1/clusters/${clusterId}/audit-log`, { headers: owner.auth }));
-  t.deepEqual(log.data.map((entry: { action: string }) => entry.action), ['member.update', 'cluster.update', 'cluster.create']);
+  t.deepEqual(
+    log.data.map((entry: { action: string }) => entry.action),
+    ['member.update', 'cluster.update', 'cluster.create'],
+  );
   const update = log.data[1];
   t.deepEqual(update.actor, { kind: 'USER', id: owner.id, name: update.actor.name });
   t.is(update.requestId, 'audit-trace-1');
   t.deepEqual(update.target, { type: 'cluster', id: clusterId });
   t.truthy(update.ip);
 
-  const filtered = await body(await app().request(`/api/v1/clusters/${clusterId}/audit-log?action=member.update&targetId=${viewer.id}`, { headers: owner.auth }));
+  const filtered = await body(
+    await app().request(`/api/v1/clusters/${clusterId}/audit-log?action=member.update&targetId=${viewer.id}`, { headers: owner.auth }),
+  );
   t.is(filtered.meta.total, 1);
   t.is((await app().request(`/api/v1/clusters/${clusterId}/audit-log`, { headers: viewer.auth })).status, 403);
 

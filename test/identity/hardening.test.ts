@@ -29,7 +29,9 @@ test("an API token's scope never grows: not by creating a cluster, not by accept
 
   const other = await signUp(app());
   const theirs = await createCluster(app(), other);
-  const invitation = await body(await app().request(`/api/v1/clusters/${theirs}/invitations`, json({ email: user.email, role: 'VIEWER' }, { headers: other.auth })));
+  const invitation = await body(
+    await app().request(`/api/v1/clusters/${theirs}/invitations`, json({ email: user.email, role: 'VIEWER' }, { headers: other.auth })),
+  );
   t.is((await app().request('/api/v1/invitations/accept', json({ token: invitation.token }, { headers: token.auth }))).status, 200);
   t.is((await app().request(`/api/v1/clusters/${theirs}`, { headers: token.auth })).status, 403);
   t.is((await app().request(`/api/v1/clusters/${theirs}`, { headers: user.auth })).status, 200);
@@ -64,7 +66,10 @@ test('NUL characters are a 400, never a 500', async (t) => {
   const machine = await body(await app().request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'm' }, { headers: user.auth })));
   const env = await app().request(
     `/api/v1/clusters/${clusterId}/servers`,
-    json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017, env: { A: 'x\u0000y' } }, { headers: user.auth }),
+    json(
+      { name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017, env: { A: 'x\u0000y' } },
+      { headers: user.auth },
+    ),
   );
   t.is(env.status, 400);
 });
@@ -72,11 +77,15 @@ test('NUL characters are a 400, never a 500', async (t) => {
 test('an expired invitation does not block a new one to the same address', async (t) => {
   const owner = await signUp(app());
   const clusterId = await createCluster(app(), owner);
-  const invite = () => app().request(`/api/v1/clusters/${clusterId}/invitations`, json({ email: 'late@example.test', role: 'VIEWER' }, { headers: owner.auth }));
+  const invite = () =>
+    app().request(`/api/v1/clusters/${clusterId}/invitations`, json({ email: 'late@example.test', role: 'VIEWER' }, { headers: owner.auth }));
   const first = await body(await invite());
   await app().pool.query(sql.unsafe`UPDATE invitations SET expires_at = now() - interval '1 minute' WHERE id = ${first.id}`);
   const second = await invite();
   t.is(second.status, 201);
   const list = await body(await app().request(`/api/v1/clusters/${clusterId}/invitations?sort=createdAt`, { headers: owner.auth }));
-  t.deepEqual(list.data.map((row: { status: string }) => row.status), ['EXPIRED', 'PENDING']);
+  t.deepEqual(
+    list.data.map((row: { status: string }) => row.status),
+    ['EXPIRED', 'PENDING'],
+  );
 });

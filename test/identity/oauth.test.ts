@@ -99,7 +99,12 @@ test('a forged, tampered, foreign, replayed or cancelled Steam assertion is 401 
   tampered.searchParams.set('openid.claimed_id', claimed);
   tampered.searchParams.set('openid.identity', claimed);
   const forged = new URL(genuine);
-  for (const [key, value] of Object.entries({ 'openid.claimed_id': claimed, 'openid.identity': claimed, 'openid.response_nonce': '2026-01-01T00:00:00Zabc', 'openid.sig': randomBytes(32).toString('base64') })) {
+  for (const [key, value] of Object.entries({
+    'openid.claimed_id': claimed,
+    'openid.identity': claimed,
+    'openid.response_nonce': '2026-01-01T00:00:00Zabc',
+    'openid.sig': randomBytes(32).toString('base64'),
+  })) {
     forged.searchParams.set(key, value);
   }
   for (const url of [tampered, forged]) {
@@ -120,7 +125,7 @@ test('a forged, tampered, foreign, replayed or cancelled Steam assertion is 401 
   const replayCookie = stateCookie(genuine.toString());
 
   t.is((await get(open(), genuine.toString())).status, 200, 'the untouched assertion still works once');
-  t.is((await get(open(), genuine.toString())).status, 400, 'a replay: the browser\'s state cookie was spent by the sign-in');
+  t.is((await get(open(), genuine.toString())).status, 400, "a replay: the browser's state cookie was spent by the sign-in");
   const replayWithOldCookie = await fetch(genuine, { redirect: 'manual', headers: { cookie: replayCookie } });
   t.is(replayWithOldCookie.status, 401, 'with the old cookie kept back, the provider refuses the reused nonce');
 
@@ -161,7 +166,12 @@ test('Discord sign-in creates the user with its verified e-mail and finds it aga
   const profile = newDiscordUser();
   const start = new URL(location(await open().request('/api/v1/auth/discord', { redirect: 'manual' })));
   t.is(`${start.origin}${start.pathname}`, provider.env.DISCORD_AUTHORIZE_URL);
-  t.like(Object.fromEntries(start.searchParams), { client_id: 'test-client-id', response_type: 'code', scope: 'identify email', redirect_uri: `${PUBLIC_URL}/auth/discord/callback` });
+  t.like(Object.fromEntries(start.searchParams), {
+    client_id: 'test-client-id',
+    response_type: 'code',
+    scope: 'identify email',
+    redirect_uri: `${PUBLIC_URL}/auth/discord/callback`,
+  });
 
   const first = await signIn(open(), 'discord', profile.id);
   t.is(first.status, 200);
@@ -217,7 +227,10 @@ test('a signed-in user links Steam and Discord accounts', async (t) => {
   const profile = newDiscordUser();
   t.is((await signIn(open(), 'discord', profile.id, bearer(accessToken))).status, 200);
   t.like(await account(open(), accessToken), { id: user.id, steamId, discordId: profile.id, email: user.email });
-  t.deepEqual((await auditActions(open(), user.id)).filter((action) => action === 'user.link'), ['user.link', 'user.link']);
+  t.deepEqual(
+    (await auditActions(open(), user.id)).filter((action) => action === 'user.link'),
+    ['user.link', 'user.link'],
+  );
 
   const again = await signIn(open(), 'steam', steamId);
   t.is((await account(open(), (await read(again)).accessToken)).id, user.id, 'later Steam sign-ins reach the same user');
@@ -277,7 +290,8 @@ test('Discord sign-in is 404 while the installation has not configured it', asyn
 
 test('the OpenAPI document lists the sign-in routes', (t) => {
   const document = openApiDocument(open().api, open().deps);
-  for (const path of ['/auth/steam', '/api/v1/auth/steam/callback', '/auth/discord', '/api/v1/auth/discord/callback']) t.truthy(document.paths[path]?.get, path);
+  for (const path of ['/auth/steam', '/api/v1/auth/steam/callback', '/auth/discord', '/api/v1/auth/discord/callback'])
+    t.truthy(document.paths[path]?.get, path);
 });
 
 test('a provider that cannot be reached is 503, not a failed sign-in', async (t) => {
@@ -285,9 +299,16 @@ test('a provider that cannot be reached is 503, not a failed sign-in', async (t)
   const returnTo = 'http://gsm.test/auth/steam/callback?state=s';
   const claimed = 'https://steamcommunity.com/openid/id/76561197960287930';
   const assertion = {
-    'openid.ns': 'http://specs.openid.net/auth/2.0', 'openid.mode': 'id_res', 'openid.op_endpoint': endpoint, 'openid.claimed_id': claimed,
-    'openid.identity': claimed, 'openid.return_to': returnTo, 'openid.response_nonce': 'n', 'openid.assoc_handle': '1',
-    'openid.signed': 'signed,op_endpoint,claimed_id,identity,return_to,response_nonce,assoc_handle', 'openid.sig': 'x',
+    'openid.ns': 'http://specs.openid.net/auth/2.0',
+    'openid.mode': 'id_res',
+    'openid.op_endpoint': endpoint,
+    'openid.claimed_id': claimed,
+    'openid.identity': claimed,
+    'openid.return_to': returnTo,
+    'openid.response_nonce': 'n',
+    'openid.assoc_handle': '1',
+    'openid.signed': 'signed,op_endpoint,claimed_id,identity,return_to,response_nonce,assoc_handle',
+    'openid.sig': 'x',
   };
   await t.throwsAsync(createSteamOpenId(endpoint).verify(assertion, returnTo), { message: /Steam could not be reached/ });
   const discord = createDiscordOAuth(loadConfig({ DISCORD_CLIENT_ID: 'a', DISCORD_CLIENT_SECRET: 'b', DISCORD_TOKEN_URL: 'http://127.0.0.1:1/token' }))!;

@@ -33,7 +33,17 @@ const app = useTestApp(test, {
 type Caller = Role | 'NON_MEMBER' | 'OUT_OF_SCOPE_TOKEN';
 const CALLERS: Caller[] = ['OWNER', 'ADMIN', 'MODERATOR', 'VIEWER', 'NON_MEMBER', 'OUT_OF_SCOPE_TOKEN'];
 
-type Fixture = { clusterId: string; targetModerator: string; targetViewer: string; invitationId: string; machineId: string; serverId: string; playerId: string; banId: string; taskId: string };
+type Fixture = {
+  clusterId: string;
+  targetModerator: string;
+  targetViewer: string;
+  invitationId: string;
+  machineId: string;
+  serverId: string;
+  playerId: string;
+  banId: string;
+  taskId: string;
+};
 
 type Case = {
   name: string;
@@ -52,11 +62,23 @@ const CASES: Case[] = [
   { name: 'PATCH cluster', request: (f) => [`/api/v1/clusters/${f.clusterId}`, json({ name: 'renamed' }, { method: 'PATCH' })], expect: MANAGERS(200) },
   { name: 'DELETE cluster', request: (f) => [`/api/v1/clusters/${f.clusterId}`, { method: 'DELETE' }], expect: { OWNER: 200 } },
   { name: 'GET members', request: (f) => [`/api/v1/clusters/${f.clusterId}/members`], expect: ALL_MEMBERS(200) },
-  { name: 'PATCH member role', request: (f) => [`/api/v1/clusters/${f.clusterId}/members/${f.targetModerator}`, json({ role: 'VIEWER' }, { method: 'PATCH' })], expect: MANAGERS(200) },
+  {
+    name: 'PATCH member role',
+    request: (f) => [`/api/v1/clusters/${f.clusterId}/members/${f.targetModerator}`, json({ role: 'VIEWER' }, { method: 'PATCH' })],
+    expect: MANAGERS(200),
+  },
   { name: 'DELETE member', request: (f) => [`/api/v1/clusters/${f.clusterId}/members/${f.targetViewer}`, { method: 'DELETE' }], expect: MANAGERS(200) },
-  { name: 'leave cluster', request: (f) => [`/api/v1/clusters/${f.clusterId}/members/me`, { method: 'DELETE' }], expect: { OWNER: 409, ADMIN: 200, MODERATOR: 200, VIEWER: 200 } },
+  {
+    name: 'leave cluster',
+    request: (f) => [`/api/v1/clusters/${f.clusterId}/members/me`, { method: 'DELETE' }],
+    expect: { OWNER: 409, ADMIN: 200, MODERATOR: 200, VIEWER: 200 },
+  },
   { name: 'GET invitations', request: (f) => [`/api/v1/clusters/${f.clusterId}/invitations`], expect: MANAGERS(200) },
-  { name: 'POST invitation', request: (f) => [`/api/v1/clusters/${f.clusterId}/invitations`, json({ email: 'new@example.test', role: 'VIEWER' })], expect: MANAGERS(201) },
+  {
+    name: 'POST invitation',
+    request: (f) => [`/api/v1/clusters/${f.clusterId}/invitations`, json({ email: 'new@example.test', role: 'VIEWER' })],
+    expect: MANAGERS(201),
+  },
   { name: 'DELETE invitation', request: (f) => [`/api/v1/clusters/${f.clusterId}/invitations/${f.invitationId}`, { method: 'DELETE' }], expect: MANAGERS(200) },
   { name: 'GET audit log', request: (f) => [`/api/v1/clusters/${f.clusterId}/audit-log`], expect: MANAGERS(200) },
   { name: 'GET machines', request: (f) => [`/api/v1/clusters/${f.clusterId}/machines`], expect: ALL_MEMBERS(200) },
@@ -66,21 +88,34 @@ const CASES: Case[] = [
   { name: 'rotate agent token', request: (f) => [`/api/v1/machines/${f.machineId}/token`, { method: 'POST' }], expect: MANAGERS(200) },
   { name: 'GET servers', request: (f) => [`/api/v1/clusters/${f.clusterId}/servers`], expect: ALL_MEMBERS(200) },
   { name: 'POST server', request: (f) => [`/api/v1/clusters/${f.clusterId}/servers`, json({ ...NEW_SERVER, machineId: f.machineId })], expect: MANAGERS(201) },
-  { name: 'POST server (variant)', request: (f) => [`/api/v1/servers`, json({ ...NEW_SERVER, clusterId: f.clusterId, machineId: f.machineId })], expect: MANAGERS(201) },
+  {
+    name: 'POST server (variant)',
+    request: (f) => [`/api/v1/servers`, json({ ...NEW_SERVER, clusterId: f.clusterId, machineId: f.machineId })],
+    expect: MANAGERS(201),
+  },
   { name: 'GET server', request: (f) => [`/api/v1/servers/${f.serverId}`], expect: ALL_MEMBERS(200) },
   { name: 'PATCH server', request: (f) => [`/api/v1/servers/${f.serverId}`, json({ name: 'renamed' }, { method: 'PATCH' })], expect: MANAGERS(200) },
   { name: 'DELETE server', request: (f) => [`/api/v1/servers/${f.serverId}`, { method: 'DELETE' }], expect: MANAGERS(200) },
-  ...(['start', 'stop', 'restart', 'kill'] as const).map((action): Case => ({
-    name: `POST server ${action}`,
-    request: (f) => [`/api/v1/servers/${f.serverId}/${action}`, { method: 'POST' }],
-    expect: MANAGERS(202),
-  })),
+  ...(['start', 'stop', 'restart', 'kill'] as const).map(
+    (action): Case => ({
+      name: `POST server ${action}`,
+      request: (f) => [`/api/v1/servers/${f.serverId}/${action}`, { method: 'POST' }],
+      expect: MANAGERS(202),
+    }),
+  ),
   // The fixture's server is not running: allowed callers get 409, the others 403 first.
   { name: 'POST server rcon', request: (f) => [`/api/v1/servers/${f.serverId}/rcon`, json({ command: 'status' })], expect: MANAGERS(409) },
   { name: 'POST rcon/execute', request: (f) => ['/api/v1/rcon/execute', json({ serverId: f.serverId, command: 'status' })], expect: MANAGERS(409) },
   { name: 'GET cluster jobs', request: (f) => [`/api/v1/clusters/${f.clusterId}/jobs`], expect: ALL_MEMBERS(200) },
   { name: 'GET tasks', request: (f) => [`/api/v1/clusters/${f.clusterId}/tasks`], expect: ALL_MEMBERS(200) },
-  { name: 'POST task', request: (f) => [`/api/v1/clusters/${f.clusterId}/tasks`, json({ name: 'new', schedule: '0 4 * * *', serverIds: [f.serverId], steps: [{ type: 'RESTART' }] })], expect: MANAGERS(201) },
+  {
+    name: 'POST task',
+    request: (f) => [
+      `/api/v1/clusters/${f.clusterId}/tasks`,
+      json({ name: 'new', schedule: '0 4 * * *', serverIds: [f.serverId], steps: [{ type: 'RESTART' }] }),
+    ],
+    expect: MANAGERS(201),
+  },
   { name: 'GET task', request: (f) => [`/api/v1/tasks/${f.taskId}`], expect: ALL_MEMBERS(200) },
   { name: 'PATCH task', request: (f) => [`/api/v1/tasks/${f.taskId}`, json({ enabled: false }, { method: 'PATCH' })], expect: MANAGERS(200) },
   { name: 'DELETE task', request: (f) => [`/api/v1/tasks/${f.taskId}`, { method: 'DELETE' }], expect: MANAGERS(200) },
@@ -90,7 +125,11 @@ const CASES: Case[] = [
   { name: 'GET player', request: (f) => [`/api/v1/players/${f.playerId}`], expect: ALL_MEMBERS(200) },
   { name: 'GET player sessions', request: (f) => [`/api/v1/players/${f.playerId}/sessions`], expect: ALL_MEMBERS(200) },
   { name: 'GET server players', request: (f) => [`/api/v1/servers/${f.serverId}/players`], expect: ALL_MEMBERS(200) },
-  { name: 'PATCH player', request: (f) => [`/api/v1/players/${f.playerId}`, json({ flags: ['vip'], notes: 'note' }, { method: 'PATCH' })], expect: MODERATORS(200) },
+  {
+    name: 'PATCH player',
+    request: (f) => [`/api/v1/players/${f.playerId}`, json({ flags: ['vip'], notes: 'note' }, { method: 'PATCH' })],
+    expect: MODERATORS(200),
+  },
   { name: 'POST purchase', request: (f) => [`/api/v1/players/${f.playerId}/purchases`, json({ productName: 'VIP', amount: 5 })], expect: MODERATORS(201) },
   { name: 'POST kick', request: (f) => [`/api/v1/players/${f.playerId}/kick?wait=0`, json({ reason: 'afk' })], expect: MODERATORS(202) },
   { name: 'POST ban', request: (f) => [`/api/v1/players/${f.playerId}/ban`, json({ serverId: f.serverId, reason: 'x' })], expect: MODERATORS(201) },
@@ -99,12 +138,13 @@ const CASES: Case[] = [
   { name: 'DELETE ban', request: (f) => [`/api/v1/bans/${f.banId}`, { method: 'DELETE' }], expect: MODERATORS(200) },
 ];
 
-
 async function fixture(target: TestApp): Promise<Fixture> {
   const { pool } = target;
   const clusterId = await pool.oneFirst(sql.type(z.object({ id: z.string() }))`INSERT INTO clusters (name) VALUES ('case') RETURNING id`);
   // Targets never sign in: made without a password, so no password hashing slows the table down.
-  const extra = await Promise.all(['target-mod', 'target-viewer'].map((name) => createUser(pool, { email: `${name}-${randomUUID()}@example.test`, displayName: name, tier: 'FREE' })));
+  const extra = await Promise.all(
+    ['target-mod', 'target-viewer'].map((name) => createUser(pool, { email: `${name}-${randomUUID()}@example.test`, displayName: name, tier: 'FREE' })),
+  );
   const members: [string, Role][] = [
     [users.OWNER.id, 'OWNER'],
     [users.ADMIN.id, 'ADMIN'],
@@ -164,7 +204,8 @@ test("the seed's example: ADMIN in A and VIEWER in B creates in A (201), not in 
   await app().pool.query(sql.unsafe`INSERT INTO cluster_members (cluster_id, user_id, role) VALUES (${a}, ${user.id}, 'ADMIN'), (${b}, ${user.id}, 'VIEWER')`);
   const token = await createApiToken(app(), user, [a, b]);
   // Servers arrive with the machines issue; inviting a member is the ADMIN-only creation that exists today.
-  const create = (clusterId: string, email: string) => app().request(`/api/v1/clusters/${clusterId}/invitations`, json({ email, role: 'VIEWER' }, { headers: token.auth }));
+  const create = (clusterId: string, email: string) =>
+    app().request(`/api/v1/clusters/${clusterId}/invitations`, json({ email, role: 'VIEWER' }, { headers: token.auth }));
   t.is((await create(a, 'one@example.test')).status, 201);
   t.is((await create(b, 'two@example.test')).status, 403);
   t.is((await app().request(`/api/v1/clusters/${b}`, { headers: token.auth })).status, 200);

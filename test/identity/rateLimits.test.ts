@@ -18,7 +18,10 @@ const app = useTestApp(test, { env: { RATE_LIMIT: 'on' } });
 test.serial('sign-in is limited per client address: 10 attempts, then 429 with Retry-After', async (t) => {
   const spent = await spendBurst(() => app().request('/auth/login', json({ email: 'nobody@example.test', password: 'wrong password' })), SIGN_IN);
   assertBurst(t, spent, SIGN_IN);
-  t.true(spent.answers.slice(0, -1).every((answer) => answer.status === 401), 'wrong passwords before the refusal');
+  t.true(
+    spent.answers.slice(0, -1).every((answer) => answer.status === 401),
+    'wrong passwords before the refusal',
+  );
   const last = spent.answers.at(-1);
   t.is(last!.headers.get('x-ratelimit-limit'), '10');
   t.is(last!.headers.get('x-ratelimit-remaining'), '0');
@@ -39,10 +42,14 @@ test('session traffic: headers on every answer, burst of 20, then 429', async (t
   }, SESSION);
   assertBurst(t, spent, SESSION);
   const statuses = spent.answers.map((answer) => answer.status);
-  t.deepEqual(statuses.slice(0, 20), Array.from({ length: 20 }, (_, index) => (index % 2 ? 200 : 404)), 'errors spend the budget too');
+  t.deepEqual(
+    statuses.slice(0, 20),
+    Array.from({ length: 20 }, (_, index) => (index % 2 ? 200 : 404)),
+    'errors spend the budget too',
+  );
 });
 
-test('an API token spends its own bucket at its user\'s tier', async (t) => {
+test("an API token spends its own bucket at its user's tier", async (t) => {
   const user = await signUpWithoutLimit();
   const clusterId = await createCluster(app(), user);
   const token = await createApiToken(app(), user, [clusterId]);
@@ -69,5 +76,11 @@ test('health and docs are not limited', async (t) => {
 async function signUpWithoutLimit() {
   const user = await createUser(app().pool, { email: `${randomUUID()}@example.test`, displayName: 'limited', tier: 'FREE' });
   const pair = await startSession(app().pool, app().deps.accessTokens, user.id, { ip: null, userAgent: null });
-  return { id: user.id, email: user.email, accessToken: pair.accessToken, refreshToken: pair.refreshToken, auth: { Authorization: `Bearer ${pair.accessToken}` } };
+  return {
+    id: user.id,
+    email: user.email,
+    accessToken: pair.accessToken,
+    refreshToken: pair.refreshToken,
+    auth: { Authorization: `Bearer ${pair.accessToken}` },
+  };
 }

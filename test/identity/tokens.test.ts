@@ -77,13 +77,16 @@ test('tokens can only be scoped to clusters the user belongs to, and must not be
   t.deepEqual((await body(foreign)).details, [{ field: 'clusterIds.1', message: 'not a cluster you belong to' }]);
   const none = await app().request('/api/v1/account/tokens', json({ name: 'x', clusterIds: [] }, { headers: user.auth }));
   t.is(none.status, 400);
-  const past = await app().request('/api/v1/account/tokens', json({ name: 'x', clusterIds: [mine], expiresAt: '2020-01-01T00:00:00Z' }, { headers: user.auth }));
+  const past = await app().request(
+    '/api/v1/account/tokens',
+    json({ name: 'x', clusterIds: [mine], expiresAt: '2020-01-01T00:00:00Z' }, { headers: user.auth }),
+  );
   t.is(past.status, 400);
   t.is((await body(past)).details[0].field, 'expiresAt');
   t.is(await app().pool.oneFirst(sql.unsafe`SELECT count(*) FROM api_tokens WHERE user_id = ${user.id}`), 0);
 });
 
-test('a token sees only its scope, and cannot delete another user\'s token', async (t) => {
+test("a token sees only its scope, and cannot delete another user's token", async (t) => {
   const user = await signUp(app());
   const a = await createCluster(app(), user, 'A');
   const b = await createCluster(app(), user, 'B');
@@ -93,7 +96,10 @@ test('a token sees only its scope, and cannot delete another user\'s token', asy
   t.is(outside.status, 403);
   t.regex((await body(outside)).message, /not scoped/);
   const list = await body(await app().request('/api/v1/clusters', { headers: token.auth }));
-  t.deepEqual(list.data.map((cluster: { id: string }) => cluster.id), [a]);
+  t.deepEqual(
+    list.data.map((cluster: { id: string }) => cluster.id),
+    [a],
+  );
 
   const stranger = await signUp(app());
   t.is((await app().request(`/api/v1/account/tokens/${token.id}`, { method: 'DELETE', headers: stranger.auth })).status, 404);

@@ -34,7 +34,8 @@ test('a key over 255 characters is 400; an error answer is replayed too', async 
   const long = await app().request('/api/v1/clusters', json({ name: 'x' }, { headers: withKey('k'.repeat(256), user.auth) }));
   t.is(long.status, 400);
   t.is((await body(long)).details[0].field, 'Idempotency-Key');
-  const missing = () => app().request('/api/v1/invitations/accept', json({ token: `gsm_invite_${'A'.repeat(43)}` }, { headers: withKey('accept-1', user.auth) }));
+  const missing = () =>
+    app().request('/api/v1/invitations/accept', json({ token: `gsm_invite_${'A'.repeat(43)}` }, { headers: withKey('accept-1', user.auth) }));
   const first = await missing();
   t.is(first.status, 404);
   const replay = await missing();
@@ -48,7 +49,10 @@ test('power jobs: a replayed START answers the same job and queues no second one
   const cluster = await body(await app().request('/api/v1/clusters', json({ name: 'c' }, { headers: user.auth })));
   const machine = await body(await app().request(`/api/v1/clusters/${cluster.id}/machines`, json({ name: 'm' }, { headers: user.auth })));
   const server = await body(
-    await app().request(`/api/v1/clusters/${cluster.id}/servers`, json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: user.auth })),
+    await app().request(
+      `/api/v1/clusters/${cluster.id}/servers`,
+      json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: user.auth }),
+    ),
   );
   const start = () => app().request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: withKey('start-1', user.auth) });
   const first = await start();
@@ -66,7 +70,10 @@ test('two requests racing with one key act once', async (t) => {
     Array.from({ length: 5 }, () => app().request('/api/v1/clusters', json({ name: 'race' }, { headers: withKey('race-1', user.auth) }))),
   );
   const statuses = answers.map((answer) => answer.status);
-  t.true(statuses.every((status) => status === 201 || status === 409), statuses.join(','));
+  t.true(
+    statuses.every((status) => status === 201 || status === 409),
+    statuses.join(','),
+  );
   t.true(statuses.includes(201));
   t.is(await app().pool.oneFirst(sql.unsafe`SELECT count(*) FROM clusters c JOIN cluster_members m ON m.cluster_id = c.id WHERE m.user_id = ${user.id}`), 1);
 });

@@ -12,7 +12,6 @@ import { FAKE_SERVER, freePorts, startAgent } from '../support/agentProcess.ts';
 
 const app = useTestApp(test);
 
-
 test('an orchestrator killed mid-dispatch and restarted: the job ends once', async (t) => {
   const [port, gamePort, queryPort, rconPort] = await freePorts(4);
   const startOrchestrator = () => {
@@ -33,7 +32,19 @@ test('an orchestrator killed mid-dispatch and restarted: the job ends once', asy
   const server = await body(
     await app().request(
       `/api/v1/clusters/${clusterId}/servers`,
-      json({ name: 'fake', gameType: 'CUSTOM', machineId: machine.id, gamePort, queryPort, rconPort, rconPassword: 'fake-password', startCommand: `${process.execPath} ${FAKE_SERVER}` }, { headers: owner.auth }),
+      json(
+        {
+          name: 'fake',
+          gameType: 'CUSTOM',
+          machineId: machine.id,
+          gamePort,
+          queryPort,
+          rconPort,
+          rconPassword: 'fake-password',
+          startCommand: `${process.execPath} ${FAKE_SERVER}`,
+        },
+        { headers: owner.auth },
+      ),
     ),
   );
   const agent = await startAgent({ url, machineId: machine.id, token: machine.agentToken });

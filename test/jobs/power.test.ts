@@ -29,7 +29,20 @@ async function setup(options: { agent?: boolean; env?: Record<string, string> } 
   const server = await body(
     await app.request(
       `/api/v1/clusters/${clusterId}/servers`,
-      json({ name: 'fake', gameType: 'CUSTOM', machineId: machine.id, gamePort, queryPort, rconPort, rconPassword: 'fake-password', startCommand: `${process.execPath} ${FAKE_SERVER}`, env: options.env ?? null }, { headers: owner.auth }),
+      json(
+        {
+          name: 'fake',
+          gameType: 'CUSTOM',
+          machineId: machine.id,
+          gamePort,
+          queryPort,
+          rconPort,
+          rconPassword: 'fake-password',
+          startCommand: `${process.execPath} ${FAKE_SERVER}`,
+          env: options.env ?? null,
+        },
+        { headers: owner.auth },
+      ),
     ),
   );
   const connect = async (dataDir?: string) => {
@@ -41,7 +54,8 @@ async function setup(options: { agent?: boolean; env?: Record<string, string> } 
   return { clusterId, machineId: machine.id as string, serverId: server.id as string, connect };
 }
 
-const post = (path: string, payload?: unknown) => app.request(path, payload === undefined ? { method: 'POST', headers: owner.auth } : json(payload, { headers: owner.auth }));
+const post = (path: string, payload?: unknown) =>
+  app.request(path, payload === undefined ? { method: 'POST', headers: owner.auth } : json(payload, { headers: owner.auth }));
 const serverStatus = async (serverId: string) => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`));
 
 test.serial('start, RCON (both forms) and stop through durable jobs; answers with ?wait and 202 + Location', async (t) => {
@@ -110,7 +124,11 @@ test.serial('cancel: QUEUED is cancelled at once and its desired status undone; 
   const cancelled = await post(`/api/v1/jobs/${job.id}/cancel`);
   t.is(cancelled.status, 200);
   t.like(await body(cancelled), { status: 'CANCELLED', error: { code: 'CANCELLED' } });
-  t.is(String(await app.pool.oneFirst(sql.unsafe`SELECT desired_status FROM servers WHERE id = ${serverId}`)), 'STOPPED', 'the cancelled START will not happen through the desired state');
+  t.is(
+    String(await app.pool.oneFirst(sql.unsafe`SELECT desired_status FROM servers WHERE id = ${serverId}`)),
+    'STOPPED',
+    'the cancelled START will not happen through the desired state',
+  );
   t.is((await post(`/api/v1/jobs/${job.id}/cancel`)).status, 409);
 });
 
@@ -155,7 +173,14 @@ test.serial('an agent SIGKILLed mid-job is restarted: its leftover game server i
   // Killed once the game server process runs (its pid file is written), so there is a leftover to clean up.
   const { readFile } = await import('node:fs/promises');
   const pidFile = `${first.dataDir}/servers/${serverId}/server.pid`;
-  await until(async () => readFile(pidFile, 'utf8').then(() => true, () => false), 'the game server running');
+  await until(
+    async () =>
+      readFile(pidFile, 'utf8').then(
+        () => true,
+        () => false,
+      ),
+    'the game server running',
+  );
   const leftover = Number((await readFile(pidFile, 'utf8')).trim());
   first.child.kill('SIGKILL');
   await first.exited;
@@ -169,7 +194,10 @@ test.serial('an agent SIGKILLed mid-job is restarted: its leftover game server i
   t.is(await app.pool.oneFirst(sql.unsafe`SELECT count(*) FROM jobs WHERE server_id = ${serverId} AND type = 'START'`), 1);
   // The first run's game server is gone: killed by the new agent, or by SIGPIPE once its output had nowhere to go.
   // (A zombie waiting for init to reap it counts as gone.)
-  const state = await readFile(`/proc/${leftover}/stat`, 'utf8').then((stat) => stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3), () => 'gone');
+  const state = await readFile(`/proc/${leftover}/stat`, 'utf8').then(
+    (stat) => stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3),
+    () => 'gone',
+  );
   t.true(state === 'gone' || state === 'Z', `the leftover game server is gone (state ${state})`);
   t.truthy(second);
   await post(`/api/v1/servers/${serverId}/stop?wait=30`);

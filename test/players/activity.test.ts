@@ -38,10 +38,12 @@ async function cluster(servers: number) {
   const serverIds: string[] = [];
   for (let index = 0; index < servers; index++) {
     const port = (nextPort += 3);
-    serverIds.push((await pool.oneFirst(sql.unsafe`
+    serverIds.push(
+      (await pool.oneFirst(sql.unsafe`
       INSERT INTO servers (cluster_id, machine_id, name, game_type, game_port, query_port, rcon_port, max_players, rcon_password, status, last_status_at)
       VALUES (${clusterId}, ${machineId}, ${`s${index}`}, 'RUST', ${port}, ${port + 1}, ${port + 2}, 100, 'x', 'ONLINE', now() - interval '1 year')
-      RETURNING id`)) as string);
+      RETURNING id`)) as string,
+    );
   }
   return { clusterId, serverIds };
 }
@@ -70,8 +72,19 @@ const event = (serverId: string, kind: 'join' | 'leave', steamId: string, at: nu
 async function history(serverIds: string[], now: number, seed: number) {
   const rng = random(seed);
   const midnight = (ms: number) => Math.floor(ms / DAY) * DAY;
-  const special = [now - DAY, now - 7 * DAY, now - 30 * DAY, now - 31 * DAY, now - 37 * DAY, now - 60 * DAY,
-    midnight(now - DAY), midnight(now - 7 * DAY), midnight(now - 30 * DAY), midnight(now - 31 * DAY) + DAY, midnight(now - 37 * DAY)];
+  const special = [
+    now - DAY,
+    now - 7 * DAY,
+    now - 30 * DAY,
+    now - 31 * DAY,
+    now - 37 * DAY,
+    now - 60 * DAY,
+    midnight(now - DAY),
+    midnight(now - 7 * DAY),
+    midnight(now - 30 * DAY),
+    midnight(now - 31 * DAY) + DAY,
+    midnight(now - 37 * DAY),
+  ];
   const late: (() => Promise<unknown>)[] = [];
   for (let player = 0; player < 60; player++) {
     const steamId = `${seed}-${player}`;
@@ -85,7 +98,8 @@ async function history(serverIds: string[], now: number, seed: number) {
       if (rng.next() < 0.1) await event(serverId, 'join', steamId, at); // a duplicate
       if (!open) {
         const send = () => event(serverId, 'leave', steamId, rng.next() < 0.1 ? rng.pick(special) : leave);
-        if (rng.next() < 0.1) late.push(send); // arrives after later reports
+        if (rng.next() < 0.1)
+          late.push(send); // arrives after later reports
         else await send();
       }
       // The next session: minutes, hours or weeks later (some exactly 1, 7 or 30 days after this one's start).
@@ -95,7 +109,9 @@ async function history(serverIds: string[], now: number, seed: number) {
   }
   for (const send of late) await send();
   // A snapshot of one server (the truth at its time) and a crash of another.
-  await pool.query(sql.unsafe`SELECT gsm_players_snapshot(${serverIds[0]!}, ${sql.jsonb([{ steamId: `${seed}-snap`, username: 'snap' }])}, ${iso(now - 2 * HOUR)})`);
+  await pool.query(
+    sql.unsafe`SELECT gsm_players_snapshot(${serverIds[0]!}, ${sql.jsonb([{ steamId: `${seed}-snap`, username: 'snap' }])}, ${iso(now - 2 * HOUR)})`,
+  );
   if (serverIds[1]) await pool.query(sql.unsafe`UPDATE servers SET status = 'CRASHED', last_status_at = ${iso(now - HOUR)} WHERE id = ${serverIds[1]}`);
 }
 
@@ -106,12 +122,17 @@ async function fromSessions(clusterId: string, now: number) {
          firsts AS (SELECT player_id, min(joined_at) AS first FROM s GROUP BY player_id),
          at AS (SELECT ${iso(now)}::timestamptz AS now)
     SELECT (SELECT count(*) FROM players WHERE cluster_id = ${clusterId})::int AS total,
-           ${sql.join([1, 7, 30].map((days) => sql.fragment`
+           ${sql.join(
+             [1, 7, 30].map(
+               (days) => sql.fragment`
              (SELECT count(DISTINCT player_id) FROM s, at WHERE joined_at <= at.now AND (left_at IS NULL OR left_at >= at.now - make_interval(days => ${days})))::int AS ${sql.identifier([`active${days}`])},
              (SELECT count(*) FROM firsts, at WHERE first >= at.now - make_interval(days => ${days}))::int AS ${sql.identifier([`new${days}`])},
              (SELECT coalesce(avg(CASE WHEN EXISTS (SELECT 1 FROM s WHERE s.player_id = f.player_id AND s.joined_at >= f.first + make_interval(days => ${days}))
                                        THEN 1.0 ELSE 0.0 END), 0)::float8
-                FROM firsts f, at WHERE f.first >= at.now - make_interval(days => ${days + 30}) AND f.first < at.now - make_interval(days => ${days})) AS ${sql.identifier([`retention${days}`])}`), sql.fragment`, `)}`)) as Record<string, number>;
+                FROM firsts f, at WHERE f.first >= at.now - make_interval(days => ${days + 30}) AND f.first < at.now - make_interval(days => ${days})) AS ${sql.identifier([`retention${days}`])}`,
+             ),
+             sql.fragment`, `,
+           )}`)) as Record<string, number>;
   return {
     total: row.total,
     active: { today: row.active1, week: row.active7, month: row.active30 },
@@ -143,15 +164,27 @@ for (const seed of [1, 2, 3, 4, 5]) {
     const now = Date.now() - 3 * DAY + seed * 7 * HOUR;
     await history(serverIds, now, seed);
     await history(other.serverIds, now, seed + 100); // another cluster's players count only there
-    const instants = [now, now + 1, now + 37 * 60_000, now + 5 * HOUR, now + 13 * HOUR + 1_234, now + 23 * HOUR, now + DAY - 1, Math.ceil(now / DAY) * DAY, Math.ceil(now / DAY) * DAY - 1];
+    const instants = [
+      now,
+      now + 1,
+      now + 37 * 60_000,
+      now + 5 * HOUR,
+      now + 13 * HOUR + 1_234,
+      now + 23 * HOUR,
+      now + DAY - 1,
+      Math.ceil(now / DAY) * DAY,
+      Math.ceil(now / DAY) * DAY - 1,
+    ];
     const expected = await Promise.all(instants.map((at) => fromSessions(clusterId, at)));
     t.true(expected[0]!.total > 50 && expected[0]!.active.month > 0 && expected[0]!.retention.day1 > 0, 'the history is not trivial');
-    for (const [index, at] of instants.entries()) t.deepEqual(await figuresOf(clusterId, at), { ...expected[index]!, listTotal: expected[index]!.total }, `unfolded, at ${iso(at)}`);
+    for (const [index, at] of instants.entries())
+      t.deepEqual(await figuresOf(clusterId, at), { ...expected[index]!, listTotal: expected[index]!.total }, `unfolded, at ${iso(at)}`);
 
     t.true((await foldPlayerActivity(pool)) > 0);
     t.is(await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM player_activity_changes`), 0, 'every delta is folded');
     t.deepEqual(await dayRows(clusterId), await recount(clusterId), 'the day rows are a recount of the players');
-    for (const [index, at] of instants.entries()) t.deepEqual(await figuresOf(clusterId, at), { ...expected[index]!, listTotal: expected[index]!.total }, `folded, at ${iso(at)}`);
+    for (const [index, at] of instants.entries())
+      t.deepEqual(await figuresOf(clusterId, at), { ...expected[index]!, listTotal: expected[index]!.total }, `folded, at ${iso(at)}`);
 
     // More play after the fold: the figures are the folded rows plus the new deltas.
     await history(serverIds, now + DAY, seed + 200);
@@ -169,14 +202,16 @@ test.serial('folding while players are written keeps every change exactly once; 
   const folds = (async () => {
     while (writing) await Promise.all([foldPlayerActivity(pool), foldPlayerActivity(pool)]);
   })();
-  await Promise.all(serverIds.map(async (serverId, server) => {
-    for (let index = 0; index < 150; index++) {
-      const steamId = `c-${server}-${index % 50}`;
-      const at = now - (200 - index) * 13 * HOUR;
-      await event(serverId, 'join', steamId, at);
-      await event(serverId, 'leave', steamId, at + 3 * HOUR);
-    }
-  }));
+  await Promise.all(
+    serverIds.map(async (serverId, server) => {
+      for (let index = 0; index < 150; index++) {
+        const steamId = `c-${server}-${index % 50}`;
+        const at = now - (200 - index) * 13 * HOUR;
+        await event(serverId, 'join', steamId, at);
+        await event(serverId, 'leave', steamId, at + 3 * HOUR);
+      }
+    }),
+  );
   writing = false;
   await folds;
   await foldPlayerActivity(pool);
@@ -189,7 +224,7 @@ test.serial('a deleted cluster takes its day rows with it, and its unfolded delt
   await event(serverIds[0]!, 'join', 'gone', Date.now() - HOUR);
   await foldPlayerActivity(pool);
   await event(serverIds[0]!, 'join', 'gone-too', Date.now() - HOUR);
-  t.true((await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM player_activity_changes WHERE cluster_id = ${clusterId}`)) as number > 0);
+  t.true(((await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM player_activity_changes WHERE cluster_id = ${clusterId}`)) as number) > 0);
   await pool.query(sql.unsafe`DELETE FROM clusters WHERE id = ${clusterId}`);
   t.is(await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM player_activity_days WHERE cluster_id = ${clusterId}`), 0);
   t.is(await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM player_sessions WHERE cluster_id = ${clusterId}`), 0, 'the sessions went with the players');
@@ -236,8 +271,13 @@ async function holder() {
   };
 }
 const someoneWaits = () =>
-  until(async () => ((await pool.oneFirst(sql.unsafe`
-    SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)) as number) > 0, 'a backend waiting for a lock', 5_000);
+  until(
+    async () =>
+      ((await pool.oneFirst(sql.unsafe`
+    SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)) as number) > 0,
+    'a backend waiting for a lock',
+    5_000,
+  );
 const orphans = () =>
   pool.one(sql.unsafe`
     SELECT (SELECT count(*)::int FROM player_sessions s WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.id = s.player_id)) AS sessions,
@@ -266,7 +306,9 @@ test.serial('a player deleted while a join about it is stored keeps no session o
 
   // The join first: the deletion waits for it, then takes the join's session and presence with the player.
   const storing = await holder();
-  await storing.query(`SELECT gsm_player_events($1::jsonb)`, [JSON.stringify([{ serverId: server, kind: 'leave', steamId: 'race-1', username: 'r', at: iso(Date.now() - 30 * 60_000) }])]);
+  await storing.query(`SELECT gsm_player_events($1::jsonb)`, [
+    JSON.stringify([{ serverId: server, kind: 'leave', steamId: 'race-1', username: 'r', at: iso(Date.now() - 30 * 60_000) }]),
+  ]);
   const removing = pool.query(sql.unsafe`DELETE FROM players WHERE id = ${second}`);
   await someoneWaits();
   await storing.commit();

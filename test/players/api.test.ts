@@ -42,8 +42,9 @@ test('lists: search (partial, any case, username or platform id), online, server
   await played(serverIds[1]!, '76561198000000333', 'bob', 2 * HOUR, null, now); // online
   await played(serverIds[1]!, 'steam_ALI_99', 'carol', 20 * HOUR, 18 * HOUR, now); // 2 h
 
-  const names = async (query: string) => (await body(await get(user, `/api/v1/clusters/${clusterId}/players?${query}`))).data.map((p: { username: string }) => p.username);
-  t.deepEqual((await names('search=ALI&sort=username')), ['Alice', 'carol', 'malice'], 'username or platform id, any case, partial');
+  const names = async (query: string) =>
+    (await body(await get(user, `/api/v1/clusters/${clusterId}/players?${query}`))).data.map((p: { username: string }) => p.username);
+  t.deepEqual(await names('search=ALI&sort=username'), ['Alice', 'carol', 'malice'], 'username or platform id, any case, partial');
   t.deepEqual(await names('search=000000222'), ['malice']);
   t.deepEqual(await names('search=%25'), [], 'LIKE wildcards are literal');
   t.deepEqual(await names('online=true'), ['bob']);
@@ -58,7 +59,10 @@ test('lists: search (partial, any case, username or platform id), online, server
 
   const page = await body(await get(user, `/api/v1/clusters/${clusterId}/players?sort=username&limit=3&page=2`));
   t.deepEqual(page.meta, { total: 4, page: 2, limit: 3, totalPages: 2 });
-  t.deepEqual(page.data.map((p: { username: string }) => p.username), ['malice']);
+  t.deepEqual(
+    page.data.map((p: { username: string }) => p.username),
+    ['malice'],
+  );
   t.like(page.data[0], { steamId: '76561198000000222', uuid: null, playtime: 3 * 3600, online: false, currentServer: null, flags: [] });
 
   const beyond = await body(await get(user, `/api/v1/clusters/${clusterId}/players?search=ali&page=5`));
@@ -101,7 +105,11 @@ test('detail, sessions paging, flags and notes, purchases; bad input changes not
     const refused = await send(user, 'PATCH', `/api/v1/players/${id}`, payload);
     t.is(refused.status, 400, JSON.stringify(payload));
     const error = await body(refused);
-    if (field) t.true(error.details.some((detail: { field: string }) => detail.field === field), `${JSON.stringify(payload)} names ${field}`);
+    if (field)
+      t.true(
+        error.details.some((detail: { field: string }) => detail.field === field),
+        `${JSON.stringify(payload)} names ${field}`,
+      );
   }
 
   const bought = await send(user, 'POST', `/api/v1/players/${id}/purchases`, { productName: 'VIP (30 days)', amount: 9.99, currency: 'eur' });
@@ -111,14 +119,29 @@ test('detail, sessions paging, flags and notes, purchases; bad input changes not
   for (const amount of [19.99, 0.0003, 1234.5678, -4.2]) {
     t.like(await body(await send(user, 'POST', `/api/v1/players/${id}/purchases`, { productName: 'Gem', amount })), { amount }, `${amount} is a valid amount`);
   }
-  for (const payload of [{ productName: 'x', amount: '5' }, { productName: '', amount: 5 }, { productName: 'x', amount: 5, currency: 'EURO' }, { amount: 5 }, { productName: 'x', amount: 1.23456 }]) {
+  for (const payload of [
+    { productName: 'x', amount: '5' },
+    { productName: '', amount: 5 },
+    { productName: 'x', amount: 5, currency: 'EURO' },
+    { amount: 5 },
+    { productName: 'x', amount: 1.23456 },
+  ]) {
     t.is((await send(user, 'POST', `/api/v1/players/${id}/purchases`, payload)).status, 400, JSON.stringify(payload));
   }
 
   const detail = await body(await get(user, `/api/v1/players/${id}`));
   t.like(detail, { id, clusterId, username: 'pat', steamId: 'P1', playtime: 3 * 3600, flags: ['vip'], discordId: null, online: false });
-  t.deepEqual(detail.notes.map((note: { content: string; createdBy: string }) => [note.content, note.createdBy]), [['Second note', user.id], ['Helpful in chat', user.id]]);
-  t.deepEqual(detail.purchases.map((purchase: { productName: string }) => purchase.productName), ['Gem', 'Gem', 'Gem', 'Gem', 'Kit', 'VIP (30 days)']);
+  t.deepEqual(
+    detail.notes.map((note: { content: string; createdBy: string }) => [note.content, note.createdBy]),
+    [
+      ['Second note', user.id],
+      ['Helpful in chat', user.id],
+    ],
+  );
+  t.deepEqual(
+    detail.purchases.map((purchase: { productName: string }) => purchase.productName),
+    ['Gem', 'Gem', 'Gem', 'Gem', 'Kit', 'VIP (30 days)'],
+  );
   t.is(detail.sessions.length, 3);
   t.true(Date.parse(detail.sessions[0].joinedAt) > Date.parse(detail.sessions[1].joinedAt), 'newest first');
   t.like(detail.sessions[0], { serverId: serverIds[0], serverName: 's1', duration: 3600 });
@@ -129,11 +152,17 @@ test('detail, sessions paging, flags and notes, purchases; bad input changes not
   t.deepEqual(detail.sessions, (await body(await get(user, `/api/v1/players/${id}/sessions?limit=100`))).data, 'the same records as the sessions list');
   const vip = detail.purchases.at(-1);
   t.like(vip, { productName: 'VIP (30 days)', amount: 9.99, currency: 'EUR' });
-  for (const stamp of [vip.createdAt, detail.notes[0].createdAt, detail.sessions[0].joinedAt, detail.sessions[0].leftAt]) t.regex(stamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  for (const stamp of [vip.createdAt, detail.notes[0].createdAt, detail.sessions[0].joinedAt, detail.sessions[0].leftAt])
+    t.regex(stamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
   t.is((await get(user, `/api/v1/players/00000000-0000-7000-8000-000000000000`)).status, 404);
   const audit = await body(await get(user, `/api/v1/clusters/${clusterId}/audit-log?targetId=${id}`));
-  t.deepEqual(audit.data.map((entry: { action: string }) => entry.action).sort(), ['player.flags', 'player.note', 'player.update', ...Array(6).fill('purchase.create')]);
+  t.deepEqual(audit.data.map((entry: { action: string }) => entry.action).sort(), [
+    'player.flags',
+    'player.note',
+    'player.update',
+    ...Array(6).fill('purchase.create'),
+  ]);
 });
 
 test('bans: validation, server and cluster-wide scope with jobs, listing filters, removal once, expiry lifts it', async (t) => {
@@ -157,7 +186,11 @@ test('bans: validation, server and cluster-wide scope with jobs, listing filters
   for (const [payload, field] of refusals) {
     const refused = await send(user, 'POST', `/api/v1/players/${bad}/ban`, payload);
     t.is(refused.status, 400, JSON.stringify(payload));
-    if (field) t.true((await body(refused)).details.some((detail: { field: string }) => detail.field === field), `${JSON.stringify(payload)} names ${field}`);
+    if (field)
+      t.true(
+        (await body(refused)).details.some((detail: { field: string }) => detail.field === field),
+        `${JSON.stringify(payload)} names ${field}`,
+      );
   }
   t.is((await app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM bans WHERE cluster_id = ${clusterId}`)) as number, 0, 'nothing written');
 
@@ -174,7 +207,11 @@ test('bans: validation, server and cluster-wide scope with jobs, listing filters
   t.true(Math.abs(Date.parse(short.expiresAt) - Date.now() - 1_000) < 2_000);
 
   // Expiry: the ban becomes inactive and an UNBAN job lifts it in the game, by the system.
-  await until(async () => (await body(await get(user, `/api/v1/clusters/${clusterId}/jobs?type=unban`))).meta.total === 1, 'the expiry to lift the ban', 20_000);
+  await until(
+    async () => (await body(await get(user, `/api/v1/clusters/${clusterId}/jobs?type=unban`))).meta.total === 1,
+    'the expiry to lift the ban',
+    20_000,
+  );
   const unban = (await body(await get(user, `/api/v1/clusters/${clusterId}/jobs?type=unban`))).data[0];
   t.like(unban, { serverId: serverIds[1], playerId: meh, createdBy: { kind: 'SYSTEM', id: null }, params: { steamId: 'B2', banId: short.id } });
   t.like(await body(await get(user, `/api/v1/bans/${short.id}`)), { active: false, revokedAt: null });
@@ -211,8 +248,12 @@ test('overlapping bans revoked at the same moment still lift the game ban where 
   for (let round = 0; round < 3; round++) {
     const local = await body(await send(user, 'POST', `/api/v1/players/${id}/ban`, { serverId: serverIds[0] }));
     const wide = await body(await send(user, 'POST', `/api/v1/players/${id}/ban`, { clusterWide: true }));
-    const answers = await Promise.all([local, wide].map(async ({ ban }) => body(await app.request(`/api/v1/bans/${ban.id}`, { method: 'DELETE', headers: user.auth }))));
-    const lifted = await Promise.all(answers.flatMap((answer) => answer.jobIds).map(async (jobId: string) => (await body(await get(user, `/api/v1/jobs/${jobId}`))).serverId));
+    const answers = await Promise.all(
+      [local, wide].map(async ({ ban }) => body(await app.request(`/api/v1/bans/${ban.id}`, { method: 'DELETE', headers: user.auth }))),
+    );
+    const lifted = await Promise.all(
+      answers.flatMap((answer) => answer.jobIds).map(async (jobId: string) => (await body(await get(user, `/api/v1/jobs/${jobId}`))).serverId),
+    );
     t.deepEqual(lifted.sort(), [...serverIds].sort(), `round ${round}: one UNBAN per server`);
   }
 });
@@ -228,7 +269,11 @@ test('deleting a server revokes its own bans and keeps them as history; cluster-
   t.like(kept, { active: false, serverId: null, clusterWide: false });
   t.truthy(kept.revokedAt);
   t.like(await body(await get(user, `/api/v1/bans/${wide.ban.id}`)), { active: true });
-  t.is(await app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM graphile_worker._private_jobs WHERE key = ${`ban:${local.ban.id}`}`) as number, 0, 'its expiry job is gone');
+  t.is(
+    (await app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM graphile_worker._private_jobs WHERE key = ${`ban:${local.ban.id}`}`)) as number,
+    0,
+    'its expiry job is gone',
+  );
   t.is((await body(await get(user, `/api/v1/clusters/${clusterId}/bans`))).meta.total, 2);
 });
 
@@ -240,7 +285,10 @@ test('kick answers 409 when the player is not on that server', async (t) => {
   const offline = await playerId(clusterId, 'K1');
   const online = await playerId(clusterId, 'K2');
   t.like(await body(await send(user, 'POST', `/api/v1/players/${offline}/kick`, { reason: 'afk' })), { statusCode: 409, message: 'The player is not online' });
-  t.like(await body(await send(user, 'POST', `/api/v1/players/${online}/kick`, { serverId: serverIds[1] })), { statusCode: 409, message: 'The player is not on that server' });
+  t.like(await body(await send(user, 'POST', `/api/v1/players/${online}/kick`, { serverId: serverIds[1] })), {
+    statusCode: 409,
+    message: 'The player is not on that server',
+  });
   t.is((await send(user, 'POST', `/api/v1/players/${online}/kick`, { reason: 'x'.repeat(501) })).status, 400);
   t.is((await body(await get(user, `/api/v1/clusters/${clusterId}/jobs?type=kick`))).meta.total, 0);
 });
@@ -272,8 +320,14 @@ test('statistics over a hand-made history, with every figure worked out by hand'
   t.deepEqual(stats.active, { today: 2, week: 4, month: 5 });
   // First seen in 24 h: P4. 7 days: + P5. 30 days: + P3, P2.
   t.deepEqual(stats.new, { today: 1, week: 2, month: 4 });
-  t.deepEqual(stats.topPlayers.map((p: { username: string }) => p.username), ['p5', 'p1', 'p2', 'p3', 'p6', 'p4']);
-  t.deepEqual(stats.topPlayers.slice(0, 5).map((p: { playtime: number }) => p.playtime), [36_000, 14_400, 10_800, 5_400, 3_600]);
+  t.deepEqual(
+    stats.topPlayers.map((p: { username: string }) => p.username),
+    ['p5', 'p1', 'p2', 'p3', 'p6', 'p4'],
+  );
+  t.deepEqual(
+    stats.topPlayers.slice(0, 5).map((p: { playtime: number }) => p.playtime),
+    [36_000, 14_400, 10_800, 5_400, 3_600],
+  );
   t.true(Math.abs(stats.topPlayers[5].playtime - 1_800) < 60);
   // day1: first seen between 31 and 1 days ago = P2, P3, P5; back ≥ 1 day after their first session: P3 → 1/3.
   // day7: between 37 and 7 days ago = P2, P3; back ≥ 7 days after: P3 (8 days later) → 1/2.
@@ -299,5 +353,8 @@ test('a top player who is online counts the current session in the ranking', asy
   for (let index = 1; index <= 11; index++) await played(serverIds[0]!, `O${index}`, `o${index}`, 30 * DAY, 30 * DAY - index * HOUR, now);
   await played(serverIds[0]!, 'ON', 'online', 20 * HOUR, null, now);
   const stats = await body(await get(user, `/api/v1/clusters/${clusterId}/players/stats`));
-  t.deepEqual(stats.topPlayers.map((p: { username: string }) => p.username), ['online', 'o11', 'o10', 'o9', 'o8', 'o7', 'o6', 'o5', 'o4', 'o3']);
+  t.deepEqual(
+    stats.topPlayers.map((p: { username: string }) => p.username),
+    ['online', 'o11', 'o10', 'o9', 'o8', 'o7', 'o6', 'o5', 'o4', 'o3'],
+  );
 });

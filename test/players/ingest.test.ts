@@ -19,7 +19,10 @@ test.after.always(async () => app?.close());
 
 /** A cluster with one machine, `servers` ONLINE servers and a connected agent. */
 async function setup(servers = 1) {
-  const { user, clusterId, serverIds, machineId, agentToken } = await clusterWithServers(app, servers, { names: (index) => `server ${index + 1}`, maxPlayers: 50 });
+  const { user, clusterId, serverIds, machineId, agentToken } = await clusterWithServers(app, servers, {
+    names: (index) => `server ${index + 1}`,
+    maxPlayers: 50,
+  });
   const machine = { id: machineId, agentToken };
   const agent = await plainAgent(app);
   agent.send('auth', { token: machine.agentToken, machineId: machine.id, version: '0.1.0' });
@@ -64,9 +67,10 @@ test('join opens a session and shows the player online on that server; leave clo
   await report('player:leave', { serverId, steamId: '76561198000000001', username: 'alice', at: minutesAgo(15) });
   const detail = await get(user, `/api/v1/players/${online.id}`);
   t.like(detail, { online: false, currentServer: null, playtime: 45 * 60, lastSeen: minutesAgo(15), discordId: null, purchases: [], notes: [] });
-  t.deepEqual(detail.sessions.map((s: any) => ({ ...s, id: undefined })), [
-    { id: undefined, serverId, serverName: 'server 1', joinedAt: minutesAgo(60), leftAt: minutesAgo(15), duration: 2700 },
-  ]);
+  t.deepEqual(
+    detail.sessions.map((s: any) => ({ ...s, id: undefined })),
+    [{ id: undefined, serverId, serverName: 'server 1', joinedAt: minutesAgo(60), leftAt: minutesAgo(15), duration: 2700 }],
+  );
   t.deepEqual(await get(user, `/api/v1/servers/${serverId}/players`), { online: 0, max: 50, players: [] });
   t.is((await get(user, `/api/v1/servers/${serverId}`)).playersOnline, 0);
 });
@@ -99,12 +103,25 @@ test('a snapshot is the truth: it closes a missed leave, opens unseen players, r
   await report('player:join', { serverId, steamId: 'A1', username: 'ann', at: minutesAgo(50) });
   await report('player:join', { serverId, steamId: 'B2', username: 'ben', at: minutesAgo(50) });
   // ben's leave was missed; carl was never announced; ann has a new name.
-  await report('players:snapshot', { serverId, players: [{ steamId: 'A1', username: 'ann-renamed', ping: 10 }, { steamId: 'C3', username: 'carl', ping: 20 }], at: minutesAgo(40) });
+  await report('players:snapshot', {
+    serverId,
+    players: [
+      { steamId: 'A1', username: 'ann-renamed', ping: 10 },
+      { steamId: 'C3', username: 'carl', ping: 20 },
+    ],
+    at: minutesAgo(40),
+  });
   t.like(await playerBySteamId(user, clusterId, 'B2'), { online: false, playtime: 600 });
   t.like(await playerBySteamId(user, clusterId, 'A1'), { online: true, username: 'ann-renamed' });
   t.like(await playerBySteamId(user, clusterId, 'C3'), { online: true, firstSeen: minutesAgo(40) });
   const onServer = await get(user, `/api/v1/servers/${serverId}/players`);
-  t.deepEqual(onServer.players.map((p: any) => [p.username, p.ping]), [['ann-renamed', 10], ['carl', 20]]);
+  t.deepEqual(
+    onServer.players.map((p: any) => [p.username, p.ping]),
+    [
+      ['ann-renamed', 10],
+      ['carl', 20],
+    ],
+  );
 
   // A join older than the snapshot, arriving after it, is stale.
   await report('player:join', { serverId, steamId: 'B2', username: 'ben', at: minutesAgo(45) });
@@ -159,16 +176,22 @@ test('a server that crashes or stops, and a machine that goes OFFLINE, close the
   t.is(String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${second}`)), 'UNKNOWN');
 });
 
-test('reports about another machine\'s server are refused; invalid player reports are INVALID_EVENT', async (t) => {
+test("reports about another machine's server are refused; invalid player reports are INVALID_EVENT", async (t) => {
   const mine = await setup();
   const theirs = await setup();
-  await t.throwsAsync(mine.report('player:join', { serverId: theirs.serverIds[0], steamId: 'Z', username: 'z', at: minutesAgo(1) }), { message: /not on this machine/ });
-  await t.throwsAsync(mine.report('player:join', { serverId: mine.serverIds[0], steamId: '', username: 'z', at: minutesAgo(1) }), { message: /invalid player:join/ });
-  await t.throwsAsync(mine.report('players:snapshot', { serverId: mine.serverIds[0], players: [{ steamId: 'a' }], at: minutesAgo(1) }), { message: /invalid players:snapshot/ });
+  await t.throwsAsync(mine.report('player:join', { serverId: theirs.serverIds[0], steamId: 'Z', username: 'z', at: minutesAgo(1) }), {
+    message: /not on this machine/,
+  });
+  await t.throwsAsync(mine.report('player:join', { serverId: mine.serverIds[0], steamId: '', username: 'z', at: minutesAgo(1) }), {
+    message: /invalid player:join/,
+  });
+  await t.throwsAsync(mine.report('players:snapshot', { serverId: mine.serverIds[0], players: [{ steamId: 'a' }], at: minutesAgo(1) }), {
+    message: /invalid players:snapshot/,
+  });
   t.is((await get(theirs.user, `/api/v1/clusters/${theirs.clusterId}/players`)).meta.total, 0);
 });
 
-test('a banned player who joins is kicked at once with the ban\'s reason; an unbanned one is not', async (t) => {
+test("a banned player who joins is kicked at once with the ban's reason; an unbanned one is not", async (t) => {
   const { user, clusterId, serverIds, agent, report } = await setup();
   const [serverId] = serverIds;
   await report('player:join', { serverId, steamId: 'BAD', username: 'griefer', at: minutesAgo(10) });
@@ -224,7 +247,10 @@ test('a burst of reports is stored in order, joins and leaves batched around a s
   t.true(acks.every((entry) => entry.data.accepted === true));
 
   const list = await get(user, `/api/v1/clusters/${clusterId}/players?limit=100&online=true`);
-  t.deepEqual(list.data.map((player: { steamId: string }) => player.steamId), ['after']);
+  t.deepEqual(
+    list.data.map((player: { steamId: string }) => player.steamId),
+    ['after'],
+  );
   t.is((await get(user, `/api/v1/clusters/${clusterId}/players`)).meta.total, 151, 'the stale join created nobody');
   const first = await playerBySteamId(user, clusterId, 'burst0');
   t.is(first.playtime, 600);
@@ -260,7 +286,11 @@ test('a leave without a session is no sign of play; NUL in a report is INVALID_E
     ['player:join', { serverId, steamId: 'N4', username: 'nor', at: minutesAgo(4) }],
   ];
   frames.forEach(([event, data], index) => agent.ws.send(JSON.stringify({ event, data, id: `nul-${index}` })));
-  await until(async () => agent.received.filter((entry) => entry.event === 'ack' && String(entry.data.id).startsWith('nul-')).length === 3, 'three acks', 3_000);
+  await until(
+    async () => agent.received.filter((entry) => entry.event === 'ack' && String(entry.data.id).startsWith('nul-')).length === 3,
+    'three acks',
+    3_000,
+  );
   const ack = (index: number) => agent.received.find((entry) => entry.event === 'ack' && entry.data.id === `nul-${index}`)!.data;
   t.like(ack(0), { accepted: true });
   t.false(ack(1).accepted);
@@ -282,7 +312,10 @@ test('after a reconnect, an agent whose clock runs behind the service still has 
   const { user, clusterId, serverIds, machineId, agent } = await setup();
   const [serverId] = serverIds;
   agent.close();
-  await until(async () => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`)) === 'UNKNOWN', 'the server to be UNKNOWN');
+  await until(
+    async () => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`)) === 'UNKNOWN',
+    'the server to be UNKNOWN',
+  );
   const { agentToken } = await body(await app.request(`/api/v1/machines/${machineId}/token`, { method: 'POST', headers: user.auth }));
   const again = await plainAgent(app);
   again.send('auth', { token: agentToken, machineId, version: '0.1.0' });

@@ -28,14 +28,24 @@ test.after.always(async () => {
 
 const as = (user: TestUser) => ({
   get: (path: string) => app.request(path, { headers: user.auth }),
-  post: (path: string, payload?: unknown) => app.request(path, payload === undefined ? { method: 'POST', headers: user.auth } : json(payload, { headers: user.auth })),
+  post: (path: string, payload?: unknown) =>
+    app.request(path, payload === undefined ? { method: 'POST', headers: user.auth } : json(payload, { headers: user.auth })),
 });
 
 async function addServer(clusterId: string, machineId: string, name: string) {
   const [gamePort, queryPort, rconPort] = await freePorts(3);
-  const created = await body(await as(owner).post(`/api/v1/clusters/${clusterId}/servers`, {
-    name, gameType: 'CUSTOM', machineId, gamePort, queryPort, rconPort, rconPassword: 'fake-password', startCommand: `${process.execPath} ${FAKE_SERVER}`,
-  }));
+  const created = await body(
+    await as(owner).post(`/api/v1/clusters/${clusterId}/servers`, {
+      name,
+      gameType: 'CUSTOM',
+      machineId,
+      gamePort,
+      queryPort,
+      rconPort,
+      rconPassword: 'fake-password',
+      startCommand: `${process.execPath} ${FAKE_SERVER}`,
+    }),
+  );
   const started = await as(owner).post(`/api/v1/servers/${created.id}/start?wait=30`);
   if ((await body(started)).status !== 'SUCCEEDED') throw new Error('the fake server did not start');
   return created.id as string;
@@ -74,7 +84,10 @@ test.serial('players join and leave through the game and show up online with the
   t.like(onServer, { online: 1, max: 32 });
   t.like(onServer.players[0], { id: alice.id, steamId: '76561198000000001', username: 'Alice Liddell' });
   // The join line carries no ping; the next player list (snapshot) does.
-  await until(async () => typeof (await body(await as(viewer).get(`/api/v1/servers/${serverId}/players`))).players[0]?.ping === 'number', 'a ping from the snapshot');
+  await until(
+    async () => typeof (await body(await as(viewer).get(`/api/v1/servers/${serverId}/players`))).players[0]?.ping === 'number',
+    'a ping from the snapshot',
+  );
 
   await game(serverId, 'sim.leave 76561198000000001');
   await until(async () => (await player(clusterId, '76561198000000001'))?.online === false, 'Alice to go offline');
@@ -96,7 +109,7 @@ test.serial('players join and leave through the game and show up online with the
   t.true(detail.sessions.every((session: { leftAt: string | null }) => session.leftAt !== null));
 });
 
-test.serial('ban pushes to the game\'s list and kicks; a banned player who joins anyway is kicked within 2 s; expiry lifts the ban in the game', async (t) => {
+test.serial("ban pushes to the game's list and kicks; a banned player who joins anyway is kicked within 2 s; expiry lifts the ban in the game", async (t) => {
   const { clusterId, machineId, serverId } = await setup();
   await game(serverId, 'sim.join 76561198000000002 Mallory');
   await until(async () => (await player(clusterId, '76561198000000002'))?.online === true, 'Mallory online');
@@ -115,10 +128,14 @@ test.serial('ban pushes to the game\'s list and kicks; a banned player who joins
   // A server added after a cluster-wide ban is covered too: its game has never heard of the ban, the service kicks.
   const second = await addServer(clusterId, machineId, 'second');
   await game(second, 'sim.join 76561198000000002 Mallory');
-  await until(async () => {
-    const kicks = await body(await as(viewer).get(`/api/v1/clusters/${clusterId}/jobs?type=kick&serverId=${second}&status=succeeded`));
-    return kicks.meta.total === 1;
-  }, 'the service to kick the banned player', 10_000);
+  await until(
+    async () => {
+      const kicks = await body(await as(viewer).get(`/api/v1/clusters/${clusterId}/jobs?type=kick&serverId=${second}&status=succeeded`));
+      return kicks.meta.total === 1;
+    },
+    'the service to kick the banned player',
+    10_000,
+  );
   const kick = (await body(await as(viewer).get(`/api/v1/clusters/${clusterId}/jobs?type=kick&serverId=${second}`))).data[0];
   t.like(kick, { createdBy: { kind: 'SYSTEM', id: null }, params: { reason: 'aimbot', banId: ban.id } });
   // Timed from the join as the agent saw it in the game's output (the session's start), not from the RCON request
@@ -129,7 +146,11 @@ test.serial('ban pushes to the game\'s list and kicks; a banned player who joins
   t.false(await inGame(second, '76561198000000002'));
 
   // Expiry (6 s after the ban): UNBAN jobs lift it in each game; the player can join again and stays.
-  await until(async () => (await body(await as(viewer).get(`/api/v1/clusters/${clusterId}/jobs?type=unban&status=succeeded`))).meta.total === 2, 'the expiry to lift the ban in both games', 30_000);
+  await until(
+    async () => (await body(await as(viewer).get(`/api/v1/clusters/${clusterId}/jobs?type=unban&status=succeeded`))).meta.total === 2,
+    'the expiry to lift the ban in both games',
+    30_000,
+  );
   t.like(await body(await as(viewer).get(`/api/v1/bans/${ban.id}`)), { active: false });
   t.is(await game(serverId, 'sim.join 76561198000000002 Mallory'), '', 'the game lets the player in again');
   await until(async () => (await player(clusterId, '76561198000000002'))?.online === true, 'Mallory back online');
@@ -150,7 +171,7 @@ test.serial('unban lifts a permanent ban in the game at once', async (t) => {
   t.is(await game(serverId, 'sim.join 76561198000000003 Trudy'), '');
 });
 
-test.serial('a ban written while the server is stopped reaches the game\'s own list when it is next online', async (t) => {
+test.serial("a ban written while the server is stopped reaches the game's own list when it is next online", async (t) => {
   const { clusterId, serverId } = await setup();
   await game(serverId, 'sim.join 76561198000000004 Eve');
   await until(async () => (await player(clusterId, '76561198000000004'))?.online === true, 'Eve online');

@@ -35,9 +35,22 @@ async function seed(clusterId: string, serverId: string, count: number) {
       FROM generate_series(1, ${count}) i`);
 }
 
-const row = z.object({ id: z.string(), username: z.string(), steamId: z.string(), playtime: z.number(), firstSeen: z.string(), lastSeen: z.string(), online: z.boolean() });
+const row = z.object({
+  id: z.string(),
+  username: z.string(),
+  steamId: z.string(),
+  playtime: z.number(),
+  firstSeen: z.string(),
+  lastSeen: z.string(),
+  online: z.boolean(),
+});
 type Row = z.infer<typeof row>;
-const KEYS = { playtime: (p: Row) => p.playtime, lastSeen: (p: Row) => p.lastSeen, firstSeen: (p: Row) => p.firstSeen, username: (p: Row) => p.username.toLowerCase() };
+const KEYS = {
+  playtime: (p: Row) => p.playtime,
+  lastSeen: (p: Row) => p.lastSeen,
+  firstSeen: (p: Row) => p.firstSeen,
+  username: (p: Row) => p.username.toLowerCase(),
+};
 
 test('a search answers every sort, page and total exactly on both sides of the collection limit', async (t) => {
   const { user, clusterId, serverIds } = await clusterWithServers(app, 1);
@@ -50,7 +63,9 @@ test('a search answers every sort, page and total exactly on both sides of the c
 
   /** The page sorting the matching players by hand gives, and their number. */
   const expected = (term: string, online: boolean | undefined, field: keyof typeof KEYS, descending: boolean, page: number, limit: number) => {
-    const matching = everyone.filter((p) => (p.username.toLowerCase().includes(term) || p.steamId.toLowerCase().includes(term)) && (online === undefined || p.online === online));
+    const matching = everyone.filter(
+      (p) => (p.username.toLowerCase().includes(term) || p.steamId.toLowerCase().includes(term)) && (online === undefined || p.online === online),
+    );
     const key = KEYS[field];
     const sign = descending ? -1 : 1;
     const sorted = [...matching].sort((a, b) => sign * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -65,14 +80,23 @@ test('a search answers every sort, page and total exactly on both sides of the c
   for (const { term, matches, online } of cases) {
     for (const field of Object.keys(KEYS) as (keyof typeof KEYS)[]) {
       for (const descending of [false, true]) {
-        for (const [page, limit] of [[1, 20], [2, 20], [7, 100], [Math.ceil(matches / 100) + 1, 100]] as const) {
+        for (const [page, limit] of [
+          [1, 20],
+          [2, 20],
+          [7, 100],
+          [Math.ceil(matches / 100) + 1, 100],
+        ] as const) {
           const sort = `${descending ? '-' : ''}${field}`;
           const query = `search=${term}&sort=${sort}&page=${page}&limit=${limit}${online === undefined ? '' : `&online=${online}`}`;
           const answer = await app.request(`/api/v1/clusters/${clusterId}/players?${query}`, { headers: user.auth });
           t.is(answer.status, 200, query);
           const list = await body(answer);
           const want = expected(term.toLowerCase(), online, field, descending, page, limit);
-          t.deepEqual(list.data.map((p: { id: string }) => p.id), want.ids, query);
+          t.deepEqual(
+            list.data.map((p: { id: string }) => p.id),
+            want.ids,
+            query,
+          );
           t.deepEqual(list.meta, { total: want.total, page, limit, totalPages: Math.ceil(want.total / limit) }, query);
         }
       }

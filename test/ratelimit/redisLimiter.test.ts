@@ -61,7 +61,11 @@ test('each bucket is a prefixed hash that expires exactly when it would be full 
   const key = `${redis.prefix}FREE:ttl`;
   /** Expiry and state read in one transaction, against Redis's clock: exact whatever the test's own delays. */
   const inspect = async () => {
-    const [time, pttl, state] = (await redis.client().multi().time().pTTL(key).hGetAll(key).exec()) as unknown as [[string, string], number, Record<string, string>];
+    const [time, pttl, state] = (await redis.client().multi().time().pTTL(key).hGetAll(key).exec()) as unknown as [
+      [string, string],
+      number,
+      Record<string, string>,
+    ];
     const expiresAt = Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000) + pttl;
     // Full again after (burst - tokens) tokens at one a second.
     const fullAt = Number(state.at) + Math.ceil((10 - Number(state.tokens)) * 1000);
@@ -88,8 +92,14 @@ test('two limiters (two connections) spend from one budget', async (t) => {
   t.teardown(() => other.close());
   const answers = [];
   for (let i = 0; i < 12; i += 1) answers.push(await (i % 2 === 0 ? limiter : other).take('shared', BUCKETS.FREE));
-  t.deepEqual(answers.map((answer) => answer.allowed), [...Array(10).fill(true), false, false]);
-  t.deepEqual(answers.slice(0, 10).map((answer) => answer.remaining), [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+  t.deepEqual(
+    answers.map((answer) => answer.allowed),
+    [...Array(10).fill(true), false, false],
+  );
+  t.deepEqual(
+    answers.slice(0, 10).map((answer) => answer.remaining),
+    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+  );
 });
 
 test('a script cache flushed by Redis is reloaded on the fly (NOSCRIPT falls back to EVAL)', async (t) => {

@@ -49,15 +49,24 @@ test.after.always(async () => {
 });
 
 test('two API processes on one Redis share one budget: FREE burst 10 across both, then 429 from either', async (t) => {
-  const spent = await spendBurst(async (i) => {
-    const response = await fetch(`${nodes[i % 2]!.url}/ok`, { headers: { 'X-Client': 'alternating' } });
-    await response.body?.cancel();
-    return { node: i % 2, status: response.status, remaining: response.headers.get('x-ratelimit-remaining') };
-  }, FREE, 2);
+  const spent = await spendBurst(
+    async (i) => {
+      const response = await fetch(`${nodes[i % 2]!.url}/ok`, { headers: { 'X-Client': 'alternating' } });
+      await response.body?.cancel();
+      return { node: i % 2, status: response.status, remaining: response.headers.get('x-ratelimit-remaining') };
+    },
+    FREE,
+    2,
+  );
   // One bucket, not two: ten passes across both nodes (two buckets would pass twenty), and each node sees the count
   // the other left.
   assertBurst(t, spent, FREE);
-  assertRemaining(t, spent.answers.map((answer) => answer.remaining), spent, FREE);
+  assertRemaining(
+    t,
+    spent.answers.map((answer) => answer.remaining),
+    spent,
+    FREE,
+  );
   const refusals = spent.answers.filter((answer) => answer.status === 429);
   t.is(refusals.length, 2);
   if (spent.refilled === 0) t.deepEqual(new Set(refusals.map((answer) => answer.node)), new Set([0, 1]), 'refused by either node');

@@ -42,28 +42,55 @@ test('servers: both create forms, defaults, write-only RCON password, get, updat
   const created = await app().request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId, gameType: 'rust' }, { headers: user.auth }));
   t.is(created.status, 201);
   const one = await body(created);
-  t.like(one, { clusterId, machineId, gameType: 'RUST', maxPlayers: 100, status: 'INSTALLING', desiredStatus: 'STOPPED', playersOnline: 0, autoRestart: true, startCommand: null });
+  t.like(one, {
+    clusterId,
+    machineId,
+    gameType: 'RUST',
+    maxPlayers: 100,
+    status: 'INSTALLING',
+    desiredStatus: 'STOPPED',
+    playersOnline: 0,
+    autoRestart: true,
+    startCommand: null,
+  });
   t.false('rconPassword' in one);
   const password = await app().pool.oneFirst(sql.unsafe`SELECT rcon_password FROM servers WHERE id = ${one.id}`);
   t.regex(String(password), /^[A-Za-z0-9_-]{24}$/, 'generated when absent');
 
-  const variant = await app().request('/api/v1/servers', json({ ...SERVER, clusterId, machineId, name: 'EU #2', gamePort: 29015, queryPort: 29016, rconPort: 29017, rconPassword: 'secret-pass' }, { headers: user.auth }));
+  const variant = await app().request(
+    '/api/v1/servers',
+    json(
+      { ...SERVER, clusterId, machineId, name: 'EU #2', gamePort: 29015, queryPort: 29016, rconPort: 29017, rconPassword: 'secret-pass' },
+      { headers: user.auth },
+    ),
+  );
   t.is(variant.status, 201);
   const two = await body(variant);
 
-  const patched = await body(await app().request(`/api/v1/servers/${two.id}`, json({ name: 'EU #2b', maxPlayers: 50, env: { SEED: '42' } }, { method: 'PATCH', headers: user.auth })));
+  const patched = await body(
+    await app().request(`/api/v1/servers/${two.id}`, json({ name: 'EU #2b', maxPlayers: 50, env: { SEED: '42' } }, { method: 'PATCH', headers: user.auth })),
+  );
   t.like(patched, { name: 'EU #2b', maxPlayers: 50, env: { SEED: '42' } });
   t.is((await body(await app().request(`/api/v1/clusters/${clusterId}`, { headers: user.auth }))).counts.servers, 2);
 
   t.is((await app().request(`/api/v1/servers/${two.id}`, { method: 'DELETE', headers: user.auth })).status, 200);
   t.is((await app().request(`/api/v1/servers/${two.id}`, { headers: user.auth })).status, 404);
   // Its ports are free again.
-  t.is((await app().request('/api/v1/servers', json({ ...SERVER, clusterId, machineId, name: 'EU #3', gamePort: 29015, queryPort: 29016, rconPort: 29017 }, { headers: user.auth }))).status, 201);
+  t.is(
+    (
+      await app().request(
+        '/api/v1/servers',
+        json({ ...SERVER, clusterId, machineId, name: 'EU #3', gamePort: 29015, queryPort: 29016, rconPort: 29017 }, { headers: user.auth }),
+      )
+    ).status,
+    201,
+  );
 });
 
 test('port rules: range, distinct within a server, unique per machine (409), free on another machine', async (t) => {
   const { user, clusterId, machineId } = await setup();
-  const create = (payload: object) => app().request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId, ...payload }, { headers: user.auth }));
+  const create = (payload: object) =>
+    app().request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId, ...payload }, { headers: user.auth }));
   const range = await create({ gamePort: 80, rconPort: 70000 });
   t.is(range.status, 400);
   t.deepEqual((await body(range)).details.map((detail: { field: string; message: string }) => [detail.field, detail.message]).sort(), [
@@ -84,7 +111,8 @@ test('port rules: range, distinct within a server, unique per machine (409), fre
 
 test('gameType must be known; CUSTOM needs startCommand; the machine must be in the cluster', async (t) => {
   const { user, clusterId, machineId } = await setup();
-  const create = (payload: object) => app().request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId, ...payload }, { headers: user.auth }));
+  const create = (payload: object) =>
+    app().request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId, ...payload }, { headers: user.auth }));
   const unknown = await create({ gameType: 'TETRIS' });
   t.is(unknown.status, 400);
   t.regex((await body(unknown)).details[0].message, /MINECRAFT, RUST/);
@@ -99,7 +127,10 @@ test('gameType must be known; CUSTOM needs startCommand; the machine must be in 
 test('server lists filter by status and gameType (alias game) in any case, and sort', async (t) => {
   const { user, clusterId, machineId } = await setup();
   const make = (name: string, gameType: string, base: number) =>
-    app().request(`/api/v1/clusters/${clusterId}/servers`, json({ name, gameType, machineId, gamePort: base, queryPort: base + 1, rconPort: base + 2 }, { headers: user.auth }));
+    app().request(
+      `/api/v1/clusters/${clusterId}/servers`,
+      json({ name, gameType, machineId, gamePort: base, queryPort: base + 1, rconPort: base + 2 }, { headers: user.auth }),
+    );
   await make('b-rust', 'RUST', 40000);
   await make('a-mc', 'MINECRAFT', 40010);
   await make('c-mc', 'minecraft', 40020);
@@ -133,7 +164,9 @@ test("the seed's example with servers: ADMIN in A creates (201), VIEWER in B can
   const a = await setup(owner);
   const b = await setup(owner);
   const user = await signUp(app());
-  await app().pool.query(sql.unsafe`INSERT INTO cluster_members (cluster_id, user_id, role) VALUES (${a.clusterId}, ${user.id}, 'ADMIN'), (${b.clusterId}, ${user.id}, 'VIEWER')`);
+  await app().pool.query(
+    sql.unsafe`INSERT INTO cluster_members (cluster_id, user_id, role) VALUES (${a.clusterId}, ${user.id}, 'ADMIN'), (${b.clusterId}, ${user.id}, 'VIEWER')`,
+  );
   const token = await body(await app().request('/api/v1/account/tokens', json({ name: 'ci', clusterIds: [a.clusterId, b.clusterId] }, { headers: user.auth })));
   const auth = { Authorization: `Bearer ${token.token}` };
   t.is((await app().request(`/api/v1/clusters/${a.clusterId}/servers`, json({ ...SERVER, machineId: a.machineId }, { headers: auth }))).status, 201);

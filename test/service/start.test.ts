@@ -135,5 +135,10 @@ test.serial('two API processes with REDIS_URL share one rate-limit budget', asyn
   // FREE: a burst of 10 across both processes (two budgets would pass twenty), then refused.
   assertBurst(t, spent, FREE);
   t.true(spent.answers.slice(0, -1).every((answer) => answer.status === 200));
-  assertRemaining(t, spent.answers.map((answer) => answer.headers.get('x-ratelimit-remaining')), spent, FREE);
+  assertRemaining(
+    t,
+    spent.answers.map((answer) => answer.headers.get('x-ratelimit-remaining')),
+    spent,
+    FREE,
+  );
 });

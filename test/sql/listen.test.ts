@@ -16,18 +16,32 @@ test('notifications keep arriving after the listening backend is terminated, twi
   const admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
   const received: string[] = [];
-  const listener = await listen({ databaseUrl: database.url, channel: 'gsm_listen_test', logger: createLogger('silent'), onPayload: (payload) => received.push(payload) });
+  const listener = await listen({
+    databaseUrl: database.url,
+    channel: 'gsm_listen_test',
+    logger: createLogger('silent'),
+    onPayload: (payload) => received.push(payload),
+  });
   try {
     await admin.query(`NOTIFY gsm_listen_test, 'one'`);
     await until(async () => received.includes('one'), 'the first notification', 5_000);
     const kill = `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()`;
     await admin.query(kill);
-    await until(async () => (await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`)).rows[0].n === 1, 'a new listening connection', 10_000);
+    await until(
+      async () =>
+        (await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`)).rows[0].n === 1,
+      'a new listening connection',
+      10_000,
+    );
     await admin.query(kill);
-    await until(async () => {
-      await admin.query(`NOTIFY gsm_listen_test, 'two'`);
-      return received.includes('two');
-    }, 'a notification after two terminations', 10_000);
+    await until(
+      async () => {
+        await admin.query(`NOTIFY gsm_listen_test, 'two'`);
+        return received.includes('two');
+      },
+      'a notification after two terminations',
+      10_000,
+    );
     t.pass();
   } finally {
     await listener.close();

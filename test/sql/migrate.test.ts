@@ -26,7 +26,9 @@ async function query<T extends pg.QueryResultRow>(url: string, text: string): Pr
 
 /** Everything that makes up the schema, as comparable text. */
 async function schemaSnapshot(url: string): Promise<string[]> {
-  const rows = await query<{ item: string }>(url, `
+  const rows = await query<{ item: string }>(
+    url,
+    `
     SELECT 'column ' || table_schema || '.' || table_name || '.' || column_name || ' ' || data_type || ' null=' || is_nullable
            || ' default=' || coalesce(column_default, '') AS item
       FROM information_schema.columns WHERE table_schema NOT IN ('pg_catalog', 'information_schema')
@@ -39,7 +41,8 @@ async function schemaSnapshot(url: string): Promise<string[]> {
     SELECT 'function ' || p.oid::regprocedure || ' ' || md5(pg_get_functiondef(p.oid)) FROM pg_proc p
       WHERE p.pronamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace) AND p.prokind IN ('f', 'p')
     UNION ALL
-    SELECT 'trigger ' || tgrelid::regclass || ' ' || tgname FROM pg_trigger WHERE NOT tgisinternal`);
+    SELECT 'trigger ' || tgrelid::regclass || ' ' || tgname FROM pg_trigger WHERE NOT tgisinternal`,
+  );
   return rows.map((row) => row.item).sort();
 }
 
@@ -54,9 +57,15 @@ test('several processes migrating at once apply each migration exactly once', as
   const results = await Promise.all(Array.from({ length: 6 }, () => migrate(database.url)));
   const expected = (await listMigrations()).map((migration) => migration.file);
   // Exactly one of the racers applied everything; the others found nothing to do.
-  t.deepEqual(results.map((result) => result.applied.length).sort((a, b) => b - a), [expected.length, 0, 0, 0, 0, 0]);
+  t.deepEqual(
+    results.map((result) => result.applied.length).sort((a, b) => b - a),
+    [expected.length, 0, 0, 0, 0, 0],
+  );
   const rows = await query<{ id: number; count: string }>(database.url, 'SELECT id, count(*) OVER () AS count FROM schema_migrations ORDER BY id');
-  t.deepEqual(rows.map((row) => row.id), expected.map((_, index) => index + 1));
+  t.deepEqual(
+    rows.map((row) => row.id),
+    expected.map((_, index) => index + 1),
+  );
   const worker = await query<{ present: boolean }>(database.url, "SELECT to_regclass('graphile_worker.jobs') IS NOT NULL AS present");
   t.true(worker[0]!.present, 'graphile-worker schema installed');
   t.deepEqual((await migrate(database.url)).applied, [], 'a second run is a no-op');

@@ -14,7 +14,21 @@ export async function startAgent(options: { url: string; machineId: string; toke
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'gsm-agent-')));
   const child = spawn(
     process.execPath,
-    ['agent/main.ts', '--url', options.url, '--machine-id', options.machineId, '--token', options.token, '--data-dir', dataDir, '--stop-timeout-ms', String(options.stopTimeoutMs ?? 1_000), '--report-interval-ms', '500'],
+    [
+      'agent/main.ts',
+      '--url',
+      options.url,
+      '--machine-id',
+      options.machineId,
+      '--token',
+      options.token,
+      '--data-dir',
+      dataDir,
+      '--stop-timeout-ms',
+      String(options.stopTimeoutMs ?? 1_000),
+      '--report-interval-ms',
+      '500',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'debug' } },
   );
   const lines: string[] = [];
@@ -36,10 +50,14 @@ export async function startAgent(options: { url: string; machineId: string; toke
 /** Free TCP ports on the loopback interface (asked of the OS, then released). */
 export async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((resolve) => {
-      const server = createServer();
-      server.listen(0, '127.0.0.1', () => resolve(server));
-    })),
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<ReturnType<typeof createServer>>((resolve) => {
+          const server = createServer();
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
   );
   const ports = servers.map((server) => (server.address() as { port: number }).port);
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));

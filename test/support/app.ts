@@ -34,7 +34,15 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const config = loadConfig({ DATABASE_URL: database.url, PORT: '0', LOG_LEVEL: 'debug', RATE_LIMIT: 'off', ...env });
   const pool = await createDatabasePool(database.url, { maxPoolSize: 5 });
   const { logger, lines } = captureLogs();
-  const deps = await createAppDeps({ config, logger, pool, databaseUrl: database.url, secrets: { pasetoKey: generatePasetoKey() }, version: VERSION, defaultMetrics: false });
+  const deps = await createAppDeps({
+    config,
+    logger,
+    pool,
+    databaseUrl: database.url,
+    secrets: { pasetoKey: generatePasetoKey() },
+    version: VERSION,
+    defaultMetrics: false,
+  });
   const app = createApp(deps);
   const server = await startHttpServer(app.koa, { port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${server.port}`;

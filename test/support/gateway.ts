@@ -21,7 +21,9 @@ export async function startGatewayApp(options: { heartbeatSeconds?: number; auth
     authTimeoutMs: options.authTimeoutMs ?? 1_500, // long enough for a loaded CI machine, short enough to test the time-out
     minVersion: '0.1.0',
   });
-  const worker = options.worker ? await startWorker({ databaseUrl: app.database.url, logger: app.deps.logger, tasks: { pool: app.pool, jobEvents: app.deps.jobEvents } }) : undefined;
+  const worker = options.worker
+    ? await startWorker({ databaseUrl: app.database.url, logger: app.deps.logger, tasks: { pool: app.pool, jobEvents: app.deps.jobEvents } })
+    : undefined;
   const close = app.close;
   return {
     ...app,
@@ -64,7 +66,10 @@ function recorder() {
         consumed += found + 1;
         return resolve(received[consumed - 1]!.data);
       }
-      const timer = setTimeout(() => reject(new Error(`no ${event} within ${timeoutMs} ms; got ${JSON.stringify(received.map((entry) => entry.event))}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no ${event} within ${timeoutMs} ms; got ${JSON.stringify(received.map((entry) => entry.event))}`)),
+        timeoutMs,
+      );
       waiters.push({
         event,
         resolve: (data) => {
@@ -87,7 +92,14 @@ export async function socketIoAgent(app: GatewayApp, path = '/ws'): Promise<Test
     socket.on('connect', resolve);
     socket.on('connect_error', reject);
   });
-  return { send: (event, data) => void socket.emit(event, data), next, received, closed: closedPromise, isClosed: () => closed, close: () => void socket.disconnect() };
+  return {
+    send: (event, data) => void socket.emit(event, data),
+    next,
+    received,
+    closed: closedPromise,
+    isClosed: () => closed,
+    close: () => void socket.disconnect(),
+  };
 }
 
 export async function plainAgent(app: GatewayApp, path = '/ws'): Promise<TestAgent & { ws: WebSocket; closeCode: Promise<number> }> {

@@ -33,7 +33,12 @@ export async function addMember(app: TestApp, clusterId: string, user: TestUser,
   await app.pool.query(sql.unsafe`INSERT INTO cluster_members (cluster_id, user_id, role) VALUES (${clusterId}, ${user.id}, ${role})`);
 }
 
-export async function createApiToken(app: TestApp, user: TestUser, clusterIds: string[], extra: Record<string, unknown> = {}): Promise<{ id: string; token: string; auth: { Authorization: string } }> {
+export async function createApiToken(
+  app: TestApp,
+  user: TestUser,
+  clusterIds: string[],
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; token: string; auth: { Authorization: string } }> {
   const response = await app.request('/api/v1/account/tokens', json({ name: 'automation', clusterIds, ...extra }, { headers: user.auth }));
   if (response.status !== 201) throw new Error(`token create failed: ${response.status} ${await response.text()}`);
   const created = await body(response);

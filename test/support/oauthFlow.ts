@@ -17,7 +17,8 @@ const stateCookies = new Map<string, string>();
 
 export function rememberStateCookie(start: Response, location: string): void {
   const cookie = start.headers.get('set-cookie')?.split(';')[0];
-  const state = new URL(location).searchParams.get('state') ?? new URL(new URL(location).searchParams.get('openid.return_to') ?? location).searchParams.get('state');
+  const state =
+    new URL(location).searchParams.get('state') ?? new URL(new URL(location).searchParams.get('openid.return_to') ?? location).searchParams.get('state');
   if (cookie && state) stateCookies.set(state, cookie);
 }
 

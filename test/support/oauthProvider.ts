@@ -53,12 +53,15 @@ export async function startOAuthProvider(): Promise<OAuthProvider> {
   let base = '';
 
   const sign = (fields: URLSearchParams, names: string[]) =>
-    createHmac('sha256', secret).update(names.map((name) => `${name}:${fields.get(`openid.${name}`) ?? ''}\n`).join('')).digest('base64');
+    createHmac('sha256', secret)
+      .update(names.map((name) => `${name}:${fields.get(`openid.${name}`) ?? ''}\n`).join(''))
+      .digest('base64');
 
   function steamLogin(url: URL, response: ServerResponse) {
     const query = url.searchParams;
     const returnTo = query.get('openid.return_to');
-    if (query.get('openid.mode') !== 'checkid_setup' || query.get('openid.ns') !== OPENID_NS || !returnTo) return send(response, 400, 'bad request', 'text/plain');
+    if (query.get('openid.mode') !== 'checkid_setup' || query.get('openid.ns') !== OPENID_NS || !returnTo)
+      return send(response, 400, 'bad request', 'text/plain');
     const back = new URL(returnTo);
     if (query.get('deny')) {
       back.searchParams.set('openid.ns', OPENID_NS);
@@ -105,7 +108,8 @@ export async function startOAuthProvider(): Promise<OAuthProvider> {
   function discordAuthorize(url: URL, response: ServerResponse) {
     const query = url.searchParams;
     const redirectUri = query.get('redirect_uri');
-    if (query.get('client_id') !== DISCORD_CLIENT_ID || query.get('response_type') !== 'code' || !redirectUri) return send(response, 400, '{"error":"invalid_request"}');
+    if (query.get('client_id') !== DISCORD_CLIENT_ID || query.get('response_type') !== 'code' || !redirectUri)
+      return send(response, 400, '{"error":"invalid_request"}');
     const back = new URL(redirectUri);
     back.searchParams.set('state', query.get('state') ?? '');
     const user = discordUsers.get(query.get('as') ?? '');
@@ -122,8 +126,10 @@ export async function startOAuthProvider(): Promise<OAuthProvider> {
   function discordToken(body: string, response: ServerResponse) {
     const form = new URLSearchParams(body);
     const grant = codes.get(form.get('code') ?? '');
-    if (form.get('client_id') !== DISCORD_CLIENT_ID || form.get('client_secret') !== DISCORD_CLIENT_SECRET) return send(response, 401, '{"error":"invalid_client"}');
-    if (form.get('grant_type') !== 'authorization_code' || !grant || grant.redirectUri !== form.get('redirect_uri')) return send(response, 400, '{"error":"invalid_grant"}');
+    if (form.get('client_id') !== DISCORD_CLIENT_ID || form.get('client_secret') !== DISCORD_CLIENT_SECRET)
+      return send(response, 401, '{"error":"invalid_client"}');
+    if (form.get('grant_type') !== 'authorization_code' || !grant || grant.redirectUri !== form.get('redirect_uri'))
+      return send(response, 400, '{"error":"invalid_grant"}');
     codes.delete(form.get('code')!);
     const token = randomBytes(16).toString('hex');
     tokens.set(token, grant.userId);

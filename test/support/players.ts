@@ -15,7 +15,13 @@ export async function clusterWithServers(app: TestApp, servers: number, options:
     const ports = { gamePort: nextPort++, queryPort: nextPort++, rconPort: nextPort++ };
     const name = options.names?.(index) ?? `s${index + 1}`;
     const created = await body(
-      await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ name, gameType: 'RUST', machineId: machine.id, ...ports, ...(options.maxPlayers ? { maxPlayers: options.maxPlayers } : {}) }, { headers: user.auth })),
+      await app.request(
+        `/api/v1/clusters/${clusterId}/servers`,
+        json(
+          { name, gameType: 'RUST', machineId: machine.id, ...ports, ...(options.maxPlayers ? { maxPlayers: options.maxPlayers } : {}) },
+          { headers: user.auth },
+        ),
+      ),
     );
     serverIds.push(created.id);
   }

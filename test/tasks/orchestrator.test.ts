@@ -32,7 +32,16 @@ test.serial('occurrences that fell due while no orchestrator ran: at start-up on
   const request = (path: string, payload: unknown) => app().request(path, json(payload, { headers: owner.auth }));
   const get = async (path: string) => body(await app().request(path, { headers: owner.auth }));
   const machine = await body(await request(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' }));
-  const server = await body(await request(`/api/v1/clusters/${clusterId}/servers`, { name: 'offline', gameType: 'RUST', machineId: machine.id, gamePort: 31000, queryPort: 31001, rconPort: 31002 }));
+  const server = await body(
+    await request(`/api/v1/clusters/${clusterId}/servers`, {
+      name: 'offline',
+      gameType: 'RUST',
+      machineId: machine.id,
+      gamePort: 31000,
+      queryPort: 31001,
+      rconPort: 31002,
+    }),
+  );
   // No agent: with onlyWhenOnline the run has no server to act on and succeeds doing nothing.
   const yearly = { schedule: '0 0 1 1 *', timezone: 'UTC', serverIds: [server.id], steps: [{ type: 'RESTART' }], onlyWhenOnline: true };
   const late = await body(await request(`/api/v1/clusters/${clusterId}/tasks`, { ...yearly, name: 'late' }));
@@ -45,7 +54,11 @@ test.serial('occurrences that fell due while no orchestrator ran: at start-up on
   });
 
   await startOrchestrator(t, (await freePorts(1))[0]!);
-  await until(async () => (await get(`/api/v1/tasks/${missed.id}`)).lastRunStatus === 'MISSED' && (await get(`/api/v1/tasks/${late.id}`)).lastRunStatus === 'SUCCEEDED', 'both handled', 20_000);
+  await until(
+    async () => (await get(`/api/v1/tasks/${missed.id}`)).lastRunStatus === 'MISSED' && (await get(`/api/v1/tasks/${late.id}`)).lastRunStatus === 'SUCCEEDED',
+    'both handled',
+    20_000,
+  );
   const runs = (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${late.id}`)).data;
   t.is(runs.length, 1);
   t.like(runs[0], { type: 'TASK_RUN', status: 'SUCCEEDED', params: { scheduledAt: lateAt.toISOString(), serverIds: [], skippedServerIds: [server.id] } });
@@ -61,13 +74,21 @@ test.serial('an orchestrator killed mid-run: another one resumes the run after t
   const url = `http://127.0.0.1:${port}`;
 
   const owner = await signUp(app());
-  const request = (path: string, payload?: unknown) => app().request(path, payload === undefined ? { method: 'POST', headers: owner.auth } : json(payload, { headers: owner.auth }));
+  const request = (path: string, payload?: unknown) =>
+    app().request(path, payload === undefined ? { method: 'POST', headers: owner.auth } : json(payload, { headers: owner.auth }));
   const get = async (path: string) => body(await app().request(path, { headers: owner.auth }));
   const clusterId = await createCluster(app(), owner);
   const machine = await body(await request(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' }));
   const server = await body(
     await request(`/api/v1/clusters/${clusterId}/servers`, {
-      name: 'fake', gameType: 'CUSTOM', machineId: machine.id, gamePort, queryPort, rconPort, rconPassword: 'fake-password', startCommand: `${process.execPath} ${FAKE_SERVER}`,
+      name: 'fake',
+      gameType: 'CUSTOM',
+      machineId: machine.id,
+      gamePort,
+      queryPort,
+      rconPort,
+      rconPassword: 'fake-password',
+      startCommand: `${process.execPath} ${FAKE_SERVER}`,
     }),
   );
   const agent = await startAgent({ url, machineId: machine.id, token: machine.agentToken });
@@ -76,8 +97,13 @@ test.serial('an orchestrator killed mid-run: another one resumes the run after t
 
   const task = await body(
     await request(`/api/v1/clusters/${clusterId}/tasks`, {
-      name: 'two steps', schedule: '0 4 * * *', serverIds: [server.id],
-      steps: [{ type: 'RCON', command: 'echo one' }, { type: 'RCON', command: 'echo two', delaySeconds: 4 }],
+      name: 'two steps',
+      schedule: '0 4 * * *',
+      serverIds: [server.id],
+      steps: [
+        { type: 'RCON', command: 'echo one' },
+        { type: 'RCON', command: 'echo two', delaySeconds: 4 },
+      ],
     }),
   );
   const run = await body(await request(`/api/v1/tasks/${task.id}/run`));
@@ -100,15 +126,30 @@ test.serial('an orchestrator killed mid-run: another one resumes the run after t
 test.serial('an orchestrator stopped gracefully mid-run (SIGTERM) exits promptly and hands the run over to another one', async (t) => {
   const owner = await signUp(app());
   const clusterId = await createCluster(app(), owner);
-  const request = (path: string, payload?: unknown) => app().request(path, payload === undefined ? { method: 'POST', headers: owner.auth } : json(payload, { headers: owner.auth }));
+  const request = (path: string, payload?: unknown) =>
+    app().request(path, payload === undefined ? { method: 'POST', headers: owner.auth } : json(payload, { headers: owner.auth }));
   const get = async (path: string) => body(await app().request(path, { headers: owner.auth }));
   const machine = await body(await request(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' }));
-  const server = await body(await request(`/api/v1/clusters/${clusterId}/servers`, { name: 'offline', gameType: 'RUST', machineId: machine.id, gamePort: 32000, queryPort: 32001, rconPort: 32002 }));
+  const server = await body(
+    await request(`/api/v1/clusters/${clusterId}/servers`, {
+      name: 'offline',
+      gameType: 'RUST',
+      machineId: machine.id,
+      gamePort: 32000,
+      queryPort: 32001,
+      rconPort: 32002,
+    }),
+  );
   // No agent: broadcasts to a server that is not ONLINE are skipped, so the run is all orchestrator work.
   const task = await body(
     await request(`/api/v1/clusters/${clusterId}/tasks`, {
-      name: 'handover', schedule: '0 4 * * *', serverIds: [server.id],
-      steps: [{ type: 'BROADCAST', message: 'one' }, { type: 'BROADCAST', message: 'two', delaySeconds: 8 }],
+      name: 'handover',
+      schedule: '0 4 * * *',
+      serverIds: [server.id],
+      steps: [
+        { type: 'BROADCAST', message: 'one' },
+        { type: 'BROADCAST', message: 'two', delaySeconds: 8 },
+      ],
     }),
   );
   const [first, second] = await freePorts(2);
@@ -118,7 +159,8 @@ test.serial('an orchestrator stopped gracefully mid-run (SIGTERM) exits promptly
   await until(async () => (await stepIndex()) === 1, 'the first step done');
   await startOrchestrator(t, second!);
 
-  const leaseOwner = async () => (await app().pool.oneFirst(sql.unsafe`SELECT coalesce(lease_owner::text, 'none') FROM task_runs WHERE job_id = ${run.id}`)) as string;
+  const leaseOwner = async () =>
+    (await app().pool.oneFirst(sql.unsafe`SELECT coalesce(lease_owner::text, 'none') FROM task_runs WHERE job_id = ${run.id}`)) as string;
   const before = await leaseOwner();
   const stoppedAt = Date.now();
   leaving.child.kill('SIGTERM');
@@ -127,7 +169,10 @@ test.serial('an orchestrator stopped gracefully mid-run (SIGTERM) exits promptly
   t.not(await leaseOwner(), before, 'the lease was handed over, not left to lapse');
   const ended = await get(`/api/v1/jobs/${run.id}?wait=40`);
   t.is(ended.status, 'SUCCEEDED', JSON.stringify(ended));
-  t.deepEqual(ended.result.steps.map((step: { type: string; jobs: { status: string }[] }) => `${step.type} ${step.jobs.map((job) => job.status)}`), ['BROADCAST SKIPPED', 'BROADCAST SKIPPED']);
+  t.deepEqual(
+    ended.result.steps.map((step: { type: string; jobs: { status: string }[] }) => `${step.type} ${step.jobs.map((job) => job.status)}`),
+    ['BROADCAST SKIPPED', 'BROADCAST SKIPPED'],
+  );
 });
 
 test.serial('two orchestrator processes at once, with duplicated scheduler jobs: each occurrence runs once', async (t) => {
@@ -136,10 +181,25 @@ test.serial('two orchestrator processes at once, with duplicated scheduler jobs:
   const request = (path: string, payload: unknown) => app().request(path, json(payload, { headers: owner.auth }));
   const get = async (path: string) => body(await app().request(path, { headers: owner.auth }));
   const machine = await body(await request(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' }));
-  const server = await body(await request(`/api/v1/clusters/${clusterId}/servers`, { name: 'offline', gameType: 'RUST', machineId: machine.id, gamePort: 33000, queryPort: 33001, rconPort: 33002 }));
+  const server = await body(
+    await request(`/api/v1/clusters/${clusterId}/servers`, {
+      name: 'offline',
+      gameType: 'RUST',
+      machineId: machine.id,
+      gamePort: 33000,
+      queryPort: 33001,
+      rconPort: 33002,
+    }),
+  );
   // No agent: the runs have no ONLINE server to act on and end at once, so only the scheduling is under test.
   const task = await body(
-    await request(`/api/v1/clusters/${clusterId}/tasks`, { name: 'twice?', schedule: '0 4 * * *', serverIds: [server.id], steps: [{ type: 'RESTART' }], onlyWhenOnline: true }),
+    await request(`/api/v1/clusters/${clusterId}/tasks`, {
+      name: 'twice?',
+      schedule: '0 4 * * *',
+      serverIds: [server.id],
+      steps: [{ type: 'RESTART' }],
+      onlyWhenOnline: true,
+    }),
   );
   const [first, second] = await freePorts(2);
   await startOrchestrator(t, first!);
@@ -157,14 +217,32 @@ test.serial('two orchestrator processes at once, with duplicated scheduler jobs:
           SELECT graphile_worker.add_job('tasks__trigger', json_build_object('taskId', ${task.id}::text, 'scheduledAt', ${at.toISOString()}::text), run_at => ${at.toISOString()}::timestamptz)`);
       }
     });
-    await until(async () => Number(await app().pool.oneFirst(sql.unsafe`
-      SELECT count(*) FROM graphile_worker._private_jobs WHERE payload->>'scheduledAt' = ${at.toISOString()}`)) === 0, `occurrence ${index + 1} handled everywhere`, 20_000);
+    await until(
+      async () =>
+        Number(
+          await app().pool.oneFirst(sql.unsafe`
+      SELECT count(*) FROM graphile_worker._private_jobs WHERE payload->>'scheduledAt' = ${at.toISOString()}`),
+        ) === 0,
+      `occurrence ${index + 1} handled everywhere`,
+      20_000,
+    );
     // Its run ends before the next occurrence (which would otherwise be SKIPPED as overlapping).
-    await until(async () => Number(await app().pool.oneFirst(sql.unsafe`
-      SELECT count(*) FROM jobs WHERE task_id = ${task.id} AND status = 'SUCCEEDED'`)) >= index + 1, `run ${index + 1} ended`);
+    await until(
+      async () =>
+        Number(
+          await app().pool.oneFirst(sql.unsafe`
+      SELECT count(*) FROM jobs WHERE task_id = ${task.id} AND status = 'SUCCEEDED'`),
+        ) >=
+        index + 1,
+      `run ${index + 1} ended`,
+    );
   }
   await until(async () => (await get(`/api/v1/tasks/${task.id}`)).lastRunStatus === 'SUCCEEDED', 'the last run ended');
   const runs = (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&sort=createdAt`)).data;
-  t.deepEqual(runs.map((run: { params: { scheduledAt: string } }) => run.params.scheduledAt), occurrences, 'one run per occurrence');
+  t.deepEqual(
+    runs.map((run: { params: { scheduledAt: string } }) => run.params.scheduledAt),
+    occurrences,
+    'one run per occurrence',
+  );
   t.true(runs.every((run: { status: string }) => run.status === 'SUCCEEDED'));
 });

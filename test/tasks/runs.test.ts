@@ -29,7 +29,8 @@ test.after.always(async () => {
   await app?.close();
 });
 
-const post = (path: string, payload?: unknown) => app.request(path, payload === undefined ? { method: 'POST', headers: owner.auth } : json(payload, { headers: owner.auth }));
+const post = (path: string, payload?: unknown) =>
+  app.request(path, payload === undefined ? { method: 'POST', headers: owner.auth } : json(payload, { headers: owner.auth }));
 const get = async (path: string) => body(await app.request(path, { headers: owner.auth }));
 
 /** A cluster with one fake game server (CUSTOM) on a machine, its agent connected (or not), the server started. */
@@ -39,7 +40,14 @@ async function setup(options: { agent?: boolean; online?: boolean } = {}) {
   const [gamePort, queryPort, rconPort] = await freePorts(3);
   const server = await body(
     await post(`/api/v1/clusters/${clusterId}/servers`, {
-      name: 'fake', gameType: 'CUSTOM', machineId: machine.id, gamePort, queryPort, rconPort, rconPassword: 'fake-password', startCommand: `${process.execPath} ${FAKE_SERVER}`,
+      name: 'fake',
+      gameType: 'CUSTOM',
+      machineId: machine.id,
+      gamePort,
+      queryPort,
+      rconPort,
+      rconPassword: 'fake-password',
+      startCommand: `${process.execPath} ${FAKE_SERVER}`,
     }),
   );
   let agent: AgentProcess | undefined;
@@ -55,7 +63,14 @@ async function setup(options: { agent?: boolean; online?: boolean } = {}) {
 }
 
 async function createTask(clusterId: string, serverIds: string[], steps: unknown[], extra: Record<string, unknown> = {}) {
-  const response = await post(`/api/v1/clusters/${clusterId}/tasks`, { name: 'task', schedule: '0 4 * * *', timezone: 'Europe/Berlin', serverIds, steps, ...extra });
+  const response = await post(`/api/v1/clusters/${clusterId}/tasks`, {
+    name: 'task',
+    schedule: '0 4 * * *',
+    timezone: 'Europe/Berlin',
+    serverIds,
+    steps,
+    ...extra,
+  });
   if (response.status !== 201) throw new Error(`task create failed: ${response.status} ${await response.text()}`);
   return body(response);
 }
@@ -76,29 +91,47 @@ async function finishedRun(clusterId: string, taskId: string) {
 }
 
 const consoleLog = (agent: AgentProcess, serverId: string) => readFile(join(agent.dataDir, 'servers', serverId, 'logs', 'console.log'), 'utf8').catch(() => '');
-const serverPid = (agent: AgentProcess, serverId: string) => readFile(join(agent.dataDir, 'servers', serverId, 'server.pid'), 'utf8').then((text) => Number(text.trim()));
+const serverPid = (agent: AgentProcess, serverId: string) =>
+  readFile(join(agent.dataDir, 'servers', serverId, 'server.pid'), 'utf8').then((text) => Number(text.trim()));
 
 test.serial('a task due in a few seconds runs once, on time: warnings broadcast in order with their delays, then the server restarted', async (t) => {
   const { clusterId, serverId, agent } = await setup();
   const pidBefore = await serverPid(agent!, serverId);
-  const task = await createTask(clusterId, [serverId], [
-    { type: 'BROADCAST', message: 'Restart in 3 seconds' },
-    { type: 'BROADCAST', message: 'Restarting now', delaySeconds: 2 },
-    { type: 'RESTART', delaySeconds: 1 },
-  ]);
+  const task = await createTask(
+    clusterId,
+    [serverId],
+    [
+      { type: 'BROADCAST', message: 'Restart in 3 seconds' },
+      { type: 'BROADCAST', message: 'Restarting now', delaySeconds: 2 },
+      { type: 'RESTART', delaySeconds: 1 },
+    ],
+  );
   const scheduledAt = await dueIn(task.id, 2_000);
 
   const run = await finishedRun(clusterId, task.id);
   t.is(run.status, 'SUCCEEDED', JSON.stringify(run));
-  t.like(run, { taskId: task.id, serverId: null, createdBy: { kind: 'TASK', id: task.id }, params: { trigger: 'SCHEDULE', scheduledAt: scheduledAt.toISOString() } });
+  t.like(run, {
+    taskId: task.id,
+    serverId: null,
+    createdBy: { kind: 'TASK', id: task.id },
+    params: { trigger: 'SCHEDULE', scheduledAt: scheduledAt.toISOString() },
+  });
   const lateMs = Date.parse(run.startedAt) - scheduledAt.getTime();
   t.true(lateMs >= 0 && lateMs < 5_000, `started ${lateMs} ms after its time`);
   t.is(run.result.failures, 0);
 
-  const children = (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&sort=createdAt`)).data.filter((job: { type: string }) => job.type !== 'TASK_RUN');
-  t.deepEqual(children.map((job: { type: string }) => job.type), ['BROADCAST', 'BROADCAST', 'RESTART']);
+  const children = (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&sort=createdAt`)).data.filter(
+    (job: { type: string }) => job.type !== 'TASK_RUN',
+  );
+  t.deepEqual(
+    children.map((job: { type: string }) => job.type),
+    ['BROADCAST', 'BROADCAST', 'RESTART'],
+  );
   for (const child of children) t.like(child, { status: 'SUCCEEDED', serverId, taskId: task.id, createdBy: { kind: 'TASK', id: task.id } });
-  t.deepEqual(children.map((job: { params: unknown }) => job.params), [{ message: 'Restart in 3 seconds' }, { message: 'Restarting now' }, {}]);
+  t.deepEqual(
+    children.map((job: { params: unknown }) => job.params),
+    [{ message: 'Restart in 3 seconds' }, { message: 'Restarting now' }, {}],
+  );
   t.true(Date.parse(children[1].createdAt) - Date.parse(children[0].finishedAt) >= 1_900, 'the second warning waited its 2 s');
   t.true(Date.parse(children[2].createdAt) - Date.parse(children[1].finishedAt) >= 900, 'the restart waited its 1 s');
 
@@ -124,7 +157,14 @@ test.serial('several orchestrator workers and duplicated scheduler jobs: each oc
     workers.push(await startWorker({ databaseUrl: app.database.url, logger: app.deps.logger, tasks: { pool: app.pool, jobEvents: app.deps.jobEvents } }));
   }
   t.teardown(() => Promise.all(workers.map((worker) => worker.stop())).then(() => undefined));
-  const task = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'hello' }, { type: 'RCON', command: 'echo done' }]);
+  const task = await createTask(
+    clusterId,
+    [serverId],
+    [
+      { type: 'BROADCAST', message: 'hello' },
+      { type: 'RCON', command: 'echo done' },
+    ],
+  );
   for (let occurrence = 0; occurrence < 2; occurrence++) {
     const at = await dueIn(task.id, 1_500);
     // Stale copies of the same occurrence (as a replaced or retried job would leave), racing on three workers.
@@ -132,14 +172,32 @@ test.serial('several orchestrator workers and duplicated scheduler jobs: each oc
       await app.pool.query(sql.unsafe`
         SELECT graphile_worker.add_job(${TRIGGER_TASK}, json_build_object('taskId', ${task.id}::text, 'scheduledAt', ${at.toISOString()}::text), run_at => ${at.toISOString()}::timestamptz)`);
     }
-    await until(async () => (await runsOf(clusterId, task.id)).length === occurrence + 1 && (await runsOf(clusterId, task.id)).every((run: { finishedAt: string | null }) => run.finishedAt), `run ${occurrence + 1} to end`, 30_000);
-    await until(async () => Number(await app.pool.oneFirst(sql.unsafe`
-      SELECT count(*) FROM graphile_worker._private_jobs WHERE payload->>'scheduledAt' = ${at.toISOString()}`)) === 0, 'every copy handled', 10_000);
+    await until(
+      async () =>
+        (await runsOf(clusterId, task.id)).length === occurrence + 1 &&
+        (await runsOf(clusterId, task.id)).every((run: { finishedAt: string | null }) => run.finishedAt),
+      `run ${occurrence + 1} to end`,
+      30_000,
+    );
+    await until(
+      async () =>
+        Number(
+          await app.pool.oneFirst(sql.unsafe`
+      SELECT count(*) FROM graphile_worker._private_jobs WHERE payload->>'scheduledAt' = ${at.toISOString()}`),
+        ) === 0,
+      'every copy handled',
+      10_000,
+    );
   }
   const runs = await runsOf(clusterId, task.id);
   t.is(runs.length, 2);
-  t.deepEqual(runs.map((run: { status: string }) => run.status), ['SUCCEEDED', 'SUCCEEDED']);
-  const children = (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&limit=100`)).data.filter((job: { type: string }) => job.type !== 'TASK_RUN');
+  t.deepEqual(
+    runs.map((run: { status: string }) => run.status),
+    ['SUCCEEDED', 'SUCCEEDED'],
+  );
+  const children = (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&limit=100`)).data.filter(
+    (job: { type: string }) => job.type !== 'TASK_RUN',
+  );
   t.is(children.length, 4, 'two steps, two runs, once each');
   const rcon = children.find((job: { type: string }) => job.type === 'RCON');
   t.is(rcon.result.output, 'done');
@@ -148,12 +206,20 @@ test.serial('several orchestrator workers and duplicated scheduler jobs: each oc
 test.serial('a failing step fails the run naming the step and server; with continueOnFailure the run goes on', async (t) => {
   const { clusterId, serverId } = await setup({ online: false });
   // The server is OFFLINE: RCON needs a running server.
-  const strict = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'nobody hears this' }, { type: 'RCON', command: 'status' }, { type: 'START' }]);
+  const strict = await createTask(
+    clusterId,
+    [serverId],
+    [{ type: 'BROADCAST', message: 'nobody hears this' }, { type: 'RCON', command: 'status' }, { type: 'START' }],
+  );
   const failed = await body(await post(`/api/v1/tasks/${strict.id}/run?wait=30`));
   t.is(failed.status, 'FAILED');
   t.is(failed.error.code, 'STEP_FAILED');
   t.regex(failed.error.message, new RegExp(`step 2 \\(RCON\\) failed on server ${serverId}: NOT_RUNNING`));
-  t.deepEqual(failed.result.steps.map((step: { jobs: { status: string }[] }) => step.jobs.map((job) => job.status)), [['SKIPPED'], ['FAILED']], 'the broadcast to an offline server is skipped; START never ran');
+  t.deepEqual(
+    failed.result.steps.map((step: { jobs: { status: string }[] }) => step.jobs.map((job) => job.status)),
+    [['SKIPPED'], ['FAILED']],
+    'the broadcast to an offline server is skipped; START never ran',
+  );
   t.like(await get(`/api/v1/tasks/${strict.id}`), { lastRunStatus: 'FAILED' });
 
   const lenient = await createTask(clusterId, [serverId], [{ type: 'RCON', command: 'status', continueOnFailure: true }, { type: 'START' }]);
@@ -161,7 +227,11 @@ test.serial('a failing step fails the run naming the step and server; with conti
   t.is(succeeded.status, 'SUCCEEDED', JSON.stringify(succeeded));
   t.is(succeeded.result.failures, 1);
   t.is(String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`)), 'ONLINE');
-  t.is(String(await app.pool.oneFirst(sql.unsafe`SELECT desired_status FROM servers WHERE id = ${serverId}`)), 'RUNNING', 'a task START sets the desired status as the power route does');
+  t.is(
+    String(await app.pool.oneFirst(sql.unsafe`SELECT desired_status FROM servers WHERE id = ${serverId}`)),
+    'RUNNING',
+    'a task START sets the desired status as the power route does',
+  );
 
   const onlyOnline = await createTask(clusterId, [serverId], [{ type: 'STOP' }], { onlyWhenOnline: true });
   await post(`/api/v1/servers/${serverId}/stop?wait=30`);
@@ -185,7 +255,14 @@ test.serial('a step whose job expires (no agent) fails the run with that reason;
 
 test.serial('a run whose executor died (lease lapsed, its job locked by a dead worker) is resumed and each step runs once', async (t) => {
   const { clusterId, serverId } = await setup();
-  const task = await createTask(clusterId, [serverId], [{ type: 'RCON', command: 'echo one' }, { type: 'RCON', command: 'echo two', delaySeconds: 1 }]);
+  const task = await createTask(
+    clusterId,
+    [serverId],
+    [
+      { type: 'RCON', command: 'echo one' },
+      { type: 'RCON', command: 'echo two', delaySeconds: 1 },
+    ],
+  );
   // Created as run-now does, then taken by a "dead" executor before our worker sees it: its graphile-worker job is
   // locked by a worker that no longer exists, and its lease runs out in 2 s, with the resume job due after it.
   const runId = await app.pool.transaction(async (tx) => {
@@ -202,42 +279,72 @@ test.serial('a run whose executor died (lease lapsed, its job locked by a dead w
   const ended = await get(`/api/v1/jobs/${runId}?wait=30`);
   t.is(ended.status, 'SUCCEEDED', JSON.stringify(ended));
   const children = (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&type=RCON&sort=createdAt`)).data;
-  t.deepEqual(children.map((job: { result: { output: string } }) => job.result.output), ['one', 'two']);
+  t.deepEqual(
+    children.map((job: { result: { output: string } }) => job.result.output),
+    ['one', 'two'],
+  );
 });
 
-test.serial('edit and delete while pending: a replaced occurrence and a deleted task never run; a task deleted mid-run ends CANCELLED before its next step', async (t) => {
-  const { clusterId, serverId } = await setup();
-  const edited = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'edited' }]);
-  const deleted = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'deleted' }]);
-  await dueIn(edited.id, 2_000);
-  await dueIn(deleted.id, 2_000);
-  const moved = await body(await app.request(`/api/v1/tasks/${edited.id}`, json({ schedule: '0 5 * * *' }, { method: 'PATCH', headers: owner.auth })));
-  t.true(Date.parse(moved.nextRunAt) > Date.now() + 60_000);
-  t.is((await app.request(`/api/v1/tasks/${deleted.id}`, { method: 'DELETE', headers: owner.auth })).status, 200);
-  await new Promise((done) => setTimeout(done, 4_000));
-  t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${edited.id}`)).meta.total, 0, 'the edit replaced the pending occurrence');
-  t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${deleted.id}`)).meta.total, 0, 'the deleted task did not run');
-  t.like(await get(`/api/v1/tasks/${edited.id}`), { lastRunStatus: null, nextRunAt: moved.nextRunAt });
+test.serial(
+  'edit and delete while pending: a replaced occurrence and a deleted task never run; a task deleted mid-run ends CANCELLED before its next step',
+  async (t) => {
+    const { clusterId, serverId } = await setup();
+    const edited = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'edited' }]);
+    const deleted = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'deleted' }]);
+    await dueIn(edited.id, 2_000);
+    await dueIn(deleted.id, 2_000);
+    const moved = await body(await app.request(`/api/v1/tasks/${edited.id}`, json({ schedule: '0 5 * * *' }, { method: 'PATCH', headers: owner.auth })));
+    t.true(Date.parse(moved.nextRunAt) > Date.now() + 60_000);
+    t.is((await app.request(`/api/v1/tasks/${deleted.id}`, { method: 'DELETE', headers: owner.auth })).status, 200);
+    await new Promise((done) => setTimeout(done, 4_000));
+    t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${edited.id}`)).meta.total, 0, 'the edit replaced the pending occurrence');
+    t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${deleted.id}`)).meta.total, 0, 'the deleted task did not run');
+    t.like(await get(`/api/v1/tasks/${edited.id}`), { lastRunStatus: null, nextRunAt: moved.nextRunAt });
 
-  const running = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'first' }, { type: 'BROADCAST', message: 'never', delaySeconds: 3 }]);
-  const run = await body(await post(`/api/v1/tasks/${running.id}/run`));
-  await until(async () => (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${running.id}&type=BROADCAST&status=SUCCEEDED`)).meta.total === 1, 'the first step');
-  t.is((await app.request(`/api/v1/tasks/${running.id}`, { method: 'DELETE', headers: owner.auth })).status, 200);
-  const ended = await get(`/api/v1/jobs/${run.id}?wait=20`);
-  t.like(ended, { status: 'CANCELLED', error: { code: 'TASK_DELETED' } });
-  t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${running.id}&type=BROADCAST`)).meta.total, 1, 'the second step never ran');
-});
+    const running = await createTask(
+      clusterId,
+      [serverId],
+      [
+        { type: 'BROADCAST', message: 'first' },
+        { type: 'BROADCAST', message: 'never', delaySeconds: 3 },
+      ],
+    );
+    const run = await body(await post(`/api/v1/tasks/${running.id}/run`));
+    await until(
+      async () => (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${running.id}&type=BROADCAST&status=SUCCEEDED`)).meta.total === 1,
+      'the first step',
+    );
+    t.is((await app.request(`/api/v1/tasks/${running.id}`, { method: 'DELETE', headers: owner.auth })).status, 200);
+    const ended = await get(`/api/v1/jobs/${run.id}?wait=20`);
+    t.like(ended, { status: 'CANCELLED', error: { code: 'TASK_DELETED' } });
+    t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${running.id}&type=BROADCAST`)).meta.total, 1, 'the second step never ran');
+  },
+);
 
-test.serial('ten runs waiting out long step delays do not hold up other work: another task\'s occurrence still runs on time', async (t) => {
+test.serial("ten runs waiting out long step delays do not hold up other work: another task's occurrence still runs on time", async (t) => {
   const { clusterId, serverId } = await setup({ agent: false });
   // No agent: broadcasts to the server are skipped, so each run is at once in its ten-minute delay, holding its job.
   const waiting: string[] = [];
   for (let index = 0; index < 10; index++) {
-    const task = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'soon' }, { type: 'BROADCAST', message: 'now', delaySeconds: 600 }]);
+    const task = await createTask(
+      clusterId,
+      [serverId],
+      [
+        { type: 'BROADCAST', message: 'soon' },
+        { type: 'BROADCAST', message: 'now', delaySeconds: 600 },
+      ],
+    );
     waiting.push((await body(await post(`/api/v1/tasks/${task.id}/run`))).id);
   }
-  await until(async () => Number(await app.pool.oneFirst(sql.unsafe`
-    SELECT count(*) FROM task_runs WHERE job_id = ANY(${sql.array(waiting, 'uuid')}) AND step_index = 1 AND lease_owner IS NOT NULL`)) === 10, 'ten runs in their delay', 20_000);
+  await until(
+    async () =>
+      Number(
+        await app.pool.oneFirst(sql.unsafe`
+    SELECT count(*) FROM task_runs WHERE job_id = ANY(${sql.array(waiting, 'uuid')}) AND step_index = 1 AND lease_owner IS NOT NULL`),
+      ) === 10,
+    'ten runs in their delay',
+    20_000,
+  );
 
   const other = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'hello' }]);
   const scheduledAt = await dueIn(other.id, 1_000);
@@ -248,19 +355,33 @@ test.serial('ten runs waiting out long step delays do not hold up other work: an
 
   // Cancelled, the waiting runs end at once (their executors do not sit out the delay) and their tasks say so.
   for (const id of waiting) t.is((await post(`/api/v1/jobs/${id}/cancel`)).status, 200);
-  await until(async () => Number(await app.pool.oneFirst(sql.unsafe`
-    SELECT count(*) FROM task_runs WHERE job_id = ANY(${sql.array(waiting, 'uuid')}) AND lease_owner IS NULL`)) === 10, 'the cancelled runs released', 10_000);
-  t.is(Number(await app.pool.oneFirst(sql.unsafe`
-    SELECT count(*) FROM tasks t JOIN jobs j ON j.task_id = t.id WHERE j.id = ANY(${sql.array(waiting, 'uuid')}) AND t.last_run_status = 'CANCELLED'`)), 10);
+  await until(
+    async () =>
+      Number(
+        await app.pool.oneFirst(sql.unsafe`
+    SELECT count(*) FROM task_runs WHERE job_id = ANY(${sql.array(waiting, 'uuid')}) AND lease_owner IS NULL`),
+      ) === 10,
+    'the cancelled runs released',
+    10_000,
+  );
+  t.is(
+    Number(
+      await app.pool.oneFirst(sql.unsafe`
+    SELECT count(*) FROM tasks t JOIN jobs j ON j.task_id = t.id WHERE j.id = ANY(${sql.array(waiting, 'uuid')}) AND t.last_run_status = 'CANCELLED'`),
+    ),
+    10,
+  );
 });
 
-test.serial('a failed step ends the run in the same write: when that write fails once, the resumed run ends FAILED and never starts the next step', async (t) => {
-  const { clusterId, serverId } = await setup({ agent: false });
-  const task = await createTask(clusterId, [serverId], [{ type: 'RCON', command: 'save' }, { type: 'WIPE' }]);
-  // One transient failure of the write that ends this task's run FAILED (as a crash or a dropped connection then).
-  await app.pool.query(sql.unsafe`CREATE TABLE test_fail_once (task_id uuid PRIMARY KEY)`);
-  await app.pool.query(sql.unsafe`CREATE SEQUENCE test_fail_once_seq`);
-  await app.pool.query(sql.unsafe`
+test.serial(
+  'a failed step ends the run in the same write: when that write fails once, the resumed run ends FAILED and never starts the next step',
+  async (t) => {
+    const { clusterId, serverId } = await setup({ agent: false });
+    const task = await createTask(clusterId, [serverId], [{ type: 'RCON', command: 'save' }, { type: 'WIPE' }]);
+    // One transient failure of the write that ends this task's run FAILED (as a crash or a dropped connection then).
+    await app.pool.query(sql.unsafe`CREATE TABLE test_fail_once (task_id uuid PRIMARY KEY)`);
+    await app.pool.query(sql.unsafe`CREATE SEQUENCE test_fail_once_seq`);
+    await app.pool.query(sql.unsafe`
     CREATE FUNCTION test_fail_once() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF NEW.type = 'TASK_RUN' AND NEW.status = 'FAILED' AND EXISTS (SELECT 1 FROM test_fail_once f WHERE f.task_id = NEW.task_id)
@@ -269,37 +390,67 @@ test.serial('a failed step ends the run in the same write: when that write fails
       END IF;
       RETURN NEW;
     END $$`);
-  await app.pool.query(sql.unsafe`CREATE TRIGGER test_fail_once BEFORE UPDATE ON jobs FOR EACH ROW EXECUTE FUNCTION test_fail_once()`);
-  t.teardown(async () => {
-    await app.pool.query(sql.unsafe`DROP TRIGGER test_fail_once ON jobs`);
-    await app.pool.query(sql.unsafe`DROP FUNCTION test_fail_once()`);
-  });
-  await app.pool.query(sql.unsafe`INSERT INTO test_fail_once (task_id) VALUES (${task.id})`);
+    await app.pool.query(sql.unsafe`CREATE TRIGGER test_fail_once BEFORE UPDATE ON jobs FOR EACH ROW EXECUTE FUNCTION test_fail_once()`);
+    t.teardown(async () => {
+      await app.pool.query(sql.unsafe`DROP TRIGGER test_fail_once ON jobs`);
+      await app.pool.query(sql.unsafe`DROP FUNCTION test_fail_once()`);
+    });
+    await app.pool.query(sql.unsafe`INSERT INTO test_fail_once (task_id) VALUES (${task.id})`);
 
-  // The server is not ONLINE: the RCON step fails. The first attempt to end the run is refused; the run is resumed
-  // once its lease lapses.
-  const run = await body(await post(`/api/v1/tasks/${task.id}/run`));
-  const ended = await get(`/api/v1/jobs/${run.id}?wait=60`);
-  t.like(ended, { status: 'FAILED', error: { code: 'STEP_FAILED' } }, JSON.stringify(ended));
-  t.true(Boolean(await app.pool.oneFirst(sql.unsafe`SELECT is_called FROM test_fail_once_seq`)), 'the failure was injected');
-  t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&type=WIPE`)).meta.total, 0, 'no WIPE after the failed step');
-  t.deepEqual(ended.result.steps.map((step: { type: string }) => step.type), ['RCON'], 'the step outcome stored once');
-  t.like(await get(`/api/v1/tasks/${task.id}`), { lastRunStatus: 'FAILED' });
-});
+    // The server is not ONLINE: the RCON step fails. The first attempt to end the run is refused; the run is resumed
+    // once its lease lapses.
+    const run = await body(await post(`/api/v1/tasks/${task.id}/run`));
+    const ended = await get(`/api/v1/jobs/${run.id}?wait=60`);
+    t.like(ended, { status: 'FAILED', error: { code: 'STEP_FAILED' } }, JSON.stringify(ended));
+    t.true(Boolean(await app.pool.oneFirst(sql.unsafe`SELECT is_called FROM test_fail_once_seq`)), 'the failure was injected');
+    t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&type=WIPE`)).meta.total, 0, 'no WIPE after the failed step');
+    t.deepEqual(
+      ended.result.steps.map((step: { type: string }) => step.type),
+      ['RCON'],
+      'the step outcome stored once',
+    );
+    t.like(await get(`/api/v1/tasks/${task.id}`), { lastRunStatus: 'FAILED' });
+  },
+);
 
 test.serial('lastRunStatus after a cancel: CANCELLED at once; the next run is RUNNING and then its own outcome', async (t) => {
   const { clusterId, serverId } = await setup({ agent: false });
-  const task = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'a' }, { type: 'BROADCAST', message: 'b', delaySeconds: 8 }]);
+  const task = await createTask(
+    clusterId,
+    [serverId],
+    [
+      { type: 'BROADCAST', message: 'a' },
+      { type: 'BROADCAST', message: 'b', delaySeconds: 8 },
+    ],
+  );
   const first = await body(await post(`/api/v1/tasks/${task.id}/run`));
-  await until(async () => Number(await app.pool.oneFirst(sql.unsafe`SELECT step_index FROM task_runs WHERE job_id = ${first.id}`)) === 1, 'the first step done');
+  await until(
+    async () => Number(await app.pool.oneFirst(sql.unsafe`SELECT step_index FROM task_runs WHERE job_id = ${first.id}`)) === 1,
+    'the first step done',
+  );
   t.is((await post(`/api/v1/jobs/${first.id}/cancel`)).status, 200);
   t.like(await get(`/api/v1/tasks/${task.id}`), { lastRunStatus: 'CANCELLED' });
 
-  await app.request(`/api/v1/tasks/${task.id}`, json({ steps: [{ type: 'BROADCAST', message: 'a' }, { type: 'BROADCAST', message: 'b', delaySeconds: 3 }] }, { method: 'PATCH', headers: owner.auth }));
+  await app.request(
+    `/api/v1/tasks/${task.id}`,
+    json(
+      {
+        steps: [
+          { type: 'BROADCAST', message: 'a' },
+          { type: 'BROADCAST', message: 'b', delaySeconds: 3 },
+        ],
+      },
+      { method: 'PATCH', headers: owner.auth },
+    ),
+  );
   const second = await body(await post(`/api/v1/tasks/${task.id}/run`));
   t.is(second.status, 'QUEUED');
   // The cancelled run's executor has noticed by now; it must not write over the run under way.
-  await until(async () => (await app.pool.oneFirst(sql.unsafe`SELECT lease_owner IS NULL FROM task_runs WHERE job_id = ${first.id}`)) === true, 'the cancelled run released', 10_000);
+  await until(
+    async () => (await app.pool.oneFirst(sql.unsafe`SELECT lease_owner IS NULL FROM task_runs WHERE job_id = ${first.id}`)) === true,
+    'the cancelled run released',
+    10_000,
+  );
   await new Promise((done) => setTimeout(done, 1_000));
   t.like(await get(`/api/v1/tasks/${task.id}`), { lastRunStatus: 'RUNNING' });
   const ended = await get(`/api/v1/jobs/${second.id}?wait=30`);
@@ -314,8 +465,15 @@ test.serial("the classic weekly wipe on a RUST server: warnings, stop, the adapt
   const [gamePort, queryPort, rconPort] = await freePorts(3);
   const server = await body(
     await post(`/api/v1/clusters/${clusterId}/servers`, {
-      name: 'rust', gameType: 'RUST', machineId: machine.id, gamePort, queryPort, rconPort, rconPassword: 'fake-password',
-      startCommand: `${process.execPath} ${FAKE_SERVER}`, env: { FAKE_READY_LINE: 'Server startup complete' },
+      name: 'rust',
+      gameType: 'RUST',
+      machineId: machine.id,
+      gamePort,
+      queryPort,
+      rconPort,
+      rconPassword: 'fake-password',
+      startCommand: `${process.execPath} ${FAKE_SERVER}`,
+      env: { FAKE_READY_LINE: 'Server startup complete' },
     }),
   );
   const agent = await startAgent({ url: app.url, machineId: machine.id, token: machine.agentToken });
@@ -324,20 +482,35 @@ test.serial("the classic weekly wipe on a RUST server: warnings, stop, the adapt
   const dir = join(agent.dataDir, 'servers', server.id, 'server', 'main');
   const { mkdir, writeFile, readdir } = await import('node:fs/promises');
   await mkdir(join(dir, 'cfg'), { recursive: true });
-  for (const file of ['proceduralmap.3500.1.map', 'proceduralmap.3500.1.sav', 'player.blueprints.5.db', 'cfg/server.cfg']) await writeFile(join(dir, file), 'x');
+  for (const file of ['proceduralmap.3500.1.map', 'proceduralmap.3500.1.sav', 'player.blueprints.5.db', 'cfg/server.cfg'])
+    await writeFile(join(dir, file), 'x');
 
-  const task = await createTask(clusterId, [server.id], [
-    { type: 'BROADCAST', message: 'Wipe in 2 seconds' },
-    { type: 'BROADCAST', message: 'Wiping now', delaySeconds: 1 },
-    { type: 'STOP', delaySeconds: 1 },
-    { type: 'WIPE' },
-    { type: 'START' },
-  ], { name: 'Weekly wipe', schedule: '0 18 * * thu' });
+  const task = await createTask(
+    clusterId,
+    [server.id],
+    [
+      { type: 'BROADCAST', message: 'Wipe in 2 seconds' },
+      { type: 'BROADCAST', message: 'Wiping now', delaySeconds: 1 },
+      { type: 'STOP', delaySeconds: 1 },
+      { type: 'WIPE' },
+      { type: 'START' },
+    ],
+    { name: 'Weekly wipe', schedule: '0 18 * * thu' },
+  );
   const run = await body(await post(`/api/v1/tasks/${task.id}/run?wait=60`));
   t.is(run.status, 'SUCCEEDED', JSON.stringify(run));
-  const children = (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&sort=createdAt`)).data.filter((job: { type: string }) => job.type !== 'TASK_RUN');
-  t.deepEqual(children.map((job: { type: string; status: string }) => `${job.type} ${job.status}`), ['BROADCAST SUCCEEDED', 'BROADCAST SUCCEEDED', 'STOP SUCCEEDED', 'WIPE SUCCEEDED', 'START SUCCEEDED']);
-  t.deepEqual([...children[3].result.deleted].sort(), ['server/main/player.blueprints.5.db', 'server/main/proceduralmap.3500.1.map', 'server/main/proceduralmap.3500.1.sav']);
+  const children = (await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${task.id}&sort=createdAt`)).data.filter(
+    (job: { type: string }) => job.type !== 'TASK_RUN',
+  );
+  t.deepEqual(
+    children.map((job: { type: string; status: string }) => `${job.type} ${job.status}`),
+    ['BROADCAST SUCCEEDED', 'BROADCAST SUCCEEDED', 'STOP SUCCEEDED', 'WIPE SUCCEEDED', 'START SUCCEEDED'],
+  );
+  t.deepEqual([...children[3].result.deleted].sort(), [
+    'server/main/player.blueprints.5.db',
+    'server/main/proceduralmap.3500.1.map',
+    'server/main/proceduralmap.3500.1.sav',
+  ]);
   t.deepEqual(await readdir(dir), ['cfg'], 'the config stays');
   const log = await consoleLog(agent, server.id);
   // RUST's say quotes the message.

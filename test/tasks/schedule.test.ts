@@ -21,7 +21,11 @@ test('a plain daily schedule in UTC and in a zone east and west of it', (t) => {
   t.is(nextRunAfter('0 4 * * *', 'UTC', new Date('2026-06-01T04:00:00.000Z')).toISOString(), '2026-06-02T04:00:00.000Z', 'strictly after');
   t.is(nextRunAfter('0 4 * * *', 'Europe/Berlin', new Date('2026-06-01T00:00:00.000Z')).toISOString(), '2026-06-01T02:00:00.000Z', 'CEST is UTC+2');
   t.is(nextRunAfter('0 4 * * *', 'America/New_York', new Date('2026-01-10T00:00:00.000Z')).toISOString(), '2026-01-10T09:00:00.000Z', 'EST is UTC-5');
-  t.is(nextRunAfter('30 20 * * mon', 'Asia/Kolkata', new Date('2026-06-01T00:00:00.000Z')).toISOString(), '2026-06-01T15:00:00.000Z', 'half-hour offset, day names');
+  t.is(
+    nextRunAfter('30 20 * * mon', 'Asia/Kolkata', new Date('2026-06-01T00:00:00.000Z')).toISOString(),
+    '2026-06-01T15:00:00.000Z',
+    'half-hour offset, day names',
+  );
 });
 
 test('New York spring forward: 02:30 does not exist on 8 March 2026 and runs once, at 03:30 EDT', (t) => {
@@ -44,7 +48,7 @@ test('Berlin fall back: 02:30 happens twice on 25 October 2026 and runs once, at
   t.deepEqual(runs, ['2026-10-24T00:30:00.000Z', '2026-10-25T00:30:00.000Z', '2026-10-26T01:30:00.000Z']);
 });
 
-test("fall back, counted from inside the repeated hour (an edit at 01:10 EST): the 01:30 that already ran is not run again (cron-parser alone would)", (t) => {
+test('fall back, counted from inside the repeated hour (an edit at 01:10 EST): the 01:30 that already ran is not run again (cron-parser alone would)', (t) => {
   // 06:10Z is 01:10 EST, after 01:30 EDT (05:30Z) has run.
   t.is(nextRunAfter('30 1 * * *', 'America/New_York', new Date('2026-11-01T06:10:00Z')).toISOString(), '2026-11-02T06:30:00.000Z');
   t.is(nextRunAfter('30 2 * * *', 'Europe/Berlin', new Date('2026-10-25T01:10:00Z')).toISOString(), '2026-10-26T01:30:00.000Z');
@@ -54,7 +58,11 @@ test("fall back, counted from inside the repeated hour (an edit at 01:10 EST): t
 
 test('hourly schedules keep firing every real hour through both changes', (t) => {
   const fallBack = occurrences('30 * * * *', 'America/New_York', '2026-11-01T04:00:00Z', '2026-11-01T08:00:00Z');
-  t.deepEqual(fallBack, ['2026-11-01T04:30:00.000Z', '2026-11-01T05:30:00.000Z', '2026-11-01T06:30:00.000Z', '2026-11-01T07:30:00.000Z'], '01:30 EDT and 01:30 EST are two hours');
+  t.deepEqual(
+    fallBack,
+    ['2026-11-01T04:30:00.000Z', '2026-11-01T05:30:00.000Z', '2026-11-01T06:30:00.000Z', '2026-11-01T07:30:00.000Z'],
+    '01:30 EDT and 01:30 EST are two hours',
+  );
   const springForward = occurrences('0 * * * *', 'Europe/Berlin', '2026-03-28T23:30:00Z', '2026-03-29T03:00:00Z');
   t.deepEqual(springForward, ['2026-03-29T00:00:00.000Z', '2026-03-29T01:00:00.000Z', '2026-03-29T02:00:00.000Z']);
 });
@@ -62,7 +70,11 @@ test('hourly schedules keep firing every real hour through both changes', (t) =>
 test('an occurrence handled on time, or less than one period late, runs; later it is missed; the next is in the future', (t) => {
   const scheduledAt = new Date('2026-06-01T04:00:00Z');
   t.like(handleOccurrence('0 4 * * *', 'UTC', scheduledAt, new Date('2026-06-01T04:00:01Z')), { decision: 'RUN', next: new Date('2026-06-02T04:00:00Z') });
-  t.like(handleOccurrence('0 4 * * *', 'UTC', scheduledAt, new Date('2026-06-02T03:59:00Z')), { decision: 'RUN', next: new Date('2026-06-02T04:00:00Z') }, '23 h 59 min late');
+  t.like(
+    handleOccurrence('0 4 * * *', 'UTC', scheduledAt, new Date('2026-06-02T03:59:00Z')),
+    { decision: 'RUN', next: new Date('2026-06-02T04:00:00Z') },
+    '23 h 59 min late',
+  );
   const missed = handleOccurrence('*/5 * * * *', 'UTC', scheduledAt, new Date('2026-06-01T04:12:00Z'));
   t.is(missed.decision, 'MISSED', 'twelve minutes late for a five-minute period');
   t.is(missed.next.toISOString(), '2026-06-01T04:15:00.000Z', 'not caught up one by one');
@@ -76,7 +88,8 @@ test('schedules: five fields, in range, able to fire; time zones: IANA names in 
   for (const bad of ['', '* * * *', '0 0 * * * *', '61 * * * *', '* 24 * * *', '0 0 30 2 *', 'H 4 * * *', '0 4 * * funday', '@daily']) {
     t.throws(() => checkSchedule(bad, 'UTC'), { instanceOf: ScheduleError }, bad);
   }
-  for (const good of ['*/5 * * * *', '0 4 * * 1-5', '0 0 1 jan *', '15 3 * * sun', '0 0 L * *', '0 6,18 * * *']) t.notThrows(() => checkSchedule(good, 'UTC'), good);
+  for (const good of ['*/5 * * * *', '0 4 * * 1-5', '0 0 1 jan *', '15 3 * * sun', '0 0 L * *', '0 6,18 * * *'])
+    t.notThrows(() => checkSchedule(good, 'UTC'), good);
   t.is(canonicalTimezone('europe/berlin'), 'Europe/Berlin');
   t.is(canonicalTimezone('UTC'), 'UTC');
   t.is(canonicalTimezone('utc'), 'UTC');

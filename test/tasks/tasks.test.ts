@@ -21,7 +21,10 @@ async function setup(target: TestApp = app()) {
   const serverIds: string[] = [];
   for (const port of [30000, 30010]) {
     const server = await body(
-      await target.request(`/api/v1/clusters/${clusterId}/servers`, json({ name: `s${port}`, gameType: 'RUST', machineId: machine.id, gamePort: port, queryPort: port + 1, rconPort: port + 2 }, { headers: owner.auth })),
+      await target.request(
+        `/api/v1/clusters/${clusterId}/servers`,
+        json({ name: `s${port}`, gameType: 'RUST', machineId: machine.id, gamePort: port, queryPort: port + 1, rconPort: port + 2 }, { headers: owner.auth }),
+      ),
     );
     serverIds.push(server.id);
   }
@@ -57,7 +60,16 @@ test('create answers the task with defaults and nextRunAt in its time zone, and 
   t.is(response.status, 201);
   const created = await body(response);
   t.is(response.headers.get('location'), `/api/v1/tasks/${created.id}`);
-  t.like(created, { clusterId, name: 'Nightly restart', description: null, timezone: 'Europe/Berlin', onlyWhenOnline: false, enabled: true, lastRunAt: null, lastRunStatus: null });
+  t.like(created, {
+    clusterId,
+    name: 'Nightly restart',
+    description: null,
+    timezone: 'Europe/Berlin',
+    onlyWhenOnline: false,
+    enabled: true,
+    lastRunAt: null,
+    lastRunStatus: null,
+  });
   t.deepEqual(created.serverIds, serverIds);
   t.deepEqual(created.steps, [
     { type: 'BROADCAST', message: 'Restart in 5 minutes', delaySeconds: 0, continueOnFailure: false },
@@ -96,7 +108,21 @@ test('bad input is a 400 naming every bad field, and changes nothing', async (t)
   const error = await body(response);
   t.like(error, { statusCode: 400, error: 'Bad Request', message: 'Validation failed' });
   const fields = error.details.map((detail: { field: string }) => detail.field).sort();
-  t.deepEqual(fields, ['colour', 'name', 'schedule', 'serverIds', 'steps.0.command', 'steps.1.command', 'steps.2.type', 'steps.3.continueOnFailure', 'steps.3.delaySeconds', 'timezone'].sort());
+  t.deepEqual(
+    fields,
+    [
+      'colour',
+      'name',
+      'schedule',
+      'serverIds',
+      'steps.0.command',
+      'steps.1.command',
+      'steps.2.type',
+      'steps.3.continueOnFailure',
+      'steps.3.delaySeconds',
+      'timezone',
+    ].sort(),
+  );
 
   const cases: [unknown, string][] = [
     [{ ...NIGHTLY(serverIds), schedule: '0 0 30 2 *' }, 'schedule'],
@@ -114,7 +140,11 @@ test('bad input is a 400 naming every bad field, and changes nothing', async (t)
   for (const [payload, field] of cases) {
     const answer = await post(`/api/v1/clusters/${clusterId}/tasks`, payload);
     t.is(answer.status, 400, field);
-    t.deepEqual((await body(answer)).details.map((detail: { field: string }) => detail.field), [field], JSON.stringify(payload).slice(0, 120));
+    t.deepEqual(
+      (await body(answer)).details.map((detail: { field: string }) => detail.field),
+      [field],
+      JSON.stringify(payload).slice(0, 120),
+    );
   }
   t.is((await body(await get(`/api/v1/clusters/${clusterId}/tasks`))).meta.total, 0);
   t.is(await app().pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM tasks WHERE cluster_id = ${clusterId}`), 0);
@@ -122,14 +152,24 @@ test('bad input is a 400 naming every bad field, and changes nothing', async (t)
 
 test('list: pagination, sort, enabled filter; unknown ids are 404', async (t) => {
   const { clusterId, serverIds } = await setup();
-  for (const [name, enabled] of [['b', true], ['a', false], ['c', true]] as const) {
+  for (const [name, enabled] of [
+    ['b', true],
+    ['a', false],
+    ['c', true],
+  ] as const) {
     t.is((await post(`/api/v1/clusters/${clusterId}/tasks`, { ...NIGHTLY(serverIds), name, enabled })).status, 201);
   }
   const list = await body(await get(`/api/v1/clusters/${clusterId}/tasks?sort=name&limit=2`));
-  t.deepEqual(list.data.map((item: { name: string }) => item.name), ['a', 'b']);
+  t.deepEqual(
+    list.data.map((item: { name: string }) => item.name),
+    ['a', 'b'],
+  );
   t.deepEqual(list.meta, { total: 3, page: 1, limit: 2, totalPages: 2 });
   const enabled = await body(await get(`/api/v1/clusters/${clusterId}/tasks?enabled=true&sort=-name`));
-  t.deepEqual(enabled.data.map((item: { name: string }) => item.name), ['c', 'b']);
+  t.deepEqual(
+    enabled.data.map((item: { name: string }) => item.name),
+    ['c', 'b'],
+  );
   const disabled = (await body(await get(`/api/v1/clusters/${clusterId}/tasks?enabled=false`))).data[0];
   t.like(disabled, { name: 'a', enabled: false, nextRunAt: null });
   t.is(await pending(disabled.id), null, 'a disabled task has no pending occurrence');
@@ -153,7 +193,11 @@ test('PATCH re-validates, recomputes nextRunAt and replaces the pending occurren
   t.deepEqual(updated.serverIds, [serverIds[1]]);
   t.is(updated.nextRunAt, nextRunAfter('30 2 * * *', 'America/New_York', new Date(Date.parse(updated.updatedAt) - 1000)).toISOString());
   t.deepEqual((await pending(created.id))?.payload, { taskId: created.id, scheduledAt: updated.nextRunAt }, 'the pending occurrence was replaced');
-  t.is(await app().pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM graphile_worker._private_jobs WHERE payload->>'taskId' = ${created.id}`), 1, 'one pending job, not two');
+  t.is(
+    await app().pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM graphile_worker._private_jobs WHERE payload->>'taskId' = ${created.id}`),
+    1,
+    'one pending job, not two',
+  );
 
   for (const [payload, field] of [
     [{ schedule: 'every night' }, 'schedule'],
@@ -165,7 +209,10 @@ test('PATCH re-validates, recomputes nextRunAt and replaces the pending occurren
   ] as const) {
     const answer = await patch(`/api/v1/tasks/${created.id}`, payload);
     t.is(answer.status, 400, field);
-    t.deepEqual((await body(answer)).details.map((detail: { field: string }) => detail.field), [field]);
+    t.deepEqual(
+      (await body(answer)).details.map((detail: { field: string }) => detail.field),
+      [field],
+    );
   }
   t.deepEqual(await body(await get(`/api/v1/tasks/${created.id}`)), updated, 'failed updates changed nothing');
 
@@ -206,8 +253,21 @@ test('an occurrence is handled once: stale and repeated payloads do nothing, a l
   t.like(await handleTaskOccurrence(pool, created.id, scheduledAt, at(1_000)), { outcome: 'STALE' }, 'the same occurrence again');
   const runs = await body(await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${created.id}&type=TASK_RUN`));
   t.is(runs.meta.total, 1);
-  t.like(runs.data[0], { type: 'TASK_RUN', taskId: created.id, serverId: null, machineId: null, createdBy: { kind: 'TASK', id: created.id }, params: { trigger: 'SCHEDULE', scheduledAt: created.nextRunAt, serverIds } });
-  t.is(await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks k ON k.id = j.task_id WHERE k.identifier = 'jobs__dispatch' AND j.payload->>'jobId' = ${runs.data[0].id}`), 0, 'a TASK_RUN is not sent to an agent');
+  t.like(runs.data[0], {
+    type: 'TASK_RUN',
+    taskId: created.id,
+    serverId: null,
+    machineId: null,
+    createdBy: { kind: 'TASK', id: created.id },
+    params: { trigger: 'SCHEDULE', scheduledAt: created.nextRunAt, serverIds },
+  });
+  t.is(
+    await pool.oneFirst(
+      sql.unsafe`SELECT count(*)::int FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks k ON k.id = j.task_id WHERE k.identifier = 'jobs__dispatch' AND j.payload->>'jobId' = ${runs.data[0].id}`,
+    ),
+    0,
+    'a TASK_RUN is not sent to an agent',
+  );
   const afterRun = await body(await get(`/api/v1/tasks/${created.id}`));
   t.is(afterRun.nextRunAt, new Date(scheduledAt.getTime() + 300_000).toISOString());
   t.is(afterRun.lastRunStatus, 'RUNNING');
@@ -226,7 +286,11 @@ test('an occurrence is handled once: stale and repeated payloads do nothing, a l
   const task = await body(await get(`/api/v1/tasks/${created.id}`));
   t.like(task, { lastRunStatus: 'MISSED', lastRunAt: third.toISOString(), nextRunAt: new Date(third.getTime() + 15 * 60_000).toISOString() });
   t.is((await pending(created.id))?.payload.scheduledAt, task.nextRunAt);
-  t.is((await body(await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${created.id}&type=TASK_RUN`))).meta.total, 1, 'no run for the skipped and the missed occurrence');
+  t.is(
+    (await body(await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${created.id}&type=TASK_RUN`))).meta.total,
+    1,
+    'no run for the skipped and the missed occurrence',
+  );
 
   // Less than a period late: it runs.
   const fourth = new Date(task.nextRunAt);
@@ -244,7 +308,14 @@ test('run now: 202 with the TASK_RUN job, also for a disabled task; 409 while a 
   t.is(response.status, 202);
   const run = await body(response);
   t.is(response.headers.get('location'), `/api/v1/jobs/${run.id}`);
-  t.like(run, { type: 'TASK_RUN', taskId: created.id, clusterId, status: 'QUEUED', createdBy: { kind: 'USER', id: owner.id }, params: { trigger: 'MANUAL', scheduledAt: null } });
+  t.like(run, {
+    type: 'TASK_RUN',
+    taskId: created.id,
+    clusterId,
+    status: 'QUEUED',
+    createdBy: { kind: 'USER', id: owner.id },
+    params: { trigger: 'MANUAL', scheduledAt: null },
+  });
   t.is((await app().request(`/api/v1/tasks/${created.id}/run`, { method: 'POST', headers: owner.auth })).status, 409);
   t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { enabled: false, nextRunAt: null, lastRunStatus: 'RUNNING' });
   t.is((await body(await get(`/api/v1/clusters/${clusterId}/audit-log?action=task.run`))).meta.total, 1);
@@ -276,7 +347,14 @@ test('run now: 202 with the TASK_RUN job, also for a disabled task; 409 while a 
 test('an occurrence skipped while a run is under way leaves its RUNNING; the run then records its own outcome and lists the skipped occurrence', async (t) => {
   const { clusterId, serverIds } = await setup();
   // No agent: broadcasts to the servers are skipped, so the run succeeds at once when executed.
-  const created = await body(await post(`/api/v1/clusters/${clusterId}/tasks`, { ...NIGHTLY(serverIds), schedule: '*/5 * * * *', timezone: 'UTC', steps: [{ type: 'BROADCAST', message: 'hi' }] }));
+  const created = await body(
+    await post(`/api/v1/clusters/${clusterId}/tasks`, {
+      ...NIGHTLY(serverIds),
+      schedule: '*/5 * * * *',
+      timezone: 'UTC',
+      steps: [{ type: 'BROADCAST', message: 'hi' }],
+    }),
+  );
   const run = await body(await app().request(`/api/v1/tasks/${created.id}/run`, { method: 'POST', headers: owner.auth }));
   const started = await body(await get(`/api/v1/tasks/${created.id}`));
   const due = new Date(created.nextRunAt);
@@ -325,19 +403,45 @@ test('odd input is a 4xx in the error format, never a 500', async (t) => {
   const created = await body(await post(`/api/v1/clusters/${clusterId}/tasks`, NIGHTLY(serverIds)));
   const base = NIGHTLY(serverIds);
   const bodies: unknown[] = [
-    [], null, 'x', 42, {},
-    { ...base, steps: 'restart' }, { ...base, steps: [null] }, { ...base, steps: [{}] }, { ...base, steps: [{ type: 7 }] },
-    { ...base, steps: [{ type: 'START', delaySeconds: 1.5 }] }, { ...base, steps: [{ type: 'START', delaySeconds: -1 }] },
-    { ...base, schedule: 42 }, { ...base, schedule: '0 4 * * *\u0000' }, { ...base, schedule: '*/0 * * * *' }, { ...base, schedule: '0 0 * * 1#6' },
-    { ...base, schedule: 'x'.repeat(10_000) }, { ...base, timezone: 7 }, { ...base, timezone: '../../etc/passwd' }, { ...base, timezone: '+05:00' },
-    { ...base, serverIds: 'all' }, { ...base, serverIds: [null] }, { ...base, serverIds: Array.from({ length: 101 }, () => serverIds[0]) },
-    { ...base, enabled: 'yes' }, { ...base, onlyWhenOnline: 1 }, { ...base, description: 5 },
+    [],
+    null,
+    'x',
+    42,
+    {},
+    { ...base, steps: 'restart' },
+    { ...base, steps: [null] },
+    { ...base, steps: [{}] },
+    { ...base, steps: [{ type: 7 }] },
+    { ...base, steps: [{ type: 'START', delaySeconds: 1.5 }] },
+    { ...base, steps: [{ type: 'START', delaySeconds: -1 }] },
+    { ...base, schedule: 42 },
+    { ...base, schedule: '0 4 * * *\u0000' },
+    { ...base, schedule: '*/0 * * * *' },
+    { ...base, schedule: '0 0 * * 1#6' },
+    { ...base, schedule: 'x'.repeat(10_000) },
+    { ...base, timezone: 7 },
+    { ...base, timezone: '../../etc/passwd' },
+    { ...base, timezone: '+05:00' },
+    { ...base, serverIds: 'all' },
+    { ...base, serverIds: [null] },
+    { ...base, serverIds: Array.from({ length: 101 }, () => serverIds[0]) },
+    { ...base, enabled: 'yes' },
+    { ...base, onlyWhenOnline: 1 },
+    { ...base, description: 5 },
   ];
   for (const payload of bodies) {
-    const response = await app().request(`/api/v1/clusters/${clusterId}/tasks`, { method: 'POST', headers: { ...owner.auth, 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+    const response = await app().request(`/api/v1/clusters/${clusterId}/tasks`, {
+      method: 'POST',
+      headers: { ...owner.auth, 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
     t.is(response.status, 400, JSON.stringify(payload)?.slice(0, 100));
     t.like(await body(response), { statusCode: 400, error: 'Bad Request' });
-    const patched = await app().request(`/api/v1/tasks/${created.id}`, { method: 'PATCH', headers: { ...owner.auth, 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+    const patched = await app().request(`/api/v1/tasks/${created.id}`, {
+      method: 'PATCH',
+      headers: { ...owner.auth, 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
     t.is(patched.status, 400, `PATCH ${JSON.stringify(payload)?.slice(0, 100)}`);
   }
   for (const query of ['wait=61', 'wait=abc', 'wait=-1', 'now=1']) {
@@ -346,6 +450,10 @@ test('odd input is a 4xx in the error format, never a 500', async (t) => {
   for (const query of ['page=0', 'limit=101', 'sort=-', 'enabled=', 'colour=red']) {
     t.is((await get(`/api/v1/clusters/${clusterId}/tasks?${query}`)).status, 400, query);
   }
-  t.is((await app().request(`/api/v1/clusters/${clusterId}/tasks`, { method: 'POST', headers: { ...owner.auth, 'content-type': 'text/plain' }, body: 'hi' })).status, 415);
+  t.is(
+    (await app().request(`/api/v1/clusters/${clusterId}/tasks`, { method: 'POST', headers: { ...owner.auth, 'content-type': 'text/plain' }, body: 'hi' }))
+      .status,
+    415,
+  );
   t.deepEqual(await body(await get(`/api/v1/tasks/${created.id}`)), created, 'nothing changed');
 });

@@ -19,12 +19,21 @@ const server = createServer((request, response) => {
 if (mode === 'bare') {
   const io = new SocketIoServer(server, { path: '/ws', transports: ['websocket'], serveClient: false });
   io.on('connection', (socket) => {
-    socket.on('auth', (data: { machineId: string }) => socket.emit('authenticated', { machineId: data.machineId, clusterId: '', heartbeatSeconds: 10, serverTime: new Date().toISOString() }));
+    socket.on('auth', (data: { machineId: string }) =>
+      socket.emit('authenticated', { machineId: data.machineId, clusterId: '', heartbeatSeconds: 10, serverTime: new Date().toISOString() }),
+    );
     socket.on('heartbeat', () => undefined);
   });
 } else {
   const pool = await createDatabasePool(databaseUrl!, { maxPoolSize: 10 });
-  await createGateway(server, { pool, databaseUrl: databaseUrl!, logger: createLogger('warn'), heartbeatSeconds: 10, authTimeoutMs: 60_000, minVersion: '0.1.0' });
+  await createGateway(server, {
+    pool,
+    databaseUrl: databaseUrl!,
+    logger: createLogger('warn'),
+    heartbeatSeconds: 10,
+    authTimeoutMs: 60_000,
+    minVersion: '0.1.0',
+  });
 }
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
