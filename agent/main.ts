@@ -42,7 +42,7 @@ const settings = z
     token: z.string().regex(/^gsm_agent_[0-9A-Za-z]{43}$/, 'expected the agent token (gsm_agent_…)'),
     dataDir: z.string().min(1),
     path: z.string().startsWith('/').default('/ws'),
-    /** Graceful stop: SIGTERM after this, SIGKILL after twice this (SPEC: 30 s and 60 s). */
+    /** Graceful stop: SIGTERM after this, SIGKILL after twice this (default 30 s and 60 s). */
     stopTimeoutMs: z.coerce.number().int().positive().default(30_000),
     /** How often running servers' stats and player lists are reported (default 10 s and 30 s). */
     reportIntervalMs: z.coerce.number().int().positive().optional(),

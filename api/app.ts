@@ -73,7 +73,7 @@ const passThrough: Middleware = async function notLimited(_ctx, next) {
 };
 
 /**
- * Authentication, rate limits and authorization for the route layer. Rate limits (SPEC section 8): an API token
+ * Authentication, rate limits and authorization for the route layer. Rate limits (docs/access.md): an API token
  * spends its own bucket at its user's tier; session traffic spends the user's general bucket; sign-in endpoints
  * spend a bucket per client address.
  */

@@ -1,11 +1,11 @@
 /**
- * The agent protocol's events (SPEC section 9), one zod schema each, used by the gateway to validate every incoming
+ * The agent protocol's events (docs/agent-protocol.md), one zod schema each, used by the gateway to validate every incoming
  * frame and by the reference agent to build its outgoing ones. Event names are `domain:action`.
  */
 import { z } from 'zod';
 import { GAME_TYPES } from './games.ts';
 
-/** Largest frame the gateway accepts; a larger one closes the connection (SPEC section 10). */
+/** Largest frame the gateway accepts; a larger one closes the connection (docs/api.md). */
 export const MAX_FRAME_BYTES = 256 * 1024;
 
 const iso = z.iso.datetime({ offset: true });

@@ -59,7 +59,7 @@ export const configSchema = z
       .string()
       .regex(/^\d+\.\d+\.\d+$/, 'expected a version like 1.2.3')
       .default('0.1.0'),
-    /** `off` disables rate limiting (for installations behind their own limiter); `on` follows SPEC section 8. */
+    /** `off` disables rate limiting (for installations behind their own limiter); `on` follows docs/access.md */
     RATE_LIMIT: z.enum(['on', 'off']).default('on'),
     /** redis:// URL. Set: rate-limit buckets (and later Socket.IO rooms) live in Redis, shared by every node. */
     REDIS_URL: z

@@ -1,6 +1,6 @@
 /**
  * Schemas shared by every HTTP resource: ids, the error body, the list envelope, pagination, sorting and
- * case-insensitive enum filters (SPEC section 1).
+ * case-insensitive enum filters (docs/api.md).
  */
 import { z } from 'zod';
 

@@ -1,6 +1,6 @@
 /**
  * Schemas of identity and access: users, sessions, API tokens, clusters, members, invitations and audit entries
- * (SPEC sections 3, 5, 7). Request bodies are strict: an unknown field is a 400.
+ * (docs/api.md and docs/access.md). Request bodies are strict: an unknown field is a 400.
  */
 import { z } from 'zod';
 import { ROLES } from './roles.ts';

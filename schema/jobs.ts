@@ -1,5 +1,5 @@
 /**
- * Schemas of durable jobs (SPEC sections 3 and 5).
+ * Schemas of durable jobs (docs/api.md).
  */
 import { z } from 'zod';
 import { enumFilter, id, paginationQuery, sortQuery, timestamp } from './http.ts';

@@ -1,5 +1,5 @@
 /**
- * Players, sessions, notes, purchases, bans and statistics (seed 2.4–2.7, 2.9 and 4.4; SPEC sections 3, 5 and 10).
+ * Players, sessions, notes, purchases, bans and statistics (docs/api.md).
  */
 import { z } from 'zod';
 import { booleanQuery, id, paginationQuery, sortQuery, timestamp } from './http.ts';

@@ -1,5 +1,5 @@
 /**
- * Cluster roles and what each may do (SPEC section 6), in one table. Routes name a permission; the access layer
+ * Cluster roles and what each may do (docs/access.md), in one table. Routes name a permission; the access layer
  * looks the caller's role up in the route's cluster and checks it here.
  */
 export const ROLES = ['OWNER', 'ADMIN', 'MODERATOR', 'VIEWER'] as const;

@@ -1,5 +1,5 @@
 /**
- * Schemas of machines and game servers (SPEC section 3). Request bodies are strict; `rconPassword` is write-only.
+ * Schemas of machines and game servers (docs/api.md). Request bodies are strict; `rconPassword` is write-only.
  */
 import { z } from 'zod';
 import { GAME_TYPES, NEEDS_START_COMMAND, type GameType } from './games.ts';

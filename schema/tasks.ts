@@ -1,5 +1,5 @@
 /**
- * Schemas of scheduled tasks (SPEC sections 3 and 10). Request bodies are strict; a step carries exactly the fields
+ * Schemas of scheduled tasks (docs/api.md). Request bodies are strict; a step carries exactly the fields
  * its type uses (`command` for RCON, `message` for BROADCAST).
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * SQL pieces every list shares: ORDER BY from a validated sort (with the stable tie-break on id that SPEC section 1
+ * SQL pieces every list shares: ORDER BY from a validated sort (with the stable tie-break on id that docs/api.md
  * requires) and LIMIT/OFFSET from a page.
  */
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from 'slonik';

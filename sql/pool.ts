@@ -1,6 +1,6 @@
 /**
  * The service's slonik pool. Two interceptors make rows trustworthy: `sql.type(schema)` really validates every row
- * (slonik 49 does not by itself), and timestamps come back as ISO 8601 strings with milliseconds (SPEC section 1)
+ * (slonik 49 does not by itself), and timestamps come back as ISO 8601 strings with milliseconds (docs/api.md)
  * instead of slonik's default epoch milliseconds. bigint columns (counts) are plain numbers.
  */
 import { createPool, createTypeParserPreset, SchemaValidationError, type DatabasePool, type Interceptor } from 'slonik';

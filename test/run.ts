@@ -1,5 +1,6 @@
 /**
- * `npm test`: type-checks the project, makes sure a Postgres answers, then runs ava with any arguments given.
+ * `npm test`: type-checks the project, checks format, lint and the import rules (`npm run lint`), makes sure a Postgres
+ * answers, then runs ava with any arguments given.
  *
  * The database is TEST_DATABASE_URL when set, else the local server at 127.0.0.1:5432; when neither answers, an
  * embedded Postgres is started for the run (data under .tmp/test-postgres) and stopped afterwards.
@@ -36,6 +37,14 @@ const typeCheck = await run(process.execPath, [resolve('node_modules/typescript/
 if (typeCheck !== 0) {
   process.stderr.write('Type check failed (tsc --noEmit)\n');
   process.exit(typeCheck);
+}
+
+// Biome (format and lint) and dependency-cruiser (imports point one way: docs/architecture.md).
+const npm = process.env.npm_execpath;
+const lint = npm ? await run(process.execPath, [npm, 'run', '--silent', 'lint']) : await run('npm', ['run', '--silent', 'lint']);
+if (lint !== 0) {
+  process.stderr.write('Lint failed (npm run lint): see the rule named above\n');
+  process.exit(lint);
 }
 
 let databaseUrl = process.env.TEST_DATABASE_URL;

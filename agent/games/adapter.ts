@@ -1,6 +1,6 @@
 /**
  * What the agent needs to know about a game: how to start it, how to tell it is ready, how to stop it gracefully, and
- * how to list, kick, ban and unban players and broadcast a message (SPEC section 9.1). Each game is one adapter.
+ * how to list, kick, ban and unban players and broadcast a message (docs/agent.md). Each game is one adapter.
  */
 import type { GameType } from '../../schema/games.ts';
 
@@ -19,7 +19,7 @@ export interface CommandChannel {
 export interface GameAdapter {
   readonly gameType: GameType;
   readonly channel: 'rcon' | 'stdin';
-  /** The command line when the server has no `startCommand` (placeholders as in SPEC 9.1); null: required. */
+  /** The command line when the server has no `startCommand` (placeholders as in docs/agent.md); null: required. */
   readonly defaultStartCommand: string | null;
   /** How long STARTING may last before the server counts as CRASHED. */
   readonly startTimeoutMs: number;

@@ -1,5 +1,5 @@
 /**
- * MINECRAFT, vanilla console semantics (SPEC 9.1): commands over standard input, answers read from the output; ready
+ * MINECRAFT, vanilla console semantics (docs/agent.md): commands over standard input, answers read from the output; ready
  * on the `Done (` line; players from `<name> joined the game` / `<name> left the game` and from `list`. A player's
  * `steamId` is its name (offline mode) — a UUID where the server prints one.
  */

@@ -1,5 +1,5 @@
 /**
- * The games whose consoles are reached over Source RCON (SPEC 9.1): RUST, ARK_SURVIVAL_EVOLVED, CS2, VALHEIM and
+ * The games whose consoles are reached over Source RCON (docs/agent.md): RUST, ARK_SURVIVAL_EVOLVED, CS2, VALHEIM and
  * CUSTOM. Each names its commands; the shared shape is `sourceRconGame`.
  */
 import type { GameType } from '../../schema/games.ts';

@@ -1,5 +1,5 @@
 /**
- * What each job type does on this machine (SPEC sections 4 and 5). Power jobs are requests for a state: START on an
+ * What each job type does on this machine (docs/servers.md and docs/api.md). Power jobs are requests for a state: START on an
  * ONLINE server succeeds at once ("already online"), STOP on an OFFLINE one likewise. A job ends when the server
  * reaches the state asked for; CRASHED on the way fails it.
  */

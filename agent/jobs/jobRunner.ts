@@ -1,5 +1,5 @@
 /**
- * Runs the jobs the service sends (SPEC sections 3, 4 and 9) exactly once in effect over an at-least-once channel:
+ * Runs the jobs the service sends (docs/api.md and docs/servers.md and docs/agent-protocol.md) exactly once in effect over an at-least-once channel:
  * - A job id is run at most once: while it is queued or running a re-delivery is only acknowledged again, and once
  *   it finished its stored result (outbox.ts) is re-sent instead of running it again, also after an agent restart.
  * - Jobs of one server run one at a time in arrival order (one PQueue per server, concurrency 1), because power

@@ -1,7 +1,7 @@
 /**
  * The agent's durable memory of finished jobs, under `<dataDir>/jobs/`:
  * - `outbox/<jobId>.json`: results the service has not acknowledged yet. They are re-sent after every reconnect
- *   (SPEC section 9: at least once), so a result written here is never lost to a dropped connection or a restart.
+ *   (docs/agent-protocol.md: at least once), so a result written here is never lost to a dropped connection or a restart.
  * - `done/<jobId>.json`: acknowledged results. Acknowledging renames the file from outbox/ to done/ (atomic), and
  *   done/ is what makes a job re-delivered later (the service's own at-least-once retry) a duplicate instead of a
  *   second run. It is pruned only for records both older than `keepMs` (7 days) and beyond the newest `keepEntries`

@@ -1,5 +1,5 @@
 /**
- * Turning a server's `startCommand` into something `spawn` can run (SPEC 9.1): the text is split like a POSIX shell
+ * Turning a server's `startCommand` into something `spawn` can run (docs/agent.md): the text is split like a POSIX shell
  * command line, but never handed to a shell, so a server name or password with `;`, `$(…)` or spaces cannot inject
  * anything. Placeholders are expanded per argument AFTER splitting, so a value with spaces stays one argument.
  */
@@ -85,7 +85,7 @@ export function expandPlaceholders(template: string, values: Record<string, stri
   });
 }
 
-/** The part of a server's configuration (SPEC 3, Server) needed to launch it. */
+/** The part of a server's configuration (docs/api.md, Server) needed to launch it. */
 export interface ServerLaunchConfig {
   id: string;
   name: string;

@@ -1,5 +1,5 @@
 /**
- * Game servers as child processes (SPEC 9.1). The agent talks to a `Runtime` so a container runtime could stand in
+ * Game servers as child processes (docs/agent.md). The agent talks to a `Runtime` so a container runtime could stand in
  * later; this one spawns each server detached, in its own process group, and signals the whole group: game servers
  * often start through wrapper scripts or fork helpers, and signalling only the leader would leave orphans holding the
  * game's ports, making the next start fail.

@@ -1,5 +1,5 @@
 /**
- * Crash back-off for servers with `autoRestart` (SPEC 4): after an unasked exit the server starts again after 1 s,
+ * Crash back-off for servers with `autoRestart` (docs/servers.md): after an unasked exit the server starts again after 1 s,
  * 2 s, 4 s … at most 5 min; 5 crashes within 10 minutes stop the loop, because a server that cannot stay up (broken
  * config, corrupt world) would otherwise thrash the machine and flood users with status changes. A run that stays up
  * long enough proves the problem is gone and resets the back-off.

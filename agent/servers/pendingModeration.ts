@@ -1,5 +1,5 @@
 /**
- * Bans and unbans that reached a server while it was not running (SPEC 9.1: everything the agent writes stays in the
+ * Bans and unbans that reached a server while it was not running (docs/agent.md: everything the agent writes stays in the
  * server's directory). They wait in `<server dir>/.gsm-pending-moderation.json`, in order, and are applied to the
  * game's own list as soon as the server is next ONLINE — so an unban sent at night, while the server was stopped,
  * still lifts the in-game ban. The file survives agent restarts; it is written whole to a temporary file and renamed.

@@ -1,5 +1,5 @@
 /**
- * Runs one game server on this machine and reports what happens to it (SPEC sections 4 and 9.1):
+ * Runs one game server on this machine and reports what happens to it (docs/servers.md and docs/agent.md):
  * OFFLINE → STARTING → ONLINE (ready line, or RCON answering) → STOPPING → OFFLINE; an unasked exit is CRASHED and,
  * with autoRestart, STARTING again after the restart policy's back-off; not ready in time is CRASHED (killed).
  * Output goes to a size-capped log and out as `console` events; joins and leaves seen in the output are reported.

@@ -1,5 +1,5 @@
 /**
- * WIPE (SPEC section 9.1, issue 7): deletes the adapter's wipe paths — relative paths whose segments may hold `*` —
+ * WIPE (docs/agent.md, issue 7): deletes the adapter's wipe paths — relative paths whose segments may hold `*` —
  * inside one server's directory and nowhere else. Patterns that are absolute or climb with `..` are refused, and the
  * walk never passes through a symbolic link: a link that matches is removed itself, its target is left alone, and a
  * linked directory is never entered. So a server directory holding `server -> /` cannot make a wipe reach outside.

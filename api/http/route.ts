@@ -2,7 +2,7 @@
  * Declarative routes. A route names its method, path, zod schemas for path/query/body and its answers; the same
  * declaration validates requests at run time and produces the OpenAPI document (api/http/openapi.ts).
  *
- * Validation rules (SPEC sections 1 and 2):
+ * Validation rules (docs/api.md):
  * - a path parameter that does not parse (a malformed id) is 404, not 400;
  * - query and body failures are 400 "Validation failed" with one `details` entry per bad or unknown field.
  */

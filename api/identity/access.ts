@@ -1,5 +1,5 @@
 /**
- * The one place where cluster access is decided (SPEC sections 2 and 6): the cluster must exist (404), the caller must
+ * The one place where cluster access is decided (docs/api.md and docs/access.md): the cluster must exist (404), the caller must
  * be a member (403), an API token must have the cluster in its scope (403), and the caller's role must carry the
  * route's permission (403). Existence is revealed only to members.
  */

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on POST (SPEC section 5): the same key from the same principal within 24 h answers the first
+ * `Idempotency-Key` on POST (docs/api.md): the same key from the same principal within 24 h answers the first
  * answer again (status and body) and does nothing new; the same key with another body is 422.
  *
  * The key is claimed before the handler runs (a row with no status yet), so two concurrent requests with one key

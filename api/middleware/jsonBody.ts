@@ -1,5 +1,5 @@
 /**
- * Request bodies are JSON only and at most 1 MiB (SPEC section 1): another content type on a body is 415, a larger
+ * Request bodies are JSON only and at most 1 MiB (docs/api.md): another content type on a body is 415, a larger
  * body 413 (refused from `Content-Length` before reading when it is declared), malformed JSON 400.
  */
 import type { Middleware } from 'koa';

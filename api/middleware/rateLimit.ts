@@ -1,5 +1,5 @@
 /**
- * Spends one token of the caller's bucket per request (SPEC section 8). Every limited answer carries
+ * Spends one token of the caller's bucket per request (docs/access.md). Every limited answer carries
  * `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`, error answers included: the headers are set
  * before the rest of the pipeline runs, and the error middleware keeps headers already set. A refused request is a
  * 429 with `Retry-After`; a limiter that cannot answer is a 503, never an unlimited pass.

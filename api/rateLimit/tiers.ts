@@ -1,5 +1,5 @@
 /**
- * The rate-limit buckets (SPEC section 8). A bucket is a token bucket: it holds at most `burst` tokens, refills
+ * The rate-limit buckets (docs/access.md). A bucket is a token bucket: it holds at most `burst` tokens, refills
  * continuously at `perMinute` tokens a minute, and every request takes one token.
  *
  * - FREE, PRO, ENTERPRISE: per principal (API token, or user), by the user's tier.

@@ -1,5 +1,5 @@
 /**
- * Sign-in: register, login, refresh, logout. Served at `/auth/...` and `/api/v1/auth/...` (SPEC section 1).
+ * Sign-in: register, login, refresh, logout. Served at `/auth/...` and `/api/v1/auth/...` (docs/api.md).
  * Registration is open while no user exists; afterwards only with ALLOW_REGISTRATION=true.
  */
 import type { Context } from 'koa';

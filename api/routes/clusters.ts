@@ -1,6 +1,6 @@
 /**
  * Clusters: the unit of access. Creating one makes the creator its OWNER; every other operation checks the caller's
- * role there (SPEC section 6).
+ * role there (docs/access.md).
  */
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Liveness, readiness and metrics. No authentication and no rate limit (SPEC section 5).
+ * Liveness, readiness and metrics. No authentication and no rate limit (docs/api.md).
  */
 import { sql } from 'slonik';
 import { z } from 'zod';

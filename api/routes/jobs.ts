@@ -1,5 +1,5 @@
 /**
- * The jobs API: one job (long-polling with `?wait=N`), a cluster's jobs, and cancelling (SPEC section 5).
+ * The jobs API: one job (long-polling with `?wait=N`), a cluster's jobs, and cancelling (docs/api.md).
  */
 import { sql } from 'slonik';
 import { z } from 'zod';

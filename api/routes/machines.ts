@@ -16,7 +16,7 @@ import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
 import { originOf } from '../identity/origin.ts';
 
-/** Where agents connect (SPEC section 9; also served at /agent/ws and /ws/agent). */
+/** Where agents connect (docs/agent-protocol.md; also served at /agent/ws and /ws/agent). */
 export const GATEWAY_PATH = '/ws';
 
 const MACHINE_COLUMNS = sql.fragment`

@@ -1,5 +1,5 @@
 /**
- * Team members and invitations. OWNER manages every role; ADMIN only MODERATOR and VIEWER (SPEC section 6). The last
+ * Team members and invitations. OWNER manages every role; ADMIN only MODERATOR and VIEWER (docs/access.md). The last
  * OWNER of a cluster can be neither removed nor demoted (409). Membership changes of one cluster are serialised by a
  * row lock on the cluster, so two concurrent demotions cannot leave it without an owner.
  */

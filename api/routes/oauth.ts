@@ -1,5 +1,5 @@
 /**
- * Sign-in with Steam (OpenID 2.0) and Discord (OAuth 2), served at `/auth/...` and `/api/v1/auth/...` (SPEC sections 1, 5).
+ * Sign-in with Steam (OpenID 2.0) and Discord (OAuth 2), served at `/auth/...` and `/api/v1/auth/...` (docs/api.md).
  *
  * `GET /auth/<provider>` answers 302 to the provider with a signed `state` (identity/oauthState.ts). Sent with a
  * bearer token, it starts a link: the provider account is attached to that user. `GET /auth/<provider>/callback`

@@ -1,5 +1,5 @@
 /**
- * Players (seed 4.4; SPEC sections 3, 5 and 6): lists, detail, sessions, a server's online players, statistics,
+ * Players (docs/api.md and docs/access.md): lists, detail, sessions, a server's online players, statistics,
  * flags and notes, purchases, kicks and bans. Reading needs membership; moderation needs `players.moderate`
  * (OWNER, ADMIN, MODERATOR). Kicks and bans reach the game through durable jobs.
  */

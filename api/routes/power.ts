@@ -1,5 +1,5 @@
 /**
- * Power actions and RCON (SPEC section 5). Each call validates, checks the permission (the server's cluster and the
+ * Power actions and RCON (docs/api.md). Each call validates, checks the permission (the server's cluster and the
  * caller's role there are read with the caller's token), then in one statement writes the job, the server's desired
  * status where it changes and the audit entry, and announces the job to its machine's gateway. The answer is
  * 202 with the Job and `Location`, or — with `?wait=N`, and by default for RCON (10 s) — the finished result.

@@ -1,5 +1,5 @@
 /**
- * Scheduled tasks (seed 4.5, SPEC sections 3 and 5): CRUD under a cluster, and run-now. Every write re-validates the
+ * Scheduled tasks (seed 4.5, docs/api.md): CRUD under a cluster, and run-now. Every write re-validates the
  * whole task, recomputes `nextRunAt` in the task's time zone and adds, replaces or removes its pending occurrence
  * (graphile-worker job `task:<id>`) in the same transaction as the row and the audit entry.
  *

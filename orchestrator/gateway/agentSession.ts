@@ -1,5 +1,5 @@
 /**
- * One agent's conversation with the gateway (SPEC section 9), whatever the framing:
+ * One agent's conversation with the gateway (docs/agent-protocol.md), whatever the framing:
  * - `auth` first, within the auth time-out; anything else, a bad, rotated or foreign token, a token of another machine
  *   or a user API token is `error AUTH_FAILED` and the connection closes; an old agent is `UNSUPPORTED_VERSION`;
  * - then `authenticated`, `servers:sync`, and reports, each validated; an invalid one is `error INVALID_EVENT` and

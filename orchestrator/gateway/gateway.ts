@@ -1,5 +1,5 @@
 /**
- * The agent gateway at `/ws`, `/agent/ws` and `/ws/agent` on the HTTP server's own port (SPEC section 9). An upgrade
+ * The agent gateway at `/ws`, `/agent/ws` and `/ws/agent` on the HTTP server's own port (docs/agent-protocol.md). An upgrade
  * request carrying Socket.IO's `EIO` query goes to Socket.IO (WebSocket transport); any other goes to a plain
  * WebSocket server speaking `{ event, data }` frames. Both feed the same AgentSession logic.
  *

@@ -1,5 +1,5 @@
 /**
- * One agent connection, whatever its framing (SPEC section 9): Socket.IO (the reference agent), or plain WebSocket
+ * One agent connection, whatever its framing (docs/agent-protocol.md): Socket.IO (the reference agent), or plain WebSocket
  * where every frame is `{ event, data, id? }` and an answer to a frame with `id` is `{ event: "ack", data: { id, … } }`.
  * The session logic (agentSession.ts) sees only this interface.
  */

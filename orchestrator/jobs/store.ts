@@ -16,7 +16,7 @@ export const JOB_COLUMNS = sql.fragment`
   j.idempotency_key AS "idempotencyKey", j.created_at AS "createdAt", j.dispatched_at AS "dispatchedAt",
   j.started_at AS "startedAt", j.finished_at AS "finishedAt", j.expires_at AS "expiresAt"`;
 
-/** How long a job may wait for its agent before it EXPIRES (SPEC: power 10 min, RCON 30 s). */
+/** How long a job may wait for its agent before it EXPIRES (power 10 min, RCON 30 s). */
 export const JOB_TTL_MS: Partial<Record<JobType, number>> = { RCON: 30_000 };
 const DEFAULT_TTL_MS = 10 * 60_000;
 

@@ -1,5 +1,5 @@
 /**
- * Bans (SPEC sections 3 and 5). A ban applies to one server or, `clusterWide`, to every server of the cluster, present
+ * Bans (docs/api.md). A ban applies to one server or, `clusterWide`, to every server of the cluster, present
  * and future. Writing one pushes it to the game's own ban list on each server it applies to (BAN jobs, which also kick
  * the player); a player who joins a server while banned there is kicked at once by the service (players/ingest.ts), so
  * servers created later and servers that were offline are covered too. Expiry is a graphile-worker job at `expiresAt`

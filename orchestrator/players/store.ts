@@ -1,6 +1,6 @@
 /**
  * Reading players: the list item and detail records, sessions, a server's online players and the cluster statistics
- * (SPEC sections 3 and 5). Stored `playtime` counts closed sessions; open ones add their elapsed time when read.
+ * (docs/api.md). Stored `playtime` counts closed sessions; open ones add their elapsed time when read.
  */
 import { sql, type CommonQueryMethods, type FragmentSqlToken, type SqlToken } from 'slonik';
 import { z } from 'zod';
@@ -198,7 +198,7 @@ const DAY = 86_400;
 const RETENTION_DAYS = [1, 7, 30] as const;
 
 /**
- * Statistics over rolling windows (SPEC section 5). A player's sessions overlap a window exactly when the player is
+ * Statistics over rolling windows (docs/api.md). A player's sessions overlap a window exactly when the player is
  * online or was last seen inside it (`last_seen` is the end of the latest session), and a player has a session
  * starting N days after the first exactly when the newest one (`last_joined_at`) does. Counting those over a million
  * players is a scan each, so they come from the per-day rows of sql/migrations/000010: a window adds up the whole UTC days after

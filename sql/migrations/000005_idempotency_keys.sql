@@ -1,4 +1,4 @@
--- Idempotency-Key (SPEC section 5): the first answer to a key, replayed to the same principal for 24 hours.
+-- Idempotency-Key (docs/api.md): the first answer to a key, replayed to the same principal for 24 hours.
 CREATE TABLE idempotency_keys (
   principal text NOT NULL,
   key text NOT NULL,

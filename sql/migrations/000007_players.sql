@@ -1,4 +1,4 @@
--- Players seen on a cluster's servers, their sessions, notes, purchases and bans (SPEC section 3, issue 6).
+-- Players seen on a cluster's servers, their sessions, notes, purchases and bans (docs/api.md, issue 6).
 --
 -- Agent reports arrive at least once and possibly out of order, so ingest is done by the functions below, one call per
 -- report, under these rules:

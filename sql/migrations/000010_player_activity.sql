@@ -1,4 +1,4 @@
--- Player activity per UTC day, so the statistics (SPEC section 5) and a cluster's player count are sums over a few
+-- Player activity per UTC day, so the statistics (docs/api.md) and a cluster's player count are sums over a few
 -- hundred rows instead of scans of a million players: for each cluster and day, how many players were first seen
 -- that day, how many were last seen that day, and of the first ones how many came back (a session starting 1, 7 or
 -- 30 days after their first). A window then adds up the whole days inside it and reads only the players of the one

@@ -1,5 +1,5 @@
 /**
- * The agent gateway with real clients over both framings (SPEC section 9): authentication and each way it fails,
+ * The agent gateway with real clients over both framings (docs/agent-protocol.md): authentication and each way it fails,
  * paths, validation, frame size, liveness, replacement, servers:sync and status reports.
  */
 import test from 'ava';

@@ -1,5 +1,5 @@
 /**
- * Every cluster endpoint × every role × a non-member × an API token outside its scope (SPEC section 6), from one
+ * Every cluster endpoint × every role × a non-member × an API token outside its scope (docs/access.md), from one
  * table. Each case runs against a fresh cluster, so destructive cases cannot affect others.
  */
 import test from 'ava';

@@ -1,5 +1,5 @@
 /**
- * Rate limits through the real app (SPEC section 8), in memory; the Redis limiter, its shared budget across
+ * Rate limits through the real app (docs/access.md), in memory; the Redis limiter, its shared budget across
  * processes and its fail-closed behaviour are tested in test/ratelimit/.
  */
 import test from 'ava';
@@ -9,9 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { createUser } from '../../api/identity/users.ts';
 import { startSession } from '../../api/identity/sessions.ts';
 import { createApiToken, createCluster } from '../support/identity.ts';
-import { assertBurst, spendBurst, SPEC_BUDGETS } from '../support/burst.ts';
+import { assertBurst, spendBurst, DOCUMENTED_BUDGETS } from '../support/burst.ts';
 
-const { FREE, SESSION, SIGN_IN } = SPEC_BUDGETS;
+const { FREE, SESSION, SIGN_IN } = DOCUMENTED_BUDGETS;
 
 const app = useTestApp(test, { env: { RATE_LIMIT: 'on' } });
 

@@ -2,7 +2,7 @@
  * The per-day player activity behind the statistics and the player count (sql/migrations/000010): over random histories written
  * through the ingest functions (joins, leaves, duplicates, reordering, snapshots, crashes, times exactly on window
  * starts and UTC midnights), every figure equals the same figure worked out from the sessions themselves by the
- * definitions of SPEC section 5, for window starts at many times of day, before and after the deltas are folded; the
+ * definitions of docs/api.md, for window starts at many times of day, before and after the deltas are folded; the
  * folded day rows equal a recount of the players; a deleted cluster's deltas are dropped; the orchestrator's beat folds.
  */
 import test from 'ava';
@@ -115,7 +115,7 @@ async function history(serverIds: string[], now: number, seed: number) {
   if (serverIds[1]) await pool.query(sql.unsafe`UPDATE servers SET status = 'CRASHED', last_status_at = ${iso(now - HOUR)} WHERE id = ${serverIds[1]}`);
 }
 
-/** The statistics worked out from the sessions alone, by SPEC section 5's definitions (windows end at `now`). */
+/** The statistics worked out from the sessions alone, by docs/api.md (windows end at `now`). */
 async function fromSessions(clusterId: string, now: number) {
   const row = (await pool.one(sql.unsafe`
     WITH s AS (SELECT player_id, joined_at, left_at FROM player_sessions s JOIN players p ON p.id = s.player_id WHERE p.cluster_id = ${clusterId}),

@@ -4,9 +4,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { REDIS_URL, useTestRedis } from '../support/redis.ts';
-import { assertBurst, assertRemaining, spendBurst, SPEC_BUDGETS } from '../support/burst.ts';
+import { assertBurst, assertRemaining, spendBurst, DOCUMENTED_BUDGETS } from '../support/burst.ts';
 
-const { FREE } = SPEC_BUDGETS;
+const { FREE } = DOCUMENTED_BUDGETS;
 
 const redis = useTestRedis(test);
 

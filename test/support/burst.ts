@@ -9,8 +9,8 @@ import type { ExecutionContext } from 'ava';
 
 export type Budget = { burst: number; perMinute: number };
 
-/** SPEC section 8's budgets, written out (not imported from the limiter) so that the tests pin them. */
-export const SPEC_BUDGETS = {
+/** docs/access.md budgets, written out (not imported from the limiter) so that the tests pin them. */
+export const DOCUMENTED_BUDGETS = {
   FREE: { burst: 10, perMinute: 60 },
   SESSION: { burst: 20, perMinute: 100 },
   SIGN_IN: { burst: 10, perMinute: 10 },
