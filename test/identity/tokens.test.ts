@@ -151,3 +151,20 @@ test('a member who leaves drops that cluster from their tokens, and only that on
   t.is((await app().request(`/api/v1/clusters/${kept}`, { method: 'DELETE', headers: owner.auth })).status, 200);
   t.is(await scopeRows(token.id), 0, 'a deleted cluster leaves no scope behind');
 });
+
+test('a user holds at most 25 active API tokens: the 26th is 409; expired and revoked ones do not count', async (t) => {
+  const user = await signUp(app());
+  const clusterId = await createCluster(app(), user);
+  const first = await createApiToken(app(), user, [clusterId]);
+  // An expired token does not count.
+  await app().pool.query(sql.unsafe`
+    INSERT INTO api_tokens (user_id, name, token_hash, expires_at) VALUES (${user.id}, 'old', ${sql.binary(Buffer.alloc(32, 7))}, now() - interval '1 day')`);
+  for (let index = 1; index < 25; index++) await createApiToken(app(), user, [clusterId]);
+  const refused = await app().request('/api/v1/account/tokens', json({ name: 'one too many', clusterIds: [clusterId] }, { headers: user.auth }));
+  t.is(refused.status, 409);
+  t.regex((await body(refused)).message, /25 active API tokens/);
+  t.is(Number(await app().pool.oneFirst(sql.unsafe`SELECT count(*) FROM api_tokens WHERE user_id = ${user.id}`)), 26, 'nothing was created');
+
+  t.is((await app().request(`/api/v1/account/tokens/${first.id}`, { method: 'DELETE', headers: user.auth })).status, 200);
+  t.is((await app().request('/api/v1/account/tokens', json({ name: 'replacement', clusterIds: [clusterId] }, { headers: user.auth }))).status, 201);
+});
