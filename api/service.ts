@@ -49,9 +49,10 @@ export async function startService(config: Config, logger: Logger, role: Role = 
     stops.push(() => pool.end());
     await bootstrapAdmin(pool, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD, tier: config.DEFAULT_TIER, logger });
 
-    const deps = await createAppDeps({ config, logger, pool, databaseUrl, secrets, version: VERSION });
+    const servesApi = role !== 'orchestrator';
+    const deps = await createAppDeps({ config, logger, pool, databaseUrl, secrets, version: VERSION, api: servesApi });
     stops.push(deps.close);
-    const { koa } = createApp(deps, { api: role !== 'orchestrator' });
+    const { koa } = createApp(deps, { api: servesApi });
     const http: HttpServer = await startHttpServer(koa, { port: config.PORT, host: config.HOST });
     stops.push(() => http.close(config.SHUTDOWN_TIMEOUT_MS));
 
