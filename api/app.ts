@@ -8,9 +8,9 @@ import type { AppDeps } from './context.ts';
 import { observeRequest } from './middleware/observeRequest.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
 import { jsonBody } from './middleware/jsonBody.ts';
-import { rateLimit } from './middleware/rateLimit.ts';
+import { limitFailures, rateLimit } from './middleware/rateLimit.ts';
 import { idempotency } from './middleware/idempotency.ts';
-import { BUCKETS } from './rateLimit/tiers.ts';
+import { BUCKETS, USER_CEILING } from './rateLimit/tiers.ts';
 import { installHealthRoutes } from './routes/health.ts';
 import { installDocsRoutes } from './routes/docs.ts';
 import { installAuthRoutes } from './routes/auth.ts';
@@ -27,7 +27,7 @@ import { installTaskRoutes } from './routes/tasks.ts';
 import { installPlayerRoutes } from './routes/players.ts';
 import { createAuthenticator, principalOf } from './identity/principal.ts';
 import { authorize, authorizeResource } from './identity/access.ts';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 
 export type App = { koa: Koa; api: Api };
 
@@ -74,19 +74,24 @@ const passThrough: Middleware = async function notLimited(_ctx, next) {
 
 /**
  * Authentication, rate limits and authorization for the route layer. Rate limits (docs/access.md): an API token
- * spends its own bucket at its user's tier; session traffic spends the user's general bucket; sign-in endpoints
- * spend a bucket per client address.
+ * spends its own bucket at its user's tier and, with the user's other tokens, the user's ceiling (twice the tier);
+ * session traffic spends the user's general bucket; sign-in endpoints spend a bucket per client address; a refused
+ * credential spends its address's failure budget (only failures do).
  */
 function accessHooks(deps: AppDeps): AccessHooks {
   const authenticator = createAuthenticator(deps);
   const limiter = deps.rateLimiter;
+  const authFailures = (ctx: Context) => ({ key: `ip:${ctx.ip}`, bucket: BUCKETS.AUTH_FAILURE, what: 'failed authentications per minute from this address' });
   return {
-    authenticate: authenticator.middleware,
+    authenticate: limiter ? (scopeOf) => limitFailures(limiter, authFailures, authenticator.middleware(scopeOf)) : authenticator.middleware,
     rateLimitPrincipal: limiter
       ? rateLimit(limiter, (ctx) => {
           const principal = principalOf(ctx);
           return principal.kind === 'TOKEN'
-            ? { key: `token:${principal.tokenId}`, bucket: BUCKETS[principal.user.tier] }
+            ? [
+                { key: `token:${principal.tokenId}`, bucket: BUCKETS[principal.user.tier] },
+                { key: `user:${principal.user.id}`, bucket: USER_CEILING[principal.user.tier], what: 'requests per minute across all your API tokens' },
+              ]
             : { key: `user:${principal.user.id}`, bucket: BUCKETS.SESSION };
         })
       : passThrough,

@@ -31,8 +31,13 @@ export async function createAppDeps(input: {
   version: string;
   /** Process-wide default metrics (off for apps created in tests). */
   defaultMetrics?: boolean;
+  /**
+   * Whether this process serves the REST API, and so rate-limits (default true). A pure orchestrator limits nothing:
+   * it opens no Redis connection, and its readiness does not depend on Redis.
+   */
+  api?: boolean;
 }): Promise<AppDeps & { close: () => Promise<void> }> {
-  const rateLimiter = await createRateLimiter(input.config, input.logger);
+  const rateLimiter = (input.api ?? true) ? await createRateLimiter(input.config, input.logger) : null;
   const jobEvents = await createJobEvents({ pool: input.pool, databaseUrl: input.databaseUrl, logger: input.logger });
   return {
     config: input.config,

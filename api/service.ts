@@ -13,6 +13,7 @@ import { loadSecrets } from './identity/secrets.ts';
 import { createApp } from './app.ts';
 import { createAppDeps } from './deps.ts';
 import { bootstrapAdmin } from './identity/users.ts';
+import { checkSharedSessionKey } from './identity/sessionKeyCheck.ts';
 import { startHttpServer, type HttpServer } from './server.ts';
 import { startWorker, type Worker } from '../orchestrator/worker/worker.ts';
 import { createGateway } from '../orchestrator/gateway/gateway.ts';
@@ -49,9 +50,11 @@ export async function startService(config: Config, logger: Logger, role: Role = 
     stops.push(() => pool.end());
     await bootstrapAdmin(pool, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD, tier: config.DEFAULT_TIER, logger });
 
-    const deps = await createAppDeps({ config, logger, pool, databaseUrl, secrets, version: VERSION });
+    const servesApi = role !== 'orchestrator';
+    const deps = await createAppDeps({ config, logger, pool, databaseUrl, secrets, version: VERSION, api: servesApi });
     stops.push(deps.close);
-    const { koa } = createApp(deps, { api: role !== 'orchestrator' });
+    if (servesApi) await checkSharedSessionKey(pool, deps.accessTokens, logger);
+    const { koa } = createApp(deps, { api: servesApi });
     const http: HttpServer = await startHttpServer(koa, { port: config.PORT, host: config.HOST });
     stops.push(() => http.close(config.SHUTDOWN_TIMEOUT_MS));
 

@@ -17,6 +17,11 @@ export type Origin = {
   ip: string | null;
   /** The request's id (`X-Request-Id`), when a request made the change. */
   requestId: string | null;
+  /**
+   * The request's `Idempotency-Key`, once claimed for it: jobs the request creates record it in the accepting
+   * statement, so a retry after a crash finds them (api/middleware/idempotency.ts).
+   */
+  idempotencyKey?: string | null;
 };
 
 /** Changes the service makes by itself (ban expiry, a kick of a banned player who joined). */

@@ -20,5 +20,6 @@ export function originOf(ctx: Context): Origin {
     userId: principal?.user.id ?? null,
     ip: ctx.ip || null,
     requestId: (ctx.state.requestId as string | undefined) ?? null,
+    idempotencyKey: (ctx.state.idempotencyKey as string | undefined) ?? null,
   };
 }

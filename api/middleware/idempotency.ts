@@ -5,6 +5,11 @@
  * The key is claimed before the handler runs (a row with no status yet), so two concurrent requests with one key
  * cannot both act: the second is 409 while the first is in progress. A 5xx answer releases the key so the client can
  * retry; a claim left behind by a crash is considered abandoned after five minutes. One-time secrets are not kept.
+ *
+ * Jobs record the key in the very statement that accepts them (the request's Origin carries it), so a node that dies
+ * after accepting a job and before storing its answer leaves the job findable: a retry with the key answers that job
+ * (202, or 200 once it ended, with `Location`, marked `Idempotent-Replayed`) instead of 409, and the claim is never
+ * taken as abandoned while such a job exists, so no second job is made for the key.
  */
 import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
@@ -14,6 +19,7 @@ import type { DatabasePool } from '../../sql/pool.ts';
 import type { Principal } from '../identity/principal.ts';
 import { AppError, conflict, validationFailed } from '../../schema/errors.ts';
 import { errorBody, toAppError } from './errorHandler.ts';
+import { getJob } from '../../orchestrator/jobs/store.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const MAX_KEY_LENGTH = 255;
@@ -35,6 +41,14 @@ const storedRow = z.object({ requestHash: z.string(), status: z.number().nullabl
 
 const principalKey = (principal: Principal) => (principal.kind === 'TOKEN' ? `token:${principal.tokenId}` : `user:${principal.user.id}`);
 
+/** The jobs a request with `key` by `principal` created since the key was claimed (a job's createdBy is its principal). */
+const jobsOfClaim = (principal: Principal, key: string) => {
+  const kind = principal.kind === 'TOKEN' ? 'TOKEN' : 'USER';
+  const id = principal.kind === 'TOKEN' ? principal.tokenId : principal.user.id;
+  return sql.fragment`jobs j WHERE j.idempotency_key = ${key} AND j.created_by_kind = ${kind} AND j.created_by_id = ${id}
+                       AND j.created_at >= idempotency_keys.created_at`;
+};
+
 /** What makes two requests "the same": method, path and the parsed body. */
 const requestHash = (ctx: Context) =>
   createHash('sha256')
@@ -54,12 +68,25 @@ export function idempotency(pool: DatabasePool): Middleware {
       INSERT INTO idempotency_keys (principal, key, request_hash) VALUES (${owner}, ${key}, ${hash})
       ON CONFLICT (principal, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status = NULL, body = NULL, location = NULL, created_at = now()
         WHERE idempotency_keys.created_at < now() - ${RETENTION}
-           OR (idempotency_keys.status IS NULL AND idempotency_keys.created_at < now() - ${ABANDONED})
+           OR (idempotency_keys.status IS NULL AND idempotency_keys.created_at < now() - ${ABANDONED}
+               AND NOT EXISTS (SELECT 1 FROM ${jobsOfClaim(principal, key)}))
       RETURNING true AS claimed`);
     if (!claimed) {
-      const stored = await pool.one(sql.type(storedRow)`
-        SELECT request_hash AS "requestHash", status, body, location FROM idempotency_keys WHERE principal = ${owner} AND key = ${key}`);
+      const stored = await pool.one(sql.type(storedRow.extend({ jobId: z.string().nullable() }))`
+        SELECT request_hash AS "requestHash", status, body, location,
+               (SELECT j.id FROM ${jobsOfClaim(principal, key)} ORDER BY j.id LIMIT 1) AS "jobId"
+          FROM idempotency_keys WHERE principal = ${owner} AND key = ${key}`);
       if (stored.requestHash !== hash) throw new AppError(422, 'This Idempotency-Key was used with a different request');
+      if (stored.status === null && stored.jobId) {
+        // The request accepted its job but has not answered (or never will: its node died). Answer the job as it is
+        // now; nothing is stored, so the request's own answer, if it comes, is what later retries replay.
+        const current = await getJob(pool, stored.jobId);
+        ctx.status = current.finishedAt ? 200 : 202;
+        ctx.set('Location', `/api/v1/jobs/${current.id}`);
+        ctx.set('Idempotent-Replayed', 'true');
+        ctx.body = current;
+        return;
+      }
       if (stored.status === null) throw conflict('A request with this Idempotency-Key is still in progress');
       ctx.status = stored.status;
       if (stored.location) ctx.set('Location', stored.location);
@@ -68,6 +95,8 @@ export function idempotency(pool: DatabasePool): Middleware {
       return;
     }
 
+    // Jobs the request creates record the key (see Origin.idempotencyKey).
+    ctx.state.idempotencyKey = key;
     try {
       await next();
     } catch (error) {

@@ -11,32 +11,77 @@ import type { Bucket } from '../rateLimit/tiers.ts';
 
 type RequestContext = Parameters<Middleware>[0];
 
-/** Whose budget a request spends, and which bucket; null when the request is not limited (health, docs). */
-export type RateLimitTarget = { key: string; bucket: Bucket };
+/**
+ * Whose budget a request spends, and which bucket; `what` names the budget in a refusal's message (default "").
+ */
+export type RateLimitTarget = { key: string; bucket: Bucket; what?: string };
 
-export type RateLimitResolver = (ctx: RequestContext) => RateLimitTarget | null;
+/** The budgets a request spends, in order; null when the request is not limited (health, docs). */
+export type RateLimitResolver = (ctx: RequestContext) => RateLimitTarget | RateLimitTarget[] | null;
+
+async function take(limiter: RateLimiter, target: RateLimitTarget): Promise<Decision> {
+  try {
+    return await limiter.take(target.key, target.bucket);
+  } catch (error) {
+    if (error instanceof RateLimiterUnavailableError) throw new AppError(503, 'Rate limiter unavailable', { cause: error });
+    throw error;
+  }
+}
+
+function setHeaders(ctx: RequestContext, decision: Decision) {
+  ctx.set('X-RateLimit-Limit', String(decision.limit));
+  ctx.set('X-RateLimit-Remaining', String(decision.remaining));
+  ctx.set('X-RateLimit-Reset', String(decision.resetAt));
+}
+
+/**
+ * Spends one token of each target in turn; the first that refuses answers 429 with its own headers (the budgets
+ * after it are not spent). When all allow, the headers are those of the budget with the fewest requests left: the one
+ * a client runs into first.
+ */
+export async function spend(limiter: RateLimiter, ctx: RequestContext, targets: RateLimitTarget[]): Promise<void> {
+  let tightest: Decision | undefined;
+  for (const target of targets) {
+    const decision = await take(limiter, target);
+    if (!decision.allowed) {
+      setHeaders(ctx, decision);
+      const seconds = decision.retryAfterSeconds;
+      throw new AppError(429, `Rate limit exceeded: ${decision.limit} ${target.what ?? 'requests per minute'}; retry in ${seconds} s`, {
+        headers: { 'Retry-After': String(seconds) },
+        extra: { retryAfter: seconds },
+      });
+    }
+    if (!tightest || decision.remaining < tightest.remaining) tightest = decision;
+  }
+  if (tightest) setHeaders(ctx, tightest);
+}
 
 export function rateLimit(limiter: RateLimiter, resolve: RateLimitResolver): Middleware {
   return async function limitRate(ctx, next) {
     const target = resolve(ctx);
     if (!target) return next();
-    let decision: Decision;
+    await spend(limiter, ctx, Array.isArray(target) ? target : [target]);
+    await next();
+  };
+}
+
+/**
+ * Wraps authentication so that a request whose credential is refused (401) spends a token of `target`'s budget (the
+ * client address's): past it, the answer is 429 instead of 401. A request that authenticates spends nothing of it, so
+ * a valid credential from an address that someone else floods with bad ones is still served. A 401 from further down
+ * the pipeline (after authentication) is not a failed authentication and spends nothing either.
+ */
+export function limitFailures(limiter: RateLimiter, target: (ctx: RequestContext) => RateLimitTarget, authenticate: Middleware): Middleware {
+  return async function limitAuthenticationFailures(ctx, next) {
+    let authenticated = false;
     try {
-      decision = await limiter.take(target.key, target.bucket);
+      await authenticate(ctx, () => {
+        authenticated = true;
+        return next();
+      });
     } catch (error) {
-      if (error instanceof RateLimiterUnavailableError) throw new AppError(503, 'Rate limiter unavailable', { cause: error });
+      if (!authenticated && error instanceof AppError && error.status === 401) await spend(limiter, ctx, [target(ctx)]);
       throw error;
     }
-    ctx.set('X-RateLimit-Limit', String(decision.limit));
-    ctx.set('X-RateLimit-Remaining', String(decision.remaining));
-    ctx.set('X-RateLimit-Reset', String(decision.resetAt));
-    if (!decision.allowed) {
-      const seconds = decision.retryAfterSeconds;
-      throw new AppError(429, `Rate limit exceeded: ${decision.limit} requests per minute; retry in ${seconds} s`, {
-        headers: { 'Retry-After': String(seconds) },
-        extra: { retryAfter: seconds },
-      });
-    }
-    await next();
   };
 }

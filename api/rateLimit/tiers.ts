@@ -5,6 +5,10 @@
  * - FREE, PRO, ENTERPRISE: per principal (API token, or user), by the user's tier.
  * - SESSION: the "general limit" for session-token traffic.
  * - SIGN_IN: per client IP on the sign-in endpoints, so password guessing is slow whoever is guessed.
+ * - AUTH_FAILURE: per client IP, spent only by requests whose credential is refused (401), so guessing tokens is slow
+ *   and a flood of bad tokens is cut off early, while a valid credential from the same address is never refused by it.
+ * - USER_<tier>: per user, spent by every request of any of the user's API tokens on top of the token's own bucket,
+ *   at twice the tier's rate and burst: creating more tokens does not multiply a user's budget.
  */
 
 export type Bucket = {
@@ -22,6 +26,13 @@ export const BUCKETS = {
   ENTERPRISE: { name: 'ENTERPRISE', perMinute: 1000, burst: 100 },
   SESSION: { name: 'SESSION', perMinute: 100, burst: 20 },
   SIGN_IN: { name: 'SIGN_IN', perMinute: 10, burst: 10 },
+  AUTH_FAILURE: { name: 'AUTH_FAILURE', perMinute: 30, burst: 30 },
+  USER_FREE: { name: 'USER_FREE', perMinute: 120, burst: 20 },
+  USER_PRO: { name: 'USER_PRO', perMinute: 600, burst: 100 },
+  USER_ENTERPRISE: { name: 'USER_ENTERPRISE', perMinute: 2000, burst: 200 },
 } as const satisfies Record<string, Bucket>;
+
+/** The ceiling of all of a user's API tokens together, by the user's tier. */
+export const USER_CEILING = { FREE: BUCKETS.USER_FREE, PRO: BUCKETS.USER_PRO, ENTERPRISE: BUCKETS.USER_ENTERPRISE } as const;
 
 export type BucketName = keyof typeof BUCKETS;

@@ -5,7 +5,7 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { forbidden, notFound, validationFailed } from '../../schema/errors.ts';
+import { conflict, forbidden, notFound, validationFailed } from '../../schema/errors.ts';
 import type { Context } from 'koa';
 import type { Api } from '../http/route.ts';
 import { apiTokenCreated, apiTokenListItem, createTokenBody, user } from '../../schema/identity.ts';
@@ -19,6 +19,12 @@ import { originOf } from '../identity/origin.ts';
 const TOKEN_COLUMNS = sql.fragment`
   t.id, t.name, t.created_at AS "createdAt", t.last_used_at AS "lastUsedAt", t.expires_at AS "expiresAt",
   ARRAY(SELECT cluster_id::text FROM api_token_clusters WHERE token_id = t.id ORDER BY cluster_id) AS "clusterIds"`;
+
+/**
+ * Active (unexpired) API tokens a user may hold at once, as Pterodactyl does. Every token has its own rate bucket, so
+ * this also bounds how far a user's tokens can spread load (their shared ceiling is in api/rateLimit/tiers.ts).
+ */
+export const MAX_ACTIVE_TOKENS = 25;
 
 /**
  * API tokens are managed from a session: a token limited to some clusters must not mint, list or revoke tokens that
@@ -61,12 +67,15 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
     method: 'post',
     path: '/api/v1/account/tokens',
     summary: 'Create an API token',
-    description: 'Scoped to the clusters named (each one you belong to); in each it acts with your role there. The secret is in this answer only.',
+    description: `Scoped to the clusters named (each one you belong to); in each it acts with your role there. The secret is in this answer only. At most ${MAX_ACTIVE_TOKENS} unexpired tokens per user (409 beyond).`,
     tags: ['Account'],
     auth: 'user',
     body: createTokenBody,
     status: 201,
-    responses: { 201: { description: 'The token, with its secret', schema: apiTokenCreated } },
+    responses: {
+      201: { description: 'The token, with its secret', schema: apiTokenCreated },
+      409: { description: `You already hold ${MAX_ACTIVE_TOKENS} active tokens` },
+    },
     handler: async (ctx, { body }) => {
       const principal = sessionOnly(ctx);
       if (body.expiresAt && Date.parse(body.expiresAt) <= Date.now()) {
@@ -85,6 +94,13 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
 
       const secret = generateSecret('live');
       return pool.transaction(async (tx) => {
+        // The user's row is the lock that serialises token creation: two creates at 24 tokens cannot both pass.
+        await tx.query(sql.unsafe`SELECT 1 FROM users WHERE id = ${principal.user.id} FOR UPDATE`);
+        const active = await tx.oneFirst(sql.type(z.object({ count: z.number() }))`
+          SELECT count(*)::int AS count FROM api_tokens WHERE user_id = ${principal.user.id} AND (expires_at IS NULL OR expires_at > now())`);
+        if (active >= MAX_ACTIVE_TOKENS) {
+          throw conflict(`You already have ${MAX_ACTIVE_TOKENS} active API tokens, the most a user may hold: revoke one first`);
+        }
         const tokenId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
           INSERT INTO api_tokens (user_id, name, token_hash, expires_at)
           VALUES (${principal.user.id}, ${body.name}, ${sql.binary(hashSecret(secret))}, ${body.expiresAt ?? null})

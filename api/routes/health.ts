@@ -35,7 +35,7 @@ export function installHealthRoutes(api: Api, deps: AppDeps) {
   api.route({
     method: 'get',
     path: '/readyz',
-    summary: 'Readiness: database reachable, migrations current, Redis answering when configured',
+    summary: 'Readiness: database reachable, migrations current, Redis answering when configured and this process serves the API',
     description: 'Answers 503 with `details` naming each failing dependency.',
     tags: ['Health'],
     auth: 'none',
@@ -58,7 +58,8 @@ export function installHealthRoutes(api: Api, deps: AppDeps) {
         deps.logger.warn({ err: error }, 'readiness check failed');
         failures.push({ field: 'database', message: 'unreachable' });
       }
-      // Redis holds the rate-limit buckets when configured; without it limited requests answer 503.
+      // Redis holds the rate-limit buckets when configured; without it limited requests answer 503. Only a process
+      // that serves the API has a limiter: an orchestrator does not use Redis, and is ready without it.
       const usesRedis = Boolean(deps.config.REDIS_URL && deps.rateLimiter);
       if (usesRedis) {
         try {

@@ -113,9 +113,16 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'Removed', schema: success }, 409: { description: 'The machine still hosts servers' } },
     handler: async (ctx, { params, query }) => {
       await pool.transaction(async (tx) => {
-        const hosted = await tx.oneFirst(sql.type(z.object({ count: z.number() }))`
-          SELECT count(*)::int AS count FROM servers WHERE machine_id = ${params.id}`);
-        if (hosted > 0 && !query.force) throw conflict(`The machine hosts ${hosted} server(s); remove them first or use ?force=true`);
+        // Lock, then count: a server create holds the machine FOR SHARE until it commits, so this waits for it and
+        // counts its server; a create that comes later waits for this delete and finds no machine. Counting first
+        // would let a server committed in between be cascaded away unseen.
+        await tx.query(sql.unsafe`SELECT 1 FROM machines WHERE id = ${params.id} FOR UPDATE`);
+        const hosted = await tx.anyFirst(sql.type(z.object({ id: z.string() }))`SELECT id FROM servers WHERE machine_id = ${params.id} ORDER BY id`);
+        if (hosted.length > 0 && !query.force) throw conflict(`The machine hosts ${hosted.length} server(s); remove them first or use ?force=true`);
+        // Each server removed with the machine gets its own entry, as a server deleted on its own would.
+        for (const serverId of hosted) {
+          await recordAudit(tx, originOf(ctx), { clusterId: ctx.state.clusterId as string, action: 'server.delete', target: { type: 'server', id: serverId } });
+        }
         await tx.query(sql.unsafe`DELETE FROM machines WHERE id = ${params.id}`);
         await notifyAgent(tx, { type: 'machine_removed', machineId: params.id });
         await recordAudit(tx, originOf(ctx), {

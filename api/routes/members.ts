@@ -2,6 +2,8 @@
  * Team members and invitations. OWNER manages every role; ADMIN only MODERATOR and VIEWER (docs/access.md). The last
  * OWNER of a cluster can be neither removed nor demoted (409). Membership changes of one cluster are serialised by a
  * row lock on the cluster, so two concurrent demotions cannot leave it without an owner.
+ * A membership that ends (leave, removal) takes that cluster out of the user's API tokens' scope, so inviting the user
+ * again does not bring an old token back (a trigger: sql/migrations/000013_token_scope_follows_membership.sql).
  */
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';

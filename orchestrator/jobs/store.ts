@@ -46,6 +46,7 @@ export type NewJob = {
   params: Record<string, unknown>;
   playerId?: string | null;
   taskId?: string | null;
+  /** Default the origin's (the request's `Idempotency-Key`). */
   idempotencyKey?: string | null;
   /** Who the job is attributed to when not the request's principal (a scheduled task's runs: `{ kind: 'TASK', id }`). */
   createdBy?: JobCreator;
@@ -80,7 +81,7 @@ export function newJobValues(
   const ttlMs = input.ttlMs ?? JOB_TTL_MS[input.type] ?? DEFAULT_TTL_MS;
   return sql.fragment`
     ${input.id ?? uuidV7()}::uuid, ${input.clusterId}::uuid, ${input.serverId}::uuid, ${input.machineId}::uuid, ${input.playerId ?? null}::uuid, ${input.taskId ?? null}::uuid, ${input.type}::text,
-    ${sql.jsonb(input.params as never)}, ${by.kind}::text, ${by.id}::uuid, ${input.idempotencyKey ?? null}::text,
+    ${sql.jsonb(input.params as never)}, ${by.kind}::text, ${by.id}::uuid, ${input.idempotencyKey ?? origin.idempotencyKey ?? null}::text,
     now() + make_interval(secs => ${ttlMs / 1000}),
     CASE WHEN ${input.dispatch !== false}::boolean THEN now() + make_interval(secs => ${FIRST_CHECK_MS / 1000}) END`;
 }

@@ -11,7 +11,7 @@ import { startSession } from '../../api/identity/sessions.ts';
 import { createApiToken, createCluster } from '../support/identity.ts';
 import { assertBurst, spendBurst, DOCUMENTED_BUDGETS } from '../support/burst.ts';
 
-const { FREE, SESSION, SIGN_IN } = DOCUMENTED_BUDGETS;
+const { FREE, SESSION, SIGN_IN, AUTH_FAILURE, FREE_USER } = DOCUMENTED_BUDGETS;
 
 const app = useTestApp(test, { env: { RATE_LIMIT: 'on' } });
 
@@ -84,3 +84,45 @@ async function signUpWithoutLimit() {
     auth: { Authorization: `Bearer ${pair.accessToken}` },
   };
 }
+
+test.serial('failed authentications are limited per client address, and a valid credential from that address still works', async (t) => {
+  const user = await signUpWithoutLimit();
+  const clusterId = await createCluster(app(), user);
+  const token = await createApiToken(app(), user, [clusterId]);
+  // Unknown tokens of every form: well-formed API tokens, malformed ones, forged session tokens, no token at all.
+  const unknown = [`gsm_live_${'A'.repeat(43)}`, 'gsm_live_short', 'v4.local.forged', null];
+  const spent = await spendBurst((index) => {
+    const presented = unknown[index % unknown.length];
+    return app().request('/api/v1/account', presented ? { headers: { Authorization: `Bearer ${presented}` } } : {});
+  }, AUTH_FAILURE);
+  assertBurst(t, spent, AUTH_FAILURE);
+  t.true(
+    spent.answers.slice(0, -1).every((answer) => answer.status === 401),
+    '401 until the budget is spent',
+  );
+  const refused = spent.answers.at(-1)!;
+  t.is(refused.headers.get('x-ratelimit-limit'), '30');
+  const answer = await body(refused);
+  t.is(answer.statusCode, 429);
+  t.regex(answer.message, /failed authentications/);
+  t.true(Number(refused.headers.get('retry-after')) >= 1);
+
+  // Only failures spend the address's budget: the user's own credentials from that same address still work.
+  t.is((await app().request('/api/v1/account', { headers: user.auth })).status, 200);
+  t.is((await app().request('/api/v1/account', { headers: token.auth })).status, 200);
+  t.is((await app().request('/api/v1/account', { headers: { Authorization: `Bearer ${unknown[0]}` } })).status, 429, 'failures are still refused');
+});
+
+test("a user's API tokens share one ceiling of twice the tier's rate, however many tokens there are", async (t) => {
+  const user = await signUpWithoutLimit();
+  const clusterId = await createCluster(app(), user);
+  const tokens: { auth: { Authorization: string } }[] = [];
+  for (let index = 0; index < 3; index++) tokens.push(await createApiToken(app(), user, [clusterId]));
+  // Three FREE tokens hold 3 x 10 requests of burst; the user's ceiling holds 20.
+  const spent = await spendBurst((index) => app().request('/api/v1/account', { headers: tokens[index % tokens.length]!.auth }), FREE_USER);
+  assertBurst(t, spent, FREE_USER);
+  const refused = spent.answers.at(-1)!;
+  t.is(refused.headers.get('x-ratelimit-limit'), '120');
+  t.regex((await body(refused)).message, /all your API tokens/);
+  t.is((await app().request('/api/v1/account', { headers: user.auth })).status, 200, 'session traffic has its own bucket');
+});

@@ -104,3 +104,67 @@ test("a token sees only its scope, and cannot delete another user's token", asyn
   const stranger = await signUp(app());
   t.is((await app().request(`/api/v1/account/tokens/${token.id}`, { method: 'DELETE', headers: stranger.auth })).status, 404);
 });
+
+/** Invites `user` into `clusterId` as `role` and accepts, through the API. */
+async function inviteAndAccept(owner: { auth: Record<string, string> }, clusterId: string, user: { email: string; auth: Record<string, string> }) {
+  const invited = await body(
+    await app().request(`/api/v1/clusters/${clusterId}/invitations`, json({ email: user.email, role: 'ADMIN' }, { headers: owner.auth })),
+  );
+  const accepted = await app().request('/api/v1/invitations/accept', json({ token: invited.token }, { headers: user.auth }));
+  if (accepted.status !== 200) throw new Error(`accept failed: ${accepted.status} ${await accepted.text()}`);
+}
+
+const scopeRows = (tokenId: string) => app().pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM api_token_clusters WHERE token_id = ${tokenId}`);
+
+test("a removed member's token loses that cluster for good: inviting the user again does not bring it back", async (t) => {
+  const owner = await signUp(app());
+  const clusterId = await createCluster(app(), owner);
+  const member = await signUp(app());
+  await inviteAndAccept(owner, clusterId, member);
+  const token = await createApiToken(app(), member, [clusterId]);
+  t.is((await app().request(`/api/v1/clusters/${clusterId}`, { headers: token.auth })).status, 200);
+
+  t.is((await app().request(`/api/v1/clusters/${clusterId}/members/${member.id}`, { method: 'DELETE', headers: owner.auth })).status, 200);
+  t.is((await app().request(`/api/v1/clusters/${clusterId}`, { headers: token.auth })).status, 403);
+  t.is(await scopeRows(token.id), 0);
+
+  await inviteAndAccept(owner, clusterId, member);
+  t.is((await app().request(`/api/v1/clusters/${clusterId}`, { headers: member.auth })).status, 200, 'the member is back');
+  t.is((await app().request(`/api/v1/clusters/${clusterId}`, { headers: token.auth })).status, 403, 'the old token is not');
+});
+
+test('a member who leaves drops that cluster from their tokens, and only that one', async (t) => {
+  const owner = await signUp(app());
+  const left = await createCluster(app(), owner);
+  const kept = await createCluster(app(), owner);
+  const member = await signUp(app());
+  await inviteAndAccept(owner, left, member);
+  await inviteAndAccept(owner, kept, member);
+  const token = await createApiToken(app(), member, [left, kept]);
+  const others = await createApiToken(app(), owner, [left]);
+
+  t.is((await app().request(`/api/v1/clusters/${left}/members/me`, { method: 'DELETE', headers: member.auth })).status, 200);
+  t.deepEqual(await app().pool.anyFirst(sql.unsafe`SELECT cluster_id::text FROM api_token_clusters WHERE token_id = ${token.id}`), [kept]);
+  t.is((await app().request(`/api/v1/clusters/${kept}`, { headers: token.auth })).status, 200);
+  t.is(await scopeRows(others.id), 1, "another user's token in that cluster is untouched");
+
+  t.is((await app().request(`/api/v1/clusters/${kept}`, { method: 'DELETE', headers: owner.auth })).status, 200);
+  t.is(await scopeRows(token.id), 0, 'a deleted cluster leaves no scope behind');
+});
+
+test('a user holds at most 25 active API tokens: the 26th is 409; expired and revoked ones do not count', async (t) => {
+  const user = await signUp(app());
+  const clusterId = await createCluster(app(), user);
+  const first = await createApiToken(app(), user, [clusterId]);
+  // An expired token does not count.
+  await app().pool.query(sql.unsafe`
+    INSERT INTO api_tokens (user_id, name, token_hash, expires_at) VALUES (${user.id}, 'old', ${sql.binary(Buffer.alloc(32, 7))}, now() - interval '1 day')`);
+  for (let index = 1; index < 25; index++) await createApiToken(app(), user, [clusterId]);
+  const refused = await app().request('/api/v1/account/tokens', json({ name: 'one too many', clusterIds: [clusterId] }, { headers: user.auth }));
+  t.is(refused.status, 409);
+  t.regex((await body(refused)).message, /25 active API tokens/);
+  t.is(Number(await app().pool.oneFirst(sql.unsafe`SELECT count(*) FROM api_tokens WHERE user_id = ${user.id}`)), 26, 'nothing was created');
+
+  t.is((await app().request(`/api/v1/account/tokens/${first.id}`, { method: 'DELETE', headers: user.auth })).status, 200);
+  t.is((await app().request('/api/v1/account/tokens', json({ name: 'replacement', clusterIds: [clusterId] }, { headers: user.auth }))).status, 201);
+});

@@ -77,3 +77,48 @@ test('two requests racing with one key act once', async (t) => {
   t.true(statuses.includes(201));
   t.is(await app().pool.oneFirst(sql.unsafe`SELECT count(*) FROM clusters c JOIN cluster_members m ON m.cluster_id = c.id WHERE m.user_id = ${user.id}`), 1);
 });
+
+/** A server to start, and a START with `key` as the given user. */
+async function startableServer(user: Awaited<ReturnType<typeof signUp>>) {
+  const cluster = await body(await app().request('/api/v1/clusters', json({ name: 'c' }, { headers: user.auth })));
+  const machine = await body(await app().request(`/api/v1/clusters/${cluster.id}/machines`, json({ name: 'm' }, { headers: user.auth })));
+  const server = await body(
+    await app().request(
+      `/api/v1/clusters/${cluster.id}/servers`,
+      json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: user.auth }),
+    ),
+  );
+  return {
+    serverId: server.id as string,
+    start: (key: string) => app().request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: withKey(key, user.auth) }),
+  };
+}
+
+test("a job accepted with an Idempotency-Key carries it in the Job's idempotencyKey", async (t) => {
+  const user = await signUp(app());
+  const { start } = await startableServer(user);
+  const answer = await body(await start('keyed-start'));
+  t.is(answer.idempotencyKey, 'keyed-start');
+  t.is((await body(await app().request(`/api/v1/jobs/${answer.id}`, { headers: user.auth }))).idempotencyKey, 'keyed-start');
+});
+
+test('a web node that died between accepting the job and storing the answer: a retry answers that job, and no second job is ever made', async (t) => {
+  const user = await signUp(app());
+  const { serverId, start } = await startableServer(user);
+  const first = await body(await start('crash-1'));
+  // What a crash between the accepting statement and the stored answer leaves: the job, and the key still claimed.
+  await app().pool.query(sql.unsafe`UPDATE idempotency_keys SET status = NULL, body = NULL, location = NULL WHERE key = 'crash-1'`);
+
+  const retry = await start('crash-1');
+  t.is(retry.status, 202);
+  t.is(retry.headers.get('idempotent-replayed'), 'true');
+  t.is(retry.headers.get('location'), `/api/v1/jobs/${first.id}`);
+  t.is((await body(retry)).id, first.id);
+
+  // Long after the claim would count as abandoned, the job still answers for the key.
+  await app().pool.query(sql.unsafe`UPDATE idempotency_keys SET created_at = now() - interval '10 minutes' WHERE key = 'crash-1'`);
+  const later = await start('crash-1');
+  t.is(later.status, 202);
+  t.is((await body(later)).id, first.id);
+  t.is(Number(await app().pool.oneFirst(sql.unsafe`SELECT count(*) FROM jobs WHERE server_id = ${serverId}`)), 1);
+});

@@ -1,7 +1,9 @@
 import test from 'ava';
+import pg from 'pg';
 import { sql } from 'slonik';
 import { body, json, useTestApp } from '../support/app.ts';
 import { createCluster, signUp, type TestUser } from '../support/identity.ts';
+import { until } from '../support/wait.ts';
 
 const app = useTestApp(test);
 
@@ -174,4 +176,44 @@ test("the seed's example with servers: ADMIN in A creates (201), VIEWER in B can
   t.is((await app().request(`/api/v1/clusters/${b.clusterId}/servers`, { headers: auth })).status, 200);
   const stranger = await signUp(app());
   t.is((await app().request(`/api/v1/clusters/${b.clusterId}/servers`, { headers: stranger.auth })).status, 403);
+});
+
+test('a machine delete that meets a server being created in the same moment is refused (409), not a silent cascade', async (t) => {
+  const { user, clusterId, machineId } = await setup();
+  // The server create's transaction, held open at the point where its server row is written but not yet committed.
+  const creating = new pg.Client({ connectionString: app().database.url });
+  await creating.connect();
+  t.teardown(() => creating.end());
+  await creating.query('BEGIN');
+  await creating.query('SELECT 1 FROM machines WHERE id = $1 FOR SHARE', [machineId]);
+  const { rows } = await creating.query(
+    `INSERT INTO servers (cluster_id, machine_id, name, game_type, game_port, query_port, rcon_port, max_players, rcon_password)
+     VALUES ($1, $2, 'racing', 'RUST', 28015, 28016, 28017, 100, 'pw') RETURNING id`,
+    [clusterId, machineId],
+  );
+  const serverId = rows[0].id as string;
+
+  const deleting = app().request(`/api/v1/machines/${machineId}`, { method: 'DELETE', headers: user.auth });
+  // The delete is now waiting on the create's lock; the create then commits (its 201).
+  await until(
+    async () =>
+      Number(await app().pool.oneFirst(sql.unsafe`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)) > 0,
+    'the machine delete to wait on the server create',
+  );
+  await creating.query('COMMIT');
+
+  const answer = await deleting;
+  t.is(answer.status, 409);
+  t.regex((await body(answer)).message, /hosts 1 server/);
+  t.is(Number(await app().pool.oneFirst(sql.unsafe`SELECT count(*) FROM servers WHERE id = ${serverId}`)), 1, 'the server created is still there');
+  t.is(Number(await app().pool.oneFirst(sql.unsafe`SELECT count(*) FROM machines WHERE id = ${machineId}`)), 1);
+});
+
+test('?force=true records the removal of each server it takes with the machine', async (t) => {
+  const { user, clusterId, machineId } = await setup();
+  const server = await body(await app().request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId }, { headers: user.auth })));
+  t.is((await app().request(`/api/v1/machines/${machineId}?force=true`, { method: 'DELETE', headers: user.auth })).status, 200);
+  const audit = await body(await app().request(`/api/v1/clusters/${clusterId}/audit-log?action=server.delete`, { headers: user.auth }));
+  t.is(audit.meta.total, 1);
+  t.is(audit.data[0].target.id, server.id);
 });

@@ -14,6 +14,10 @@ export const DOCUMENTED_BUDGETS = {
   FREE: { burst: 10, perMinute: 60 },
   SESSION: { burst: 20, perMinute: 100 },
   SIGN_IN: { burst: 10, perMinute: 10 },
+  /** Failed authentications per client address. */
+  AUTH_FAILURE: { burst: 30, perMinute: 30 },
+  /** A FREE user's ceiling across all their API tokens: twice the tier. */
+  FREE_USER: { burst: 20, perMinute: 120 },
 } as const satisfies Record<string, Budget>;
 export type Burst<T> = { answers: T[]; passed: number; refilled: number };
 
