@@ -1,6 +1,6 @@
 /**
  * The service's configuration: one zod-parsed object read from the environment once at start-up.
- * Every setting documents its default here and in the README's configuration table.
+ * Every setting documents its default here and in docs/configuration.md.
  */
 import { z } from 'zod';
 
