@@ -59,6 +59,8 @@ export class ServerSupervisor {
   /** Set while a stop or kill is under way: the exit that follows is asked for, not a crash. */
   #stopping = false;
   #launching: Promise<void> | undefined;
+  /** The pid file's write, which its removal on exit waits for. */
+  #pidFile: Promise<void> = Promise.resolve();
   #startedAt = 0;
   #timers = new Set<NodeJS.Timeout>();
   #consoleLines: string[] = [];
@@ -124,14 +126,16 @@ export class ServerSupervisor {
       const launch = buildLaunch({ ...this.config, startCommand }, this.#dir, { MEMORY_MB: String(this.#options.memoryMb ?? 2048) });
       this.#log ??= await OutputLog.open(this.#dir);
       const proc = await this.#options.runtime.start({ ...launch, cwd: this.#dir });
+      // No await from here until the process is fully watched: a game may print its ready line at once, and a line
+      // emitted while nobody listens is gone (the server would stay STARTING until its start time-out).
       this.#process = proc;
       this.#startedAt = Date.now();
-      // Remembered so that an agent killed outright can clean up after itself on its next start (leftovers.ts).
-      await writeFile(join(this.#dir, PID_FILE), `${proc.pid}\n`).catch(() => undefined);
       this.#log.attach(proc);
       this.#stdin = this.#adapter.channel === 'stdin' ? new StdinChannel(proc) : undefined;
       proc.on('line', (_stream, line) => this.#onLine(line));
       this.#watch(proc);
+      // Remembered so that an agent killed outright can clean up after itself on its next start (leftovers.ts).
+      this.#pidFile = writeFile(join(this.#dir, PID_FILE), `${proc.pid}\n`).catch(() => undefined);
       void proc.wait().then((exit) => this.#onExit(proc, exit.exitCode, exit.signal));
       this.#timer(() => this.#startTimedOut(proc), this.#adapter.startTimeoutMs);
       if (!this.#adapter.readyPattern) this.#pollReady(proc);
@@ -302,7 +306,8 @@ export class ServerSupervisor {
 
   #onExit(proc: RunningProcess, exitCode: number | null, signal: string | null): void {
     if (this.#process !== proc) return;
-    void rm(join(this.#dir, PID_FILE), { force: true });
+    // After the write, never before it: a pid file left behind would make the next agent kill whatever reuses the pid.
+    void this.#pidFile.then(() => rm(join(this.#dir, PID_FILE), { force: true })).catch(() => undefined);
     this.#players.clear();
     void this.#rcon?.close();
     this.#rcon = undefined;
