@@ -7,7 +7,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
-import type { GameAdapter, CommandChannel, PlayerInfo } from '../games/adapter.ts';
+import type { GameAdapter, CommandChannel, PlayerInfo, PlayerLine } from '../games/adapter.ts';
 import { ADAPTERS } from '../games/index.ts';
 import { minecraft } from '../games/minecraft.ts';
 import { RconAuthError, SourceRconClient } from '../rcon/sourceRcon.ts';
@@ -132,7 +132,8 @@ export class ServerSupervisor {
       this.#startedAt = Date.now();
       this.#log.attach(proc);
       this.#stdin = this.#adapter.channel === 'stdin' ? new StdinChannel(proc) : undefined;
-      proc.on('line', (_stream, line) => this.#onLine(line));
+      const parsePlayerLine = this.#adapter.playerLineParser();
+      proc.on('line', (_stream, line) => this.#onLine(line, parsePlayerLine));
       this.#watch(proc);
       // Remembered so that an agent killed outright can clean up after itself on its next start (leftovers.ts).
       this.#pidFile = writeFile(join(this.#dir, PID_FILE), `${proc.pid}\n`).catch(() => undefined);
@@ -211,9 +212,9 @@ export class ServerSupervisor {
     this.#timers.add(timer);
   }
 
-  #onLine(line: string): void {
+  #onLine(line: string, parsePlayerLine: (line: string) => PlayerLine | null): void {
     if (this.status === 'STARTING' && this.#adapter.readyPattern?.test(line)) this.#becameReady();
-    const player = this.#adapter.parsePlayerLine(line);
+    const player = parsePlayerLine(line);
     if (player) {
       if (player.kind === 'join') this.#players.set(player.steamId, player);
       else this.#players.delete(player.steamId);
