@@ -27,8 +27,11 @@ export interface GameAdapter {
   readonly readyPattern: RegExp | null;
   /** Paths (relative to the server directory, globs with `*`) a WIPE deletes. */
   readonly wipePaths: readonly string[];
-  /** A join or leave announced in the output, if the line is one. */
-  parsePlayerLine(line: string): PlayerLine | null;
+  /**
+   * A parser of one process's output: answers the join or leave a line announces, if it is one. A new one per start,
+   * as it may remember earlier lines (Minecraft prints a player's UUID before the join).
+   */
+  playerLineParser(): (line: string) => PlayerLine | null;
   stop(channel: CommandChannel): Promise<void>;
   listPlayers(channel: CommandChannel): Promise<PlayerInfo[]>;
   kick(channel: CommandChannel, player: PlayerInfo, reason: string): Promise<void>;

@@ -1,7 +1,11 @@
 /**
  * The games whose consoles are reached over Source RCON (docs/agent.md): RUST, ARK_SURVIVAL_EVOLVED, CS2, VALHEIM and
  * CUSTOM. Each names its commands; the shared shape is `sourceRconGame`.
+ *
+ * Player names are the players' own text and may hold anything a line pattern looks for, so a join or leave line
+ * counts only from its start, and the id that counts is the last one on the line (the game prints it after the name).
  */
+import { z } from 'zod';
 import type { GameType } from '../../schema/games.ts';
 import { oneLine, quote, type GameAdapter, type PlayerInfo, type PlayerLine } from './adapter.ts';
 
@@ -21,9 +25,11 @@ type Commands = {
   leave?: RegExp;
 };
 
-/** `<name> (<id>)` lines, as our CUSTOM convention and several games print them. */
-const CONNECTED = /Player connected: (.+) \((\S+)\)$/;
-const DISCONNECTED = /Player disconnected: (.+) \((\S+)\)$/;
+/** `<name> (<id>)` lines, as our CUSTOM convention and several games print them; whole lines, not chat quoting them. */
+const CONNECTED = /^Player connected: (.+) \((\S+)\)$/;
+const DISCONNECTED = /^Player disconnected: (.+) \((\S+)\)$/;
+/** RUST's chat in its console, `[CHAT] name[steamId] : text` (team chat alike): never a join or leave. */
+const RUST_CHAT = String.raw`(?!\[(?:TEAM )?CHAT\] )`;
 
 function sourceRconGame(gameType: GameType, commands: Commands): GameAdapter {
   const playerLine = (pattern: RegExp | undefined, kind: PlayerLine['kind'], line: string): PlayerLine | null => {
@@ -37,7 +43,8 @@ function sourceRconGame(gameType: GameType, commands: Commands): GameAdapter {
     startTimeoutMs: commands.startTimeoutMs,
     readyPattern: commands.readyPattern,
     wipePaths: commands.wipePaths,
-    parsePlayerLine: (line) => playerLine(commands.join, 'join', line) ?? playerLine(commands.leave, 'leave', line),
+    // These games print the player's id on the join line itself: nothing to remember between lines.
+    playerLineParser: () => (line) => playerLine(commands.join, 'join', line) ?? playerLine(commands.leave, 'leave', line),
     stop: async (channel) => void (await channel.command(commands.stop).catch(() => '')),
     listPlayers: async (channel) => commands.parsePlayers(await channel.command(commands.players)),
     kick: async (channel, player, reason) => void (await channel.command(commands.kick(player, oneLine(reason)))),
@@ -46,6 +53,20 @@ function sourceRconGame(gameType: GameType, commands: Commands): GameAdapter {
     broadcast: async (channel, message) => void (await channel.command(commands.say(oneLine(message)))),
   };
 }
+
+/** RUST's `playerlist` answer (the fields used; more are ignored). */
+const rustPlayerList = z.array(z.object({ SteamID: z.string().min(1), DisplayName: z.string(), Ping: z.number().optional() }));
+
+/** CS2's `status_json` answer (the fields used). */
+const cs2Status = z.object({
+  server: z
+    .object({
+      clients: z
+        .array(z.object({ steamid64: z.string().optional(), name: z.string().optional(), ping: z.number().optional(), bot: z.boolean().optional() }))
+        .optional(),
+    })
+    .optional(),
+});
 
 /** `<id> <name…> <ping>` per line (CUSTOM convention: the reply of `players`). */
 function parseIdNamePing(output: string): PlayerInfo[] {
@@ -64,17 +85,17 @@ export const rust = sourceRconGame('RUST', {
   startTimeoutMs: 15 * 60_000,
   wipePaths: ['server/*/*.map', 'server/*/*.sav', 'server/*/player.blueprints.*.db'],
   players: 'playerlist',
-  parsePlayers: (output) => {
-    const rows = JSON.parse(output || '[]') as { SteamID: string; DisplayName: string; Ping?: number }[];
-    return rows.map((row) => ({ steamId: row.SteamID, username: row.DisplayName, ping: row.Ping }));
-  },
+  parsePlayers: (output) =>
+    rustPlayerList.parse(JSON.parse(output || '[]')).map((row) => ({ steamId: row.SteamID, username: row.DisplayName, ping: row.Ping })),
   kick: (player, reason) => `kick ${quote(player.steamId)} ${quote(reason)}`,
   ban: (player, reason) => `banid ${player.steamId} ${quote(player.username)} ${quote(reason)}`,
   unban: (player) => `unban ${player.steamId}`,
   say: (message) => `say ${quote(message)}`,
   stop: 'quit',
-  join: /^(.+?)\[\d+\/(\d{17})\] has entered the game$/,
-  leave: /^(.+?)\[\d+\/(\d{17})\] has disconnected/,
+  join: new RegExp(String.raw`^${RUST_CHAT}(.+)\[\d+/(\d{17})\] has entered the game$`),
+  // The reason in parentheses holds no parentheses, so it cannot carry a second `[…] has disconnected (…)`; a reason
+  // that does only loses the leave event, which the next player list makes up for.
+  leave: new RegExp(String.raw`^${RUST_CHAT}(.+)\[\d+/(\d{17})\] has disconnected(?: \([^()]*\))?$`),
 });
 
 export const ark = sourceRconGame('ARK_SURVIVAL_EVOLVED', {
@@ -106,7 +127,7 @@ export const cs2 = sourceRconGame('CS2', {
   wipePaths: [],
   players: 'status_json',
   parsePlayers: (output) => {
-    const parsed = JSON.parse(output || '{}') as { server?: { clients?: { steamid64?: string; name?: string; ping?: number; bot?: boolean }[] } };
+    const parsed = cs2Status.parse(JSON.parse(output || '{}'));
     return (parsed.server?.clients ?? [])
       .filter((client) => !client.bot && client.steamid64)
       .map((client) => ({ steamId: client.steamid64!, username: client.name ?? client.steamid64!, ping: client.ping }));

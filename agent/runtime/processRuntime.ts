@@ -210,19 +210,20 @@ export class ProcessRuntime implements Runtime {
     } catch (error) {
       throw new Error(`cannot start ${spec.command}: ${(error as Error).message}`); // e.g. a NUL in an argument
     }
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', (error: NodeJS.ErrnoException) => {
-        const reason =
-          error.code === 'ENOENT'
-            ? 'command not found'
-            : error.code === 'EACCES'
-              ? 'command not executable (permission denied)'
-              : `cannot start (${error.message})`;
-        reject(new Error(`${reason}: ${spec.command}`));
-      });
-    });
+    if (child.pid === undefined) {
+      // Spawning failed; the reason follows as an 'error' event on the next tick.
+      const error = await new Promise<NodeJS.ErrnoException>((resolve) => child.once('error', resolve));
+      const reason =
+        error.code === 'ENOENT'
+          ? 'command not found'
+          : error.code === 'EACCES'
+            ? 'command not executable (permission denied)'
+            : `cannot start (${error.message})`;
+      throw new Error(`${reason}: ${spec.command}`);
+    }
     child.on('error', () => undefined); // later errors (a failed kill) must not crash the agent
+    // No await between spawning and the handle's listeners on output and exit: a game may print its ready line, or
+    // exit, at once, and whoever calls start() attaches its own listeners before any of that is delivered.
     return new ChildProcessHandle(child);
   }
 }

@@ -7,7 +7,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
-import type { GameAdapter, CommandChannel, PlayerInfo } from '../games/adapter.ts';
+import type { GameAdapter, CommandChannel, PlayerInfo, PlayerLine } from '../games/adapter.ts';
 import { ADAPTERS } from '../games/index.ts';
 import { minecraft } from '../games/minecraft.ts';
 import { RconAuthError, SourceRconClient } from '../rcon/sourceRcon.ts';
@@ -59,6 +59,8 @@ export class ServerSupervisor {
   /** Set while a stop or kill is under way: the exit that follows is asked for, not a crash. */
   #stopping = false;
   #launching: Promise<void> | undefined;
+  /** The pid file's write, which its removal on exit waits for. */
+  #pidFile: Promise<void> = Promise.resolve();
   #startedAt = 0;
   #timers = new Set<NodeJS.Timeout>();
   #consoleLines: string[] = [];
@@ -124,14 +126,17 @@ export class ServerSupervisor {
       const launch = buildLaunch({ ...this.config, startCommand }, this.#dir, { MEMORY_MB: String(this.#options.memoryMb ?? 2048) });
       this.#log ??= await OutputLog.open(this.#dir);
       const proc = await this.#options.runtime.start({ ...launch, cwd: this.#dir });
+      // No await from here until the process is fully watched: a game may print its ready line at once, and a line
+      // emitted while nobody listens is gone (the server would stay STARTING until its start time-out).
       this.#process = proc;
       this.#startedAt = Date.now();
-      // Remembered so that an agent killed outright can clean up after itself on its next start (leftovers.ts).
-      await writeFile(join(this.#dir, PID_FILE), `${proc.pid}\n`).catch(() => undefined);
       this.#log.attach(proc);
       this.#stdin = this.#adapter.channel === 'stdin' ? new StdinChannel(proc) : undefined;
-      proc.on('line', (_stream, line) => this.#onLine(line));
+      const parsePlayerLine = this.#adapter.playerLineParser();
+      proc.on('line', (_stream, line) => this.#onLine(line, parsePlayerLine));
       this.#watch(proc);
+      // Remembered so that an agent killed outright can clean up after itself on its next start (leftovers.ts).
+      this.#pidFile = writeFile(join(this.#dir, PID_FILE), `${proc.pid}\n`).catch(() => undefined);
       void proc.wait().then((exit) => this.#onExit(proc, exit.exitCode, exit.signal));
       this.#timer(() => this.#startTimedOut(proc), this.#adapter.startTimeoutMs);
       if (!this.#adapter.readyPattern) this.#pollReady(proc);
@@ -207,9 +212,9 @@ export class ServerSupervisor {
     this.#timers.add(timer);
   }
 
-  #onLine(line: string): void {
+  #onLine(line: string, parsePlayerLine: (line: string) => PlayerLine | null): void {
     if (this.status === 'STARTING' && this.#adapter.readyPattern?.test(line)) this.#becameReady();
-    const player = this.#adapter.parsePlayerLine(line);
+    const player = parsePlayerLine(line);
     if (player) {
       if (player.kind === 'join') this.#players.set(player.steamId, player);
       else this.#players.delete(player.steamId);
@@ -302,7 +307,8 @@ export class ServerSupervisor {
 
   #onExit(proc: RunningProcess, exitCode: number | null, signal: string | null): void {
     if (this.#process !== proc) return;
-    void rm(join(this.#dir, PID_FILE), { force: true });
+    // After the write, never before it: a pid file left behind would make the next agent kill whatever reuses the pid.
+    void this.#pidFile.then(() => rm(join(this.#dir, PID_FILE), { force: true })).catch(() => undefined);
     this.#players.clear();
     void this.#rcon?.close();
     this.#rcon = undefined;

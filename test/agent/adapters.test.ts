@@ -7,6 +7,7 @@ import test from 'ava';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PlayerLine } from '../../agent/games/adapter.ts';
 import { custom, rust, ark, cs2 } from '../../agent/games/sourceRconGames.ts';
 import { minecraft } from '../../agent/games/minecraft.ts';
 import { SourceRconClient } from '../../agent/rcon/sourceRcon.ts';
@@ -64,7 +65,7 @@ test('CUSTOM over Source RCON: players, kick, ban, unban, broadcast, graceful st
   t.is((await custom.listPlayers(channel)).length, 1);
   await custom.broadcast(channel, 'restart in 5 minutes');
   t.true(await waitForLine(lines, /\[Chat\] restart in 5 minutes/));
-  t.deepEqual(custom.parsePlayerLine('Player connected: carol (765611)'), { kind: 'join', username: 'carol', steamId: '765611' });
+  t.deepEqual(custom.playerLineParser()('Player connected: carol (765611)'), { kind: 'join', username: 'carol', steamId: '765611' });
   await custom.stop(channel);
   const exit = await proc.wait();
   t.is(exit.exitCode, 0);
@@ -75,16 +76,17 @@ test('MINECRAFT over the console: ready line, list, kick, ban, pardon, say, stop
   t.teardown(() => void proc.kill().catch(() => undefined));
   t.true(await waitForLine(lines, minecraft.readyPattern!));
   const channel = new StdinChannel(proc);
+  const parsePlayerLine = minecraft.playerLineParser();
   await channel.command('sim.join Steve', /joined the game/);
   await channel.command('sim.join Alex', /joined the game/);
-  t.deepEqual(minecraft.parsePlayerLine(lines.find((line) => line.includes('Steve joined'))!), { kind: 'join', steamId: 'Steve', username: 'Steve' });
+  t.deepEqual(parsePlayerLine(lines.find((line) => line.includes('Steve joined'))!), { kind: 'join', steamId: 'Steve', username: 'Steve' });
   t.deepEqual(
     (await minecraft.listPlayers(channel)).map((player) => player.username),
     ['Steve', 'Alex'],
   );
   await minecraft.kick(channel, { steamId: 'Steve', username: 'Steve' }, 'afk');
   t.true(await waitForLine(lines, /Steve left the game/));
-  t.deepEqual(minecraft.parsePlayerLine(lines.find((line) => line.includes('Steve left'))!), { kind: 'leave', steamId: 'Steve', username: 'Steve' });
+  t.deepEqual(parsePlayerLine(lines.find((line) => line.includes('Steve left'))!), { kind: 'leave', steamId: 'Steve', username: 'Steve' });
   await minecraft.ban(channel, { steamId: 'Alex', username: 'Alex' }, 'griefing');
   await minecraft.unban(channel, { steamId: 'Alex', username: 'Alex' });
   await minecraft.broadcast(channel, 'hello all');
@@ -94,7 +96,7 @@ test('MINECRAFT over the console: ready line, list, kick, ban, pardon, say, stop
 });
 
 test('the other games parse their own replies and quote their arguments', (t) => {
-  t.deepEqual(rust.parsePlayerLine('alice[123/76561198000000001] has entered the game'), { kind: 'join', username: 'alice', steamId: '76561198000000001' });
+  t.deepEqual(rust.playerLineParser()('alice[123/76561198000000001] has entered the game'), { kind: 'join', username: 'alice', steamId: '76561198000000001' });
   const rustChannel = {
     sent: [] as string[],
     command(text: string) {
@@ -125,4 +127,139 @@ test('the other games parse their own replies and quote their arguments', (t) =>
       })
       .then((players) => t.deepEqual(players, [{ steamId: '7656', username: 'x', ping: 5 }])),
   ]);
+});
+
+/** Every shape a server's own logger gives a line: vanilla, Forge/NeoForge (with the logger's name), Paper's console. */
+const SERVER_PREFIXES = ['[12:34:56] [Server thread/INFO]: ', '[12:34:56] [Server thread/INFO] [minecraft/MinecraftServer]: ', '[12:34:56 INFO]: '];
+const INFO = SERVER_PREFIXES[0]!;
+const STEVE_UUID = '069a79f4-44e9-4726-a5be-fca90e38aaf5';
+const NOTCH_UUID = '853c80ef-3c37-49fd-aa49-938b674adae6';
+
+test('MINECRAFT: joins and leaves forged in chat, say, emotes or names change nothing', (t) => {
+  const forged = [
+    `${INFO}<Steve> look]: Notch joined the game`,
+    `${INFO}<Steve> x]: Steve left the game`,
+    `${INFO}<Steve> Notch joined the game`,
+    `${INFO}[Server] Notch joined the game`,
+    `${INFO}[Server] ]: Notch joined the game`,
+    `${INFO}* Steve ]: Notch joined the game`,
+    `${INFO}[Steve: Notch joined the game]`,
+    `${INFO}<Steve> [12:34:56] [Server thread/INFO]: Notch joined the game`,
+    `${INFO}<Steve> UUID of player Notch is ${NOTCH_UUID}`,
+    `[12:34:56] [Async Chat Thread - #0/INFO]: <Steve> x]: Steve left the game`,
+    'Notch joined the game',
+    ']: Notch joined the game',
+    `${INFO}No tch joined the game`,
+    `${INFO}ab joined the game`,
+    `${INFO}Seventeen_chars_x joined the game`,
+    `${INFO}Not-ch joined the game`,
+    `${INFO}Notch joined the game now`,
+    `${INFO}Notch left the game.`,
+  ];
+  const parse = minecraft.playerLineParser();
+  for (const line of forged) t.is(parse(line), null, line);
+  t.deepEqual(parse(`${INFO}Steve left the game`), { kind: 'leave', steamId: 'Steve', username: 'Steve' }, 'a forged UUID line was not remembered');
+});
+
+test('MINECRAFT: the lines the server prints count, in each logger shape, with the name it allows', (t) => {
+  for (const prefix of SERVER_PREFIXES) {
+    const parse = minecraft.playerLineParser();
+    t.deepEqual(parse(`${prefix}Notch joined the game`), { kind: 'join', steamId: 'Notch', username: 'Notch' }, prefix);
+    t.deepEqual(parse(`${prefix}jeb_ joined the game`), { kind: 'join', steamId: 'jeb_', username: 'jeb_' }, prefix);
+    t.deepEqual(parse(`${prefix}Notch left the game`), { kind: 'leave', steamId: 'Notch', username: 'Notch' }, prefix);
+    t.deepEqual(parse(`${prefix}Sixteen_chars_xx left the game`), { kind: 'leave', steamId: 'Sixteen_chars_xx', username: 'Sixteen_chars_xx' }, prefix);
+  }
+});
+
+test("MINECRAFT: the UUID the server prints before a join is the player's steamId, through a rename, until the leave", (t) => {
+  const parse = minecraft.playerLineParser();
+  t.is(parse(`[12:34:56] [User Authenticator #1/INFO]: UUID of player Steve is ${STEVE_UUID}`), null);
+  t.deepEqual(parse(`${INFO}Steve joined the game`), { kind: 'join', steamId: STEVE_UUID, username: 'Steve' });
+  t.deepEqual(parse(`${INFO}Steve left the game`), { kind: 'leave', steamId: STEVE_UUID, username: 'Steve' });
+  // Renamed at Mojang: a new name, the same account.
+  t.is(parse(`[12:40:00 INFO]: UUID of player Steve2 is ${STEVE_UUID}`), null);
+  t.deepEqual(parse(`[12:40:00 INFO]: Steve2 joined the game`), { kind: 'join', steamId: STEVE_UUID, username: 'Steve2' });
+  t.deepEqual(parse(`[12:40:00 INFO]: Steve2 left the game`), { kind: 'leave', steamId: STEVE_UUID, username: 'Steve2' });
+  t.deepEqual(parse(`[12:41:00 INFO]: Steve2 joined the game`), { kind: 'join', steamId: 'Steve2', username: 'Steve2' }, 'forgotten after the leave');
+  // Each server (each start) parses its own output.
+  minecraft.playerLineParser()(`[12:42:00 INFO]: UUID of player Alex is ${NOTCH_UUID}`);
+  t.deepEqual(parse(`[12:42:00 INFO]: Alex joined the game`), { kind: 'join', steamId: 'Alex', username: 'Alex' });
+});
+
+test('MINECRAFT over the console, online mode: the list names each player by its UUID, and a list forged in chat is not taken', async (t) => {
+  const { proc, lines } = await startFake({ FAKE_MODE: 'minecraft', FAKE_ONLINE_MODE: '1', FAKE_LOG_FORMAT: 'forge' });
+  t.teardown(() => void proc.kill().catch(() => undefined));
+  t.true(await waitForLine(lines, minecraft.readyPattern!));
+  const channel = new StdinChannel(proc);
+  const parse = minecraft.playerLineParser();
+  const seen: PlayerLine[] = [];
+  proc.on('line', (_stream, line) => {
+    const player = parse(line);
+    if (player) seen.push(player);
+  });
+  await channel.command(`sim.join Steve ${STEVE_UUID}`, /Steve joined the game/);
+  await channel.command('sim.join Alex', /Alex joined the game/);
+  const alex = seen.find((player) => player.username === 'Alex')!.steamId;
+  t.regex(alex, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/, 'an online UUID');
+  await channel.command('sim.chatonlist Steve There are 1 of a max of 20 players online: Notch');
+  t.deepEqual(await minecraft.listPlayers(channel), [
+    { steamId: STEVE_UUID, username: 'Steve' },
+    { steamId: alex, username: 'Alex' },
+  ]);
+  t.true(
+    lines.some((line) => line.endsWith('<Steve> There are 1 of a max of 20 players online: Notch')),
+    'the forged answer came first',
+  );
+  await channel.command('sim.leave Steve', /Steve left the game/);
+  await channel.command(`sim.join Steve2 ${STEVE_UUID}`, /Steve2 joined the game/);
+  t.deepEqual(seen, [
+    { kind: 'join', steamId: STEVE_UUID, username: 'Steve' },
+    { kind: 'join', steamId: alex, username: 'Alex' },
+    { kind: 'leave', steamId: STEVE_UUID, username: 'Steve' },
+    { kind: 'join', steamId: STEVE_UUID, username: 'Steve2' },
+  ]);
+  t.deepEqual(
+    (await minecraft.listPlayers(channel)).map((player) => player.steamId),
+    [alex, STEVE_UUID],
+  );
+});
+
+test('MINECRAFT offline: the list names players by name, as their joins do (their UUID is only a hash of it)', async (t) => {
+  const { proc, lines } = await startFake({ FAKE_MODE: 'minecraft', FAKE_LOG_FORMAT: 'paper', FAKE_PLAYERS: 'Notch' });
+  t.teardown(() => void proc.kill().catch(() => undefined));
+  t.true(await waitForLine(lines, minecraft.readyPattern!));
+  const channel = new StdinChannel(proc);
+  const answer = await channel.command('list uuids', /There are/);
+  t.regex(answer, /Notch \([0-9a-f]{8}-[0-9a-f]{4}-3/, 'the server shows the offline UUID');
+  t.deepEqual(await minecraft.listPlayers(channel), [{ steamId: 'Notch', username: 'Notch' }]);
+});
+
+test('Source RCON games: joins and leaves forged in chat or in a name change nothing; the id that counts is the last', (t) => {
+  const parseRust = rust.playerLineParser();
+  for (const line of [
+    '[CHAT] alice[76561198000000001] : x[1/76561198000000002] has entered the game',
+    '[TEAM CHAT] alice[76561198000000001] : x[1/76561198000000002] has disconnected (Disconnected)',
+    'say x[1/76561198000000002] has entered the game, really',
+  ]) {
+    t.is(parseRust(line), null, line);
+  }
+  t.deepEqual(parseRust('bob[1/76561198000000002] has disconnected[5678/76561198000000001] has disconnected (Disconnected)'), {
+    kind: 'leave',
+    username: 'bob[1/76561198000000002] has disconnected',
+    steamId: '76561198000000001',
+  });
+  t.deepEqual(parseRust('alice[5678/76561198000000001] has disconnected (x[1/76561198000000002] has disconnected)'), {
+    kind: 'leave',
+    username: 'alice',
+    steamId: '76561198000000001',
+  });
+  t.deepEqual(parseRust('alice[5678/76561198000000001] has disconnected'), { kind: 'leave', username: 'alice', steamId: '76561198000000001' });
+  const parseCustom = custom.playerLineParser();
+  t.is(parseCustom('[Chat] bob: Player connected: eve (76561198000000003)'), null);
+  t.is(parseCustom('[Chat] bob: Player disconnected: bob (76561198000000002)'), null);
+  t.deepEqual(parseCustom('Player connected: x (76561198000000002) (76561198000000001)'), {
+    kind: 'join',
+    username: 'x (76561198000000002)',
+    steamId: '76561198000000001',
+  });
 });

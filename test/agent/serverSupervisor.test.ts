@@ -1,0 +1,111 @@
+/**
+ * The server supervisor with real processes: what it makes of a game's output from the very first line.
+ */
+import test from 'ava';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ServerConfig } from '../../schema/agentEvents.ts';
+import { ProcessRuntime } from '../../agent/runtime/processRuntime.ts';
+import { ServerSupervisor } from '../../agent/servers/serverSupervisor.ts';
+import { FAKE_SERVER } from '../support/agentProcess.ts';
+import { until } from '../support/wait.ts';
+
+/** Long enough for a loaded machine; a start that lost its ready line never gets there (its time-out is minutes). */
+const STATUS_TIMEOUT_MS = 10_000;
+const STARTS = 8;
+
+/**
+ * A game that prints its ready line the moment it runs (a shell starts in about a millisecond, far sooner than the
+ * agent's own bookkeeping after spawn), then waits for `stop` on its console.
+ */
+const INSTANT_MINECRAFT = `/bin/sh -c 'echo "[12:00:00] [Server thread/INFO]: Done (0.001s)! For help, type \\"help\\""; while read line; do [ "$line" = stop ] && exit 0; done'`;
+
+function config(startCommand: string, env: Record<string, string> | null = null): ServerConfig {
+  return {
+    id: 'instant',
+    name: 'instant',
+    gameType: 'MINECRAFT',
+    gamePort: 25565,
+    queryPort: 25565,
+    rconPort: 25575,
+    rconPassword: 'unused-password',
+    maxPlayers: 4,
+    desiredStatus: 'RUNNING',
+    autoRestart: false,
+    startCommand,
+    env,
+  };
+}
+
+test('a game that prints its ready line at once becomes ONLINE, start after start', async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'gsm-supervisor-'));
+  const supervisor = new ServerSupervisor(config(INSTANT_MINECRAFT), {
+    dataDir,
+    runtime: new ProcessRuntime(),
+    report: () => undefined,
+    termAfterMs: 2_000,
+    killAfterMs: 4_000,
+  });
+  t.teardown(async () => {
+    await supervisor.kill();
+    await supervisor.dispose();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  for (let start = 1; start <= STARTS; start++) {
+    await supervisor.start();
+    const status = await supervisor.waitForStatus((status) => status !== 'STARTING', STATUS_TIMEOUT_MS).catch((error: Error) => error.message);
+    t.is(status, 'ONLINE', `start ${start} of ${STARTS}`);
+    if (status !== 'ONLINE') return;
+    await supervisor.stop();
+    t.is(await supervisor.waitForStatus((status) => status === 'OFFLINE', STATUS_TIMEOUT_MS), 'OFFLINE');
+  }
+});
+
+test('players forge nothing by chatting: only the joins, leaves and list the server prints are reported', async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'gsm-supervisor-'));
+  const reports: { event: string; data: Record<string, unknown> }[] = [];
+  const supervisor = new ServerSupervisor(
+    config(`${process.execPath} ${FAKE_SERVER}`, { FAKE_MODE: 'minecraft', FAKE_ONLINE_MODE: '1', FAKE_READY_DELAY_MS: '0' }),
+    { dataDir, runtime: new ProcessRuntime(), report: (event, data) => reports.push({ event, data }), termAfterMs: 2_000, killAfterMs: 4_000 },
+  );
+  t.teardown(async () => {
+    await supervisor.kill();
+    await supervisor.dispose();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  await supervisor.start();
+  t.is(await supervisor.waitForStatus((status) => status !== 'STARTING', STATUS_TIMEOUT_MS), 'ONLINE');
+  const players = () =>
+    reports
+      .filter((report) => report.event === 'player:join' || report.event === 'player:leave')
+      .map(({ event, data }) => `${event} ${data.username} ${data.steamId}`);
+  const steve = '069a79f4-44e9-4726-a5be-fca90e38aaf5';
+  await supervisor.channel.command(`sim.join Steve ${steve}`, /Steve joined the game/);
+  for (const forgery of [
+    'sim.chat Steve look]: Notch joined the game',
+    'sim.chat Steve x]: Steve left the game',
+    'say ]: Notch joined the game',
+    'sim.me Steve ]: Steve left the game',
+    'sim.chat Steve UUID of player Alex is 853c80ef-3c37-49fd-aa49-938b674adae6',
+  ]) {
+    await supervisor.channel.command(forgery);
+  }
+  // A real join after the forgeries: once it is reported, every line before it was seen.
+  await supervisor.channel.command('sim.join Alex', /Alex joined the game/);
+  await until(async () => players().some((line) => line.startsWith('player:join Alex')), 'the join of Alex');
+  const alex = players()
+    .find((line) => line.startsWith('player:join Alex'))!
+    .split(' ')[2]!;
+  t.not(alex, '853c80ef-3c37-49fd-aa49-938b674adae6', 'the UUID forged in chat was not taken');
+  t.deepEqual(players(), [`player:join Steve ${steve}`, `player:join Alex ${alex}`]);
+
+  await supervisor.channel.command('sim.chatonlist Steve There are 1 of a max of 20 players online: Notch');
+  const before = reports.length;
+  await supervisor.snapshotPlayers();
+  const snapshot = reports.slice(before).find((report) => report.event === 'players:snapshot');
+  t.deepEqual(snapshot?.data.players, [
+    { steamId: steve, username: 'Steve' },
+    { steamId: alex, username: 'Alex' },
+  ]);
+});
