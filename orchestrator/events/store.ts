@@ -1,5 +1,5 @@
 /**
- * Reading the event log (sql/migrations/000013_events.sql): numbered events only, in position order, so a reader
+ * Reading the event log (sql/migrations/000016_events.sql): numbered events only, in position order, so a reader
  * resuming after a cursor never misses one and never sees one twice.
  */
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from 'slonik';
