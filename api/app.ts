@@ -25,6 +25,7 @@ import { installPowerRoutes } from './routes/power.ts';
 import { installJobRoutes } from './routes/jobs.ts';
 import { installTaskRoutes } from './routes/tasks.ts';
 import { installPlayerRoutes } from './routes/players.ts';
+import { installEventRoutes } from './routes/events.ts';
 import { createAuthenticator, principalOf } from './identity/principal.ts';
 import { authorize, authorizeResource } from './identity/access.ts';
 import type { Context, Middleware } from 'koa';
@@ -61,6 +62,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installJobRoutes(api, deps);
     installTaskRoutes(api, deps);
     installPlayerRoutes(api, deps);
+    installEventRoutes(api, deps);
   }
 
   koa.use(api.router.routes());

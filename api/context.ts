@@ -8,6 +8,7 @@ import type { HttpMetrics } from './http/httpMetrics.ts';
 import type { AccessTokens } from './identity/accessTokens.ts';
 import type { RateLimiter } from './rateLimit/limiter.ts';
 import type { JobEvents } from '../orchestrator/jobs/events.ts';
+import type { EventFeed } from '../orchestrator/events/feed.ts';
 
 export type AppDeps = {
   config: Config;
@@ -20,6 +21,8 @@ export type AppDeps = {
   accessTokens: AccessTokens;
   /** Wakes requests waiting for jobs to end (`?wait=`). */
   jobEvents: JobEvents;
+  /** New events of the event log, for the event stream's readers. */
+  eventFeed: EventFeed;
   /** Null when RATE_LIMIT=off. */
   rateLimiter: RateLimiter | null;
 };

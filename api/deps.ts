@@ -15,6 +15,7 @@ import { createRedisLimiter } from './rateLimit/redisLimiter.ts';
 import type { RateLimiter } from './rateLimit/limiter.ts';
 import type { AppDeps } from './context.ts';
 import { createJobEvents } from '../orchestrator/jobs/events.ts';
+import { startEventFeed } from '../orchestrator/events/feed.ts';
 
 export async function createRateLimiter(config: Config, logger: Logger): Promise<RateLimiter | null> {
   if (config.RATE_LIMIT === 'off') return null;
@@ -39,6 +40,7 @@ export async function createAppDeps(input: {
 }): Promise<AppDeps & { close: () => Promise<void> }> {
   const rateLimiter = (input.api ?? true) ? await createRateLimiter(input.config, input.logger) : null;
   const jobEvents = await createJobEvents({ pool: input.pool, databaseUrl: input.databaseUrl, logger: input.logger });
+  const eventFeed = await startEventFeed({ pool: input.pool, databaseUrl: input.databaseUrl, logger: input.logger });
   return {
     config: input.config,
     logger: input.logger,
@@ -49,7 +51,9 @@ export async function createAppDeps(input: {
     accessTokens: new AccessTokens(input.secrets.pasetoKey),
     rateLimiter,
     jobEvents,
+    eventFeed,
     close: async () => {
+      await eventFeed.close();
       await jobEvents.close();
       await rateLimiter?.close();
     },

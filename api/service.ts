@@ -57,6 +57,8 @@ export async function startService(config: Config, logger: Logger, role: Role = 
     const { koa } = createApp(deps, { api: servesApi });
     const http: HttpServer = await startHttpServer(koa, { port: config.PORT, host: config.HOST });
     stops.push(() => http.close(config.SHUTDOWN_TIMEOUT_MS));
+    // Runs before the HTTP server closes: event streams end at once instead of holding the shutdown open.
+    stops.push(() => deps.eventFeed.close());
 
     if (role !== 'web') {
       const gateway = await createGateway(http.server, {
@@ -68,7 +70,12 @@ export async function startService(config: Config, logger: Logger, role: Role = 
         minVersion: config.MIN_AGENT_VERSION,
       });
       stops.push(gateway.close);
-      const worker: Worker = await startWorker({ databaseUrl, logger, tasks: { pool, jobEvents: deps.jobEvents } });
+      const worker: Worker = await startWorker({
+        databaseUrl,
+        logger,
+        tasks: { pool, jobEvents: deps.jobEvents },
+        eventRetentionDays: config.EVENT_RETENTION_DAYS,
+      });
       stops.push(worker.stop);
     }
 

@@ -66,6 +66,8 @@ export const configSchema = z
       .string()
       .refine((value) => /^rediss?:\/\//.test(value), 'expected a redis:// or rediss:// URL')
       .optional(),
+    /** Days the event log keeps durable events (1..365). */
+    EVENT_RETENTION_DAYS: z.coerce.number().int().min(1, 'expected 1..365').max(365, 'expected 1..365').default(7),
     /** With ADMIN_PASSWORD: the first user, created at start-up when no user exists. */
     ADMIN_EMAIL: z.email({ message: 'expected an e-mail address' }).optional(),
     ADMIN_PASSWORD: z.string().min(8, 'expected at least 8 characters').max(256).optional(),

@@ -12,10 +12,12 @@ import { createPgPool } from '../../sql/pgPool.ts';
 import { createRunTaskList, createTaskList, type TaskDeps } from './taskList.ts';
 import { startDeliverySweeper } from './jobs__dispatch.ts';
 import { startActivityFolder } from '../players/activity.ts';
+import { startSequencer } from '../events/sequencer.ts';
+import { startEventRetention } from '../events/retention.ts';
 
 export type Worker = { stop: () => Promise<void> };
 
-export type WorkerOptions = { databaseUrl: string; logger: Logger; concurrency?: number; tasks: TaskDeps };
+export type WorkerOptions = { databaseUrl: string; logger: Logger; concurrency?: number; tasks: TaskDeps; eventRetentionDays: number };
 
 /** Jobs run at once per orchestrator process. */
 const DEFAULT_CONCURRENCY = 10;
@@ -63,9 +65,11 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   }
   const sweeper = startDeliverySweeper({ pool: options.tasks.pool, logger: options.logger });
   const folder = startActivityFolder({ pool: options.tasks.pool, logger: options.logger });
+  const sequencer = await startSequencer({ pool: options.tasks.pool, databaseUrl: options.databaseUrl, logger: options.logger });
+  const retention = startEventRetention({ pool: options.tasks.pool, logger: options.logger, days: options.eventRetentionDays });
   return {
     async stop() {
-      await Promise.all([sweeper.stop(), folder.stop()]);
+      await Promise.all([sweeper.stop(), folder.stop(), sequencer.stop(), retention.stop()]);
       // Both at once: a run under way hands itself over at once (tasks/runner.ts).
       await Promise.all(runners.map((runner) => runner.stop()));
       await Promise.all([pgPool.end(), runPgPool.end()]);

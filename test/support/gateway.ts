@@ -22,7 +22,12 @@ export async function startGatewayApp(options: { heartbeatSeconds?: number; auth
     minVersion: '0.1.0',
   });
   const worker = options.worker
-    ? await startWorker({ databaseUrl: app.database.url, logger: app.deps.logger, tasks: { pool: app.pool, jobEvents: app.deps.jobEvents } })
+    ? await startWorker({
+        databaseUrl: app.database.url,
+        logger: app.deps.logger,
+        tasks: { pool: app.pool, jobEvents: app.deps.jobEvents },
+        eventRetentionDays: app.config.EVENT_RETENTION_DAYS,
+      })
     : undefined;
   const close = app.close;
   return {

@@ -154,7 +154,14 @@ test.serial('several orchestrator workers and duplicated scheduler jobs: each oc
   const { clusterId, serverId } = await setup();
   const workers: Worker[] = [];
   for (let index = 0; index < 2; index++) {
-    workers.push(await startWorker({ databaseUrl: app.database.url, logger: app.deps.logger, tasks: { pool: app.pool, jobEvents: app.deps.jobEvents } }));
+    workers.push(
+      await startWorker({
+        databaseUrl: app.database.url,
+        logger: app.deps.logger,
+        tasks: { pool: app.pool, jobEvents: app.deps.jobEvents },
+        eventRetentionDays: app.config.EVENT_RETENTION_DAYS,
+      }),
+    );
   }
   t.teardown(() => Promise.all(workers.map((worker) => worker.stop())).then(() => undefined));
   const task = await createTask(

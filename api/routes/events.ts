@@ -1,0 +1,146 @@
+/**
+ * The event log of a cluster (docs/events.md): a list (`GET /clusters/<id>/events`) and a Server-Sent Events stream
+ * (`GET /clusters/<id>/events/stream`) that resumes after `Last-Event-ID` (or `?after=`) from the durable log and goes
+ * on live with no gap and no duplicate. Every member may read.
+ */
+import { PassThrough } from 'node:stream';
+import type { Context } from 'koa';
+import type { AppDeps } from '../context.ts';
+import type { Api } from '../http/route.ts';
+import { listOf } from '../../schema/http.ts';
+import { clusterIdParams } from '../../schema/identity.ts';
+import { clusterEvent, cursor, eventListQuery, eventStreamQuery, matches, type EventFilter } from '../../schema/events.ts';
+import { validationFailed } from '../../schema/errors.ts';
+import { envelopeOf, eventsAfter, listEvents, type StoredEvent } from '../../orchestrator/events/store.ts';
+import { authorize } from '../identity/access.ts';
+import { createAuthenticator } from '../identity/principal.ts';
+
+/** A comment line this often keeps proxies from closing an idle stream. */
+export const HEARTBEAT_MS = 15_000;
+/** How often a stream checks that its caller may still read the cluster (token revoked, membership removed). */
+export const ACCESS_RECHECK_MS = 5_000;
+/** Events read per catch-up query. */
+const CATCH_UP_BATCH = 500;
+/**
+ * Bytes a stream may hold for a client that does not read: past this it is ended, and the client resumes from its
+ * last event id (so a stalled reader costs bounded memory and loses nothing).
+ */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+const frame = (event: StoredEvent) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(envelopeOf(event))}\n\n`;
+
+export function installEventRoutes(api: Api, deps: AppDeps) {
+  const { pool, eventFeed, logger } = deps;
+  const authenticator = createAuthenticator(deps);
+
+  api.route({
+    method: 'get',
+    path: '/api/v1/clusters/:clusterId/events',
+    summary: "A cluster's events",
+    description:
+      'Durable events, oldest first. Filters: `type` (comma list), `serverId`, `after` (an event id: the events after it). ' +
+      'Events are kept EVENT_RETENTION_DAYS (default 7).',
+    tags: ['Events'],
+    auth: 'user',
+    params: clusterIdParams,
+    query: eventListQuery,
+    permission: { action: 'cluster.read', cluster: 'clusterId' },
+    responses: { 200: { description: 'Events', schema: listOf(clusterEvent) } },
+    handler: (_ctx, { params, query }) =>
+      listEvents(pool, { clusterId: params.clusterId, types: query.type, serverId: query.serverId }, query.after ?? 0n, query),
+  });
+
+  api.route({
+    method: 'get',
+    path: '/api/v1/clusters/:clusterId/events/stream',
+    summary: "A cluster's events, live (Server-Sent Events)",
+    description:
+      'Each event is sent as `id:` (the cursor), `event:` (the type) and `data:` (the event JSON). Resumes after the ' +
+      '`Last-Event-ID` header (or `?after=`) from the durable log, then goes on live with no gap and no duplicate. ' +
+      `Filters: \`types\` (comma list), \`serverId\`. A comment line every ${HEARTBEAT_MS / 1000} s keeps proxies open. ` +
+      'The stream ends when the caller loses access to the cluster (checked every few seconds).',
+    tags: ['Events'],
+    auth: 'user',
+    params: clusterIdParams,
+    query: eventStreamQuery,
+    permission: { action: 'cluster.read', cluster: 'clusterId' },
+    responses: { 200: { description: 'An event stream (text/event-stream)' } },
+    handler: async (ctx, { params, query }) => {
+      const lastEventId = ctx.get('Last-Event-ID');
+      let after = query.after ?? 0n;
+      if (lastEventId) {
+        const parsed = cursor.safeParse(lastEventId);
+        if (!parsed.success) throw validationFailed([{ field: 'Last-Event-ID', message: parsed.error.issues[0]!.message }]);
+        after = parsed.data;
+      }
+      stream(ctx, { clusterId: params.clusterId, types: query.types, serverId: query.serverId }, after);
+    },
+  });
+
+  function stream(ctx: Context, filter: EventFilter, after: bigint) {
+    const out = new PassThrough();
+    ctx.req.socket.setTimeout(0);
+    ctx.req.socket.setNoDelay(true);
+    ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });
+    ctx.status = 200;
+    ctx.body = out;
+    // Sent at once: the client sees the answer's headers now, not with the first event or heartbeat.
+    out.write(': connected\n\n');
+
+    let position = after;
+    let live = false;
+    const waiting: StoredEvent[] = [];
+    let ended = false;
+    const send = (event: StoredEvent) => {
+      if (ended || event.position <= position) return;
+      position = event.position;
+      if (!matches(filter, event)) return;
+      out.write(frame(event));
+      if (out.writableLength > MAX_BUFFERED_BYTES) end('the client is not reading');
+    };
+    const unsubscribe = eventFeed.subscribe(
+      filter.clusterId,
+      (event) => (live ? send(event) : waiting.push(event)),
+      () => end('shutting down'),
+    );
+    const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    const recheck = setInterval(() => void stillAllowed(), ACCESS_RECHECK_MS);
+    const authorization = ctx.get('Authorization');
+
+    function end(why: string) {
+      if (ended) return;
+      ended = true;
+      clearInterval(heartbeat);
+      clearInterval(recheck);
+      unsubscribe();
+      logger.debug({ clusterId: filter.clusterId, why }, 'event stream ended');
+      out.end();
+    }
+    async function stillAllowed() {
+      try {
+        const { principal } = await authenticator.resolve(authorization);
+        await authorize(pool, principal, filter.clusterId, 'cluster.read');
+      } catch (error) {
+        // A refused credential ends the stream; a database that does not answer leaves it for the next check.
+        if ((error as { status?: number }).status !== undefined) end('access lost');
+      }
+    }
+    ctx.res.on('close', () => end('client gone'));
+    out.on('error', () => end('write failed'));
+
+    void (async () => {
+      try {
+        for (;;) {
+          const events = await eventsAfter(pool, filter, position, CATCH_UP_BATCH);
+          for (const event of events) send(event);
+          if (events.length < CATCH_UP_BATCH || ended) break;
+        }
+        live = true;
+        for (const event of waiting.splice(0)) send(event);
+      } catch (error) {
+        logger.warn({ err: error }, 'event stream catch-up failed');
+        end('catch-up failed');
+      }
+    })();
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Reading the event log (sql/migrations/000016_events.sql): numbered events only, in position order, so a reader
+ * resuming after a cursor never misses one and never sees one twice.
+ */
+import { sql, type CommonQueryMethods, type FragmentSqlToken } from 'slonik';
+import { z } from 'zod';
+import { cursorOf, type ClusterEvent, type EventFilter } from '../../schema/events.ts';
+import type { Page } from '../../schema/http.ts';
+import { fetchPage } from '../../sql/listing.ts';
+
+/** An event with what readers filter on beside its envelope. */
+export type StoredEvent = ClusterEvent & { serverId: string | null; position: bigint };
+
+const eventRow = z.object({
+  position: z.string(),
+  type: z.string(),
+  clusterId: z.string(),
+  serverId: z.string().nullable(),
+  at: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
+
+const EVENT_COLUMNS = sql.fragment`e.position::text AS position, e.type, e.cluster_id AS "clusterId", e.server_id AS "serverId", e.at, e.data`;
+
+const stored = (row: z.infer<typeof eventRow>): StoredEvent => ({
+  id: cursorOf(row.position),
+  type: row.type,
+  clusterId: row.clusterId,
+  at: row.at,
+  data: row.data,
+  serverId: row.serverId,
+  position: BigInt(row.position),
+});
+
+/** The envelope a client is sent. */
+export const envelopeOf = ({ id, type, clusterId, at, data }: StoredEvent): ClusterEvent => ({ id, type, clusterId, at, data });
+
+function where(filter: EventFilter | null, after: bigint): FragmentSqlToken {
+  const conditions = [
+    sql.fragment`e.position > ${after.toString()}::bigint`,
+    ...(filter ? [sql.fragment`e.cluster_id = ${filter.clusterId}`] : []),
+    ...(filter?.types ? [sql.fragment`e.type = ANY(${sql.array([...filter.types], 'text')})`] : []),
+    ...(filter?.serverId ? [sql.fragment`e.server_id = ${filter.serverId}`] : []),
+  ];
+  return sql.fragment`${sql.join(conditions, sql.fragment` AND `)}`;
+}
+
+/** `GET /clusters/<id>/events`: one page of the cluster's events after `after` (0: from the oldest kept), oldest first. */
+export async function listEvents(connection: CommonQueryMethods, filter: EventFilter, after: bigint, page: Page) {
+  const answer = await fetchPage(connection, {
+    schema: eventRow,
+    columns: EVENT_COLUMNS,
+    from: sql.fragment`events e WHERE ${where(filter, after)}`,
+    order: sql.fragment`ORDER BY e.position`,
+    page,
+  });
+  return { ...answer, data: answer.data.map((row) => envelopeOf(stored(row))) };
+}
+
+/** Up to `limit` events after `after`, in position order: of one filter (a reader catching up) or of every cluster (the feed). */
+export async function eventsAfter(connection: CommonQueryMethods, filter: EventFilter | null, after: bigint, limit: number): Promise<StoredEvent[]> {
+  const rows = await connection.any(sql.type(eventRow)`
+    SELECT ${EVENT_COLUMNS} FROM events e WHERE ${where(filter, after)} ORDER BY e.position LIMIT ${limit}`);
+  return rows.map(stored);
+}
+
+/** The highest position given so far: a feed starting now delivers the events after it. */
+export const lastPosition = async (connection: CommonQueryMethods): Promise<bigint> =>
+  BigInt(await connection.oneFirst(sql.type(z.object({ last: z.string() }))`SELECT last_position::text AS last FROM event_positions`));
