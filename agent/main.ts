@@ -178,7 +178,6 @@ async function applySync(data: unknown): Promise<void> {
   if (!parsed.success) return logger.error('malformed servers:sync');
   const wanted = new Map(parsed.data.servers.map((server) => [server.id, server]));
   // Every server is set up before any is reconciled (which can take a while): a job waiting for one runs at once.
-  const fresh = new Set<string>();
   for (const config of wanted.values()) {
     const existing = supervisors.get(config.id);
     if (existing) {
@@ -195,9 +194,11 @@ async function applySync(data: unknown): Promise<void> {
       snapshotIntervalMs: reportIntervalMs,
     });
     supervisors.set(config.id, supervisor);
-    fresh.add(config.id);
   }
-  for (const serverId of fresh) supervisors.get(serverId)?.reportStatus();
+  // Every server's status goes out again with each sync: a new one's first status, and the others' because the
+  // service sends a sync when it may have lost them (it marked the machine's servers UNKNOWN while the agent stayed
+  // connected, e.g. after a database outage). The service keeps the newest per server, so repeats change nothing.
+  for (const serverId of wanted.keys()) supervisors.get(serverId)?.reportStatus();
   for (const [id, supervisor] of [...supervisors.entries()]) {
     if (!wanted.has(id)) {
       supervisors.delete(id);

@@ -269,7 +269,9 @@ export class AgentSession {
     switch (event) {
       case 'heartbeat':
         this.#armLiveness();
-        await store.recordHeartbeat(machineId, data as z.infer<(typeof AGENT_EVENTS)['heartbeat']>);
+        // Swept OFFLINE while still connected (its beats could not be stored, e.g. a database outage): its servers
+        // are UNKNOWN now; a servers:sync makes the agent report each one's status again.
+        if (await store.recordHeartbeat(machineId, data as z.infer<(typeof AGENT_EVENTS)['heartbeat']>)) await this.sync();
         break;
       case 'server:status': {
         const report = data as z.infer<(typeof AGENT_EVENTS)['server:status']>;

@@ -134,14 +134,22 @@ export function createMachineStore(pool: DatabasePool) {
       await pool.query(sql.unsafe`UPDATE machines SET last_seen_at = now() WHERE id = ${machineId}`);
     },
 
-    async recordHeartbeat(machineId: string, beat: z.infer<typeof heartbeatEvent>): Promise<void> {
+    /**
+     * Stores a heartbeat; answers true when it brings the machine back ONLINE (a sweep marked it OFFLINE and its
+     * servers UNKNOWN meanwhile, e.g. while the database was away): the agent must then report its servers again.
+     */
+    async recordHeartbeat(machineId: string, beat: z.infer<typeof heartbeatEvent>): Promise<boolean> {
       const metrics = { ...beat.metrics, at: new Date().toISOString() };
       const host = beat.host;
-      await pool.query(sql.unsafe`
-        UPDATE machines SET status = 'ONLINE', last_seen_at = now(), metrics = ${sql.jsonb(metrics)},
-               hostname = ${host?.hostname ?? sql.fragment`hostname`}, os = ${host?.os ?? sql.fragment`os`},
-               cpu_count = ${host?.cpuCount ?? sql.fragment`cpu_count`}, memory_bytes = ${host?.memoryBytes ?? sql.fragment`memory_bytes`}
-         WHERE id = ${machineId}`);
+      const revived = await pool.maybeOneFirst(sql.type(z.object({ revived: z.boolean() }))`
+        UPDATE machines m SET status = 'ONLINE', last_seen_at = now(), metrics = ${sql.jsonb(metrics)},
+               hostname = ${host?.hostname ?? sql.fragment`m.hostname`}, os = ${host?.os ?? sql.fragment`m.os`},
+               cpu_count = ${host?.cpuCount ?? sql.fragment`m.cpu_count`}, memory_bytes = ${host?.memoryBytes ?? sql.fragment`m.memory_bytes`}
+          -- the row as it was (locked first, so a concurrent sweep is either before or after this)
+          FROM (SELECT id, status FROM machines WHERE id = ${machineId} FOR UPDATE) before
+         WHERE m.id = before.id
+        RETURNING before.status <> 'ONLINE' AS revived`);
+      return revived === true;
     },
 
     /** Stores a reported status; false when the server is not on this machine. */

@@ -220,3 +220,16 @@ test.serial('a result that arrives after the sweep expired its job wins, and the
   t.like(await agent.timeout(5_000).emitWithAck('job:result', { jobId: other.id, status: 'SUCCEEDED', result: {}, finishedAt }), { stored: true });
   t.is((await jobRow(other.id)).status, 'CANCELLED');
 });
+
+test.serial('a machine swept OFFLINE while its agent stayed connected reports its servers again when its heartbeats return', async (t) => {
+  const { machineId, server } = await runningServer();
+  // What the sweep of an orchestrator does to a machine whose heartbeats it could not see (they were not stored
+  // while the database was away), while the agent is in fact still connected.
+  await app.pool.transaction(async (tx) => {
+    await tx.query(sql.unsafe`UPDATE machines SET status = 'OFFLINE' WHERE id = ${machineId}`);
+    await tx.query(sql.unsafe`UPDATE servers SET status = 'UNKNOWN', last_status_at = now() WHERE machine_id = ${machineId}`);
+  });
+  await until(async () => (await machineStatus(machineId)) === 'ONLINE', 'the next heartbeat brings the machine back', 15_000);
+  await until(async () => (await serverStatus(server.id)) === 'ONLINE', 'the server ONLINE again, not UNKNOWN', 15_000);
+  t.pass();
+});
