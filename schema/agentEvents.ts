@@ -117,7 +117,11 @@ export const serversSyncEvent = z.object({ servers: z.array(serverConfig) });
 
 export const authenticatedEvent = z.object({ machineId: z.string(), clusterId: z.string(), heartbeatSeconds: z.int(), serverTime: z.string() });
 
-export const AGENT_ERROR_CODES = ['AUTH_FAILED', 'INVALID_EVENT', 'UNSUPPORTED_VERSION', 'RATE_LIMITED'] as const;
+/**
+ * `UNAVAILABLE` is the service's own failure (its database is away): retry after a back-off. `AUTH_FAILED` and
+ * `UNSUPPORTED_VERSION` are final.
+ */
+export const AGENT_ERROR_CODES = ['AUTH_FAILED', 'INVALID_EVENT', 'UNSUPPORTED_VERSION', 'RATE_LIMITED', 'UNAVAILABLE'] as const;
 export const errorEvent = z.object({ code: z.enum(AGENT_ERROR_CODES), message: z.string() });
 
 /** A plain-WebSocket frame: the seed's `{ event, data }`, with `id` when the sender wants an `ack`. */

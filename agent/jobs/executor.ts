@@ -11,10 +11,25 @@ import { JobError, type AgentJob, type JobExecutor } from './jobRunner.ts';
 /** The longest a STOP may take beyond the kill escalation before the job fails. */
 const STOP_MARGIN_MS = 10_000;
 
-export function createExecutor(options: { supervisor: (serverId: string) => ServerSupervisor | undefined; stopTimeoutMs: number }): JobExecutor {
-  const serverOf = (job: AgentJob): ServerSupervisor => {
-    const supervisor = job.serverId ? options.supervisor(job.serverId) : undefined;
-    if (!supervisor) throw new JobError('SERVER_NOT_FOUND', `server ${job.serverId} is not on this machine`);
+export type ExecutorOptions = {
+  /**
+   * The server's supervisor, waiting for it when this machine has not set it up yet (its configuration can arrive
+   * after the job); undefined when it is still not there after `timeoutMs`.
+   */
+  supervisor: (serverId: string, timeoutMs: number, signal: AbortSignal) => Promise<ServerSupervisor | undefined>;
+  stopTimeoutMs: number;
+  now?: () => number;
+};
+
+export function createExecutor(options: ExecutorOptions): JobExecutor {
+  const now = options.now ?? Date.now;
+  /** A job for a server not set up yet waits for its configuration until the job's deadline, never fails sooner. */
+  const serverOf = async (job: AgentJob, signal: AbortSignal): Promise<ServerSupervisor> => {
+    if (!job.serverId) throw new JobError('SERVER_NOT_FOUND', 'the job names no server');
+    const supervisor = await options.supervisor(job.serverId, Date.parse(job.deadline) - now(), signal).catch((error: unknown) => {
+      throw new JobError('CANCELLED', error instanceof Error ? error.message : 'cancelled');
+    });
+    if (!supervisor) throw new JobError('SERVER_NOT_FOUND', `server ${job.serverId} was not set up on this machine before the job's deadline`);
     return supervisor;
   };
   const stopLimitMs = options.stopTimeoutMs * 2 + STOP_MARGIN_MS;
@@ -82,7 +97,7 @@ export function createExecutor(options: { supervisor: (serverId: string) => Serv
 
   return {
     async execute(job, signal) {
-      const supervisor = serverOf(job);
+      const supervisor = await serverOf(job, signal);
       switch (job.type) {
         case 'START':
           return start(supervisor, signal);

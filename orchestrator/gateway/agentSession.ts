@@ -2,8 +2,12 @@
  * One agent's conversation with the gateway (docs/agent-protocol.md), whatever the framing:
  * - `auth` first, within the auth time-out; anything else, a bad, rotated or foreign token, a token of another machine
  *   or a user API token is `error AUTH_FAILED` and the connection closes; an old agent is `UNSUPPORTED_VERSION`;
- * - then `authenticated`, `servers:sync`, and reports, each validated; an invalid one is `error INVALID_EVENT` and
- *   changes nothing;
+ * - a failure of ours while authenticating (the database is away or does not answer the token lookup within the auth
+ *   time-out) is `error UNAVAILABLE` and the connection closes: the agent backs off and tries again. AUTH_FAILED is
+ *   final for an agent, so it only ever means a refused credential;
+ * - then `authenticated`, `servers:sync` (always before any job), and reports, each validated; an invalid one is
+ *   `error INVALID_EVENT` and changes nothing; a valid one the database could not take is acknowledged
+ *   `{ accepted: false, retry: true }` so the agent sends it again;
  * - liveness: three missed heartbeats mark the machine OFFLINE and close the connection.
  */
 import type { z } from 'zod';
@@ -40,6 +44,12 @@ const MAX_PLAYER_BATCH = 500;
 /** Heartbeats a machine may miss before it counts as gone. */
 const MISSED_BEATS = 3;
 
+/** The answer to a valid report the service could not store: the agent keeps it and sends it again. */
+const STORE_FAILED = { accepted: false, retry: true, reason: 'the service could not store it now; send it again' } as const;
+
+/** Error codes an agent reads (schema/agentEvents.ts); UNAVAILABLE is retryable, the others are final. */
+type Refusal = 'AUTH_FAILED' | 'UNSUPPORTED_VERSION' | 'UNAVAILABLE';
+
 const compareVersions = (a: string, b: string) => {
   const [x, y] = [a, b].map((version) =>
     version
@@ -72,10 +82,20 @@ export class AgentSession {
    * in one call before anything else is handled (so the order of reports is kept) or when the queue runs empty.
    */
   #playerBatch: (PlayerEvent & { ack: Ack | undefined })[] = [];
+  /** Settles once the first `servers:sync` is sent (or the session ends): no job goes out before it. */
+  readonly #synced: Promise<void>;
+  #markSynced: () => void = () => undefined;
+  #isSynced = false;
 
   constructor(link: AgentLink, options: SessionOptions) {
     this.link = link;
     this.#options = options;
+    this.#synced = new Promise((resolve) => {
+      this.#markSynced = () => {
+        this.#isSynced = true;
+        resolve();
+      };
+    });
     this.#authTimer = setTimeout(() => this.#refuse('AUTH_FAILED', `no auth message within ${options.authTimeoutMs} ms`), options.authTimeoutMs);
     link.onFrame((event, data, ack) => {
       // Any frame shows the agent is alive, when it arrives: a heartbeat queued behind a backlog of reports must not
@@ -95,7 +115,9 @@ export class AgentSession {
         // Whatever the frame was (even an invalid one), collected joins and leaves do not wait for another frame.
         .then(() => (this.#pending === 0 ? this.#flushPlayers() : undefined))
         .catch((error: unknown) => {
+          // The frame was valid (an invalid one is answered before anything is stored): not the agent's fault.
           options.logger.error({ err: error, machineId: this.machineId, event }, 'agent event handling failed');
+          ack?.(STORE_FAILED);
         });
     });
     link.onMalformed((reason) => this.#invalid(reason));
@@ -123,6 +145,10 @@ export class AgentSession {
    */
   async deliver(jobId: string): Promise<void> {
     if (!this.machineId || this.#closed) return;
+    // The agent sets a server up from servers:sync: a job must not overtake the configuration it needs. (Awaited only
+    // while that is so: the job announced with its content is read synchronously below, gateway.ts forgets it next.)
+    if (!this.#isSynced) await this.#synced;
+    if (this.#closed) return;
     try {
       const found = await this.#options.store.jobForAgent(this.machineId, jobId);
       if (!found) return;
@@ -141,16 +167,17 @@ export class AgentSession {
   }
 
   /** Ends the session with an error the agent can read. */
-  close(code: 'AUTH_FAILED' | 'UNSUPPORTED_VERSION', message: string): void {
+  close(code: Refusal, message: string): void {
     this.#refuse(code, message);
   }
 
-  #refuse(code: string, message: string): void {
+  #refuse(code: Refusal, message: string): void {
     if (this.#closed) return;
     this.#options.logger.info({ machineId: this.machineId, code, message, remote: this.link.remoteAddress }, 'agent connection refused');
     this.link.closeWith('error', { code, message });
     this.#closed = true;
     this.#stopTimers();
+    this.#markSynced();
   }
 
   #invalid(message: string, ack?: Ack): void {
@@ -179,31 +206,60 @@ export class AgentSession {
     if (!parsed.success) return this.#refuse('AUTH_FAILED', 'auth needs { token, machineId, version }');
     const { token, machineId, version } = parsed.data;
     if (!token.startsWith('gsm_agent_')) return this.#refuse('AUTH_FAILED', 'invalid agent token: user tokens cannot authenticate agents');
-    const machine = await this.#options.store.byToken(token);
+    // The auth message came in time; what is left is ours: a lookup that does not answer within the same time-out
+    // is our failure, not a bad credential.
+    clearTimeout(this.#authTimer);
+    this.#authTimer = setTimeout(
+      () => this.#refuse('UNAVAILABLE', `the service could not check the agent token within ${this.#options.authTimeoutMs} ms; try again later`),
+      this.#options.authTimeoutMs,
+    );
+    let machine: Awaited<ReturnType<MachineStore['byToken']>>;
+    try {
+      machine = await this.#options.store.byToken(token);
+    } catch (error) {
+      return this.#unavailable(error);
+    }
     if (this.#closed) return;
     if (!machine) return this.#refuse('AUTH_FAILED', 'invalid agent token');
     if (machine.id !== machineId.toLowerCase()) return this.#refuse('AUTH_FAILED', 'invalid agent token: it belongs to another machine');
     if (compareVersions(version, this.#options.minVersion) < 0) {
       return this.#refuse('UNSUPPORTED_VERSION', `agent ${version} is older than the minimum ${this.#options.minVersion}; upgrade the agent`);
     }
-    clearTimeout(this.#authTimer);
     this.machineId = machine.id;
     this.clusterId = machine.clusterId;
     this.#options.claim(this);
-    this.generation = await this.#options.store.markOnline(machine.id, version);
-    // A connection of this machine held by another orchestrator process is replaced too.
-    await this.#options.announce({ type: 'session_replaced', machineId: machine.id, generation: this.generation });
-    this.send('authenticated', {
-      machineId: machine.id,
-      clusterId: machine.clusterId,
-      heartbeatSeconds: this.#options.heartbeatSeconds,
-      serverTime: new Date().toISOString(),
-    });
-    this.#options.logger.info({ machineId: machine.id, version, framing: this.link.framing }, 'agent authenticated');
-    this.#armLiveness();
-    await this.sync();
-    // Jobs accepted while the agent was away go out at once.
-    for (const job of await this.#options.store.pendingJobs(machine.id)) void this.deliver(job.jobId);
+    try {
+      this.generation = await this.#options.store.markOnline(machine.id, version);
+      if (this.#closed) {
+        // Refused (time-out) while being marked ONLINE: nobody else will mark this connection's end.
+        await this.#options.store.markOffline(machine.id, this.generation);
+        return;
+      }
+      clearTimeout(this.#authTimer);
+      // A connection of this machine held by another orchestrator process is replaced too.
+      await this.#options.announce({ type: 'session_replaced', machineId: machine.id, generation: this.generation });
+      this.send('authenticated', {
+        machineId: machine.id,
+        clusterId: machine.clusterId,
+        heartbeatSeconds: this.#options.heartbeatSeconds,
+        serverTime: new Date().toISOString(),
+      });
+      this.#options.logger.info({ machineId: machine.id, version, framing: this.link.framing }, 'agent authenticated');
+      this.#armLiveness();
+      await this.sync();
+      this.#markSynced();
+      // Jobs accepted while the agent was away go out at once, after the servers they are for.
+      for (const job of await this.#options.store.pendingJobs(machine.id)) void this.deliver(job.jobId);
+    } catch (error) {
+      // The connection closes; its end marks the machine OFFLINE again (onClose). Pending jobs are swept meanwhile.
+      this.#unavailable(error);
+    }
+  }
+
+  /** Our failure while authenticating: the agent is told to try again later, and the connection closes. */
+  #unavailable(error: unknown): void {
+    this.#options.logger.error({ err: error, machineId: this.machineId }, 'could not authenticate an agent: database unavailable');
+    this.#refuse('UNAVAILABLE', 'the service is temporarily unavailable; try again later');
   }
 
   async #report(event: AgentEventName, data: unknown, ack: Ack | undefined): Promise<void> {
@@ -213,7 +269,9 @@ export class AgentSession {
     switch (event) {
       case 'heartbeat':
         this.#armLiveness();
-        await store.recordHeartbeat(machineId, data as z.infer<(typeof AGENT_EVENTS)['heartbeat']>);
+        // Swept OFFLINE while still connected (its beats could not be stored, e.g. a database outage): its servers
+        // are UNKNOWN now; a servers:sync makes the agent report each one's status again.
+        if (await store.recordHeartbeat(machineId, data as z.infer<(typeof AGENT_EVENTS)['heartbeat']>)) await this.sync();
         break;
       case 'server:status': {
         const report = data as z.infer<(typeof AGENT_EVENTS)['server:status']>;
@@ -244,7 +302,10 @@ export class AgentSession {
         // drops it from its outbox. Not stored (the database is away): not acknowledged, so the agent sends it again.
         void store.storeResult(machineId, result).then(
           (mine) => (mine ? ack?.({ accepted: true, stored: true }) : this.#invalid(`job ${result.jobId} is not this machine's`, ack)),
-          (error: unknown) => this.#options.logger.error({ err: error, machineId, jobId: result.jobId }, 'could not store a job result'),
+          (error: unknown) => {
+            this.#options.logger.error({ err: error, machineId, jobId: result.jobId }, 'could not store a job result');
+            ack?.(STORE_FAILED);
+          },
         );
         return;
       }
@@ -294,6 +355,7 @@ export class AgentSession {
     const wasOwner = this.machineId !== null && this.#options.owns(this);
     this.#closed = true;
     this.#stopTimers();
+    this.#markSynced();
     // Joins and leaves received before the end are stored (also when a newer connection replaced this one).
     if (!wasOwner) return void (await this.#flushPlayers().catch(() => undefined));
     this.#options.release(this);

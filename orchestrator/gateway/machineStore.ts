@@ -61,10 +61,17 @@ export function createMachineStore(pool: DatabasePool) {
       ), mine AS (
         SELECT r.i, j.id FROM r JOIN jobs j ON j.id = r.job_id AND j.machine_id = r.machine_id ORDER BY j.id FOR UPDATE OF j
       ), stored AS (
-        UPDATE jobs SET status = r.status, result = r.result, error = r.error, finished_at = r.finished_at,
+        -- A job the sweep EXPIRED because its time was up was decided without this result (it was on its way, or the
+        -- database could not take it): the result wins, and the job keeps a note of the expiry it replaced.
+        UPDATE jobs SET status = r.status, error = r.error, finished_at = r.finished_at,
+               result = CASE WHEN jobs.status = 'EXPIRED' THEN coalesce(r.result, '{}'::jsonb) || jsonb_build_object('lateResult', jsonb_build_object(
+                   'expiredAt', to_char(jobs.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                   'message', 'the agent''s result arrived after the job was marked EXPIRED (' || coalesce(jobs.error->>'message', 'no message') || '); it replaces the expiry'))
+                 ELSE r.result END,
                started_at = coalesce(started_at, r.finished_at), dispatched_at = coalesce(dispatched_at, r.finished_at)
           FROM r JOIN mine ON mine.i = r.i
-         WHERE jobs.id = mine.id AND jobs.status IN ('QUEUED', 'DISPATCHED', 'RUNNING')
+         WHERE jobs.id = mine.id
+           AND (jobs.status IN ('QUEUED', 'DISPATCHED', 'RUNNING') OR (jobs.status = 'EXPIRED' AND jobs.error->>'code' = 'EXPIRED'))
       )
       SELECT i FROM mine`);
     const known = new Set(mine);
@@ -127,14 +134,22 @@ export function createMachineStore(pool: DatabasePool) {
       await pool.query(sql.unsafe`UPDATE machines SET last_seen_at = now() WHERE id = ${machineId}`);
     },
 
-    async recordHeartbeat(machineId: string, beat: z.infer<typeof heartbeatEvent>): Promise<void> {
+    /**
+     * Stores a heartbeat; answers true when it brings the machine back ONLINE (a sweep marked it OFFLINE and its
+     * servers UNKNOWN meanwhile, e.g. while the database was away): the agent must then report its servers again.
+     */
+    async recordHeartbeat(machineId: string, beat: z.infer<typeof heartbeatEvent>): Promise<boolean> {
       const metrics = { ...beat.metrics, at: new Date().toISOString() };
       const host = beat.host;
-      await pool.query(sql.unsafe`
-        UPDATE machines SET status = 'ONLINE', last_seen_at = now(), metrics = ${sql.jsonb(metrics)},
-               hostname = ${host?.hostname ?? sql.fragment`hostname`}, os = ${host?.os ?? sql.fragment`os`},
-               cpu_count = ${host?.cpuCount ?? sql.fragment`cpu_count`}, memory_bytes = ${host?.memoryBytes ?? sql.fragment`memory_bytes`}
-         WHERE id = ${machineId}`);
+      const revived = await pool.maybeOneFirst(sql.type(z.object({ revived: z.boolean() }))`
+        UPDATE machines m SET status = 'ONLINE', last_seen_at = now(), metrics = ${sql.jsonb(metrics)},
+               hostname = ${host?.hostname ?? sql.fragment`m.hostname`}, os = ${host?.os ?? sql.fragment`m.os`},
+               cpu_count = ${host?.cpuCount ?? sql.fragment`m.cpu_count`}, memory_bytes = ${host?.memoryBytes ?? sql.fragment`m.memory_bytes`}
+          -- the row as it was (locked first, so a concurrent sweep is either before or after this)
+          FROM (SELECT id, status FROM machines WHERE id = ${machineId} FOR UPDATE) before
+         WHERE m.id = before.id
+        RETURNING before.status <> 'ONLINE' AS revived`);
+      return revived === true;
     },
 
     /** Stores a reported status; false when the server is not on this machine. */
@@ -197,8 +212,9 @@ export function createMachineStore(pool: DatabasePool) {
     },
 
     /**
-     * Stores an agent's result. A duplicate (the job already ended) changes nothing; false only when the job is not
-     * this machine's at all. Results that arrive together (from any agent) are stored with one statement.
+     * Stores an agent's result. A duplicate (the job already ended) changes nothing, except that a result wins over an
+     * expiry the sweep decided without it; false only when the job is not this machine's at all. Results that arrive
+     * together (from any agent) are stored with one statement.
      */
     storeResult: (machineId: string, report: z.infer<typeof jobResultEvent>): Promise<boolean> => results.add({ machineId, report }),
 

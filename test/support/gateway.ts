@@ -6,15 +6,40 @@ import { io as connectSocketIo, type Socket } from 'socket.io-client';
 import { WebSocket } from 'ws';
 import { createGateway, type Gateway } from '../../orchestrator/gateway/gateway.ts';
 import { startWorker } from '../../orchestrator/worker/worker.ts';
+import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
 import { startTestApp, type TestApp } from './app.ts';
+import { startTcpProxy, type TcpProxy } from './tcpProxy.ts';
 
-export type GatewayApp = TestApp & { gateway: Gateway; wsUrl: string };
+export type GatewayApp = TestApp & {
+  gateway: Gateway;
+  wsUrl: string;
+  databaseProxy: TcpProxy | undefined;
+  /** The gateway's own pool (through `databaseProxy` when there is one). */
+  gatewayPool: DatabasePool;
+};
 
-/** The app with its gateway and, with `worker`, the job runner (graphile-worker) as an orchestrator runs them. */
-export async function startGatewayApp(options: { heartbeatSeconds?: number; authTimeoutMs?: number; worker?: boolean } = {}): Promise<GatewayApp> {
+/**
+ * The app with its gateway and, with `worker`, the job runner (graphile-worker) as an orchestrator runs them. With
+ * `databaseProxy`, the gateway's queries go through a TCP proxy in front of Postgres (`databaseProxy.down()` is a
+ * database outage for the gateway only; the test reads and the API keep their direct pool, and the gateway's LISTEN
+ * connection stays direct so announcements still arrive).
+ */
+export async function startGatewayApp(
+  options: { heartbeatSeconds?: number; authTimeoutMs?: number; worker?: boolean; databaseProxy?: boolean } = {},
+): Promise<GatewayApp> {
   const app = await startTestApp();
+  let databaseProxy: TcpProxy | undefined;
+  let gatewayPool: DatabasePool = app.pool;
+  if (options.databaseProxy) {
+    const direct = new URL(app.database.url);
+    databaseProxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const proxied = new URL(app.database.url);
+    proxied.port = String(databaseProxy.port);
+    // Short statement time-out: a query the outage cut must fail, not wait (as the production pool's would, later).
+    gatewayPool = await createDatabasePool(proxied.toString(), { maxPoolSize: 5, statementTimeoutMs: 5_000 });
+  }
   const gateway = await createGateway(app.httpServer, {
-    pool: app.pool,
+    pool: gatewayPool,
     databaseUrl: app.database.url,
     logger: app.deps.logger,
     heartbeatSeconds: options.heartbeatSeconds ?? 1,
@@ -33,10 +58,15 @@ export async function startGatewayApp(options: { heartbeatSeconds?: number; auth
   return {
     ...app,
     gateway,
+    databaseProxy,
+    gatewayPool,
     wsUrl: app.url.replace(/^http/, 'ws'),
     close: async () => {
       await worker?.stop();
+      await databaseProxy?.up().catch(() => undefined);
       await gateway.close();
+      if (gatewayPool !== app.pool) await gatewayPool.end();
+      await databaseProxy?.close();
       await close();
     },
   };
