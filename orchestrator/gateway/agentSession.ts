@@ -13,6 +13,7 @@ import type { Ack, AgentLink } from './links.ts';
 import type { MachineStore } from './machineStore.ts';
 import type { PlayerEvent, PlayerIngest } from '../players/ingest.ts';
 import type { AgentNotification } from './notifications.ts';
+import { isRefusedValue } from '../../sql/refusedValue.ts';
 
 export type SessionOptions = {
   store: MachineStore;
@@ -96,6 +97,8 @@ export class AgentSession {
         .then(() => (this.#pending === 0 ? this.#flushPlayers() : undefined))
         .catch((error: unknown) => {
           options.logger.error({ err: error, machineId: this.machineId, event }, 'agent event handling failed');
+          // A value Postgres refused (what validation missed) is the report's own fault: answered, never a silence.
+          if (isRefusedValue(error)) this.#invalid(`invalid ${String(event).slice(0, 64)}: the service cannot store it`, ack);
         });
     });
     link.onMalformed((reason) => this.#invalid(reason));
@@ -242,9 +245,14 @@ export class AgentSession {
         // Stored while the next frames are handled (results of different jobs do not depend on each other, and the
         // store writes those that arrive together in one statement); acknowledged only once stored: the agent then
         // drops it from its outbox. Not stored (the database is away): not acknowledged, so the agent sends it again.
+        // Refused by Postgres for a value of its own (what validation missed): INVALID_EVENT, as sending it again
+        // would change nothing.
         void store.storeResult(machineId, result).then(
           (mine) => (mine ? ack?.({ accepted: true, stored: true }) : this.#invalid(`job ${result.jobId} is not this machine's`, ack)),
-          (error: unknown) => this.#options.logger.error({ err: error, machineId, jobId: result.jobId }, 'could not store a job result'),
+          (error: unknown) => {
+            this.#options.logger.error({ err: error, machineId, jobId: result.jobId }, 'could not store a job result');
+            if (isRefusedValue(error)) this.#invalid(`invalid job:result: the service cannot store it (${(error as Error).message.slice(0, 200)})`, ack);
+          },
         );
         return;
       }
@@ -264,14 +272,33 @@ export class AgentSession {
     try {
       known = await this.#options.players.events(this.machineId, batch);
     } catch (error) {
-      // Not the agent's fault (the frames were valid): refuse these, keep handling the others.
-      this.#options.logger.error({ err: error, machineId: this.machineId, reports: batch.length }, 'could not store player reports');
-      for (const item of batch) item.ack?.({ accepted: false, reason: 'could not store the report; it is covered by the next player list' });
+      // One report must not fail the others stored with it: each again on its own, answered on its own.
+      if (batch.length > 1) for (const item of batch) await this.#storePlayers([item]);
+      else this.#playersNotStored(batch, error);
       return;
     }
     batch.forEach((item, index) =>
       known[index] ? item.ack?.({ accepted: true }) : this.#invalid(`server ${item.report.serverId} is not on this machine`, item.ack),
     );
+  }
+
+  async #storePlayers(batch: (PlayerEvent & { ack: Ack | undefined })[]): Promise<void> {
+    try {
+      const [known] = await this.#options.players.events(this.machineId!, batch);
+      if (known) batch[0]!.ack?.({ accepted: true });
+      else this.#invalid(`server ${batch[0]!.report.serverId} is not on this machine`, batch[0]!.ack);
+    } catch (error) {
+      this.#playersNotStored(batch, error);
+    }
+  }
+
+  #playersNotStored(batch: (PlayerEvent & { ack: Ack | undefined })[], error: unknown): void {
+    this.#options.logger.error({ err: error, machineId: this.machineId, reports: batch.length }, 'could not store player reports');
+    for (const item of batch) {
+      if (isRefusedValue(error)) this.#invalid(`invalid player:${item.kind}: the service cannot store it`, item.ack);
+      // Not the agent's fault (the frames were valid): refuse these, keep handling the others.
+      else item.ack?.({ accepted: false, reason: 'could not store the report; it is covered by the next player list' });
+    }
   }
 
   /** (Re)starts the countdown to OFFLINE: three heartbeat periods without a beat. */

@@ -9,6 +9,7 @@ import { batched } from '../../sql/batched.ts';
 import type { AnnouncedJob } from './notifications.ts';
 import { hashSecret, secretMatches } from '../../schema/secretTokens.ts';
 import { serverConfig, type ServerConfig } from '../../schema/agentEvents.ts';
+import { storableJson } from '../../schema/storable.ts';
 import type { heartbeatEvent, jobResultEvent, serverStatusEvent } from '../../schema/agentEvents.ts';
 
 const agentJob = z.object({
@@ -49,8 +50,9 @@ export function createMachineStore(pool: DatabasePool) {
       job_id: report.jobId,
       machine_id: machineId,
       status: report.error?.code === 'CANCELLED' ? 'CANCELLED' : report.status,
-      result: report.result ?? null,
-      error: report.error ?? null,
+      // Game output is free text (an RCON answer may hold NUL): made storable rather than refused (storable.ts).
+      result: storableJson(report.result ?? null),
+      error: storableJson(report.error ?? null),
       finished_at: report.finishedAt,
     }));
     // Whether each job is its machine's, and its result stored unless it already ended; rows locked in id order.
@@ -60,10 +62,13 @@ export function createMachineStore(pool: DatabasePool) {
           AS r(i integer, job_id uuid, machine_id uuid, status text, result jsonb, error jsonb, finished_at timestamptz)
       ), mine AS (
         SELECT r.i, j.id FROM r JOIN jobs j ON j.id = r.job_id AND j.machine_id = r.machine_id ORDER BY j.id FOR UPDATE OF j
+      ), at AS (
+        -- an agent's clock off ours must not date the end in the future or before the job existed
+        SELECT r.i, greatest(least(r.finished_at, now()), j.created_at) AS finished_at FROM r JOIN jobs j ON j.id = r.job_id
       ), stored AS (
-        UPDATE jobs SET status = r.status, result = r.result, error = r.error, finished_at = r.finished_at,
-               started_at = coalesce(started_at, r.finished_at), dispatched_at = coalesce(dispatched_at, r.finished_at)
-          FROM r JOIN mine ON mine.i = r.i
+        UPDATE jobs SET status = r.status, result = r.result, error = r.error, finished_at = at.finished_at,
+               started_at = coalesce(started_at, at.finished_at), dispatched_at = coalesce(dispatched_at, at.finished_at)
+          FROM r JOIN mine ON mine.i = r.i JOIN at ON at.i = r.i
          WHERE jobs.id = mine.id AND jobs.status IN ('QUEUED', 'DISPATCHED', 'RUNNING')
       )
       SELECT i FROM mine`);
@@ -198,7 +203,8 @@ export function createMachineStore(pool: DatabasePool) {
 
     /**
      * Stores an agent's result. A duplicate (the job already ended) changes nothing; false only when the job is not
-     * this machine's at all. Results that arrive together (from any agent) are stored with one statement.
+     * this machine's at all. Results that arrive together (from any agent) are stored with one statement; when it
+     * fails, each is stored on its own (sql/batched.ts), so one agent's result cannot fail another's.
      */
     storeResult: (machineId: string, report: z.infer<typeof jobResultEvent>): Promise<boolean> => results.add({ machineId, report }),
 

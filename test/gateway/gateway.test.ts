@@ -109,6 +109,20 @@ for (const [framing, connect] of Object.entries(AGENTS)) {
       ['heartbeat', { uptime: 3 }, /metrics/],
       ['teleport', {}, /unknown event/],
       ['auth', { token, machineId, version: '0.1.0' }, /already authenticated/],
+      // What Postgres would refuse is refused here, before it can fail a statement shared with other reports.
+      ['server:status', { serverId: created.id, status: 'ONLINE', at: '0000-01-01T00:00:00Z' }, /at: must be between/],
+      ['server:status', { serverId: created.id, status: 'ONLINE', at: '2026-01-01T00:00:00+23:00' }, /at: time zone offset/],
+      ['player:join', { serverId: created.id, steamId: '7656', username: 'Bob', at: '0000-01-01T00:00:00Z' }, /at: must be between/],
+      ['player:join', { serverId: created.id, steamId: '7656', username: 'half \ud800', at }, /username: must not contain NUL/],
+      [
+        'heartbeat',
+        {
+          metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 },
+          uptime: 1,
+          host: { hostname: 'a\u0000b', os: 'linux', cpuCount: 1, memoryBytes: 1 },
+        },
+        /hostname: must not contain NUL/,
+      ],
     ] as const) {
       agent.send(event, data);
       const error = await agent.next('error');
