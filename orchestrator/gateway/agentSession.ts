@@ -101,7 +101,10 @@ export class AgentSession {
           if (isRefusedValue(error)) this.#invalid(`invalid ${String(event).slice(0, 64)}: the service cannot store it`, ack);
         });
     });
-    link.onMalformed((reason) => this.#invalid(reason));
+    // In turn with the frames, so that one right behind `auth` is judged once the auth is.
+    link.onMalformed((reason) => {
+      this.#queue = this.#queue.then(() => this.#malformed(reason));
+    });
     link.onClose(() => void this.#onClose());
   }
 
@@ -159,6 +162,13 @@ export class AgentSession {
   #invalid(message: string, ack?: Ack): void {
     this.send('error', { code: 'INVALID_EVENT', message });
     ack?.({ accepted: false, reason: message });
+  }
+
+  /** A frame that is not `{ event, data }`: before auth it is not auth, so the connection is refused like any other. */
+  #malformed(reason: string): void {
+    if (this.#closed) return;
+    if (this.authenticated) this.#invalid(reason);
+    else this.#refuse('AUTH_FAILED', `the first message must be auth (${reason})`);
   }
 
   async #handle(event: string, data: unknown, ack: Ack | undefined): Promise<void> {
