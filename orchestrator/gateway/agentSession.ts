@@ -73,6 +73,12 @@ export class AgentSession {
    * in one call before anything else is handled (so the order of reports is kept) or when the queue runs empty.
    */
   #playerBatch: (PlayerEvent & { ack: Ack | undefined })[] = [];
+  /**
+   * The machine's server ids as last sent in `servers:sync`: reports that are only relayed, never stored (`console`,
+   * `server:stats`), are checked against it without a query per frame. Refreshed with every sync, which is also how
+   * the agent learns of a server: the cache is never older than what the agent knows.
+   */
+  #serverIds = new Set<string>();
 
   constructor(link: AgentLink, options: SessionOptions) {
     this.link = link;
@@ -119,7 +125,9 @@ export class AgentSession {
   /** Sends the machine its servers (after auth, and whenever they change). */
   async sync(): Promise<void> {
     if (!this.machineId || this.#closed) return;
-    this.send('servers:sync', { servers: await this.#options.store.serverConfigs(this.machineId) });
+    const servers = await this.#options.store.serverConfigs(this.machineId);
+    this.#serverIds = new Set(servers.map((server) => server.id));
+    this.send('servers:sync', { servers });
   }
 
   /**
@@ -247,7 +255,14 @@ export class AgentSession {
       }
       case 'job:progress': {
         const progress = data as z.infer<(typeof AGENT_EVENTS)['job:progress']>;
-        await store.markRunning(machineId, progress.jobId);
+        if (!(await store.markRunning(machineId, progress.jobId))) return this.#invalid(`job ${progress.jobId} is not this machine's`, ack);
+        break;
+      }
+      case 'console':
+      case 'server:stats': {
+        // Nothing stores them yet, but a live console relays them: another machine's server is refused as elsewhere.
+        const { serverId } = data as { serverId: string };
+        if (!this.#serverIds.has(serverId.toLowerCase())) return notHere(serverId);
         break;
       }
       case 'job:result': {
@@ -266,9 +281,6 @@ export class AgentSession {
         );
         return;
       }
-      default:
-        // server:stats and console are validated here; nothing stores them yet (console is for live viewers).
-        break;
     }
     ack?.({ accepted: true });
   }

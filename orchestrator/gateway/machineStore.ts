@@ -194,11 +194,16 @@ export function createMachineStore(pool: DatabasePool) {
      */
     markDispatched: (jobId: string): Promise<string | null> => dispatched.add(jobId),
 
+    /** Marks the job RUNNING unless it is further; false only when it is not this machine's job. */
     async markRunning(machineId: string, jobId: string): Promise<boolean> {
-      const result = await pool.query(sql.unsafe`
-        UPDATE jobs SET status = 'RUNNING', started_at = coalesce(started_at, now()), dispatched_at = coalesce(dispatched_at, now())
-         WHERE id = ${jobId} AND machine_id = ${machineId} AND status IN ('QUEUED', 'DISPATCHED')`);
-      return result.rowCount > 0;
+      // A query of its own: slonik's exists() would nest it, and a data-modifying WITH must be at the top level.
+      const found = await pool.query(sql.unsafe`
+        WITH job AS (SELECT id FROM jobs WHERE id = ${jobId} AND machine_id = ${machineId}),
+             started AS (
+               UPDATE jobs SET status = 'RUNNING', started_at = coalesce(started_at, now()), dispatched_at = coalesce(dispatched_at, now())
+                 FROM job WHERE jobs.id = job.id AND jobs.status IN ('QUEUED', 'DISPATCHED'))
+        SELECT 1 FROM job`);
+      return found.rowCount > 0;
     },
 
     /**

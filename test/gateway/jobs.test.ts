@@ -156,7 +156,7 @@ async function clusterWithJobs(count: number) {
     await until(async () => (await jobStatus(job.id)) === 'DISPATCHED', 'the job delivered', 10_000);
     jobIds.push(job.id);
   }
-  return { owner, agent, errors, jobIds, serverId: server.id as string };
+  return { owner, clusterId, machineId: machine.id as string, agent, errors, jobIds, serverId: server.id as string };
 }
 
 test("one tenant's result Postgres would refuse never fails another tenant's result stored in the same batch", async (t) => {
@@ -224,4 +224,38 @@ test("one tenant's result Postgres would refuse never fails another tenant's res
   t.is(await jobStatus(yearZero), 'DISPATCHED');
   t.true(poisoner.errors.some((error) => error.code === 'INVALID_EVENT' && /finishedAt/.test(error.message)));
   t.deepEqual(honest.errors, []);
+});
+
+test("console, server:stats and job:progress about another machine's server or job are INVALID_EVENT", async (t) => {
+  const mine = await clusterWithJobs(1);
+  const other = await clusterWithJobs(1);
+  t.teardown(() => void (mine.agent.close(), other.agent.close()));
+  const at = new Date().toISOString();
+  const send = (event: string, data: object) => mine.agent.timeout(10_000).emitWithAck(event, data);
+  for (const [event, data] of [
+    ['console', { serverId: other.serverId, lines: ['hello from another cluster'], at }],
+    ['server:stats', { serverId: other.serverId, cpuPercent: 1, memoryBytes: 1, at }],
+    ['job:progress', { jobId: other.jobIds[0], status: 'RUNNING' }],
+  ] as const) {
+    const answer = await send(event, data);
+    t.like(answer, { accepted: false }, event);
+    t.regex(String(answer.reason), /not on this machine|not this machine's/, event);
+  }
+  t.is(mine.errors.filter((error) => error.code === 'INVALID_EVENT').length, 3);
+  t.is(await jobStatus(other.jobIds[0]!), 'DISPATCHED', "the other machine's job is untouched");
+  // The machine's own reports are still accepted, also for a server added to it later (its cache follows servers:sync).
+  t.like(await send('console', { serverId: mine.serverId, lines: ['ok'], at }), { accepted: true });
+  t.like(await send('server:stats', { serverId: mine.serverId, cpuPercent: 1, memoryBytes: 1, at }), { accepted: true });
+  t.like(await send('job:progress', { jobId: mine.jobIds[0], status: 'RUNNING' }), { accepted: true });
+  t.is(await jobStatus(mine.jobIds[0]!), 'RUNNING');
+  t.like(await send('job:progress', { jobId: mine.jobIds[0], status: 'RUNNING' }), { accepted: true }, 'a repeated progress report is fine');
+  const synced = new Promise<{ servers: { id: string }[] }>((resolve) => mine.agent.once('servers:sync', resolve));
+  const added = await body(
+    await app.request(
+      `/api/v1/clusters/${mine.clusterId}/servers`,
+      json({ name: 'later', gameType: 'RUST', machineId: mine.machineId, gamePort: 29015, queryPort: 29016, rconPort: 29017 }, { headers: mine.owner.auth }),
+    ),
+  );
+  t.true((await synced).servers.some((server) => server.id === added.id));
+  t.like(await send('console', { serverId: added.id, lines: ['ok'], at }), { accepted: true });
 });
