@@ -55,8 +55,9 @@ export type PlayerEvent = { kind: 'join' | 'leave'; report: PlayerReport };
 /**
  * Player report transactions at once per gateway process; more wait their turn (each agent's reports keep queueing
  * into its next batch meanwhile). More at once only make the transactions contend: with 10 at once Postgres spent
- * about 300 µs of CPU per report on the 2-core benchmark machine, with 2 about 280. Agents take turns (turns.ts), so
- * agents flooding 1,000-player snapshots cannot push another agent's join (and the kick of a banned player) back.
+ * about 300 µs of CPU per report on the 2-core benchmark machine, with 2 about 280. Agents take turns weighted by the
+ * reports they store (turns.ts), so agents flooding 1,000-player snapshots cannot push another agent's join (and the
+ * kick of a banned player) back.
  */
 export const INGEST_CONCURRENCY = 2;
 
@@ -68,7 +69,7 @@ export function createPlayerIngest(pool: DatabasePool, options: { concurrency?: 
      * kicks whoever joined while banned. Answers per event whether its server is on this machine (false: refused).
      */
     async events(machineId: string, events: readonly PlayerEvent[]): Promise<boolean[]> {
-      return turns.run(machineId, () =>
+      return turns.run(machineId, events.length, () =>
         pool.transaction(async (tx) => {
           const serverIds = [...new Set(events.map((event) => event.report.serverId))];
           const servers = new Map(
@@ -115,7 +116,7 @@ export function createPlayerIngest(pool: DatabasePool, options: { concurrency?: 
     },
     /** Applies a snapshot (the truth for its server); banned players in it are kicked. */
     async snapshot(machineId: string, report: SnapshotReport): Promise<boolean> {
-      return turns.run(machineId, () =>
+      return turns.run(machineId, Math.max(1, report.players.length), () =>
         pool.transaction(async (tx) => {
           const server = await serverOn(tx, machineId, report.serverId);
           if (!server) return false;

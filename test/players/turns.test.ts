@@ -72,6 +72,31 @@ test("agents take turns: however many snapshots noisy agents queue, a quiet agen
   t.is(await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM player_sessions WHERE server_id = ${quiet!.serverId} AND left_at IS NULL`), 1);
 });
 
+test('turns are weighted by the reports stored: an agent reporting join after join still goes before each snapshot', async (t) => {
+  const ingest = createPlayerIngest(pool, { concurrency: 1 });
+  const [quiet, ...noisy] = await machinesWithServers(4);
+  const stored: string[] = [];
+  const snapshot = (index: number) =>
+    ingest
+      .snapshot(noisy[index]!.machineId, {
+        serverId: noisy[index]!.serverId,
+        players: Array.from({ length: 200 }, (_, n) => ({ steamId: `loud-${index}-${n}`, username: `loud ${n}` })),
+        at: new Date().toISOString(),
+      })
+      .then(() => void stored.push('snapshot'));
+  const flood = noisy.flatMap((_, index) => [snapshot(index), snapshot(index), snapshot(index)]);
+  // Each join is sent once the previous one is stored, as an agent does with a join every now and then.
+  for (let n = 0; n < 3; n++) {
+    const at = new Date().toISOString();
+    await ingest.events(quiet!.machineId, [{ kind: 'join', report: { serverId: quiet!.serverId, steamId: `quiet-${n}`, username: 'quiet', at } }]);
+    stored.push('join');
+  }
+  await Promise.all(flood);
+  // Taking turns one piece of work each, the second join would wait for all three noisy agents; weighted, it waits
+  // only for the snapshot running when it came.
+  t.deepEqual(stored.slice(0, 6), ['snapshot', 'join', 'snapshot', 'join', 'snapshot', 'join'], stored.join(', '));
+});
+
 test("a report whose transaction fails frees its slot: the same agent's next report is stored", async (t) => {
   const ingest = createPlayerIngest(pool, { concurrency: 2 });
   const [agent] = await machinesWithServers(1);
