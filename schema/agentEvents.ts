@@ -4,11 +4,15 @@
  */
 import { z } from 'zod';
 import { GAME_TYPES } from './games.ts';
+import { isStorableText, reportTime } from './storable.ts';
 
 /** Largest frame the gateway accepts; a larger one closes the connection (docs/api.md). */
 export const MAX_FRAME_BYTES = 256 * 1024;
 
-const iso = z.iso.datetime({ offset: true });
+/** Report times: checked so that Postgres can store them (storable.ts). */
+const iso = reportTime;
+/** Agent text that is stored: refused when Postgres could not store it (storable.ts). */
+const storedText = (max: number) => z.string().max(max).refine(isStorableText, 'must not contain NUL or lone surrogate characters');
 const uuid = z.uuid();
 /** Byte counts are stored as bigint: whole, not negative, and exact as JavaScript numbers. */
 const byteCount = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -33,7 +37,7 @@ export const heartbeatEvent = z
     uptime: z.number().min(0),
     /** Facts about the host, sent with the first heartbeat (or whenever they change). */
     host: z
-      .object({ hostname: z.string().max(255), os: z.string().max(255), cpuCount: z.int().min(1).max(4096), memoryBytes: byteCount })
+      .object({ hostname: storedText(255), os: storedText(255), cpuCount: z.int().min(1).max(4096), memoryBytes: byteCount })
       .strict()
       .optional(),
   })
@@ -51,10 +55,9 @@ export const serverStatusEvent = z
 
 export const serverStatsEvent = z.object({ serverId: uuid, cpuPercent: z.number().min(0), memoryBytes: byteCount, at: iso }).strict();
 
-const noNul = (value: string) => !value.includes('\u0000');
 const playerFields = {
-  steamId: z.string().min(1).max(64).refine(noNul, 'must not contain NUL'),
-  username: z.string().min(1).max(64).refine(noNul, 'must not contain NUL'),
+  steamId: storedText(64).min(1),
+  username: storedText(64).min(1),
 };
 
 export const playerEvent = z.object({ serverId: uuid, ...playerFields, at: iso, ping: z.number().min(0).optional() }).strict();

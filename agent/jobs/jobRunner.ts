@@ -13,6 +13,7 @@
  */
 import { join } from 'node:path';
 import PQueue from 'p-queue';
+import { storableJson } from '../../schema/storable.ts';
 import { Outbox, SAFE_JOB_ID, type JobResultEvent } from './outbox.ts';
 
 export type { JobResultEvent } from './outbox.ts';
@@ -109,7 +110,8 @@ export class JobRunner {
   }
 
   resendOutbox(): void {
-    for (const event of this.#outbox?.pending() ?? []) this.#send('job:result', event);
+    // Written by an older agent, a result may still hold what the service cannot store.
+    for (const event of this.#outbox?.pending() ?? []) this.#send('job:result', storableJson(event));
   }
 
   idle(): Promise<void> {
@@ -165,7 +167,9 @@ export class JobRunner {
   async #finish(entry: Entry, outcome: Outcome): Promise<void> {
     if (entry.settled) return;
     entry.settled = true;
-    const event: JobResultEvent = { jobId: entry.job.jobId, ...outcome, finishedAt: new Date(this.#now()).toISOString() };
+    // Game output is free text: a NUL or half a surrogate pair in it would make the service refuse the result, and the
+    // outbox would send it again after every reconnect. Made storable before it is written (the service does too).
+    const event: JobResultEvent = storableJson({ jobId: entry.job.jobId, ...outcome, finishedAt: new Date(this.#now()).toISOString() });
     try {
       await this.#outbox!.put(event);
     } catch (error) {
@@ -180,7 +184,7 @@ export class JobRunner {
     const stored = await outbox.get(jobId);
     // The record exists but its file is unreadable: say so rather than leave the service waiting, and never re-run.
     const lost = failed('RESULT_LOST', 'the job already ran; its stored result is unreadable');
-    this.#send('job:result', stored ?? { jobId, ...lost, finishedAt: new Date(this.#now()).toISOString() });
+    this.#send('job:result', storableJson(stored ?? { jobId, ...lost, finishedAt: new Date(this.#now()).toISOString() }));
   }
 
   #send(event: 'job:progress' | 'job:result', data: object): void {

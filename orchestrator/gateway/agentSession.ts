@@ -17,6 +17,7 @@ import type { Ack, AgentLink } from './links.ts';
 import type { MachineStore } from './machineStore.ts';
 import type { PlayerEvent, PlayerIngest } from '../players/ingest.ts';
 import type { AgentNotification } from './notifications.ts';
+import { isRefusedValue } from '../../sql/refusedValue.ts';
 
 export type SessionOptions = {
   store: MachineStore;
@@ -86,6 +87,12 @@ export class AgentSession {
   readonly #synced: Promise<void>;
   #markSynced: () => void = () => undefined;
   #isSynced = false;
+  /**
+   * The machine's server ids as last sent in `servers:sync`: reports that are only relayed, never stored (`console`,
+   * `server:stats`), are checked against it without a query per frame. Refreshed with every sync, which is also how
+   * the agent learns of a server: the cache is never older than what the agent knows.
+   */
+  #serverIds = new Set<string>();
 
   constructor(link: AgentLink, options: SessionOptions) {
     this.link = link;
@@ -117,10 +124,15 @@ export class AgentSession {
         .catch((error: unknown) => {
           // The frame was valid (an invalid one is answered before anything is stored): not the agent's fault.
           options.logger.error({ err: error, machineId: this.machineId, event }, 'agent event handling failed');
-          ack?.(STORE_FAILED);
+          // A value Postgres refused (what validation missed) is the report's own fault: answered, never a silence.
+          if (isRefusedValue(error)) this.#invalid(`invalid ${String(event).slice(0, 64)}: the service cannot store it`, ack);
+          else ack?.(STORE_FAILED);
         });
     });
-    link.onMalformed((reason) => this.#invalid(reason));
+    // In turn with the frames, so that one right behind `auth` is judged once the auth is.
+    link.onMalformed((reason) => {
+      this.#queue = this.#queue.then(() => this.#malformed(reason));
+    });
     link.onClose(() => void this.#onClose());
   }
 
@@ -135,7 +147,9 @@ export class AgentSession {
   /** Sends the machine its servers (after auth, and whenever they change). */
   async sync(): Promise<void> {
     if (!this.machineId || this.#closed) return;
-    this.send('servers:sync', { servers: await this.#options.store.serverConfigs(this.machineId) });
+    const servers = await this.#options.store.serverConfigs(this.machineId);
+    this.#serverIds = new Set(servers.map((server) => server.id));
+    this.send('servers:sync', { servers });
   }
 
   /**
@@ -183,6 +197,13 @@ export class AgentSession {
   #invalid(message: string, ack?: Ack): void {
     this.send('error', { code: 'INVALID_EVENT', message });
     ack?.({ accepted: false, reason: message });
+  }
+
+  /** A frame that is not `{ event, data }`: before auth it is not auth, so the connection is refused like any other. */
+  #malformed(reason: string): void {
+    if (this.#closed) return;
+    if (this.authenticated) this.#invalid(reason);
+    else this.#refuse('AUTH_FAILED', `the first message must be auth (${reason})`);
   }
 
   async #handle(event: string, data: unknown, ack: Ack | undefined): Promise<void> {
@@ -292,7 +313,14 @@ export class AgentSession {
       }
       case 'job:progress': {
         const progress = data as z.infer<(typeof AGENT_EVENTS)['job:progress']>;
-        await store.markRunning(machineId, progress.jobId);
+        if (!(await store.markRunning(machineId, progress.jobId))) return this.#invalid(`job ${progress.jobId} is not this machine's`, ack);
+        break;
+      }
+      case 'console':
+      case 'server:stats': {
+        // Nothing stores them yet, but a live console relays them: another machine's server is refused as elsewhere.
+        const { serverId } = data as { serverId: string };
+        if (!this.#serverIds.has(serverId.toLowerCase())) return notHere(serverId);
         break;
       }
       case 'job:result': {
@@ -300,18 +328,18 @@ export class AgentSession {
         // Stored while the next frames are handled (results of different jobs do not depend on each other, and the
         // store writes those that arrive together in one statement); acknowledged only once stored: the agent then
         // drops it from its outbox. Not stored (the database is away): not acknowledged, so the agent sends it again.
+        // Refused by Postgres for a value of its own (what validation missed): INVALID_EVENT, as sending it again
+        // would change nothing.
         void store.storeResult(machineId, result).then(
           (mine) => (mine ? ack?.({ accepted: true, stored: true }) : this.#invalid(`job ${result.jobId} is not this machine's`, ack)),
           (error: unknown) => {
             this.#options.logger.error({ err: error, machineId, jobId: result.jobId }, 'could not store a job result');
-            ack?.(STORE_FAILED);
+            if (isRefusedValue(error)) this.#invalid(`invalid job:result: the service cannot store it (${(error as Error).message.slice(0, 200)})`, ack);
+            else ack?.(STORE_FAILED);
           },
         );
         return;
       }
-      default:
-        // server:stats and console are validated here; nothing stores them yet (console is for live viewers).
-        break;
     }
     ack?.({ accepted: true });
   }
@@ -325,14 +353,33 @@ export class AgentSession {
     try {
       known = await this.#options.players.events(this.machineId, batch);
     } catch (error) {
-      // Not the agent's fault (the frames were valid): refuse these, keep handling the others.
-      this.#options.logger.error({ err: error, machineId: this.machineId, reports: batch.length }, 'could not store player reports');
-      for (const item of batch) item.ack?.({ accepted: false, reason: 'could not store the report; it is covered by the next player list' });
+      // One report must not fail the others stored with it: each again on its own, answered on its own.
+      if (batch.length > 1) for (const item of batch) await this.#storePlayers([item]);
+      else this.#playersNotStored(batch, error);
       return;
     }
     batch.forEach((item, index) =>
       known[index] ? item.ack?.({ accepted: true }) : this.#invalid(`server ${item.report.serverId} is not on this machine`, item.ack),
     );
+  }
+
+  async #storePlayers(batch: (PlayerEvent & { ack: Ack | undefined })[]): Promise<void> {
+    try {
+      const [known] = await this.#options.players.events(this.machineId!, batch);
+      if (known) batch[0]!.ack?.({ accepted: true });
+      else this.#invalid(`server ${batch[0]!.report.serverId} is not on this machine`, batch[0]!.ack);
+    } catch (error) {
+      this.#playersNotStored(batch, error);
+    }
+  }
+
+  #playersNotStored(batch: (PlayerEvent & { ack: Ack | undefined })[], error: unknown): void {
+    this.#options.logger.error({ err: error, machineId: this.machineId, reports: batch.length }, 'could not store player reports');
+    for (const item of batch) {
+      if (isRefusedValue(error)) this.#invalid(`invalid player:${item.kind}: the service cannot store it`, item.ack);
+      // Not the agent's fault (the frames were valid): refuse these, keep handling the others.
+      else item.ack?.({ accepted: false, reason: 'could not store the report; it is covered by the next player list' });
+    }
   }
 
   /** (Re)starts the countdown to OFFLINE: three heartbeat periods without a beat. */

@@ -9,6 +9,7 @@ import { batched } from '../../sql/batched.ts';
 import type { AnnouncedJob } from './notifications.ts';
 import { hashSecret, secretMatches } from '../../schema/secretTokens.ts';
 import { serverConfig, type ServerConfig } from '../../schema/agentEvents.ts';
+import { storableJson } from '../../schema/storable.ts';
 import type { heartbeatEvent, jobResultEvent, serverStatusEvent } from '../../schema/agentEvents.ts';
 
 const agentJob = z.object({
@@ -49,8 +50,9 @@ export function createMachineStore(pool: DatabasePool) {
       job_id: report.jobId,
       machine_id: machineId,
       status: report.error?.code === 'CANCELLED' ? 'CANCELLED' : report.status,
-      result: report.result ?? null,
-      error: report.error ?? null,
+      // Game output is free text (an RCON answer may hold NUL): made storable rather than refused (storable.ts).
+      result: storableJson(report.result ?? null),
+      error: storableJson(report.error ?? null),
       finished_at: report.finishedAt,
     }));
     // Whether each job is its machine's, and its result stored unless it already ended; rows locked in id order.
@@ -60,16 +62,19 @@ export function createMachineStore(pool: DatabasePool) {
           AS r(i integer, job_id uuid, machine_id uuid, status text, result jsonb, error jsonb, finished_at timestamptz)
       ), mine AS (
         SELECT r.i, j.id FROM r JOIN jobs j ON j.id = r.job_id AND j.machine_id = r.machine_id ORDER BY j.id FOR UPDATE OF j
+      ), at AS (
+        -- an agent's clock off ours must not date the end in the future or before the job existed
+        SELECT r.i, greatest(least(r.finished_at, now()), j.created_at) AS finished_at FROM r JOIN jobs j ON j.id = r.job_id
       ), stored AS (
         -- A job the sweep EXPIRED because its time was up was decided without this result (it was on its way, or the
         -- database could not take it): the result wins, and the job keeps a note of the expiry it replaced.
-        UPDATE jobs SET status = r.status, error = r.error, finished_at = r.finished_at,
+        UPDATE jobs SET status = r.status, error = r.error, finished_at = at.finished_at,
                result = CASE WHEN jobs.status = 'EXPIRED' THEN coalesce(r.result, '{}'::jsonb) || jsonb_build_object('lateResult', jsonb_build_object(
                    'expiredAt', to_char(jobs.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
                    'message', 'the agent''s result arrived after the job was marked EXPIRED (' || coalesce(jobs.error->>'message', 'no message') || '); it replaces the expiry'))
                  ELSE r.result END,
-               started_at = coalesce(started_at, r.finished_at), dispatched_at = coalesce(dispatched_at, r.finished_at)
-          FROM r JOIN mine ON mine.i = r.i
+               started_at = coalesce(started_at, at.finished_at), dispatched_at = coalesce(dispatched_at, at.finished_at)
+          FROM r JOIN mine ON mine.i = r.i JOIN at ON at.i = r.i
          WHERE jobs.id = mine.id
            AND (jobs.status IN ('QUEUED', 'DISPATCHED', 'RUNNING') OR (jobs.status = 'EXPIRED' AND jobs.error->>'code' = 'EXPIRED'))
       )
@@ -204,17 +209,23 @@ export function createMachineStore(pool: DatabasePool) {
      */
     markDispatched: (jobId: string): Promise<string | null> => dispatched.add(jobId),
 
+    /** Marks the job RUNNING unless it is further; false only when it is not this machine's job. */
     async markRunning(machineId: string, jobId: string): Promise<boolean> {
-      const result = await pool.query(sql.unsafe`
-        UPDATE jobs SET status = 'RUNNING', started_at = coalesce(started_at, now()), dispatched_at = coalesce(dispatched_at, now())
-         WHERE id = ${jobId} AND machine_id = ${machineId} AND status IN ('QUEUED', 'DISPATCHED')`);
-      return result.rowCount > 0;
+      // A query of its own: slonik's exists() would nest it, and a data-modifying WITH must be at the top level.
+      const found = await pool.query(sql.unsafe`
+        WITH job AS (SELECT id FROM jobs WHERE id = ${jobId} AND machine_id = ${machineId}),
+             started AS (
+               UPDATE jobs SET status = 'RUNNING', started_at = coalesce(started_at, now()), dispatched_at = coalesce(dispatched_at, now())
+                 FROM job WHERE jobs.id = job.id AND jobs.status IN ('QUEUED', 'DISPATCHED'))
+        SELECT 1 FROM job`);
+      return found.rowCount > 0;
     },
 
     /**
      * Stores an agent's result. A duplicate (the job already ended) changes nothing, except that a result wins over an
      * expiry the sweep decided without it; false only when the job is not this machine's at all. Results that arrive
-     * together (from any agent) are stored with one statement.
+     * together (from any agent) are stored with one statement; when it fails, each is stored on its own
+     * (sql/batched.ts), so one agent's result cannot fail another's.
      */
     storeResult: (machineId: string, report: z.infer<typeof jobResultEvent>): Promise<boolean> => results.add({ machineId, report }),
 

@@ -4,7 +4,6 @@
  * 000007; here each report becomes one call, in one transaction with the kicks it causes. Report times are clamped to
  * the service's clock, so an agent whose clock runs ahead cannot create sessions in the future.
  */
-import PQueue from 'p-queue';
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
@@ -12,6 +11,7 @@ import type { playerEvent, playersSnapshotEvent } from '../../schema/agentEvents
 import { createJob } from '../jobs/store.ts';
 import { activeBanOn } from './bans.ts';
 import { SYSTEM_ORIGIN } from '../../schema/origin.ts';
+import { createTurns } from './turns.ts';
 
 type PlayerReport = z.infer<typeof playerEvent>;
 type SnapshotReport = z.infer<typeof playersSnapshotEvent>;
@@ -55,19 +55,21 @@ export type PlayerEvent = { kind: 'join' | 'leave'; report: PlayerReport };
 /**
  * Player report transactions at once per gateway process; more wait their turn (each agent's reports keep queueing
  * into its next batch meanwhile). More at once only make the transactions contend: with 10 at once Postgres spent
- * about 300 µs of CPU per report on the 2-core benchmark machine, with 2 about 280.
+ * about 300 µs of CPU per report on the 2-core benchmark machine, with 2 about 280. Agents take turns weighted by the
+ * reports they store (turns.ts), so agents flooding 1,000-player snapshots cannot push another agent's join (and the
+ * kick of a banned player) back.
  */
 export const INGEST_CONCURRENCY = 2;
 
 export function createPlayerIngest(pool: DatabasePool, options: { concurrency?: number } = {}) {
-  const queue = new PQueue({ concurrency: options.concurrency ?? INGEST_CONCURRENCY });
+  const turns = createTurns(options.concurrency ?? INGEST_CONCURRENCY);
   return {
     /**
      * Applies joins and leaves in order, in one transaction and one call (the gateway batches them under load), then
      * kicks whoever joined while banned. Answers per event whether its server is on this machine (false: refused).
      */
     async events(machineId: string, events: readonly PlayerEvent[]): Promise<boolean[]> {
-      return queue.add(() =>
+      return turns.run(machineId, events.length, () =>
         pool.transaction(async (tx) => {
           const serverIds = [...new Set(events.map((event) => event.report.serverId))];
           const servers = new Map(
@@ -114,7 +116,7 @@ export function createPlayerIngest(pool: DatabasePool, options: { concurrency?: 
     },
     /** Applies a snapshot (the truth for its server); banned players in it are kicked. */
     async snapshot(machineId: string, report: SnapshotReport): Promise<boolean> {
-      return queue.add(() =>
+      return turns.run(machineId, Math.max(1, report.players.length), () =>
         pool.transaction(async (tx) => {
           const server = await serverOn(tx, machineId, report.serverId);
           if (!server) return false;

@@ -122,6 +122,22 @@ test.serial('the agent authenticates; start → ONLINE; crash → CRASHED → au
   t.regex(await consoleLog(agent, server.id), /Shutting down/, "stopped with the game's own stop command");
 });
 
+test.serial('an RCON answer holding NUL ends the job SUCCEEDED, stored without the NUL, and leaves the outbox empty', async (t) => {
+  const { clusterId, machineId, agent } = await machineWithAgent();
+  const server = await createServer(clusterId, machineId);
+  await reaches(server.id, 'OFFLINE');
+  await desire(server.id, machineId, 'RUNNING');
+  await reaches(server.id, 'ONLINE');
+  const answer = await app.request(`/api/v1/servers/${server.id}/rcon?wait=30`, json({ command: 'nulreply' }, { headers: owner.auth }));
+  t.is(answer.status, 200);
+  t.like(await body(answer), { success: true, status: 'SUCCEEDED', output: 'beforeafter' });
+  // Acknowledged: nothing left for the agent to send again after a reconnect.
+  const { readdir } = await import('node:fs/promises');
+  await until(async () => (await readdir(`${agent.dataDir}/jobs/outbox`)).length === 0, 'the result acknowledged');
+  await desire(server.id, machineId, 'STOPPED');
+  await reaches(server.id, 'OFFLINE');
+});
+
 test.serial('a hung server is killed after the stop timeouts', async (t) => {
   const { clusterId, machineId, agent } = await machineWithAgent();
   const server = await createServer(clusterId, machineId);

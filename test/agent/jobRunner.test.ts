@@ -28,6 +28,8 @@ class FakeExecutor implements JobExecutor {
       if (job.params.act === 'hang') await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
       if (job.params.act === 'jobError') throw new JobError('NOT_RUNNING', 'server is not running');
       if (job.params.act === 'crash') throw new TypeError('boom');
+      if (job.params.act === 'nul') return { output: 'a\u0000b \ud800', 'key\u0000': 1 };
+      if (job.params.act === 'nulError') throw new JobError('RCON_FAILED', 'lost\u0000 \udfff');
       return { ran: job.jobId };
     } finally {
       this.log.push(`end ${job.jobId}`);
@@ -273,4 +275,18 @@ test('acknowledged records are pruned only when older than the retention and bey
   );
   t.deepEqual((await readdir(join(dir, 'done'))).sort(), ['c.json', 'd.json']);
   t.like(await reopened.get('d'), { jobId: 'd', status: 'SUCCEEDED' });
+});
+
+test('game output Postgres cannot store (NUL, lone surrogates) is made storable before it enters the outbox', async (t) => {
+  const { dir, runner, results } = await setup(t);
+  runner.receive(job('nul', 's1', 'nul', 'RCON'));
+  runner.receive(job('nulError', 's2', 'nulError', 'RCON'));
+  await runner.idle();
+  t.like(results('nul')[0], { status: 'SUCCEEDED', result: { output: 'ab \ufffd', key: 1 } });
+  t.like(results('nulError')[0], { status: 'FAILED', error: { code: 'RCON_FAILED', message: 'lost \ufffd' } });
+  // What is on disk (and so re-sent after every reconnect) is the storable text too.
+  for (const name of await readdir(join(dir, 'jobs', 'outbox'))) {
+    const text = await readFile(join(dir, 'jobs', 'outbox', name), 'utf8');
+    t.false(/\\u0000|\\ud[89a-f]/i.test(text), name);
+  }
 });

@@ -10,10 +10,15 @@
  *
  * BENCH_PLAYERS / BENCH_SESSIONS change the data size (defaults 1,000,000 / 10,000,000); BENCH_SAMPLES the requests
  * per endpoint (200); BENCH_EVENTS the ingest events (40,000); BENCH_SEED the sample of search terms (1, the same on
- * every load). BENCH_ONLY=reads or =ingest runs one half. BENCH_KEEP=1 keeps the loaded database (its URL is
+ * every load). BENCH_ONLY=reads, =ingest or =fairness runs one part. BENCH_KEEP=1 keeps the loaded database (its URL is
  * printed) for looking at plans, and BENCH_DATABASE_URL=<that URL> runs the measurements again on it without the load
  * (each run adds its ingest players); drop it yourself afterwards. BENCH_EXPLAIN=1 prints the plans of each case;
  * BENCH_BARE=0 skips the bare ingest.
+ *
+ * Noisy neighbours: the latency of a quiet agent's player:join (join to ack: stored, and a banned player's kick
+ * queued) alone, then while FAIR_NOISY (6) agents of the same gateway flood back-to-back 1,000-player snapshots, in the
+ * same run. Target: p99 ≤ 2,000 ms (the promise of a kick within 2 s of a banned player's join). BENCH_FAIR_SAMPLES
+ * sets the joins per phase (200); BENCH_ONLY=fairness runs only this part.
  */
 import { cpus } from 'node:os';
 import pg from 'pg';
@@ -250,23 +255,27 @@ const eventOf = (agent: number, index: number, offsetMs: number) => ({
     at: eventTime(agent, index, offsetMs),
   },
 });
+/** Simulated agents of `agents`, connected to the gateway on `port` and authenticated. */
+const connectAgents = (port: number, agents: { id: string; token: string }[]) =>
+  Promise.all(
+    agents.map(
+      (machine) =>
+        new Promise<ReturnType<typeof io>>((resolve, reject) => {
+          const socket = io(`http://127.0.0.1:${port}`, { path: '/ws', transports: ['websocket'] });
+          socket.on('connect_error', reject);
+          socket.on('connect', () => socket.emit('auth', { token: machine.token, machineId: machine.id, version: '0.1.0' }));
+          socket.on('authenticated', () => resolve(socket));
+          // A real agent beats every heartbeatSeconds; without it the gateway drops the connection after three periods.
+          const beat = setInterval(() => socket.emit('heartbeat', { metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 }, uptime: 1 }), 5_000);
+          socket.on('disconnect', () => clearInterval(beat));
+        }),
+    ),
+  );
+
 async function measureIngest() {
   const gateway = await startServer('gatewayServer.ts', ['ours', database.url]);
   try {
-    const sockets = await Promise.all(
-      machines.map(
-        (machine) =>
-          new Promise<ReturnType<typeof io>>((resolve, reject) => {
-            const socket = io(`http://127.0.0.1:${gateway.port}`, { path: '/ws', transports: ['websocket'] });
-            socket.on('connect_error', reject);
-            socket.on('connect', () => socket.emit('auth', { token: machine.token, machineId: machine.id, version: '0.1.0' }));
-            socket.on('authenticated', () => resolve(socket));
-            // A real agent beats every heartbeatSeconds; without it the gateway drops the connection after three periods.
-            const beat = setInterval(() => socket.emit('heartbeat', { metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 }, uptime: 1 }), 5_000);
-            socket.on('disconnect', () => clearInterval(beat));
-          }),
-      ),
-    );
+    const sockets = await connectAgents(gateway.port, machines);
     const databaseName = new URL(database.url).pathname.slice(1);
     const cpuBefore = {
       gateway: await cpuTicks((pid) => pid === gateway.child.pid),
@@ -341,6 +350,72 @@ async function measureIngest() {
   }
 }
 
+const FAIR_NOISY = 6;
+const FAIR_SAMPLES = Number(process.env.BENCH_FAIR_SAMPLES ?? 200);
+const SNAPSHOT_PLAYERS = 1_000;
+/** Between two joins of the quiet agent: it reports now and then, it is not a flood itself. */
+const QUIET_GAP_MS = 10;
+/** What a banned player's kick is promised within, from the join (docs/players.md). */
+const KICK_PROMISE_MS = 2_000;
+
+/** A quiet agent's join latency alone, then with FAIR_NOISY agents flooding 1,000-player snapshots, in one gateway. */
+async function measureFairness() {
+  const gateway = await startServer('gatewayServer.ts', ['ours', database.url]);
+  try {
+    const [quiet, ...noisy] = await connectAgents(gateway.port, machines.slice(0, 1 + FAIR_NOISY));
+    const quietServer = ingestServers[0]!;
+    let joined = 0;
+    const joins = async () => {
+      const latencies: number[] = [];
+      for (let index = 0; index < FAIR_SAMPLES; index++) {
+        const started = performance.now();
+        const answer = await quiet!
+          .timeout(60_000)
+          .emitWithAck('player:join', { serverId: quietServer, steamId: `fair-${runTag}-${joined++}`, username: 'quiet', at: new Date().toISOString() });
+        if (answer?.accepted !== true) throw new Error(`quiet join refused: ${JSON.stringify(answer)}`);
+        latencies.push(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, QUIET_GAP_MS));
+      }
+      return latencies;
+    };
+    const alone = await joins();
+
+    let flooding = true;
+    let snapshots = 0;
+    const warmed = new Set<number>();
+    const floods = noisy.map(async (socket, index) => {
+      const serverId = ingestServers[1 + index]!;
+      for (let round = 0; flooding; round++) {
+        // Churn as on a busy server: each snapshot shifts the online players by 50.
+        const players = Array.from({ length: SNAPSHOT_PLAYERS }, (_, n) => ({ steamId: `noisy-${runTag}-${index}-${n + round * 50}`, username: `noisy ${n}` }));
+        await socket.timeout(120_000).emitWithAck('players:snapshot', { serverId, players, at: new Date().toISOString() });
+        snapshots++;
+        warmed.add(index);
+      }
+    });
+    // Measured once every noisy agent has had a snapshot stored: the flood is on.
+    while (warmed.size < noisy.length) await new Promise((resolve) => setTimeout(resolve, 50));
+    const floodStarted = performance.now();
+    const snapshotsBefore = snapshots;
+    const withNoise = await joins();
+    const floodSeconds = (performance.now() - floodStarted) / 1000;
+    const snapshotRate = (snapshots - snapshotsBefore) / floodSeconds;
+    flooding = false;
+    await Promise.all(floods);
+    for (const socket of [quiet!, ...noisy]) socket.disconnect();
+
+    console.log(`\nnoisy neighbours: a quiet agent's player:join, ${FAIR_SAMPLES} joins per phase (join to ack)`);
+    console.log(`  alone:                                            p50 ${ms(percentile(alone, 50))}, p99 ${ms(percentile(alone, 99))}`);
+    const p99 = percentile(withNoise, 99);
+    console.log(
+      `  with ${FAIR_NOISY} agents flooding ${SNAPSHOT_PLAYERS.toLocaleString('en')}-player snapshots: p50 ${ms(percentile(withNoise, 50))}, p99 ${ms(p99)} (${snapshotRate.toFixed(1)} snapshots/s meanwhile)`,
+    );
+    console.log(`target p99 ≤ ${KICK_PROMISE_MS.toLocaleString('en')} ms with the flood: ${p99 <= KICK_PROMISE_MS ? 'met' : 'NOT met'}`);
+  } finally {
+    await gateway.stop();
+  }
+}
+
 /** p50/p95 of each case through our HTTP stack, next to the same statements bare. */
 async function measureReads() {
   // What a search reads first: the trigram index's pending entries (sql/migrations/000012), as live ingest leaves them.
@@ -389,11 +464,12 @@ async function measureReads() {
   }
 }
 
-// BENCH_ONLY=reads or BENCH_ONLY=ingest runs one half. Ingest first, so the reads meet the indexes as live agents leave them.
+// BENCH_ONLY=reads, =ingest or =fairness runs one part. Ingest first, so the reads meet the indexes as live agents leave them.
 const ONLY = process.env.BENCH_ONLY;
 try {
-  if (ONLY !== 'reads') await measureIngest();
-  if (ONLY !== 'ingest') await measureReads();
+  if (!ONLY || ONLY === 'ingest') await measureIngest();
+  if (!ONLY || ONLY === 'fairness') await measureFairness();
+  if (!ONLY || ONLY === 'reads') await measureReads();
 } finally {
   await storePool.end();
   await barePool.end();

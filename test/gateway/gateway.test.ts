@@ -109,6 +109,20 @@ for (const [framing, connect] of Object.entries(AGENTS)) {
       ['heartbeat', { uptime: 3 }, /metrics/],
       ['teleport', {}, /unknown event/],
       ['auth', { token, machineId, version: '0.1.0' }, /already authenticated/],
+      // What Postgres would refuse is refused here, before it can fail a statement shared with other reports.
+      ['server:status', { serverId: created.id, status: 'ONLINE', at: '0000-01-01T00:00:00Z' }, /at: must be between/],
+      ['server:status', { serverId: created.id, status: 'ONLINE', at: '2026-01-01T00:00:00+23:00' }, /at: time zone offset/],
+      ['player:join', { serverId: created.id, steamId: '7656', username: 'Bob', at: '0000-01-01T00:00:00Z' }, /at: must be between/],
+      ['player:join', { serverId: created.id, steamId: '7656', username: 'half \ud800', at }, /username: must not contain NUL/],
+      [
+        'heartbeat',
+        {
+          metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 },
+          uptime: 1,
+          host: { hostname: 'a\u0000b', os: 'linux', cpuCount: 1, memoryBytes: 1 },
+        },
+        /hostname: must not contain NUL/,
+      ],
     ] as const) {
       agent.send(event, data);
       const error = await agent.next('error');
@@ -232,13 +246,13 @@ test('an old agent version is UNSUPPORTED_VERSION', async (t) => {
   await agent.closed;
 });
 
-test('frames over 256 KiB close the connection; non-JSON plain frames are INVALID_EVENT', async (t) => {
+test('frames over 256 KiB close the connection; non-JSON plain frames are INVALID_EVENT once authenticated', async (t) => {
   const { machineId, token } = await machine();
   const plain = await plainAgent(app);
-  plain.ws.send('not json');
-  t.is((await plain.next('error')).code, 'INVALID_EVENT');
   plain.send('auth', { token, machineId, version: '0.1.0' });
   await plain.next('authenticated');
+  plain.ws.send('not json');
+  t.is((await plain.next('error')).code, 'INVALID_EVENT');
   plain.send('console', { serverId: machineId, lines: ['x'.repeat(300 * 1024)], at: new Date().toISOString() });
   t.is(await plain.closeCode, 1009, 'message too big');
 
@@ -327,4 +341,30 @@ test('with two orchestrator processes, a newer connection replaces the older one
   t.is(app.gateway.session(machineId), undefined);
   t.truthy(second.session(machineId));
   newer.close();
+});
+
+test('before auth, a plain frame that is not JSON or not { event, data } is AUTH_FAILED and closes at once', async (t) => {
+  const { machineId, token } = await machine();
+  for (const frame of ['not json', JSON.stringify({ hello: 'world' }), JSON.stringify([1, 2])]) {
+    const plain = await plainAgent(app);
+    plain.ws.send(frame);
+    const error = await plain.next('error', 1_000); // well before the auth time-out (1.5 s)
+    t.is(error.code, 'AUTH_FAILED', frame);
+    t.regex(error.message, /first message must be auth/, frame);
+    t.is(await plain.closeCode, 1008, frame);
+  }
+  // A malformed frame right behind auth (handled in order) is no reason to refuse the auth.
+  const plain = await plainAgent(app);
+  plain.send('auth', { token, machineId, version: '0.1.0' });
+  plain.ws.send('not json');
+  await plain.next('authenticated');
+  t.is((await plain.next('error')).code, 'INVALID_EVENT');
+  t.false(plain.isClosed());
+  plain.close();
+  // Socket.IO: an acknowledged event (or any other) before auth is AUTH_FAILED too.
+  const socket = await socketIoAgent(app);
+  socket.send('job:result', { jobId: machineId });
+  t.is((await socket.next('error', 1_000)).code, 'AUTH_FAILED');
+  await socket.closed;
+  t.true(socket.isClosed());
 });

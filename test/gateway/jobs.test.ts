@@ -133,3 +133,129 @@ test('a delivery the database cannot answer leaves the job for the sweep instead
   await t.notThrowsAsync(session!.deliver('not-a-job-id'));
   t.true(agent.connected, 'the session goes on');
 });
+
+/** A cluster of its own with a machine, a server and `count` START jobs delivered to a connected raw agent. */
+async function clusterWithJobs(count: number) {
+  const owner = await signUp(app);
+  const clusterId = await createCluster(app, owner);
+  const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
+  const server = await body(
+    await app.request(
+      `/api/v1/clusters/${clusterId}/servers`,
+      json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: owner.auth }),
+    ),
+  );
+  const errors: { code: string; message: string }[] = [];
+  const agent = await authenticatedAgent(machine, (agent) => {
+    agent.on('job', (_job: unknown, ack: (answer: object) => void) => ack({ accepted: true }));
+    agent.on('error', (error: { code: string; message: string }) => errors.push(error));
+  });
+  const jobIds: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const job = await body(await app.request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: owner.auth }));
+    await until(async () => (await jobStatus(job.id)) === 'DISPATCHED', 'the job delivered', 10_000);
+    jobIds.push(job.id);
+  }
+  return { owner, clusterId, machineId: machine.id as string, agent, errors, jobIds, serverId: server.id as string };
+}
+
+test("one tenant's result Postgres would refuse never fails another tenant's result stored in the same batch", async (t) => {
+  const poisoner = await clusterWithJobs(4);
+  const honest = await clusterWithJobs(1);
+  t.teardown(() => void (poisoner.agent.close(), honest.agent.close()));
+  const [blocker, withNul, withSurrogate, yearZero] = poisoner.jobIds as [string, string, string, string];
+  const finishedAt = new Date().toISOString();
+
+  // Results are stored by a batcher: those arriving while a batch's statement runs go together into the next one.
+  // The first result waits on a row lock held here, so the next three are deterministically stored in one statement.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  const lock = app.pool.transaction(async (tx) => {
+    await tx.query(sql.unsafe`SELECT 1 FROM jobs WHERE id = ${blocker} FOR UPDATE`);
+    locked();
+    await held;
+  });
+  await isLocked;
+  const result = (agent: Socket, report: object) => agent.timeout(10_000).emitWithAck('job:result', { status: 'SUCCEEDED', result: {}, finishedAt, ...report });
+  const blocked = result(poisoner.agent, { jobId: blocker });
+  await until(
+    async () =>
+      Number(await app.pool.oneFirst(sql.unsafe`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)) > 0,
+    'the first batch to wait on the lock',
+    10_000,
+  );
+  const acks = [
+    result(poisoner.agent, { jobId: withNul, status: 'FAILED', result: { 'key\u0000': 'a\u0000b' }, error: { code: 'X', message: 'c\u0000d' } }),
+    result(poisoner.agent, { jobId: withSurrogate, result: { output: 'half \ud800 pair' } }),
+    result(poisoner.agent, { jobId: yearZero, finishedAt: '0000-01-01T00:00:00Z' }),
+    result(honest.agent, { jobId: honest.jobIds[0], result: { message: 'online' } }),
+  ];
+  // Each session handles its frames in order and hands a result to the batcher as it handles it: once a later frame is
+  // answered, the results before it wait in the batcher for the blocked statement.
+  const later = (tenant: typeof honest) =>
+    tenant.agent.timeout(10_000).emitWithAck('console', { serverId: tenant.serverId, lines: ['-'], at: new Date().toISOString() });
+  await Promise.all([later(poisoner), later(honest)]);
+  release();
+  await lock;
+  const [nul, surrogate, zero, good] = await Promise.all(acks);
+  t.like(await blocked, { stored: true });
+
+  t.like(good, { accepted: true, stored: true }, "the other tenant's result is stored and acknowledged");
+  const stored = await body(await app.request(`/api/v1/jobs/${honest.jobIds[0]}`, { headers: honest.owner.auth }));
+  t.like(stored, { status: 'SUCCEEDED', result: { message: 'online' } });
+
+  // NUL and lone surrogates are game output the agent could not help: stored made storable (NUL removed, U+FFFD).
+  t.like(nul, { stored: true });
+  t.like(await body(await app.request(`/api/v1/jobs/${withNul}`, { headers: poisoner.owner.auth })), {
+    status: 'FAILED',
+    result: { key: 'ab' },
+    error: { code: 'X', message: 'cd' },
+  });
+  t.like(surrogate, { stored: true });
+  t.like(await body(await app.request(`/api/v1/jobs/${withSurrogate}`, { headers: poisoner.owner.auth })), {
+    status: 'SUCCEEDED',
+    result: { output: 'half \ufffd pair' },
+  });
+  // A date Postgres cannot store is refused, and changes nothing.
+  t.like(zero, { accepted: false });
+  t.regex(String((zero as { reason: string }).reason), /finishedAt/);
+  t.is(await jobStatus(yearZero), 'DISPATCHED');
+  t.true(poisoner.errors.some((error) => error.code === 'INVALID_EVENT' && /finishedAt/.test(error.message)));
+  t.deepEqual(honest.errors, []);
+});
+
+test("console, server:stats and job:progress about another machine's server or job are INVALID_EVENT", async (t) => {
+  const mine = await clusterWithJobs(1);
+  const other = await clusterWithJobs(1);
+  t.teardown(() => void (mine.agent.close(), other.agent.close()));
+  const at = new Date().toISOString();
+  const send = (event: string, data: object) => mine.agent.timeout(10_000).emitWithAck(event, data);
+  for (const [event, data] of [
+    ['console', { serverId: other.serverId, lines: ['hello from another cluster'], at }],
+    ['server:stats', { serverId: other.serverId, cpuPercent: 1, memoryBytes: 1, at }],
+    ['job:progress', { jobId: other.jobIds[0], status: 'RUNNING' }],
+  ] as const) {
+    const answer = await send(event, data);
+    t.like(answer, { accepted: false }, event);
+    t.regex(String(answer.reason), /not on this machine|not this machine's/, event);
+  }
+  t.is(mine.errors.filter((error) => error.code === 'INVALID_EVENT').length, 3);
+  t.is(await jobStatus(other.jobIds[0]!), 'DISPATCHED', "the other machine's job is untouched");
+  // The machine's own reports are still accepted, also for a server added to it later (its cache follows servers:sync).
+  t.like(await send('console', { serverId: mine.serverId, lines: ['ok'], at }), { accepted: true });
+  t.like(await send('server:stats', { serverId: mine.serverId, cpuPercent: 1, memoryBytes: 1, at }), { accepted: true });
+  t.like(await send('job:progress', { jobId: mine.jobIds[0], status: 'RUNNING' }), { accepted: true });
+  t.is(await jobStatus(mine.jobIds[0]!), 'RUNNING');
+  t.like(await send('job:progress', { jobId: mine.jobIds[0], status: 'RUNNING' }), { accepted: true }, 'a repeated progress report is fine');
+  const synced = new Promise<{ servers: { id: string }[] }>((resolve) => mine.agent.once('servers:sync', resolve));
+  const added = await body(
+    await app.request(
+      `/api/v1/clusters/${mine.clusterId}/servers`,
+      json({ name: 'later', gameType: 'RUST', machineId: mine.machineId, gamePort: 29015, queryPort: 29016, rconPort: 29017 }, { headers: mine.owner.auth }),
+    ),
+  );
+  t.true((await synced).servers.some((server) => server.id === added.id));
+  t.like(await send('console', { serverId: added.id, lines: ['ok'], at }), { accepted: true });
+});
