@@ -12,7 +12,7 @@ import { until } from '../support/wait.ts';
 import { body, json } from '../support/app.ts';
 import { createCluster, signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
-import { FAKE_SERVER, freePorts, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+import { createFakeServer, FAKE_SERVER, freePorts, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
 
 let app: GatewayApp;
 let owner: TestUser;
@@ -27,35 +27,10 @@ test.after.always(async () => {
 });
 
 async function machineWithAgent() {
-  const clusterId = await createCluster(app, owner);
-  const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
-  const agent = await startAgent({ url: app.url, machineId: machine.id, token: machine.agentToken });
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
+  const agent = await startAgent({ url: app.url, machineId, token });
   agents.push(agent);
-  return { clusterId, machineId: machine.id as string, token: machine.agentToken as string, agent };
-}
-
-async function createServer(clusterId: string, machineId: string, extra: Record<string, unknown> = {}) {
-  const [gamePort, queryPort, rconPort] = await freePorts(3);
-  const response = await app.request(
-    `/api/v1/clusters/${clusterId}/servers`,
-    json(
-      {
-        name: 'fake',
-        gameType: 'CUSTOM',
-        machineId,
-        gamePort,
-        queryPort,
-        rconPort,
-        rconPassword: 'fake-password',
-        startCommand: `${process.execPath} ${FAKE_SERVER}`,
-        ...extra,
-      },
-      { headers: owner.auth },
-    ),
-  );
-  const server = await body(response);
-  if (response.status !== 201) throw new Error(JSON.stringify(server));
-  return server as { id: string; rconPort: number };
+  return { clusterId, machineId, token, agent };
 }
 
 /** What the power jobs will do: set the desired status; the agent reconciles towards it. */
@@ -97,7 +72,7 @@ test.serial('the agent authenticates; start → ONLINE; crash → CRASHED → au
   t.truthy(machine.hostname);
   t.truthy(machine.metrics);
 
-  const server = await createServer(clusterId, machineId);
+  const server = await createFakeServer(app, owner, clusterId, machineId);
   await reaches(server.id, 'OFFLINE');
   await desire(server.id, machineId, 'RUNNING');
   await reaches(server.id, 'ONLINE');
@@ -124,7 +99,7 @@ test.serial('the agent authenticates; start → ONLINE; crash → CRASHED → au
 
 test.serial('an RCON answer holding NUL ends the job SUCCEEDED, stored without the NUL, and leaves the outbox empty', async (t) => {
   const { clusterId, machineId, agent } = await machineWithAgent();
-  const server = await createServer(clusterId, machineId);
+  const server = await createFakeServer(app, owner, clusterId, machineId);
   await reaches(server.id, 'OFFLINE');
   await desire(server.id, machineId, 'RUNNING');
   await reaches(server.id, 'ONLINE');
@@ -140,7 +115,7 @@ test.serial('an RCON answer holding NUL ends the job SUCCEEDED, stored without t
 
 test.serial('a hung server is killed after the stop timeouts', async (t) => {
   const { clusterId, machineId, agent } = await machineWithAgent();
-  const server = await createServer(clusterId, machineId);
+  const server = await createFakeServer(app, owner, clusterId, machineId);
   await desire(server.id, machineId, 'RUNNING');
   await reaches(server.id, 'ONLINE');
   const client = rcon(server);
@@ -156,7 +131,7 @@ test.serial('a hung server is killed after the stop timeouts', async (t) => {
 
 test.serial('MINECRAFT: console over stdin, ready on the Done line, server.properties written, graceful stop', async (t) => {
   const { clusterId, machineId, agent } = await machineWithAgent();
-  const server = await createServer(clusterId, machineId, { gameType: 'MINECRAFT', env: { FAKE_MODE: 'minecraft' }, maxPlayers: 7 });
+  const server = await createFakeServer(app, owner, clusterId, machineId, { gameType: 'MINECRAFT', env: { FAKE_MODE: 'minecraft' }, maxPlayers: 7 });
   await desire(server.id, machineId, 'RUNNING');
   await reaches(server.id, 'ONLINE');
   const { readFile } = await import('node:fs/promises');
@@ -171,7 +146,7 @@ test.serial('MINECRAFT: console over stdin, ready on the Done line, server.prope
 test.serial('a wrong RCON password is reported clearly', async (t) => {
   const { clusterId, machineId, agent } = await machineWithAgent();
   // The game is started with another password than the one the service gave the agent.
-  const server = await createServer(clusterId, machineId, {
+  const server = await createFakeServer(app, owner, clusterId, machineId, {
     startCommand: `/usr/bin/env RCON_PASSWORD=not-the-password ${process.execPath} ${FAKE_SERVER}`,
     autoRestart: false,
   });
@@ -183,7 +158,7 @@ test.serial('a wrong RCON password is reported clearly', async (t) => {
 
 test.serial('the agent reconnects after the gateway drops it, and reports its servers again', async (t) => {
   const { clusterId, machineId, agent } = await machineWithAgent();
-  const server = await createServer(clusterId, machineId);
+  const server = await createFakeServer(app, owner, clusterId, machineId);
   await desire(server.id, machineId, 'RUNNING');
   await reaches(server.id, 'ONLINE');
   // Drop the session from the service side (as a restart of the gateway would): machine OFFLINE, server UNKNOWN…

@@ -10,10 +10,10 @@ import { createGateway } from '../../orchestrator/gateway/gateway.ts';
 import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
 import { acceptServerJob } from '../../orchestrator/jobs/serverJobs.ts';
 import { SYSTEM_ORIGIN } from '../../schema/origin.ts';
-import { body, json } from '../support/app.ts';
-import { createCluster, signUp, type TestUser } from '../support/identity.ts';
+import { body } from '../support/app.ts';
+import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
-import { FAKE_SERVER, freePorts, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+import { createFakeServer, freePorts, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
 import { until } from '../support/wait.ts';
 
 let app: GatewayApp;
@@ -28,41 +28,13 @@ test.after.always(async () => {
   await app?.close();
 });
 
-async function machine() {
-  const clusterId = await createCluster(app, owner);
-  const created = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
-  return { clusterId, machineId: created.id as string, token: created.agentToken as string };
-}
-
-async function fakeServer(clusterId: string, machineId: string) {
-  const [gamePort, queryPort, rconPort] = await freePorts(3);
-  const response = await app.request(
-    `/api/v1/clusters/${clusterId}/servers`,
-    json(
-      {
-        name: 'fake',
-        gameType: 'CUSTOM',
-        machineId,
-        gamePort,
-        queryPort,
-        rconPort,
-        rconPassword: 'fake-password',
-        startCommand: `${process.execPath} ${FAKE_SERVER}`,
-      },
-      { headers: owner.auth },
-    ),
-  );
-  if (response.status !== 201) throw new Error(await response.text());
-  return (await body(response)) as { id: string };
-}
-
 const machineStatus = async (machineId: string) => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM machines WHERE id = ${machineId}`));
 const ended = async (jobId: string) => body(await app.request(`/api/v1/jobs/${jobId}?wait=30`, { headers: owner.auth }));
 
 test.serial('jobs waiting for an agent run when it connects, for every server (none fails SERVER_NOT_FOUND)', async (t) => {
-  const { clusterId, machineId, token } = await machine();
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
   const servers = [];
-  for (let index = 0; index < 4; index++) servers.push(await fakeServer(clusterId, machineId));
+  for (let index = 0; index < 4; index++) servers.push(await createFakeServer(app, owner, clusterId, machineId));
   // Accepted while the agent is away: they are sent as soon as it authenticates, together with the servers:sync that
   // sets up their servers (the first server is started by the sync itself, which takes a while).
   const jobs = [];
@@ -76,15 +48,15 @@ test.serial('jobs waiting for an agent run when it connects, for every server (n
 });
 
 test.serial('a START sent together with its brand-new server runs on it (the job waits for its configuration)', async (t) => {
-  const { clusterId, machineId, token } = await machine();
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
   const agent = await startAgent({ url: app.url, machineId, token });
   agents.push(agent);
   await until(async () => (await machineStatus(machineId)) === 'ONLINE', 'machine ONLINE');
   // The server arrives on the machine and its START is accepted in one commit: the gateway reads the new
   // configuration for servers:sync while the job, announced with its content, goes out at once, so the job reaches the
   // agent first.
-  const elsewhere = await machine();
-  const server = await fakeServer(elsewhere.clusterId, elsewhere.machineId);
+  const elsewhere = await registerMachine(app, owner);
+  const server = await createFakeServer(app, owner, elsewhere.clusterId, elsewhere.machineId);
   const job = await app.pool.transaction(async (tx) => {
     await tx.query(sql.unsafe`UPDATE servers SET machine_id = ${machineId}, cluster_id = ${clusterId} WHERE id = ${server.id}`);
     await notifyAgent(tx, { type: 'servers_changed', machineId });
@@ -95,7 +67,7 @@ test.serial('a START sent together with its brand-new server runs on it (the job
 
   // Through the API, created and started one right after the other.
   for (let round = 0; round < 2; round++) {
-    const server = await fakeServer(clusterId, machineId);
+    const server = await createFakeServer(app, owner, clusterId, machineId);
     const job = await body(await app.request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: owner.auth }));
     const done = await ended(job.id);
     t.is(done.status, 'SUCCEEDED', JSON.stringify(done));
@@ -103,7 +75,7 @@ test.serial('a START sent together with its brand-new server runs on it (the job
 });
 
 test.serial('several gateway URLs: an unreachable one is skipped, and the agent fails over when its gateway goes away', async (t) => {
-  const { machineId, token } = await machine();
+  const { machineId, token } = await registerMachine(app, owner);
   // A second gateway (as a second orchestrator process would run) on its own port, against the same database.
   const httpServer = createHttpServer();
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));

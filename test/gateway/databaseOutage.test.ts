@@ -10,9 +10,9 @@ import { sql } from 'slonik';
 import { SourceRconClient } from '../../agent/rcon/sourceRcon.ts';
 import { sweepDueJobs } from '../../orchestrator/worker/jobs__dispatch.ts';
 import { body, json } from '../support/app.ts';
-import { createCluster, signUp, type TestUser } from '../support/identity.ts';
+import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, socketIoAgent, type GatewayApp } from '../support/gateway.ts';
-import { FAKE_SERVER, freePorts, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+import { createFakeServer, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
 import { until } from '../support/wait.ts';
 
 let app: GatewayApp;
@@ -50,47 +50,18 @@ async function rawAgent(machine: { machineId: string; token: string }) {
   return agent;
 }
 
-async function machine() {
-  const clusterId = await createCluster(app, owner);
-  const created = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
-  return { clusterId, machineId: created.id as string, token: created.agentToken as string };
-}
-
 const machineStatus = async (machineId: string) => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM machines WHERE id = ${machineId}`));
 const serverStatus = async (serverId: string) => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`));
 const jobRow = (jobId: string) =>
   app.pool.one(sql.unsafe`SELECT status, result, error FROM jobs WHERE id = ${jobId}`) as Promise<{ status: string; result: any; error: any }>;
 
-async function fakeServer(clusterId: string, machineId: string) {
-  const [gamePort, queryPort, rconPort] = await freePorts(3);
-  const response = await app.request(
-    `/api/v1/clusters/${clusterId}/servers`,
-    json(
-      {
-        name: 'fake',
-        gameType: 'CUSTOM',
-        machineId,
-        gamePort,
-        queryPort,
-        rconPort,
-        rconPassword: 'fake-password',
-        startCommand: `${process.execPath} ${FAKE_SERVER}`,
-        autoRestart: false,
-      },
-      { headers: owner.auth },
-    ),
-  );
-  if (response.status !== 201) throw new Error(await response.text());
-  return (await body(response)) as { id: string; rconPort: number };
-}
-
 /** A machine with the real agent and one fake game server ONLINE. */
 async function runningServer() {
-  const { clusterId, machineId, token } = await machine();
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
   const agent = await startAgent({ url: app.url, machineId, token });
   agents.push(agent);
   await until(async () => (await machineStatus(machineId)) === 'ONLINE', 'machine ONLINE');
-  const server = await fakeServer(clusterId, machineId);
+  const server = await createFakeServer(app, owner, clusterId, machineId, { autoRestart: false });
   const started = await app.request(`/api/v1/servers/${server.id}/start?wait=20`, { method: 'POST', headers: owner.auth });
   if ((await body(started)).status !== 'SUCCEEDED') throw new Error('the server did not start');
   await until(async () => (await serverStatus(server.id)) === 'ONLINE', 'server ONLINE');
@@ -98,7 +69,7 @@ async function runningServer() {
 }
 
 test.serial('an agent that authenticates while the database is down gets UNAVAILABLE (retryable), not AUTH_FAILED', async (t) => {
-  const { machineId, token } = await machine();
+  const { machineId, token } = await registerMachine(app, owner);
   await app.databaseProxy!.down();
   const agent = await socketIoAgent(app);
   agent.send('auth', { token, machineId, version: '0.1.0' });
@@ -109,7 +80,7 @@ test.serial('an agent that authenticates while the database is down gets UNAVAIL
 });
 
 test.serial('an agent whose token lookup hangs (database not answering) gets UNAVAILABLE, not AUTH_FAILED', async (t) => {
-  const { machineId, token } = await machine();
+  const { machineId, token } = await registerMachine(app, owner);
   app.databaseProxy!.hang();
   const agent = await socketIoAgent(app);
   agent.send('auth', { token, machineId, version: '0.1.0' });
@@ -124,7 +95,7 @@ test.serial('an agent whose token lookup hangs (database not answering) gets UNA
 });
 
 test.serial('the real agent keeps retrying through a database outage and comes ONLINE once it is back', async (t) => {
-  const { machineId, token } = await machine();
+  const { machineId, token } = await registerMachine(app, owner);
   await app.databaseProxy!.down();
   const agent = await startAgent({ url: app.url, machineId, token });
   agents.push(agent);
@@ -169,7 +140,7 @@ test.serial('a crash reported while the database is down reaches the API once it
 });
 
 test.serial('server:status is acknowledged once stored, and refused for a retry while the database is down', async (t) => {
-  const { clusterId, machineId, token } = await machine();
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
   const created = await body(
     await app.request(
       `/api/v1/clusters/${clusterId}/servers`,
@@ -189,7 +160,7 @@ test.serial('server:status is acknowledged once stored, and refused for a retry 
 });
 
 test.serial('a result that arrives after the sweep expired its job wins, and the job says so', async (t) => {
-  const { clusterId, machineId, token } = await machine();
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
   const created = await body(
     await app.request(
       `/api/v1/clusters/${clusterId}/servers`,

@@ -7,6 +7,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { body, json, type TestApp } from './app.ts';
+import { FAKE_SERVER_PATH } from './fakeGame.ts';
+import { createCluster, type TestUser } from './identity.ts';
 
 export type AgentProcess = { child: ChildProcess; lines: string[]; dataDir: string; exited: Promise<number | null>; stop: () => Promise<number | null> };
 
@@ -65,3 +68,35 @@ export async function freePorts(count: number): Promise<number[]> {
 }
 
 export { FAKE_SERVER_PATH as FAKE_SERVER } from './fakeGame.ts';
+
+/** Registers a machine in a new cluster of `owner`'s, through the API: its ids and its agent token. */
+export async function registerMachine(app: TestApp, owner: TestUser) {
+  const clusterId = await createCluster(app, owner);
+  const created = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
+  return { clusterId, machineId: created.id as string, token: created.agentToken as string };
+}
+
+/** A CUSTOM server on `machineId` that runs the fake game (Source RCON on free ports), created through the API. */
+export async function createFakeServer(app: TestApp, owner: TestUser, clusterId: string, machineId: string, extra: Record<string, unknown> = {}) {
+  const [gamePort, queryPort, rconPort] = await freePorts(3);
+  const response = await app.request(
+    `/api/v1/clusters/${clusterId}/servers`,
+    json(
+      {
+        name: 'fake',
+        gameType: 'CUSTOM',
+        machineId,
+        gamePort,
+        queryPort,
+        rconPort,
+        rconPassword: 'fake-password',
+        startCommand: `${process.execPath} ${FAKE_SERVER_PATH}`,
+        ...extra,
+      },
+      { headers: owner.auth },
+    ),
+  );
+  const server = await body(response);
+  if (response.status !== 201) throw new Error(JSON.stringify(server));
+  return server as { id: string; rconPort: number };
+}
