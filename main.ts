@@ -48,5 +48,5 @@ const shutdown = async (signal: NodeJS.Signals) => {
   logger.info('stopped');
   process.exit(0);
 };
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+process.on('SIGINT', (signal) => void shutdown(signal));
+process.on('SIGTERM', (signal) => void shutdown(signal));

@@ -14,7 +14,9 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 const IDLE_SWEEP_MS = 50;
 
 export async function startHttpServer(koa: Koa, options: { port: number; host: string }): Promise<HttpServer> {
-  const server = createServer(koa.callback());
+  const handle = koa.callback();
+  // Koa answers and logs its own errors: the promise a request handler returns is not Node's to await.
+  const server = createServer((request, response) => void handle(request, response));
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
   await new Promise<void>((resolve, reject) => {

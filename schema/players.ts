@@ -61,7 +61,7 @@ export const playerListQuery = z
       .trim()
       .min(1, 'search must not be empty')
       .max(64, 'search must be at most 64 characters')
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused here
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
       .refine((value) => !/[\u0000-\u001f]/.test(value), 'must not contain control characters')
       .optional()
       .meta({ description: 'Part of the username or platform id, any case' }),

@@ -39,7 +39,7 @@ if (typeCheck !== 0) {
   process.exit(typeCheck);
 }
 
-// Biome (format and lint) and dependency-cruiser (imports point one way: docs/architecture.md).
+// Prettier (format), ESLint (lint) and dependency-cruiser (imports point one way: docs/architecture.md).
 const npm = process.env.npm_execpath;
 const lint = npm ? await run(process.execPath, [npm, 'run', '--silent', 'lint']) : await run('npm', ['run', '--silent', 'lint']);
 if (lint !== 0) {

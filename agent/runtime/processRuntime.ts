@@ -208,7 +208,7 @@ export class ProcessRuntime implements Runtime {
     try {
       child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, detached: true, stdio: 'pipe' });
     } catch (error) {
-      throw new Error(`cannot start ${spec.command}: ${(error as Error).message}`); // e.g. a NUL in an argument
+      throw new Error(`cannot start ${spec.command}: ${(error as Error).message}`, { cause: error }); // e.g. a NUL in an argument
     }
     if (child.pid === undefined) {
       // Spawning failed; the reason follows as an 'error' event on the next tick.

@@ -269,9 +269,13 @@ export class ServerSupervisor {
   /** Periodic reports while `proc` runs: stats always, the player list while ONLINE. */
   #watch(proc: RunningProcess): void {
     const sample = createProcessSampler(proc.pid);
-    const stats = setInterval(async () => {
-      const figures = await sample();
-      if (figures && this.#process === proc) this.#options.report('server:stats', { serverId: this.config.id, ...figures, at: new Date().toISOString() });
+    const stats = setInterval(() => {
+      void sample().then(
+        (figures) => {
+          if (figures && this.#process === proc) this.#options.report('server:stats', { serverId: this.config.id, ...figures, at: new Date().toISOString() });
+        },
+        () => undefined,
+      );
     }, this.#options.statsIntervalMs ?? 10_000);
     const snapshots = setInterval(() => void this.snapshotPlayers(), this.#options.snapshotIntervalMs ?? 30_000);
     void proc.wait().then(() => {

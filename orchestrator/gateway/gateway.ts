@@ -151,7 +151,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
       await Promise.all(held.map((session) => store.markOffline(session.machineId!, session.generation).catch(() => undefined)));
       for (const session of open) session.link.close();
       plain.close();
-      await new Promise<void>((resolve) => io.close(() => resolve()));
+      await new Promise<void>((resolve) => void io.close(() => resolve()));
     },
   };
 }

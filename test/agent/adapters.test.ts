@@ -49,7 +49,11 @@ test('CUSTOM over Source RCON: players, kick, ban, unban, broadcast, graceful st
   const players = await custom.listPlayers(channel);
   t.deepEqual(players.map((player) => player.username).sort(), ['alice', 'bob']);
   t.true(players.every((player) => typeof player.ping === 'number'));
-  await custom.kick(channel, players.find((player) => player.username === 'alice')!, 'be nice\nquit');
+  await custom.kick(
+    channel,
+    players.find((player) => player.username === 'alice')!,
+    'be nice\nquit',
+  );
   t.deepEqual(
     (await custom.listPlayers(channel)).map((player) => player.username),
     ['bob'],

@@ -96,13 +96,11 @@ const CASES: Case[] = [
   { name: 'GET server', request: (f) => [`/api/v1/servers/${f.serverId}`], expect: ALL_MEMBERS(200) },
   { name: 'PATCH server', request: (f) => [`/api/v1/servers/${f.serverId}`, json({ name: 'renamed' }, { method: 'PATCH' })], expect: MANAGERS(200) },
   { name: 'DELETE server', request: (f) => [`/api/v1/servers/${f.serverId}`, { method: 'DELETE' }], expect: MANAGERS(200) },
-  ...(['start', 'stop', 'restart', 'kill'] as const).map(
-    (action): Case => ({
-      name: `POST server ${action}`,
-      request: (f) => [`/api/v1/servers/${f.serverId}/${action}`, { method: 'POST' }],
-      expect: MANAGERS(202),
-    }),
-  ),
+  ...(['start', 'stop', 'restart', 'kill'] as const).map((action): Case => ({
+    name: `POST server ${action}`,
+    request: (f) => [`/api/v1/servers/${f.serverId}/${action}`, { method: 'POST' }],
+    expect: MANAGERS(202),
+  })),
   // The fixture's server is not running: allowed callers get 409, the others 403 first.
   { name: 'POST server rcon', request: (f) => [`/api/v1/servers/${f.serverId}/rcon`, json({ command: 'status' })], expect: MANAGERS(409) },
   { name: 'POST rcon/execute', request: (f) => ['/api/v1/rcon/execute', json({ serverId: f.serverId, command: 'status' })], expect: MANAGERS(409) },

@@ -20,8 +20,9 @@ const limiter = await createRedisLimiter({ url, prefix, logger, timeoutMs: timeo
 const server = await startHttpServer(createRateLimitApp(limiter, logger), { port: 0, host: '127.0.0.1' });
 process.stdout.write(`${server.port}\n`);
 
-process.once('SIGTERM', async () => {
+const stop = async () => {
   await server.close(1_000);
   await limiter.close();
   process.exit(0);
-});
+};
+process.once('SIGTERM', () => void stop());

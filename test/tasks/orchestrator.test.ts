@@ -70,7 +70,7 @@ test.serial('occurrences that fell due while no orchestrator ran: at start-up on
 
 test.serial('an orchestrator killed mid-run: another one resumes the run after the lease lapses, and each step runs once', async (t) => {
   const [port, gamePort, queryPort, rconPort] = await freePorts(4);
-  let orchestrator = await startOrchestrator(t, port!);
+  const orchestrator = await startOrchestrator(t, port!);
   const url = `http://127.0.0.1:${port}`;
 
   const owner = await signUp(app());
@@ -113,7 +113,7 @@ test.serial('an orchestrator killed mid-run: another one resumes the run after t
 
   orchestrator.child.kill('SIGKILL');
   await orchestrator.exited;
-  orchestrator = await startOrchestrator(t, port!);
+  await startOrchestrator(t, port!);
 
   const ended = await get(`/api/v1/jobs/${run.id}?wait=60`);
   t.is(ended.status, 'SUCCEEDED', JSON.stringify(ended));

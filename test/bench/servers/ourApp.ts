@@ -28,8 +28,9 @@ const deps = await createAppDeps({ config, logger, pool, databaseUrl, secrets: {
 const { koa } = createApp(deps);
 const server = await startHttpServer(koa, { port: 0, host: '127.0.0.1' });
 console.error(`PORT ${server.port}`);
-process.on('SIGTERM', async () => {
+const stop = async () => {
   await server.close(1_000);
   await pool.end();
   process.exit(0);
-});
+};
+process.on('SIGTERM', () => void stop());
