@@ -11,7 +11,7 @@ import { listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
 import { clusterEvent, cursor, eventListQuery, eventStreamQuery, matches, type EventFilter } from '../../schema/events.ts';
 import { validationFailed } from '../../schema/errors.ts';
-import { envelopeOf, eventsAfter, listEvents, type StoredEvent } from '../../orchestrator/events/store.ts';
+import { envelopeOf, eventsAfter, lastPosition, listEvents, type StoredEvent } from '../../orchestrator/events/store.ts';
 import { authorize } from '../identity/access.ts';
 import { createAuthenticator } from '../identity/principal.ts';
 
@@ -56,7 +56,8 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
     summary: "A cluster's events, live (Server-Sent Events)",
     description:
       'Each event is sent as `id:` (the cursor), `event:` (the type) and `data:` (the event JSON). Resumes after the ' +
-      '`Last-Event-ID` header (or `?after=`) from the durable log, then goes on live with no gap and no duplicate. ' +
+      '`Last-Event-ID` header (or `?after=`) from the durable log, then goes on live with no gap and no duplicate; ' +
+      'without either it starts with the events that come next. ' +
       `Filters: \`types\` (comma list), \`serverId\`. A comment line every ${HEARTBEAT_MS / 1000} s keeps proxies open. ` +
       'The stream ends when the caller loses access to the cluster (checked every few seconds).',
     tags: ['Events'],
@@ -67,7 +68,7 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'An event stream (text/event-stream)' } },
     handler: async (ctx, { params, query }) => {
       const lastEventId = ctx.get('Last-Event-ID');
-      let after = query.after ?? 0n;
+      let after: bigint | null = query.after ?? null;
       if (lastEventId) {
         const parsed = cursor.safeParse(lastEventId);
         if (!parsed.success) throw validationFailed([{ field: 'Last-Event-ID', message: parsed.error.issues[0]!.message }]);
@@ -77,7 +78,8 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
     },
   });
 
-  function stream(ctx: Context, filter: EventFilter, after: bigint) {
+  /** `after` null: from the events that come next (the reader subscribes first, so none falls between). */
+  function stream(ctx: Context, filter: EventFilter, after: bigint | null) {
     const out = new PassThrough();
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
@@ -87,7 +89,7 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
     // Sent at once: the client sees the answer's headers now, not with the first event or heartbeat.
     out.write(': connected\n\n');
 
-    let position = after;
+    let position = after ?? 0n;
     let live = false;
     const waiting: StoredEvent[] = [];
     let ended = false;
@@ -130,6 +132,7 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
 
     void (async () => {
       try {
+        if (after === null) position = await lastPosition(pool);
         for (;;) {
           const events = await eventsAfter(pool, filter, position, CATCH_UP_BATCH);
           for (const event of events) send(event);

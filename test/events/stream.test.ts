@@ -165,3 +165,16 @@ test('the list: oldest first, filters, cursor, pages; bad input is 400; outsider
   t.is((await list('', outsider)).status, 403);
   t.is((await app().request(`/api/v1/clusters/${clusterId}/events/stream`, { headers: outsider.auth })).status, 403);
 });
+
+test('a stream opened without a cursor starts with the events that come next, not the history', async (t) => {
+  const { clusterId, server } = await cluster();
+  const serverId = await server();
+  await setStatus(serverId, 'STARTING');
+  await setStatus(serverId, 'ONLINE');
+  await sequencer.runOnce();
+  const reader = await openSse(streamUrl(clusterId, '?types=server.status'), owner.auth);
+  await setStatus(serverId, 'STOPPING');
+  const [first] = await reader.take(1);
+  t.is(first!.data.data.status, 'STOPPING');
+  reader.close();
+});
