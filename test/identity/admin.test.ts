@@ -22,7 +22,16 @@ test('the admin command creates users, resets passwords and sets tiers', async (
   t.is(run(database.url, 'set-tier', 'ops@example.test', 'PRO').status, 0);
   t.is(await pool.oneFirst(sql.unsafe`SELECT tier FROM users WHERE email = 'ops@example.test'`), 'PRO');
 
-  t.is(run(database.url, 'reset-password', 'ops@example.test', 'second password').status, 0);
+  const sessionId = await pool.oneFirst(sql.unsafe`
+    INSERT INTO sessions (user_id, expires_at) SELECT id, now() + interval '1 day' FROM users WHERE email = 'ops@example.test' RETURNING id`);
+  const reset = run(database.url, 'reset-password', 'ops@example.test', 'second password');
+  t.is(reset.status, 0, reset.stderr);
+  t.regex(reset.stdout, /every session of the user has ended/);
+  t.not(
+    await pool.oneFirst(sql.unsafe`SELECT revoked_at FROM sessions WHERE id = ${String(sessionId)}`),
+    null,
+    'a reset ends the sessions of the old password',
+  );
   const hash = String(await pool.oneFirst(sql.unsafe`SELECT password_hash FROM users WHERE email = 'ops@example.test'`));
   t.true(await verifyPassword('second password', hash));
 
@@ -30,6 +39,45 @@ test('the admin command creates users, resets passwords and sets tiers', async (
   t.is(run(database.url, 'set-tier', 'nobody@example.test', 'PRO').status, 1);
   t.is(run(database.url, 'create-user', 'ops@example.test', 'another password').status, 1, 'duplicate e-mail');
   t.is(run(database.url).status, 2);
+});
+
+test('admin failures are one line, never a stack trace; a password may come on standard input', async (t) => {
+  const unreachable = run('postgres://postgres@127.0.0.1:1/nothing', 'create-user', 'ops@example.test', 'long enough password');
+  t.is(unreachable.status, 1);
+  t.is(unreachable.stderr.trim().split('\n').length, 1, unreachable.stderr);
+  t.regex(unreachable.stderr, /^admin: /);
+  t.notRegex(unreachable.stderr, /\n\s+at /);
+
+  const badConfig = spawnSync(process.execPath, ['api/admin.ts', 'create-user', 'ops@example.test', 'long enough password'], {
+    env: { ...process.env, DATABASE_URL: 'mysql://nope', PORT: 'abc' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  t.is(badConfig.status, 1);
+  t.is(badConfig.stderr.trim().split('\n').length, 1, badConfig.stderr);
+  t.regex(badConfig.stderr, /DATABASE_URL/);
+  t.regex(badConfig.stderr, /PORT/);
+
+  const database = await createTestDatabase();
+  t.teardown(() => database.drop());
+  const fromStdin = spawnSync(process.execPath, ['api/admin.ts', 'create-user', 'stdin@example.test', '-'], {
+    env: { ...process.env, DATABASE_URL: database.url },
+    input: 'typed, not in ps\n',
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  t.is(fromStdin.status, 0, fromStdin.stderr);
+  const pool = await createDatabasePool(database.url, { maxPoolSize: 1 });
+  t.teardown(() => pool.end());
+  t.true(await verifyPassword('typed, not in ps', String(await pool.oneFirst(sql.unsafe`SELECT password_hash FROM users WHERE email = 'stdin@example.test'`))));
+  const short = spawnSync(process.execPath, ['api/admin.ts', 'reset-password', 'stdin@example.test'], {
+    env: { ...process.env, DATABASE_URL: database.url },
+    input: 'short\n',
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  t.is(short.status, 2);
+  t.regex(short.stderr, /at least/);
 });
 
 test('ADMIN_EMAIL and ADMIN_PASSWORD create the first user at start-up, once', async (t) => {

@@ -3,7 +3,7 @@
  * docs URL, answers /readyz and the docs, and exits 0 on SIGTERM. A crash's leftovers do not block the next start.
  */
 import test from 'ava';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +67,24 @@ test.serial('npm start runs on the embedded database, serves docs and readiness,
   t.is(docs.status, 200);
   t.regex(await docs.text(), /swagger-ui/);
   t.is((await fetch(`${base}/api/docs/openapi.json`)).status, 200);
+
+  // The operator's own commands work beside the running service, on its embedded database: the password comes on
+  // standard input, and the service sees the new user at once.
+  const admin = spawnSync(process.execPath, ['api/admin.ts', 'create-user', 'ops@example.test'], {
+    env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '' },
+    input: 'a password from stdin\n',
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  t.is(admin.status, 0, admin.stderr);
+  t.regex(admin.stdout, /created user .* <ops@example\.test>/);
+  const login = await fetch(`${base}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'ops@example.test', password: 'a password from stdin' }),
+  });
+  t.is(login.status, 200);
+  t.is((await fetch(`${base}/readyz`)).status, 200, 'the service still runs on its database');
 
   service.child.kill('SIGTERM');
   t.is(await service.exited, 0);
