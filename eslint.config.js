@@ -29,4 +29,14 @@ export default tseslint.config(
     languageOptions: { globals: { module: 'readonly', require: 'readonly', process: 'readonly', console: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // Pages' scripts run in the browser.
+    files: ['api/pages/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: Object.fromEntries(
+        ['document', 'window', 'location', 'history', 'fetch', 'URLSearchParams', 'FormData', 'Headers'].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
 );

@@ -26,6 +26,7 @@ import { installJobRoutes } from './routes/jobs.ts';
 import { installTaskRoutes } from './routes/tasks.ts';
 import { installPlayerRoutes } from './routes/players.ts';
 import { installEventRoutes } from './routes/events.ts';
+import { installPageRoutes } from './routes/pages.ts';
 import { createAuthenticator, principalOf } from './identity/principal.ts';
 import { authorize, authorizeResource } from './identity/access.ts';
 import type { Context, Middleware } from 'koa';
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
   installHealthRoutes(api, deps);
   if (options.api ?? true) {
     installDocsRoutes(api, deps);
+    installPageRoutes(api, deps);
     installAuthRoutes(api, deps);
     installOAuthRoutes(api, deps);
     installAccountRoutes(api, deps);

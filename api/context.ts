@@ -9,6 +9,7 @@ import type { AccessTokens } from './identity/accessTokens.ts';
 import type { RateLimiter } from './rateLimit/limiter.ts';
 import type { JobEvents } from '../orchestrator/jobs/events.ts';
 import type { EventFeed } from '../orchestrator/events/feed.ts';
+import type { Mailer } from './mail/mailer.ts';
 
 export type AppDeps = {
   config: Config;
@@ -25,4 +26,6 @@ export type AppDeps = {
   eventFeed: EventFeed;
   /** Null when RATE_LIMIT=off. */
   rateLimiter: RateLimiter | null;
+  /** Sends invitations and password resets; null without SMTP_URL. */
+  mailer: Mailer | null;
 };

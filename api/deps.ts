@@ -16,6 +16,7 @@ import type { RateLimiter } from './rateLimit/limiter.ts';
 import type { AppDeps } from './context.ts';
 import { createJobEvents } from '../orchestrator/jobs/events.ts';
 import { startEventFeed } from '../orchestrator/events/feed.ts';
+import { createMailer } from './mail/mailer.ts';
 
 export async function createRateLimiter(config: Config, logger: Logger): Promise<RateLimiter | null> {
   if (config.RATE_LIMIT === 'off') return null;
@@ -41,6 +42,7 @@ export async function createAppDeps(input: {
   const rateLimiter = (input.api ?? true) ? await createRateLimiter(input.config, input.logger) : null;
   const jobEvents = await createJobEvents({ pool: input.pool, databaseUrl: input.databaseUrl, logger: input.logger });
   const eventFeed = await startEventFeed({ pool: input.pool, databaseUrl: input.databaseUrl, logger: input.logger });
+  const mailer = createMailer(input.config, input.logger);
   return {
     config: input.config,
     logger: input.logger,
@@ -52,7 +54,9 @@ export async function createAppDeps(input: {
     rateLimiter,
     jobEvents,
     eventFeed,
+    mailer,
     close: async () => {
+      mailer?.close();
       await eventFeed.close();
       await jobEvents.close();
       await rateLimiter?.close();

@@ -71,6 +71,22 @@ export const configSchema = z
     /** With ADMIN_PASSWORD: the first user, created at start-up when no user exists. */
     ADMIN_EMAIL: z.email({ message: 'expected an e-mail address' }).optional(),
     ADMIN_PASSWORD: z.string().min(8, 'expected at least 8 characters').max(256).optional(),
+    /**
+     * smtp:// or smtps:// URL (user and password in it when the server asks for them): invitations and password resets
+     * are e-mailed. Unset: nothing is e-mailed; invitation links are in the API's answers, self-service reset is off.
+     */
+    SMTP_URL: z
+      .string()
+      .refine((value) => {
+        try {
+          return ['smtp:', 'smtps:'].includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      }, 'expected an smtp:// or smtps:// URL')
+      .optional(),
+    /** The sender of those e-mails, e.g. `Game servers <noreply@example.com>`; default noreply@ the PUBLIC_URL host. */
+    SMTP_FROM: z.string().min(3).max(320).optional(),
     /** Whether anyone may register. Unset: registration is open only while no user exists. */
     ALLOW_REGISTRATION: booleanFromEnv.optional(),
     /** Rate-limit tier of new users (FREE 60/min, PRO 300/min, ENTERPRISE 1000/min). */

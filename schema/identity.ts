@@ -48,7 +48,21 @@ export const tokenPair = z
   .meta({ id: 'TokenPair' });
 export type TokenPair = z.infer<typeof tokenPair>;
 
-export const registerBody = z.object({ email, password, displayName: name }).strict();
+export const registerBody = z
+  .object({
+    email,
+    password,
+    displayName: name,
+    invitationToken: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: "A pending invitation's token for this e-mail: the account is created whatever ALLOW_REGISTRATION says, and joins the cluster." }),
+  })
+  .strict();
+export const passwordResetBody = z.object({ email }).strict();
+export const passwordResetConfirmBody = z.object({ token: z.string().min(1, 'is required').max(200), password }).strict();
 export const loginBody = z.object({ email, password: z.string().min(1, 'is required').max(MAX_PASSWORD_LENGTH) }).strict();
 export const refreshBody = z.object({ refreshToken: z.string().min(1, 'is required').max(200) }).strict();
 export const registerAnswer = tokenPair.extend({ user });
@@ -121,8 +135,25 @@ export const invitation = z
   })
   .meta({ id: 'Invitation' });
 export const invitationCreated = invitation
-  .extend({ token: z.string().meta({ description: 'The secret to accept it with, shown only in this answer.' }) })
+  .extend({
+    token: z.string().meta({ description: 'The secret to accept it with, shown only in this answer.' }),
+    link: z.string().meta({
+      description: 'The page the invitee opens to create an account (or sign in) and join; it carries the token. Shown only in this answer.',
+    }),
+    emailed: z.boolean().meta({ description: 'Whether the link was e-mailed to the invitee (only with SMTP_URL set, and when the SMTP server accepted it).' }),
+  })
   .meta({ id: 'InvitationCreated' });
+/** What the invitation page shows before the invitee signs up: the cluster and role, not the inviter's secrets. */
+export const invitationPreview = z
+  .object({
+    email: z.string(),
+    role,
+    clusterName: z.string(),
+    status: z.enum(INVITATION_STATUSES),
+    expiresAt: timestamp,
+    accountExists: z.boolean().meta({ description: 'Whether an account with this e-mail exists (then: sign in and accept).' }),
+  })
+  .meta({ id: 'InvitationPreview' });
 export const createInvitationBody = z.object({ email, role }).strict();
 export const acceptInvitationBody = z.object({ token: z.string().min(1, 'is required').max(200) }).strict();
 export const invitationListQuery = z

@@ -1,6 +1,6 @@
 /**
  * Opaque secrets handed to clients once: API tokens (`gsm_live_…`), agent tokens (`gsm_agent_…`), refresh tokens
- * and invitation tokens. Only their SHA-256 is stored; lookups go by hash and the final comparison is constant-time.
+ * invitation tokens and password-reset tokens. Only their SHA-256 is stored; lookups go by hash and the final comparison is constant-time.
  */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 
@@ -10,7 +10,7 @@ const SECRET_LENGTH = 43;
 
 export const TOKEN_PREFIX = 'gsm';
 
-export type SecretKind = 'live' | 'agent' | 'refresh' | 'invite';
+export type SecretKind = 'live' | 'agent' | 'refresh' | 'invite' | 'reset';
 
 /** A new secret `gsm_<kind>_<43 base62 characters>`. */
 export function generateSecret(kind: SecretKind): string {

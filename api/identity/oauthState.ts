@@ -16,12 +16,14 @@ export const STATE_TTL_MS = 10 * 60 * 1000;
 /** Label of the state key derived from the access-token key (AccessTokens.deriveSubkey). */
 export const OAUTH_STATE_KEY_LABEL = 'gsm-oauth-state';
 
-export type StateClaims = { provider: OAuthProvider; link: string | null; nonce: string; expiresAt: number };
+export type StateClaims = { provider: OAuthProvider; link: string | null; invitation: string | null; nonce: string; expiresAt: number };
 
 const payloadSchema = z
   .object({
     p: z.enum(OAUTH_PROVIDERS),
     l: z.uuid().nullable(),
+    /** The invitation the sign-in was started from (its id; the invitation page proved the token). */
+    i: z.uuid().optional(),
     n: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
     e: z.int().positive(),
   })
@@ -42,9 +44,15 @@ export class OAuthState {
   }
 
   /** A new state for `provider`; `link` is the user to link the provider account to. `now` is given only by tests. */
-  issue(input: { provider: OAuthProvider; link?: string | null }, now = Date.now()): string {
+  issue(input: { provider: OAuthProvider; link?: string | null; invitation?: string | null }, now = Date.now()): string {
     const payload = Buffer.from(
-      JSON.stringify({ p: input.provider, l: input.link ?? null, n: randomBytes(16).toString('base64url'), e: now + STATE_TTL_MS }),
+      JSON.stringify({
+        p: input.provider,
+        l: input.link ?? null,
+        ...(input.invitation ? { i: input.invitation } : {}),
+        n: randomBytes(16).toString('base64url'),
+        e: now + STATE_TTL_MS,
+      }),
     ).toString('base64url');
     return `${payload}.${this.#sign(payload).toString('base64url')}`;
   }
@@ -65,7 +73,7 @@ export class OAuthState {
     }
     const parsed = payloadSchema.safeParse(decoded);
     if (!parsed.success || parsed.data.p !== provider || parsed.data.e <= now) return null;
-    return { provider: parsed.data.p, link: parsed.data.l, nonce: parsed.data.n, expiresAt: parsed.data.e };
+    return { provider: parsed.data.p, link: parsed.data.l, invitation: parsed.data.i ?? null, nonce: parsed.data.n, expiresAt: parsed.data.e };
   }
 }
 

@@ -87,3 +87,11 @@ export async function refreshSession(pool: DatabasePool, accessTokens: AccessTok
 export async function endSession(connection: CommonQueryMethods, sessionId: string, reason: string): Promise<void> {
   await connection.query(sql.unsafe`UPDATE sessions SET revoked_at = now(), revoked_reason = ${reason} WHERE id = ${sessionId} AND revoked_at IS NULL`);
 }
+
+/** Ends every open session of a user (a password reset): their tokens stop working on the next request. */
+export async function endAllSessions(connection: CommonQueryMethods, userId: string, reason: string): Promise<number> {
+  const result = await connection.query(
+    sql.unsafe`UPDATE sessions SET revoked_at = now(), revoked_reason = ${reason} WHERE user_id = ${userId} AND revoked_at IS NULL`,
+  );
+  return result.rowCount;
+}

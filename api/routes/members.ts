@@ -19,6 +19,7 @@ import {
   invitation,
   invitationCreated,
   invitationListQuery,
+  invitationPreview,
   member,
   memberListQuery,
   updateMemberBody,
@@ -26,17 +27,23 @@ import {
 import { principalOf } from '../identity/principal.ts';
 import { recordAudit } from '../../orchestrator/audit.ts';
 import { canManageRole, ROLES, type Role } from '../../schema/roles.ts';
-import { generateSecret, hashSecret, looksLikeSecret } from '../../schema/secretTokens.ts';
+import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
 import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { getCluster } from './clusters.ts';
 import { CONSTRAINT_MESSAGES } from '../middleware/databaseErrors.ts';
 import { originOf } from '../identity/origin.ts';
+import {
+  emailInvitation,
+  findInvitation,
+  INVITATION_DAYS,
+  INVITATION_STATUS_SQL,
+  invitationLink,
+  joinByInvitation,
+  pendingInvitation,
+} from '../identity/invitations.ts';
 
 CONSTRAINT_MESSAGES.invitations_pending_email_key = 'An invitation to this e-mail address is already pending';
 CONSTRAINT_MESSAGES.cluster_members_pkey = 'Already a member of this cluster';
-
-/** How long an invitation can be accepted. */
-const INVITATION_DAYS = 7;
 
 const MEMBER_COLUMNS = sql.fragment`
   m.user_id AS "userId", u.email, u.display_name AS "displayName", m.role, m.joined_at AS "joinedAt"`;
@@ -52,7 +59,6 @@ const INVITATION_COLUMNS = sql.fragment`
   CASE WHEN i.status = 'PENDING' AND i.expires_at <= now() THEN 'EXPIRED' ELSE i.status END AS status,
   i.expires_at AS "expiresAt", i.invited_by AS "invitedBy", i.created_at AS "createdAt"`;
 const INVITATION_SORT = { createdAt: sql.fragment`i.created_at`, email: sql.fragment`lower(i.email)` };
-const INVITATION_STATUS_SQL = sql.fragment`(CASE WHEN i.status = 'PENDING' AND i.expires_at <= now() THEN 'EXPIRED' ELSE i.status END)`;
 
 const memberParams = z.object({ clusterId: id, userId: id });
 const invitationParams = z.object({ clusterId: id, invitationId: id });
@@ -75,7 +81,7 @@ async function assertNotLastOwner(tx: CommonQueryMethods, clusterId: string, cur
 }
 
 export function installMemberRoutes(api: Api, deps: AppDeps) {
-  const { pool } = deps;
+  const { pool, config, mailer } = deps;
   const clusterOf = 'clusterId';
 
   api.route({
@@ -197,7 +203,7 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
     method: 'post',
     path: '/api/v1/clusters/:clusterId/invitations',
     summary: 'Invite someone by e-mail',
-    description: `The answer carries the invitation's secret \`token\` (shown once), valid ${INVITATION_DAYS} days; the invitee accepts it with POST /api/v1/invitations/accept while signed in with that e-mail address.`,
+    description: `The answer carries the invitation's secret \`token\` and its \`link\` (shown once), valid ${INVITATION_DAYS} days. With SMTP_URL set the link is also e-mailed to the invitee (\`emailed\`). The link's page lets the invitee create an account with the invited e-mail (whatever ALLOW_REGISTRATION says), sign in, or use Steam or Discord, and join; a signed-in user with that e-mail can also accept with POST /api/v1/invitations/accept.`,
     tags: ['Members'],
     auth: 'user',
     params: clusterIdParams,
@@ -212,7 +218,7 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
       const actor = ctx.state.role as Role;
       if (!canManageRole(actor, body.role)) throw forbidden(`As ${actor} you cannot invite a ${body.role}`);
       const token = generateSecret('invite');
-      return pool.transaction(async (tx) => {
+      const { created, clusterName } = await pool.transaction(async (tx) => {
         const alreadyMember = await tx.exists(sql.unsafe`
           SELECT 1 FROM cluster_members m JOIN users u ON u.id = m.user_id WHERE m.cluster_id = ${params.clusterId} AND lower(u.email) = ${body.email}`);
         if (alreadyMember) throw conflict('This person is already a member of the cluster');
@@ -226,8 +232,14 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
                   now() + make_interval(days => ${INVITATION_DAYS}), ${principalOf(ctx).user.id})
           RETURNING id`);
         await recordAudit(tx, originOf(ctx), { clusterId: params.clusterId, action: 'invitation.create', target: { type: 'invitation', id: invitationId } });
-        return { ...(await tx.one(sql.type(invitation)`SELECT ${INVITATION_COLUMNS} FROM invitations i WHERE i.id = ${invitationId}`)), token };
+        const clusterName = await tx.oneFirst(sql.type(z.object({ name: z.string() }))`SELECT name FROM clusters WHERE id = ${params.clusterId}`);
+        return { created: await tx.one(sql.type(invitation)`SELECT ${INVITATION_COLUMNS} FROM invitations i WHERE i.id = ${invitationId}`), clusterName };
       });
+      // Sent once the invitation exists for good; a failed send is reported, and the link in this answer still works.
+      const link = invitationLink(config.publicUrl, token);
+      const inviter = principalOf(ctx).user.displayName;
+      const emailed = await emailInvitation(mailer, { to: body.email, link, clusterName, role: body.role, inviter, expiresAt: created.expiresAt });
+      return { ...created, token, link, emailed };
     },
   });
 
@@ -269,19 +281,30 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'The cluster joined', schema: cluster }, 409: { description: 'Not pending, or already a member' } },
     handler: (ctx, { body }) => {
       const principal = principalOf(ctx);
-      if (!looksLikeSecret(body.token, 'invite')) throw notFound('Invitation not found');
       return pool.transaction(async (tx) => {
-        const row = await tx.maybeOne(sql.type(z.object({ id: z.string(), clusterId: z.string(), email: z.string(), role: z.enum(ROLES), status: z.string() }))`
-          SELECT i.id, i.cluster_id AS "clusterId", i.email, i.role, ${INVITATION_STATUS_SQL} AS status
-            FROM invitations i WHERE i.token_hash = ${sql.binary(hashSecret(body.token))} FOR UPDATE`);
-        if (!row) throw notFound('Invitation not found');
-        if (row.status !== 'PENDING') throw conflict(`The invitation is ${row.status.toLowerCase()}`);
-        if (row.email.toLowerCase() !== principal.user.email.toLowerCase()) throw forbidden('This invitation was sent to another e-mail address');
-        await tx.query(sql.unsafe`INSERT INTO cluster_members (cluster_id, user_id, role) VALUES (${row.clusterId}, ${principal.user.id}, ${row.role})`);
-        await tx.query(sql.unsafe`UPDATE invitations SET status = 'ACCEPTED', accepted_by = ${principal.user.id}, updated_at = now() WHERE id = ${row.id}`);
+        const row = await pendingInvitation(tx, body.token);
+        await joinByInvitation(tx, row, principal.user, { matchEmail: true });
         await recordAudit(tx, originOf(ctx), { clusterId: row.clusterId, action: 'invitation.accept', target: { type: 'invitation', id: row.id } });
         return getCluster(tx, row.clusterId, principal.user.id);
       });
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/api/v1/invitations/preview',
+    summary: 'Look at an invitation before joining',
+    description:
+      'For the invitation page: the invited e-mail, the cluster and role, whether the invitation is still pending and whether an account with that e-mail exists. Needs no sign-in: the secret token is the permission. The token travels in the body so it stays out of access logs.',
+    tags: ['Members'],
+    auth: 'signin',
+    body: acceptInvitationBody,
+    responses: { 200: { description: 'The invitation', schema: invitationPreview }, 404: { description: 'No invitation has this token' } },
+    handler: async (_ctx, { body }) => {
+      const row = await findInvitation(pool, body.token, false);
+      if (!row) throw notFound('Invitation not found');
+      const accountExists = await pool.exists(sql.unsafe`SELECT 1 FROM users WHERE lower(email) = ${row.email.toLowerCase()}`);
+      return { email: row.email, role: row.role, clusterName: row.clusterName, status: row.status, expiresAt: row.expiresAt, accountExists };
     },
   });
 }

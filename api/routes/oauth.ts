@@ -19,6 +19,7 @@ import { badRequest, forbidden, notFound, unauthorized } from '../../schema/erro
 import type { Api } from '../http/route.ts';
 import { tokenPair, type TokenPair, type User } from '../../schema/identity.ts';
 import { registrationOpen } from '../identity/users.ts';
+import { joinByInvitation, pendingInvitation, pendingInvitationById } from '../identity/invitations.ts';
 import { recordAudit } from '../../orchestrator/audit.ts';
 import { createAuthenticator } from '../identity/principal.ts';
 import { oauthStateFor, STATE_TTL_MS, type OAuthProvider, type StateClaims } from '../identity/oauthState.ts';
@@ -56,9 +57,23 @@ const discordCallbackQuery = z
   .object({ state, code: z.string().min(1).max(512).optional(), error: param.optional(), error_description: param.optional() })
   .catchall(param);
 
+/** `?invitation=`: a sign-in started from an invitation page joins that cluster (and may create the account). */
+const startQuery = z.object({
+  invitation: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: "An invitation's token: the sign-in joins its cluster, creating the account if needed." }),
+});
+const INVITED =
+  "With `invitation` (a pending invitation's token) the account joins that cluster with its role, and is created if needed whatever ALLOW_REGISTRATION says; the invitation must still be pending when the provider sends the user back.";
+
 const startResponses = {
   302: { description: 'To the provider', headers: { Location: 'The provider sign-in page' } },
   401: { description: 'An Authorization header was sent (to link an account) but its token is not valid' },
+  404: { description: 'No invitation has this token' },
+  409: { description: 'The invitation is no longer pending' },
 };
 const callbackResponses = {
   200: { description: 'Signed in (OAUTH_REDIRECT_URL unset)', schema: tokenPair },
@@ -85,13 +100,15 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
    * The state of a new flow; with a bearer token it links to that user (a bad token is a 401). Only a session may
    * link: an API token is limited to some clusters, and linking would hand out an unscoped session for its user.
    */
-  async function newState(ctx: Context, provider: OAuthProvider): Promise<string> {
+  async function newState(ctx: Context, provider: OAuthProvider, invitationToken: string | undefined): Promise<string> {
     const authorization = ctx.get('Authorization');
     const principal = authorization ? (await authenticator.resolve(authorization)).principal : null;
     if (principal && principal.kind !== 'USER') throw forbidden('Link accounts while signed in with a session; API tokens cannot link accounts');
     const link = principal?.user.id ?? null;
+    // Started from an invitation page: the invitation must be pending now, and again when the sign-in comes back.
+    const invitation = invitationToken === undefined ? null : (await pool.transaction((tx) => pendingInvitation(tx, invitationToken))).id;
     ctx.set('Cache-Control', 'no-store');
-    const state = states.issue({ provider, link });
+    const state = states.issue({ provider, link, invitation });
     // Binds the flow to this browser: the callback must come back with the same nonce in this cookie, so a state
     // started by someone else (for example to link *their* user to the victim's Steam account) is refused.
     ctx.cookies.set(STATE_COOKIE, states.verify(state, provider)!.nonce, {
@@ -125,6 +142,7 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     tx: CommonQueryMethods,
     account: ProviderAccount,
     link: string | null,
+    invited: boolean,
   ): Promise<{ user: User; action: 'user.register' | 'user.link' | null }> {
     if (link) {
       const { user, changed } = await linkProviderAccount(tx, link, account);
@@ -132,23 +150,26 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     }
     const known = await findUserByProviderAccount(tx, account);
     if (known) return { user: known, action: null };
+    // An invitation is permission to create the account, whatever ALLOW_REGISTRATION says.
     const open = await registrationOpen(tx, config.ALLOW_REGISTRATION);
     const raced = await findUserByProviderAccount(tx, account);
     if (raced) return { user: raced, action: null };
-    if (!open) throw forbidden(`No account is linked to this ${PROVIDER_NAMES[account.provider]} account and registration is closed on this installation`);
+    if (!open && !invited)
+      throw forbidden(`No account is linked to this ${PROVIDER_NAMES[account.provider]} account and registration is closed on this installation`);
     return { user: await createProviderUser(tx, account, config.DEFAULT_TIER), action: 'user.register' };
   }
 
   /** Signs in, links or creates the user of `account` in one transaction, then answers the token pair. */
   async function finish(ctx: Context, account: ProviderAccount, claims: StateClaims): Promise<TokenPair | undefined> {
     const pair = await pool.transaction(async (tx) => {
-      const { user, action } = await userFor(tx, account, claims.link);
-      if (action)
-        await recordAudit(tx, actingAs(originOf(ctx), { kind: 'USER', id: user.id, name: user.displayName }), {
-          clusterId: null,
-          action,
-          target: { type: 'user', id: user.id },
-        });
+      const invitation = claims.invitation ? await pendingInvitationById(tx, claims.invitation) : null;
+      const { user, action } = await userFor(tx, account, claims.link, invitation !== null);
+      const origin = actingAs(originOf(ctx), { kind: 'USER', id: user.id, name: user.displayName });
+      if (action) await recordAudit(tx, origin, { clusterId: null, action, target: { type: 'user', id: user.id } });
+      if (invitation) {
+        await joinByInvitation(tx, invitation, user, { matchEmail: false });
+        await recordAudit(tx, origin, { clusterId: invitation.clusterId, action: 'invitation.accept', target: { type: 'invitation', id: invitation.id } });
+      }
       return signIn(tx, ctx, accessTokens, user);
     });
     ctx.set('Cache-Control', 'no-store');
@@ -166,12 +187,13 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     method: 'get',
     ...paths('steam'),
     summary: 'Sign in with Steam',
-    description: 'Redirects to Steam (OpenID 2.0). With a bearer token, the Steam account is linked to that user instead.',
+    description: `Redirects to Steam (OpenID 2.0). With a bearer token, the Steam account is linked to that user instead. ${INVITED}`,
     tags: ['Auth'],
     auth: 'signin',
+    query: startQuery,
     responses: startResponses,
-    handler: async (ctx) => {
-      const returnTo = `${callbackUrl('steam')}?state=${await newState(ctx, 'steam')}`;
+    handler: async (ctx, { query }) => {
+      const returnTo = `${callbackUrl('steam')}?state=${await newState(ctx, 'steam', query.invitation)}`;
       ctx.redirect(steam.authorizeUrl(returnTo, `${config.publicUrl}/`));
     },
   });
@@ -201,14 +223,14 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     method: 'get',
     ...paths('discord'),
     summary: 'Sign in with Discord',
-    description:
-      'Redirects to Discord (OAuth 2, scopes `identify email`). With a bearer token, the Discord account is linked to that user instead. 404 until the installation configures Discord.',
+    description: `Redirects to Discord (OAuth 2, scopes \`identify email\`). With a bearer token, the Discord account is linked to that user instead. 404 until the installation configures Discord. ${INVITED}`,
     tags: ['Auth'],
     auth: 'signin',
-    responses: { ...startResponses, 404: { description: 'Discord sign-in is not configured' } },
-    handler: async (ctx) => {
+    query: startQuery,
+    responses: { ...startResponses, 404: { description: 'Discord sign-in is not configured, or no invitation has this token' } },
+    handler: async (ctx, { query }) => {
       const provider = discordOrNotFound();
-      ctx.redirect(provider.authorizeUrl(callbackUrl('discord'), await newState(ctx, 'discord')));
+      ctx.redirect(provider.authorizeUrl(callbackUrl('discord'), await newState(ctx, 'discord', query.invitation)));
     },
   });
 

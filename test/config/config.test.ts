@@ -31,6 +31,8 @@ test('an invalid value is an error naming every bad variable', (t) => {
   for (const name of ['PORT', 'DATABASE_URL', 'ROLE', 'PASETO_KEY']) t.regex(error!.message, new RegExp(`\\b${name}\\b`));
   t.throws(() => loadConfig({ PORT: '70000' }), { message: /PORT/ });
   t.throws(() => loadConfig({ TRUST_PROXY: 'maybe' }), { message: /TRUST_PROXY/ });
+  t.throws(() => loadConfig({ SMTP_URL: 'http://mail.example.com' }), { message: /SMTP_URL: expected an smtp:\/\/ or smtps:\/\/ URL/ });
+  t.is(loadConfig({ SMTP_URL: 'smtps://user:pass@mail.example.com:465' }).SMTP_URL, 'smtps://user:pass@mail.example.com:465');
 });
 
 test('the service refuses to start on an invalid setting, naming the variable', (t) => {

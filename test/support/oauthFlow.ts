@@ -42,8 +42,15 @@ export function location(response: Response): string {
 }
 
 /** Starts a flow and signs in at the provider as `as`; answers the callback URL the provider sends the user back to. */
-export async function callbackUrl(app: TestApp, provider: Provider, as: string, headers: Record<string, string> = {}, extra: Record<string, string> = {}) {
-  const start = await app.request(`/auth/${provider}`, { redirect: 'manual', headers });
+export async function callbackUrl(
+  app: TestApp,
+  provider: Provider,
+  as: string,
+  headers: Record<string, string> = {},
+  extra: Record<string, string> = {},
+  startQuery = '',
+) {
+  const start = await app.request(`/auth/${provider}${startQuery}`, { redirect: 'manual', headers });
   const atProvider = new URL(location(start));
   rememberStateCookie(start, atProvider.toString());
   for (const [key, value] of Object.entries({ as, ...extra })) atProvider.searchParams.set(key, value);

@@ -1,0 +1,138 @@
+// The invitation and password-reset pages (served by api/routes/pages.ts). Plain browser JavaScript, no dependencies:
+// the secret comes in the URL's fragment (never sent to any server by the browser) and is posted to the API.
+'use strict';
+
+const token = new URLSearchParams(location.hash.slice(1)).get('token') || '';
+const main = document.querySelector('main');
+const page = document.body.dataset.page;
+
+const el = (tag, attributes, ...children) => {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes || {})) {
+    if (key === 'text') node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+};
+const show = (...nodes) => main.replaceChildren(...nodes);
+const message = (text, kind) => el('p', { class: kind || 'info', role: kind === 'error' ? 'alert' : 'status', text });
+
+async function call(path, body, accessToken) {
+  const headers = { 'content-type': 'application/json' };
+  if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+  const response = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const details = (answer.details || []).map((detail) => `${detail.field}: ${detail.message}`).join('; ');
+    throw new Error(`${answer.message || `Error ${response.status}`}${details ? ` (${details})` : ''}`);
+  }
+  return answer;
+}
+
+function form(fields, submitLabel, onSubmit) {
+  const status = el('div');
+  const button = el('button', { type: 'submit', text: submitLabel });
+  const node = el(
+    'form',
+    {},
+    ...fields.map(([name, label, type, extra]) => el('label', {}, label, el('input', { name, type, required: '', ...extra }))),
+    button,
+    status,
+  );
+  node.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    button.disabled = true;
+    status.replaceChildren();
+    try {
+      await onSubmit(Object.fromEntries(new FormData(node)));
+    } catch (error) {
+      status.replaceChildren(message(error.message, 'error'));
+      button.disabled = false;
+    }
+  });
+  return node;
+}
+
+const joined = (invitation) =>
+  show(
+    el('h1', { text: `Welcome to ${invitation.clusterName}` }),
+    message(`You are a ${invitation.role} of ${invitation.clusterName}. Sign in with your e-mail address and password from now on.`, 'success'),
+    el('p', {}, el('a', { href: '/', text: 'Go to the dashboard' }), ' · ', el('a', { href: '/api/docs', text: 'API reference' })),
+  );
+
+async function invitationPage() {
+  if (!token) return show(el('h1', { text: 'Invitation' }), message('This link has no invitation in it. Open the link from your e-mail again.', 'error'));
+  let invitation;
+  try {
+    invitation = await call('/api/v1/invitations/preview', { token });
+  } catch (error) {
+    return show(el('h1', { text: 'Invitation' }), message(error.message, 'error'));
+  }
+  const title = el('h1', { text: `Join ${invitation.clusterName}` });
+  if (invitation.status !== 'PENDING')
+    return show(title, message(`This invitation is ${invitation.status.toLowerCase()}. Ask whoever invited you for a new one.`, 'error'));
+  const intro = el('p', {
+    text: `You are invited as ${invitation.role} (${invitation.email}). The invitation expires ${new Date(invitation.expiresAt).toLocaleString()}.`,
+  });
+  const providers = el(
+    'p',
+    { class: 'providers' },
+    el('a', { class: 'button', href: `/auth/steam?invitation=${encodeURIComponent(token)}`, text: 'Join with Steam' }),
+    ...(document.body.dataset.discord === 'true'
+      ? [el('a', { class: 'button', href: `/auth/discord?invitation=${encodeURIComponent(token)}`, text: 'Join with Discord' })]
+      : []),
+  );
+  if (invitation.accountExists) {
+    return show(
+      title,
+      intro,
+      el('h2', { text: 'Sign in to accept' }),
+      form([['password', 'Password', 'password', { autocomplete: 'current-password' }]], 'Sign in and join', async ({ password }) => {
+        const pair = await call('/auth/login', { email: invitation.email, password });
+        await call('/api/v1/invitations/accept', { token }, pair.accessToken);
+        joined(invitation);
+      }),
+      providers,
+    );
+  }
+  return show(
+    title,
+    intro,
+    el('h2', { text: 'Create your account' }),
+    form(
+      [
+        ['displayName', 'Your name', 'text', { maxlength: '64', autocomplete: 'nickname' }],
+        ['password', 'Password (at least 8 characters)', 'password', { minlength: '8', autocomplete: 'new-password' }],
+      ],
+      'Create account and join',
+      async ({ displayName, password }) => {
+        await call('/auth/register', { email: invitation.email, password, displayName, invitationToken: token });
+        joined(invitation);
+      },
+    ),
+    el('p', { text: 'Or use a game account:' }),
+    providers,
+  );
+}
+
+function resetPage() {
+  const title = el('h1', { text: 'Choose a new password' });
+  if (!token) return show(title, message('This link has no reset secret in it. Open the link from your e-mail again.', 'error'));
+  show(
+    title,
+    form(
+      [['password', 'New password (at least 8 characters)', 'password', { minlength: '8', autocomplete: 'new-password' }]],
+      'Set password',
+      async ({ password }) => {
+        const answer = await call('/auth/password-reset/confirm', { token, password });
+        show(title, message(answer.message, 'success'), el('p', {}, el('a', { href: '/', text: 'Sign in' })));
+      },
+    ),
+  );
+}
+
+// The secret has done its work in this page: keep it out of the history and of anything copied from the address bar.
+history.replaceState(null, '', location.pathname);
+if (page === 'invite') void invitationPage();
+else resetPage();

@@ -1,0 +1,219 @@
+/**
+ * Team onboarding: invitation links and e-mails, registering (or signing in with Steam) with an invitation while
+ * registration is closed, and self-service password reset by e-mail. E-mail goes to a real local SMTP server.
+ */
+import test from 'ava';
+import { sql } from 'slonik';
+import { body, json, useTestApp, type TestApp } from '../support/app.ts';
+import { createCluster, signUp, type TestUser } from '../support/identity.ts';
+import { startTestSmtp } from '../support/smtp.ts';
+import { startOAuthProvider } from '../support/oauthProvider.ts';
+import { bearer, callbackUrl, get, PUBLIC_URL } from '../support/oauthFlow.ts';
+
+const smtp = await startTestSmtp();
+const provider = await startOAuthProvider();
+test.after.always(async () => {
+  await smtp.close();
+  await provider.close();
+});
+
+/** Registration closed, e-mail configured, Steam sign-in from the local provider. */
+const mailing = useTestApp(test, {
+  env: {
+    ALLOW_REGISTRATION: 'false',
+    SMTP_URL: smtp.url,
+    SMTP_FROM: 'Game servers <noreply@gsm.test>',
+    PUBLIC_URL,
+    STEAM_OPENID_URL: provider.env.STEAM_OPENID_URL!,
+  },
+});
+/** Registration closed, no e-mail. */
+const plain = useTestApp(test, { env: { ALLOW_REGISTRATION: 'false', PUBLIC_URL } });
+
+let sequence = 0;
+const address = (name: string) => `${name}-${++sequence}@example.test`;
+
+async function invite(app: TestApp, owner: TestUser, clusterId: string, email: string, role = 'MODERATOR') {
+  const response = await app.request(`/api/v1/clusters/${clusterId}/invitations`, json({ email, role }, { headers: owner.auth }));
+  if (response.status !== 201) throw new Error(`invite failed: ${response.status} ${await response.text()}`);
+  return body(response);
+}
+
+const register = (app: TestApp, input: Record<string, unknown>) =>
+  app.request('/auth/register', json({ password: 'long enough secret', displayName: 'Invitee', ...input }));
+
+const memberRole = (app: TestApp, clusterId: string, email: string) =>
+  app.pool.maybeOneFirst(sql.unsafe`
+    SELECT m.role FROM cluster_members m JOIN users u ON u.id = m.user_id WHERE m.cluster_id = ${clusterId} AND u.email = ${email.toLowerCase()}`);
+
+const userCount = (app: TestApp, email: string) => app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM users WHERE lower(email) = ${email.toLowerCase()}`);
+
+test('an invitation is e-mailed with its link, and the link lets the invitee create an account and join while registration is closed', async (t) => {
+  const app = mailing();
+  const owner = await signUp(app, 'owner');
+  const clusterId = await createCluster(app, owner, 'Rust EU');
+  const email = address('moderator');
+
+  const sent = smtp.mails.length;
+  const invitation = await invite(app, owner, clusterId, email);
+  t.is(invitation.link, `${PUBLIC_URL}/invite#token=${invitation.token}`);
+  t.true(invitation.emailed);
+  const mail = await smtp.next(email, sent);
+  t.is(mail.from, 'noreply@gsm.test');
+  t.regex(mail.raw, /^Subject: owner invited you to Rust EU/m);
+  t.true(mail.text.includes(invitation.link), 'the e-mail carries the link');
+  t.true(mail.text.includes('MODERATOR'));
+
+  // The page shows what the invitation is before the invitee signs up.
+  const preview = await app.request('/api/v1/invitations/preview', json({ token: invitation.token }));
+  t.is(preview.status, 200);
+  t.like(await body(preview), { email, role: 'MODERATOR', clusterName: 'Rust EU', status: 'PENDING', accountExists: false });
+
+  // Without the invitation, registration is closed.
+  t.is((await register(app, { email })).status, 403);
+  const created = await register(app, { email, invitationToken: invitation.token });
+  t.is(created.status, 201);
+  const pair = await body(created);
+  t.is(pair.user.email, email);
+  t.is(await memberRole(app, clusterId, email), 'MODERATOR');
+  // Signed in and a member at once: the new account sees its cluster.
+  const cluster = await app.request(`/api/v1/clusters/${clusterId}`, { headers: bearer(pair.accessToken) });
+  t.is(cluster.status, 200);
+
+  const list = await body(await app.request(`/api/v1/clusters/${clusterId}/invitations`, { headers: owner.auth }));
+  t.is(list.data.find((item: { id: string }) => item.id === invitation.id).status, 'ACCEPTED');
+  const audit = await app.pool.anyFirst(sql.unsafe`SELECT action FROM audit_log WHERE target_id = ${invitation.id} ORDER BY at, id`);
+  t.deepEqual(audit, ['invitation.create', 'invitation.accept']);
+
+  // Spent: it cannot create a second account.
+  const again = await register(app, { email: address('other'), invitationToken: invitation.token });
+  t.is(again.status, 409);
+});
+
+test('registering with an invitation needs the invited e-mail, a pending invitation and a real token', async (t) => {
+  const app = mailing();
+  const owner = await signUp(app, 'owner');
+  const clusterId = await createCluster(app, owner);
+
+  const email = address('viewer');
+  const invitation = await invite(app, owner, clusterId, email, 'VIEWER');
+  const wrongEmail = address('stranger');
+  const refused = await register(app, { email: wrongEmail, invitationToken: invitation.token });
+  t.is(refused.status, 403);
+  t.regex((await body(refused)).message, /another e-mail/);
+  t.is(await userCount(app, wrongEmail), 0, 'nothing was created');
+
+  const revokedEmail = address('revoked');
+  const revoked = await invite(app, owner, clusterId, revokedEmail);
+  t.is((await app.request(`/api/v1/clusters/${clusterId}/invitations/${revoked.id}`, { method: 'DELETE', headers: owner.auth })).status, 200);
+  const afterRevoke = await register(app, { email: revokedEmail, invitationToken: revoked.token });
+  t.is(afterRevoke.status, 409);
+  t.regex((await body(afterRevoke)).message, /revoked/);
+
+  const expiredEmail = address('expired');
+  const expired = await invite(app, owner, clusterId, expiredEmail);
+  await app.pool.query(sql.unsafe`UPDATE invitations SET expires_at = now() - interval '1 minute' WHERE id = ${expired.id}`);
+  const afterExpiry = await register(app, { email: expiredEmail, invitationToken: expired.token });
+  t.is(afterExpiry.status, 409);
+  t.regex((await body(afterExpiry)).message, /expired/);
+  t.is(await userCount(app, expiredEmail), 0);
+
+  const unknown = `gsm_invite_${'A'.repeat(43)}`;
+  t.is((await register(app, { email: address('unknown'), invitationToken: unknown })).status, 404);
+  t.is((await register(app, { email: address('garbage'), invitationToken: 'not a token' })).status, 404);
+  t.is((await app.request('/api/v1/invitations/preview', json({ token: unknown }))).status, 404);
+  t.is((await app.request('/api/v1/invitations/preview', json({}))).status, 400);
+
+  // The invitation still works for its own address after all of that.
+  t.is((await register(app, { email: email.toUpperCase(), invitationToken: invitation.token })).status, 201);
+  t.is(await memberRole(app, clusterId, email), 'VIEWER');
+});
+
+test('without SMTP_URL the link is in the answer, nothing is e-mailed, and self-service reset is not offered', async (t) => {
+  const app = plain();
+  const owner = await signUp(app, 'owner');
+  const clusterId = await createCluster(app, owner);
+  const invitation = await invite(app, owner, clusterId, address('nomail'));
+  t.false(invitation.emailed);
+  t.is(invitation.link, `${PUBLIC_URL}/invite#token=${invitation.token}`);
+  const reset = await app.request('/auth/password-reset', json({ email: owner.email }));
+  t.is(reset.status, 404);
+  t.regex((await body(reset)).message, /npm run admin -- reset-password/);
+});
+
+test('a password reset e-mail works once, within its hour, and ends every session of the account', async (t) => {
+  const app = mailing();
+  const user = await signUp(app, 'forgetful');
+  const bystander = await signUp(app, 'bystander');
+
+  // An unknown address gets the same answer and no e-mail: the next e-mail sent is the bystander's.
+  const sent = smtp.mails.length;
+  const unknown = await app.request('/auth/password-reset', json({ email: 'nobody@example.test' }));
+  t.is(unknown.status, 202);
+  const known = await app.request('/api/v1/auth/password-reset', json({ email: bystander.email }));
+  t.is(known.status, 202);
+  t.deepEqual(await body(unknown), await body(known));
+  await smtp.next(bystander.email, sent);
+  t.false(smtp.mails.slice(sent).some((mail) => mail.to.includes('nobody@example.test')));
+
+  const before = smtp.mails.length;
+  t.is((await app.request('/auth/password-reset', json({ email: user.email.toUpperCase() }))).status, 202);
+  const mail = await smtp.next(user.email, before);
+  const token = /reset-password#token=(gsm_reset_\w+)/.exec(mail.text)?.[1];
+  t.truthy(token, mail.text);
+  // Asked again at once: the same answer, but no second e-mail (at most one a minute).
+  t.is((await app.request('/auth/password-reset', json({ email: user.email }))).status, 202);
+  t.is(await app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM password_resets WHERE user_id = ${user.id}`), 1);
+
+  t.is((await app.request('/api/v1/account', { headers: user.auth })).status, 200);
+  const tooShort = await app.request('/auth/password-reset/confirm', json({ token, password: 'short' }));
+  t.is(tooShort.status, 400);
+  const done = await app.request('/auth/password-reset/confirm', json({ token, password: 'a brand new secret' }));
+  t.is(done.status, 200, await done.clone().text());
+  // Every session of the account has ended; the new password signs in, the old one does not.
+  t.is((await app.request('/api/v1/account', { headers: user.auth })).status, 401);
+  t.is((await app.request('/auth/refresh', json({ refreshToken: user.refreshToken }))).status, 401);
+  t.is((await app.request('/auth/login', json({ email: user.email, password: 'a brand new secret' }))).status, 200);
+  t.is((await app.request('/auth/login', json({ email: user.email, password: 'correct horse battery staple' }))).status, 401);
+  // Another account's sessions are untouched.
+  t.is((await app.request('/api/v1/account', { headers: bystander.auth })).status, 200);
+
+  const reused = await app.request('/auth/password-reset/confirm', json({ token, password: 'yet another secret' }));
+  t.is(reused.status, 400);
+  t.regex((await body(reused)).message, /invalid, expired or already used/);
+
+  // An expired link is refused too.
+  await app.pool.query(sql.unsafe`UPDATE password_resets SET created_at = now() - interval '2 hours' WHERE user_id = ${user.id}`);
+  const later = smtp.mails.length;
+  t.is((await app.request('/auth/password-reset', json({ email: user.email }))).status, 202);
+  const second = /reset-password#token=(gsm_reset_\w+)/.exec((await smtp.next(user.email, later)).text)![1];
+  await app.pool.query(sql.unsafe`UPDATE password_resets SET expires_at = now() - interval '1 second' WHERE user_id = ${user.id} AND used_at IS NULL`);
+  t.is((await app.request('/auth/password-reset/confirm', json({ token: second, password: 'yet another secret' }))).status, 400);
+  t.is((await app.request('/auth/password-reset/confirm', json({ token: 'gsm_reset_x', password: 'yet another secret' }))).status, 400);
+  const audit = await app.pool.anyFirst(sql.unsafe`SELECT action FROM audit_log WHERE target_id = ${user.id} AND action = 'user.password_reset'`);
+  t.is(audit.length, 1);
+});
+
+test('a Steam sign-in started from an invitation creates the account and joins while registration is closed', async (t) => {
+  const app = mailing();
+  const owner = await signUp(app, 'owner');
+  const clusterId = await createCluster(app, owner);
+  const invitation = await invite(app, owner, clusterId, address('steamer'), 'ADMIN');
+  const steamId = '76561198123450001';
+
+  // Without the invitation, registration is closed for a new Steam account.
+  t.is((await get(app, await callbackUrl(app, 'steam', '76561198123450002'))).status, 403);
+
+  const signedIn = await get(app, await callbackUrl(app, 'steam', steamId, {}, {}, `?invitation=${invitation.token}`));
+  t.is(signedIn.status, 200, await signedIn.clone().text());
+  const pair = await body(signedIn);
+  const role = await app.pool.maybeOneFirst(sql.unsafe`
+    SELECT m.role FROM cluster_members m JOIN users u ON u.id = m.user_id WHERE m.cluster_id = ${clusterId} AND u.steam_id = ${steamId}`);
+  t.is(role, 'ADMIN');
+  t.is((await app.request(`/api/v1/clusters/${clusterId}`, { headers: bearer(pair.accessToken) })).status, 200);
+
+  // The invitation is spent: starting another sign-in with it is refused before leaving for Steam.
+  const spent = await app.request(`/auth/steam?invitation=${invitation.token}`, { redirect: 'manual' });
+  t.is(spent.status, 409);
+  t.is((await app.request(`/auth/steam?invitation=gsm_invite_${'B'.repeat(43)}`, { redirect: 'manual' })).status, 404);
+});
