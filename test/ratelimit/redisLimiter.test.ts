@@ -57,9 +57,15 @@ test('a token comes back after 1/rate of real time', async (t) => {
   t.like(await limiter.take('refill', BUCKETS.FREE), { allowed: false });
 });
 
+const DRIFT_MS = 25;
+
 test('each bucket is a prefixed hash that expires exactly when it would be full again', async (t) => {
   const key = `${redis.prefix}FREE:ttl`;
-  /** Expiry and state read in one transaction, against Redis's clock: exact whatever the test's own delays. */
+  /**
+   * Expiry and state read in one transaction, against Redis's clock, so the test's own delays do not count. Redis's
+   * clock still moves between TIME and PEXPIRE inside the script, and between TIME and PTTL here (a few ms on a loaded
+   * machine: 4 ms was seen), so a small tolerance remains; a wrong expiry is off by hundreds of ms (one token's time).
+   */
   const inspect = async () => {
     const [time, pttl, state] = (await redis.client().multi().time().pTTL(key).hGetAll(key).exec()) as unknown as [
       [string, string],
@@ -74,11 +80,11 @@ test('each bucket is a prefixed hash that expires exactly when it would be full 
   await limiter.take('ttl', BUCKETS.FREE);
   const one = await inspect();
   t.is(one.tokens, 9);
-  t.true(one.drift <= 2, `expiry off by ${one.drift} ms`);
+  t.true(one.drift <= DRIFT_MS, `expiry off by ${one.drift} ms`);
   for (let i = 0; i < 9; i += 1) await limiter.take('ttl', BUCKETS.FREE);
   const empty = await inspect();
   t.true(empty.tokens < 1);
-  t.true(empty.drift <= 2, `expiry off by ${empty.drift} ms`);
+  t.true(empty.drift <= DRIFT_MS, `expiry off by ${empty.drift} ms`);
 });
 
 test('an idle bucket disappears from Redis once it is full again', async (t) => {
