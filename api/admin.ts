@@ -14,6 +14,7 @@ import { createLogger } from '../schema/logger.ts';
 import { findRunningEmbeddedDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from '../sql/embedded.ts';
 import { migrate } from '../sql/migrate.ts';
 import { createDatabasePool, type DatabasePool } from '../sql/pool.ts';
+import { sql } from 'slonik';
 import { createUser, setPassword, setTier } from './identity/users.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, TIERS, type Tier } from '../schema/identity.ts';
 
@@ -30,12 +31,38 @@ function oneLine(error: unknown): string {
   const code = (error as { code?: string } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT') return `cannot reach the database (${message})`;
-  if (/duplicate key value/.test(message) || /unique/i.test(message)) return 'a user with this e-mail already exists';
+  // slonik wraps the driver's error; the constraint is named on either.
+  const { constraint, cause } = (error ?? {}) as { constraint?: string; cause?: { constraint?: string } };
+  if ((constraint ?? cause?.constraint) === 'users_email_key') return 'a user with this e-mail already exists';
   return message.split('\n')[0]!;
 }
 
+/** At a terminal: a prompt, and the typed characters are not shown. */
+async function readHiddenLine(): Promise<string> {
+  process.stderr.write('password: ');
+  const stdin = process.stdin;
+  stdin.setRawMode(true);
+  stdin.setEncoding('utf8');
+  let text = '';
+  try {
+    for await (const chunk of stdin) {
+      for (const c of String(chunk)) {
+        if (c === '\r' || c === '\n') return text;
+        if (c === '\u0003') throw new UsageError('cancelled');
+        if (c === '\u007f' || c === '\b') text = text.slice(0, -1);
+        else text += c;
+      }
+    }
+    return text;
+  } finally {
+    stdin.setRawMode(false);
+    stdin.pause();
+    process.stderr.write('\n');
+  }
+}
+
 async function readStdinLine(): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write('password: ');
+  if (process.stdin.isTTY) return readHiddenLine();
   let text = '';
   for await (const chunk of process.stdin) {
     text += String(chunk);
@@ -79,8 +106,14 @@ async function run(args: string[]): Promise<string> {
       return `created user ${user.id} <${user.email}> (${user.tier})`;
     }
     if (command === 'reset-password') {
-      if (!(await pool.transaction((tx) => setPassword(tx, email, password)))) throw new Error(`no user with e-mail ${email}`);
-      return `password of <${email}> reset; every session of the user has ended`;
+      await pool.transaction(async (tx) => {
+        const userId = await setPassword(tx, email, password);
+        if (!userId) throw new Error(`no user with e-mail ${email}`);
+        await tx.query(sql.unsafe`
+          INSERT INTO audit_log (actor_kind, actor_name, action, target_type, target_id)
+          VALUES ('SYSTEM', 'npm run admin', 'user.password_reset', 'user', ${userId})`);
+      });
+      return `password of <${email}> reset; every session of the user has ended, its API tokens are deleted and Steam/Discord unlinked`;
     }
     if (!(await setTier(pool, email, value as Tier))) throw new Error(`no user with e-mail ${email}`);
     return `tier of <${email}> is now ${value}`;

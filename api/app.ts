@@ -27,6 +27,7 @@ import { installTaskRoutes } from './routes/tasks.ts';
 import { installPlayerRoutes } from './routes/players.ts';
 import { installEventRoutes } from './routes/events.ts';
 import { installPageRoutes } from './routes/pages.ts';
+import { installConsoleRoutes } from './routes/console.ts';
 import { createAuthenticator, principalOf } from './identity/principal.ts';
 import { authorize, authorizeResource } from './identity/access.ts';
 import type { Context, Middleware } from 'koa';
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installAuditLogRoutes(api, deps);
     installMachineRoutes(api, deps);
     installServerRoutes(api, deps);
+    installConsoleRoutes(api, deps);
     installPowerRoutes(api, deps);
     installJobRoutes(api, deps);
     installTaskRoutes(api, deps);

@@ -10,6 +10,7 @@ import type { RateLimiter } from './rateLimit/limiter.ts';
 import type { JobEvents } from '../orchestrator/jobs/events.ts';
 import type { EventFeed } from '../orchestrator/events/feed.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { Live } from '../orchestrator/live/live.ts';
 
 export type AppDeps = {
   config: Config;
@@ -26,6 +27,8 @@ export type AppDeps = {
   eventFeed: EventFeed;
   /** Null when RATE_LIMIT=off. */
   rateLimiter: RateLimiter | null;
+  /** Live-only events (console lines, stats) and the console history, across processes with REDIS_URL. */
+  live: Live;
   /** Sends invitations and password resets; null without SMTP_URL. */
   mailer: Mailer | null;
 };

@@ -17,6 +17,7 @@ import type { AppDeps } from './context.ts';
 import { createJobEvents } from '../orchestrator/jobs/events.ts';
 import { startEventFeed } from '../orchestrator/events/feed.ts';
 import { createMailer } from './mail/mailer.ts';
+import { createLive } from '../orchestrator/live/live.ts';
 
 export async function createRateLimiter(config: Config, logger: Logger): Promise<RateLimiter | null> {
   if (config.RATE_LIMIT === 'off') return null;
@@ -38,11 +39,14 @@ export async function createAppDeps(input: {
    * it opens no Redis connection, and its readiness does not depend on Redis.
    */
   api?: boolean;
+  /** Prefix of this installation's live keys in Redis (tests give each their own). */
+  redisPrefix?: string;
 }): Promise<AppDeps & { close: () => Promise<void> }> {
   const rateLimiter = (input.api ?? true) ? await createRateLimiter(input.config, input.logger) : null;
   const jobEvents = await createJobEvents({ pool: input.pool, databaseUrl: input.databaseUrl, logger: input.logger });
   const eventFeed = await startEventFeed({ pool: input.pool, databaseUrl: input.databaseUrl, logger: input.logger });
   const mailer = createMailer(input.config, input.logger);
+  const live = await createLive({ redisUrl: input.config.REDIS_URL, redisPrefix: input.redisPrefix ?? input.config.REDIS_KEY_PREFIX, logger: input.logger });
   return {
     config: input.config,
     logger: input.logger,
@@ -55,8 +59,10 @@ export async function createAppDeps(input: {
     jobEvents,
     eventFeed,
     mailer,
+    live,
     close: async () => {
       mailer?.close();
+      await live.close();
       await eventFeed.close();
       await jobEvents.close();
       await rateLimiter?.close();

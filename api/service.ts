@@ -17,6 +17,7 @@ import { checkSharedSessionKey } from './identity/sessionKeyCheck.ts';
 import { startHttpServer, type HttpServer } from './server.ts';
 import { startWorker, type Worker } from '../orchestrator/worker/worker.ts';
 import { createGateway } from '../orchestrator/gateway/gateway.ts';
+import { attachLiveNamespace } from './live/namespace.ts';
 
 export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -57,6 +58,11 @@ export async function startService(config: Config, logger: Logger, role: Role = 
     const { koa } = createApp(deps, { api: servesApi });
     const http: HttpServer = await startHttpServer(koa, { port: config.PORT, host: config.HOST });
     stops.push(() => http.close(config.SHUTDOWN_TIMEOUT_MS));
+    if (servesApi) {
+      const liveNamespace = attachLiveNamespace(http.server, deps);
+      // Before the HTTP server closes: viewers are told to go (and reconnect elsewhere) instead of holding it open.
+      stops.push(async () => liveNamespace.close());
+    }
     // Runs before the HTTP server closes: event streams end at once instead of holding the shutdown open.
     stops.push(() => deps.eventFeed.close());
 
@@ -68,6 +74,8 @@ export async function startService(config: Config, logger: Logger, role: Role = 
         heartbeatSeconds: config.AGENT_HEARTBEAT_SECONDS,
         authTimeoutMs: config.AGENT_AUTH_TIMEOUT_MS,
         minVersion: config.MIN_AGENT_VERSION,
+        relay: deps.live.relay,
+        history: deps.live.history,
       });
       stops.push(gateway.close);
       const worker: Worker = await startWorker({

@@ -53,7 +53,9 @@ export const serverStatusEvent = z
   })
   .strict();
 
-export const serverStatsEvent = z.object({ serverId: uuid, cpuPercent: z.number().min(0), memoryBytes: byteCount, at: iso }).strict();
+export const serverStatsEvent = z
+  .object({ serverId: uuid, cpuPercent: z.number().min(0), memoryBytes: byteCount, playersOnline: z.number().int().min(0).max(1_000_000).optional(), at: iso })
+  .strict();
 
 const playerFields = {
   steamId: storedText(64).min(1),
@@ -74,7 +76,7 @@ export const jobResultEvent = z
     status: z.enum(['SUCCEEDED', 'FAILED']),
     result: z.record(z.string(), z.unknown()).optional(),
     error: z
-      .object({ code: z.string().max(64), message: z.string().max(2000) })
+      .object({ code: z.string().max(64), message: z.string().max(2000), consoleTail: z.array(z.string().max(8192)).max(20).optional() })
       .strict()
       .optional(),
     finishedAt: iso,

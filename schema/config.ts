@@ -66,6 +66,11 @@ export const configSchema = z
       .string()
       .refine((value) => /^rediss?:\/\//.test(value), 'expected a redis:// or rediss:// URL')
       .optional(),
+    /** Prefix of this installation's keys and channels in Redis (several installations may share one Redis). */
+    REDIS_KEY_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9:_-]{1,64}$/, 'expected 1..64 letters, digits, colons, dashes or underscores')
+      .default('gsm:'),
     /** Days the event log keeps durable events (1..365). */
     EVENT_RETENTION_DAYS: z.coerce.number().int().min(1, 'expected 1..365').max(365, 'expected 1..365').default(7),
     /** With ADMIN_PASSWORD: the first user, created at start-up when no user exists. */

@@ -57,13 +57,28 @@ export const eventListQuery = z
   })
   .strict();
 
+/** Live-only types: relayed as they happen, never stored (no id, not resumable). */
+export const LIVE_EVENT_TYPES = ['server.console', 'server.stats'] as const;
+const STREAM_TYPES = [...DURABLE_EVENT_TYPES, ...LIVE_EVENT_TYPES] as const;
+
+/** `types=a,b` of the stream: durable types, and live-only ones (which need `serverId`). */
+export const streamTypesFilter = z
+  .string()
+  .transform((value) => value.split(',').map((part) => part.trim().toLowerCase()))
+  .pipe(z.array(z.enum(STREAM_TYPES, { message: `expected a comma list of ${STREAM_TYPES.join(', ')}` })).min(1))
+  .meta({ type: 'string', description: `Comma list of: ${STREAM_TYPES.join(', ')} (the live-only ${LIVE_EVENT_TYPES.join(' and ')} need serverId)` });
+
 export const eventStreamQuery = z
   .object({
-    types: eventTypesFilter.optional(),
+    types: streamTypesFilter.optional(),
     serverId: id.optional(),
     after: cursor.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((query, context) => {
+    if (query.types?.some((type) => (LIVE_EVENT_TYPES as readonly string[]).includes(type)) && !query.serverId)
+      context.addIssue({ code: 'custom', path: ['serverId'], message: `is required with the live-only types ${LIVE_EVENT_TYPES.join(', ')}` });
+  });
 
 export type EventFilter = { clusterId: string; types?: readonly string[]; serverId?: string };
 

@@ -22,7 +22,16 @@ export const job = z
     status: z.enum(JOB_STATUSES),
     params: z.record(z.string(), z.unknown()),
     result: z.record(z.string(), z.unknown()).nullable(),
-    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    error: z
+      .object({
+        code: z.string(),
+        message: z.string(),
+        consoleTail: z
+          .array(z.string())
+          .optional()
+          .meta({ description: "The game's last console lines (up to 20), when the game itself failed the job: it crashed or never started." }),
+      })
+      .nullable(),
     attempts: z.int(),
     createdBy: z.object({ kind: z.enum(['USER', 'TOKEN', 'TASK', 'SYSTEM']), id: z.string().nullable() }),
     idempotencyKey: z.string().nullable(),
@@ -45,7 +54,12 @@ export const waitSeconds = z
 
 export const powerQuery = z.object({ wait: waitSeconds.optional() }).strict();
 
-export const rconCommand = z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters');
+export const rconCommand = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(1024, 'must be at most 1024 characters')
+  // One line: a line break would be a second command on a console read line by line; NUL cannot be stored.
+  .refine((command) => ![...command].some((c) => (c < ' ' && c !== '\t') || c === '\u007f'), 'must be one line without control characters');
 export const rconBody = z.object({ command: rconCommand }).strict();
 export const rconExecuteBody = z.object({ serverId: id, command: rconCommand }).strict();
 export const rconAnswer = z

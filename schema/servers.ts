@@ -61,6 +61,10 @@ export const deleteMachineQuery = z.object({ force: booleanQuery.optional() }).s
 
 // ---- servers
 
+export const serverStats = z
+  .object({ cpuPercent: z.number(), memoryBytes: z.number(), at: timestamp })
+  .meta({ id: 'ServerStats', example: { cpuPercent: 37.5, memoryBytes: 2147483648, at: '2026-11-24T03:00:00.000Z' } });
+
 export const server = z
   .object({
     id: z.string(),
@@ -79,6 +83,12 @@ export const server = z
     startCommand: z.string().nullable(),
     env: z.record(z.string(), z.string()).nullable(),
     lastStatusAt: timestamp.nullable(),
+    statusReason: z
+      .string()
+      .nullable()
+      .meta({ description: 'Why the server is in its status, from its agent: e.g. `command not found: ./RustDedicated`, `exited with code 1`.' }),
+    lastExitCode: z.int().nullable().meta({ description: 'How its process last ended (null: never ended, or ended by a signal).' }),
+    stats: serverStats.nullable().meta({ description: 'The latest CPU and memory sample, while it runs (null before the first one).' }),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

@@ -6,7 +6,7 @@
 import type { ServerSupervisor } from '../servers/serverSupervisor.ts';
 import type { PlayerInfo } from '../games/adapter.ts';
 import { wipe, WipeError } from '../servers/wipe.ts';
-import { JobError, type AgentJob, type JobExecutor } from './jobRunner.ts';
+import { CONSOLE_TAIL_LINES, JobError, type AgentJob, type JobExecutor } from './jobRunner.ts';
 
 /** The longest a STOP may take beyond the kill escalation before the job fails. */
 const STOP_MARGIN_MS = 10_000;
@@ -43,7 +43,11 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
       .catch((error: Error) => {
         throw new JobError(signal.aborted ? 'CANCELLED' : 'TIMEOUT', error.message);
       });
-    if (reached === 'CRASHED') throw new JobError('CRASHED', 'the server crashed while starting');
+    if (reached === 'CRASHED') {
+      const code = supervisor.statusExitCode;
+      const reason = supervisor.statusMessage ?? (code !== undefined && code !== null ? `exited with code ${code}` : undefined);
+      throw new JobError('CRASHED', `the server crashed while starting${reason ? `: ${reason}` : ''}`, supervisor.consoleTail(CONSOLE_TAIL_LINES));
+    }
     return { message: 'online' };
   }
 

@@ -25,10 +25,13 @@ export type AgentJob = { jobId: string; type: JobType; serverId: string | null; 
 /** Thrown by executors for a FAILED result with this code (e.g. `NOT_RUNNING`); any other error is `AGENT_ERROR`. */
 export class JobError extends Error {
   readonly code: string;
-  constructor(code: string, message: string) {
+  /** The game's last console lines, when the game itself failed the job (it crashed, or never started). */
+  readonly consoleTail: string[] | undefined;
+  constructor(code: string, message: string, consoleTail?: string[]) {
     super(message);
     this.name = 'JobError';
     this.code = code;
+    this.consoleTail = consoleTail;
   }
 }
 
@@ -48,12 +51,19 @@ export interface JobRunnerOptions {
 }
 
 type Outcome = Omit<JobResultEvent, 'jobId' | 'finishedAt'>;
+
+/** Console lines a job that the game failed carries (`error.consoleTail`). */
+export const CONSOLE_TAIL_LINES = 20;
 type Entry = { job: AgentJob; controller: AbortController; settled: boolean };
 
 /** The service's schema caps these (agentEvents.ts); a longer one would be refused, and so re-sent forever. */
-const failed = (code: string, message: string): Outcome => ({
+const failed = (code: string, message: string, consoleTail?: string[]): Outcome => ({
   status: 'FAILED',
-  error: { code: code.slice(0, 64), message: message.slice(0, 2000) },
+  error: {
+    code: code.slice(0, 64),
+    message: message.slice(0, 2000),
+    ...(consoleTail ? { consoleTail: consoleTail.slice(-CONSOLE_TAIL_LINES).map((line) => line.slice(0, 8192)) } : {}),
+  },
 });
 const NO_SERVER = '\0none'; // queue key of jobs with serverId null: no real server id can collide with it
 
@@ -158,7 +168,7 @@ export class JobRunner {
       outcome = { status: 'SUCCEEDED', result: result ?? {} };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      outcome = error instanceof JobError ? failed(error.code, message) : failed('AGENT_ERROR', message);
+      outcome = error instanceof JobError ? failed(error.code, message, error.consoleTail) : failed('AGENT_ERROR', message);
     }
     await this.#finish(entry, outcome);
   }

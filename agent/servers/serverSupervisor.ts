@@ -40,8 +40,12 @@ export type SupervisorOptions = {
 
 /** How often an RCON game is asked whether it answers yet while STARTING without a ready line. */
 const READY_POLL_MS = 1_000;
-/** Console lines are batched into one `console` event per this period. */
-const CONSOLE_FLUSH_MS = 250;
+/** Console lines are batched into one `console` event per this period (a line waits at most this long). */
+const CONSOLE_FLUSH_MS = 50;
+/** Lines per `console` event (the protocol's limit): at most 10,000 lines/s leave the agent per server. */
+const CONSOLE_BATCH_LINES = 500;
+/** Lines waiting to be sent; past this a flooding server's lines are dropped and counted (a marker line says how many). */
+const CONSOLE_PENDING_MAX = 2_000;
 
 export type ServerStatus = 'INSTALLING' | 'OFFLINE' | 'STARTING' | 'ONLINE' | 'STOPPING' | 'RESTARTING' | 'CRASHED';
 
@@ -64,6 +68,7 @@ export class ServerSupervisor {
   #startedAt = 0;
   #timers = new Set<NodeJS.Timeout>();
   #consoleLines: string[] = [];
+  #consoleDropped = 0;
   readonly #players = new Map<string, PlayerInfo>();
   readonly #statusListeners = new Set<(status: ServerStatus) => void>();
 
@@ -141,7 +146,8 @@ export class ServerSupervisor {
       this.#timer(() => this.#startTimedOut(proc), this.#adapter.startTimeoutMs);
       if (!this.#adapter.readyPattern) this.#pollReady(proc);
     } catch (error) {
-      this.#setStatus('CRASHED', { message: `could not start: ${(error as Error).message}` });
+      // The runtime says it plainly (`command not found: ./RustDedicated`, `working directory not found: …`).
+      this.#setStatus('CRASHED', { message: (error as Error).message });
     }
   }
 
@@ -198,8 +204,20 @@ export class ServerSupervisor {
     });
   }
 
+  /** Why the server is in its status (what the last status report said), e.g. `command not found: ./RustDedicated`. */
+  statusMessage: string | undefined;
+  /** How the process ended, with the status that says so (CRASHED, OFFLINE); undefined otherwise. */
+  statusExitCode: number | null | undefined;
+
+  /** The last `n` lines the game printed (nothing when it never started). */
+  consoleTail(n: number): string[] {
+    return this.#log?.tail(n) ?? [];
+  }
+
   #setStatus(status: ServerStatus, extra: { exitCode?: number | null; message?: string } = {}): void {
     this.status = status;
+    this.statusMessage = extra.message;
+    this.statusExitCode = extra.exitCode;
     for (const listener of [...this.#statusListeners]) listener(status);
     this.#options.report('server:status', { serverId: this.config.id, status, at: new Date().toISOString(), ...extra });
   }
@@ -225,11 +243,19 @@ export class ServerSupervisor {
         at: new Date().toISOString(),
       });
     }
+    if (this.#consoleLines.length >= CONSOLE_PENDING_MAX) {
+      this.#consoleDropped += 1;
+      return;
+    }
     if (this.#consoleLines.push(line.slice(0, 8192)) === 1) this.#timer(() => this.#flushConsole(), CONSOLE_FLUSH_MS);
   }
 
   #flushConsole(): void {
-    const lines = this.#consoleLines.splice(0, 500);
+    if (this.#consoleDropped > 0) {
+      this.#consoleLines.push(`[gsm] ${this.#consoleDropped} lines dropped by the agent`);
+      this.#consoleDropped = 0;
+    }
+    const lines = this.#consoleLines.splice(0, CONSOLE_BATCH_LINES);
     if (lines.length > 0) this.#options.report('console', { serverId: this.config.id, lines, at: new Date().toISOString() });
     if (this.#consoleLines.length > 0) this.#timer(() => this.#flushConsole(), CONSOLE_FLUSH_MS);
   }
@@ -256,6 +282,8 @@ export class ServerSupervisor {
       // Timed when asked, not when answered: a leave reported while the list was on its way is newer than the list.
       const at = new Date().toISOString();
       const players = await this.#adapter.listPlayers(this.channel);
+      this.#players.clear();
+      for (const player of players) this.#players.set(player.steamId, player);
       this.#options.report('players:snapshot', {
         serverId: this.config.id,
         players: players.map((player) => ({ steamId: player.steamId, username: player.username, ...(player.ping === undefined ? {} : { ping: player.ping }) })),
@@ -272,7 +300,13 @@ export class ServerSupervisor {
     const stats = setInterval(() => {
       void sample().then(
         (figures) => {
-          if (figures && this.#process === proc) this.#options.report('server:stats', { serverId: this.config.id, ...figures, at: new Date().toISOString() });
+          if (figures && this.#process === proc)
+            this.#options.report('server:stats', {
+              serverId: this.config.id,
+              ...figures,
+              ...(this.status === 'ONLINE' ? { playersOnline: this.#players.size } : {}),
+              at: new Date().toISOString(),
+            });
         },
         () => undefined,
       );

@@ -8,6 +8,8 @@ import { importV4LocalKey, v4Local, type V4LocalKey } from './pasetoV4Local.ts';
 export const ACCESS_TOKEN_SECONDS = 24 * 60 * 60;
 
 export type AccessClaims = { userId: string; sessionId: string };
+/** What a verified token says: its claims and when it expires (epoch ms). */
+export type VerifiedClaims = AccessClaims & { expiresAt: number };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -18,8 +20,9 @@ export class AccessTokens {
     this.#key = importV4LocalKey(paserk);
   }
 
-  issue(claims: AccessClaims): Promise<string> {
-    return v4Local.Encrypt(this.#key, { sub: claims.userId, sid: claims.sessionId }, { expiresIn: ACCESS_TOKEN_SECONDS });
+  /** `seconds`: the token's lifetime (tests shorten it); default ACCESS_TOKEN_SECONDS. */
+  issue(claims: AccessClaims, seconds: number = ACCESS_TOKEN_SECONDS): Promise<string> {
+    return v4Local.Encrypt(this.#key, { sub: claims.userId, sid: claims.sessionId }, { expiresIn: seconds });
   }
 
   /**
@@ -31,13 +34,14 @@ export class AccessTokens {
   }
 
   /** The claims of a genuine, unexpired token; null for anything else (forged, tampered, expired, malformed). */
-  async verify(token: string): Promise<AccessClaims | null> {
+  async verify(token: string): Promise<VerifiedClaims | null> {
     if (!token.startsWith('v4.local.')) return null;
     try {
       const { claims } = await v4Local.Decrypt(this.#key, token);
-      const { sub, sid } = claims as { sub?: unknown; sid?: unknown };
+      const { sub, sid, exp } = claims as { sub?: unknown; sid?: unknown; exp?: unknown };
       if (typeof sub !== 'string' || typeof sid !== 'string' || !UUID.test(sub) || !UUID.test(sid)) return null;
-      return { userId: sub, sessionId: sid };
+      const expiresAt = typeof exp === 'string' ? Date.parse(exp) : Number.NaN;
+      return { userId: sub, sessionId: sid, expiresAt: Number.isFinite(expiresAt) ? expiresAt : Date.now() + ACCESS_TOKEN_SECONDS * 1000 };
     } catch {
       return null;
     }

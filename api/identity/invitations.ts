@@ -13,6 +13,10 @@ import type { Mailer } from '../mail/mailer.ts';
 
 /** How long an invitation can be accepted. */
 export const INVITATION_DAYS = 7;
+/** Invitations one user may create in 24 hours (429 past it). */
+export const INVITATIONS_PER_DAY = 100;
+/** Invitation e-mails one address receives in 24 hours, whoever invites; later invitations are made but not e-mailed. */
+export const INVITATION_MAILS_PER_ADDRESS_PER_DAY = 3;
 
 export const INVITATION_STATUS_SQL = sql.fragment`(CASE WHEN i.status = 'PENDING' AND i.expires_at <= now() THEN 'EXPIRED' ELSE i.status END)`;
 
@@ -65,23 +69,28 @@ export async function joinByInvitation(
   tx: CommonQueryMethods,
   invitation: InvitationRow,
   user: { id: string; email: string },
-  options: { matchEmail: boolean },
+  options: { matchEmail: boolean; memberMaySignIn?: boolean },
 ): Promise<void> {
   if (options.matchEmail && invitation.email.toLowerCase() !== user.email.toLowerCase()) throw forbidden('This invitation was sent to another e-mail address');
   const member = await tx.exists(sql.unsafe`SELECT 1 FROM cluster_members WHERE cluster_id = ${invitation.clusterId} AND user_id = ${user.id}`);
-  if (member) throw conflict('Already a member of this cluster');
-  await tx.query(sql.unsafe`INSERT INTO cluster_members (cluster_id, user_id, role) VALUES (${invitation.clusterId}, ${user.id}, ${invitation.role})`);
+  if (member && !options.memberMaySignIn) throw conflict('Already a member of this cluster');
+  // A member already keeps the role they have; the invitation is closed all the same.
+  if (!member)
+    await tx.query(sql.unsafe`INSERT INTO cluster_members (cluster_id, user_id, role) VALUES (${invitation.clusterId}, ${user.id}, ${invitation.role})`);
   await tx.query(sql.unsafe`UPDATE invitations SET status = 'ACCEPTED', accepted_by = ${user.id}, updated_at = now() WHERE id = ${invitation.id}`);
 }
 
-/** E-mails the invitation's link; answers whether it went out (false without a mailer). */
-export async function emailInvitation(
+/**
+ * Starts e-mailing the invitation's link, in the background; answers whether it is on its way (false without a
+ * mailer, or for an address that cannot receive mail).
+ */
+export function emailInvitation(
   mailer: Mailer | null,
   input: { to: string; link: string; clusterName: string; role: Role; inviter: string; expiresAt: string },
-): Promise<boolean> {
-  if (!mailer) return false;
+): boolean {
+  if (!mailer || /\.invalid$/i.test(input.to)) return false;
   const expires = new Date(input.expiresAt).toUTCString();
-  return mailer.send({
+  void mailer.send({
     to: input.to,
     subject: `${input.inviter} invited you to ${input.clusterName}`,
     text: [
@@ -93,4 +102,5 @@ export async function emailInvitation(
       `The invitation expires ${expires}. If you did not expect it, ignore this e-mail.`,
     ].join('\n'),
   });
+  return true;
 }

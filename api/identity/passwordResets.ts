@@ -10,7 +10,7 @@ import { generateSecret, hashSecret, looksLikeSecret } from '../../schema/secret
 import type { DatabasePool } from '../../sql/pool.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { hashPassword } from './passwords.ts';
-import { endAllSessions } from './sessions.ts';
+import { recoverAccount } from './sessions.ts';
 
 export const RESET_MINUTES = 60;
 /** At most one reset e-mail per account in this many seconds (a form submitted again, or someone mail-bombing). */
@@ -18,7 +18,7 @@ const RESET_INTERVAL_SECONDS = 60;
 
 export const resetLink = (publicUrl: string, token: string) => `${publicUrl}/reset-password#token=${token}`;
 
-/** Creates a reset for the account of `email`, if there is one, and e-mails its link. */
+/** Creates a reset for the account of `email`, if there is one, and starts e-mailing its link (not waited for). */
 export async function requestPasswordReset(pool: DatabasePool, mailer: Mailer, input: { email: string; publicUrl: string }): Promise<void> {
   const token = generateSecret('reset');
   const user = await pool.transaction(async (tx) => {
@@ -34,7 +34,9 @@ export async function requestPasswordReset(pool: DatabasePool, mailer: Mailer, i
     return found;
   });
   if (!user) return;
-  await mailer.send({
+  // Not awaited: the answer must take as long whether or not an account has the address (an awaited SMTP
+  // conversation would tell them apart). The mailer logs a failure.
+  void mailer.send({
     to: user.email,
     subject: 'Reset your password',
     text: [
@@ -49,7 +51,7 @@ export async function requestPasswordReset(pool: DatabasePool, mailer: Mailer, i
   });
 }
 
-/** Spends a reset: sets the password, spends the user's other resets, ends every session. Answers the user's id. */
+/** Spends a reset: sets the password, spends the user's other resets, recovers the account (recoverAccount). Answers the user's id. */
 export async function completePasswordReset(tx: CommonQueryMethods, token: string, password: string): Promise<string> {
   const invalid = () =>
     badRequest('This reset link is invalid, expired or already used; ask for a new one', [{ field: 'token', message: 'invalid, expired or used' }]);
@@ -61,6 +63,6 @@ export async function completePasswordReset(tx: CommonQueryMethods, token: strin
   if (userId === null) throw invalid();
   await tx.query(sql.unsafe`UPDATE users SET password_hash = ${await hashPassword(password)}, updated_at = now() WHERE id = ${userId}`);
   await tx.query(sql.unsafe`UPDATE password_resets SET used_at = now() WHERE user_id = ${userId} AND used_at IS NULL`);
-  await endAllSessions(tx, userId, 'password reset');
+  await recoverAccount(tx, userId, 'password reset');
   return userId;
 }

@@ -7,7 +7,7 @@ import type { DatabasePool } from '../../sql/pool.ts';
 import type { Logger } from '../../schema/logger.ts';
 import { TIERS, user, type Tier, type User } from '../../schema/identity.ts';
 import { hashPassword } from './passwords.ts';
-import { endAllSessions } from './sessions.ts';
+import { recoverAccount } from './sessions.ts';
 
 /** The columns of `users` as the User record; used by every query that answers a user. */
 export const USER_COLUMNS = sql.fragment`
@@ -38,15 +38,15 @@ export const userCount = (connection: CommonQueryMethods) =>
   connection.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM users`);
 
 /**
- * Sets the password of the user with this e-mail and ends every session of that user (whoever knew the old password
- * is signed out); spends the user's open password resets. Answers the user's id, or null when no user has the e-mail.
+ * Sets the password of the user with this e-mail and recovers the account (recoverAccount: every session ended, API
+ * tokens deleted, Steam and Discord unlinked); spends the user's open password resets. Answers the user's id, or null when no user has the e-mail.
  */
 export async function setPassword(connection: CommonQueryMethods, email: string, password: string): Promise<string | null> {
   const passwordHash = await hashPassword(password);
   const userId = await connection.maybeOneFirst(sql.type(z.object({ id: z.string() }))`
     UPDATE users SET password_hash = ${passwordHash}, updated_at = now() WHERE lower(email) = ${email.toLowerCase()} RETURNING id`);
   if (userId === null) return null;
-  await endAllSessions(connection, userId, 'password reset');
+  await recoverAccount(connection, userId, 'password reset');
   await connection.query(sql.unsafe`UPDATE password_resets SET used_at = now() WHERE user_id = ${userId} AND used_at IS NULL`);
   return userId;
 }

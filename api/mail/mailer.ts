@@ -32,6 +32,12 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'SMTP_FROM' | 'pu
   const log = logger.child({ component: 'mailer' });
   return {
     async send(message) {
+      // Accounts made by a Steam or Discord sign-in without an address have a placeholder under the reserved .invalid
+      // domain: nothing can be delivered there.
+      if (/\.invalid$/i.test(message.to)) {
+        log.info({ to: message.to, subject: message.subject }, 'e-mail not sent: the account has no real address');
+        return false;
+      }
       try {
         const info = await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
         log.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'e-mail sent');

@@ -58,7 +58,7 @@ const joined = (invitation) =>
   show(
     el('h1', { text: `Welcome to ${invitation.clusterName}` }),
     message(`You are a ${invitation.role} of ${invitation.clusterName}. Sign in with your e-mail address and password from now on.`, 'success'),
-    el('p', {}, el('a', { href: '/', text: 'Go to the dashboard' }), ' · ', el('a', { href: '/api/docs', text: 'API reference' })),
+    el('p', {}, el('a', { href: '/api/docs', text: 'API reference' })),
   );
 
 async function invitationPage() {
@@ -75,25 +75,45 @@ async function invitationPage() {
   const intro = el('p', {
     text: `You are invited as ${invitation.role} (${invitation.email}). The invitation expires ${new Date(invitation.expiresAt).toLocaleString()}.`,
   });
+  // A game-account sign-in starts with a POST carrying the secret (never in a URL), then goes to the provider.
+  const providerStatus = el('div');
+  const providerButton = (provider, label) => {
+    const button = el('button', { type: 'button', class: 'button', text: label });
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      providerStatus.replaceChildren();
+      try {
+        location.assign((await call(`/auth/${provider}/start`, { invitation: token })).url);
+      } catch (error) {
+        providerStatus.replaceChildren(message(error.message, 'error'));
+        button.disabled = false;
+      }
+    });
+    return button;
+  };
   const providers = el(
-    'p',
+    'div',
     { class: 'providers' },
-    el('a', { class: 'button', href: `/auth/steam?invitation=${encodeURIComponent(token)}`, text: 'Join with Steam' }),
-    ...(document.body.dataset.discord === 'true'
-      ? [el('a', { class: 'button', href: `/auth/discord?invitation=${encodeURIComponent(token)}`, text: 'Join with Discord' })]
-      : []),
+    providerButton('steam', 'Join with Steam'),
+    ...(document.body.dataset.discord === 'true' ? [providerButton('discord', 'Join with Discord')] : []),
+    providerStatus,
   );
   if (invitation.accountExists) {
+    // The account exists: it joins by its own password (a game account would sign in as someone else).
     return show(
       title,
       intro,
       el('h2', { text: 'Sign in to accept' }),
       form([['password', 'Password', 'password', { autocomplete: 'current-password' }]], 'Sign in and join', async ({ password }) => {
         const pair = await call('/auth/login', { email: invitation.email, password });
-        await call('/api/v1/invitations/accept', { token }, pair.accessToken);
+        try {
+          await call('/api/v1/invitations/accept', { token }, pair.accessToken);
+        } finally {
+          // This page only needed the session to accept: it leaves none behind.
+          await call('/auth/logout', {}, pair.accessToken).catch(() => undefined);
+        }
         joined(invitation);
       }),
-      providers,
     );
   }
   return show(
@@ -126,7 +146,7 @@ function resetPage() {
       'Set password',
       async ({ password }) => {
         const answer = await call('/auth/password-reset/confirm', { token, password });
-        show(title, message(answer.message, 'success'), el('p', {}, el('a', { href: '/', text: 'Sign in' })));
+        show(title, message(answer.message, 'success'), el('p', {}, el('a', { href: '/api/docs', text: 'API reference' })));
       },
     ),
   );

@@ -9,7 +9,9 @@ import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
 import { listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
-import { clusterEvent, cursor, eventListQuery, eventStreamQuery, matches, type EventFilter } from '../../schema/events.ts';
+import { clusterEvent, cursor, eventListQuery, eventStreamQuery, LIVE_EVENT_TYPES, matches, type EventFilter } from '../../schema/events.ts';
+
+type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 import { validationFailed } from '../../schema/errors.ts';
 import { envelopeOf, eventsAfter, lastPosition, listEvents, type StoredEvent } from '../../orchestrator/events/store.ts';
 import { authorize } from '../identity/access.ts';
@@ -74,12 +76,15 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
         if (!parsed.success) throw validationFailed([{ field: 'Last-Event-ID', message: parsed.error.issues[0]!.message }]);
         after = parsed.data;
       }
-      stream(ctx, { clusterId: params.clusterId, types: query.types, serverId: query.serverId }, after);
+      const live = (query.types ?? []).filter((type): type is LiveEventType => (LIVE_EVENT_TYPES as readonly string[]).includes(type));
+      const durable = query.types?.filter((type) => !live.includes(type as LiveEventType));
+      // Only live types asked for: no durable event matches (an empty list is "none", not "all").
+      stream(ctx, { clusterId: params.clusterId, types: query.types ? durable : undefined, serverId: query.serverId }, after, live);
     },
   });
 
   /** `after` null: from the events that come next (the reader subscribes first, so none falls between). */
-  function stream(ctx: Context, filter: EventFilter, after: bigint | null) {
+  function stream(ctx: Context, filter: EventFilter, after: bigint | null, liveTypes: LiveEventType[]) {
     const out = new PassThrough();
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
@@ -105,6 +110,16 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
       (event) => (live ? send(event) : waiting.push(event)),
       () => end('shutting down'),
     );
+    // Live-only events (console, stats) of the one server asked for: no id line, as they cannot be resumed.
+    const unsubscribeLive =
+      liveTypes.length > 0
+        ? deps.live.relay.subscribe((event) => {
+            if (ended || event.clusterId !== filter.clusterId || event.data.serverId !== filter.serverId?.toLowerCase()) return;
+            if (!liveTypes.includes(event.type)) return;
+            out.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+            if (out.writableLength > MAX_BUFFERED_BYTES) end('the client is not reading');
+          })
+        : () => undefined;
     const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), HEARTBEAT_MS);
     const recheck = setInterval(() => void stillAllowed(), ACCESS_RECHECK_MS);
     const authorization = ctx.get('Authorization');
@@ -115,6 +130,7 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
       clearInterval(heartbeat);
       clearInterval(recheck);
       unsubscribe();
+      unsubscribeLive();
       logger.debug({ clusterId: filter.clusterId, why }, 'event stream ended');
       out.end();
     }

@@ -8,7 +8,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { conflict, forbidden, notFound } from '../../schema/errors.ts';
+import { AppError, conflict, forbidden, notFound } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
 import { id, listOf } from '../../schema/http.ts';
 import {
@@ -36,6 +36,8 @@ import {
   emailInvitation,
   findInvitation,
   INVITATION_DAYS,
+  INVITATION_MAILS_PER_ADDRESS_PER_DAY,
+  INVITATIONS_PER_DAY,
   INVITATION_STATUS_SQL,
   invitationLink,
   joinByInvitation,
@@ -218,7 +220,12 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
       const actor = ctx.state.role as Role;
       if (!canManageRole(actor, body.role)) throw forbidden(`As ${actor} you cannot invite a ${body.role}`);
       const token = generateSecret('invite');
-      const { created, clusterName } = await pool.transaction(async (tx) => {
+      const inviterId = principalOf(ctx).user.id;
+      const { created, clusterName, mailsToAddress } = await pool.transaction(async (tx) => {
+        const sentByInviter = await tx.oneFirst(sql.type(z.object({ count: z.number() }))`
+          SELECT count(*)::int AS count FROM invitations WHERE invited_by = ${inviterId} AND created_at > now() - interval '1 day'`);
+        if (sentByInviter >= INVITATIONS_PER_DAY)
+          throw new AppError(429, `You created ${INVITATIONS_PER_DAY} invitations in the last 24 hours, the most a user may; try again later`);
         const alreadyMember = await tx.exists(sql.unsafe`
           SELECT 1 FROM cluster_members m JOIN users u ON u.id = m.user_id WHERE m.cluster_id = ${params.clusterId} AND lower(u.email) = ${body.email}`);
         if (alreadyMember) throw conflict('This person is already a member of the cluster');
@@ -229,16 +236,24 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
         const invitationId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
           INSERT INTO invitations (cluster_id, email, role, token_hash, expires_at, invited_by)
           VALUES (${params.clusterId}, ${body.email}, ${body.role}, ${sql.binary(hashSecret(token))},
-                  now() + make_interval(days => ${INVITATION_DAYS}), ${principalOf(ctx).user.id})
+                  now() + make_interval(days => ${INVITATION_DAYS}), ${inviterId})
           RETURNING id`);
+        // Invitations to this address in the last day, from anyone (this one included): past the limit no more
+        // e-mail goes to it (the link in this answer still works), so revoking and re-inviting cannot flood an inbox.
+        const mailsToAddress = await tx.oneFirst(sql.type(z.object({ count: z.number() }))`
+          SELECT count(*)::int AS count FROM invitations WHERE lower(email) = ${body.email} AND created_at > now() - interval '1 day'`);
         await recordAudit(tx, originOf(ctx), { clusterId: params.clusterId, action: 'invitation.create', target: { type: 'invitation', id: invitationId } });
         const clusterName = await tx.oneFirst(sql.type(z.object({ name: z.string() }))`SELECT name FROM clusters WHERE id = ${params.clusterId}`);
-        return { created: await tx.one(sql.type(invitation)`SELECT ${INVITATION_COLUMNS} FROM invitations i WHERE i.id = ${invitationId}`), clusterName };
+        const created = await tx.one(sql.type(invitation)`SELECT ${INVITATION_COLUMNS} FROM invitations i WHERE i.id = ${invitationId}`);
+        return { created, clusterName, mailsToAddress };
       });
-      // Sent once the invitation exists for good; a failed send is reported, and the link in this answer still works.
+      // Sent once the invitation exists for good, in the background (a slow SMTP server does not hold the answer up):
+      // `emailed` says it is on its way; a failed send is logged, and the link in this answer works either way.
       const link = invitationLink(config.publicUrl, token);
       const inviter = principalOf(ctx).user.displayName;
-      const emailed = await emailInvitation(mailer, { to: body.email, link, clusterName, role: body.role, inviter, expiresAt: created.expiresAt });
+      const emailed =
+        mailsToAddress <= INVITATION_MAILS_PER_ADDRESS_PER_DAY &&
+        emailInvitation(mailer, { to: body.email, link, clusterName, role: body.role, inviter, expiresAt: created.expiresAt });
       return { ...created, token, link, emailed };
     },
   });

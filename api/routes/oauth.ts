@@ -57,21 +57,31 @@ const discordCallbackQuery = z
   .object({ state, code: z.string().min(1).max(512).optional(), error: param.optional(), error_description: param.optional() })
   .catchall(param);
 
-/** `?invitation=`: a sign-in started from an invitation page joins that cluster (and may create the account). */
-const startQuery = z.object({
-  invitation: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .meta({ description: "An invitation's token: the sign-in joins its cluster, creating the account if needed." }),
-});
+/**
+ * A sign-in started from an invitation page joins that cluster (and may create the account). The invitation's secret
+ * travels in a POST body, never in a URL (where browser history, proxies and access logs would keep it).
+ */
+const startBody = z
+  .object({
+    invitation: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: "An invitation's token: the sign-in joins its cluster, creating the account if needed." }),
+  })
+  .strict();
+const startAnswer = z.object({ url: z.string().meta({ description: "The provider's sign-in page: send the browser there" }) }).meta({ id: 'OAuthStart' });
 const INVITED =
-  "With `invitation` (a pending invitation's token) the account joins that cluster with its role, and is created if needed whatever ALLOW_REGISTRATION says; the invitation must still be pending when the provider sends the user back.";
+  "With `invitation` (a pending invitation's token) the account joins that cluster with its role (a member already just signs in), and is created if needed whatever ALLOW_REGISTRATION says; the invitation must still be pending when the provider sends the user back.";
 
 const startResponses = {
   302: { description: 'To the provider', headers: { Location: 'The provider sign-in page' } },
   401: { description: 'An Authorization header was sent (to link an account) but its token is not valid' },
+};
+const postStartResponses = {
+  200: { description: "The provider's sign-in page", schema: startAnswer },
+  401: startResponses[401],
   404: { description: 'No invitation has this token' },
   409: { description: 'The invitation is no longer pending' },
 };
@@ -167,7 +177,8 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
       const origin = actingAs(originOf(ctx), { kind: 'USER', id: user.id, name: user.displayName });
       if (action) await recordAudit(tx, origin, { clusterId: null, action, target: { type: 'user', id: user.id } });
       if (invitation) {
-        await joinByInvitation(tx, invitation, user, { matchEmail: false });
+        // Someone who is a member already (an invitation sent twice, or to a second address) simply signs in.
+        await joinByInvitation(tx, invitation, user, { matchEmail: false, memberMaySignIn: true });
         await recordAudit(tx, origin, { clusterId: invitation.clusterId, action: 'invitation.accept', target: { type: 'invitation', id: invitation.id } });
       }
       return signIn(tx, ctx, accessTokens, user);
@@ -187,15 +198,27 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     method: 'get',
     ...paths('steam'),
     summary: 'Sign in with Steam',
-    description: `Redirects to Steam (OpenID 2.0). With a bearer token, the Steam account is linked to that user instead. ${INVITED}`,
+    description:
+      'Redirects to Steam (OpenID 2.0). With a bearer token, the Steam account is linked to that user instead. From an invitation, use `POST /auth/steam/start`.',
     tags: ['Auth'],
     auth: 'signin',
-    query: startQuery,
     responses: startResponses,
-    handler: async (ctx, { query }) => {
-      const returnTo = `${callbackUrl('steam')}?state=${await newState(ctx, 'steam', query.invitation)}`;
-      ctx.redirect(steam.authorizeUrl(returnTo, `${config.publicUrl}/`));
-    },
+    handler: async (ctx) => ctx.redirect(await steamUrl(ctx, undefined)),
+  });
+
+  const steamUrl = async (ctx: Context, invitation: string | undefined) =>
+    steam.authorizeUrl(`${callbackUrl('steam')}?state=${await newState(ctx, 'steam', invitation)}`, `${config.publicUrl}/`);
+
+  api.route({
+    method: 'post',
+    ...paths('steam/start'),
+    summary: 'Start a Steam sign-in (from an invitation)',
+    description: `Answers the Steam sign-in page to send the browser to (and sets the flow's cookie), as \`GET /auth/steam\` redirects there. ${INVITED}`,
+    tags: ['Auth'],
+    auth: 'signin',
+    body: startBody,
+    responses: postStartResponses,
+    handler: async (ctx, { body }) => ({ url: await steamUrl(ctx, body.invitation) }),
   });
 
   api.route({
@@ -223,15 +246,29 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     method: 'get',
     ...paths('discord'),
     summary: 'Sign in with Discord',
-    description: `Redirects to Discord (OAuth 2, scopes \`identify email\`). With a bearer token, the Discord account is linked to that user instead. 404 until the installation configures Discord. ${INVITED}`,
+    description:
+      'Redirects to Discord (OAuth 2, scopes `identify email`). With a bearer token, the Discord account is linked to that user instead. 404 until the installation configures Discord. From an invitation, use `POST /auth/discord/start`.',
     tags: ['Auth'],
     auth: 'signin',
-    query: startQuery,
-    responses: { ...startResponses, 404: { description: 'Discord sign-in is not configured, or no invitation has this token' } },
-    handler: async (ctx, { query }) => {
-      const provider = discordOrNotFound();
-      ctx.redirect(provider.authorizeUrl(callbackUrl('discord'), await newState(ctx, 'discord', query.invitation)));
-    },
+    responses: { ...startResponses, 404: { description: 'Discord sign-in is not configured' } },
+    handler: async (ctx) => ctx.redirect(await discordUrl(ctx, undefined)),
+  });
+
+  const discordUrl = async (ctx: Context, invitation: string | undefined) => {
+    const provider = discordOrNotFound();
+    return provider.authorizeUrl(callbackUrl('discord'), await newState(ctx, 'discord', invitation));
+  };
+
+  api.route({
+    method: 'post',
+    ...paths('discord/start'),
+    summary: 'Start a Discord sign-in (from an invitation)',
+    description: `Answers the Discord sign-in page to send the browser to (and sets the flow's cookie), as \`GET /auth/discord\` redirects there. 404 until the installation configures Discord. ${INVITED}`,
+    tags: ['Auth'],
+    auth: 'signin',
+    body: startBody,
+    responses: { ...postStartResponses, 404: { description: 'Discord sign-in is not configured, or no invitation has this token' } },
+    handler: async (ctx, { body }) => ({ url: await discordUrl(ctx, body.invitation) }),
   });
 
   api.route({

@@ -28,8 +28,8 @@ const SERVER_COLUMNS = sql.fragment`
   s.id, s.cluster_id AS "clusterId", s.machine_id AS "machineId", s.name, s.game_type AS "gameType",
   s.game_port AS "gamePort", s.query_port AS "queryPort", s.rcon_port AS "rconPort", s.max_players AS "maxPlayers",
   s.status, s.desired_status AS "desiredStatus", s.players_online AS "playersOnline", s.auto_restart AS "autoRestart",
-  s.start_command AS "startCommand", s.env, s.last_status_at AS "lastStatusAt", s.created_at AS "createdAt",
-  s.updated_at AS "updatedAt"`;
+  s.start_command AS "startCommand", s.env, s.last_status_at AS "lastStatusAt", s.status_reason AS "statusReason",
+  s.last_exit_code AS "lastExitCode", s.stats, s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;
 const SORT = {
   name: sql.fragment`lower(s.name)`,
   createdAt: sql.fragment`s.created_at`,

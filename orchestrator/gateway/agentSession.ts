@@ -10,6 +10,7 @@
  *   `{ accepted: false, retry: true }` so the agent sends it again;
  * - liveness: three missed heartbeats mark the machine OFFLINE and close the connection.
  */
+import type { LiveConsole } from '../live/liveConsole.ts';
 import type { z } from 'zod';
 import type { Logger } from '../../schema/logger.ts';
 import { AGENT_EVENTS, authEvent, type AgentEventName } from '../../schema/agentEvents.ts';
@@ -23,6 +24,8 @@ export type SessionOptions = {
   store: MachineStore;
   /** Where player joins, leaves and snapshots go. */
   players: PlayerIngest;
+  /** Console lines and stats: throttled, kept and relayed to viewers (orchestrator/live/liveConsole.ts). */
+  live: LiveConsole;
   logger: Logger;
   heartbeatSeconds: number;
   authTimeoutMs: number;
@@ -318,9 +321,17 @@ export class AgentSession {
       }
       case 'console':
       case 'server:stats': {
-        // Nothing stores them yet, but a live console relays them: another machine's server is refused as elsewhere.
+        // Relayed to viewers, never queued: another machine's server is refused as elsewhere (checked against the
+        // last servers:sync, without a query per frame).
         const { serverId } = data as { serverId: string };
-        if (!this.#serverIds.has(serverId.toLowerCase())) return notHere(serverId);
+        if (!this.#serverIds.has(serverId.toLowerCase()) || !this.clusterId) return notHere(serverId);
+        if (event === 'console') {
+          const frame = data as z.infer<(typeof AGENT_EVENTS)['console']>;
+          this.#options.live.console(this.clusterId, serverId.toLowerCase(), frame.lines, frame.at);
+        } else {
+          const sample = data as z.infer<(typeof AGENT_EVENTS)['server:stats']>;
+          this.#options.live.stats(this.clusterId, { ...sample, serverId: serverId.toLowerCase() });
+        }
         break;
       }
       case 'job:result': {

@@ -16,6 +16,9 @@ import { listen } from '../../sql/listen.ts';
 import type { Logger } from '../../schema/logger.ts';
 import { MAX_FRAME_BYTES } from '../../schema/agentEvents.ts';
 import { AgentSession } from './agentSession.ts';
+import { createLiveConsole, type LiveConsole } from '../live/liveConsole.ts';
+import { createLocalRelay, type LiveRelay } from '../live/relay.ts';
+import { createMemoryHistory, type ConsoleHistory } from '../live/consoleHistory.ts';
 import { plainLink, socketIoLink, type AgentLink } from './links.ts';
 import { createMachineStore } from './machineStore.ts';
 import { createPlayerIngest } from '../players/ingest.ts';
@@ -30,11 +33,16 @@ export type GatewayOptions = {
   heartbeatSeconds: number;
   authTimeoutMs: number;
   minVersion: string;
+  /** Where console lines and stats go (default: this process only, which is what most tests need). */
+  relay?: LiveRelay;
+  history?: ConsoleHistory;
 };
 
 export type Gateway = {
   /** The authenticated session of a machine on this process, if any. */
   session: (machineId: string) => AgentSession | undefined;
+  /** Console and stats relaying, with its counters. */
+  live: LiveConsole;
   close: () => Promise<void>;
 };
 
@@ -42,6 +50,12 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
   const logger = options.logger.child({ component: 'gateway' });
   const store = createMachineStore(options.pool);
   const players = createPlayerIngest(options.pool);
+  const live = createLiveConsole({
+    relay: options.relay ?? createLocalRelay(),
+    history: options.history ?? createMemoryHistory(),
+    pool: options.pool,
+    logger,
+  });
   const sessions = new Map<string, AgentSession>();
   const open = new Set<AgentSession>();
 
@@ -49,6 +63,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     const session = new AgentSession(link, {
       store,
       players,
+      live,
       logger,
       heartbeatSeconds: options.heartbeatSeconds,
       authTimeoutMs: options.authTimeoutMs,
@@ -78,6 +93,8 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://gateway');
     const path = url.pathname.replace(/\/+$/, '') || '/';
+    // The API's own Socket.IO (`/live`, at /socket.io) answers its upgrades itself.
+    if (path === '/socket.io' || path.startsWith('/socket.io/')) return;
     if (!(GATEWAY_PATHS as readonly string[]).includes(path)) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;
@@ -141,8 +158,10 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
 
   return {
     session: (machineId) => sessions.get(machineId),
+    live,
     async close() {
       clearInterval(sweeper);
+      await live.close();
       httpServer.off('upgrade', onUpgrade);
       await listener.close();
       // Shutting down: the machines connected here are OFFLINE until their agents reconnect (here or elsewhere).

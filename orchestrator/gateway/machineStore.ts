@@ -9,7 +9,7 @@ import { batched } from '../../sql/batched.ts';
 import type { AnnouncedJob } from './notifications.ts';
 import { hashSecret, secretMatches } from '../../schema/secretTokens.ts';
 import { serverConfig, type ServerConfig } from '../../schema/agentEvents.ts';
-import { storableJson } from '../../schema/storable.ts';
+import { storableJson, storableText } from '../../schema/storable.ts';
 import type { heartbeatEvent, jobResultEvent, serverStatusEvent } from '../../schema/agentEvents.ts';
 
 const agentJob = z.object({
@@ -161,9 +161,19 @@ export function createMachineStore(pool: DatabasePool) {
     async recordServerStatus(machineId: string, report: z.infer<typeof serverStatusEvent>): Promise<boolean> {
       const onMachine = await pool.exists(sql.unsafe`SELECT 1 FROM servers WHERE id = ${report.serverId} AND machine_id = ${machineId}`);
       if (!onMachine) return false;
+      // Why it is in this status: the agent's words, or for an exit without them its code. A status that needs no
+      // explanation clears the reason; the last exit code stays until the process ends again.
+      const reason =
+        report.message !== undefined
+          ? storableText(report.message)
+          : report.exitCode !== undefined && report.exitCode !== null
+            ? `exited with code ${report.exitCode}`
+            : null;
       await pool.query(sql.unsafe`
         UPDATE servers SET status = ${report.status}, last_status_at = least(${report.at}::timestamptz, now()), updated_at = now(),
-               players_online = CASE WHEN ${report.status} = 'ONLINE' THEN players_online ELSE 0 END
+               players_online = CASE WHEN ${report.status} = 'ONLINE' THEN players_online ELSE 0 END,
+               status_reason = ${reason},
+               last_exit_code = CASE WHEN ${report.exitCode !== undefined} THEN ${report.exitCode ?? null}::int ELSE last_exit_code END
          WHERE id = ${report.serverId}
            -- an agent's clock ahead of ours must not freeze the status: its reports count as no later than now
            AND (last_status_at IS NULL OR status = 'UNKNOWN' OR last_status_at <= least(${report.at}::timestamptz, now()))`);

@@ -26,7 +26,14 @@ test('the admin command creates users, resets passwords and sets tiers', async (
     INSERT INTO sessions (user_id, expires_at) SELECT id, now() + interval '1 day' FROM users WHERE email = 'ops@example.test' RETURNING id`);
   const reset = run(database.url, 'reset-password', 'ops@example.test', 'second password');
   t.is(reset.status, 0, reset.stderr);
-  t.regex(reset.stdout, /every session of the user has ended/);
+  t.regex(reset.stdout, /every session of the user has ended, its API tokens are deleted and Steam\/Discord unlinked/);
+  t.is(
+    await pool.oneFirst(
+      sql.unsafe`SELECT count(*)::int FROM audit_log WHERE action = 'user.password_reset' AND actor_kind = 'SYSTEM' AND actor_name = 'npm run admin'`,
+    ),
+    1,
+    'the reset is audited',
+  );
   t.not(
     await pool.oneFirst(sql.unsafe`SELECT revoked_at FROM sessions WHERE id = ${String(sessionId)}`),
     null,
@@ -37,7 +44,9 @@ test('the admin command creates users, resets passwords and sets tiers', async (
 
   t.is(run(database.url, 'set-tier', 'ops@example.test', 'GOLD').status, 2);
   t.is(run(database.url, 'set-tier', 'nobody@example.test', 'PRO').status, 1);
-  t.is(run(database.url, 'create-user', 'ops@example.test', 'another password').status, 1, 'duplicate e-mail');
+  const duplicate = run(database.url, 'create-user', 'OPS@example.test', 'another password');
+  t.is(duplicate.status, 1, 'duplicate e-mail');
+  t.is(duplicate.stderr.trim(), 'admin: a user with this e-mail already exists');
   t.is(run(database.url).status, 2);
 });
 

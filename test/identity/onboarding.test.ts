@@ -204,7 +204,7 @@ test('a Steam sign-in started from an invitation creates the account and joins w
   // Without the invitation, registration is closed for a new Steam account.
   t.is((await get(app, await callbackUrl(app, 'steam', '76561198123450002'))).status, 403);
 
-  const signedIn = await get(app, await callbackUrl(app, 'steam', steamId, {}, {}, `?invitation=${invitation.token}`));
+  const signedIn = await get(app, await callbackUrl(app, 'steam', steamId, {}, {}, invitation.token));
   t.is(signedIn.status, 200, await signedIn.clone().text());
   const pair = await body(signedIn);
   const role = await app.pool.maybeOneFirst(sql.unsafe`
@@ -213,7 +213,103 @@ test('a Steam sign-in started from an invitation creates the account and joins w
   t.is((await app.request(`/api/v1/clusters/${clusterId}`, { headers: bearer(pair.accessToken) })).status, 200);
 
   // The invitation is spent: starting another sign-in with it is refused before leaving for Steam.
-  const spent = await app.request(`/auth/steam?invitation=${invitation.token}`, { redirect: 'manual' });
+  const spent = await app.request('/auth/steam/start', json({ invitation: invitation.token }));
   t.is(spent.status, 409);
-  t.is((await app.request(`/auth/steam?invitation=gsm_invite_${'B'.repeat(43)}`, { redirect: 'manual' })).status, 404);
+  t.is((await app.request('/auth/steam/start', json({ invitation: `gsm_invite_${'B'.repeat(43)}` }))).status, 404);
+  t.is((await app.request('/auth/steam/start', json({ invitation: 'x', other: 1 }))).status, 400);
+  // The secret never travels in a URL: the GET start takes no invitation.
+  const viaUrl = await app.request(`/auth/steam?invitation=${invitation.token}`, { redirect: 'manual' });
+  t.not(viaUrl.status, 302);
+
+  // A second invitation to someone who is a member already: the Steam sign-in just signs in (role unchanged).
+  const again = await invite(app, owner, clusterId, address('steamer-again'), 'VIEWER');
+  const member = await get(app, await callbackUrl(app, 'steam', steamId, {}, {}, again.token));
+  t.is(member.status, 200, await member.clone().text());
+  t.is(
+    await app.pool.maybeOneFirst(sql.unsafe`
+      SELECT m.role FROM cluster_members m JOIN users u ON u.id = m.user_id WHERE m.cluster_id = ${clusterId} AND u.steam_id = ${steamId}`),
+    'ADMIN',
+  );
+  t.is(await app.pool.oneFirst(sql.unsafe`SELECT status FROM invitations WHERE id = ${again.id}`), 'ACCEPTED');
+});
+
+test('a password reset is account recovery: sessions end, API tokens are deleted, Steam is unlinked (an inviter who pre-registered loses the account)', async (t) => {
+  const app = mailing();
+  const owner = await signUp(app, 'owner');
+  const clusterId = await createCluster(app, owner);
+  const victim = address('victim');
+  // The inviter holds the token: they register the invitee's account with their own password and link their Steam.
+  const invitation = await invite(app, owner, clusterId, victim);
+  const squatted = await body(await register(app, { email: victim, invitationToken: invitation.token, password: 'the inviter knows this' }));
+  const squatter = bearer(squatted.accessToken);
+  const linked = await get(app, await callbackUrl(app, 'steam', '76561198123450099', squatter));
+  t.is(linked.status, 200, await linked.clone().text());
+  const token = await body(await app.request('/api/v1/account/tokens', json({ name: 'kept', clusterIds: [clusterId] }, { headers: squatter })));
+
+  // The real owner of the address resets the password.
+  const before = smtp.mails.length;
+  t.is((await app.request('/auth/password-reset', json({ email: victim }))).status, 202);
+  const reset = /reset-password#token=(gsm_reset_\w+)/.exec((await smtp.next(victim, before)).text)![1];
+  const done = await app.request('/auth/password-reset/confirm', json({ token: reset, password: 'only the owner knows' }));
+  t.is(done.status, 200);
+
+  t.is((await app.request('/api/v1/account', { headers: squatter })).status, 401, 'the session ended');
+  t.is((await app.request('/api/v1/account', { headers: bearer(token.token) })).status, 401, 'the API token is gone');
+  const steam = await get(app, await callbackUrl(app, 'steam', '76561198123450099'));
+  t.is(steam.status, 403, 'the Steam account no longer signs in as the user (registration is closed)');
+  t.like(await app.pool.one(sql.unsafe`SELECT steam_id, discord_id FROM users WHERE lower(email) = ${victim}`), { steam_id: null, discord_id: null });
+});
+
+test('a password reset answers alike and at once for known and unknown addresses (the e-mail is sent in the background)', async (t) => {
+  const app = mailing();
+  const user = await signUp(app, 'timing');
+  smtp.delayMs = 1_500;
+  t.teardown(() => (smtp.delayMs = 0));
+  const timed = async (email: string) => {
+    const started = performance.now();
+    const response = await app.request('/auth/password-reset', json({ email }));
+    return { status: response.status, answer: await body(response), ms: performance.now() - started };
+  };
+  const known = await timed(user.email);
+  const unknown = await timed('nobody-at-all@example.test');
+  t.is(known.status, 202);
+  t.deepEqual(known.answer, unknown.answer);
+  t.true(known.ms < 1_000, `the known address answered in ${Math.round(known.ms)} ms while the SMTP server takes 1.5 s`);
+  const owner = await signUp(app, 'slow-inviter');
+  const clusterId = await createCluster(app, owner);
+  const started = performance.now();
+  const invitation = await invite(app, owner, clusterId, address('slow'));
+  t.true(performance.now() - started < 1_000, 'an invitation does not wait for the SMTP server either');
+  t.true(invitation.emailed);
+});
+
+test('invitation limits: an address gets at most 3 invitation e-mails a day; a user creates at most 100 invitations a day', async (t) => {
+  const app = mailing();
+  const owner = await signUp(app, 'spammer');
+  const clusterId = await createCluster(app, owner);
+  const target = address('inbox');
+  const emailed: boolean[] = [];
+  for (let round = 0; round < 4; round++) {
+    const invitation = await invite(app, owner, clusterId, target);
+    emailed.push(invitation.emailed);
+    t.truthy(invitation.link, 'the link is in the answer either way');
+    await app.request(`/api/v1/clusters/${clusterId}/invitations/${invitation.id}`, { method: 'DELETE', headers: owner.auth });
+  }
+  t.deepEqual(emailed, [true, true, true, false]);
+
+  await app.pool.query(sql.unsafe`
+    INSERT INTO invitations (cluster_id, email, role, token_hash, expires_at, invited_by, status)
+    SELECT ${clusterId}, 'filler' || g || '@example.test', 'VIEWER', decode(md5(random()::text || g), 'hex'), now() + interval '1 day', ${owner.id}, 'REVOKED'
+      FROM generate_series(1, 96) AS g`);
+  const refused = await app.request(`/api/v1/clusters/${clusterId}/invitations`, json({ email: address('one-more'), role: 'VIEWER' }, { headers: owner.auth }));
+  t.is(refused.status, 429);
+  t.regex((await body(refused)).message, /100 invitations in the last 24 hours/);
+});
+
+test('no e-mail goes to a placeholder address of a Steam-only account', async (t) => {
+  const app = mailing();
+  const owner = await signUp(app, 'owner');
+  const clusterId = await createCluster(app, owner);
+  const invitation = await invite(app, owner, clusterId, 'steam-76561198000000001@users.invalid');
+  t.false(invitation.emailed);
 });

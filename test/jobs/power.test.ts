@@ -101,6 +101,11 @@ test.serial('RCON on a server that is not running is 409 and creates no job', as
   t.is((await body(await app.request(`/api/v1/clusters/${clusterId}/jobs`, { headers: owner.auth }))).meta.total, 0);
   t.is((await post(`/api/v1/servers/${serverId}/rcon`, { command: '' })).status, 400);
   t.is((await post(`/api/v1/servers/${serverId}/rcon`, { command: 'x'.repeat(1025) })).status, 400);
+  for (const command of ['say a\u0000b', 'say hi\nstop', 'say hi\rstop', 'say \u001b[2J']) {
+    const refused = await post(`/api/v1/servers/${serverId}/rcon`, { command });
+    t.is(refused.status, 400, JSON.stringify(command));
+    t.regex(JSON.stringify((await body(refused)).details), /one line without control characters|NUL characters/);
+  }
 });
 
 test.serial('a START accepted while the agent is offline happens once the agent connects', async (t) => {

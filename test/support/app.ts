@@ -8,6 +8,7 @@ import type { AppDeps } from '../../api/context.ts';
 import { startHttpServer } from '../../api/server.ts';
 import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
 import { createAppDeps } from '../../api/deps.ts';
+import { attachLiveNamespace } from '../../api/live/namespace.ts';
 import { generatePasetoKey } from '../../api/identity/secrets.ts';
 import { loadConfig, type Config } from '../../schema/config.ts';
 import { VERSION } from '../../api/service.ts';
@@ -46,6 +47,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const app = createApp(deps);
   const server = await startHttpServer(app.koa, { port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${server.port}`;
+  const live = attachLiveNamespace(server.server, deps);
   return {
     ...app,
     deps,
@@ -57,6 +59,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     logs: lines,
     request: (path, init) => fetch(`${url}${path}`, init),
     close: async () => {
+      live.close();
       await server.close(1_000);
       await deps.close();
       await pool.end();

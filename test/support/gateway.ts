@@ -45,6 +45,8 @@ export async function startGatewayApp(
     heartbeatSeconds: options.heartbeatSeconds ?? 1,
     authTimeoutMs: options.authTimeoutMs ?? 1_500, // long enough for a loaded CI machine, short enough to test the time-out
     minVersion: '0.1.0',
+    relay: app.deps.live.relay,
+    history: app.deps.live.history,
   });
   const worker = options.worker
     ? await startWorker({

@@ -2,7 +2,7 @@
  * Drives sign-in flows the way a browser would, one redirect at a time (`redirect: 'manual'`). Apps under test are
  * configured with PUBLIC_URL; these helpers play the reverse proxy and map that origin to the app's real address.
  */
-import type { TestApp } from './app.ts';
+import { json, type TestApp } from './app.ts';
 
 /** The public origin the apps under test believe they have. */
 export const PUBLIC_URL = 'http://gsm.test';
@@ -48,10 +48,15 @@ export async function callbackUrl(
   as: string,
   headers: Record<string, string> = {},
   extra: Record<string, string> = {},
-  startQuery = '',
+  invitation?: string,
 ) {
-  const start = await app.request(`/auth/${provider}${startQuery}`, { redirect: 'manual', headers });
-  const atProvider = new URL(location(start));
+  // From an invitation the flow starts with a POST (the secret in its body) that answers the provider's URL.
+  const start = await app.request(
+    `/auth/${provider}${invitation === undefined ? '' : '/start'}`,
+    invitation === undefined ? { redirect: 'manual', headers } : json({ invitation }, { headers }),
+  );
+  if (invitation !== undefined && start.status !== 200) throw new Error(`start answered ${start.status}: ${await start.text()}`);
+  const atProvider = new URL(invitation === undefined ? location(start) : ((await start.json()) as { url: string }).url);
   rememberStateCookie(start, atProvider.toString());
   for (const [key, value] of Object.entries({ as, ...extra })) atProvider.searchParams.set(key, value);
   return toApp(app, location(await fetch(atProvider, { redirect: 'manual' })));

@@ -11,6 +11,8 @@ export type ReceivedMail = { from: string; to: string[]; raw: string; text: stri
 export type TestSmtp = {
   url: string;
   mails: ReceivedMail[];
+  /** How long the server takes to accept each message (a slow SMTP server); 0 by default. */
+  delayMs: number;
   /** The first mail to `to` received after `since` mails (waits for it). */
   next: (to: string, since?: number) => Promise<ReceivedMail>;
   close: () => Promise<void>;
@@ -29,6 +31,7 @@ function decodeBody(raw: string): string {
 
 export async function startTestSmtp(): Promise<TestSmtp> {
   const mails: ReceivedMail[] = [];
+  const state = { delayMs: 0 };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -40,7 +43,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
         const raw = Buffer.concat(chunks).toString('utf8');
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
         mails.push({ from, to: session.envelope.rcptTo.map((recipient) => recipient.address), raw, text: decodeBody(raw) });
-        callback();
+        setTimeout(() => callback(), state.delayMs);
       });
     },
   });
@@ -49,6 +52,12 @@ export async function startTestSmtp(): Promise<TestSmtp> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
+    get delayMs() {
+      return state.delayMs;
+    },
+    set delayMs(value: number) {
+      state.delayMs = value;
+    },
     next: async (to, since = 0) => {
       let found: ReceivedMail | undefined;
       await until(async () => (found = mails.slice(since).find((mail) => mail.to.includes(to))) !== undefined, `an e-mail to ${to}`, 20_000);

@@ -1,0 +1,298 @@
+/**
+ * The `/live` Socket.IO namespace for browsers and tools (docs/events.md, "Socket.IO"): the handshake's
+ * `auth: { token }` carries a session or API token (the same rules as REST); `subscribe`, `unsubscribe` and
+ * `console:command` are acknowledged `{ ok: true, … }` or `{ ok: false, statusCode, message }`; events arrive as `event`
+ * (the envelope). Durable events come from this process's event feed, live-only ones (console, stats) from the relay,
+ * which with REDIS_URL carries them from whichever orchestrator process holds the server's agent.
+ *
+ * Access is checked per subscription and again every ACCESS_RECHECK_MS: a revoked token or an ended session
+ * disconnects the socket, a lost membership ends the subscriptions of that cluster. A session token's socket is told
+ * `auth:expiring` a minute before the token expires and is disconnected at expiry unless `auth:refresh` brought a
+ * fresh token of the same user. A viewer that does not read is disconnected rather than buffered for.
+ */
+import type { Server as HttpServer } from 'node:http';
+import type { Socket } from 'socket.io';
+import { z } from 'zod';
+import type { AppDeps } from '../context.ts';
+import { AppError, badRequest, notFound } from '../../schema/errors.ts';
+import { id } from '../../schema/http.ts';
+import { eventTypesFilter, type ClusterEvent } from '../../schema/events.ts';
+import { rconBody } from '../../schema/jobs.ts';
+import { createAuthenticator, type Principal } from '../identity/principal.ts';
+import { actorOf } from '../identity/origin.ts';
+import { authorize, authorizeResource } from '../identity/access.ts';
+import { acceptServerJob } from '../../orchestrator/jobs/serverJobs.ts';
+import { envelopeOf } from '../../orchestrator/events/store.ts';
+import { LIVE_NAMESPACE } from '../../orchestrator/live/live.ts';
+import type { LiveEvent } from '../../orchestrator/live/relay.ts';
+import { ACCESS_RECHECK_MS } from '../routes/events.ts';
+
+/** Console lines replayed when a console subscription starts. */
+export const CONSOLE_REPLAY_LINES = 100;
+/** Warning ahead of a session token's expiry. */
+export const EXPIRY_WARNING_MS = 60_000;
+/** Packets waiting to be written to one viewer; past this the viewer is disconnected (it reconnects and resubscribes). */
+const MAX_PENDING_PACKETS = 2_000;
+
+/** `types` as in REST (a comma list) or as an array of type names. */
+const typesList = z.preprocess((value) => (Array.isArray(value) ? value.join(',') : value), eventTypesFilter);
+const clusterSubscription = z.object({ clusterId: id, types: typesList.optional() }).strict();
+const serverSubscription = z.object({ serverId: id, console: z.boolean().optional(), stats: z.boolean().optional() }).strict();
+const subscription = z.union([clusterSubscription, serverSubscription]);
+const consoleCommand = rconBody.extend({ serverId: id }).strict();
+const refreshBody = z.object({ token: z.string().min(1).max(1024) }).strict();
+
+type Ack = (answer: Record<string, unknown>) => void;
+type Subscription = { key: string; clusterId: string; serverId: string | null; types: readonly string[] | null; stop: () => void };
+
+const failure = (error: unknown) => {
+  if (error instanceof AppError && error.status < 500) return { ok: false, statusCode: error.status, message: error.message };
+  if (error instanceof z.ZodError)
+    return {
+      ok: false,
+      statusCode: 400,
+      message: `Validation failed: ${error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ')}`,
+    };
+  return { ok: false, statusCode: 503, message: 'The service could not do this now; try again' };
+};
+
+/** Wraps a handler: the body validated, the answer or the failure acknowledged, never an exception out of it. */
+const handle =
+  <T>(schema: z.ZodType<T>, work: (body: T) => Promise<Record<string, unknown>>) =>
+  (body: unknown, ack?: unknown) => {
+    const reply: Ack = typeof ack === 'function' ? (ack as Ack) : () => undefined;
+    let parsed: T;
+    try {
+      parsed = schema.parse(body);
+    } catch (error) {
+      return reply(failure(error));
+    }
+    work(parsed).then(
+      (answer) => reply({ ok: true, ...answer }),
+      (error: unknown) => reply(failure(error)),
+    );
+  };
+
+export type LiveNamespace = { close: () => void };
+
+export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): LiveNamespace {
+  const { pool, eventFeed, logger, accessTokens } = deps;
+  const { io, relay, history } = deps.live;
+  io.attach(httpServer, { serveClient: false, maxHttpBufferSize: 64 * 1024, pingInterval: 10_000, pingTimeout: 20_000 });
+  const namespace = io.of(LIVE_NAMESPACE);
+  const authenticator = createAuthenticator(deps);
+
+  /** The principal of a token, and when the token expires (null for API tokens, whose end is a revocation). */
+  async function authenticate(token: string): Promise<{ principal: Principal; expiresAt: number | null }> {
+    const { principal } = await authenticator.resolve(`Bearer ${token}`);
+    const expiresAt = principal.kind === 'USER' ? ((await accessTokens.verify(token))?.expiresAt ?? null) : null;
+    return { principal, expiresAt };
+  }
+
+  namespace.use((socket, next) => {
+    const token: unknown = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+    if (typeof token !== 'string' || token.length === 0 || token.length > 1024) {
+      const error = new Error('auth.token is required: a session access token or an API token') as Error & { data: unknown };
+      error.data = { statusCode: 401, message: error.message };
+      return next(error);
+    }
+    authenticate(token).then(
+      ({ principal, expiresAt }) => {
+        socket.data = { principal, token, expiresAt };
+        next();
+      },
+      (cause: unknown) => {
+        const { statusCode, message } = failure(cause) as { statusCode: number; message: string };
+        const error = new Error(message) as Error & { data: unknown };
+        error.data = { statusCode, message };
+        next(error);
+      },
+    );
+  });
+
+  /** Sends to a viewer unless it has stopped reading, in which case it is let go. */
+  const deliver = (socket: Socket, payload: unknown) => {
+    if ((socket.conn as unknown as { writeBuffer: unknown[] }).writeBuffer.length > MAX_PENDING_PACKETS) {
+      logger.info({ socketId: socket.id }, 'a /live viewer is not reading; disconnecting it');
+      socket.disconnect(true);
+      return;
+    }
+    socket.emit('event', payload);
+  };
+
+  // Live-only events reach the rooms of this process's viewers (each process receives every event from the relay).
+  const stopRelay = relay.subscribe((event: LiveEvent) => {
+    const room = `${event.type === 'server.console' ? 'console' : 'stats'}:${event.data.serverId}`;
+    for (const socket of namespace.adapter.rooms.get(room) ?? []) {
+      const viewer = namespace.sockets.get(socket);
+      if (viewer) deliver(viewer, event);
+    }
+  });
+
+  namespace.on('connection', (socket) => {
+    const subscriptions = new Map<string, Subscription>();
+    const state = socket.data as { principal: Principal; token: string; expiresAt: number | null };
+    const timers = new Set<NodeJS.Timeout>();
+
+    const later = (ms: number, run: () => void) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        run();
+      }, ms);
+      timers.add(timer);
+    };
+    /** Warns a minute ahead, disconnects at expiry; a refresh in between moves both. */
+    const watchExpiry = () => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      if (state.expiresAt === null) return;
+      const expiresAt = state.expiresAt;
+      later(Math.max(0, expiresAt - EXPIRY_WARNING_MS - Date.now()), () => socket.emit('auth:expiring', { expiresAt: new Date(expiresAt).toISOString() }));
+      later(Math.max(0, expiresAt - Date.now()), () => {
+        if (state.expiresAt === expiresAt) {
+          socket.emit('auth:expired', { message: 'The access token expired; connect again with a fresh one' });
+          socket.disconnect(true);
+        }
+      });
+    };
+    watchExpiry();
+
+    const end = (sub: Subscription) => {
+      sub.stop();
+      subscriptions.delete(sub.key);
+      if (sub.serverId) {
+        void socket.leave(`console:${sub.serverId}`);
+        void socket.leave(`stats:${sub.serverId}`);
+      }
+    };
+
+    const durable = (clusterId: string, serverId: string | null, types: readonly string[] | null) =>
+      eventFeed.subscribe(clusterId, (event) => {
+        if (serverId && event.serverId !== serverId) return;
+        if (types && !types.includes(event.type)) return;
+        deliver(socket, envelopeOf(event) satisfies ClusterEvent);
+      });
+
+    socket.on(
+      'subscribe',
+      handle(subscription, async (body) => {
+        if ('clusterId' in body) {
+          await authorize(pool, state.principal, body.clusterId, 'cluster.read');
+          const key = `cluster:${body.clusterId}`;
+          const existing = subscriptions.get(key);
+          if (existing) end(existing);
+          const types = body.types ?? null;
+          subscriptions.set(key, { key, clusterId: body.clusterId, serverId: null, types, stop: durable(body.clusterId, null, types) });
+          return {};
+        }
+        const serverId = body.serverId.toLowerCase();
+        const access = await authorizeResource(pool, state.principal, { kind: 'server', id: serverId }, 'cluster.read');
+        const key = `server:${serverId}`;
+        const existing = subscriptions.get(key);
+        if (existing) end(existing);
+        subscriptions.set(key, { key, clusterId: access.clusterId, serverId, types: null, stop: durable(access.clusterId, serverId, null) });
+        if (body.console) {
+          const lines = await history.recent(serverId, CONSOLE_REPLAY_LINES);
+          if (lines.length > 0)
+            socket.emit('event', {
+              type: 'server.console',
+              clusterId: access.clusterId,
+              at: lines[lines.length - 1]!.at,
+              data: { serverId, lines, replay: true },
+            });
+          await socket.join(`console:${serverId}`);
+        }
+        if (body.stats) await socket.join(`stats:${serverId}`);
+        return {};
+      }),
+    );
+
+    socket.on(
+      'unsubscribe',
+      handle(subscription, async (body) => {
+        const key = 'clusterId' in body ? `cluster:${body.clusterId}` : `server:${body.serverId.toLowerCase()}`;
+        const existing = subscriptions.get(key);
+        if (!existing) throw notFound('No such subscription');
+        end(existing);
+        return {};
+      }),
+    );
+
+    socket.on(
+      'console:command',
+      handle(consoleCommand, async (body) => {
+        const access = await authorizeResource(pool, state.principal, { kind: 'server', id: body.serverId }, 'servers.manage');
+        const job = await acceptServerJob(
+          pool,
+          { actor: actorOf(state.principal), userId: state.principal.user.id, ip: socket.handshake.address || null, requestId: null },
+          {
+            serverId: body.serverId,
+            type: 'RCON',
+            params: { command: body.command },
+            desired: null,
+            requireRunning: true,
+            clusterId: access.clusterId,
+            audit: { action: 'server.rcon' },
+          },
+        );
+        return { jobId: job.id };
+      }),
+    );
+
+    socket.on(
+      'auth:refresh',
+      handle(refreshBody, async (body) => {
+        const fresh = await authenticate(body.token);
+        if (fresh.principal.user.id !== state.principal.user.id) throw badRequest('The new token belongs to another user');
+        Object.assign(state, { principal: fresh.principal, token: body.token, expiresAt: fresh.expiresAt });
+        watchExpiry();
+        return { expiresAt: fresh.expiresAt === null ? null : new Date(fresh.expiresAt).toISOString() };
+      }),
+    );
+
+    // Access again every few seconds: the token (revoked, session ended) and each subscription's membership.
+    const recheck = setInterval(() => {
+      void (async () => {
+        try {
+          const { principal } = await authenticator.resolve(`Bearer ${state.token}`);
+          state.principal = principal;
+        } catch (error) {
+          if (error instanceof AppError && error.status < 500) {
+            socket.emit('auth:expired', { message: error.message });
+            socket.disconnect(true);
+          }
+          return;
+        }
+        for (const sub of [...subscriptions.values()]) {
+          try {
+            await authorize(pool, state.principal, sub.clusterId, 'cluster.read');
+          } catch (error) {
+            if (!(error instanceof AppError) || error.status >= 500) continue;
+            end(sub);
+            socket.emit('subscription:ended', {
+              ...(sub.serverId ? { serverId: sub.serverId } : { clusterId: sub.clusterId }),
+              statusCode: error.status,
+              message: error.message,
+            });
+          }
+        }
+      })();
+    }, ACCESS_RECHECK_MS);
+
+    socket.on('disconnect', () => {
+      clearInterval(recheck);
+      for (const timer of timers) clearTimeout(timer);
+      for (const sub of [...subscriptions.values()]) end(sub);
+    });
+  });
+
+  return {
+    close() {
+      stopRelay();
+      namespace.disconnectSockets(true);
+    },
+  };
+}
+
+/** How many `/live` viewers this process has (for /metrics and tests). */
+export const countViewers = (deps: AppDeps) => deps.live.io.of(LIVE_NAMESPACE).sockets.size;
