@@ -110,23 +110,26 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
     );
   });
 
-  /** Sends to a viewer unless it has stopped reading, in which case it is let go. */
-  const deliver = (socket: Socket, payload: unknown) => {
-    if ((socket.conn as unknown as { writeBuffer: unknown[] }).writeBuffer.length > MAX_PENDING_PACKETS) {
-      logger.info({ socketId: socket.id }, 'a /live viewer is not reading; disconnecting it');
-      socket.disconnect(true);
-      return;
-    }
-    socket.emit('event', payload);
+  /** Whether a viewer has stopped reading (its unsent packets past MAX_PENDING_PACKETS): it is let go. */
+  const stalled = (socket: Socket) => {
+    if ((socket.conn as unknown as { writeBuffer: unknown[] }).writeBuffer.length <= MAX_PENDING_PACKETS) return false;
+    logger.info({ socketId: socket.id }, 'a /live viewer is not reading; disconnecting it');
+    socket.disconnect(true);
+    return true;
   };
+  const deliver = (socket: Socket, payload: unknown) => {
+    if (!stalled(socket)) socket.emit('event', payload);
+  };
+  // Console and stats viewers get live events as a room broadcast (encoded once for all of them); the ones that stopped
+  // reading are found by this sweep instead of a check per packet.
+  const sweep = setInterval(() => {
+    for (const socket of namespace.sockets.values()) stalled(socket);
+  }, 1_000);
+  sweep.unref();
 
   // Live-only events reach the rooms of this process's viewers (each process receives every event from the relay).
   const stopRelay = relay.subscribe((event: LiveEvent) => {
-    const room = `${event.type === 'server.console' ? 'console' : 'stats'}:${event.data.serverId}`;
-    for (const socket of namespace.adapter.rooms.get(room) ?? []) {
-      const viewer = namespace.sockets.get(socket);
-      if (viewer) deliver(viewer, event);
-    }
+    namespace.local.to(`${event.type === 'server.console' ? 'console' : 'stats'}:${event.data.serverId}`).emit('event', event);
   });
 
   namespace.on('connection', (socket) => {
@@ -288,6 +291,7 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
 
   return {
     close() {
+      clearInterval(sweep);
       stopRelay();
       namespace.disconnectSockets(true);
     },

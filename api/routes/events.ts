@@ -22,7 +22,7 @@ export const HEARTBEAT_MS = 15_000;
 /** How often a stream checks that its caller may still read the cluster (token revoked, membership removed). */
 export const ACCESS_RECHECK_MS = 5_000;
 /** Events read per catch-up query. */
-const CATCH_UP_BATCH = 500;
+const CATCH_UP_BATCH = 2_000;
 /**
  * Bytes a stream may hold for a client that does not read: past this it is ended, and the client resumes from its
  * last event id (so a stalled reader costs bounded memory and loses nothing).
@@ -98,12 +98,14 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
     let live = false;
     const waiting: StoredEvent[] = [];
     let ended = false;
+    let wakeCatchUp = () => undefined as void;
     const send = (event: StoredEvent) => {
       if (ended || event.position <= position) return;
       position = event.position;
       if (!matches(filter, event)) return;
       out.write(frame(event));
-      if (out.writableLength > MAX_BUFFERED_BYTES) end('the client is not reading');
+      // While catching up the stream waits for the client (below); once live, a client that stops reading is let go.
+      if (live && out.writableLength > MAX_BUFFERED_BYTES) end('the client is not reading');
     };
     const unsubscribe = eventFeed.subscribe(
       filter.clusterId,
@@ -127,6 +129,7 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
     function end(why: string) {
       if (ended) return;
       ended = true;
+      wakeCatchUp();
       clearInterval(heartbeat);
       clearInterval(recheck);
       unsubscribe();
@@ -153,6 +156,8 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
           const events = await eventsAfter(pool, filter, position, CATCH_UP_BATCH);
           for (const event of events) send(event);
           if (events.length < CATCH_UP_BATCH || ended) break;
+          // A client catching up on a long log reads at its own pace: the next page waits until it has taken this one.
+          if (out.writableLength > MAX_BUFFERED_BYTES) await new Promise<void>((resolve) => ((wakeCatchUp = resolve), out.once('drain', () => resolve())));
         }
         live = true;
         for (const event of waiting.splice(0)) send(event);

@@ -56,20 +56,18 @@ async function closeIo(io: SocketIoServer): Promise<void> {
 export async function createLive(options: { redisUrl: string | undefined; redisPrefix?: string; logger: Logger }): Promise<Live> {
   const logger = options.logger.child({ component: 'live' });
   const io = new SocketIoServer({ serveClient: false });
-  if (!options.redisUrl) {
-    const relay = createLocalRelay();
-    const history = createMemoryHistory();
-    return {
-      relay,
-      history,
-      io,
-      async close() {
-        await relay.close();
-        await history.close();
-        await closeIo(io);
-      },
-    };
-  }
+  const live = (relay: LiveRelay, history: ConsoleHistory, clients: RedisClientType[] = []): Live => ({
+    relay,
+    history,
+    io,
+    async close() {
+      await relay.close();
+      await history.close();
+      await closeIo(io);
+      await Promise.all(clients.map(endRedis));
+    },
+  });
+  if (!options.redisUrl) return live(createLocalRelay(), createMemoryHistory());
   const prefix = options.redisPrefix ?? 'gsm:';
   let failing = false;
   const onError = (error: unknown) => {
@@ -84,17 +82,5 @@ export async function createLive(options: { redisUrl: string | undefined; redisP
       key: `${prefix}socket.io`,
     }),
   );
-  const relay = createSocketRelay(io.of(LIVE_NAMESPACE), onError);
-  const history = createRedisHistory(pub, { prefix, logger });
-  return {
-    relay,
-    history,
-    io,
-    async close() {
-      await relay.close();
-      await history.close();
-      await closeIo(io);
-      await Promise.all([endRedis(pub), endRedis(sub)]);
-    },
-  };
+  return live(createSocketRelay(io.of(LIVE_NAMESPACE), onError), createRedisHistory(pub, { prefix, logger }), [pub, sub]);
 }

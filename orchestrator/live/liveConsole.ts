@@ -115,7 +115,12 @@ export function createLiveConsole(options: {
       const at = new Date(Date.parse(sample.at) || now()).toISOString();
       const figures = { cpuPercent: sample.cpuPercent, memoryBytes: sample.memoryBytes, at };
       latestStats.set(sample.serverId, figures);
-      options.relay.publish({ type: 'server.stats', clusterId, at, data: { serverId: sample.serverId, ...figures, playersOnline: sample.playersOnline ?? null } });
+      options.relay.publish({
+        type: 'server.stats',
+        clusterId,
+        at,
+        data: { serverId: sample.serverId, ...figures, playersOnline: sample.playersOnline ?? null },
+      });
     },
     counters: () => ({ relayed, dropped }),
     async close() {

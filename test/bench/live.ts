@@ -44,7 +44,17 @@ type Target = {
   pids: number[];
 };
 
-type Result = { linesPerSecond: number; p50: number; p99: number; cpuMsPer1000: number; rssStartMb: number; rssEndMb: number; expected: number };
+type Result = {
+  linesPerSecond: number;
+  p50: number;
+  p99: number;
+  cpuMsPer1000: number;
+  rssStartMb: number;
+  rssEndMb: number;
+  expected: number;
+  /** Lines a viewer got twice or out of order (must be 0). */
+  misordered: number;
+};
 
 const rssMb = async (pids: number[]) => {
   let kb = 0;
@@ -63,20 +73,27 @@ async function measure(target: Target): Promise<Result> {
   // Viewers first: each subscribes to one server's console.
   const latencies = new Uint32Array(10_001); // 1 ms buckets; the last one holds everything slower
   let delivered = 0;
-  let counting = false;
+  let misordered = 0;
+  // Lines count when they were SENT within the measured window (so a backlog from the warm-up does not inflate it).
+  let window = { from: Number.POSITIVE_INFINITY, to: Number.POSITIVE_INFINITY };
   const viewers: Socket[] = [];
   for (let index = 0; index < VIEWERS; index++) {
     const viewer = await connect(`${target.viewerUrls[index % target.viewerUrls.length]}/live`, {
       auth: target.viewerToken ? { token: target.viewerToken } : {},
     });
+    let last = -1;
     viewer.on('event', (event: { type: string; data: { lines: { line: string }[]; replay?: boolean } }) => {
-      if (event.type !== 'server.console' || event.data.replay || !counting) return;
+      if (event.type !== 'server.console' || event.data.replay) return;
       const now = Date.now();
       for (const { line } of event.data.lines) {
-        const sentAt = Number(line.slice(line.lastIndexOf(' ') + 1));
+        const [, , sequence, sent] = line.split(' ');
+        const sentAt = Number(sent);
+        if (Number(sequence) <= last) misordered += 1;
+        last = Number(sequence);
+        if (sentAt < window.from || sentAt >= window.to) continue;
         latencies[Math.min(10_000, Math.max(0, now - sentAt))]! += 1;
+        delivered += 1;
       }
-      delivered += event.data.lines.length;
     });
     const answer = await viewer.timeout(10_000).emitWithAck('subscribe', { serverId: target.serverIds[index % SERVERS], console: true });
     if (!answer.ok) throw new Error(`subscribe failed: ${JSON.stringify(answer)}`);
@@ -101,34 +118,34 @@ async function measure(target: Target): Promise<Result> {
   // timer sends a bigger batch rather than fewer lines.
   const started = Date.now();
   let sent = 0;
-  let sequence = 0;
+  const sequences = agents.map(() => 0);
+  let agentLines = 0;
   const printer = setInterval(() => {
     const due = Math.floor(((Date.now() - started) / 1000) * LINES_PER_SECOND);
     const count = due - sent;
     if (count <= 0) return;
     sent = due;
-    const at = new Date().toISOString();
+    const now = Date.now();
+    const at = new Date(now).toISOString();
+    if (now >= window.from && now < window.to) agentLines += count * agents.length;
     agents.forEach((agent, index) => {
-      const lines = Array.from({ length: count }, () => `[bench] line ${sequence++} ${Date.now()}`);
+      const lines = Array.from({ length: count }, () => `[bench] line ${sequences[index]!++} ${now}`);
       for (let from = 0; from < lines.length; from += 500)
         agent.emit('console', { serverId: target.serverIds[index], lines: lines.slice(from, from + 500), at });
     });
   }, BATCH_MS);
 
   await new Promise((done) => setTimeout(done, WARMUP_S * 1000));
-  counting = true;
   const cpuBefore = await cpuTicks((pid) => target.pids.includes(pid));
   const rssStart = await rssMb(target.pids);
-  const sentBefore = sent;
-  const measuredFrom = Date.now();
+  window = { from: Date.now(), to: Date.now() + SECONDS * 1000 };
   await new Promise((done) => setTimeout(done, SECONDS * 1000));
-  const elapsed = (Date.now() - measuredFrom) / 1000;
   const cpuAfter = await cpuTicks((pid) => target.pids.includes(pid));
-  const agentLines = (sent - sentBefore) * SERVERS;
-  counting = false;
-  clearInterval(printer);
-  clearInterval(beat);
   const rssEnd = await rssMb(target.pids);
+  clearInterval(printer);
+  await new Promise((done) => setTimeout(done, 2_000)); // the lines still on their way
+  clearInterval(beat);
+  const elapsed = SECONDS;
   for (const socket of [...agents, ...viewers]) socket.close();
 
   const total = latencies.reduce((sum, count) => sum + count, 0);
@@ -142,6 +159,7 @@ async function measure(target: Target): Promise<Result> {
     expected: (agentLines / elapsed) * (VIEWERS / SERVERS),
     p50: percentile(0.5),
     p99: percentile(0.99),
+    misordered,
     cpuMsPer1000: (cpuSecondsBetween(cpuBefore, cpuAfter) * 1000 * 1000) / agentLines,
     rssStartMb: rssStart,
     rssEndMb: rssEnd,
@@ -270,8 +288,8 @@ try {
   const bareResult = await bare();
   const { result: oursResult, sse } = await ours();
   const row = (name: string, result: Result) =>
-    `${name.padEnd(6)} ${Math.round(result.linesPerSecond).toString().padStart(9)} ${Math.round(result.expected).toString().padStart(9)} ${String(result.p50).padStart(7)} ${String(result.p99).padStart(7)} ${result.cpuMsPer1000.toFixed(1).padStart(11)} ${result.rssStartMb.toFixed(0).padStart(9)} ${result.rssEndMb.toFixed(0).padStart(7)}\n`;
-  process.stdout.write(`\ntarget lines/s  expected  p50 ms  p99 ms  CPU ms/1000 RSS start RSS end (MB, all server processes)\n`);
+    `${name.padEnd(6)} ${Math.round(result.linesPerSecond).toString().padStart(9)} ${Math.round(result.expected).toString().padStart(9)} ${String(result.p50).padStart(7)} ${String(result.p99).padStart(7)} ${result.cpuMsPer1000.toFixed(1).padStart(11)} ${result.rssStartMb.toFixed(0).padStart(9)} ${result.rssEndMb.toFixed(0).padStart(7)} ${String(result.misordered).padStart(10)}\n`;
+  process.stdout.write(`\ntarget lines/s  expected  p50 ms  p99 ms  CPU ms/1000 RSS start RSS end (MB, all server processes) misordered\n`);
   process.stdout.write(row('bare', bareResult));
   process.stdout.write(row('ours', oursResult));
   process.stdout.write(

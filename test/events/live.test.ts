@@ -108,8 +108,8 @@ test.serial('console lines of the real game reach a /live viewer, an SSE reader 
 
   const stats = await watcher.waitFor((event) => event.type === 'server.stats', 'a stats sample');
   t.like(stats.data, { serverId });
-  t.is(typeof stats.data.cpuPercent, "number");
-  t.is(stats.data.playersOnline, 0, "nobody is on the fake game");
+  t.is(typeof stats.data.cpuPercent, 'number');
+  t.is(stats.data.playersOnline, 0, 'nobody is on the fake game');
   t.true(stats.data.memoryBytes > 0);
   await until(async () => (await getServer(serverId)).stats !== null, 'the stats on the Server record');
   const record = await getServer(serverId);
@@ -230,7 +230,7 @@ test.serial(
     const crashed = await start(crashing.serverId);
     t.like(crashed, { status: 'FAILED', error: { code: 'CRASHED' } });
     t.deepEqual(crashed.error.consoleTail, ['loading world', 'fatal: map file is corrupt']);
-  t.is(crashed.error.message, 'the server crashed while starting: exited with code 7');
+    t.is(crashed.error.message, 'the server crashed while starting: exited with code 7');
     const record = await getServer(crashing.serverId);
     t.like(record, { status: 'CRASHED', lastExitCode: 7, statusReason: 'exited with code 7' });
     const event = await body(

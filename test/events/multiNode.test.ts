@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { body, json } from '../support/app.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { baseUrl, startMain, type Started } from '../support/mainProcess.ts';
-import { FAKE_SERVER, freePorts, startAgent } from '../support/agentProcess.ts';
+import { createFakeServer, startAgent } from '../support/agentProcess.ts';
 import { connectViewer, consoleLines } from '../support/liveClient.ts';
 import { REDIS_URL, useTestRedis } from '../support/redis.ts';
 import { generatePasetoKey } from '../../api/identity/secrets.ts';
@@ -41,17 +41,7 @@ test('a viewer on one API process sees the status and console of a server whose 
     body(await fetch(`${first}${path}`, payload === undefined ? { method: 'POST', headers: auth } : json(payload, { headers: auth })));
   const cluster = await call('/api/v1/clusters', { name: 'Across nodes' });
   const machine = await call(`/api/v1/clusters/${cluster.id}/machines`, { name: 'host' });
-  const [gamePort, queryPort, rconPort] = await freePorts(3);
-  const server = await call(`/api/v1/clusters/${cluster.id}/servers`, {
-    name: 'fake',
-    gameType: 'CUSTOM',
-    machineId: machine.id,
-    gamePort,
-    queryPort,
-    rconPort,
-    rconPassword: 'fake-password',
-    startCommand: `${process.execPath} ${FAKE_SERVER}`,
-  });
+  const server = await createFakeServer({ request: (path, init) => fetch(`${first}${path}`, init) }, { auth }, cluster.id, machine.id);
   const agent = await startAgent({ url: orchestrator, machineId: machine.id, token: machine.agentToken });
   t.teardown(() => agent.stop());
 

@@ -24,7 +24,7 @@ test('an orchestrator killed mid-dispatch and restarted: the job ends once', asy
   let orchestrator = startOrchestrator();
   t.teardown(() => void orchestrator.child.kill('SIGKILL'));
   const url = `http://127.0.0.1:${port}`;
-  await until(async () => (await fetch(`${url}/readyz`).catch(() => null))?.status === 200, 'orchestrator ready');
+  await until(async () => (await fetch(`${url}/readyz`).catch(() => null))?.status === 200, 'orchestrator ready', 60_000);
 
   const owner = await signUp(app());
   const clusterId = await createCluster(app(), owner);

@@ -77,7 +77,13 @@ export async function registerMachine(app: TestApp, owner: TestUser) {
 }
 
 /** A CUSTOM server on `machineId` that runs the fake game (Source RCON on free ports), created through the API. */
-export async function createFakeServer(app: TestApp, owner: TestUser, clusterId: string, machineId: string, extra: Record<string, unknown> = {}) {
+export async function createFakeServer(
+  app: Pick<TestApp, 'request'>,
+  owner: Pick<TestUser, 'auth'>,
+  clusterId: string,
+  machineId: string,
+  extra: Record<string, unknown> = {},
+) {
   const [gamePort, queryPort, rconPort] = await freePorts(3);
   const response = await app.request(
     `/api/v1/clusters/${clusterId}/servers`,
