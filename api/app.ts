@@ -8,9 +8,9 @@ import type { AppDeps } from './context.ts';
 import { observeRequest } from './middleware/observeRequest.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
 import { jsonBody } from './middleware/jsonBody.ts';
-import { limitFailures, rateLimit } from './middleware/rateLimit.ts';
+import { limitFailures, principalTargets, rateLimit } from './middleware/rateLimit.ts';
 import { idempotency } from './middleware/idempotency.ts';
-import { BUCKETS, USER_CEILING } from './rateLimit/tiers.ts';
+import { BUCKETS } from './rateLimit/tiers.ts';
 import { installHealthRoutes } from './routes/health.ts';
 import { installDocsRoutes } from './routes/docs.ts';
 import { installAuthRoutes } from './routes/auth.ts';
@@ -90,17 +90,7 @@ function accessHooks(deps: AppDeps): AccessHooks {
   const authFailures = (ctx: Context) => ({ key: `ip:${ctx.ip}`, bucket: BUCKETS.AUTH_FAILURE, what: 'failed authentications per minute from this address' });
   return {
     authenticate: limiter ? (scopeOf) => limitFailures(limiter, authFailures, authenticator.middleware(scopeOf)) : authenticator.middleware,
-    rateLimitPrincipal: limiter
-      ? rateLimit(limiter, (ctx) => {
-          const principal = principalOf(ctx);
-          return principal.kind === 'TOKEN'
-            ? [
-                { key: `token:${principal.tokenId}`, bucket: BUCKETS[principal.user.tier] },
-                { key: `user:${principal.user.id}`, bucket: USER_CEILING[principal.user.tier], what: 'requests per minute across all your API tokens' },
-              ]
-            : { key: `user:${principal.user.id}`, bucket: BUCKETS.SESSION };
-        })
-      : passThrough,
+    rateLimitPrincipal: limiter ? rateLimit(limiter, (ctx) => principalTargets(principalOf(ctx))) : passThrough,
     rateLimitSignIn: limiter ? rateLimit(limiter, (ctx) => ({ key: `ip:${ctx.ip}`, bucket: BUCKETS.SIGN_IN })) : passThrough,
     idempotency: idempotency(deps.pool),
     authorize: async (ctx, clusterId, permission) => (await authorize(deps.pool, principalOf(ctx), clusterId, permission, ctx.state.membership)).role,

@@ -21,7 +21,7 @@ import { createLive } from '../orchestrator/live/live.ts';
 
 export async function createRateLimiter(config: Config, logger: Logger): Promise<RateLimiter | null> {
   if (config.RATE_LIMIT === 'off') return null;
-  if (config.REDIS_URL) return createRedisLimiter({ url: config.REDIS_URL, logger });
+  if (config.REDIS_URL) return createRedisLimiter({ url: config.REDIS_URL, logger, prefix: `${config.REDIS_KEY_PREFIX}rl:` });
   return new MemoryLimiter();
 }
 
@@ -36,7 +36,7 @@ export async function createAppDeps(input: {
   defaultMetrics?: boolean;
   /**
    * Whether this process serves the REST API, and so rate-limits (default true). A pure orchestrator limits nothing:
-   * it opens no Redis connection, and its readiness does not depend on Redis.
+   * its readiness does not depend on Redis (it uses Redis only to relay live events, which survive Redis going away).
    */
   api?: boolean;
   /** Prefix of this installation's live keys in Redis (tests give each their own). */

@@ -76,6 +76,7 @@ export async function startService(config: Config, logger: Logger, role: Role = 
         minVersion: config.MIN_AGENT_VERSION,
         relay: deps.live.relay,
         history: deps.live.history,
+        servesLive: servesApi,
       });
       stops.push(gateway.close);
       const worker: Worker = await startWorker({

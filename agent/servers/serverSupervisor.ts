@@ -42,7 +42,7 @@ export type SupervisorOptions = {
 const READY_POLL_MS = 1_000;
 /** Console lines are batched into one `console` event per this period (a line waits at most this long). */
 const CONSOLE_FLUSH_MS = 50;
-/** Lines per `console` event (the protocol's limit): at most 10,000 lines/s leave the agent per server. */
+/** Lines per `console` event (the protocol's limit). */
 const CONSOLE_BATCH_LINES = 500;
 /** Lines waiting to be sent; past this a flooding server's lines are dropped and counted (a marker line says how many). */
 const CONSOLE_PENDING_MAX = 2_000;
@@ -111,7 +111,8 @@ export class ServerSupervisor {
 
   /** Reports the current status again (after a reconnect: the service marked it UNKNOWN meanwhile). */
   reportStatus(): void {
-    this.#setStatus(this.status);
+    // The same report again, reason and exit code included (a sync must not wipe why the server is CRASHED).
+    this.#setStatus(this.status, this.#statusExtra);
   }
 
   /** Starts the server unless it runs or is being launched (a sync and a START job may ask at the same moment). */
@@ -214,8 +215,11 @@ export class ServerSupervisor {
     return this.#log?.tail(n) ?? [];
   }
 
+  #statusExtra: { exitCode?: number | null; message?: string } = {};
+
   #setStatus(status: ServerStatus, extra: { exitCode?: number | null; message?: string } = {}): void {
     this.status = status;
+    this.#statusExtra = extra;
     this.statusMessage = extra.message;
     this.statusExitCode = extra.exitCode;
     for (const listener of [...this.#statusListeners]) listener(status);
@@ -255,9 +259,10 @@ export class ServerSupervisor {
       this.#consoleLines.push(`[gsm] ${this.#consoleDropped} lines dropped by the agent`);
       this.#consoleDropped = 0;
     }
-    const lines = this.#consoleLines.splice(0, CONSOLE_BATCH_LINES);
-    if (lines.length > 0) this.#options.report('console', { serverId: this.config.id, lines, at: new Date().toISOString() });
-    if (this.#consoleLines.length > 0) this.#timer(() => this.#flushConsole(), CONSOLE_FLUSH_MS);
+    // Everything waiting goes, in frames of at most CONSOLE_BATCH_LINES: no line waits past one flush period.
+    const at = new Date().toISOString();
+    while (this.#consoleLines.length > 0)
+      this.#options.report('console', { serverId: this.config.id, lines: this.#consoleLines.splice(0, CONSOLE_BATCH_LINES), at });
   }
 
   #becameReady(): void {
@@ -351,7 +356,7 @@ export class ServerSupervisor {
     void this.#rcon?.close();
     this.#rcon = undefined;
     if (this.#stopping) {
-      if (this.status !== 'CRASHED') this.#setStatus('OFFLINE');
+      if (this.status !== 'CRASHED') this.#setStatus('OFFLINE', { exitCode, message: 'stopped' });
       return;
     }
     const message = signal ? `exited on ${signal}` : `exited with code ${exitCode}`;

@@ -26,13 +26,16 @@ import { envelopeOf } from '../../orchestrator/events/store.ts';
 import { LIVE_NAMESPACE } from '../../orchestrator/live/live.ts';
 import type { LiveEvent } from '../../orchestrator/live/relay.ts';
 import { ACCESS_RECHECK_MS } from '../routes/events.ts';
+import { principalTargets, spendTokens } from '../middleware/rateLimit.ts';
 
 /** Console lines replayed when a console subscription starts. */
 export const CONSOLE_REPLAY_LINES = 100;
 /** Warning ahead of a session token's expiry. */
 export const EXPIRY_WARNING_MS = 60_000;
-/** Packets waiting to be written to one viewer; past this the viewer is disconnected (it reconnects and resubscribes). */
-const MAX_PENDING_PACKETS = 2_000;
+/** Bytes waiting to be written to one viewer; past this the viewer is disconnected (it reconnects and resubscribes). */
+const MAX_PENDING_BYTES = 4 * 1024 * 1024;
+/** Subscriptions one socket may hold at once. */
+export const MAX_SUBSCRIPTIONS = 100;
 
 /** `types` as in REST (a comma list) or as an array of type names. */
 const typesList = z.preprocess((value) => (Array.isArray(value) ? value.join(',') : value), eventTypesFilter);
@@ -56,22 +59,30 @@ const failure = (error: unknown) => {
   return { ok: false, statusCode: 503, message: 'The service could not do this now; try again' };
 };
 
-/** Wraps a handler: the body validated, the answer or the failure acknowledged, never an exception out of it. */
-const handle =
-  <T>(schema: z.ZodType<T>, work: (body: T) => Promise<Record<string, unknown>>) =>
-  (body: unknown, ack?: unknown) => {
-    const reply: Ack = typeof ack === 'function' ? (ack as Ack) : () => undefined;
-    let parsed: T;
-    try {
-      parsed = schema.parse(body);
-    } catch (error) {
-      return reply(failure(error));
-    }
-    work(parsed).then(
-      (answer) => reply({ ok: true, ...answer }),
-      (error: unknown) => reply(failure(error)),
-    );
-  };
+/**
+ * A socket's handlers: each body validated, the answer or the failure acknowledged, never an exception out of one;
+ * and run one at a time in the order they arrived, so an `unsubscribe` sent after a `subscribe` always ends it (it is
+ * not overtaken by the subscribe's access check).
+ */
+function handlers() {
+  let chain: Promise<unknown> = Promise.resolve();
+  return <T>(schema: z.ZodType<T>, work: (body: T) => Promise<Record<string, unknown>>) =>
+    (body: unknown, ack?: unknown) => {
+      const reply: Ack = typeof ack === 'function' ? (ack as Ack) : () => undefined;
+      let parsed: T;
+      try {
+        parsed = schema.parse(body);
+      } catch (error) {
+        return reply(failure(error));
+      }
+      chain = chain.then(() =>
+        work(parsed).then(
+          (answer) => reply({ ok: true, ...answer }),
+          (error: unknown) => reply(failure(error)),
+        ),
+      );
+    };
+}
 
 export type LiveNamespace = { close: () => void };
 
@@ -110,9 +121,12 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
     );
   });
 
-  /** Whether a viewer has stopped reading (its unsent packets past MAX_PENDING_PACKETS): it is let go. */
+  /** Whether a viewer has stopped reading (unsent bytes past MAX_PENDING_BYTES): it is let go. */
   const stalled = (socket: Socket) => {
-    if ((socket.conn as unknown as { writeBuffer: unknown[] }).writeBuffer.length <= MAX_PENDING_PACKETS) return false;
+    const conn = socket.conn as unknown as { writeBuffer: { data?: unknown }[]; transport?: { socket?: { bufferedAmount?: number } } };
+    let pending = conn.transport?.socket?.bufferedAmount ?? 0;
+    for (const packet of conn.writeBuffer) pending += typeof packet.data === 'string' ? packet.data.length : 64;
+    if (pending <= MAX_PENDING_BYTES) return false;
     logger.info({ socketId: socket.id }, 'a /live viewer is not reading; disconnecting it');
     socket.disconnect(true);
     return true;
@@ -134,6 +148,7 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
 
   namespace.on('connection', (socket) => {
     const subscriptions = new Map<string, Subscription>();
+    const handle = handlers();
     const state = socket.data as { principal: Principal; token: string; expiresAt: number | null };
     const timers = new Set<NodeJS.Timeout>();
 
@@ -176,12 +191,20 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
         deliver(socket, envelopeOf(event) satisfies ClusterEvent);
       });
 
+    // A handler that awaited must not act for a socket that went away meanwhile, nor for a subscription that was
+    // replaced or ended meanwhile (an unsubscribe, a lost membership): it would leave a listener or a room behind.
+    let closed = false;
+    const current = (sub: Subscription) => !closed && subscriptions.get(sub.key) === sub;
+
     socket.on(
       'subscribe',
       handle(subscription, async (body) => {
+        const key = 'clusterId' in body ? `cluster:${body.clusterId}` : `server:${body.serverId.toLowerCase()}`;
+        if (!subscriptions.has(key) && subscriptions.size >= MAX_SUBSCRIPTIONS)
+          throw new AppError(429, `At most ${MAX_SUBSCRIPTIONS} subscriptions per connection`);
         if ('clusterId' in body) {
           await authorize(pool, state.principal, body.clusterId, 'cluster.read');
-          const key = `cluster:${body.clusterId}`;
+          if (closed) return {};
           const existing = subscriptions.get(key);
           if (existing) end(existing);
           const types = body.types ?? null;
@@ -190,13 +213,16 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
         }
         const serverId = body.serverId.toLowerCase();
         const access = await authorizeResource(pool, state.principal, { kind: 'server', id: serverId }, 'cluster.read');
-        const key = `server:${serverId}`;
+        if (closed) return {};
         const existing = subscriptions.get(key);
         if (existing) end(existing);
-        subscriptions.set(key, { key, clusterId: access.clusterId, serverId, types: null, stop: durable(access.clusterId, serverId, null) });
+        const sub: Subscription = { key, clusterId: access.clusterId, serverId, types: null, stop: durable(access.clusterId, serverId, null) };
+        subscriptions.set(key, sub);
         if (body.console) {
-          const lines = await history.recent(serverId, CONSOLE_REPLAY_LINES);
-          if (lines.length > 0)
+          // The recent lines first; without them (Redis away) the live lines still come.
+          const lines = await history.recent(serverId, CONSOLE_REPLAY_LINES).catch(() => null);
+          if (!current(sub)) return {};
+          if (lines && lines.length > 0)
             socket.emit('event', {
               type: 'server.console',
               clusterId: access.clusterId,
@@ -205,7 +231,7 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
             });
           await socket.join(`console:${serverId}`);
         }
-        if (body.stats) await socket.join(`stats:${serverId}`);
+        if (body.stats && current(sub)) await socket.join(`stats:${serverId}`);
         return {};
       }),
     );
@@ -224,6 +250,8 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
     socket.on(
       'console:command',
       handle(consoleCommand, async (body) => {
+        // The same budget as REST: a console command is a request like POST /servers/<id>/rcon.
+        if (deps.rateLimiter) await spendTokens(deps.rateLimiter, principalTargets(state.principal));
         const access = await authorizeResource(pool, state.principal, { kind: 'server', id: body.serverId }, 'servers.manage');
         const job = await acceptServerJob(
           pool,
@@ -266,11 +294,23 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
           }
           return;
         }
+        // A room without its subscription (it cannot happen; if it ever did, nothing else would take the socket out).
+        for (const room of socket.rooms) {
+          const serverId = /^(?:console|stats):(.+)$/.exec(room)?.[1];
+          if (serverId && !subscriptions.has(`server:${serverId}`)) void socket.leave(room);
+        }
+        const refused = new Map<string, AppError | null>();
         for (const sub of [...subscriptions.values()]) {
           try {
-            await authorize(pool, state.principal, sub.clusterId, 'cluster.read');
+            if (!refused.has(sub.clusterId)) {
+              refused.set(sub.clusterId, null);
+              await authorize(pool, state.principal, sub.clusterId, 'cluster.read');
+            }
+            const error = refused.get(sub.clusterId);
+            if (error) throw error;
           } catch (error) {
             if (!(error instanceof AppError) || error.status >= 500) continue;
+            refused.set(sub.clusterId, error);
             end(sub);
             socket.emit('subscription:ended', {
               ...(sub.serverId ? { serverId: sub.serverId } : { clusterId: sub.clusterId }),
@@ -283,6 +323,7 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
     }, ACCESS_RECHECK_MS);
 
     socket.on('disconnect', () => {
+      closed = true;
       clearInterval(recheck);
       for (const timer of timers) clearTimeout(timer);
       for (const sub of [...subscriptions.values()]) end(sub);
@@ -293,7 +334,8 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
     close() {
       clearInterval(sweep);
       stopRelay();
-      namespace.disconnectSockets(true);
+      // This process's viewers only (through the Redis adapter, a plain disconnectSockets reaches every node's).
+      namespace.local.disconnectSockets(true);
     },
   };
 }

@@ -7,7 +7,8 @@
 import type { Middleware } from 'koa';
 import { AppError } from '../../schema/errors.ts';
 import { RateLimiterUnavailableError, type Decision, type RateLimiter } from '../rateLimit/limiter.ts';
-import type { Bucket } from '../rateLimit/tiers.ts';
+import { BUCKETS, USER_CEILING, type Bucket } from '../rateLimit/tiers.ts';
+import type { Principal } from '../identity/principal.ts';
 
 type RequestContext = Parameters<Middleware>[0];
 
@@ -39,12 +40,16 @@ function setHeaders(ctx: RequestContext, decision: Decision) {
  * after it are not spent). When all allow, the headers are those of the budget with the fewest requests left: the one
  * a client runs into first.
  */
-export async function spend(limiter: RateLimiter, ctx: RequestContext, targets: RateLimitTarget[]): Promise<void> {
+/**
+ * Spends one token of each target; a 429 AppError (with Retry-After) for the first that has none. `onDecision` sees
+ * the refusing decision, or else the tightest one (for the X-RateLimit headers).
+ */
+export async function spendTokens(limiter: RateLimiter, targets: RateLimitTarget[], onDecision: (decision: Decision) => void = () => undefined): Promise<void> {
   let tightest: Decision | undefined;
   for (const target of targets) {
     const decision = await take(limiter, target);
     if (!decision.allowed) {
-      setHeaders(ctx, decision);
+      onDecision(decision);
       const seconds = decision.retryAfterSeconds;
       throw new AppError(429, `Rate limit exceeded: ${decision.limit} ${target.what ?? 'requests per minute'}; retry in ${seconds} s`, {
         headers: { 'Retry-After': String(seconds) },
@@ -53,8 +58,20 @@ export async function spend(limiter: RateLimiter, ctx: RequestContext, targets: 
     }
     if (!tightest || decision.remaining < tightest.remaining) tightest = decision;
   }
-  if (tightest) setHeaders(ctx, tightest);
+  if (tightest) onDecision(tightest);
 }
+
+export const spend = (limiter: RateLimiter, ctx: RequestContext, targets: RateLimitTarget[]): Promise<void> =>
+  spendTokens(limiter, targets, (decision) => setHeaders(ctx, decision));
+
+/** A principal's buckets (docs/access.md, "Rate limits"): an API token's own and its user's ceiling, or a session's. */
+export const principalTargets = (principal: Principal): RateLimitTarget[] =>
+  principal.kind === 'TOKEN'
+    ? [
+        { key: `token:${principal.tokenId}`, bucket: BUCKETS[principal.user.tier] },
+        { key: `user:${principal.user.id}`, bucket: USER_CEILING[principal.user.tier], what: 'requests per minute across all your API tokens' },
+      ]
+    : [{ key: `user:${principal.user.id}`, bucket: BUCKETS.SESSION }];
 
 export function rateLimit(limiter: RateLimiter, resolve: RateLimitResolver): Middleware {
   return async function limitRate(ctx, next) {

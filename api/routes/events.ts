@@ -20,7 +20,7 @@ import { createAuthenticator } from '../identity/principal.ts';
 /** A comment line this often keeps proxies from closing an idle stream. */
 export const HEARTBEAT_MS = 15_000;
 /** How often a stream checks that its caller may still read the cluster (token revoked, membership removed). */
-export const ACCESS_RECHECK_MS = 5_000;
+export const ACCESS_RECHECK_MS = 4_000;
 /** Events read per catch-up query. */
 const CATCH_UP_BATCH = 2_000;
 /**
@@ -28,6 +28,9 @@ const CATCH_UP_BATCH = 2_000;
  * last event id (so a stalled reader costs bounded memory and loses nothing).
  */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
+/** While catching up: live events held back at most (beyond, the reader is let go), and how long it may stop reading. */
+const MAX_WAITING_EVENTS = 10_000;
+const CATCH_UP_STALL_MS = 30_000;
 
 const frame = (event: StoredEvent) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(envelopeOf(event))}\n\n`;
 
@@ -109,7 +112,12 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
     };
     const unsubscribe = eventFeed.subscribe(
       filter.clusterId,
-      (event) => (live ? send(event) : waiting.push(event)),
+      (event) => {
+        if (live) return send(event);
+        // Events that come while catching up wait their turn, up to a point: a reader that far behind is let go
+        // and resumes from its last id (nothing is lost; its memory here stays bounded).
+        if (waiting.push(event) > MAX_WAITING_EVENTS) end('too far behind while catching up');
+      },
       () => end('shutting down'),
     );
     // Live-only events (console, stats) of the one server asked for: no id line, as they cannot be resumed.
@@ -119,7 +127,7 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
             if (ended || event.clusterId !== filter.clusterId || event.data.serverId !== filter.serverId?.toLowerCase()) return;
             if (!liveTypes.includes(event.type)) return;
             out.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-            if (out.writableLength > MAX_BUFFERED_BYTES) end('the client is not reading');
+            if (live && out.writableLength > MAX_BUFFERED_BYTES) end('the client is not reading');
           })
         : () => undefined;
     const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), HEARTBEAT_MS);
@@ -157,7 +165,14 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
           for (const event of events) send(event);
           if (events.length < CATCH_UP_BATCH || ended) break;
           // A client catching up on a long log reads at its own pace: the next page waits until it has taken this one.
-          if (out.writableLength > MAX_BUFFERED_BYTES) await new Promise<void>((resolve) => ((wakeCatchUp = resolve), out.once('drain', () => resolve())));
+          if (out.writableLength > MAX_BUFFERED_BYTES) {
+            const drained = await new Promise<boolean>((resolve) => {
+              const timer = setTimeout(() => resolve(false), CATCH_UP_STALL_MS);
+              wakeCatchUp = () => (clearTimeout(timer), resolve(false));
+              out.once('drain', () => (clearTimeout(timer), resolve(true)));
+            });
+            if (!drained) return end('the client is not reading');
+          }
         }
         live = true;
         for (const event of waiting.splice(0)) send(event);

@@ -24,6 +24,8 @@ export type EventFeed = {
    * feed closes first (the process shutting down: a stream ends so that its client reconnects elsewhere).
    */
   subscribe: (clusterId: string, reader: EventReader, onClose?: () => void) => () => void;
+  /** Subscriptions open now (tests, metrics). */
+  size: () => number;
   /** Stops reading and ends every subscription (idempotent). */
   close: () => Promise<void>;
 };
@@ -87,6 +89,7 @@ export async function startEventFeed(options: { pool: DatabasePool; databaseUrl:
   const poll = setInterval(kick, POLL_MS);
 
   return {
+    size: () => [...readers.values()].reduce((sum, set) => sum + set.size, 0),
     subscribe(clusterId, reader, onClose) {
       let set = readers.get(clusterId);
       if (!set) readers.set(clusterId, (set = new Set()));

@@ -119,6 +119,14 @@ export class AgentSession {
             .catch((error: unknown) => options.logger.warn({ err: error, machineId: this.machineId }, 'could not record the agent as alive'));
         }
       }
+      // Console and stats are relayed, never stored: they do not wait behind the database writes of other frames (a
+      // slow database would delay every console line and pile frames up in memory).
+      if (this.authenticated && !this.#closed && (event === 'console' || event === 'server:stats')) {
+        this.#handle(event, data, ack).catch((error: unknown) =>
+          options.logger.error({ err: error, machineId: this.machineId, event }, 'agent event handling failed'),
+        );
+        return;
+      }
       this.#pending++;
       this.#queue = this.#queue
         .then(() => (this.#pending--, this.#handle(event, data, ack)))

@@ -27,6 +27,8 @@ import { AGENT_CHANNEL, agentNotification, notifyAgent, type AnnouncedJob } from
 export const GATEWAY_PATHS = ['/ws', '/agent/ws', '/ws/agent'] as const;
 
 export type GatewayOptions = {
+  /** Whether this process's API answers Socket.IO's `/socket.io` (false: such upgrades are refused here). Default true. */
+  servesLive?: boolean;
   pool: DatabasePool;
   databaseUrl: string;
   logger: Logger;
@@ -93,8 +95,8 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://gateway');
     const path = url.pathname.replace(/\/+$/, '') || '/';
-    // The API's own Socket.IO (`/live`, at /socket.io) answers its upgrades itself.
-    if (path === '/socket.io' || path.startsWith('/socket.io/')) return;
+    // The API's own Socket.IO (`/live`, at /socket.io) answers its upgrades itself; a process without it refuses them.
+    if ((path === '/socket.io' || path.startsWith('/socket.io/')) && options.servesLive !== false) return;
     if (!(GATEWAY_PATHS as readonly string[]).includes(path)) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;

@@ -110,7 +110,7 @@ export function createMachineStore(pool: DatabasePool) {
           UPDATE machines SET status = 'OFFLINE', updated_at = now() WHERE id = ${machineId} AND connection_generation = ${generation}`);
         if (result.rowCount === 0) return;
         await tx.query(sql.unsafe`
-          UPDATE servers SET status = 'UNKNOWN', players_online = 0, last_status_at = now(), updated_at = now()
+          UPDATE servers SET status = 'UNKNOWN', status_reason = 'the machine''s agent is not connected', stats = NULL, players_online = 0, last_status_at = now(), updated_at = now()
            WHERE machine_id = ${machineId}`);
       });
     },
@@ -127,7 +127,7 @@ export function createMachineStore(pool: DatabasePool) {
           RETURNING id`);
         if (ids.length > 0) {
           await tx.query(sql.unsafe`
-            UPDATE servers SET status = 'UNKNOWN', players_online = 0, last_status_at = now(), updated_at = now()
+            UPDATE servers SET status = 'UNKNOWN', status_reason = 'the machine''s agent is not connected', stats = NULL, players_online = 0, last_status_at = now(), updated_at = now()
              WHERE machine_id = ANY(${sql.array([...ids], 'uuid')})`);
         }
         return ids.length;

@@ -25,8 +25,20 @@ export type ConsoleHistory = {
 
 export function createMemoryHistory(): ConsoleHistory {
   const byServer = new Map<string, ConsoleLine[]>();
+  const lastAppend = new Map<string, number>();
+  // As the Redis keys expire: a server silent for HISTORY_TTL_SECONDS (a deleted one, for instance) is forgotten.
+  const pruner = setInterval(() => {
+    const cutoff = Date.now() - HISTORY_TTL_SECONDS * 1000;
+    for (const [serverId, at] of lastAppend)
+      if (at < cutoff) {
+        lastAppend.delete(serverId);
+        byServer.delete(serverId);
+      }
+  }, 3_600_000);
+  pruner.unref();
   return {
     append(serverId, lines) {
+      lastAppend.set(serverId, Date.now());
       let kept = byServer.get(serverId);
       if (!kept) byServer.set(serverId, (kept = []));
       kept.push(...lines.slice(-HISTORY_LINES));
@@ -34,7 +46,10 @@ export function createMemoryHistory(): ConsoleHistory {
       if (kept.length > HISTORY_LINES * 1.25) kept.splice(0, kept.length - HISTORY_LINES);
     },
     recent: async (serverId, n) => (byServer.get(serverId) ?? []).slice(-Math.min(n, HISTORY_LINES)),
-    close: async () => void byServer.clear(),
+    close: async () => {
+      clearInterval(pruner);
+      byServer.clear();
+    },
   };
 }
 

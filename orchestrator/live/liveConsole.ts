@@ -25,7 +25,7 @@ type Window = { clusterId: string; startedAt: number; relayed: number; dropped: 
 export type LiveConsole = {
   console: (clusterId: string, serverId: string, lines: string[], at: string) => void;
   stats: (clusterId: string, sample: { serverId: string; cpuPercent: number; memoryBytes: number; playersOnline?: number; at: string }) => void;
-  /** Totals since start, for /metrics and the benchmark. */
+  /** Totals since start (tests, benchmarks). */
   counters: () => { relayed: number; dropped: number };
   close: () => Promise<void>;
 };

@@ -86,6 +86,7 @@ async function measure(target: Target): Promise<Result> {
       if (event.type !== 'server.console' || event.data.replay) return;
       const now = Date.now();
       for (const { line } of event.data.lines) {
+        if (!line.startsWith('[bench] ')) continue; // a [gsm] marker line
         const [, , sequence, sent] = line.split(' ');
         const sentAt = Number(sent);
         if (Number(sequence) <= last) misordered += 1;

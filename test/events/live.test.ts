@@ -285,7 +285,7 @@ test.serial('a flooding server is throttled with a marker line and does not hold
   t.true(Date.now() - sentAt < 2_000, `the quiet server's line took ${Date.now() - sentAt} ms`);
 
   const marker = await watcher.waitFor(
-    (event) => event.data.serverId === flooding && event.data.lines?.some((line: { line: string }) => /^\[gsm\] \d+ lines dropped/.test(line.line)),
+    (event) => event.data.serverId === flooding && event.data.lines?.some((line: { line: string }) => /^\[gsm\] \d+ lines dropped$/.test(line.line)),
     'the dropped-lines marker',
   );
   t.truthy(marker);
@@ -297,4 +297,37 @@ test.serial('a flooding server is throttled with a marker line and does not hold
   t.true(floodLines.length <= 5_000 * 4, `${floodLines.length} flood lines relayed in about 3 s`);
   const recent = await body(await recentConsole(flooding, '?lines=1000'));
   t.is(recent.lines.length, 1_000, 'the history keeps the last 1,000 lines');
+});
+
+test.serial('subscriptions racing with unsubscribe and disconnect leave no listener and no room behind', async (t) => {
+  const { clusterId, serverId } = await setup();
+  const namespace = app.deps.live.io.of('/live');
+  const baseline = app.deps.eventFeed.size();
+  // The console replay is read slowly (as from a distant Redis): the unsubscribes and disconnects land meanwhile.
+  const history = app.deps.live.history;
+  const recent = history.recent;
+  history.recent = async (...args) => (await new Promise((done) => setTimeout(done, 300)), recent(...args));
+  t.teardown(() => void (history.recent = recent));
+  const sockets = await Promise.all(Array.from({ length: 10 }, () => viewer(owner.accessToken)));
+  for (const socket of sockets) {
+    // Not awaited: each subscribe is still checking access when the unsubscribe, or the disconnect, arrives.
+    socket.socket.emit('subscribe', { serverId, console: true, stats: true }, () => undefined);
+    socket.socket.emit('subscribe', { clusterId }, () => undefined);
+  }
+  for (const [index, socket] of sockets.entries()) {
+    if (index % 2 === 0) socket.close();
+    else {
+      socket.socket.emit('unsubscribe', { serverId }, () => undefined);
+      socket.socket.emit('unsubscribe', { clusterId }, () => undefined);
+    }
+  }
+  await new Promise((done) => setTimeout(done, 1_500));
+  // Whatever order things ran in, an unsubscribed socket is in no room (it would get the console for good).
+  t.is(namespace.adapter.rooms.get(`console:${serverId}`)?.size ?? 0, 0, 'no unsubscribed socket in the console room');
+  t.is(namespace.adapter.rooms.get(`stats:${serverId}`)?.size ?? 0, 0);
+  for (const [index, socket] of sockets.entries()) if (index % 2 === 1) socket.close();
+  await until(async () => app.deps.eventFeed.size() === baseline, 'every event-feed listener released', 5_000);
+  t.is(app.deps.eventFeed.size(), baseline);
+  t.is(namespace.adapter.rooms.get(`console:${serverId}`)?.size ?? 0, 0);
+  t.is(namespace.adapter.rooms.get(`stats:${serverId}`)?.size ?? 0, 0);
 });
