@@ -28,6 +28,7 @@ import { installPlayerRoutes } from './routes/players.ts';
 import { installEventRoutes } from './routes/events.ts';
 import { installPageRoutes } from './routes/pages.ts';
 import { installConsoleRoutes } from './routes/console.ts';
+import { installWebhookRoutes } from './routes/webhooks.ts';
 import { createAuthenticator, principalOf } from './identity/principal.ts';
 import { authorize, authorizeResource } from './identity/access.ts';
 import type { Context, Middleware } from 'koa';
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installMachineRoutes(api, deps);
     installServerRoutes(api, deps);
     installConsoleRoutes(api, deps);
+    installWebhookRoutes(api, deps);
     installPowerRoutes(api, deps);
     installJobRoutes(api, deps);
     installTaskRoutes(api, deps);

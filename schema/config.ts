@@ -71,6 +71,11 @@ export const configSchema = z
       .string()
       .regex(/^[A-Za-z0-9:_-]{1,64}$/, 'expected 1..64 letters, digits, colons, dashes or underscores')
       .default('gsm:'),
+    /**
+     * `true`: webhooks may point at private, loopback and link-local addresses (receivers on the installation's own
+     * network). Default false: such targets are refused at creation and at every delivery (docs/webhooks.md).
+     */
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFromEnv.default(false),
     /** Days the event log keeps durable events (1..365). */
     EVENT_RETENTION_DAYS: z.coerce.number().int().min(1, 'expected 1..365').max(365, 'expected 1..365').default(7),
     /** With ADMIN_PASSWORD: the first user, created at start-up when no user exists. */

@@ -15,6 +15,7 @@ export const DURABLE_EVENT_TYPES = [
   'ban.created',
   'ban.revoked',
   'task.run.finished',
+  'webhook.disabled',
 ] as const;
 export type DurableEventType = (typeof DURABLE_EVENT_TYPES)[number];
 

@@ -20,6 +20,8 @@ export const PERMISSIONS = {
   'tasks.manage': MANAGERS,
   /** Invite, change roles, remove members. ADMIN only for MODERATOR and VIEWER: see `canManageRole`. */
   'members.manage': MANAGERS,
+  /** Webhooks: their URLs may be secrets (a Discord webhook URL is), so only managers see them. */
+  'webhooks.manage': MANAGERS,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -19,5 +19,18 @@ export async function deleteOldEvents(pool: DatabasePool, days: number): Promise
   return result.rowCount === BATCH;
 }
 
+/** Deletes one batch of finished webhook deliveries older than `days` (their events are gone too by then). */
+export async function deleteOldDeliveries(pool: DatabasePool, days: number): Promise<boolean> {
+  const deleted = await pool.query(sql.unsafe`
+    DELETE FROM webhook_deliveries WHERE id IN (
+      SELECT id FROM webhook_deliveries WHERE status <> 'PENDING' AND created_at < now() - make_interval(days => ${days}) ORDER BY created_at LIMIT ${BATCH})`);
+  return deleted.rowCount === BATCH;
+}
+
 export const startEventRetention = (options: { pool: DatabasePool; logger: Logger; days: number }): Repeating =>
-  repeatEvery({ everyMs: EVERY_MS, logger: options.logger, what: 'event retention', round: () => deleteOldEvents(options.pool, options.days) });
+  repeatEvery({
+    everyMs: EVERY_MS,
+    logger: options.logger,
+    what: 'event retention',
+    round: async () => (await deleteOldEvents(options.pool, options.days)) || (await deleteOldDeliveries(options.pool, options.days)),
+  });

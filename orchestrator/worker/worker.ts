@@ -13,11 +13,20 @@ import { createRunTaskList, createTaskList, type TaskDeps } from './taskList.ts'
 import { startDeliverySweeper } from './jobs__dispatch.ts';
 import { startActivityFolder } from '../players/activity.ts';
 import { startSequencer } from '../events/sequencer.ts';
+import { startDeliverer, type Deliverer, type DelivererOptions } from '../webhooks/deliverer.ts';
 import { startEventRetention } from '../events/retention.ts';
 
-export type Worker = { stop: () => Promise<void> };
+export type Worker = { stop: () => Promise<void>; deliverer: Deliverer };
 
-export type WorkerOptions = { databaseUrl: string; logger: Logger; concurrency?: number; tasks: TaskDeps; eventRetentionDays: number };
+export type WorkerOptions = {
+  databaseUrl: string;
+  logger: Logger;
+  concurrency?: number;
+  tasks: TaskDeps;
+  eventRetentionDays: number;
+  /** The webhook deliverer's settings (docs/webhooks.md); tests shorten its schedule. */
+  webhooks: Pick<DelivererOptions, 'allowPrivate' | 'userAgent' | 'retryDelaysMs' | 'timeoutMs'>;
+};
 
 /** Jobs run at once per orchestrator process. */
 const DEFAULT_CONCURRENCY = 10;
@@ -67,9 +76,11 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const folder = startActivityFolder({ pool: options.tasks.pool, logger: options.logger });
   const sequencer = await startSequencer({ pool: options.tasks.pool, databaseUrl: options.databaseUrl, logger: options.logger });
   const retention = startEventRetention({ pool: options.tasks.pool, logger: options.logger, days: options.eventRetentionDays });
+  const deliverer = await startDeliverer({ ...options.webhooks, pool: options.tasks.pool, databaseUrl: options.databaseUrl, logger: options.logger });
   return {
+    deliverer,
     async stop() {
-      await Promise.all([sweeper.stop(), folder.stop(), sequencer.stop(), retention.stop()]);
+      await Promise.all([sweeper.stop(), folder.stop(), sequencer.stop(), retention.stop(), deliverer.stop()]);
       // Both at once: a run under way hands itself over at once (tasks/runner.ts).
       await Promise.all(runners.map((runner) => runner.stop()));
       await Promise.all([pgPool.end(), runPgPool.end()]);

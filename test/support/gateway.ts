@@ -5,7 +5,7 @@
 import { io as connectSocketIo, type Socket } from 'socket.io-client';
 import { WebSocket } from 'ws';
 import { createGateway, type Gateway } from '../../orchestrator/gateway/gateway.ts';
-import { startWorker } from '../../orchestrator/worker/worker.ts';
+import { startWorker, type Worker } from '../../orchestrator/worker/worker.ts';
 import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
 import { startTestApp, type TestApp } from './app.ts';
 import { startTcpProxy, type TcpProxy } from './tcpProxy.ts';
@@ -16,6 +16,8 @@ export type GatewayApp = TestApp & {
   databaseProxy: TcpProxy | undefined;
   /** The gateway's own pool (through `databaseProxy` when there is one). */
   gatewayPool: DatabasePool;
+  /** The orchestrator's workers, with `worker`. */
+  worker: Worker | undefined;
 };
 
 /**
@@ -25,9 +27,18 @@ export type GatewayApp = TestApp & {
  * connection stays direct so announcements still arrive).
  */
 export async function startGatewayApp(
-  options: { heartbeatSeconds?: number; authTimeoutMs?: number; worker?: boolean; databaseProxy?: boolean } = {},
+  options: {
+    heartbeatSeconds?: number;
+    authTimeoutMs?: number;
+    worker?: boolean;
+    databaseProxy?: boolean;
+    env?: Record<string, string>;
+    /** The webhook deliverer's retry schedule (tests shorten it). */
+    webhookRetryDelaysMs?: number[];
+    webhookTimeoutMs?: number;
+  } = {},
 ): Promise<GatewayApp> {
-  const app = await startTestApp();
+  const app = await startTestApp(options.env);
   let databaseProxy: TcpProxy | undefined;
   let gatewayPool: DatabasePool = app.pool;
   if (options.databaseProxy) {
@@ -54,6 +65,12 @@ export async function startGatewayApp(
         logger: app.deps.logger,
         tasks: { pool: app.pool, jobEvents: app.deps.jobEvents },
         eventRetentionDays: app.config.EVENT_RETENTION_DAYS,
+        webhooks: {
+          allowPrivate: app.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+          userAgent: 'gsm-test',
+          retryDelaysMs: options.webhookRetryDelaysMs,
+          timeoutMs: options.webhookTimeoutMs,
+        },
       })
     : undefined;
   const close = app.close;
@@ -62,6 +79,7 @@ export async function startGatewayApp(
     gateway,
     databaseProxy,
     gatewayPool,
+    worker,
     wsUrl: app.url.replace(/^http/, 'ws'),
     close: async () => {
       await worker?.stop();

@@ -160,6 +160,7 @@ test.serial('several orchestrator workers and duplicated scheduler jobs: each oc
         logger: app.deps.logger,
         tasks: { pool: app.pool, jobEvents: app.deps.jobEvents },
         eventRetentionDays: app.config.EVENT_RETENTION_DAYS,
+        webhooks: { allowPrivate: true, userAgent: 'gsm-test' },
       }),
     );
   }
