@@ -82,7 +82,11 @@ export class OutputLog {
   }
 
   /** Records one line (without its newline). Appends are buffered by the stream, never synchronous. */
+  /** Lines appended since the log was opened (to tell one run's lines from the previous run's). */
+  appended = 0;
+
   append(line: string): void {
+    this.appended += 1;
     const text = truncateLine(line);
     this.#ring[this.#next] = text;
     this.#next = (this.#next + 1) % this.#ring.length;

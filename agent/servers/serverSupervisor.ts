@@ -131,6 +131,7 @@ export class ServerSupervisor {
       const startCommand = this.config.startCommand ?? this.#adapter.defaultStartCommand;
       const launch = buildLaunch({ ...this.config, startCommand }, this.#dir, { MEMORY_MB: String(this.#options.memoryMb ?? 2048) });
       this.#log ??= await OutputLog.open(this.#dir);
+      this.#runFrom = this.#log.appended;
       const proc = await this.#options.runtime.start({ ...launch, cwd: this.#dir });
       // No await from here until the process is fully watched: a game may print its ready line at once, and a line
       // emitted while nobody listens is gone (the server would stay STARTING until its start time-out).
@@ -210,9 +211,13 @@ export class ServerSupervisor {
   /** How the process ended, with the status that says so (CRASHED, OFFLINE); undefined otherwise. */
   statusExitCode: number | null | undefined;
 
-  /** The last `n` lines the game printed (nothing when it never started). */
+  /** Where the latest run's lines start in the log. */
+  #runFrom = 0;
+
+  /** The last `n` lines the game printed in its latest run (nothing when that run never started). */
   consoleTail(n: number): string[] {
-    return this.#log?.tail(n) ?? [];
+    if (!this.#log) return [];
+    return this.#log.tail(Math.min(n, this.#log.appended - this.#runFrom));
   }
 
   #statusExtra: { exitCode?: number | null; message?: string } = {};

@@ -42,6 +42,10 @@ const getWebhook = async (connection: CommonQueryMethods, webhookId: string) => 
   return row;
 };
 
+/** "Now", and ahead of whatever the webhook has waiting: a test or a retry is sent next, not behind a backlog. */
+const frontOfQueue = (webhookId: string) => sql.fragment`
+  LEAST(now(), (SELECT min(next_attempt_at) FROM webhook_deliveries WHERE webhook_id = ${webhookId} AND status = 'PENDING') - interval '1 millisecond')`;
+
 const getDelivery = (connection: CommonQueryMethods, deliveryId: string) =>
   connection.one(sql.type(delivery)`SELECT ${DELIVERY_COLUMNS} FROM ${DELIVERY_FROM} WHERE d.id = ${deliveryId}`);
 
@@ -205,7 +209,8 @@ export function installWebhookRoutes(api: Api, deps: AppDeps) {
         const target = await getWebhook(tx, params.id);
         const body = { id: null, type: 'webhook.test', clusterId: target.clusterId, at: new Date().toISOString(), data: { webhookId: target.id } };
         const deliveryId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
-          INSERT INTO webhook_deliveries (webhook_id, event_type, body) VALUES (${params.id}, 'webhook.test', ${sql.jsonb(body)}) RETURNING id`);
+          INSERT INTO webhook_deliveries (webhook_id, event_type, body, next_attempt_at)
+          VALUES (${params.id}, 'webhook.test', ${sql.jsonb(body)}, ${frontOfQueue(params.id)}) RETURNING id`);
         await tx.query(sql.unsafe`SELECT pg_notify('gsm_webhooks', 'test')`);
         await recordAudit(tx, originOf(ctx), { clusterId: target.clusterId, action: 'webhook.test', target: { type: 'webhook', id: params.id } });
         ctx.set('Location', `/api/v1/webhooks/${params.id}/deliveries/${deliveryId}`);
@@ -272,7 +277,7 @@ export function installWebhookRoutes(api: Api, deps: AppDeps) {
         if (!row) throw notFound('Delivery not found');
         if (row.sending) throw conflict('This delivery is being sent right now; look again in a few seconds');
         await tx.query(sql.unsafe`
-          UPDATE webhook_deliveries SET status = 'PENDING', next_attempt_at = now(), attempts_before_retry = attempts, delivered_at = NULL,
+          UPDATE webhook_deliveries SET status = 'PENDING', next_attempt_at = ${frontOfQueue(params.id)}, attempts_before_retry = attempts, delivered_at = NULL,
                  lease_until = NULL, lease_token = NULL
            WHERE id = ${params.deliveryId}`);
         await tx.query(sql.unsafe`SELECT pg_notify('gsm_webhooks', 'retry')`);
