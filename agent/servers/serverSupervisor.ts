@@ -206,10 +206,17 @@ export class ServerSupervisor {
     });
   }
 
-  /** Why the server is in its status (what the last status report said), e.g. `command not found: ./RustDedicated`. */
-  statusMessage: string | undefined;
+  /** What the last status report said beside the status: why (`command not found: ./RustDedicated`) and how the process ended. */
+  #statusExtra: { exitCode?: number | null; message?: string } = {};
+
+  /** Why the server is in its status, e.g. `command not found: ./RustDedicated`. */
+  get statusMessage(): string | undefined {
+    return this.#statusExtra.message;
+  }
   /** How the process ended, with the status that says so (CRASHED, OFFLINE); undefined otherwise. */
-  statusExitCode: number | null | undefined;
+  get statusExitCode(): number | null | undefined {
+    return this.#statusExtra.exitCode;
+  }
 
   /** Where the latest run's lines start in the log. */
   #runFrom = 0;
@@ -220,13 +227,9 @@ export class ServerSupervisor {
     return this.#log.tail(Math.min(n, this.#log.appended - this.#runFrom));
   }
 
-  #statusExtra: { exitCode?: number | null; message?: string } = {};
-
   #setStatus(status: ServerStatus, extra: { exitCode?: number | null; message?: string } = {}): void {
     this.status = status;
     this.#statusExtra = extra;
-    this.statusMessage = extra.message;
-    this.statusExitCode = extra.exitCode;
     for (const listener of [...this.#statusListeners]) listener(status);
     this.#options.report('server:status', { serverId: this.config.id, status, at: new Date().toISOString(), ...extra });
   }

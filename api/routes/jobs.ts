@@ -4,8 +4,9 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { conflict, notFound } from '../../schema/errors.ts';
+import { conflict } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
+import { clusterOfParam } from '../http/clusterOf.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
 import { job, jobListQuery, powerQuery } from '../../schema/jobs.ts';
@@ -20,13 +21,7 @@ const POWER_TYPES: ReadonlySet<string> = new Set(['START', 'STOP', 'RESTART', 'K
 
 export function installJobRoutes(api: Api, deps: AppDeps) {
   const { pool, jobEvents } = deps;
-  const byJob = async ({ params }: { params: { id: string } }) => {
-    const clusterId = await pool.maybeOneFirst(
-      sql.type(z.object({ clusterId: z.string() }))`SELECT cluster_id AS "clusterId" FROM jobs WHERE id = ${params.id}`,
-    );
-    if (!clusterId) throw notFound('Job not found');
-    return clusterId;
-  };
+  const byJob = clusterOfParam(pool, 'jobs');
 
   api.route({
     method: 'get',

@@ -5,8 +5,9 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { conflict, notFound } from '../../schema/errors.ts';
+import { conflict } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
+import { clusterOfParam } from '../http/clusterOf.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
 import { agentTokenRotated, createMachineBody, deleteMachineQuery, machine, machineListQuery, machineRegistered } from '../../schema/servers.ts';
@@ -28,21 +29,13 @@ const SORT = { name: sql.fragment`lower(m.name)`, createdAt: sql.fragment`m.crea
 const machineParams = z.object({ id });
 const success = z.object({ success: z.literal(true), message: z.string() });
 
-/** The cluster a machine belongs to (404 when there is no such machine anywhere). */
-export async function clusterOfMachine(connection: CommonQueryMethods, machineId: string): Promise<string> {
-  const clusterId = await connection.maybeOneFirst(sql.type(z.object({ clusterId: z.string() }))`
-    SELECT cluster_id AS "clusterId" FROM machines WHERE id = ${machineId}`);
-  if (!clusterId) throw notFound('Machine not found');
-  return clusterId;
-}
-
 const getMachine = (connection: CommonQueryMethods, machineId: string) =>
   connection.one(sql.type(machine)`SELECT ${MACHINE_COLUMNS} FROM machines m WHERE m.id = ${machineId}`);
 
 export function installMachineRoutes(api: Api, deps: AppDeps) {
   const { pool, config } = deps;
   const connect = () => ({ url: config.publicUrl, path: GATEWAY_PATH });
-  const byMachine = ({ params }: { params: { id: string } }) => clusterOfMachine(pool, params.id);
+  const byMachine = clusterOfParam(pool, 'machines');
 
   api.route({
     method: 'get',

@@ -3,11 +3,12 @@
  * flags and notes, purchases, kicks and bans. Reading needs membership; moderation needs `players.moderate`
  * (OWNER, ADMIN, MODERATOR). Kicks and bans reach the game through durable jobs.
  */
-import { sql, type CommonQueryMethods } from 'slonik';
+import { sql } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import { conflict, notFound } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
+import { clusterOfParam } from '../http/clusterOf.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
 import {
@@ -36,7 +37,6 @@ import { orderBy, fetchPage } from '../../sql/listing.ts';
 import { createJob, getJob } from '../../orchestrator/jobs/store.ts';
 import { findPlayer, playerDetailOf, playerListPage, playerStatsOf, serverPlayersOf, sessionPage } from '../../orchestrator/players/store.ts';
 import { ACTIVE_BAN, BAN_COLUMNS, createBan, getBan, revokeBan } from '../../orchestrator/players/bans.ts';
-import { clusterOfServer } from './servers.ts';
 import { originOf } from '../identity/origin.ts';
 
 /** How long a kick waits for the game by default (`?wait=` overrides). */
@@ -44,16 +44,9 @@ const KICK_DEFAULT_WAIT_S = 10;
 
 const playerParams = z.object({ id });
 
-async function clusterOf(connection: CommonQueryMethods, table: 'bans', rowId: string, what: string): Promise<string> {
-  const clusterId = await connection.maybeOneFirst(sql.type(z.object({ clusterId: z.string() }))`
-    SELECT cluster_id AS "clusterId" FROM ${sql.identifier([table])} WHERE id = ${rowId}`);
-  if (!clusterId) throw notFound(`${what} not found`);
-  return clusterId;
-}
-
 export function installPlayerRoutes(api: Api, deps: AppDeps) {
   const { pool, jobEvents } = deps;
-  const byBan = ({ params }: { params: { id: string } }) => clusterOf(pool, 'bans', params.id, 'Ban');
+  const byBan = clusterOfParam(pool, 'bans');
 
   api.route({
     method: 'get',
@@ -121,7 +114,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     tags: ['Players'],
     auth: 'user',
     params: z.object({ id }),
-    permission: { action: 'cluster.read', cluster: ({ params }) => clusterOfServer(pool, params.id) },
+    permission: { action: 'cluster.read', cluster: clusterOfParam(pool, 'servers') },
     responses: { 200: { description: 'Online players', schema: serverPlayers } },
     handler: (_ctx, { params }) => serverPlayersOf(pool, params.id),
   });

@@ -8,8 +8,9 @@ import type { Context } from 'koa';
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { notFound, validationFailed } from '../../schema/errors.ts';
+import { validationFailed } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
+import { clusterOfParam } from '../http/clusterOf.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
 import { clusterServerListQuery, createServerBody, createServerVariantBody, server, serverListQuery, updateServerBody } from '../../schema/servers.ts';
@@ -44,13 +45,6 @@ const success = z.object({ success: z.literal(true), message: z.string() });
 /** A generated RCON password: 24 URL-safe characters. */
 const generateRconPassword = () => randomBytes(18).toString('base64url');
 
-export async function clusterOfServer(connection: CommonQueryMethods, serverId: string): Promise<string> {
-  const clusterId = await connection.maybeOneFirst(sql.type(z.object({ clusterId: z.string() }))`
-    SELECT cluster_id AS "clusterId" FROM servers WHERE id = ${serverId}`);
-  if (!clusterId) throw notFound('Server not found');
-  return clusterId;
-}
-
 const getServer = (connection: CommonQueryMethods, serverId: string) =>
   connection.one(sql.type(server)`SELECT ${SERVER_COLUMNS} FROM servers s WHERE s.id = ${serverId}`);
 
@@ -72,7 +66,7 @@ function filters(query: { status?: string; gameType?: string; game?: string; mac
 
 export function installServerRoutes(api: Api, deps: AppDeps) {
   const { pool } = deps;
-  const byServer = ({ params }: { params: { id: string } }) => clusterOfServer(pool, params.id);
+  const byServer = clusterOfParam(pool, 'servers');
 
   async function create(ctx: Context, clusterId: string, body: z.output<typeof createServerBody>) {
     return pool.transaction(async (tx) => {

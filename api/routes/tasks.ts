@@ -12,8 +12,9 @@ import type { Context } from 'koa';
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { conflict, notFound, validationFailed } from '../../schema/errors.ts';
+import { conflict, validationFailed } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
+import { clusterOfParam } from '../http/clusterOf.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
 import { job, powerQuery } from '../../schema/jobs.ts';
@@ -59,13 +60,7 @@ const storable = (steps: readonly Step[]) =>
 
 export function installTaskRoutes(api: Api, deps: AppDeps) {
   const { pool, jobEvents } = deps;
-  const byTask = async ({ params }: { params: { id: string } }) => {
-    const clusterId = await pool.maybeOneFirst(
-      sql.type(z.object({ clusterId: z.string() }))`SELECT cluster_id AS "clusterId" FROM tasks WHERE id = ${params.id}`,
-    );
-    if (!clusterId) throw notFound('Task not found');
-    return clusterId;
-  };
+  const byTask = clusterOfParam(pool, 'tasks');
 
   api.route({
     method: 'get',

@@ -7,6 +7,7 @@ import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
+import { clusterOfParam } from '../http/clusterOf.ts';
 import { badRequest, conflict, notFound, validationFailed } from '../../schema/errors.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
@@ -52,13 +53,7 @@ const getDelivery = (connection: CommonQueryMethods, deliveryId: string) =>
 export function installWebhookRoutes(api: Api, deps: AppDeps) {
   const { pool, config } = deps;
   const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
-  const byWebhook = async ({ params }: { params: { id: string } }) => {
-    const clusterId = await pool.maybeOneFirst(
-      sql.type(z.object({ clusterId: z.string() }))`SELECT cluster_id AS "clusterId" FROM webhooks WHERE id = ${params.id}`,
-    );
-    if (!clusterId) throw notFound('Webhook not found');
-    return clusterId;
-  };
+  const byWebhook = clusterOfParam(pool, 'webhooks');
   /** The URL's host must resolve to public addresses (unless allowed): a 400 naming the problem otherwise. */
   const checkTarget = async (url: string) => {
     const problem = await targetProblem(url, allowPrivate);

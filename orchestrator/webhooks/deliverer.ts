@@ -116,7 +116,11 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
        WHERE w.id <> ALL(${sql.array(full, 'uuid')})
        LIMIT 5000`);
     const byWebhook = new Map<string, string[]>();
-    for (const candidate of candidates) byWebhook.set(candidate.webhookId, [...(byWebhook.get(candidate.webhookId) ?? []), candidate.id]);
+    for (const candidate of candidates) {
+      const ids = byWebhook.get(candidate.webhookId);
+      if (ids) ids.push(candidate.id);
+      else byWebhook.set(candidate.webhookId, [candidate.id]);
+    }
     const order = [...byWebhook.keys()].sort((a, b) => (served.get(a) ?? 0) - (served.get(b) ?? 0));
     const picked: string[] = [];
     let failingLeft = failingRoom;

@@ -31,7 +31,7 @@ import { createDatabasePool } from '../../sql/pool.ts';
 import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { freePorts } from '../support/agentProcess.ts';
-import { cpuSecondsBetween, cpuTicks, isBackendOf } from './support.ts';
+import { cpuSecondsBetween, cpuTicks, isBackendOf, percentile } from './support.ts';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 2_000);
 /** Jobs are spread over this many servers: jobs of one server are serialised by design. */
@@ -43,11 +43,6 @@ const MODES = (process.env.BENCH_MODES ?? 'all,split').split(',');
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
 /** Where the service processes' logs go (BENCH_SERVICE_LOGS, a directory); default nowhere (written, not kept). */
 const SERVICE_LOG_DIR = process.env.BENCH_SERVICE_LOGS;
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-};
 
 /** Runs `count` operations with `inFlight` at a time; answers the seconds it took. */
 async function drive(count: number, inFlight: number, operation: (index: number) => Promise<void>): Promise<number> {

@@ -27,7 +27,7 @@ import { createDatabasePool, withoutJit, type DatabasePool } from '../../sql/poo
 import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { playerDetailOf, playerListPage, playerStatsOf } from '../../orchestrator/players/store.ts';
-import { cpuSecondsBetween, cpuTicks, isBackendOf, startServer } from './support.ts';
+import { cpuSecondsBetween, cpuTicks, isBackendOf, percentile, startServer } from './support.ts';
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 1_000_000);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 10_000_000);
@@ -37,10 +37,6 @@ const SERVERS = 20;
 const AGENTS = 20;
 const ONLINE_EVERY = 500;
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-};
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const elapsed = (started: number) => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 

@@ -75,6 +75,12 @@ export async function cpuTicks(match: (pid: number, commandLine: string) => bool
   return ticks;
 }
 
+/** The `p`th percentile (0..100) of `values` (NaN for none). */
+export const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+};
+
 /** CPU seconds used between two cpuTicks snapshots (a process that ended meanwhile is not counted). */
 export const cpuSecondsBetween = (before: Map<number, number>, after: Map<number, number>): number =>
   [...after].reduce((sum, [pid, ticks]) => sum + ticks - (before.get(pid) ?? 0), 0) / TICKS_PER_S;

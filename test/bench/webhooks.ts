@@ -15,6 +15,7 @@ import { createDatabasePool } from '../../sql/pool.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { startMain, type Started } from '../support/mainProcess.ts';
 import { migrate } from '../../sql/migrate.ts';
+import { percentile } from './support.ts';
 import { createLogger } from '../../schema/logger.ts';
 
 const BURST = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 5_000);
@@ -45,7 +46,6 @@ const waitFor = (count: number) =>
     waiter = resolve;
     if (arrived >= count) resolve();
   });
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
 const database = await createTestDatabase();
 await migrate(database.url, { logger: createLogger('silent') });
@@ -108,7 +108,7 @@ async function ours(): Promise<{ perSecond: number; p50: number; p99: number; st
         VALUES (${clusterId}, 'job.updated', jsonb_build_object('n', ${n}::int, 'committedAt', (extract(epoch FROM clock_timestamp()) * 1000)::bigint))`);
     }
     await Promise.race([waitFor(total), new Promise((resolve) => setTimeout(resolve, 30_000))]);
-    return { perSecond, p50: percentile(delays, 0.5), p99: percentile(delays, 0.99), steadyDelivered: arrived };
+    return { perSecond, p50: percentile(delays, 50), p99: percentile(delays, 99), steadyDelivered: arrived };
   } finally {
     orchestrator.child.kill('SIGTERM');
     await orchestrator.exited;
