@@ -102,6 +102,8 @@ test.serial('several gateway URLs: an unreachable one is skipped, and the agent 
   const agent = await startAgent({ url: `http://127.0.0.1:${unused}, ${secondUrl},${app.url}`, machineId, token });
   agents.push(agent);
   await until(async () => second.session(machineId) !== undefined, 'connected to the second gateway', 20_000);
+  // The gateway holds the session a moment before the ONLINE write commits (agentSession: claim, then markOnline).
+  await until(async () => (await machineStatus(machineId)) === 'ONLINE', 'machine ONLINE through the second gateway');
   t.is(await machineStatus(machineId), 'ONLINE');
   t.true(
     agent.lines.some((line) => line.includes('could not connect to the gateway')),
