@@ -161,6 +161,8 @@ test.serial('an orchestrator stopped gracefully mid-run (SIGTERM) exits promptly
 
   const leaseOwner = async () =>
     (await app().pool.oneFirst(sql.unsafe`SELECT coalesce(lease_owner::text, 'none') FROM task_runs WHERE job_id = ${run.id}`)) as string;
+  // Read once the run is leased again (between its steps, on a loaded machine, the lease may be a moment away).
+  await until(async () => (await leaseOwner()) !== 'none', 'the run leased');
   const before = await leaseOwner();
   const stoppedAt = Date.now();
   leaving.child.kill('SIGTERM');
