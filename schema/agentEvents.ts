@@ -115,6 +115,10 @@ export const serverConfig = z.object({
   autoRestart: z.boolean(),
   startCommand: z.string().nullable(),
   env: z.record(z.string(), z.string()).nullable(),
+  /** Memory limit in MiB (null or absent: none); enforced with cgroup v2 where writable, else watched (docs/agent.md). */
+  memoryLimitMb: z.int().positive().nullable().optional(),
+  /** CPU limit in percent of one core (150 = one and a half cores; null or absent: none). */
+  cpuLimitPercent: z.int().positive().nullable().optional(),
 });
 export type ServerConfig = z.infer<typeof serverConfig>;
 

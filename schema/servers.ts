@@ -22,6 +22,24 @@ const env = z
   .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'variable names are letters, digits and _'), z.string().max(4096))
   .refine((value) => Object.keys(value).length <= 100, 'at most 100 variables');
 
+/** Resource limits (null: none); the agent enforces them (docs/servers.md#resource-limits). */
+const MEMORY_LIMIT_MB = { min: 64, max: 1_048_576 } as const;
+const CPU_LIMIT_PERCENT = { min: 1, max: 102_400 } as const;
+const MEMORY_LIMIT_MESSAGE = `memoryLimitMb must be a whole number of MiB between ${MEMORY_LIMIT_MB.min} and ${MEMORY_LIMIT_MB.max}, or null`;
+const CPU_LIMIT_MESSAGE = `cpuLimitPercent must be a whole number between ${CPU_LIMIT_PERCENT.min} and ${CPU_LIMIT_PERCENT.max}, or null`;
+const memoryLimitMb = z
+  .int({ message: MEMORY_LIMIT_MESSAGE })
+  .min(MEMORY_LIMIT_MB.min, MEMORY_LIMIT_MESSAGE)
+  .max(MEMORY_LIMIT_MB.max, MEMORY_LIMIT_MESSAGE)
+  .nullable()
+  .meta({ description: 'Memory limit of the game process in MiB (64..1048576); null: no limit.', example: 8192 });
+const cpuLimitPercent = z
+  .int({ message: CPU_LIMIT_MESSAGE })
+  .min(CPU_LIMIT_PERCENT.min, CPU_LIMIT_MESSAGE)
+  .max(CPU_LIMIT_PERCENT.max, CPU_LIMIT_MESSAGE)
+  .nullable()
+  .meta({ description: 'CPU limit in percent of one core (1..102400; 150 = one and a half cores); null: no limit.', example: 200 });
+
 // ---- machines
 
 export const machineMetrics = z.object({ cpuPercent: z.number(), memoryUsedBytes: z.number(), diskUsedBytes: z.number(), at: timestamp });
@@ -48,10 +66,16 @@ export const agentConnect = z.object({
   url: z.string().meta({ description: 'Origin of the agent gateway.' }),
   path: z.string().meta({ description: 'Gateway path (also served at /agent/ws and /ws/agent).' }),
 });
+export const agentInstall = z.object({
+  command: z.string().meta({
+    description:
+      'One line to paste on the machine (Linux, Node.js 20+, as a sudoer): installs the agent package of this service, writes its configuration with this token (mode 0600) and starts it as a systemd service. The token travels on standard input. Shown only in this answer.',
+  }),
+});
 export const machineRegistered = machine
-  .extend({ agentToken: z.string().meta({ description: 'The agent token, shown only in this answer.' }), connect: agentConnect })
+  .extend({ agentToken: z.string().meta({ description: 'The agent token, shown only in this answer.' }), connect: agentConnect, install: agentInstall })
   .meta({ id: 'MachineRegistered' });
-export const agentTokenRotated = z.object({ agentToken: z.string(), connect: agentConnect }).meta({ id: 'AgentTokenRotated' });
+export const agentTokenRotated = z.object({ agentToken: z.string(), connect: agentConnect, install: agentInstall }).meta({ id: 'AgentTokenRotated' });
 
 export const createMachineBody = z.object({ name }).strict();
 export const machineListQuery = z
@@ -82,6 +106,8 @@ export const server = z
     autoRestart: z.boolean(),
     startCommand: z.string().nullable(),
     env: z.record(z.string(), z.string()).nullable(),
+    memoryLimitMb: z.int().nullable().meta({ description: 'Memory limit of the game process in MiB; null: no limit.' }),
+    cpuLimitPercent: z.int().nullable().meta({ description: 'CPU limit in percent of one core (150 = one and a half cores); null: no limit.' }),
     lastStatusAt: timestamp.nullable(),
     statusReason: z
       .string()
@@ -105,6 +131,8 @@ const serverFields = {
   autoRestart: z.boolean().optional(),
   startCommand: z.string().trim().min(1).max(1024).nullable().optional(),
   env: env.nullable().optional(),
+  memoryLimitMb: memoryLimitMb.optional(),
+  cpuLimitPercent: cpuLimitPercent.optional(),
   rconPassword: z
     .string()
     .min(8, 'must be at least 8 characters')
@@ -147,6 +175,8 @@ export const updateServerBody = z
     autoRestart: serverFields.autoRestart,
     startCommand: serverFields.startCommand,
     env: serverFields.env,
+    memoryLimitMb: serverFields.memoryLimitMb,
+    cpuLimitPercent: serverFields.cpuLimitPercent,
     rconPassword: serverFields.rconPassword,
   })
   .strict()

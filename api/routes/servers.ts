@@ -29,7 +29,8 @@ const SERVER_COLUMNS = sql.fragment`
   s.id, s.cluster_id AS "clusterId", s.machine_id AS "machineId", s.name, s.game_type AS "gameType",
   s.game_port AS "gamePort", s.query_port AS "queryPort", s.rcon_port AS "rconPort", s.max_players AS "maxPlayers",
   s.status, s.desired_status AS "desiredStatus", s.players_online AS "playersOnline", s.auto_restart AS "autoRestart",
-  s.start_command AS "startCommand", s.env, s.last_status_at AS "lastStatusAt", s.status_reason AS "statusReason",
+  s.start_command AS "startCommand", s.env, s.memory_limit_mb AS "memoryLimitMb", s.cpu_limit_percent AS "cpuLimitPercent",
+  s.last_status_at AS "lastStatusAt", s.status_reason AS "statusReason",
   s.last_exit_code AS "lastExitCode", s.stats, s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;
 const SORT = {
   name: sql.fragment`lower(s.name)`,
@@ -75,10 +76,11 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
       if (machineCluster !== clusterId) throw validationFailed([{ field: 'machineId', message: 'no such machine in this cluster' }]);
       const serverId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
         INSERT INTO servers (cluster_id, machine_id, name, game_type, game_port, query_port, rcon_port, max_players,
-                             auto_restart, start_command, env, rcon_password)
+                             auto_restart, start_command, env, memory_limit_mb, cpu_limit_percent, rcon_password)
         VALUES (${clusterId}, ${body.machineId}, ${body.name}, ${body.gameType}, ${body.gamePort}, ${body.queryPort}, ${body.rconPort},
                 ${body.maxPlayers ?? DEFAULT_MAX_PLAYERS[body.gameType as GameType]}, ${body.autoRestart ?? true},
-                ${body.startCommand ?? null}, ${body.env ? sql.jsonb(body.env) : null}, ${body.rconPassword ?? generateRconPassword()})
+                ${body.startCommand ?? null}, ${body.env ? sql.jsonb(body.env) : null}, ${body.memoryLimitMb ?? null}, ${body.cpuLimitPercent ?? null},
+                ${body.rconPassword ?? generateRconPassword()})
         RETURNING id`);
       await claimPorts(tx, serverId, body.machineId, [body.gamePort, body.queryPort, body.rconPort]);
       await notifyAgent(tx, { type: 'servers_changed', machineId: body.machineId });
@@ -218,6 +220,8 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
             auto_restart = ${body.autoRestart ?? sql.fragment`auto_restart`},
             start_command = ${startCommand},
             env = ${body.env === undefined ? sql.fragment`env` : body.env === null ? null : sql.jsonb(body.env)},
+            memory_limit_mb = ${body.memoryLimitMb === undefined ? sql.fragment`memory_limit_mb` : body.memoryLimitMb},
+            cpu_limit_percent = ${body.cpuLimitPercent === undefined ? sql.fragment`cpu_limit_percent` : body.cpuLimitPercent},
             rcon_password = ${body.rconPassword ?? sql.fragment`rcon_password`},
             updated_at = now()
            WHERE id = ${params.id}`);

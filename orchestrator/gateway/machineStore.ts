@@ -244,7 +244,8 @@ export function createMachineStore(pool: DatabasePool) {
       return pool.any(sql.type(serverConfig)`
         SELECT id, name, game_type AS "gameType", game_port AS "gamePort", query_port AS "queryPort", rcon_port AS "rconPort",
                rcon_password AS "rconPassword", max_players AS "maxPlayers", desired_status AS "desiredStatus",
-               auto_restart AS "autoRestart", start_command AS "startCommand", env
+               auto_restart AS "autoRestart", start_command AS "startCommand", env,
+               memory_limit_mb AS "memoryLimitMb", cpu_limit_percent AS "cpuLimitPercent"
           FROM servers WHERE machine_id = ${machineId} ORDER BY created_at, id`);
     },
   };
