@@ -13,6 +13,7 @@ import { idempotency } from './middleware/idempotency.ts';
 import { BUCKETS } from './rateLimit/tiers.ts';
 import { installHealthRoutes } from './routes/health.ts';
 import { installDocsRoutes } from './routes/docs.ts';
+import { installAgentPackageRoutes } from './routes/agentPackage.ts';
 import { installAuthRoutes } from './routes/auth.ts';
 import { installOAuthRoutes } from './routes/oauth.ts';
 import { installAccountRoutes } from './routes/account.ts';
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
   installHealthRoutes(api, deps);
   if (options.api ?? true) {
     installDocsRoutes(api, deps);
+    installAgentPackageRoutes(api, deps);
     installPageRoutes(api, deps);
     installAuthRoutes(api, deps);
     installOAuthRoutes(api, deps);

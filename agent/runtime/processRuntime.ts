@@ -1,12 +1,25 @@
 /**
- * Game servers as child processes (docs/agent.md). The agent talks to a `Runtime` so a container runtime could stand in
- * later; this one spawns each server detached, in its own process group, and signals the whole group: game servers
- * often start through wrapper scripts or fork helpers, and signalling only the leader would leave orphans holding the
- * game's ports, making the next start fail.
+ * Game servers as processes that outlive the agent (docs/agent.md). The agent talks to a `Runtime` so a container
+ * runtime could stand in later. This one spawns each server detached, in its own process group, and signals the whole
+ * group: game servers often start through wrapper scripts or fork helpers, and signalling only the leader would leave
+ * orphans holding the game's ports.
+ *
+ * Nothing ties a game to the agent's own lifetime, so an agent restart (a crash, SIGKILL, an upgrade) never stops it:
+ * - its standard input is a named pipe (`<runDir>/stdin`) that the game holds open for reading and writing, so it never
+ *   sees end-of-file while no agent writes; any agent opens the pipe to send console commands;
+ * - its standard output and error go to a spool file (`<runDir>/output`) that the agent tails; once read past 1 MiB the
+ *   spool is truncated (the game writes with O_APPEND, so it goes on at the new end);
+ * - `<runDir>/process.json` names the process by pid, kernel start time and boot id, so the next agent re-adopts it
+ *   (`adopt`) and never mistakes a reused pid for it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { stat } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, read, readFileSync, rmSync, watch, writeFileSync, writeSync, type FSWatcher } from 'node:fs';
+import { access, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+
+import { promisify } from 'node:util';
+import { tmpdir } from 'node:os';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 
 export interface LaunchSpec {
@@ -15,12 +28,21 @@ export interface LaunchSpec {
   cwd: string;
   /** The complete environment; nothing is inherited from the agent (see buildLaunch). */
   env: Record<string, string>;
+  /** Where the process's pipe, output spool and identity live (the agent's, not the game's); a temporary one if absent. */
+  runDir?: string;
+  /** Run as this user and group (the agent runs as root); the agent's own otherwise. */
+  user?: { uid: number; gid: number };
+  /** A cgroup v2 directory the process joins before any of its own code runs (limits, see cgroups.ts). */
+  cgroup?: string;
 }
 
 export interface ExitInfo {
+  /** null when killed by a signal, or when the process was adopted from an earlier agent (its exit code is unknowable). */
   exitCode: number | null;
   signal: string | null;
   at: string;
+  /** The process was adopted: it ended, but how is not known. */
+  adopted?: boolean;
 }
 
 /** How stop() ended it: on its own after the graceful step, or by the escalation signal. */
@@ -49,12 +71,18 @@ type Events = { line: [stream: 'stdout' | 'stderr', line: string]; exit: [info: 
 
 export interface RunningProcess {
   readonly pid: number;
+  /** Where its pipe, spool and identity live. */
+  readonly runDir: string;
+  /** Set when this process was started by an earlier agent and adopted by this one. */
+  readonly adopted: boolean;
   /** Writes `line` and a newline to stdin (how Minecraft-style servers take console commands). */
   write(line: string): void;
   stop(options: StopOptions): Promise<StopInfo>;
   kill(): Promise<ExitInfo>;
   wait(): Promise<ExitInfo>;
   inspect(): ProcessState;
+  /** Starts delivering output lines (call after attaching `line` listeners; an adopted process waits for it). */
+  resume(): void;
   on<E extends keyof Events>(event: E, listener: (...args: Events[E]) => void): this;
   off<E extends keyof Events>(event: E, listener: (...args: Events[E]) => void): this;
 }
@@ -65,74 +93,256 @@ export interface Runtime {
 
 /** Longest line kept from a process; the rest up to its newline is dropped, so a newline-less flood is bounded. */
 const MAX_LINE_CHARS = 64 * 1024;
-/** After the leader exits, how long to let the pipes drain (a surviving grandchild may hold them open). */
-const DRAIN_MS = 200;
+/** The spool is truncated once the agent has read this much of it. */
+const SPOOL_TRUNCATE_BYTES = 1024 * 1024;
+/** Bytes read from the spool per read call. */
+const READ_CHUNK_BYTES = 64 * 1024;
+/** Reading is triggered by file-change notifications; this poll is the fallback (e.g. on filesystems without them). */
+const SPOOL_POLL_MS = 500;
+/** How often an adopted process (not the agent's child, so no exit event) is checked for being alive. */
+const ADOPTED_POLL_MS = 500;
+/** Output an adopted process wrote while no agent read it: at most this much of its tail is replayed. */
+const ADOPT_REPLAY_BYTES = 256 * 1024;
+/** How often the read position is saved for the next agent. */
+const OFFSET_SAVE_MS = 1_000;
 
-class ChildProcessHandle extends EventEmitter<Events> implements RunningProcess {
+export const PROCESS_FILE = 'process.json';
+const STDIN_FIFO = 'stdin';
+const OUTPUT_SPOOL = 'output';
+const OFFSET_FILE = 'output.offset';
+
+/** What names a process uniquely on this machine: a pid is reused, its start time since boot and the boot are not. */
+type ProcessIdentity = { pid: number; startTicks: string; bootId: string; startedAt: string };
+
+const bootId = (() => {
+  let cached: string | undefined;
+  return () =>
+    (cached ??= (() => {
+      try {
+        return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+      } catch {
+        return 'unknown';
+      }
+    })());
+})();
+
+/** The kernel's start time of `pid` (clock ticks since boot) and whether it is a zombie; undefined when it is gone. */
+function processStart(pid: number): { startTicks: string; zombie: boolean } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { startTicks: fields[19], zombie: fields[0] === 'Z' || fields[0] === 'X' };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `identity` still names a live process (the same one: same start time, same boot). */
+export function isSameProcess(identity: ProcessIdentity): boolean {
+  if (identity.bootId !== bootId()) return false;
+  const now = processStart(identity.pid);
+  return now !== undefined && !now.zombie && now.startTicks === identity.startTicks;
+}
+
+/**
+ * Resolves `command` as spawn would (relative to `cwd` when it holds a slash, else on PATH) and says plainly when it
+ * cannot run: the process is started through a gate when it joins a cgroup, where a missing command would only be a
+ * shell's exit status 127.
+ */
+async function checkCommand(command: string, cwd: string, env: Record<string, string>): Promise<void> {
+  const candidates = command.includes('/')
+    ? [resolve(cwd, command)]
+    : (env.PATH ?? '')
+        .split(delimiter)
+        .filter(isAbsolute)
+        .map((dir) => join(dir, command));
+  let exists = false;
+  for (const candidate of candidates) {
+    const info = await stat(candidate).catch(() => undefined);
+    if (!info?.isFile()) continue;
+    exists = true;
+    if (
+      await access(candidate, constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+  }
+  throw new Error(`${exists ? 'command not executable (permission denied)' : 'command not found'}: ${command}`);
+}
+
+const readAt = promisify(read);
+
+class GameProcess extends EventEmitter<Events> implements RunningProcess {
   readonly pid: number;
-  readonly #child: ChildProcess;
-  readonly #startedAt = new Date().toISOString();
+  readonly runDir: string;
+  readonly adopted: boolean;
+  readonly #identity: ProcessIdentity;
+  /** The spool, opened for reading and truncating. */
+  #spool: number | undefined;
+  #offset: number;
+  #savedOffset = -1;
+  #stdin: number | undefined;
+  #watcher: FSWatcher | undefined;
+  #timers: NodeJS.Timeout[] = [];
+  #reading: Promise<void> | undefined;
+  #readAgain = false;
+  #resumed = false;
+  readonly #decoder = new StringDecoder('utf8'); // a multi-byte character may straddle two reads
+  #pending = '';
+  #dropping = false;
   /** Set as soon as the leader exits; #settled only once its output is drained and wait() resolved. */
   #exitedAt: string | undefined;
-  #settled = false;
+  #exit: ExitInfo | undefined;
   readonly #exited: Promise<ExitInfo>;
+  #settle!: (info: ExitInfo) => void;
   #stopping: Promise<StopInfo> | undefined;
   /** The strongest signal this handle sent, so stop() can say what ended the process. */
   #escalation: StopInfo['stoppedBy'] = 'graceful';
 
-  constructor(child: ChildProcess) {
+  constructor(options: { identity: ProcessIdentity; runDir: string; spool: number; offset: number; child?: ChildProcess }) {
     super();
-    this.#child = child;
-    this.pid = child.pid!;
-    child.stdin!.on('error', () => undefined); // EPIPE when writing to a process that just died
-    const drained = [this.#readLines(child.stdout!, 'stdout'), this.#readLines(child.stderr!, 'stderr')];
-    this.#exited = new Promise((resolve) => {
-      child.once('exit', (exitCode, signal) => {
-        this.#exitedAt = new Date().toISOString();
-        // Whatever the leader left behind in its group goes too, even if it ignored SIGTERM.
-        this.#signalGroup('SIGKILL');
-        const info: ExitInfo = { exitCode, signal, at: this.#exitedAt };
-        const settle = () => {
-          if (this.#settled) return;
-          this.#settled = true;
-          this.emit('exit', info);
-          resolve(info);
-        };
-        // Wait for the last lines so wait() callers see all output; bounded in case the pipes stay open.
-        void Promise.all(drained).then(settle);
-        setTimeout(settle, DRAIN_MS).unref();
-      });
+    this.#identity = options.identity;
+    this.pid = options.identity.pid;
+    this.runDir = options.runDir;
+    this.#spool = options.spool;
+    this.#offset = options.offset;
+    this.adopted = options.child === undefined;
+    this.#exited = new Promise((resolve) => (this.#settle = resolve));
+    if (options.child) {
+      options.child.once('exit', (exitCode, signal) => this.#onExit({ exitCode, signal, at: new Date().toISOString() }));
+    } else {
+      const poll = setInterval(() => {
+        if (!isSameProcess(this.#identity)) this.#onExit({ exitCode: null, signal: null, at: new Date().toISOString(), adopted: true });
+      }, ADOPTED_POLL_MS);
+      this.#timers.push(poll);
+    }
+  }
+
+  resume(): void {
+    if (this.#resumed || this.#spool === undefined) return;
+    this.#resumed = true;
+    try {
+      this.#watcher = watch(join(this.runDir, OUTPUT_SPOOL), { persistent: false }, () => void this.#read());
+      this.#watcher.on('error', () => undefined);
+    } catch {
+      // No change notifications here: the poll below reads on its own.
+    }
+    this.#timers.push(setInterval(() => void this.#read(), SPOOL_POLL_MS));
+    this.#timers.push(setInterval(() => this.#saveOffset(), OFFSET_SAVE_MS));
+    void this.#read();
+  }
+
+  /** Reads what the spool holds beyond the offset; one read at a time, another one queued if asked meanwhile. */
+  #read(): Promise<void> {
+    if (this.#reading) {
+      this.#readAgain = true;
+      return this.#reading;
+    }
+    this.#reading = this.#drain().finally(() => {
+      this.#reading = undefined;
+      if (this.#readAgain) {
+        this.#readAgain = false;
+        void this.#read();
+      }
+    });
+    return this.#reading;
+  }
+
+  async #drain(): Promise<void> {
+    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    for (;;) {
+      const fd = this.#spool;
+      if (fd === undefined) return;
+      let bytesRead: number;
+      try {
+        if (fstatSync(fd).size < this.#offset) this.#offset = 0; // truncated by someone else
+        ({ bytesRead } = await readAt(fd, buffer, 0, buffer.length, this.#offset));
+      } catch {
+        return; // closed meanwhile
+      }
+      if (bytesRead === 0) break;
+      this.#offset += bytesRead;
+      this.#take(buffer.subarray(0, bytesRead));
+    }
+    // Everything is read: truncate once the spool is big. The game writes with O_APPEND and goes on at the new end;
+    // only what it writes between the size check and the truncation (microseconds) could be lost.
+    const fd = this.#spool;
+    if (fd !== undefined && this.#offset >= SPOOL_TRUNCATE_BYTES) {
+      try {
+        if (fstatSync(fd).size === this.#offset) {
+          ftruncateSync(fd, 0);
+          this.#offset = 0;
+          this.#saveOffset();
+        }
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+
+  #take(chunk: Buffer): void {
+    const parts = (this.#pending + this.#decoder.write(chunk)).split('\n');
+    this.#pending = parts.pop()!;
+    for (const part of parts) {
+      if (!this.#dropping) this.#emitLine(part);
+      this.#dropping = false;
+    }
+    if (this.#pending.length > MAX_LINE_CHARS) {
+      if (!this.#dropping) this.#emitLine(this.#pending.slice(0, MAX_LINE_CHARS));
+      this.#pending = '';
+      this.#dropping = true;
+    }
+  }
+
+  #emitLine(line: string): void {
+    this.emit('line', 'stdout', line.endsWith('\r') ? line.slice(0, -1) : line);
+  }
+
+  #saveOffset(): void {
+    if (this.#savedOffset === this.#offset || this.#exitedAt !== undefined) return;
+    try {
+      writeFileSync(join(this.runDir, OFFSET_FILE), String(this.#offset));
+      this.#savedOffset = this.#offset;
+    } catch {
+      // the next save tries again
+    }
+  }
+
+  #onExit(info: ExitInfo): void {
+    if (this.#exitedAt !== undefined) return;
+    this.#exitedAt = info.at;
+    this.#exit = info;
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#watcher?.close();
+    // Whatever the leader left behind in its group goes too, even if it ignored SIGTERM.
+    this.#signalGroup('SIGKILL');
+    // The last lines, so wait() callers see all output.
+    void this.#read().then(() => {
+      this.#pending += this.#decoder.end();
+      if (this.#pending !== '' && !this.#dropping) this.#emitLine(this.#pending);
+      this.#pending = '';
+      this.#close();
+      // Nothing is left to adopt: the next agent must not mistake a reused pid for this server.
+      rmSync(join(this.runDir, PROCESS_FILE), { force: true });
+      this.emit('exit', info);
+      this.#settle(info);
     });
   }
 
-  #readLines(stream: NodeJS.ReadableStream, name: 'stdout' | 'stderr'): Promise<void> {
-    const decoder = new StringDecoder('utf8'); // a multi-byte character may straddle two chunks
-    let pending = '';
-    let dropping = false;
-    const emitLine = (line: string) => this.emit('line', name, line.endsWith('\r') ? line.slice(0, -1) : line);
-    stream.on('data', (chunk: Buffer) => {
-      const parts = (pending + decoder.write(chunk)).split('\n');
-      pending = parts.pop()!;
-      for (const part of parts) {
-        if (!dropping) emitLine(part);
-        dropping = false;
+  #close(): void {
+    for (const fd of [this.#spool, this.#stdin]) {
+      if (fd !== undefined) {
+        try {
+          closeSync(fd);
+        } catch {
+          // already closed
+        }
       }
-      if (pending.length > MAX_LINE_CHARS) {
-        if (!dropping) emitLine(pending.slice(0, MAX_LINE_CHARS));
-        pending = '';
-        dropping = true;
-      }
-    });
-    return new Promise((resolve) => {
-      const end = () => {
-        pending += decoder.end();
-        if (pending !== '' && !dropping) emitLine(pending);
-        pending = '';
-        resolve();
-      };
-      stream.once('end', end);
-      stream.once('error', end);
-    });
+    }
+    this.#spool = undefined;
+    this.#stdin = undefined;
   }
 
   /** Signals sent to end a running process; remembered for stop()'s answer. */
@@ -143,19 +353,34 @@ class ChildProcessHandle extends EventEmitter<Events> implements RunningProcess 
   }
 
   #signalGroup(signal: NodeJS.Signals): void {
+    // An adopted pid is signalled only while it is still the same process (never a stranger that reused it).
+    if (this.adopted && this.#exitedAt === undefined && !isSameProcess(this.#identity)) return;
     try {
       // A negative pid addresses the process group, which detached spawn made the child lead.
-      process.kill(process.platform === 'win32' ? this.pid : -this.pid, signal);
+      process.kill(-this.pid, signal);
     } catch {
       // ESRCH: the group is already gone.
     }
   }
 
   write(line: string): void {
-    if (this.#exitedAt !== undefined || !this.#child.stdin!.writable) {
-      throw new Error(`process ${this.pid} is not running`);
+    if (this.#exitedAt !== undefined) throw new Error(`process ${this.pid} is not running`);
+    if (this.#stdin === undefined) {
+      try {
+        // Non-blocking: a game that stopped reading its console must not stall the agent.
+        this.#stdin = openSync(join(this.runDir, STDIN_FIFO), constants.O_WRONLY | constants.O_NONBLOCK);
+      } catch (error) {
+        throw new Error(`the server's console input cannot be opened (${(error as NodeJS.ErrnoException).code})`, { cause: error });
+      }
     }
-    this.#child.stdin!.write(`${line}\n`);
+    try {
+      writeSync(this.#stdin, `${line}\n`);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new Error(code === 'EAGAIN' ? 'the server is not reading its console (its input is full)' : `cannot write to the server's console (${code})`, {
+        cause: error,
+      });
+    }
   }
 
   wait(): Promise<ExitInfo> {
@@ -190,27 +415,65 @@ class ChildProcessHandle extends EventEmitter<Events> implements RunningProcess 
     return {
       pid: this.pid,
       running: this.#exitedAt === undefined,
-      startedAt: this.#startedAt,
-      exitCode: this.#child.exitCode,
-      signal: this.#child.signalCode,
+      startedAt: this.#identity.startedAt,
+      exitCode: this.#exit?.exitCode ?? null,
+      signal: this.#exit?.signal ?? null,
     };
+  }
+
+  /** Stops watching without touching the process (the agent is exiting and leaves it running). */
+  detach(): void {
+    this.#saveOffset();
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#watcher?.close();
+    this.#close();
   }
 }
 
-/** The child-process runtime. start() rejects with a readable message instead of emitting an unhandled 'error'. */
+/** The process runtime. start() rejects with a readable message instead of emitting an unhandled 'error'. */
 export class ProcessRuntime implements Runtime {
+  readonly #live = new Set<GameProcess>();
+
   async start(spec: LaunchSpec): Promise<RunningProcess> {
     // spawn reports a missing cwd as ENOENT for the command, which would blame the wrong thing.
     const cwd = await stat(spec.cwd).catch(() => undefined);
     if (!cwd?.isDirectory()) throw new Error(`working directory not found: ${spec.cwd}`);
+    await checkCommand(spec.command, spec.cwd, spec.env);
+    const runDir = spec.runDir ?? (await mkdtemp(join(tmpdir(), 'gsm-run-')));
+    await mkdir(runDir, { recursive: true, mode: 0o700 });
+    for (const name of [PROCESS_FILE, STDIN_FIFO, OUTPUT_SPOOL, OFFSET_FILE]) await rm(join(runDir, name), { force: true });
+    const fifo = join(runDir, STDIN_FIFO);
+    const made = spawnSync('mkfifo', ['-m', '600', fifo], { encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(`cannot create the console pipe: ${made.error?.message ?? made.stderr.trim()}`);
 
+    // The game holds its end of the pipe for reading and writing, so it never sees end-of-file between agents.
+    const stdinFd = openSync(fifo, constants.O_RDWR);
+    const outputPath = join(runDir, OUTPUT_SPOOL);
+    const outputFd = openSync(outputPath, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND, 0o600);
+    const spool = openSync(outputPath, constants.O_RDWR);
+    const gated = spec.cgroup !== undefined;
     let child: ChildProcess;
     try {
-      child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, detached: true, stdio: 'pipe' });
+      // With a cgroup, a shell waits on fd 3 until the agent has moved it into the cgroup, then becomes the game
+      // (exec: same pid), so nothing the game forks escapes its limits.
+      child = gated
+        ? spawn('/bin/sh', ['-c', 'read -r _ <&3; exec 3<&-; exec "$@"', 'gsm-start', spec.command, ...spec.args], {
+            cwd: spec.cwd,
+            env: spec.env,
+            detached: true,
+            stdio: [stdinFd, outputFd, outputFd, 'pipe'],
+            ...spec.user,
+          })
+        : spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, detached: true, stdio: [stdinFd, outputFd, outputFd], ...spec.user });
     } catch (error) {
+      closeSync(spool);
       throw new Error(`cannot start ${spec.command}: ${(error as Error).message}`, { cause: error }); // e.g. a NUL in an argument
+    } finally {
+      closeSync(stdinFd);
+      closeSync(outputFd);
     }
     if (child.pid === undefined) {
+      closeSync(spool);
       // Spawning failed; the reason follows as an 'error' event on the next tick.
       const error = await new Promise<NodeJS.ErrnoException>((resolve) => child.once('error', resolve));
       const reason =
@@ -222,8 +485,76 @@ export class ProcessRuntime implements Runtime {
       throw new Error(`${reason}: ${spec.command}`);
     }
     child.on('error', () => undefined); // later errors (a failed kill) must not crash the agent
-    // No await between spawning and the handle's listeners on output and exit: a game may print its ready line, or
-    // exit, at once, and whoever calls start() attaches its own listeners before any of that is delivered.
-    return new ChildProcessHandle(child);
+    const identity: ProcessIdentity = {
+      pid: child.pid,
+      startTicks: processStart(child.pid)?.startTicks ?? '',
+      bootId: bootId(),
+      startedAt: new Date().toISOString(),
+    };
+    writeFileSync(join(runDir, PROCESS_FILE), JSON.stringify(identity), { mode: 0o600 });
+    const handle = new GameProcess({ identity, runDir, spool, offset: 0, child });
+    this.#track(handle);
+    if (gated) {
+      const gate = child.stdio[3] as NodeJS.WritableStream;
+      gate.on('error', () => undefined);
+      try {
+        writeFileSync(join(spec.cgroup!, 'cgroup.procs'), String(child.pid));
+      } catch (error) {
+        // Never run a game without the limits it was given.
+        await handle.kill();
+        throw new Error(`cannot apply the server's limits (cgroup ${spec.cgroup}): ${(error as Error).message}`, { cause: error });
+      }
+      gate.end('\n');
+    }
+    // Output is read from the next turn of the event loop on: the caller attaches its listeners before any line.
+    handle.resume();
+    return handle;
+  }
+
+  /**
+   * The process an earlier agent started in `runDir`, if it still runs (same pid, start time and boot): a handle that
+   * goes on from where that agent stopped reading its output. 'gone' when it ended meanwhile; undefined when there
+   * was none.
+   */
+  async adopt(runDir: string): Promise<RunningProcess | 'gone' | undefined> {
+    const text = await readFile(join(runDir, PROCESS_FILE), 'utf8').catch(() => undefined);
+    if (text === undefined) return undefined;
+    let identity: ProcessIdentity;
+    try {
+      identity = JSON.parse(text) as ProcessIdentity;
+      if (!Number.isInteger(identity.pid) || identity.pid <= 1 || typeof identity.startTicks !== 'string' || identity.startTicks === '')
+        throw new Error('malformed');
+    } catch {
+      await rm(join(runDir, PROCESS_FILE), { force: true });
+      return 'gone';
+    }
+    let spool: number | undefined;
+    try {
+      spool = openSync(join(runDir, OUTPUT_SPOOL), constants.O_RDWR);
+    } catch {
+      spool = undefined;
+    }
+    if (!isSameProcess(identity) || spool === undefined) {
+      if (spool !== undefined) closeSync(spool);
+      await rm(join(runDir, PROCESS_FILE), { force: true });
+      return 'gone';
+    }
+    const size = fstatSync(spool).size;
+    const saved = Number.parseInt(await readFile(join(runDir, OFFSET_FILE), 'utf8').catch(() => '0'), 10);
+    const offset = Math.max(Number.isInteger(saved) && saved <= size ? saved : 0, size - ADOPT_REPLAY_BYTES);
+    const handle = new GameProcess({ identity, runDir, spool, offset });
+    this.#track(handle);
+    return handle;
+  }
+
+  #track(handle: GameProcess): void {
+    this.#live.add(handle);
+    void handle.wait().then(() => this.#live.delete(handle));
+  }
+
+  /** Stops watching every process without stopping any (the agent exits; the next one adopts them). */
+  detachAll(): void {
+    for (const handle of this.#live) handle.detach();
+    this.#live.clear();
   }
 }

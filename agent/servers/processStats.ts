@@ -24,3 +24,22 @@ export function createProcessSampler(pid: number) {
     return { cpuPercent: Math.max(0, Math.round(cpuPercent * 10) / 10), memoryBytes: Number(statm.split(' ')[1]) * PAGE_BYTES };
   };
 }
+
+/** Resident memory of `pid` and all its descendants (a game started by a wrapper script is mostly its child's). */
+export async function treeMemoryBytes(pid: number): Promise<number | null> {
+  let total = 0;
+  let found = false;
+  const seen = new Set<number>();
+  const visit = async (id: number, depth: number): Promise<void> => {
+    if (seen.has(id) || depth > 32) return;
+    seen.add(id);
+    const statm = await readFile(`/proc/${id}/statm`, 'utf8').catch(() => null);
+    if (!statm) return;
+    found = true;
+    total += Number(statm.split(' ')[1]) * PAGE_BYTES;
+    const children = await readFile(`/proc/${id}/task/${id}/children`, 'utf8').catch(() => '');
+    for (const child of children.trim().split(' ').filter(Boolean)) await visit(Number(child), depth + 1);
+  };
+  await visit(pid, 0);
+  return found ? total : null;
+}

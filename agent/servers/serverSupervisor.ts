@@ -4,7 +4,8 @@
  * with autoRestart, STARTING again after the restart policy's back-off; not ready in time is CRASHED (killed).
  * Output goes to a size-capped log and out as `console` events; joins and leaves seen in the output are reported.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
 import type { GameAdapter, CommandChannel, PlayerInfo, PlayerLine } from '../games/adapter.ts';
@@ -13,12 +14,13 @@ import { minecraft } from '../games/minecraft.ts';
 import { RconAuthError, SourceRconClient } from '../rcon/sourceRcon.ts';
 import { buildLaunch } from '../runtime/commandLine.ts';
 import { OutputLog } from '../runtime/outputLog.ts';
-import type { RunningProcess, Runtime } from '../runtime/processRuntime.ts';
+import type { ExitInfo, RunningProcess, Runtime } from '../runtime/processRuntime.ts';
 import { RestartPolicy } from '../runtime/restartPolicy.ts';
 import { StdinChannel } from './stdinChannel.ts';
-import { createProcessSampler } from './processStats.ts';
-import { PID_FILE } from './leftovers.ts';
+import { createProcessSampler, treeMemoryBytes } from './processStats.ts';
 import { PendingModeration } from './pendingModeration.ts';
+import { ownTree, type Accounts } from './accounts.ts';
+import type { Cgroups } from '../runtime/cgroups.ts';
 
 export type Reporter = (event: string, data: Record<string, unknown>) => void;
 
@@ -36,7 +38,29 @@ export type SupervisorOptions = {
   statsIntervalMs?: number;
   /** How often an ONLINE server's full player list is reported (`players:snapshot`); default 30 s. */
   snapshotIntervalMs?: number;
+  /** Per-server accounts when the agent runs as root (accounts.ts); servers run as the agent's user otherwise. */
+  accounts?: Accounts;
+  /** Memory and CPU limits with cgroup v2 where available (cgroups.ts); memory is watched otherwise. */
+  cgroups?: Cgroups;
+  /** How often memory is checked against `memoryLimitMb` where no cgroup enforces it; default 2 s. */
+  memoryCheckMs?: number;
 };
+
+/** What a server's run directory remembers for the next agent: its configuration and last status. */
+export const SERVER_FILE = 'server.json';
+export type RememberedServer = { config: ServerConfig; status: ServerStatus };
+
+/** `<data-dir>/run/<serverId>`: the agent's own files about a server's process (not the game's to touch). */
+export const runDirOf = (dataDir: string, serverId: string) => join(dataDir, 'run', serverId);
+
+/** What an earlier agent left in `runDir` (undefined when nothing, or unreadable). */
+export async function rememberedServer(runDir: string): Promise<RememberedServer | undefined> {
+  try {
+    return JSON.parse(await readFile(join(runDir, SERVER_FILE), 'utf8')) as RememberedServer;
+  } catch {
+    return undefined;
+  }
+}
 
 /** How often an RCON game is asked whether it answers yet while STARTING without a ready line. */
 const READY_POLL_MS = 1_000;
@@ -55,6 +79,9 @@ export class ServerSupervisor {
   readonly #options: SupervisorOptions;
   readonly #adapter: GameAdapter;
   readonly #dir: string;
+  readonly #runDir: string;
+  /** The cgroup of the current run, when limits are enforced by the kernel. */
+  #cgroup: string | undefined;
   readonly #policy: RestartPolicy;
   #process: RunningProcess | undefined;
   #log: OutputLog | undefined;
@@ -63,8 +90,6 @@ export class ServerSupervisor {
   /** Set while a stop or kill is under way: the exit that follows is asked for, not a crash. */
   #stopping = false;
   #launching: Promise<void> | undefined;
-  /** The pid file's write, which its removal on exit waits for. */
-  #pidFile: Promise<void> = Promise.resolve();
   #startedAt = 0;
   #timers = new Set<NodeJS.Timeout>();
   #consoleLines: string[] = [];
@@ -77,6 +102,7 @@ export class ServerSupervisor {
     this.#options = options;
     this.#adapter = ADAPTERS[config.gameType];
     this.#dir = join(options.dataDir, 'servers', config.id);
+    this.#runDir = runDirOf(options.dataDir, config.id);
     this.pendingModeration = new PendingModeration(this.#dir);
     this.#policy = options.restartPolicy ?? new RestartPolicy();
   }
@@ -124,33 +150,83 @@ export class ServerSupervisor {
 
   async #launch(): Promise<void> {
     this.#stopping = false;
+    this.#memoryStop = undefined;
     this.#setStatus('STARTING');
     try {
       await mkdir(this.#dir, { recursive: true });
+      const account = await this.#options.accounts?.forServer(this.config.id);
+      if (account) await ownTree(this.#dir, account);
       if (this.#adapter === minecraft) await minecraft.prepare(this.#dir, this.config);
       const startCommand = this.config.startCommand ?? this.#adapter.defaultStartCommand;
-      const launch = buildLaunch({ ...this.config, startCommand }, this.#dir, { MEMORY_MB: String(this.#options.memoryMb ?? 2048) });
+      const launch = buildLaunch({ ...this.config, startCommand }, this.#dir, {
+        MEMORY_MB: String(this.#options.memoryMb ?? (this.config.memoryLimitMb ? Math.max(256, Math.floor(this.config.memoryLimitMb * 0.8)) : 2048)),
+      });
+      if (account) launch.env = { ...launch.env, HOME: this.#dir, USER: account.name, LOGNAME: account.name };
+      this.#cgroup = await this.#options.cgroups?.prepare(this.config.id, this.config);
       this.#log ??= await OutputLog.open(this.#dir);
       this.#runFrom = this.#log.appended;
-      const proc = await this.#options.runtime.start({ ...launch, cwd: this.#dir });
-      // No await from here until the process is fully watched: a game may print its ready line at once, and a line
-      // emitted while nobody listens is gone (the server would stay STARTING until its start time-out).
-      this.#process = proc;
+      const proc = await this.#options.runtime.start({
+        ...launch,
+        cwd: this.#dir,
+        runDir: this.#runDir,
+        ...(account ? { user: { uid: account.uid, gid: account.gid } } : {}),
+        ...(this.#cgroup ? { cgroup: this.#cgroup } : {}),
+      });
       this.#startedAt = Date.now();
-      this.#log.attach(proc);
-      this.#stdin = this.#adapter.channel === 'stdin' ? new StdinChannel(proc) : undefined;
-      const parsePlayerLine = this.#adapter.playerLineParser();
-      proc.on('line', (_stream, line) => this.#onLine(line, parsePlayerLine));
-      this.#watch(proc);
-      // Remembered so that an agent killed outright can clean up after itself on its next start (leftovers.ts).
-      this.#pidFile = writeFile(join(this.#dir, PID_FILE), `${proc.pid}\n`).catch(() => undefined);
-      void proc.wait().then((exit) => this.#onExit(proc, exit.exitCode, exit.signal));
+      this.#attach(proc);
+      this.remember(); // the run directory exists now: a next agent can adopt this process even while it starts
       this.#timer(() => this.#startTimedOut(proc), this.#adapter.startTimeoutMs);
       if (!this.#adapter.readyPattern) this.#pollReady(proc);
     } catch (error) {
       // The runtime says it plainly (`command not found: ./RustDedicated`, `working directory not found: …`).
       this.#setStatus('CRASHED', { message: (error as Error).message });
     }
+  }
+
+  /**
+   * No await from here until the process is fully watched: a game may print its ready line at once, and a line
+   * emitted while nobody listens is gone (the server would stay STARTING until its start time-out).
+   */
+  #attach(proc: RunningProcess): void {
+    this.#process = proc;
+    this.#log!.attach(proc);
+    this.#stdin = this.#adapter.channel === 'stdin' ? new StdinChannel(proc) : undefined;
+    const parsePlayerLine = this.#adapter.playerLineParser();
+    proc.on('line', (_stream, line) => this.#onLine(line, parsePlayerLine));
+    this.#watch(proc);
+    void proc.wait().then((exit) => this.#onExit(proc, exit));
+    proc.resume();
+  }
+
+  /**
+   * Takes over a process an earlier agent started (still running, checked by the runtime): no restart, the status it
+   * had (ONLINE stays ONLINE; STARTING waits for its ready line or RCON again; STOPPING goes on stopping).
+   */
+  async adopt(proc: RunningProcess, last: ServerStatus): Promise<void> {
+    this.#stopping = false;
+    this.#log ??= await OutputLog.open(this.#dir);
+    this.#runFrom = this.#log.appended;
+    // Its cgroup is still there; the limits are written again, as they may have changed meanwhile.
+    this.#cgroup = await this.#options.cgroups?.prepare(this.config.id, this.config);
+    this.#startedAt = Date.now();
+    this.#attach(proc);
+    if (last === 'ONLINE') {
+      this.#setStatus('ONLINE', { message: 'adopted from the previous agent' });
+      void this.#applyPendingModeration().then(() => this.snapshotPlayers());
+    } else if (last === 'STOPPING') {
+      void this.stop();
+    } else {
+      this.#setStatus('STARTING', { message: 'adopted from the previous agent' });
+      this.#timer(() => this.#startTimedOut(proc), this.#adapter.startTimeoutMs);
+      if (!this.#adapter.readyPattern) this.#pollReady(proc);
+    }
+  }
+
+  /** The process an earlier agent started ended while no agent watched it: a crash (unless it was being stopped). */
+  orphanEnded(last: ServerStatus): void {
+    if (last === 'STOPPING' || last === 'OFFLINE') return void this.#setStatus('OFFLINE', { message: 'stopped' });
+    this.#setStatus('CRASHED', { exitCode: null, message: 'exited while no agent was running (exit code unknown)' });
+    this.#restartAfterCrash(null, 0);
   }
 
   async stop(): Promise<void> {
@@ -174,9 +250,29 @@ export class ServerSupervisor {
   /** Stops watching (the server was removed from this machine): stop it and close its log. */
   async dispose(): Promise<void> {
     await this.stop();
+    await this.release();
+  }
+
+  /** Stops watching without stopping the server (the agent exits; the next one adopts it). */
+  async release(): Promise<void> {
     for (const timer of this.#timers) clearTimeout(timer);
     await this.#rcon?.close();
     await this.#log?.close();
+  }
+
+  /** After a configuration change: a running server's cgroup gets its new limits at once. */
+  async applyLimits(): Promise<void> {
+    if (this.#cgroup && this.running) await this.#options.cgroups?.prepare(this.config.id, this.config);
+  }
+
+  /** Saves the configuration and status for the next agent (adoption after a restart). */
+  remember(): void {
+    try {
+      const remembered: RememberedServer = { config: this.config, status: this.status };
+      writeFileSync(join(this.#runDir, SERVER_FILE), JSON.stringify(remembered), { mode: 0o600 });
+    } catch {
+      // No run directory yet (never started here): nothing to adopt either.
+    }
   }
 
   #rconClient(): SourceRconClient {
@@ -228,8 +324,10 @@ export class ServerSupervisor {
   }
 
   #setStatus(status: ServerStatus, extra: { exitCode?: number | null; message?: string } = {}): void {
+    const changed = status !== this.status;
     this.status = status;
     this.#statusExtra = extra;
+    if (changed) this.remember();
     for (const listener of [...this.#statusListeners]) listener(status);
     this.#options.report('server:status', { serverId: this.config.id, status, at: new Date().toISOString(), ...extra });
   }
@@ -325,11 +423,31 @@ export class ServerSupervisor {
       );
     }, this.#options.statsIntervalMs ?? 10_000);
     const snapshots = setInterval(() => void this.snapshotPlayers(), this.#options.snapshotIntervalMs ?? 30_000);
+    // Where no cgroup enforces the memory limit, the agent does: over it, the server is stopped (CRASHED, saying why).
+    const memory = setInterval(() => {
+      const limitMb = this.config.memoryLimitMb;
+      if (!limitMb || this.#cgroup || this.#process !== proc || this.#stopping) return;
+      void treeMemoryBytes(proc.pid).then((bytes) => {
+        if (bytes === null || bytes <= limitMb * 1024 * 1024 || this.#process !== proc || this.#stopping) return;
+        this.#overMemory(proc, Math.round(bytes / 1024 / 1024), limitMb);
+      });
+    }, this.#options.memoryCheckMs ?? 2_000);
     void proc.wait().then(() => {
       clearInterval(stats);
       clearInterval(snapshots);
+      clearInterval(memory);
     });
   }
+
+  /** Stops a server over its memory limit: SIGTERM at once (its own stop command may need memory), SIGKILL after 10 s. */
+  #overMemory(proc: RunningProcess, usedMb: number, limitMb: number): void {
+    const message = `stopped by the agent: memory use ${usedMb} MiB over its limit of ${limitMb} MiB`;
+    this.#memoryStop = message;
+    void proc.stop({ termAfterMs: 0, killAfterMs: 10_000 });
+  }
+
+  /** Set when the agent stopped the run for its memory: the exit that follows is that crash, not an unasked one. */
+  #memoryStop: string | undefined;
 
   #pollReady(proc: RunningProcess): void {
     this.#timer(() => void this.#checkReady(proc), READY_POLL_MS);
@@ -356,21 +474,39 @@ export class ServerSupervisor {
     void proc.kill();
   }
 
-  #onExit(proc: RunningProcess, exitCode: number | null, signal: string | null): void {
+  async #onExit(proc: RunningProcess, exit: ExitInfo): Promise<void> {
     if (this.#process !== proc) return;
-    // After the write, never before it: a pid file left behind would make the next agent kill whatever reuses the pid.
-    void this.#pidFile.then(() => rm(join(this.#dir, PID_FILE), { force: true })).catch(() => undefined);
+    const { exitCode, signal } = exit;
     this.#players.clear();
     void this.#rcon?.close();
     this.#rcon = undefined;
+    const cgroup = this.#cgroup;
+    const oomKilled = cgroup && !this.#stopping && (await this.#options.cgroups!.oomKills(cgroup)) > 0;
+    if (cgroup) await this.#options.cgroups!.remove(cgroup);
+    if (this.#process !== proc) return;
     if (this.#stopping) {
       if (this.status !== 'CRASHED') this.#setStatus('OFFLINE', { exitCode, message: 'stopped' });
       return;
     }
-    const message = signal ? `exited on ${signal}` : `exited with code ${exitCode}`;
+    const memoryStop = this.#memoryStop;
+    this.#memoryStop = undefined;
+    const message = oomKilled
+      ? `killed by the kernel: over its memory limit of ${this.config.memoryLimitMb} MiB`
+      : memoryStop
+        ? memoryStop
+        : exit.adopted
+          ? 'exited (exit code unknown: it was started by an earlier agent)'
+          : signal
+            ? `exited on ${signal}`
+            : `exited with code ${exitCode}`;
     this.#setStatus('CRASHED', { exitCode, message });
+    this.#restartAfterCrash(exitCode, Date.now() - this.#startedAt);
+  }
+
+  /** A crash with autoRestart: restarted after the policy's back-off, or left CRASHED saying why not. */
+  #restartAfterCrash(exitCode: number | null, ranMs: number): void {
     if (!this.config.autoRestart || this.config.desiredStatus !== 'RUNNING') return;
-    const decision = this.#policy.recordCrash(Date.now() - this.#startedAt);
+    const decision = this.#policy.recordCrash(ranMs);
     if (!decision.restart) {
       this.#setStatus('CRASHED', { exitCode, message: `not restarted: ${decision.reason}` });
       return;

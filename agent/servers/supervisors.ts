@@ -13,6 +13,10 @@ export class Supervisors {
     return this.#byId.get(serverId);
   }
 
+  get size(): number {
+    return this.#byId.size;
+  }
+
   has(serverId: string): boolean {
     return this.#byId.has(serverId);
   }

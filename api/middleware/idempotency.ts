@@ -31,7 +31,8 @@ const ABANDONED = sql.fragment`interval '5 minutes'`;
  * Secrets handed out once (API, agent, invitation and session tokens) are never stored for replay: a replay answers
  * the record without them, marked by `Idempotent-Replayed`.
  */
-const SECRET_FIELDS = new Set(['token', 'agentToken', 'accessToken', 'refreshToken', 'secret']);
+// `install` holds the agent token inside its command line.
+const SECRET_FIELDS = new Set(['token', 'agentToken', 'install', 'accessToken', 'refreshToken', 'secret']);
 const withoutSecrets = (body: unknown) =>
   body && typeof body === 'object' && !Array.isArray(body)
     ? Object.fromEntries(Object.entries(body as Record<string, unknown>).filter(([field]) => !SECRET_FIELDS.has(field)))

@@ -16,6 +16,7 @@ import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
 import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
 import { originOf } from '../identity/origin.ts';
+import { installCommand } from '../agentPackage.ts';
 
 /** Where agents connect (docs/agent-protocol.md; also served at /agent/ws and /ws/agent). */
 export const GATEWAY_PATH = '/ws';
@@ -76,7 +77,12 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
           INSERT INTO machines (cluster_id, name, agent_token_hash) VALUES (${params.clusterId}, ${body.name}, ${sql.binary(hashSecret(agentToken))})
           RETURNING id`);
         await recordAudit(tx, originOf(ctx), { clusterId: params.clusterId, action: 'machine.create', target: { type: 'machine', id: machineId } });
-        return { ...(await getMachine(tx, machineId)), agentToken, connect: connect() };
+        return {
+          ...(await getMachine(tx, machineId)),
+          agentToken,
+          connect: connect(),
+          install: { command: installCommand(config.publicUrl, machineId, agentToken) },
+        };
       });
     },
   });
@@ -148,7 +154,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
           action: 'machine.rotate_token',
           target: { type: 'machine', id: params.id },
         });
-        return { agentToken, connect: connect() };
+        return { agentToken, connect: connect(), install: { command: installCommand(config.publicUrl, params.id, agentToken) } };
       });
     },
   });

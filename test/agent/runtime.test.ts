@@ -83,7 +83,8 @@ test('start runs the command in cwd with exactly the given env, and captures std
   const { proc, lines } = await run(t, 'echo.mjs', ['0', 'a b'], { GAME_PORT: '27015' });
   t.true(proc.pid > 0);
   t.like(await proc.wait(), { exitCode: 0, signal: null });
-  t.deepEqual(lines.slice().sort(), ['stderr: err one', 'stdout: out one', 'stdout: partial without newline', `stdout: port=27015 cwd=${dir} args=0,a b`]);
+  // Both go to one spool, in the order the game wrote them (the console shows them interleaved as printed).
+  t.deepEqual(lines.slice().sort(), ['stdout: err one', 'stdout: out one', 'stdout: partial without newline', `stdout: port=27015 cwd=${dir} args=0,a b`]);
 });
 
 test('a line without a newline is cut at 64 Ki characters, so a flood cannot fill memory', async (t) => {
@@ -244,4 +245,88 @@ test('the output log truncates lines over 8 KiB and records a live process', asy
   t.deepEqual(log.tail(4).slice().sort(), ['err one', 'out one', 'partial without newline', `port=undefined cwd=${dir} args=`]);
   await log.close();
   t.true((await readFile(log.path, 'utf8')).endsWith('partial without newline\n'));
+});
+
+/** Writes an identity file naming `pid` with another start time: what a reused pid looks like. */
+async function forgeStartTime(runDir: string): Promise<void> {
+  const file = join(runDir, 'process.json');
+  const identity = JSON.parse(await readFile(file, 'utf8')) as { startTicks: string };
+  await writeFile(file, JSON.stringify({ ...identity, startTicks: String(Number(identity.startTicks) + 1) }));
+}
+
+test('a process outlives its runtime: a new runtime adopts it, reads on from where the last one stopped, and sends it stdin commands', async (t) => {
+  t.timeout(20_000);
+  const runDir = await mkdtemp(join(dir, 'run-'));
+  const first = new ProcessRuntime();
+  const proc = await first.start({ command: process.execPath, args: [join(dir, 'stdinStop.mjs')], cwd: dir, env: {}, runDir });
+  t.teardown(() => {
+    if (isAlive(proc.pid)) process.kill(-proc.pid, 'SIGKILL');
+  });
+  const before: string[] = [];
+  proc.on('line', (_stream, line) => before.push(line));
+  t.true(await eventually(() => before.includes('ready')));
+  proc.write('echo one');
+  first.detachAll(); // the agent exits (or is killed): nothing stops the game
+
+  t.true(isAlive(proc.pid));
+  const second = new ProcessRuntime();
+  const adopted = await second.adopt(runDir);
+  if (adopted === undefined || adopted === 'gone') return t.fail(`not adopted: ${adopted}`);
+  t.is(adopted.pid, proc.pid);
+  t.true(adopted.adopted);
+  const after: string[] = [];
+  adopted.on('line', (_stream, line) => after.push(line));
+  adopted.resume();
+  adopted.write('stop'); // through the named pipe, to the same process
+  const exit = await adopted.wait();
+  t.true(after.includes('saving world'), JSON.stringify(after));
+  t.false(after.includes('ready'), 'lines the first runtime read are not repeated');
+  t.like(exit, { exitCode: null, adopted: true });
+  t.is(await second.adopt(runDir), undefined, 'nothing left to adopt once it ended');
+});
+
+test('a pid that now names another process (another start time) is never adopted nor signalled', async (t) => {
+  t.timeout(10_000);
+  const runDir = await mkdtemp(join(dir, 'run-'));
+  const first = new ProcessRuntime();
+  const proc = await first.start({ command: process.execPath, args: [join(dir, 'deaf.mjs')], cwd: dir, env: {}, runDir });
+  t.teardown(() => proc.kill());
+  first.detachAll();
+  await forgeStartTime(runDir);
+  t.is(await new ProcessRuntime().adopt(runDir), 'gone');
+  t.true(isAlive(proc.pid), 'the stranger was not touched');
+});
+
+test('a game whose console is stdin never sees end-of-file while no agent writes to it', async (t) => {
+  t.timeout(10_000);
+  const script = join(dir, 'eofWatcher.mjs');
+  await writeFile(script, `process.stdin.on('end', () => { console.log('EOF'); process.exit(3); }); process.stdin.resume(); console.log('ready');`);
+  const runDir = await mkdtemp(join(dir, 'run-'));
+  const first = new ProcessRuntime();
+  const proc = await first.start({ command: process.execPath, args: [script], cwd: dir, env: {}, runDir });
+  t.teardown(() => proc.kill());
+  proc.write('hello');
+  first.detachAll();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  t.true(isAlive(proc.pid));
+  const adopted = await new ProcessRuntime().adopt(runDir);
+  t.true(adopted !== undefined && adopted !== 'gone');
+  if (typeof adopted === 'object') await adopted.kill();
+});
+
+test('the output spool is truncated once read past 1 MiB, and reading goes on', async (t) => {
+  t.timeout(20_000);
+  const script = join(dir, 'bigOutput.mjs');
+  await writeFile(
+    script,
+    `const line = 'z'.repeat(1023) + '\\n'; for (let i = 0; i < 1500; i++) process.stdout.write(line); setTimeout(() => { console.log('tail line'); setInterval(() => {}, 1000); }, 300);`,
+  );
+  const runDir = await mkdtemp(join(dir, 'run-'));
+  const big = await runtime.start({ command: process.execPath, args: [script], cwd: dir, env: {}, runDir });
+  t.teardown(() => big.kill());
+  const seen: string[] = [];
+  big.on('line', (_stream, line) => seen.push(line));
+  t.true(await eventually(() => seen.includes('tail line'), 10_000));
+  t.is(seen.filter((line) => line.length === 1023).length, 1500);
+  t.true((await stat(join(runDir, 'output'))).size < 1024 * 1024);
 });

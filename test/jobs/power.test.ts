@@ -171,39 +171,33 @@ test.serial('cancelling a RUNNING job reaches the agent, which ends it CANCELLED
   await post(`/api/v1/servers/${serverId}/kill?wait=20`);
 });
 
-test.serial('an agent SIGKILLed mid-job is restarted: its leftover game server is cleaned up and the job ends once', async (t) => {
+test.serial('an agent SIGKILLed mid-job: the new agent adopts the game server it was starting, and the job ends once', async (t) => {
   const { serverId, connect } = await setup({ agent: false, env: { FAKE_READY_DELAY_MS: '2500' } });
   const first = await connect();
   const job = await body(await post(`/api/v1/servers/${serverId}/start`));
-  // Killed once the game server process runs (its pid file is written), so there is a leftover to clean up.
+  // Killed once the game server process runs (its identity file is written), before it is ready.
   const { readFile } = await import('node:fs/promises');
-  const pidFile = `${first.dataDir}/servers/${serverId}/server.pid`;
+  const identityFile = `${first.dataDir}/run/${serverId}/process.json`;
   await until(
     async () =>
-      readFile(pidFile, 'utf8').then(
+      readFile(identityFile, 'utf8').then(
         () => true,
         () => false,
       ),
     'the game server running',
   );
-  const leftover = Number((await readFile(pidFile, 'utf8')).trim());
+  const pid = (JSON.parse(await readFile(identityFile, 'utf8')) as { pid: number }).pid;
   first.child.kill('SIGKILL');
   await first.exited;
   const second = await connect(first.dataDir);
   const ended = await body(await app.request(`/api/v1/jobs/${job.id}?wait=30`, { headers: owner.auth }));
   t.is(ended.status, 'SUCCEEDED', JSON.stringify(ended.error));
   t.is(await serverStatus(serverId), 'ONLINE');
-  // One game server answers on the port (the leftover was killed, not doubled).
+  // The same game server, adopted while STARTING and ONLINE on its ready line: not killed, not doubled.
+  t.is((JSON.parse(await readFile(identityFile, 'utf8')) as { pid: number }).pid, pid);
   const answer = await body(await post(`/api/v1/servers/${serverId}/rcon`, { command: 'echo still here' }));
   t.like(answer, { success: true, output: 'still here' });
   t.is(await app.pool.oneFirst(sql.unsafe`SELECT count(*) FROM jobs WHERE server_id = ${serverId} AND type = 'START'`), 1);
-  // The first run's game server is gone: killed by the new agent, or by SIGPIPE once its output had nowhere to go.
-  // (A zombie waiting for init to reap it counts as gone.)
-  const state = await readFile(`/proc/${leftover}/stat`, 'utf8').then(
-    (stat) => stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3),
-    () => 'gone',
-  );
-  t.true(state === 'gone' || state === 'Z', `the leftover game server is gone (state ${state})`);
   t.truthy(second);
   await post(`/api/v1/servers/${serverId}/stop?wait=30`);
 });

@@ -1,5 +1,5 @@
 /**
- * The real reference agent as a child process (`node agent/main.ts`), with its log lines kept for assertions.
+ * The real reference agent as a child process (`node agent/cli.ts run`), with its log lines kept for assertions.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
@@ -13,12 +13,26 @@ import { createCluster, type TestUser } from './identity.ts';
 
 export type AgentProcess = { child: ChildProcess; lines: string[]; dataDir: string; exited: Promise<number | null>; stop: () => Promise<number | null> };
 
-export async function startAgent(options: { url: string; machineId: string; token: string; stopTimeoutMs?: number; dataDir?: string }): Promise<AgentProcess> {
+/**
+ * By default the agent stops its servers when it exits (tests must not leave games behind) and, run as root, runs them
+ * as root (no system accounts made per test); `keepServers` and `accounts` ask for what a real installation does.
+ */
+export async function startAgent(options: {
+  url: string;
+  machineId: string;
+  token: string;
+  stopTimeoutMs?: number;
+  dataDir?: string;
+  keepServers?: boolean;
+  accounts?: boolean;
+  env?: Record<string, string>;
+}): Promise<AgentProcess> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'gsm-agent-')));
   const child = spawn(
     process.execPath,
     [
-      'agent/main.ts',
+      'agent/cli.ts',
+      'run',
       '--url',
       options.url,
       '--machine-id',
@@ -31,8 +45,10 @@ export async function startAgent(options: { url: string; machineId: string; toke
       String(options.stopTimeoutMs ?? 1_000),
       '--report-interval-ms',
       '500',
+      ...(options.keepServers ? [] : ['--stop-servers-on-exit']),
+      ...(options.accounts ? [] : ['--allow-root']),
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'debug' } },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'debug', ...options.env } },
   );
   const lines: string[] = [];
   createInterface({ input: child.stdout! }).on('line', (line) => lines.push(line));

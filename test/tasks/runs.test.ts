@@ -92,7 +92,7 @@ async function finishedRun(clusterId: string, taskId: string) {
 
 const consoleLog = (agent: AgentProcess, serverId: string) => readFile(join(agent.dataDir, 'servers', serverId, 'logs', 'console.log'), 'utf8').catch(() => '');
 const serverPid = (agent: AgentProcess, serverId: string) =>
-  readFile(join(agent.dataDir, 'servers', serverId, 'server.pid'), 'utf8').then((text) => Number(text.trim()));
+  readFile(join(agent.dataDir, 'run', serverId, 'process.json'), 'utf8').then((text) => (JSON.parse(text) as { pid: number }).pid);
 
 test.serial('a task due in a few seconds runs once, on time: warnings broadcast in order with their delays, then the server restarted', async (t) => {
   const { clusterId, serverId, agent } = await setup();

@@ -1,0 +1,238 @@
+/**
+ * The agent's command line (docs/agent.md): `gsm-agent run|install|uninstall|status|--version`. Without a command,
+ * options alone mean `run` (as `npm run agent -- --url …` always did).
+ */
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { AGENT_VERSION } from './version.ts';
+import { DEFAULT_CONFIG_PATH, TOKEN_PATTERN, loadSettings, readConfigFile, settingsSchema } from './settings.ts';
+import { DEFAULT_DATA_DIR, install, uninstall } from './install/systemUnit.ts';
+
+const USAGE = `gsm-agent ${AGENT_VERSION}: runs game servers on this machine for the game server manager.
+
+Usage:
+  gsm-agent run [--config FILE] [options]     run in the foreground
+  gsm-agent install --url URL --machine-id ID [--config FILE] [--data-dir DIR] [--user NAME] [--no-start]
+                                              the agent token on standard input (or --token-file FILE)
+  gsm-agent uninstall [--config FILE] [--purge]
+  gsm-agent status [--config FILE] [--json]
+  gsm-agent --version
+
+Default configuration file: ${DEFAULT_CONFIG_PATH}. See the service's docs/agent.md.
+`;
+
+const fail = (message: string, code = 2): never => {
+  process.stderr.write(`gsm-agent: ${message}\n`);
+  process.exit(code);
+};
+
+const RUN_OPTIONS = {
+  config: { type: 'string' },
+  url: { type: 'string' },
+  'machine-id': { type: 'string' },
+  token: { type: 'string' },
+  'data-dir': { type: 'string' },
+  path: { type: 'string' },
+  'stop-timeout-ms': { type: 'string' },
+  'report-interval-ms': { type: 'string' },
+  user: { type: 'string' },
+  'allow-root': { type: 'boolean' },
+  'stop-servers-on-exit': { type: 'boolean' },
+} as const;
+
+function parse<T extends ParseArgsOptionsConfig>(args: string[], options: T) {
+  try {
+    return parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: false }>({ args, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    return fail(`${(error as Error).message}\n\n${USAGE}`);
+  }
+}
+
+/** The configuration file's settings; nothing when it is missing or unreadable (install replaces it anyway). */
+function configOrNothing(path: string): Record<string, unknown> {
+  try {
+    return readConfigFile(path);
+  } catch {
+    return {};
+  }
+}
+
+async function run(args: string[]): Promise<void> {
+  const values = parse(args, RUN_OPTIONS);
+  if (values.token !== undefined)
+    process.stderr.write('gsm-agent: warning: --token shows the token in the process list; use the configuration file or GSM_AGENT_TOKEN\n');
+  const { settings, errors } = loadSettings({
+    config: values.config,
+    url: values.url,
+    machineId: values['machine-id'],
+    token: values.token,
+    dataDir: values['data-dir'],
+    path: values.path,
+    stopTimeoutMs: values['stop-timeout-ms'],
+    reportIntervalMs: values['report-interval-ms'],
+    user: values.user,
+    allowRoot: values['allow-root'],
+    stopServersOnExit: values['stop-servers-on-exit'],
+  });
+  if (!settings) return fail(`invalid agent settings:\n${errors.map((error) => `  ${error}`).join('\n')}`);
+  const { runAgent } = await import('./run.ts');
+  await runAgent(settings);
+}
+
+/** The token from --token-file, else standard input (not a terminal), else the existing configuration's. */
+async function readToken(tokenFile: string | undefined, existing: unknown): Promise<string> {
+  let text: string | undefined;
+  if (tokenFile !== undefined) text = await readFile(tokenFile, 'utf8').catch(() => fail(`cannot read ${tokenFile}`));
+  else if (!process.stdin.isTTY) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    text = Buffer.concat(chunks).toString('utf8');
+  }
+  const token = text?.trim() || (typeof existing === 'string' ? existing : '');
+  if (!TOKEN_PATTERN.test(token))
+    fail(
+      token === ''
+        ? "the agent token is missing: pass it on standard input, e.g. printf '%s\\n' 'gsm_agent_…' | gsm-agent install …"
+        : 'that is not an agent token (gsm_agent_ followed by 43 letters and digits)',
+    );
+  return token;
+}
+
+async function installCommand(args: string[]): Promise<void> {
+  const values = parse(args, {
+    config: { type: 'string' },
+    url: { type: 'string' },
+    'machine-id': { type: 'string' },
+    'token-file': { type: 'string' },
+    'data-dir': { type: 'string' },
+    path: { type: 'string' },
+    user: { type: 'string' },
+    'unit-dir': { type: 'string' },
+    'allow-root': { type: 'boolean' },
+    'no-start': { type: 'boolean' },
+  });
+  const configPath = values.config ?? (process.env.GSM_CONFIG || DEFAULT_CONFIG_PATH);
+  const existing = configOrNothing(configPath);
+  const token = await readToken(values['token-file'], existing.token);
+  const parsed = settingsSchema.safeParse({
+    ...existing,
+    url: values.url ?? existing.url,
+    machineId: values['machine-id'] ?? existing.machineId,
+    token,
+    dataDir: values['data-dir'] ?? (process.env.GSM_DATA_DIR || undefined) ?? existing.dataDir ?? DEFAULT_DATA_DIR,
+    path: values.path ?? existing.path,
+    user: values.user ?? existing.user,
+    allowRoot: values['allow-root'] ?? existing.allowRoot,
+  });
+  if (!parsed.success) return fail(`invalid settings:\n${parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n')}`);
+  await install({
+    configPath,
+    settings: parsed.data,
+    unitDir: values['unit-dir'] ?? (process.env.GSM_UNIT_DIR || undefined),
+    start: !values['no-start'],
+    print: (line) => process.stdout.write(`${line}\n`),
+  });
+}
+
+async function uninstallCommand(args: string[]): Promise<void> {
+  const values = parse(args, { config: { type: 'string' }, 'unit-dir': { type: 'string' }, purge: { type: 'boolean' } });
+  const configPath = values.config ?? (process.env.GSM_CONFIG || DEFAULT_CONFIG_PATH);
+  const file = configOrNothing(configPath);
+  await uninstall({
+    configPath,
+    dataDir: typeof file.dataDir === 'string' ? file.dataDir : DEFAULT_DATA_DIR,
+    user: typeof file.user === 'string' ? file.user : 'gsm',
+    unitDir: values['unit-dir'] ?? (process.env.GSM_UNIT_DIR || undefined),
+    purge: values.purge ?? false,
+    print: (line) => process.stdout.write(`${line}\n`),
+  });
+}
+
+type AgentStatus = {
+  pid: number;
+  version: string;
+  startedAt: string;
+  updatedAt: string;
+  machineId: string;
+  connected: boolean;
+  url: string | null;
+  limits: string;
+  servers: { id: string; name: string; status: string }[];
+};
+
+/** Exit status: 0 running and connected, 1 running but not connected, 3 not running (as LSB init scripts answer). */
+async function statusCommand(args: string[]): Promise<void> {
+  const values = parse(args, { config: { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' } });
+  let file: Record<string, unknown> = {};
+  try {
+    file = readConfigFile(values.config);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const dataDir = values['data-dir'] ?? (typeof file.dataDir === 'string' ? file.dataDir : (process.env.GSM_DATA_DIR ?? './agent-data'));
+  let state: AgentStatus | undefined;
+  try {
+    state = JSON.parse(readFileSync(join(dataDir, 'agent-status.json'), 'utf8')) as AgentStatus;
+  } catch {
+    state = undefined;
+  }
+  let running = false;
+  if (state) {
+    try {
+      process.kill(state.pid, 0);
+      running = true;
+    } catch (error) {
+      running = (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  }
+  const code = !running ? 3 : state?.connected ? 0 : 1;
+  if (values.json) {
+    process.stdout.write(
+      `${JSON.stringify({ version: AGENT_VERSION, running, ...(state ?? {}), connected: running && (state?.connected ?? false) }, null, 2)}\n`,
+    );
+    process.exit(code);
+  }
+  const lines = [`gsm-agent ${AGENT_VERSION}`];
+  if (!state || !running) lines.push(`agent: not running${state ? ` (last seen ${state.updatedAt}, pid ${state.pid})` : ` (no status in ${dataDir})`}`);
+  else {
+    lines.push(`agent: running, pid ${state.pid}, version ${state.version}, since ${state.startedAt}`);
+    lines.push(`connection: ${state.connected ? `connected to ${state.url}` : 'not connected (retrying)'}`);
+  }
+  if (state) {
+    lines.push(`machine: ${state.machineId}`, `limits: ${state.limits}`, `servers: ${state.servers.length}`);
+    for (const server of state.servers) lines.push(`  ${server.id}  ${server.status.padEnd(10)}  ${server.name}`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  process.exit(code);
+}
+
+const [command, ...rest] = process.argv.slice(2);
+switch (command) {
+  case '--version':
+  case '-v':
+  case 'version':
+    process.stdout.write(`${AGENT_VERSION}\n`);
+    break;
+  case '--help':
+  case '-h':
+  case 'help':
+    process.stdout.write(USAGE);
+    break;
+  case 'run':
+    await run(rest);
+    break;
+  case 'install':
+    await installCommand(rest);
+    break;
+  case 'uninstall':
+    await uninstallCommand(rest);
+    break;
+  case 'status':
+    await statusCommand(rest);
+    break;
+  default:
+    if (command === undefined || command.startsWith('-')) await run(process.argv.slice(2));
+    else fail(`unknown command ${command}\n\n${USAGE}`);
+}

@@ -1,0 +1,375 @@
+/**
+ * The reference agent's `run` (docs/agent.md): it connects to the gateway over Socket.IO, authenticates, heartbeats,
+ * runs the servers `servers:sync` assigns to this machine, and reconnects with exponential back-off and jitter when
+ * the connection drops. `url` may list several gateways: a failed attempt moves on to the next one
+ * (connection/gatewayAddresses.ts). A refused token or version ends it (exit 2): retrying cannot help; the service's
+ * own failure (`UNAVAILABLE`, e.g. its database is away) is retried. Job results and server statuses are re-sent until
+ * the service acknowledges them (connection/untilAcked.ts).
+ *
+ * Game servers outlive the agent: on start it re-adopts those an earlier agent left running (runtime/processRuntime.ts),
+ * and SIGINT/SIGTERM end the agent alone, unless the machine is shutting down or `stopServersOnExit` is set, when
+ * the servers are stopped gracefully first.
+ */
+import { chmod, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { AGENT_VERSION } from './version.ts';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { io, type Socket } from 'socket.io-client';
+import { z } from 'zod';
+import { createLogger } from '../schema/logger.ts';
+import { authenticatedEvent, errorEvent, serversSyncEvent } from '../schema/agentEvents.ts';
+import { ProcessRuntime } from './runtime/processRuntime.ts';
+import { ServerSupervisor, rememberedServer, runDirOf, type SupervisorOptions } from './servers/serverSupervisor.ts';
+import { Accounts } from './servers/accounts.ts';
+import { Cgroups } from './runtime/cgroups.ts';
+import type { AgentSettings } from './settings.ts';
+import { createMetricsSampler } from './machineMetrics.ts';
+import { JOB_TYPES, JobRunner, type AgentJob } from './jobs/jobRunner.ts';
+import { createExecutor } from './jobs/executor.ts';
+import { killLeftovers } from './servers/leftovers.ts';
+import { Supervisors } from './servers/supervisors.ts';
+import { GatewayAddresses } from './connection/gatewayAddresses.ts';
+import { UntilAcked, type Delivery } from './connection/untilAcked.ts';
+
+export { AGENT_VERSION };
+
+/** What `gsm-agent status` reads: written by the running agent on every change of connection and each heartbeat. */
+export const STATUS_FILE = 'agent-status.json';
+
+/** Whether systemd is taking the machine down (the agent then stops its servers gracefully before exiting). */
+function machineShuttingDown(): boolean {
+  if (!existsSync('/run/systemd/system')) return false;
+  const answer = spawnSync('systemctl', ['is-system-running'], { encoding: 'utf8', timeout: 2_000 });
+  return answer.stdout?.trim() === 'stopping';
+}
+
+export async function runAgent(settings: AgentSettings): Promise<void> {
+  const { url: urls, machineId, token, path, stopTimeoutMs, reportIntervalMs, dataDir } = settings;
+  const isRoot = process.getuid?.() === 0;
+  await mkdir(dataDir, { recursive: true });
+  if (isRoot) {
+    // Servers' accounts may pass through to their own directories, and see nothing else of the agent's.
+    await chmod(dataDir, 0o711);
+    await mkdir(join(dataDir, 'servers'), { recursive: true, mode: 0o711 });
+    await chmod(join(dataDir, 'servers'), 0o711);
+    await mkdir(join(dataDir, 'run'), { recursive: true, mode: 0o700 });
+    await chmod(join(dataDir, 'run'), 0o700);
+  }
+
+  const logger = createLogger(settings.logLevel).child({ component: 'agent', machineId });
+  await killLeftovers(dataDir, logger);
+  const runtime = new ProcessRuntime();
+  const accounts = new Accounts({ user: settings.user, enabled: isRoot && !settings.allowRoot });
+  const cgroups = new Cgroups();
+  if (isRoot) await cgroups.setUp(process.env.GSM_CGROUP_ROOT);
+  if (isRoot && settings.allowRoot) logger.warn('allowRoot is set: game servers run as root');
+  logger.info({ limits: cgroups.available ? 'cgroup v2' : 'memory watched by the agent', reason: cgroups.reason }, 'server limits');
+  const metrics = createMetricsSampler(dataDir);
+  const supervisors = new Supervisors();
+
+  const gateways = new GatewayAddresses(urls);
+  /** How long one connection attempt may take before it counts as failed (and the next address is tried). */
+  const CONNECT_TIMEOUT_MS = 10_000;
+  /** How long the service has to acknowledge a result or a status before it is sent again. */
+  const ACK_TIMEOUT_MS = 10_000;
+
+  /** The current connection; replaced by a new one for every attempt (possibly to another gateway). */
+  let socket: Socket | undefined;
+  let authenticated = false;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let reconnectTimer: NodeJS.Timeout | undefined;
+  let sentHost = false;
+  let stopping = false;
+
+  /** Sends `event` and waits for the service's answer; a lost connection or no answer in time is a retry. */
+  async function sendAcked(event: string, data: object, acked: (answer: Record<string, unknown>) => boolean): Promise<Delivery> {
+    const current = socket;
+    if (!authenticated || !current) return 'retry';
+    let answer: Record<string, unknown> | undefined;
+    try {
+      answer = await current.timeout(ACK_TIMEOUT_MS).emitWithAck(event, data);
+    } catch {
+      return 'retry';
+    }
+    if (answer && acked(answer)) return 'acked';
+    // Refused for good (the service will never take it, e.g. a server no longer on this machine) or to be sent again.
+    if (answer?.accepted === false && answer.retry !== true) return 'refused';
+    logger.info(
+      { event, ...(data as Record<string, unknown>), reason: answer?.reason },
+      `${event === 'job:result' ? 'job result' : event} not stored; sending it again`,
+    );
+    return 'retry';
+  }
+
+  /** Each server's current status, until the service has stored it. */
+  const statuses = new UntilAcked<Record<string, unknown>>({
+    send: (report) => sendAcked('server:status', report, (answer) => answer.accepted === true),
+    onSettled: (serverId, _report, delivery) => {
+      if (delivery === 'refused') logger.warn({ serverId }, 'the service refused a status report');
+    },
+    onError: (error) => logger.error({ err: error }, 'status report error'),
+  });
+
+  /** Results leave the outbox only once the service confirms it stored them. */
+  const results = new UntilAcked<{ jobId: string }>({
+    send: (result) => sendAcked('job:result', result, (answer) => answer.stored === true),
+    onSettled: async (jobId, _result, delivery) => {
+      if (delivery === 'acked') await jobs.acknowledge(jobId);
+      // A refused one stays in the outbox (sent again after the next reconnect) but is not re-sent on the timer.
+      else logger.warn({ jobId }, 'the service refused a job result');
+    },
+    onError: (error) => logger.error({ err: error }, 'job result error'),
+  });
+
+  /** Sends a report while authenticated; otherwise drops it (statuses wait and are sent again, see `statuses`). */
+  const report = (event: string, data: Record<string, unknown>) => {
+    if (event === 'server:status') {
+      logger[data.status === 'CRASHED' ? 'warn' : 'info'](data, `server ${String(data.status)}`);
+      return statuses.put(String(data.serverId), data);
+    }
+    if (authenticated) socket?.emit(event, data);
+  };
+
+  async function beat(): Promise<void> {
+    saveStatus();
+    report('heartbeat', { metrics: await metrics.sample(), uptime: Math.round(process.uptime()), ...(sentHost ? {} : { host: metrics.host() }) });
+    sentHost = true;
+  }
+
+  const supervisorOptions: SupervisorOptions = {
+    dataDir,
+    runtime,
+    report,
+    termAfterMs: stopTimeoutMs,
+    killAfterMs: stopTimeoutMs * 2,
+    statsIntervalMs: reportIntervalMs,
+    snapshotIntervalMs: reportIntervalMs,
+    accounts,
+    cgroups,
+  };
+
+  /**
+   * Game servers an earlier agent left running are taken over as they are (no restart); those that ended while no agent
+   * ran are CRASHED and handled by their restart policy. Their configuration is the one last synced; the first
+   * `servers:sync` brings it up to date (and stops any server no longer on this machine).
+   */
+  async function adoptLeftRunning(): Promise<void> {
+    const ids = await readdir(join(dataDir, 'run')).catch(() => [] as string[]);
+    for (const id of ids) {
+      const runDir = runDirOf(dataDir, id);
+      const remembered = await rememberedServer(runDir);
+      const proc = await runtime.adopt(runDir);
+      if (!remembered || remembered.config.id !== id || proc === undefined) {
+        if (proc && proc !== 'gone') logger.warn({ serverId: id, pid: proc.pid }, 'a game server runs without its configuration; leaving it alone');
+        continue;
+      }
+      const supervisor = new ServerSupervisor(remembered.config, supervisorOptions);
+      supervisors.set(id, supervisor);
+      if (proc === 'gone') {
+        logger.warn({ serverId: id }, 'a game server ended while no agent was running');
+        supervisor.orphanEnded(remembered.status);
+      } else {
+        logger.info({ serverId: id, pid: proc.pid, status: remembered.status }, 'adopted a running game server');
+        await supervisor.adopt(proc, remembered.status);
+      }
+    }
+  }
+
+  /** The agent's state for `gsm-agent status` (replaced atomically). */
+  let connectedUrl: string | undefined;
+  const startedAt = new Date().toISOString();
+  async function writeStatus(): Promise<void> {
+    const state = {
+      pid: process.pid,
+      version: AGENT_VERSION,
+      startedAt,
+      updatedAt: new Date().toISOString(),
+      machineId,
+      connected: authenticated,
+      url: connectedUrl ?? null,
+      limits: cgroups.available ? 'cgroup v2' : `memory watched by the agent (${cgroups.reason})`,
+      runAsRoot: !accounts.enabled,
+      servers: [...supervisors.values()].map((supervisor) => ({ id: supervisor.config.id, name: supervisor.config.name, status: supervisor.status })),
+    };
+    const file = join(dataDir, STATUS_FILE);
+    await writeFile(`${file}.tmp`, JSON.stringify(state, null, 2), { mode: 0o600 });
+    await rename(`${file}.tmp`, file);
+  }
+  const saveStatus = () => void writeStatus().catch((error: unknown) => logger.debug({ err: error }, 'could not write the status file'));
+
+  const jobs = new JobRunner({
+    dataDir,
+    executor: createExecutor({ supervisor: (serverId, timeoutMs, signal) => supervisors.waitFor(serverId, timeoutMs, signal), stopTimeoutMs }),
+    send(event, data) {
+      if (event === 'job:result') return results.put((data as { jobId: string }).jobId, data as { jobId: string });
+      if (authenticated) socket?.emit(event, data);
+    },
+    onError: (error) => logger.error({ err: error }, 'job runner error'),
+  });
+  await jobs.init();
+
+  const jobEvent = z.object({
+    jobId: z.uuid(),
+    type: z.enum(JOB_TYPES),
+    serverId: z.string().nullable(),
+    params: z.record(z.string(), z.unknown()),
+    deadline: z.string(),
+  });
+
+  /** Applies one `servers:sync`; syncs are applied one after the other, in the order they came. */
+  async function applySync(data: unknown): Promise<void> {
+    const parsed = serversSyncEvent.safeParse(data);
+    if (!parsed.success) return logger.error('malformed servers:sync');
+    const wanted = new Map(parsed.data.servers.map((server) => [server.id, server]));
+    // Every server is set up before any is reconciled (which can take a while): a job waiting for one runs at once.
+    for (const config of wanted.values()) {
+      const existing = supervisors.get(config.id);
+      if (existing) {
+        existing.config = config;
+        existing.remember();
+        void existing.applyLimits().catch((error: unknown) => logger.warn({ err: error, serverId: config.id }, 'could not apply new limits'));
+        continue;
+      }
+      supervisors.set(config.id, new ServerSupervisor(config, supervisorOptions));
+    }
+    // Every server's status goes out again with each sync: a new one's first status, and the others' because the
+    // service sends a sync when it may have lost them (it marked the machine's servers UNKNOWN while the agent stayed
+    // connected, e.g. after a database outage). The service keeps the newest per server, so repeats change nothing.
+    for (const serverId of wanted.keys()) supervisors.get(serverId)?.reportStatus();
+    for (const [id, supervisor] of [...supervisors.entries()]) {
+      if (!wanted.has(id)) {
+        supervisors.delete(id);
+        await supervisor.dispose().catch((error: unknown) => logger.error({ err: error, serverId: id }, 'could not stop a removed server'));
+      }
+    }
+    for (const config of wanted.values()) {
+      await supervisors
+        .get(config.id)
+        ?.reconcile()
+        .catch((error: unknown) => logger.error({ err: error, serverId: config.id }, 'reconcile failed'));
+    }
+  }
+  let syncing: Promise<void> = Promise.resolve();
+
+  /** Opens a connection to `url` and speaks the protocol on it; when it ends, the next attempt is scheduled. */
+  function open(url: string): void {
+    const current = io(url, { path, transports: ['websocket'], reconnection: false, forceNew: true, timeout: CONNECT_TIMEOUT_MS });
+    socket = current;
+    /** Whether this connection ever worked (authenticated); an attempt that did not counts as failed. */
+    let worked = false;
+    const mine = () => socket === current && !stopping;
+
+    current.on('connect', () => {
+      if (!mine()) return;
+      authenticated = false;
+      current.emit('auth', { token, machineId, version: AGENT_VERSION });
+    });
+
+    current.on('connect_error', (error: Error) => {
+      if (!mine()) return;
+      logger.warn({ url, err: error.message }, 'could not connect to the gateway');
+      end(current, true);
+    });
+
+    current.on('job', (data: unknown, ack?: (answer: Record<string, unknown>) => void) => {
+      const parsed = jobEvent.safeParse(data);
+      if (!parsed.success) return ack?.({ accepted: false, reason: 'malformed job' });
+      ack?.(jobs.receive(parsed.data as AgentJob));
+    });
+
+    current.on('job:cancel', (data: { jobId?: unknown }) => {
+      if (typeof data?.jobId === 'string') jobs.cancel(data.jobId);
+    });
+
+    current.on('authenticated', (data: unknown) => {
+      if (!mine()) return;
+      const parsed = authenticatedEvent.safeParse(data);
+      if (!parsed.success) return logger.error('malformed authenticated message');
+      authenticated = true;
+      worked = true;
+      gateways.connected();
+      sentHost = false;
+      logger.info({ url, clusterId: parsed.data.clusterId }, 'authenticated');
+      connectedUrl = url;
+      clearInterval(heartbeat);
+      heartbeat = setInterval(() => void beat(), parsed.data.heartbeatSeconds * 1000);
+      void beat();
+      // The service marked the servers UNKNOWN while the agent was away: their statuses go out again, and every
+      // result it has not acknowledged.
+      for (const supervisor of supervisors.values()) supervisor.reportStatus();
+      jobs.resendOutbox();
+      statuses.online();
+      results.online();
+    });
+
+    current.on('servers:sync', (data: unknown) => {
+      syncing = syncing.then(() => applySync(data)).catch((error: unknown) => logger.error({ err: error }, 'servers:sync failed'));
+    });
+
+    current.on('error', (data: unknown) => {
+      const parsed = errorEvent.safeParse(data);
+      if (!parsed.success) return;
+      logger.error({ code: parsed.data.code }, parsed.data.message);
+      if (parsed.data.code === 'AUTH_FAILED' || parsed.data.code === 'UNSUPPORTED_VERSION') void shutdown(2);
+      // UNAVAILABLE: the service could not serve this connection (its database is away); the connection closes and
+      // the agent tries again after the back-off, at the next address.
+      if (parsed.data.code === 'UNAVAILABLE') worked = false;
+    });
+
+    current.on('disconnect', (reason) => {
+      if (!mine()) return;
+      logger.warn({ url, reason }, 'disconnected from the gateway');
+      end(current, !worked);
+    });
+  }
+
+  /** The connection is over: stop what runs on it and try again after the back-off (the next address if it failed). */
+  function end(ended: Socket, failed: boolean): void {
+    authenticated = false;
+    connectedUrl = undefined;
+    saveStatus();
+    clearInterval(heartbeat);
+    statuses.offline();
+    results.offline();
+    ended.removeAllListeners();
+    ended.close();
+    if (socket === ended) socket = undefined;
+    if (stopping) return;
+    const next = gateways.next(failed);
+    logger.info({ url: next.url, delayMs: next.delayMs }, 'reconnecting');
+    clearTimeout(reconnectTimer);
+    reconnectTimer = setTimeout(() => open(next.url), next.delayMs);
+  }
+
+  async function shutdown(code: number, signal?: string): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(heartbeat);
+    clearTimeout(reconnectTimer);
+    statuses.offline();
+    results.offline();
+    const stopServers = settings.stopServersOnExit || (signal !== undefined && machineShuttingDown());
+    if (stopServers) {
+      logger.info({ servers: supervisors.size }, 'stopping the game servers before exiting');
+      await Promise.all([...supervisors.values()].map((supervisor) => supervisor.dispose().catch(() => undefined)));
+    } else {
+      // The game servers keep running; the next agent adopts them (their run directories say who they are).
+      for (const supervisor of supervisors.values()) supervisor.remember();
+      await Promise.all([...supervisors.values()].map((supervisor) => supervisor.release().catch(() => undefined)));
+      runtime.detachAll();
+      logger.info({ servers: supervisors.size }, 'exiting; the game servers keep running');
+    }
+    authenticated = false;
+    await writeStatus().catch(() => undefined);
+    socket?.close();
+    process.exit(code);
+  }
+  process.on('SIGINT', () => void shutdown(0, 'SIGINT'));
+  process.on('SIGTERM', () => void shutdown(0, 'SIGTERM'));
+
+  logger.info({ urls, path, version: AGENT_VERSION, dataDir }, 'agent starting');
+  await adoptLeftRunning();
+  saveStatus();
+  open(gateways.current);
+}

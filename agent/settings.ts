@@ -1,0 +1,109 @@
+/**
+ * The agent's settings (docs/agent.md#settings): a configuration file (JSON, mode 0600, written by
+ * `gsm-agent install`; default /etc/gsm-agent/config.json), environment variables and options, later ones winning.
+ * The token belongs in the file or in GSM_AGENT_TOKEN: an option would show it in the process list.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { USER_NAME } from './servers/accounts.ts';
+
+export const DEFAULT_CONFIG_PATH = '/etc/gsm-agent/config.json';
+export const TOKEN_PATTERN = /^gsm_agent_[0-9A-Za-z]{43}$/;
+
+const urlMessage = 'expected the service URL, e.g. http://localhost:3000 (several: comma-separated)';
+const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1')]);
+
+export const settingsSchema = z.object({
+  /** One gateway or several (comma-separated or a list): tried in turn when a connection fails. */
+  url: z
+    .union([z.string({ message: urlMessage }), z.array(z.string())], { message: urlMessage })
+    .transform((value) => (Array.isArray(value) ? value : value.split(',')).map((part) => part.trim()).filter((part) => part.length > 0))
+    .pipe(z.array(z.url({ message: urlMessage })).min(1, 'expected the service URL')),
+  machineId: z.uuid({ message: 'expected the machine id' }),
+  token: z.string({ message: 'expected the agent token (gsm_agent_…)' }).regex(TOKEN_PATTERN, 'expected the agent token (gsm_agent_…)'),
+  dataDir: z
+    .string()
+    .min(1)
+    .transform((dir) => resolve(dir)),
+  path: z.string().startsWith('/').default('/ws'),
+  /** Graceful stop: SIGTERM after this, SIGKILL after twice this (default 30 s and 60 s). */
+  stopTimeoutMs: z.coerce.number().int().positive().default(30_000),
+  /** How often running servers' stats and player lists are reported (default 10 s and 30 s). */
+  reportIntervalMs: z.coerce.number().int().positive().optional(),
+  /** The group of the servers' accounts, and the prefix of their names (agent running as root). */
+  user: z.string().regex(USER_NAME, 'expected a user name (lower-case letters, digits, _ and -; at most 19 characters)').default('gsm'),
+  /** Run game servers as root when the agent is root (not recommended). */
+  allowRoot: flag.default(false),
+  /** Stop every game server when the agent exits (by default they keep running and the next agent adopts them). */
+  stopServersOnExit: flag.default(false),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+export type AgentSettings = z.output<typeof settingsSchema>;
+
+/** The configuration file's fields (a subset of the settings; unknown keys are refused, catching typos). */
+const fileSchema = z
+  .object({
+    url: z.unknown(),
+    machineId: z.unknown(),
+    token: z.unknown(),
+    dataDir: z.unknown(),
+    path: z.unknown(),
+    stopTimeoutMs: z.unknown(),
+    reportIntervalMs: z.unknown(),
+    user: z.unknown(),
+    allowRoot: z.unknown(),
+    stopServersOnExit: z.unknown(),
+    logLevel: z.unknown(),
+  })
+  .partial()
+  .strict();
+
+export type SettingsInput = { [K in keyof AgentSettings]?: unknown } & { config?: string };
+
+/** Reads the configuration file; an explicit path must exist, the default one may not. */
+export function readConfigFile(path: string | undefined): Record<string, unknown> {
+  const file = path ?? (existsSync(DEFAULT_CONFIG_PATH) ? DEFAULT_CONFIG_PATH : undefined);
+  if (!file) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`cannot read the configuration file ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  const checked = fileSchema.safeParse(parsed);
+  if (!checked.success)
+    throw new Error(
+      `the configuration file ${file} is not valid: ${checked.error.issues.map((issue) => `${issue.path.join('.') || 'file'}: ${issue.message}`).join('; ')}`,
+    );
+  return checked.data;
+}
+
+/** Options over environment over the configuration file; undefined values do not override. */
+export function loadSettings(options: SettingsInput, env: NodeJS.ProcessEnv = process.env): { settings?: AgentSettings; errors: string[] } {
+  let file: Record<string, unknown>;
+  try {
+    file = readConfigFile(options.config ?? env.GSM_CONFIG);
+  } catch (error) {
+    return { errors: [(error as Error).message] };
+  }
+  const fromEnv: Record<string, unknown> = {
+    url: env.GSM_URL,
+    machineId: env.GSM_MACHINE_ID,
+    token: env.GSM_AGENT_TOKEN,
+    dataDir: env.GSM_DATA_DIR,
+    path: env.GSM_GATEWAY_PATH,
+    stopTimeoutMs: env.GSM_STOP_TIMEOUT_MS,
+    reportIntervalMs: env.GSM_REPORT_INTERVAL_MS,
+    user: env.GSM_USER,
+    allowRoot: env.GSM_ALLOW_ROOT,
+    stopServersOnExit: env.GSM_STOP_SERVERS_ON_EXIT,
+    logLevel: env.LOG_LEVEL,
+  };
+  const merged: Record<string, unknown> = { dataDir: './agent-data' };
+  for (const layer of [file, fromEnv, options as Record<string, unknown>])
+    for (const [key, value] of Object.entries(layer)) if (value !== undefined && key !== 'config') merged[key] = value;
+  const parsed = settingsSchema.safeParse(merged);
+  if (!parsed.success) return { errors: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) };
+  return { settings: parsed.data, errors: [] };
+}

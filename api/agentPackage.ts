@@ -1,0 +1,121 @@
+/**
+ * The agent as its own package (docs/agent.md#installing-it): agent/cli.ts and everything it imports (zod,
+ * socket.io-client, pino, the shared schema) bundled by esbuild into one plain JavaScript file for Node.js 20 and
+ * later, packed with agent/package.json and agent/README.md as an npm tarball (`package/…`). The service serves it at
+ * `GET /agent/package.tgz` (built once per process, on first use); `npm run pack:agent` writes it to a file.
+ *
+ * The install script the pasted line downloads is agent/install.sh, served as it is at `GET /agent/install.sh`.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+export type AgentPackage = { tgz: Buffer; version: string; sha256: string; fileName: string; bundleBytes: number };
+
+/** A file of the agent's sources (bundled, not imported: the service does not run the agent). */
+const agentFile = (path: string) => new URL(`../agent/${path}`, import.meta.url);
+
+/** The bundle: one ES module, with `require` for the CommonJS dependencies that use it for Node's built-ins. */
+async function bundle(): Promise<Buffer> {
+  const result = await build({
+    entryPoints: [fileURLToPath(agentFile('cli.ts'))],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    write: false,
+    minify: true,
+    keepNames: true, // readable stack traces
+    legalComments: 'none',
+    // ws's optional native helpers, required inside try/catch.
+    external: ['bufferutil', 'utf-8-validate'],
+    banner: {
+      js: "#!/usr/bin/env node\nimport { createRequire as __gsmCreateRequire } from 'node:module';\nconst require = __gsmCreateRequire(import.meta.url);",
+    },
+    logLevel: 'silent',
+  });
+  return Buffer.from(result.outputFiles[0].contents);
+}
+
+/** One ustar header block for a regular file. */
+function tarHeader(name: string, size: number, mode: number): Buffer {
+  const header = Buffer.alloc(512);
+  const field = (value: string, offset: number, length: number) => header.write(value, offset, length, 'utf8');
+  const octal = (value: number, offset: number, length: number) => field(`${value.toString(8).padStart(length - 1, '0')}\0`, offset, length);
+  field(name, 0, 100);
+  octal(mode, 100, 8);
+  octal(0, 108, 8); // uid
+  octal(0, 116, 8); // gid
+  octal(size, 124, 12);
+  octal(0, 136, 12); // mtime: fixed, so the same sources give the same tarball
+  header.fill(' ', 148, 156); // checksum placeholder
+  field('0', 156, 1); // regular file
+  field('ustar\u000000', 257, 8);
+  let sum = 0;
+  for (const byte of header) sum += byte;
+  field(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8);
+  return header;
+}
+
+/** A gzip tarball of `files` (regular files only), in order. */
+export function tarGz(files: { name: string; content: Buffer; mode: number }[]): Buffer {
+  const blocks: Buffer[] = [];
+  for (const file of files) {
+    blocks.push(tarHeader(file.name, file.content.length, file.mode), file.content);
+    const padding = (512 - (file.content.length % 512)) % 512;
+    if (padding > 0) blocks.push(Buffer.alloc(padding));
+  }
+  blocks.push(Buffer.alloc(1024)); // two empty blocks end the archive
+  return gzipSync(Buffer.concat(blocks), { level: 9 });
+}
+
+async function make(): Promise<AgentPackage> {
+  const manifest = await readFile(agentFile('package.json'));
+  const version = (JSON.parse(manifest.toString('utf8')) as { version: string }).version;
+  const code = await bundle();
+  const tgz = tarGz([
+    { name: 'package/package.json', content: manifest, mode: 0o644 },
+    { name: 'package/gsm-agent.mjs', content: code, mode: 0o755 },
+    { name: 'package/README.md', content: await readFile(agentFile('README.md')), mode: 0o644 },
+  ]);
+  return { tgz, version, sha256: createHash('sha256').update(tgz).digest('hex'), fileName: `gsm-agent-${version}.tgz`, bundleBytes: code.length };
+}
+
+let built: Promise<AgentPackage> | undefined;
+
+/** The package, built once per process (concurrent first callers share the build; a failed build is tried again). */
+export function buildAgentPackage(): Promise<AgentPackage> {
+  built ??= make().catch((error: unknown) => {
+    built = undefined;
+    throw error;
+  });
+  return built;
+}
+
+/** Quotes `value` for a POSIX shell: single quotes, an embedded one closed, escaped and reopened. */
+export const shellQuote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * The one line an operator pastes on the machine: the install script downloaded from the service, run with sudo, the
+ * token on its standard input (printf is a shell built-in, so the token is in no process's command line).
+ */
+export function installCommand(publicUrl: string, machineId: string, token: string): string {
+  const url = publicUrl.replace(/\/+$/, '');
+  return `curl -fsSL ${shellQuote(`${url}/agent/install.sh`)} -o /tmp/gsm-agent-install.sh && printf '%s\\n' ${shellQuote(token)} | sudo sh /tmp/gsm-agent-install.sh --url ${shellQuote(url)} --machine-id ${shellQuote(machineId)}`;
+}
+
+// `node api/agentPackage.ts [--out DIR]` (npm run pack:agent): writes the tarball and says what it wrote.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const outIndex = process.argv.indexOf('--out');
+  const dir = resolve(outIndex > 0 ? process.argv[outIndex + 1] : '.');
+  const pkg = await buildAgentPackage();
+  const path = resolve(dir, pkg.fileName);
+  await writeFile(path, pkg.tgz);
+  process.stdout.write(`${path}\n${pkg.tgz.length} bytes (bundle ${pkg.bundleBytes} bytes)\nsha256 ${pkg.sha256}\n`);
+}
+
+/** The install script (agent/install.sh). */
+export const readInstallScript = () => readFile(agentFile('install.sh'));

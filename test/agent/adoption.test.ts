@@ -1,0 +1,249 @@
+/**
+ * Game servers survive their agent: the real agent is killed with SIGKILL while a game runs with a real player
+ * connected over TCP; a new agent on the same data directory adopts the process (same pid, no restart), reports it
+ * ONLINE, relays its console and runs commands (RCON and, for Minecraft-style games, standard input through the named
+ * pipe). A game that died while no agent ran is CRASHED and restarted by its policy. As root, games run as their own
+ * unprivileged account and cannot read each other's files.
+ */
+import test from 'ava';
+import { connect, type Socket } from 'node:net';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { sql } from 'slonik';
+import { body, json } from '../support/app.ts';
+import { until } from '../support/wait.ts';
+import { signUp, type TestUser } from '../support/identity.ts';
+import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
+import { createFakeServer, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+
+let app: GatewayApp;
+let owner: TestUser;
+const agents: AgentProcess[] = [];
+test.before(async () => {
+  app = await startGatewayApp({ heartbeatSeconds: 1, authTimeoutMs: 2_000, worker: true });
+  owner = await signUp(app);
+});
+test.after.always(async () => {
+  await Promise.all(agents.map((agent) => agent.stop()));
+  await app?.close();
+});
+
+const post = (path: string, payload: unknown) => app.request(path, json(payload, { headers: owner.auth }));
+const statusOf = async (serverId: string) => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`));
+const reaches = (serverId: string, status: string, timeoutMs?: number) =>
+  until(async () => (await statusOf(serverId)) === status, `server ${status}`, timeoutMs);
+const pidOf = async (agent: AgentProcess, serverId: string) =>
+  (JSON.parse(await readFile(join(agent.dataDir, 'run', serverId, 'process.json'), 'utf8')) as { pid: number }).pid;
+/** Alive and not a zombie (in a container, PID 1 may never reap an orphaned game). */
+const alive = (pid: number) => {
+  try {
+    return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
+
+/** A player connected to the game's own port, with the lines the game sends it. */
+async function player(port: number, name: string) {
+  const socket: Socket = connect(port, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const lines: string[] = [];
+  let closed = false;
+  socket.on('close', () => (closed = true));
+  createInterface({ input: socket }).on('line', (line) => lines.push(line));
+  socket.write(`hello ${name}\n`);
+  await until(async () => lines.includes(`welcome ${name}`), 'welcomed');
+  const ping = async () => {
+    const before = lines.filter((line) => line === 'pong').length;
+    socket.write('ping\n');
+    await until(async () => lines.filter((line) => line === 'pong').length > before, 'pong', 5_000);
+  };
+  return { socket, ping, closed: () => closed };
+}
+
+/** Server statuses the agent reported (from the event log) since `since`. */
+const reportedSince = async (serverId: string, since: string) =>
+  app.pool.anyFirst(
+    sql.unsafe`SELECT data->>'status' FROM events WHERE type = 'server.status' AND server_id = ${serverId} AND at > ${since} ORDER BY at, id`,
+  ) as Promise<readonly string[]>;
+
+test.serial('kill -9 of the agent: the game keeps running with its player connected; the next agent adopts it without a restart', async (t) => {
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
+  const first = await startAgent({ url: app.url, machineId, token, keepServers: true });
+  agents.push(first);
+  const server = await createFakeServer(app, owner, clusterId, machineId, { env: { FAKE_GAME_TCP: '1' } });
+  const { gamePort } = await body(await app.request(`/api/v1/servers/${server.id}`, { headers: owner.auth }));
+  t.is((await post(`/api/v1/servers/${server.id}/start?wait=30`, {})).status, 200);
+  await reaches(server.id, 'ONLINE');
+  const alice = await player(gamePort, 'alice');
+  const pid = await pidOf(first, server.id);
+
+  const killedAt = new Date().toISOString();
+  first.child.kill('SIGKILL');
+  await first.exited;
+  t.true(alive(pid), 'the game outlives its agent');
+  await alice.ping();
+
+  const second = await startAgent({ url: app.url, machineId, token, dataDir: first.dataDir });
+  agents.push(second);
+  await until(async () => second.lines.some((line) => line.includes('adopted a running game server')), 'adopted');
+  await reaches(server.id, 'ONLINE', 15_000);
+  t.is(await pidOf(second, server.id), pid, 'the same process: not restarted');
+  t.false(alice.closed());
+  await alice.ping();
+  // What the agents reported: never STARTING, STOPPING, OFFLINE or CRASHED (the service's UNKNOWN while no agent
+  // was connected is its own word, not a report).
+  const reports = await reportedSince(server.id, killedAt);
+  t.deepEqual(
+    reports.filter((status) => !['ONLINE', 'UNKNOWN'].includes(status)),
+    [],
+    JSON.stringify(reports),
+  );
+  t.false(second.lines.some((line) => line.includes('"msg":"server STARTING"')));
+
+  // The adopted game's commands and console still work.
+  const answer = await body(await post(`/api/v1/servers/${server.id}/rcon?wait=20`, { command: 'echo after adoption' }));
+  t.like(answer, { status: 'SUCCEEDED', output: 'after adoption' });
+  const bob = await player(gamePort, 'bob');
+  await until(
+    async () => (await readFile(join(second.dataDir, 'servers', server.id, 'logs', 'console.log'), 'utf8')).includes('Player connected: bob (bob)'),
+    'the console of the adopted game is relayed',
+  );
+  await until(
+    async () => Number(await app.pool.oneFirst(sql.unsafe`SELECT count(*) FROM player_sessions WHERE server_id = ${server.id} AND left_at IS NULL`)) === 2,
+    'both players online',
+  );
+  bob.socket.destroy();
+  alice.socket.destroy();
+
+  // A STOP job stops it, as always.
+  t.is((await post(`/api/v1/servers/${server.id}/stop?wait=30`, {})).status, 200);
+  await reaches(server.id, 'OFFLINE');
+  t.false(alive(pid));
+});
+
+test.serial('stdin-console games (Minecraft) take commands through the named pipe after adoption', async (t) => {
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
+  const first = await startAgent({ url: app.url, machineId, token, keepServers: true });
+  agents.push(first);
+  const server = await createFakeServer(app, owner, clusterId, machineId, { gameType: 'MINECRAFT', env: { FAKE_MODE: 'minecraft', FAKE_PLAYERS: 'u1:Steve' } });
+  t.is((await post(`/api/v1/servers/${server.id}/start?wait=30`, {})).status, 200);
+  const pid = await pidOf(first, server.id);
+  first.child.kill('SIGKILL');
+  await first.exited;
+
+  const second = await startAgent({ url: app.url, machineId, token, dataDir: first.dataDir });
+  agents.push(second);
+  await until(async () => second.lines.some((line) => line.includes('adopted a running game server')), 'adopted');
+  await reaches(server.id, 'ONLINE', 15_000);
+  t.is(await pidOf(second, server.id), pid);
+  const answer = await body(await post(`/api/v1/servers/${server.id}/rcon?wait=20`, { command: 'list' }));
+  t.is(answer.status, 'SUCCEEDED', JSON.stringify(answer));
+  t.regex(String(answer.output), /There are 1 of a max of \d+ players online: Steve/);
+  // The graceful stop is the game's `stop` command, written to the pipe.
+  t.is((await post(`/api/v1/servers/${server.id}/stop?wait=30`, {})).status, 200);
+  t.regex(await readFile(join(second.dataDir, 'servers', server.id, 'logs', 'console.log'), 'utf8'), /Stopping the server/);
+  t.false(alive(pid));
+});
+
+test.serial('a game that died while no agent ran is reported CRASHED and restarted by its policy; a reused pid is never adopted', async (t) => {
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
+  const first = await startAgent({ url: app.url, machineId, token, keepServers: true });
+  agents.push(first);
+  const crashed = await createFakeServer(app, owner, clusterId, machineId);
+  const reused = await createFakeServer(app, owner, clusterId, machineId);
+  for (const server of [crashed, reused]) t.is((await post(`/api/v1/servers/${server.id}/start?wait=30`, {})).status, 200);
+  const crashedPid = await pidOf(first, crashed.id);
+  const reusedPid = await pidOf(first, reused.id);
+  first.child.kill('SIGKILL');
+  await first.exited;
+  process.kill(-crashedPid, 'SIGKILL'); // dies while no agent runs
+  // The other one's identity file now names its pid with another start time: as if the pid had been reused by a
+  // stranger. The new agent must leave that process alone and start the server afresh.
+  const file = join(first.dataDir, 'run', reused.id, 'process.json');
+  const identity = JSON.parse(await readFile(file, 'utf8')) as { startTicks: string };
+  await writeFile(file, JSON.stringify({ ...identity, startTicks: String(Number(identity.startTicks) + 7) }));
+
+  const since = new Date().toISOString();
+  const second = await startAgent({ url: app.url, machineId, token, dataDir: first.dataDir });
+  agents.push(second);
+  await until(async () => (await reportedSince(crashed.id, since)).includes('CRASHED'), 'CRASHED reported');
+  await until(async () => second.lines.some((line) => line.includes('exited while no agent was running')), 'the reason in the log');
+  await reaches(crashed.id, 'ONLINE', 20_000);
+  t.not(await pidOf(second, crashed.id), crashedPid, 'restarted by its policy');
+
+  // The server whose pid is now a stranger's is not adopted (reported as ended) and the stranger is not touched.
+  await until(async () => (await reportedSince(reused.id, since)).includes('CRASHED'), 'the other one is not adopted');
+  t.true(alive(reusedPid), 'the stranger holding the pid is not touched');
+  process.kill(-reusedPid, 'SIGKILL'); // here the "stranger" holds the server's ports: gone, the restart can work
+  await reaches(reused.id, 'ONLINE', 20_000);
+  t.not(await pidOf(second, reused.id), reusedPid);
+});
+
+test.serial('run as root, each game runs as its own unprivileged account and cannot read another game’s files', async (t) => {
+  if (process.getuid?.() !== 0) return t.pass('needs root (CI runs as root)');
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
+  const agent = await startAgent({ url: app.url, machineId, token, accounts: true });
+  agents.push(agent);
+  const one = await createFakeServer(app, owner, clusterId, machineId);
+  const two = await createFakeServer(app, owner, clusterId, machineId);
+  for (const server of [one, two]) t.is((await post(`/api/v1/servers/${server.id}/start?wait=60`, {})).status, 200);
+  const uidOf = async (pid: number) => Number(/^Uid:\s+(\d+)/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'))![1]);
+  const uidOne = await uidOf(await pidOf(agent, one.id));
+  const uidTwo = await uidOf(await pidOf(agent, two.id));
+  t.not(uidOne, 0);
+  t.not(uidTwo, 0);
+  t.not(uidOne, uidTwo);
+  t.is(execFileSync('id', ['-nu', String(uidOne)], { encoding: 'utf8' }).trim(), `gsm-${one.id.replaceAll('-', '').slice(0, 12)}`);
+  const dirOne = join(agent.dataDir, 'servers', one.id);
+  t.is((await stat(dirOne)).uid, uidOne);
+  t.is((await stat(dirOne)).mode & 0o777, 0o700);
+  // Server two's account tries to read server one's files.
+  await writeFile(join(dirOne, 'secret.txt'), 'one');
+  const account = execFileSync('id', ['-nu', String(uidTwo)], { encoding: 'utf8' }).trim();
+  const gidTwo = execFileSync('id', ['-g', account], { encoding: 'utf8' }).trim();
+  const attempt = (() => {
+    try {
+      execFileSync('setpriv', [`--reuid=${uidTwo}`, `--regid=${gidTwo}`, '--clear-groups', 'cat', join(dirOne, 'secret.txt')], { stdio: 'pipe' });
+      return 'read';
+    } catch {
+      return 'refused';
+    }
+  })();
+  t.is(attempt, 'refused', `${account} must not read server one's files`);
+  t.is((await stat(join(agent.dataDir, 'run'))).mode & 0o077, 0, "the agent's own run files are closed to the games");
+});
+
+test.serial('a graceful agent restart (SIGTERM, as an upgrade does) leaves the game running and the next agent adopts it', async (t) => {
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
+  const first = await startAgent({ url: app.url, machineId, token, keepServers: true });
+  agents.push(first);
+  const server = await createFakeServer(app, owner, clusterId, machineId);
+  t.is((await post(`/api/v1/servers/${server.id}/start?wait=30`, {})).status, 200);
+  const pid = await pidOf(first, server.id);
+  first.child.kill('SIGTERM');
+  t.is(await first.exited, 0);
+  await until(async () => first.lines.some((line) => line.includes('the game servers keep running')), 'says so');
+  t.true(alive(pid));
+  const second = await startAgent({ url: app.url, machineId, token, dataDir: first.dataDir });
+  agents.push(second);
+  await until(async () => second.lines.some((line) => line.includes('adopted a running game server')), 'adopted');
+  await reaches(server.id, 'ONLINE', 15_000);
+  t.is(await pidOf(second, server.id), pid);
+});
+
+test.serial('where no cgroup enforces it, a server over its memory limit is stopped by the agent: CRASHED, saying why', async (t) => {
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
+  // No cgroup v2 here (GSM_CGROUP_ROOT names a directory without controllers): the agent watches memory itself.
+  const agent = await startAgent({ url: app.url, machineId, token, env: { GSM_CGROUP_ROOT: '/nonexistent' } });
+  agents.push(agent);
+  const server = await createFakeServer(app, owner, clusterId, machineId, { memoryLimitMb: 256, autoRestart: false });
+  t.is((await post(`/api/v1/servers/${server.id}/start?wait=30`, {})).status, 200);
+  await post(`/api/v1/servers/${server.id}/rcon?wait=20`, { command: 'sim.alloc 300' });
+  await reaches(server.id, 'CRASHED', 15_000);
+  const record = await body(await app.request(`/api/v1/servers/${server.id}`, { headers: owner.auth }));
+  t.regex(String(record.statusReason), /memory use \d+ MiB over its limit of 256 MiB/);
+});
