@@ -72,6 +72,7 @@ export async function startService(config: Config, logger: Logger, role: Role = 
         databaseUrl,
         logger,
         heartbeatSeconds: config.AGENT_HEARTBEAT_SECONDS,
+        reconnectGraceSeconds: config.AGENT_RECONNECT_GRACE_SECONDS,
         authTimeoutMs: config.AGENT_AUTH_TIMEOUT_MS,
         minVersion: config.MIN_AGENT_VERSION,
         relay: deps.live.relay,

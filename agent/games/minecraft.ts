@@ -8,10 +8,10 @@
  * so only a whole line in the shape the server's own logger gives it counts: the logger's prefix, then exactly the
  * message, with a name a Minecraft account can have.
  */
-import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
 import { oneLine, type GameAdapter, type PlayerInfo, type PlayerLine } from './adapter.ts';
+import { readGameFile, writeGameFile, type Owner } from '../servers/gameFiles.ts';
 
 /** A Minecraft username: 3 to 16 letters, digits and underscores (a forged one with spaces or brackets fails). */
 const NAME = '[A-Za-z0-9_]{3,16}';
@@ -68,9 +68,9 @@ function playerLineParser(): (line: string) => PlayerLine | null {
 }
 
 /** Writes the ports and player limit into server.properties before each start, keeping every other key. */
-export async function writeServerProperties(serverDir: string, server: ServerConfig): Promise<void> {
+export async function writeServerProperties(serverDir: string, server: ServerConfig, owner?: Owner): Promise<void> {
   const file = join(serverDir, 'server.properties');
-  const existing = await readFile(file, 'utf8').catch(() => '');
+  const existing = (await readGameFile(file)) ?? '';
   const managed: Record<string, string> = {
     'server-port': String(server.gamePort),
     'query.port': String(server.queryPort),
@@ -78,7 +78,7 @@ export async function writeServerProperties(serverDir: string, server: ServerCon
     'max-players': String(server.maxPlayers),
   };
   const lines = existing.split('\n').filter((line) => line !== '' && !(line.split('=')[0]! in managed));
-  await writeFile(file, `${[...lines, ...Object.entries(managed).map(([key, value]) => `${key}=${value}`)].join('\n')}\n`);
+  await writeGameFile(file, `${[...lines, ...Object.entries(managed).map(([key, value]) => `${key}=${value}`)].join('\n')}\n`, owner);
 }
 
 export const minecraft: GameAdapter & { prepare: typeof writeServerProperties } = {

@@ -1,5 +1,5 @@
 /**
- * A server's console output: every line goes to `<serverDir>/logs/console.log` (so it survives the agent and can be
+ * A server's console output: every line goes to `<logDir>/console.log` (so it survives the agent and can be
  * read on the machine) and the newest lines stay in memory for `tail(n)` (what a user opening the console sees
  * first). The file is capped: past `maxBytes` it becomes `console.log.1`, replacing the previous old file, so a
  * chatty server can use at most about twice the cap on disk.
@@ -45,10 +45,9 @@ export class OutputLog {
   /** The last write error (disk full, directory removed); logging never throws into the process handling. */
   lastError: Error | undefined;
 
-  /** Creates `<serverDir>/logs/` and appends to an existing console.log (its size counts towards the cap). */
-  static async open(serverDir: string, options: OutputLogOptions = {}): Promise<OutputLog> {
-    const dir = join(serverDir, 'logs');
-    await mkdir(dir, { recursive: true });
+  /** Creates `dir` and appends to an existing console.log in it (its size counts towards the cap). */
+  static async open(dir: string, options: OutputLogOptions = {}): Promise<OutputLog> {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     const path = join(dir, 'console.log');
     const size = await stat(path).then(
       (s) => s.size,

@@ -80,6 +80,8 @@ export class ServerSupervisor {
   readonly #adapter: GameAdapter;
   readonly #dir: string;
   readonly #runDir: string;
+  /** `<data-dir>/logs/<serverId>`: the agent's, outside the game's directory (a game must not redirect what root writes). */
+  readonly #logDir: string;
   /** The cgroup of the current run, when limits are enforced by the kernel. */
   #cgroup: string | undefined;
   readonly #policy: RestartPolicy;
@@ -103,7 +105,8 @@ export class ServerSupervisor {
     this.#adapter = ADAPTERS[config.gameType];
     this.#dir = join(options.dataDir, 'servers', config.id);
     this.#runDir = runDirOf(options.dataDir, config.id);
-    this.pendingModeration = new PendingModeration(this.#dir);
+    this.#logDir = join(options.dataDir, 'logs', config.id);
+    this.pendingModeration = new PendingModeration(this.#runDir);
     this.#policy = options.restartPolicy ?? new RestartPolicy();
   }
 
@@ -156,14 +159,14 @@ export class ServerSupervisor {
       await mkdir(this.#dir, { recursive: true });
       const account = await this.#options.accounts?.forServer(this.config.id);
       if (account) await ownTree(this.#dir, account);
-      if (this.#adapter === minecraft) await minecraft.prepare(this.#dir, this.config);
+      if (this.#adapter === minecraft) await minecraft.prepare(this.#dir, this.config, account);
       const startCommand = this.config.startCommand ?? this.#adapter.defaultStartCommand;
       const launch = buildLaunch({ ...this.config, startCommand }, this.#dir, {
         MEMORY_MB: String(this.#options.memoryMb ?? (this.config.memoryLimitMb ? Math.max(256, Math.floor(this.config.memoryLimitMb * 0.8)) : 2048)),
       });
       if (account) launch.env = { ...launch.env, HOME: this.#dir, USER: account.name, LOGNAME: account.name };
       this.#cgroup = await this.#options.cgroups?.prepare(this.config.id, this.config);
-      this.#log ??= await OutputLog.open(this.#dir);
+      this.#log ??= await OutputLog.open(this.#logDir);
       this.#runFrom = this.#log.appended;
       const proc = await this.#options.runtime.start({
         ...launch,
@@ -204,7 +207,7 @@ export class ServerSupervisor {
    */
   async adopt(proc: RunningProcess, last: ServerStatus): Promise<void> {
     this.#stopping = false;
-    this.#log ??= await OutputLog.open(this.#dir);
+    this.#log ??= await OutputLog.open(this.#logDir);
     this.#runFrom = this.#log.appended;
     // Its cgroup is still there; the limits are written again, as they may have changed meanwhile.
     this.#cgroup = await this.#options.cgroups?.prepare(this.config.id, this.config);

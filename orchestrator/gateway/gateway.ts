@@ -33,6 +33,8 @@ export type GatewayOptions = {
   databaseUrl: string;
   logger: Logger;
   heartbeatSeconds: number;
+  /** How long a disconnected agent has to come back before its servers become UNKNOWN (0: at once). */
+  reconnectGraceSeconds?: number;
   authTimeoutMs: number;
   minVersion: string;
   /** Where console lines and stats go (default: this process only, which is what most tests need). */
@@ -50,7 +52,7 @@ export type Gateway = {
 
 export async function createGateway(httpServer: HttpServer, options: GatewayOptions): Promise<Gateway> {
   const logger = options.logger.child({ component: 'gateway' });
-  const store = createMachineStore(options.pool);
+  const store = createMachineStore(options.pool, { reconnectGraceSeconds: options.reconnectGraceSeconds ?? 0 });
   const players = createPlayerIngest(options.pool);
   const live = createLiveConsole({
     relay: options.relay ?? createLocalRelay(),
@@ -155,6 +157,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
   const silenceSeconds = options.heartbeatSeconds * 3;
   const sweeper = setInterval(() => {
     store.sweepSilent(silenceSeconds).catch((error: unknown) => logger.warn({ err: error }, 'could not sweep silent machines'));
+    store.sweepUnknown().catch((error: unknown) => logger.warn({ err: error }, 'could not sweep disconnected machines'));
   }, options.heartbeatSeconds * 1000);
   sweeper.unref();
 

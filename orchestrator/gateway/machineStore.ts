@@ -2,7 +2,7 @@
  * What the gateway reads and writes about machines and their servers. Agent reports land here; statuses older than
  * the one stored are ignored, so a late or replayed report cannot move a server backwards.
  */
-import { sql } from 'slonik';
+import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
 import { batched } from '../../sql/batched.ts';
@@ -29,7 +29,29 @@ export type MachineStore = ReturnType<typeof createMachineStore>;
 
 const dispatchedRow = z.object({ id: z.string(), status: z.string() });
 
-export function createMachineStore(pool: DatabasePool) {
+/** Nobody knows what the servers of these machines are doing: their agent is not connected. */
+const markServersUnknown = (tx: CommonQueryMethods, machineIds: readonly string[]) =>
+  tx.query(sql.unsafe`
+    UPDATE servers SET status = 'UNKNOWN', status_reason = 'the machine''s agent is not connected', stats = NULL, players_online = 0, last_status_at = now(), updated_at = now()
+     WHERE machine_id = ANY(${sql.array([...machineIds], 'uuid')})`);
+
+export type MachineStoreOptions = {
+  /** How long a disconnected agent has to come back before its servers become UNKNOWN (0: at once). */
+  reconnectGraceSeconds: number;
+};
+
+export function createMachineStore(pool: DatabasePool, options: MachineStoreOptions = { reconnectGraceSeconds: 0 }) {
+  /** Machines whose reconnect grace is over while still OFFLINE: their servers are UNKNOWN now. Answers how many. */
+  const sweepUnknown = (): Promise<number> =>
+    pool.transaction(async (tx) => {
+      const ids = await tx.anyFirst(sql.type(z.object({ id: z.string() }))`
+        UPDATE machines SET servers_unknown_at = NULL
+         WHERE servers_unknown_at IS NOT NULL AND servers_unknown_at <= now() AND status = 'OFFLINE'
+        RETURNING id`);
+      if (ids.length > 0) await markServersUnknown(tx, ids);
+      return ids.length;
+    });
+
   const announced = new Map<string, { machineId: string; job: AnnouncedJob }>();
   // The ack may arrive after the agent already reported RUNNING (or the result): count the delivery, keep the status.
   // Rows are locked in id order, so two batches can never wait on each other.
@@ -95,25 +117,31 @@ export function createMachineStore(pool: DatabasePool) {
     markOnline(machineId: string, agentVersion: string): Promise<number> {
       return pool.oneFirst(sql.type(z.object({ generation: z.number() }))`
         UPDATE machines SET status = 'ONLINE', agent_version = ${agentVersion}, last_seen_at = now(), updated_at = now(),
-               connection_generation = connection_generation + 1
+               connection_generation = connection_generation + 1, servers_unknown_at = NULL
          WHERE id = ${machineId}
         RETURNING connection_generation AS generation`);
     },
 
     /**
      * The agent's connection `generation` is gone: the machine is OFFLINE and nobody knows what its servers are
-     * doing — unless a newer connection (on any orchestrator process) has replaced it meanwhile.
+     * doing — unless a newer connection (on any orchestrator process) has replaced it meanwhile. With a reconnect
+     * grace, the servers become UNKNOWN only if the agent is not back within it (`sweepUnknown`): an agent restart
+     * leaves its game servers running, and their status does not flap.
      */
     async markOffline(machineId: string, generation: number): Promise<void> {
       await pool.transaction(async (tx) => {
         const result = await tx.query(sql.unsafe`
-          UPDATE machines SET status = 'OFFLINE', updated_at = now() WHERE id = ${machineId} AND connection_generation = ${generation}`);
-        if (result.rowCount === 0) return;
-        await tx.query(sql.unsafe`
-          UPDATE servers SET status = 'UNKNOWN', status_reason = 'the machine''s agent is not connected', stats = NULL, players_online = 0, last_status_at = now(), updated_at = now()
-           WHERE machine_id = ${machineId}`);
+          UPDATE machines SET status = 'OFFLINE', updated_at = now(),
+                 servers_unknown_at = CASE WHEN ${options.reconnectGraceSeconds}::int > 0 THEN now() + make_interval(secs => ${options.reconnectGraceSeconds}) END
+           WHERE id = ${machineId} AND connection_generation = ${generation}`);
+        if (result.rowCount === 0 || options.reconnectGraceSeconds > 0) return;
+        await markServersUnknown(tx, [machineId]);
       });
+      // On time when this process lives that long; every gateway's sweep catches it otherwise.
+      if (options.reconnectGraceSeconds > 0) setTimeout(() => void sweepUnknown().catch(() => undefined), options.reconnectGraceSeconds * 1000 + 100).unref();
     },
+
+    sweepUnknown,
 
     /**
      * Machines still ONLINE whose last sign of life is older than `silenceSeconds` (their orchestrator died without
@@ -125,11 +153,7 @@ export function createMachineStore(pool: DatabasePool) {
           UPDATE machines SET status = 'OFFLINE', updated_at = now()
            WHERE status = 'ONLINE' AND (last_seen_at IS NULL OR last_seen_at < now() - make_interval(secs => ${silenceSeconds}))
           RETURNING id`);
-        if (ids.length > 0) {
-          await tx.query(sql.unsafe`
-            UPDATE servers SET status = 'UNKNOWN', status_reason = 'the machine''s agent is not connected', stats = NULL, players_online = 0, last_status_at = now(), updated_at = now()
-             WHERE machine_id = ANY(${sql.array([...ids], 'uuid')})`);
-        }
+        if (ids.length > 0) await markServersUnknown(tx, ids);
         return ids.length;
       });
     },

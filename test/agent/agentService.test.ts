@@ -59,7 +59,7 @@ const reported = (agent: AgentProcess, serverId: string, status: string, timeout
 /** The size-capped console log the agent keeps per server. */
 const consoleLog = async (agent: AgentProcess, serverId: string) => {
   const { readFile } = await import('node:fs/promises');
-  return readFile(`${agent.dataDir}/servers/${serverId}/logs/console.log`, 'utf8');
+  return readFile(`${agent.dataDir}/logs/${serverId}/console.log`, 'utf8');
 };
 const rcon = (server: { rconPort: number }) =>
   new SourceRconClient({ host: '127.0.0.1', port: server.rconPort, password: 'fake-password', commandTimeoutMs: 2_000 });

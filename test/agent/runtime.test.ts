@@ -208,7 +208,7 @@ test('a missing executable or working directory rejects start() with a clear err
 
 test('the output log rotates at its cap, keeping one old file, and tail answers the newest lines', async (t) => {
   const serverDir = await mkdtemp(join(dir, 'server-'));
-  const log = await OutputLog.open(serverDir, { maxBytes: 100, keepLines: 5 });
+  const log = await OutputLog.open(join(serverDir, 'logs'), { maxBytes: 100, keepLines: 5 });
   const lines = Array.from({ length: 30 }, (_, i) => `line-${String(i).padStart(2, '0')}`); // 8 bytes each with \n
   for (const line of lines) log.append(line);
   t.deepEqual(log.tail(3), ['line-27', 'line-28', 'line-29']);
@@ -221,7 +221,7 @@ test('the output log rotates at its cap, keeping one old file, and tail answers 
   await t.throwsAsync(stat(join(serverDir, 'logs', 'console.log.2')));
 
   // Reopening appends, and counts what is already there towards the cap.
-  const reopened = await OutputLog.open(serverDir, { maxBytes: 100 });
+  const reopened = await OutputLog.open(join(serverDir, 'logs'), { maxBytes: 100 });
   for (const line of lines.slice(0, 7)) reopened.append(line);
   await reopened.close();
   t.is(await read('console.log.1'), `${[...lines.slice(24), ...lines.slice(0, 6)].join('\n')}\n`);
@@ -231,7 +231,7 @@ test('the output log rotates at its cap, keeping one old file, and tail answers 
 test('the output log truncates lines over 8 KiB and records a live process', async (t) => {
   t.timeout(10_000);
   const serverDir = await mkdtemp(join(dir, 'server-'));
-  const log = await OutputLog.open(serverDir);
+  const log = await OutputLog.open(join(serverDir, 'logs'));
   log.append('x'.repeat(10_000));
   log.append('é'.repeat(5_000)); // 10 000 bytes; cut on a character boundary
   const [ascii, accented] = log.tail(2);

@@ -137,7 +137,10 @@ async function measure(app: GatewayApp, owner: TestUser, variant: Variant): Prom
   });
   const onlineCount = async () =>
     Number(await app.pool.oneFirst(sql.unsafe`SELECT count(*) FROM servers WHERE machine_id = ${machineId} AND status = 'ONLINE'`));
-  await until(async () => (await onlineCount()) === SERVERS + 1, 'all servers ONLINE');
+  await until(async () => (await onlineCount()) === SERVERS + 1, 'all servers ONLINE', 180_000).catch(async (error: unknown) => {
+    const statuses = await app.pool.any(sql.unsafe`SELECT name, status, status_reason FROM servers WHERE machine_id = ${machineId} AND status <> 'ONLINE'`);
+    throw new Error(`${(error as Error).message}: ${JSON.stringify(statuses)}`);
+  });
   await sleep(5_000);
   const busyRss = await rssOf(agent.pid!);
 

@@ -29,6 +29,8 @@ export type GatewayApp = TestApp & {
 export async function startGatewayApp(
   options: {
     heartbeatSeconds?: number;
+    /** Tests see UNKNOWN at once on a disconnect unless they ask for the service's grace. */
+    reconnectGraceSeconds?: number;
     authTimeoutMs?: number;
     worker?: boolean;
     databaseProxy?: boolean;
@@ -54,6 +56,7 @@ export async function startGatewayApp(
     databaseUrl: app.database.url,
     logger: app.deps.logger,
     heartbeatSeconds: options.heartbeatSeconds ?? 1,
+    reconnectGraceSeconds: options.reconnectGraceSeconds ?? 0,
     authTimeoutMs: options.authTimeoutMs ?? 1_500, // long enough for a loaded CI machine, short enough to test the time-out
     minVersion: '0.1.0',
     relay: app.deps.live.relay,

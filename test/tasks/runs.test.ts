@@ -90,7 +90,7 @@ async function finishedRun(clusterId: string, taskId: string) {
   return get(`/api/v1/jobs/${run.id}?wait=60`);
 }
 
-const consoleLog = (agent: AgentProcess, serverId: string) => readFile(join(agent.dataDir, 'servers', serverId, 'logs', 'console.log'), 'utf8').catch(() => '');
+const consoleLog = (agent: AgentProcess, serverId: string) => readFile(join(agent.dataDir, 'logs', serverId, 'console.log'), 'utf8').catch(() => '');
 const serverPid = (agent: AgentProcess, serverId: string) =>
   readFile(join(agent.dataDir, 'run', serverId, 'process.json'), 'utf8').then((text) => (JSON.parse(text) as { pid: number }).pid);
 
