@@ -56,7 +56,12 @@ export const configSchema = z
      * How long a disconnected agent has to reconnect before its machine's servers become UNKNOWN (0: at once). An
      * agent restart or upgrade leaves the game servers running; within this time their status does not change.
      */
-    AGENT_RECONNECT_GRACE_SECONDS: z.coerce.number({ message: 'expected a number' }).int('expected a whole number').min(0).max(600, 'expected at most 600').default(15),
+    AGENT_RECONNECT_GRACE_SECONDS: z.coerce
+      .number({ message: 'expected a number' })
+      .int('expected a whole number')
+      .min(0)
+      .max(600, 'expected at most 600')
+      .default(15),
     /** How long a new gateway connection may take to send `auth`. */
     AGENT_AUTH_TIMEOUT_MS: positiveInt.default(10_000),
     /** Agents reporting an older version are refused with UNSUPPORTED_VERSION. */

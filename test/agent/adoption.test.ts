@@ -108,7 +108,10 @@ test.serial('kill -9 of the agent: the game keeps running with its player connec
   await sampler;
   t.deepEqual([...seen], ['ONLINE'], 'ONLINE throughout: the machine was OFFLINE for a moment, its server never changed');
   const reports = await reportedSince(server.id, killedAt);
-  t.true(reports.every((status) => status === 'ONLINE'), JSON.stringify(reports));
+  t.true(
+    reports.every((status) => status === 'ONLINE'),
+    JSON.stringify(reports),
+  );
   t.false(second.lines.some((line) => line.includes('"msg":"server STARTING"')));
 
   // The adopted game's commands and console still work.

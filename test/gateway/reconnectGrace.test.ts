@@ -61,6 +61,9 @@ test('an agent that stays away: its servers are UNKNOWN once the grace is over, 
   t.is(await status(), 'ONLINE', 'within the grace');
   await until(async () => (await status()) === 'UNKNOWN', 'UNKNOWN after the grace', 6_000);
   t.true(Date.now() - closedAt >= 2_000);
-  t.is(String(await app.pool.oneFirst(sql.unsafe`SELECT status_reason FROM servers WHERE status = 'UNKNOWN' ORDER BY updated_at DESC LIMIT 1`)), "the machine's agent is not connected");
+  t.is(
+    String(await app.pool.oneFirst(sql.unsafe`SELECT status_reason FROM servers WHERE status = 'UNKNOWN' ORDER BY updated_at DESC LIMIT 1`)),
+    "the machine's agent is not connected",
+  );
   t.is(String(await app.pool.oneFirst(sql.unsafe`SELECT count(*) FROM machines WHERE servers_unknown_at IS NOT NULL`)), '0');
 });
