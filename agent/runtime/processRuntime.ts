@@ -99,6 +99,8 @@ const SPOOL_TRUNCATE_BYTES = 1024 * 1024;
 const READ_CHUNK_BYTES = 64 * 1024;
 /** Reading is triggered by file-change notifications; this poll is the fallback (e.g. on filesystems without them). */
 const SPOOL_POLL_MS = 500;
+/** How long after a change notification the spool is read (lines are batched for the service every 50 ms anyway). */
+const READ_DELAY_MS = 10;
 /** How often an adopted process (not the agent's child, so no exit event) is checked for being alive. */
 const ADOPTED_POLL_MS = 500;
 /** Output an adopted process wrote while no agent read it: at most this much of its tail is replayed. */
@@ -187,6 +189,10 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
   #watcher: FSWatcher | undefined;
   #timers: NodeJS.Timeout[] = [];
   #reading: Promise<void> | undefined;
+  /** One read buffer per process, kept between reads. */
+  #buffer: Buffer | undefined;
+  /** A read asked for by a change notification, a few milliseconds later: a game writing often is read in batches. */
+  #soon: NodeJS.Timeout | undefined;
   #readAgain = false;
   #resumed = false;
   readonly #decoder = new StringDecoder('utf8'); // a multi-byte character may straddle two reads
@@ -224,7 +230,12 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
     if (this.#resumed || this.#spool === undefined) return;
     this.#resumed = true;
     try {
-      this.#watcher = watch(join(this.runDir, OUTPUT_SPOOL), { persistent: false }, () => void this.#read());
+      this.#watcher = watch(join(this.runDir, OUTPUT_SPOOL), { persistent: false }, () => {
+        this.#soon ??= setTimeout(() => {
+          this.#soon = undefined;
+          void this.#read();
+        }, READ_DELAY_MS);
+      });
       this.#watcher.on('error', () => undefined);
     } catch {
       // No change notifications here: the poll below reads on its own.
@@ -251,20 +262,24 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
   }
 
   async #drain(): Promise<void> {
-    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    const buffer = (this.#buffer ??= Buffer.allocUnsafe(READ_CHUNK_BYTES));
     for (;;) {
       const fd = this.#spool;
       if (fd === undefined) return;
       let bytesRead: number;
       try {
-        if (fstatSync(fd).size < this.#offset) this.#offset = 0; // truncated by someone else
         ({ bytesRead } = await readAt(fd, buffer, 0, buffer.length, this.#offset));
+        if (bytesRead === 0 && fstatSync(fd).size < this.#offset) {
+          this.#offset = 0; // truncated by someone else: read again from the start
+          continue;
+        }
       } catch {
         return; // closed meanwhile
       }
       if (bytesRead === 0) break;
       this.#offset += bytesRead;
       this.#take(buffer.subarray(0, bytesRead));
+      if (bytesRead < buffer.length) break; // the end for now: the next change notification (or poll) reads on
     }
     // Everything is read: truncate once the spool is big. The game writes with O_APPEND and goes on at the new end;
     // only what it writes between the size check and the truncation (microseconds) could be lost.
@@ -315,6 +330,7 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
     this.#exitedAt = info.at;
     this.#exit = info;
     for (const timer of this.#timers) clearInterval(timer);
+    clearTimeout(this.#soon);
     this.#watcher?.close();
     // Whatever the leader left behind in its group goes too, even if it ignored SIGTERM.
     this.#signalGroup('SIGKILL');
@@ -424,6 +440,7 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
   /** Stops watching without touching the process (the agent is exiting and leaves it running). */
   detach(): void {
     this.#saveOffset();
+    clearTimeout(this.#soon);
     for (const timer of this.#timers) clearInterval(timer);
     this.#watcher?.close();
     this.#close();

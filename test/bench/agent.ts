@@ -33,7 +33,14 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  for (const end = Date.now() + timeoutMs; Date.now() < end; await sleep(100)) if (await check()) return;
+  let lastSaid = Date.now();
+  for (const end = Date.now() + timeoutMs; Date.now() < end; await sleep(100)) {
+    if (await check()) return;
+    if (Date.now() - lastSaid > 10_000) {
+      lastSaid = Date.now();
+      process.stderr.write(`still waiting: ${what}\n`);
+    }
+  }
   throw new Error(`timed out: ${what}`);
 }
 
@@ -139,7 +146,8 @@ async function measure(app: GatewayApp, owner: TestUser, variant: Variant): Prom
     Number(await app.pool.oneFirst(sql.unsafe`SELECT count(*) FROM servers WHERE machine_id = ${machineId} AND status = 'ONLINE'`));
   await until(async () => (await onlineCount()) === SERVERS + 1, 'all servers ONLINE', 180_000).catch(async (error: unknown) => {
     const statuses = await app.pool.any(sql.unsafe`SELECT name, status, status_reason FROM servers WHERE machine_id = ${machineId} AND status <> 'ONLINE'`);
-    throw new Error(`${(error as Error).message}: ${JSON.stringify(statuses)}`);
+    const all = await app.pool.any(sql.unsafe`SELECT status, count(*) FROM servers WHERE machine_id = ${machineId} GROUP BY status`);
+    throw new Error(`${(error as Error).message} (${variant.name}): ${JSON.stringify(statuses)} ${JSON.stringify(all)}`);
   });
   await sleep(5_000);
   const busyRss = await rssOf(agent.pid!);
