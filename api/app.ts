@@ -13,6 +13,7 @@ import { idempotency } from './middleware/idempotency.ts';
 import { BUCKETS } from './rateLimit/tiers.ts';
 import { installHealthRoutes } from './routes/health.ts';
 import { installDocsRoutes } from './routes/docs.ts';
+import { installMetricsRoutes } from './routes/metrics.ts';
 import { installAgentPackageRoutes } from './routes/agentPackage.ts';
 import { installAuthRoutes } from './routes/auth.ts';
 import { installOAuthRoutes } from './routes/oauth.ts';
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installPowerRoutes(api, deps);
     installJobRoutes(api, deps);
     installTaskRoutes(api, deps);
+    installMetricsRoutes(api, deps);
     installPlayerRoutes(api, deps);
     installEventRoutes(api, deps);
   }

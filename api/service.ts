@@ -85,6 +85,7 @@ export async function startService(config: Config, logger: Logger, role: Role = 
         logger,
         tasks: { pool, jobEvents: deps.jobEvents },
         eventRetentionDays: config.EVENT_RETENTION_DAYS,
+        metricsRetention: { minuteDays: config.METRICS_MINUTE_RETENTION_DAYS, hourDays: config.METRICS_HOUR_RETENTION_DAYS },
         webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, userAgent: `GameServerManager-Webhooks/${VERSION}` },
       });
       stops.push(worker.stop);

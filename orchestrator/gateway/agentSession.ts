@@ -10,6 +10,7 @@
  *   `{ accepted: false, retry: true }` so the agent sends it again;
  * - liveness: three missed heartbeats mark the machine OFFLINE and close the connection.
  */
+import type { MetricsRecorder } from '../metrics/history.ts';
 import type { LiveConsole } from '../live/liveConsole.ts';
 import type { z } from 'zod';
 import type { Logger } from '../../schema/logger.ts';
@@ -26,6 +27,8 @@ export type SessionOptions = {
   players: PlayerIngest;
   /** Console lines and stats: throttled, kept and relayed to viewers (orchestrator/live/liveConsole.ts). */
   live: LiveConsole;
+  /** Per-minute history of servers' and machines' figures. */
+  metrics?: MetricsRecorder;
   logger: Logger;
   heartbeatSeconds: number;
   authTimeoutMs: number;
@@ -303,6 +306,7 @@ export class AgentSession {
         this.#armLiveness();
         // Swept OFFLINE while still connected (its beats could not be stored, e.g. a database outage): its servers
         // are UNKNOWN now; a servers:sync makes the agent report each one's status again.
+        this.#options.metrics?.machine(machineId, (data as z.infer<(typeof AGENT_EVENTS)['heartbeat']>).metrics);
         if (await store.recordHeartbeat(machineId, data as z.infer<(typeof AGENT_EVENTS)['heartbeat']>)) await this.sync();
         break;
       case 'server:status': {
@@ -339,6 +343,7 @@ export class AgentSession {
         } else {
           const sample = data as z.infer<(typeof AGENT_EVENTS)['server:stats']>;
           this.#options.live.stats(this.clusterId, { ...sample, serverId: serverId.toLowerCase() });
+          this.#options.metrics?.server(serverId, sample);
         }
         break;
       }

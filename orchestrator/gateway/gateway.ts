@@ -21,6 +21,7 @@ import { createLocalRelay, type LiveRelay } from '../live/relay.ts';
 import { createMemoryHistory, type ConsoleHistory } from '../live/consoleHistory.ts';
 import { plainLink, socketIoLink, type AgentLink } from './links.ts';
 import { createMachineStore } from './machineStore.ts';
+import { createMetricsRecorder, type MetricsRecorder } from '../metrics/history.ts';
 import { createPlayerIngest } from '../players/ingest.ts';
 import { AGENT_CHANNEL, agentNotification, notifyAgent, type AnnouncedJob } from './notifications.ts';
 
@@ -47,6 +48,8 @@ export type Gateway = {
   session: (machineId: string) => AgentSession | undefined;
   /** Console and stats relaying, with its counters. */
   live: LiveConsole;
+  /** The metrics history recorder (tests flush it). */
+  metrics: MetricsRecorder;
   close: () => Promise<void>;
 };
 
@@ -54,6 +57,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
   const logger = options.logger.child({ component: 'gateway' });
   const store = createMachineStore(options.pool, { reconnectGraceSeconds: options.reconnectGraceSeconds ?? 0 });
   const players = createPlayerIngest(options.pool);
+  const metrics = createMetricsRecorder({ pool: options.pool, logger });
   const live = createLiveConsole({
     relay: options.relay ?? createLocalRelay(),
     history: options.history ?? createMemoryHistory(),
@@ -68,6 +72,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
       store,
       players,
       live,
+      metrics,
       logger,
       heartbeatSeconds: options.heartbeatSeconds,
       authTimeoutMs: options.authTimeoutMs,
@@ -164,9 +169,11 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
   return {
     session: (machineId) => sessions.get(machineId),
     live,
+    metrics,
     async close() {
       clearInterval(sweeper);
       await live.close();
+      await metrics.close();
       httpServer.off('upgrade', onUpgrade);
       await listener.close();
       // Shutting down: the machines connected here are OFFLINE until their agents reconnect (here or elsewhere).

@@ -15,6 +15,7 @@ import { startActivityFolder } from '../players/activity.ts';
 import { startSequencer } from '../events/sequencer.ts';
 import { startDeliverer, type Deliverer, type DelivererOptions } from '../webhooks/deliverer.ts';
 import { startEventRetention } from '../events/retention.ts';
+import { startMetricsMaintenance } from '../metrics/history.ts';
 
 export type Worker = { stop: () => Promise<void>; deliverer: Deliverer };
 
@@ -24,6 +25,8 @@ export type WorkerOptions = {
   concurrency?: number;
   tasks: TaskDeps;
   eventRetentionDays: number;
+  /** Metrics history retention (docs/metrics.md); defaults 14 and 400 days. */
+  metricsRetention?: { minuteDays: number; hourDays: number };
   /** The webhook deliverer's settings (docs/webhooks.md); tests shorten its schedule. */
   webhooks: Pick<DelivererOptions, 'allowPrivate' | 'userAgent' | 'retryDelaysMs' | 'timeoutMs'>;
 };
@@ -76,11 +79,16 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const folder = startActivityFolder({ pool: options.tasks.pool, logger: options.logger });
   const sequencer = await startSequencer({ pool: options.tasks.pool, databaseUrl: options.databaseUrl, logger: options.logger });
   const retention = startEventRetention({ pool: options.tasks.pool, logger: options.logger, days: options.eventRetentionDays });
+  const metrics = startMetricsMaintenance({
+    pool: options.tasks.pool,
+    logger: options.logger,
+    ...(options.metricsRetention ?? { minuteDays: 14, hourDays: 400 }),
+  });
   const deliverer = await startDeliverer({ ...options.webhooks, pool: options.tasks.pool, databaseUrl: options.databaseUrl, logger: options.logger });
   return {
     deliverer,
     async stop() {
-      await Promise.all([sweeper.stop(), folder.stop(), sequencer.stop(), retention.stop(), deliverer.stop()]);
+      await Promise.all([sweeper.stop(), folder.stop(), sequencer.stop(), retention.stop(), metrics.stop(), deliverer.stop()]);
       // Both at once: a run under way hands itself over at once (tasks/runner.ts).
       await Promise.all(runners.map((runner) => runner.stop()));
       await Promise.all([pgPool.end(), runPgPool.end()]);
