@@ -161,7 +161,11 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       const remembered = await rememberedServer(runDir);
       const proc = await runtime.adopt(runDir);
       if (!remembered || remembered.config.id !== id || proc === undefined) {
-        if (proc && proc !== 'gone') logger.warn({ serverId: id, pid: proc.pid }, 'a game server runs without its configuration; leaving it alone');
+        // Ours (its identity checked) but not manageable without its configuration: stopped rather than left holding its ports.
+        if (proc && proc !== 'gone') {
+          logger.warn({ serverId: id, pid: proc.pid }, 'a game server runs without its configuration; stopping it');
+          await proc.stop({ termAfterMs: 0, killAfterMs: 10_000 });
+        }
         continue;
       }
       const supervisor = new ServerSupervisor(remembered.config, supervisorOptions);

@@ -1,6 +1,7 @@
 /**
  * What the HTTP layer is given to work with. Built once in main.ts (or by a test) and passed to `createApp`.
  */
+import type { DomainMetrics } from '../orchestrator/metrics/prometheus.ts';
 import type { Config } from '../schema/config.ts';
 import type { DatabasePool } from '../sql/pool.ts';
 import type { Logger } from '../schema/logger.ts';
@@ -17,6 +18,8 @@ export type AppDeps = {
   logger: Logger;
   pool: DatabasePool;
   metrics: HttpMetrics;
+  /** The domain's figures on /metrics; the gateway and the worker attach their per-process counts. */
+  domainMetrics: DomainMetrics;
   /** Number of migration files this build ships; /readyz compares the database against it. */
   expectedMigrations: number;
   version: string;

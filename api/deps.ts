@@ -3,6 +3,7 @@
  * codec and the rate limiter (Redis with REDIS_URL, in memory without, none with RATE_LIMIT=off).
  * Used by the service, the tests and the benchmarks alike.
  */
+import { registerDomainMetrics } from '../orchestrator/metrics/prometheus.ts';
 import type { Config } from '../schema/config.ts';
 import type { DatabasePool } from '../sql/pool.ts';
 import type { Logger } from '../schema/logger.ts';
@@ -47,12 +48,15 @@ export async function createAppDeps(input: {
   const eventFeed = await startEventFeed({ pool: input.pool, databaseUrl: input.databaseUrl, logger: input.logger });
   const mailer = createMailer(input.config, input.logger);
   const live = await createLive({ redisUrl: input.config.REDIS_URL, redisPrefix: input.redisPrefix ?? input.config.REDIS_KEY_PREFIX, logger: input.logger });
+  const metrics = createHttpMetrics({ defaults: input.defaultMetrics ?? true });
+  const domainMetrics = registerDomainMetrics(metrics.registry, { pool: input.pool });
   return {
     config: input.config,
     logger: input.logger,
     pool: input.pool,
     version: input.version,
-    metrics: createHttpMetrics({ defaults: input.defaultMetrics ?? true }),
+    metrics,
+    domainMetrics,
     expectedMigrations: (await listMigrations()).length,
     accessTokens: new AccessTokens(input.secrets.pasetoKey),
     rateLimiter,

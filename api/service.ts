@@ -89,6 +89,7 @@ export async function startService(config: Config, logger: Logger, role: Role = 
         webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, userAgent: `GameServerManager-Webhooks/${VERSION}` },
       });
       stops.push(worker.stop);
+      deps.domainMetrics.attach({ console: gateway.live.counters, webhooks: worker.deliverer.outcomes });
     }
 
     return { port: http.port, databaseUrl, stop: stopAll };

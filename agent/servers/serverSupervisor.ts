@@ -168,6 +168,9 @@ export class ServerSupervisor {
       this.#cgroup = await this.#options.cgroups?.prepare(this.config.id, this.config);
       this.#log ??= await OutputLog.open(this.#logDir);
       this.#runFrom = this.#log.appended;
+      // The configuration is on disk before the process exists: an agent killed the moment after can adopt it.
+      await mkdir(this.#runDir, { recursive: true, mode: 0o700 });
+      this.remember();
       const proc = await this.#options.runtime.start({
         ...launch,
         cwd: this.#dir,
@@ -177,7 +180,6 @@ export class ServerSupervisor {
       });
       this.#startedAt = Date.now();
       this.#attach(proc);
-      this.remember(); // the run directory exists now: a next agent can adopt this process even while it starts
       this.#timer(() => this.#startTimedOut(proc), this.#adapter.startTimeoutMs);
       if (!this.#adapter.readyPattern) this.#pollReady(proc);
     } catch (error) {

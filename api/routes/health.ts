@@ -78,7 +78,8 @@ export function installHealthRoutes(api: Api, deps: AppDeps) {
     method: 'get',
     path: '/metrics',
     summary: 'Prometheus metrics',
-    description: 'Request counts and latency histograms per route, and process metrics, in the Prometheus text format.',
+    description:
+      'Request counts and latency histograms per route, process metrics, and the domain (servers by status, players online per cluster, machines online, jobs created and ended with their latency, events, console lines, webhook deliveries; docs/operations.md), in the Prometheus text format.',
     tags: ['Health'],
     auth: 'none',
     responses: { 200: { description: 'Prometheus text exposition format' } },

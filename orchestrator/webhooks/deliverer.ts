@@ -43,7 +43,12 @@ export type DelivererOptions = {
   perWebhook?: number;
 };
 
-export type Deliverer = { stop: () => Promise<void>; /** Sends what is due now (tests). */ kick: () => void };
+export type Deliverer = {
+  stop: () => Promise<void>;
+  /** Sends what is due now (tests). */ kick: () => void;
+  /** Attempts made by this process by outcome: delivered, retrying (failed, tried again later), failed (for good). */
+  outcomes: () => Record<'delivered' | 'retrying' | 'failed', number>;
+};
 
 const claimed = z.object({
   id: z.string(),
@@ -89,6 +94,7 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
 
   /** Webhooks whose last attempt here failed: they get one slot, and all of them together at most half the slots. */
   const failing = new Set<string>();
+  const outcomes = { delivered: 0, retrying: 0, failed: 0 };
   /** When each webhook was last served here: claims go round the webhooks, least recently served first. */
   const served = new Map<string, number>();
   const limitOf = (webhookId: string) => (failing.has(webhookId) ? 1 : perWebhook);
@@ -211,6 +217,8 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
 
   /** Records the outcome, if this claim still holds the delivery (its lease token unchanged). */
   async function record(row: Claimed, attempt: Attempt, options: { gone?: boolean } = {}): Promise<void> {
+    const outcome = attempt.ok ? 'delivered' : !options.gone && delays[row.attempts - row.attemptsBeforeRetry - 1] !== undefined ? 'retrying' : 'failed';
+    outcomes[outcome] += 1;
     const error = attempt.error === null ? null : storableText(attempt.error).slice(0, 1000);
     const held = sql.fragment`id = ${row.id} AND lease_token = ${row.leaseToken}`;
     if (attempt.ok) failing.delete(row.webhookId);
@@ -329,6 +337,7 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
   kick();
   return {
     kick,
+    outcomes: () => ({ ...outcomes }),
     async stop() {
       stopped = true;
       clearInterval(beat);

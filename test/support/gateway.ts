@@ -76,6 +76,7 @@ export async function startGatewayApp(
         },
       })
     : undefined;
+  app.deps.domainMetrics.attach({ console: gateway.live.counters, ...(worker ? { webhooks: worker.deliverer.outcomes } : {}) });
   const close = app.close;
   return {
     ...app,
