@@ -1,6 +1,6 @@
 /**
  * Metrics history (docs/metrics.md). The gateway adds every `server:stats` and heartbeat to per-minute sums and
- * maxima in memory and writes them every 30 s in one statement per table (a point written by several gateways, or
+ * maxima in memory and writes them every minute in one statement per table (a point written by several gateways, or
  * by several flushes of one minute, merges: sums add, maxima take the greatest). Points are timed by the service's
  * clock when the report arrives, never the agent's. The orchestrator's maintenance (every minute) keeps partitions
  * ahead, rolls completed hours up into hourly points and drops partitions past the retention.
@@ -11,7 +11,8 @@ import type { Logger } from '../../schema/logger.ts';
 import type { DatabasePool } from '../../sql/pool.ts';
 import { repeatEvery, type Repeating } from '../repeat.ts';
 
-const FLUSH_MS = 30_000;
+/** How often the gateway writes: each point then carries about six samples per server (stats every 10 s). */
+const FLUSH_MS = 60_000;
 /** CPU above this (1,024 cores at 100 %) is a broken report: clamped, so one agent cannot fail another's points. */
 const CPU_MAX = 102_400;
 
@@ -187,7 +188,7 @@ const ROLLUP_BATCH = 24;
 /**
  * Rolls up the completed hours not yet rolled (oldest first, each in its own transaction, claimed once across every
  * orchestrator); answers whether more are waiting. An hour is complete two minutes after its end (the gateways write
- * every 30 s).
+ * every minute).
  */
 export async function rollUpHours(pool: DatabasePool, now: Date, minuteDays: number): Promise<boolean> {
   const due = await pool.anyFirst(sql.type(z.object({ hour: z.string() }))`

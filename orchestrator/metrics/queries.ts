@@ -42,6 +42,13 @@ function rows(kind: 'server' | 'machine', filter: FragmentSqlToken, query: Metri
 async function buckets(connection: CommonQueryMethods, kind: 'server' | 'machine', id: string, query: MetricsQuery, third: 'players' | 'disk') {
   const filter = kind === 'server' ? sql.fragment`server_id = ${id}` : sql.fragment`machine_id = ${id}`;
   const step = `${STEPS[query.step]} seconds`;
+  if (query.step === '1m') {
+    // A minute point is its own bucket: no grouping.
+    return connection.any(sql.type(bucketRow)`
+      SELECT at, cpu_sum / samples AS "cpuAvg", cpu_max::float8 AS "cpuMax", memory_sum / samples AS "memoryAvg", memory_max::float8 AS "memoryMax",
+             third_sum / samples AS "thirdAvg", third_max::float8 AS "thirdMax"
+        FROM (${rows(kind, filter, query, third)}) points ORDER BY at`);
+  }
   return connection.any(sql.type(bucketRow)`
     WITH rolled AS (SELECT coalesce(max(hour) + interval '1 hour', '-infinity'::timestamptz) AS through FROM metrics_rollups)
     SELECT date_bin(${step}::interval, at, TIMESTAMPTZ 'epoch') AS at,

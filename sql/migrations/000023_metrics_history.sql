@@ -2,10 +2,11 @@
 -- Each point keeps sums and maxima with its sample count, so points written by several gateways in one minute merge
 -- (sum + sum, greatest of the maxima) and averages are sum / samples. Tables are partitioned by time: minute points
 -- by day, hourly points by month; retention drops whole partitions, never rows one by one. A server or machine
--- deleted takes its points with it.
+-- deleted takes its points with it (a trigger: no foreign key, whose check would cost a lookup per point written;
+-- points are only written for servers and machines that exist).
 
 CREATE TABLE server_metrics_minute (
-  server_id uuid NOT NULL REFERENCES servers (id) ON DELETE CASCADE,
+  server_id uuid NOT NULL,
   at timestamptz NOT NULL,
   samples integer NOT NULL,
   cpu_sum double precision NOT NULL,
@@ -18,10 +19,9 @@ CREATE TABLE server_metrics_minute (
 ) PARTITION BY RANGE (at);
 
 CREATE TABLE server_metrics_hour (LIKE server_metrics_minute INCLUDING DEFAULTS, PRIMARY KEY (server_id, at)) PARTITION BY RANGE (at);
-ALTER TABLE server_metrics_hour ADD FOREIGN KEY (server_id) REFERENCES servers (id) ON DELETE CASCADE;
 
 CREATE TABLE machine_metrics_minute (
-  machine_id uuid NOT NULL REFERENCES machines (id) ON DELETE CASCADE,
+  machine_id uuid NOT NULL,
   at timestamptz NOT NULL,
   samples integer NOT NULL,
   cpu_sum double precision NOT NULL,
@@ -34,7 +34,20 @@ CREATE TABLE machine_metrics_minute (
 ) PARTITION BY RANGE (at);
 
 CREATE TABLE machine_metrics_hour (LIKE machine_metrics_minute INCLUDING DEFAULTS, PRIMARY KEY (machine_id, at)) PARTITION BY RANGE (at);
-ALTER TABLE machine_metrics_hour ADD FOREIGN KEY (machine_id) REFERENCES machines (id) ON DELETE CASCADE;
+
+CREATE FUNCTION gsm_delete_metrics() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_TABLE_NAME = 'servers' THEN
+    DELETE FROM server_metrics_minute WHERE server_id = OLD.id;
+    DELETE FROM server_metrics_hour WHERE server_id = OLD.id;
+  ELSE
+    DELETE FROM machine_metrics_minute WHERE machine_id = OLD.id;
+    DELETE FROM machine_metrics_hour WHERE machine_id = OLD.id;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER servers_metrics_deleted AFTER DELETE ON servers FOR EACH ROW EXECUTE FUNCTION gsm_delete_metrics();
+CREATE TRIGGER machines_metrics_deleted AFTER DELETE ON machines FOR EACH ROW EXECUTE FUNCTION gsm_delete_metrics();
 
 -- Hours whose minute points are rolled up (each once, by one orchestrator); hourly points are read up to the last one.
 CREATE TABLE metrics_rollups (hour timestamptz PRIMARY KEY, rolled_at timestamptz NOT NULL DEFAULT now());

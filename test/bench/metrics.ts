@@ -142,14 +142,16 @@ try {
     load.report();
     await sleep(Math.max(0, 10_000 - (Date.now() - round)));
   }
-  await sleep(31_000); // the last flush
+  await sleep(61_000); // the last flush
   const serviceUs = (cpuSecondsBetween(serviceBefore, await cpuTicks((pid) => pid === node!.child.pid)) / load.samples.count) * 1e6;
   const postgresUs = (cpuSecondsBetween(postgresBefore, await cpuTicks(isBackendOf(dbName))) / load.samples.count) * 1e6;
   for (const socket of load.sockets) socket.close();
   const rows = Number(await pool.oneFirst(sql.unsafe`SELECT count(*) FROM server_metrics_minute`));
-  const bytes = Number(await pool.oneFirst(sql.unsafe`
+  const bytes = Number(
+    await pool.oneFirst(sql.unsafe`
     SELECT sum(pg_total_relation_size(c.oid)) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-     WHERE i.inhparent = 'server_metrics_minute'::regclass`));
+     WHERE i.inhparent = 'server_metrics_minute'::regclass`),
+  );
   const baselineUs = await baselineInsert(Math.min(load.samples.count, 50_000));
 
   // Queries: QUERY_SERVERS servers with DAYS days of minute points, rolled up.
@@ -167,6 +169,8 @@ try {
       ON CONFLICT DO NOTHING`);
   }
   await pool.query(sql.unsafe`ANALYZE server_metrics_minute`);
+  // The service's maintenance marked these past hours rolled (empty) when it started; they are rolled again now.
+  await pool.query(sql.unsafe`DELETE FROM metrics_rollups`);
   while (await rollUpHours(pool, now, DAYS + 1));
   await pool.query(sql.unsafe`ANALYZE server_metrics_hour`);
   const serverId = String(queryServers[Math.floor(queryServers.length / 2)]);
@@ -192,9 +196,9 @@ try {
   const f = (value: number) => value.toFixed(1);
   process.stdout.write(`
 ingest: ${SERVERS} servers on ${AGENTS} agents every 10 s for ${SECONDS} s: ${load.samples.count} samples, ${rows} minute rows
-  ours (per-minute sums in memory, one upsert per table every 30 s)   service ${f(serviceUs)} µs/sample   Postgres ${f(postgresUs)} µs/sample
+  ours (per-minute sums in memory, one upsert per table every minute)   service ${f(serviceUs)} µs/sample   Postgres ${f(postgresUs)} µs/sample
   baseline (one INSERT per sample, plain table)                        Postgres ${f(baselineUs)} µs/sample   ratio ${f(postgresUs / baselineUs)}
-  storage: ${f(bytes / rows)} bytes per minute point (with its index) = ${f((bytes / rows) * 1440 / 1024)} KiB per server-day of minute points
+  storage: ${f(bytes / rows)} bytes per minute point (with its index) = ${f(((bytes / rows) * 1440) / 1024)} KiB per server-day of minute points
 
 queries: 1 server among ${QUERY_SERVERS} with ${DAYS} days of minute points (${points} points in the week), ${QUERIES} each, through the API
   7 days, step=1h     p50 ${f(week.p50)} ms   p95 ${f(week.p95)} ms      (raw minute rows from Postgres: p50 ${f(weekRaw.p50)} ms, p95 ${f(weekRaw.p95)} ms)
