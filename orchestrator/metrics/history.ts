@@ -52,55 +52,111 @@ function merge(into: Map<string, Point>, from: Map<string, Point>): void {
   }
 }
 
-/** One multi-row upsert of `points` (key `<id>|<minute ms>`) into a minute table. */
-function upsert(connection: CommonQueryMethods, table: 'server' | 'machine', points: [string, Point][]) {
-  const ids = points.map(([key]) => key.slice(0, 36));
-  const ats = points.map(([key]) => new Date(Number(key.slice(37))).toISOString());
+/** What differs between the server and the machine tables: the owner and the third figure (players, disk). */
+const KINDS = {
+  server: {
+    minute: 'server_metrics_minute',
+    hour: 'server_metrics_hour',
+    id: 'server_id',
+    owners: 'servers',
+    thirdSum: 'players_sum',
+    thirdMax: 'players_max',
+    thirdMaxType: 'int4',
+  },
+  machine: {
+    minute: 'machine_metrics_minute',
+    hour: 'machine_metrics_hour',
+    id: 'machine_id',
+    owners: 'machines',
+    thirdSum: 'disk_sum',
+    thirdMax: 'disk_max',
+    thirdMaxType: 'int8',
+  },
+} as const;
+type Kind = keyof typeof KINDS;
+
+const name = (identifier: string) => sql.identifier([identifier]);
+/** The columns of a point table, in order. */
+const columnsOf = (kind: Kind) => {
+  const spec = KINDS[kind];
+  return ['at', 'samples', 'cpu_sum', 'cpu_max', 'memory_sum', 'memory_max', spec.thirdSum, spec.thirdMax].reduce(
+    (list, column) => sql.fragment`${list}, ${name(column)}`,
+    sql.fragment`${name(spec.id)}`,
+  );
+};
+/** On a second write of a point: sums add, maxima take the greatest (`merge`), or the new values replace (`replace`). */
+const onConflict = (kind: Kind, how: 'merge' | 'replace') => {
+  const spec = KINDS[kind];
+  const sums = ['samples', 'cpu_sum', 'memory_sum', spec.thirdSum].map((column) =>
+    how === 'merge' ? sql.fragment`${name(column)} = t.${name(column)} + EXCLUDED.${name(column)}` : sql.fragment`${name(column)} = EXCLUDED.${name(column)}`,
+  );
+  const maxima = ['cpu_max', 'memory_max', spec.thirdMax].map((column) =>
+    how === 'merge'
+      ? sql.fragment`${name(column)} = greatest(t.${name(column)}, EXCLUDED.${name(column)})`
+      : sql.fragment`${name(column)} = EXCLUDED.${name(column)}`,
+  );
+  return sql.fragment`ON CONFLICT (${name(spec.id)}, at) DO UPDATE SET ${sql.join([...sums, ...maxima], sql.fragment`, `)}`;
+};
+
+/** One multi-row upsert of `points` (key `<id>|<minute ms>`) into a minute table, for owners that still exist. */
+function upsert(connection: CommonQueryMethods, kind: Kind, points: [string, Point][]) {
+  const spec = KINDS[kind];
   const column = (pick: (point: Point) => number) => points.map(([, point]) => pick(point));
-  const values = sql.fragment`
-    SELECT * FROM unnest(${sql.array(ids, 'uuid')}, ${sql.array(ats, 'timestamptz')}, ${sql.array(
+  const arrays = [
+    sql.array(
+      points.map(([key]) => key.slice(0, 36)),
+      'uuid',
+    ),
+    sql.array(
+      points.map(([key]) => new Date(Number(key.slice(37))).toISOString()),
+      'timestamptz',
+    ),
+    sql.array(
       column((p) => p.samples),
       'int4',
-    )},
-                         ${sql.array(
-                           column((p) => p.cpuSum),
-                           'float8',
-                         )}, ${sql.array(
-                           column((p) => p.cpuMax),
-                           'float4',
-                         )},
-                         ${sql.array(
-                           column((p) => p.memorySum),
-                           'float8',
-                         )}, ${sql.array(
-                           column((p) => Math.round(p.memoryMax)),
-                           'int8',
-                         )},
-                         ${sql.array(
-                           column((p) => p.thirdSum),
-                           'float8',
-                         )}, ${sql.array(
-                           column((p) => Math.round(p.thirdMax)),
-                           table === 'server' ? 'int4' : 'int8',
-                         )})`;
-  return table === 'server'
-    ? connection.query(sql.unsafe`
-        INSERT INTO server_metrics_minute AS t (server_id, at, samples, cpu_sum, cpu_max, memory_sum, memory_max, players_sum, players_max)
-        SELECT v.* FROM (${values}) v (server_id, at, samples, cpu_sum, cpu_max, memory_sum, memory_max, players_sum, players_max)
-          JOIN servers s ON s.id = v.server_id
-        ON CONFLICT (server_id, at) DO UPDATE SET samples = t.samples + EXCLUDED.samples, cpu_sum = t.cpu_sum + EXCLUDED.cpu_sum,
-          cpu_max = greatest(t.cpu_max, EXCLUDED.cpu_max), memory_sum = t.memory_sum + EXCLUDED.memory_sum,
-          memory_max = greatest(t.memory_max, EXCLUDED.memory_max), players_sum = t.players_sum + EXCLUDED.players_sum,
-          players_max = greatest(t.players_max, EXCLUDED.players_max)`)
-    : connection.query(sql.unsafe`
-        INSERT INTO machine_metrics_minute AS t (machine_id, at, samples, cpu_sum, cpu_max, memory_sum, memory_max, disk_sum, disk_max)
-        SELECT v.* FROM (${values}) v (machine_id, at, samples, cpu_sum, cpu_max, memory_sum, memory_max, disk_sum, disk_max)
-          JOIN machines m ON m.id = v.machine_id
-        ON CONFLICT (machine_id, at) DO UPDATE SET samples = t.samples + EXCLUDED.samples, cpu_sum = t.cpu_sum + EXCLUDED.cpu_sum,
-          cpu_max = greatest(t.cpu_max, EXCLUDED.cpu_max), memory_sum = t.memory_sum + EXCLUDED.memory_sum,
-          memory_max = greatest(t.memory_max, EXCLUDED.memory_max), disk_sum = t.disk_sum + EXCLUDED.disk_sum,
-          disk_max = greatest(t.disk_max, EXCLUDED.disk_max)`);
+    ),
+    sql.array(
+      column((p) => p.cpuSum),
+      'float8',
+    ),
+    sql.array(
+      column((p) => p.cpuMax),
+      'float4',
+    ),
+    sql.array(
+      column((p) => p.memorySum),
+      'float8',
+    ),
+    sql.array(
+      column((p) => Math.round(p.memoryMax)),
+      'int8',
+    ),
+    sql.array(
+      column((p) => p.thirdSum),
+      'float8',
+    ),
+    sql.array(
+      column((p) => Math.round(p.thirdMax)),
+      spec.thirdMaxType,
+    ),
+  ];
+  return connection.query(sql.unsafe`
+    INSERT INTO ${name(spec.minute)} AS t (${columnsOf(kind)})
+    SELECT v.* FROM unnest(${sql.join(arrays, sql.fragment`, `)}) v (${columnsOf(kind)})
+      JOIN ${name(spec.owners)} o ON o.id = v.${name(spec.id)}
+    ${onConflict(kind, 'merge')}`);
 }
+
+/** The hour starting at `at` of one kind's minute points, as hourly points (written again if they were). */
+const rollUp = (connection: CommonQueryMethods, kind: Kind, at: string) => {
+  const spec = KINDS[kind];
+  return connection.query(sql.unsafe`
+    INSERT INTO ${name(spec.hour)} AS t (${columnsOf(kind)})
+    SELECT ${name(spec.id)}, ${at}::timestamptz, sum(samples), sum(cpu_sum), max(cpu_max), sum(memory_sum), max(memory_max),
+           sum(${name(spec.thirdSum)}), max(${name(spec.thirdMax)})
+      FROM ${name(spec.minute)} WHERE at >= ${at}::timestamptz AND at < ${at}::timestamptz + interval '1 hour' GROUP BY 1
+    ${onConflict(kind, 'replace')}`);
+};
 
 export type MetricsRecorder = {
   server: (serverId: string, sample: { cpuPercent: number; memoryBytes: number; playersOnline?: number }) => void;
@@ -119,7 +175,7 @@ export function createMetricsRecorder(options: { pool: DatabasePool; logger: Log
   let taken = 0;
   let flushing: Promise<void> = Promise.resolve();
 
-  const write = async (table: 'server' | 'machine', points: Map<string, Point>): Promise<Map<string, Point>> => {
+  const write = async (table: Kind, points: Map<string, Point>): Promise<Map<string, Point>> => {
     if (points.size === 0) return points;
     const rows = [...points];
     try {
@@ -202,18 +258,8 @@ export async function rollUpHours(pool: DatabasePool, now: Date, minuteDays: num
     await pool.transaction(async (tx) => {
       const claimed = await tx.maybeOneFirst(sql.unsafe`INSERT INTO metrics_rollups (hour) VALUES (${at}) ON CONFLICT DO NOTHING RETURNING hour`);
       if (claimed === null) return;
-      await tx.query(sql.unsafe`
-        INSERT INTO server_metrics_hour AS t (server_id, at, samples, cpu_sum, cpu_max, memory_sum, memory_max, players_sum, players_max)
-        SELECT server_id, ${at}::timestamptz, sum(samples), sum(cpu_sum), max(cpu_max), sum(memory_sum), max(memory_max), sum(players_sum), max(players_max)
-          FROM server_metrics_minute WHERE at >= ${at}::timestamptz AND at < ${at}::timestamptz + interval '1 hour' GROUP BY server_id
-        ON CONFLICT (server_id, at) DO UPDATE SET samples = EXCLUDED.samples, cpu_sum = EXCLUDED.cpu_sum, cpu_max = EXCLUDED.cpu_max,
-          memory_sum = EXCLUDED.memory_sum, memory_max = EXCLUDED.memory_max, players_sum = EXCLUDED.players_sum, players_max = EXCLUDED.players_max`);
-      await tx.query(sql.unsafe`
-        INSERT INTO machine_metrics_hour AS t (machine_id, at, samples, cpu_sum, cpu_max, memory_sum, memory_max, disk_sum, disk_max)
-        SELECT machine_id, ${at}::timestamptz, sum(samples), sum(cpu_sum), max(cpu_max), sum(memory_sum), max(memory_max), sum(disk_sum), max(disk_max)
-          FROM machine_metrics_minute WHERE at >= ${at}::timestamptz AND at < ${at}::timestamptz + interval '1 hour' GROUP BY machine_id
-        ON CONFLICT (machine_id, at) DO UPDATE SET samples = EXCLUDED.samples, cpu_sum = EXCLUDED.cpu_sum, cpu_max = EXCLUDED.cpu_max,
-          memory_sum = EXCLUDED.memory_sum, memory_max = EXCLUDED.memory_max, disk_sum = EXCLUDED.disk_sum, disk_max = EXCLUDED.disk_max`);
+      await rollUp(tx, 'server', at);
+      await rollUp(tx, 'machine', at);
     });
   }
   return due.length === ROLLUP_BATCH;

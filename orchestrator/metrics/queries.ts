@@ -61,31 +61,24 @@ async function buckets(connection: CommonQueryMethods, kind: 'server' | 'machine
 
 const envelope = (query: MetricsQuery) => ({ step: query.step, from: query.from.toISOString(), to: query.to.toISOString() });
 
-export async function serverHistory(connection: CommonQueryMethods, serverId: string, query: MetricsQuery) {
-  const found = await buckets(connection, 'server', serverId, query, 'players');
+/** A server's points (`playersOnline`) or a machine's (`diskUsedBytes`), in the answer's shape. */
+async function history(connection: CommonQueryMethods, kind: 'server' | 'machine', id: string, query: MetricsQuery) {
+  const found = await buckets(connection, kind, id, query, kind === 'server' ? 'players' : 'disk');
   return {
     ...envelope(query),
     points: found.map((row) => ({
       at: new Date(row.at).toISOString(),
       cpuPercent: { avg: round1(row.cpuAvg), max: round1(row.cpuMax) },
       memoryBytes: { avg: Math.round(row.memoryAvg), max: row.memoryMax },
-      playersOnline: { avg: round1(row.thirdAvg), max: row.thirdMax },
+      ...(kind === 'server'
+        ? { playersOnline: { avg: round1(row.thirdAvg), max: row.thirdMax } }
+        : { diskUsedBytes: { avg: Math.round(row.thirdAvg), max: row.thirdMax } }),
     })),
   };
 }
 
-export async function machineHistory(connection: CommonQueryMethods, machineId: string, query: MetricsQuery) {
-  const found = await buckets(connection, 'machine', machineId, query, 'disk');
-  return {
-    ...envelope(query),
-    points: found.map((row) => ({
-      at: new Date(row.at).toISOString(),
-      cpuPercent: { avg: round1(row.cpuAvg), max: round1(row.cpuMax) },
-      memoryBytes: { avg: Math.round(row.memoryAvg), max: row.memoryMax },
-      diskUsedBytes: { avg: Math.round(row.thirdAvg), max: row.thirdMax },
-    })),
-  };
-}
+export const serverHistory = (connection: CommonQueryMethods, serverId: string, query: MetricsQuery) => history(connection, 'server', serverId, query);
+export const machineHistory = (connection: CommonQueryMethods, machineId: string, query: MetricsQuery) => history(connection, 'machine', machineId, query);
 
 /**
  * A cluster's players online: per bucket, the sum over its servers of each one's average (and of each one's maximum,
