@@ -3,7 +3,7 @@
  * environment. Files are created with mode 0600 inside a 0700 directory.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 export type Secrets = {
@@ -23,13 +23,18 @@ async function readOrCreate(file: string, create: () => string, valid: (value: s
     return saved;
   }
   const value = create();
-  // `wx` fails if another process created the file meanwhile; then that process's value is the one to use.
+  // Written whole to a file of this call's own, then linked into place: `link` fails if another process got there
+  // first (then its value is the one to use), and no reader ever sees the file half-written.
+  const own = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  await writeFile(own, `${value}\n`, { mode: 0o600, flag: 'wx' });
   try {
-    await writeFile(file, `${value}\n`, { mode: 0o600, flag: 'wx' });
+    await link(own, file);
     return value;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     return readOrCreate(file, create, valid);
+  } finally {
+    await rm(own, { force: true });
   }
 }
 
