@@ -200,7 +200,19 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     await writeFile(`${file}.tmp`, JSON.stringify(state, null, 2), { mode: 0o600 });
     await rename(`${file}.tmp`, file);
   }
-  const saveStatus = () => void writeStatus().catch((error: unknown) => logger.debug({ err: error }, 'could not write the status file'));
+  /** One write at a time, and the last state always written last (two overlapping renames could leave an older state). */
+  let statusWriting: Promise<void> | undefined;
+  let statusDirty = false;
+  const saveStatus = (): void => {
+    statusDirty = true;
+    if (statusWriting) return;
+    statusWriting = (async () => {
+      while (statusDirty) {
+        statusDirty = false;
+        await writeStatus().catch((error: unknown) => logger.debug({ err: error }, 'could not write the status file'));
+      }
+    })().finally(() => (statusWriting = undefined));
+  };
 
   const jobs = new JobRunner({
     dataDir,
@@ -365,7 +377,8 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       logger.info({ servers: supervisors.size }, 'exiting; the game servers keep running');
     }
     authenticated = false;
-    await writeStatus().catch(() => undefined);
+    saveStatus();
+    await statusWriting;
     socket?.close();
     process.exit(code);
   }

@@ -135,8 +135,13 @@ test('installed with npm into an empty folder, it runs under the machine’s Nod
   t.is(await serverStatus(server.id), 'ONLINE');
   const answer = await body(await app.request(`/api/v1/servers/${server.id}/rcon?wait=20`, json({ command: 'echo from node 20' }, { headers: owner.auth })));
   t.is(answer.output, 'from node 20');
-  const status = await run(NODE20, [join(installed, 'gsm-agent.mjs'), 'status', '--data-dir', dataDir, '--json']);
-  t.like(JSON.parse(status.stdout), { running: true, connected: true, version: pkg.version, servers: [{ id: server.id, status: 'ONLINE' }] });
+  // The status file follows the agent's state a moment after the service has heard of it.
+  let state: { servers?: { status: string }[] } = {};
+  await until(async () => {
+    state = JSON.parse((await run(NODE20, [join(installed, 'gsm-agent.mjs'), 'status', '--data-dir', dataDir, '--json'])).stdout) as typeof state;
+    return state.servers?.[0]?.status === 'ONLINE';
+  }, 'status file says ONLINE');
+  t.like(state, { running: true, connected: true, version: pkg.version, servers: [{ id: server.id, status: 'ONLINE' }] });
 });
 
 test('the one-line install from the registration answer: token on standard input, configuration 0600, user, unit; then it runs', async (t) => {
