@@ -27,6 +27,7 @@ import type { AgentSettings } from './settings.ts';
 import { createMetricsSampler } from './machineMetrics.ts';
 import { JOB_TYPES, JobRunner, type AgentJob } from './jobs/jobRunner.ts';
 import { createExecutor } from './jobs/executor.ts';
+import { pruneBackups, type BackupSettings } from './backups/backupJobs.ts';
 import { killLeftovers } from './servers/leftovers.ts';
 import { Supervisors } from './servers/supervisors.ts';
 import { GatewayAddresses } from './connection/gatewayAddresses.ts';
@@ -55,6 +56,11 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     await chmod(join(dataDir, 'servers'), 0o711);
     await mkdir(join(dataDir, 'run'), { recursive: true, mode: 0o700 });
     await chmod(join(dataDir, 'run'), 0o700);
+  }
+  // Backups and checked-but-not-installed downloads are the agent's alone.
+  for (const own of ['backups', 'staging']) {
+    await mkdir(join(dataDir, own), { recursive: true, mode: 0o700 });
+    await chmod(join(dataDir, own), 0o700);
   }
 
   const logger = createLogger(settings.logLevel).child({ component: 'agent', machineId });
@@ -214,9 +220,16 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     })().finally(() => (statusWriting = undefined));
   };
 
+  const backups: BackupSettings = { dataDir, ...(settings.backupS3 ? { s3: settings.backupS3 } : {}) };
   const jobs = new JobRunner({
     dataDir,
-    executor: createExecutor({ supervisor: (serverId, timeoutMs, signal) => supervisors.waitFor(serverId, timeoutMs, signal), stopTimeoutMs }),
+    executor: createExecutor({
+      supervisor: (serverId, timeoutMs, signal) => supervisors.waitFor(serverId, timeoutMs, signal),
+      stopTimeoutMs,
+      installs: { dataDir, manifestUrl: settings.minecraftManifestUrl, steamcmdUrl: settings.steamcmdUrl },
+      backups,
+      accountFor: async (serverId) => accounts.forServer(serverId),
+    }),
     send(event, data) {
       if (event === 'job:result') return results.put((data as { jobId: string }).jobId, data as { jobId: string });
       if (authenticated) socket?.emit(event, data);
@@ -253,6 +266,14 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     // service sends a sync when it may have lost them (it marked the machine's servers UNKNOWN while the agent stayed
     // connected, e.g. after a database outage). The service keeps the newest per server, so repeats change nothing.
     for (const serverId of wanted.keys()) supervisors.get(serverId)?.reportStatus();
+    // Archives of backups the service no longer lists (deleted, or beyond the server's retention) go.
+    for (const config of wanted.values()) {
+      if (!config.backups) continue;
+      void pruneBackups(backups, config.id, new Set(config.backups)).then(
+        (removed) => removed.length > 0 && logger.info({ serverId: config.id, backups: removed }, 'removed backups the service no longer has'),
+        (error: unknown) => logger.warn({ err: error, serverId: config.id }, 'could not remove old backups'),
+      );
+    }
     for (const [id, supervisor] of [...supervisors.entries()]) {
       if (!wanted.has(id)) {
         supervisors.delete(id);

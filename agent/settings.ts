@@ -7,6 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { USER_NAME } from './servers/accounts.ts';
+import { s3TargetSchema } from './backups/s3Client.ts';
+import { DEFAULT_MANIFEST_URL } from './installs/minecraft.ts';
+import { DEFAULT_STEAMCMD_URL } from './installs/steam.ts';
 
 export const DEFAULT_CONFIG_PATH = '/etc/gsm-agent/config.json';
 export const TOKEN_PATTERN = /^gsm_agent_[0-9A-Za-z]{43}$/;
@@ -38,7 +41,25 @@ export const settingsSchema = z.object({
   /** Stop every game server when the agent exits (by default they keep running and the next agent adopts them). */
   stopServersOnExit: flag.default(false),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Where MINECRAFT installs read the version manifest (default Mojang's). */
+  minecraftManifestUrl: z.url({ protocol: /^https?$/, message: 'expected an http(s) URL' }).default(DEFAULT_MANIFEST_URL),
+  /** Where SteamCMD is downloaded from on first use (default Valve's). */
+  steamcmdUrl: z.url({ protocol: /^https?$/, message: 'expected an http(s) URL' }).default(DEFAULT_STEAMCMD_URL),
+  /** Backups go to this S3-compatible storage instead of staying on the machine (a JSON object in GSM_BACKUP_S3). */
+  backupS3: z
+    .union([z.string().transform((text, context) => parseJson(text, context)), z.record(z.string(), z.unknown())])
+    .pipe(s3TargetSchema)
+    .optional(),
 });
+
+function parseJson(text: string, context: z.RefinementCtx): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    context.addIssue({ code: 'custom', message: 'expected a JSON object: endpoint, bucket, region, accessKeyId, secretAccessKey, prefix' });
+    return z.NEVER;
+  }
+}
 export type AgentSettings = z.output<typeof settingsSchema>;
 
 /** The configuration file's fields (a subset of the settings; unknown keys are refused, catching typos). */
@@ -55,6 +76,9 @@ const fileSchema = z
     allowRoot: z.unknown(),
     stopServersOnExit: z.unknown(),
     logLevel: z.unknown(),
+    minecraftManifestUrl: z.unknown(),
+    steamcmdUrl: z.unknown(),
+    backupS3: z.unknown(),
   })
   .partial()
   .strict();
@@ -99,6 +123,9 @@ export function loadSettings(options: SettingsInput, env: NodeJS.ProcessEnv = pr
     allowRoot: env.GSM_ALLOW_ROOT,
     stopServersOnExit: env.GSM_STOP_SERVERS_ON_EXIT,
     logLevel: env.LOG_LEVEL,
+    minecraftManifestUrl: env.GSM_MINECRAFT_MANIFEST_URL ?? env.MINECRAFT_MANIFEST_URL,
+    steamcmdUrl: env.GSM_STEAMCMD_URL ?? env.STEAMCMD_URL,
+    backupS3: env.GSM_BACKUP_S3,
   };
   const merged: Record<string, unknown> = { dataDir: './agent-data' };
   for (const layer of [file, fromEnv, options as Record<string, unknown>])

@@ -24,6 +24,7 @@ import { installAuditLogRoutes } from './routes/auditLog.ts';
 import { installMachineRoutes } from './routes/machines.ts';
 import { installServerRoutes } from './routes/servers.ts';
 import { installPowerRoutes } from './routes/power.ts';
+import { installBackupRoutes } from './routes/backups.ts';
 import { installJobRoutes } from './routes/jobs.ts';
 import { installTaskRoutes } from './routes/tasks.ts';
 import { installPlayerRoutes } from './routes/players.ts';
@@ -68,6 +69,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installConsoleRoutes(api, deps);
     installWebhookRoutes(api, deps);
     installPowerRoutes(api, deps);
+    installBackupRoutes(api, deps);
     installJobRoutes(api, deps);
     installTaskRoutes(api, deps);
     installMetricsRoutes(api, deps);

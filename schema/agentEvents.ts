@@ -18,7 +18,7 @@ const uuid = z.uuid();
 const byteCount = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 /** Statuses an agent may report (the service's own UNKNOWN is never reported by an agent). */
-export const REPORTED_STATUSES = ['INSTALLING', 'OFFLINE', 'STARTING', 'ONLINE', 'STOPPING', 'RESTARTING', 'CRASHED'] as const;
+export const REPORTED_STATUSES = ['INSTALLING', 'INSTALL_FAILED', 'OFFLINE', 'STARTING', 'ONLINE', 'STOPPING', 'RESTARTING', 'CRASHED'] as const;
 
 export const authEvent = z.object({ token: z.string().min(1).max(200), machineId: uuid, version: z.string().min(1).max(64) }).strict();
 
@@ -68,7 +68,15 @@ export const playersSnapshotEvent = z
   .object({ serverId: uuid, players: z.array(z.object({ ...playerFields, ping: z.number().min(0).optional() }).strict()).max(1000), at: iso })
   .strict();
 
-export const jobProgressEvent = z.object({ jobId: uuid, status: z.literal('RUNNING'), message: z.string().max(2000).optional() }).strict();
+export const jobProgressEvent = z
+  .object({
+    jobId: uuid,
+    status: z.literal('RUNNING'),
+    /** How far the job is (0..100), when the agent knows (installs, updates, backups, restores). */
+    percent: z.number().min(0).max(100).nullable().optional(),
+    message: storedText(2000).optional(),
+  })
+  .strict();
 
 export const jobResultEvent = z
   .object({
@@ -119,6 +127,14 @@ export const serverConfig = z.object({
   memoryLimitMb: z.int().positive().nullable().optional(),
   /** CPU limit in percent of one core (150 = one and a half cores; null or absent: none). */
   cpuLimitPercent: z.int().positive().nullable().optional(),
+  /** The game version to install (null: the latest release). */
+  version: z.string().nullable().optional(),
+  /** MINECRAFT: the operator accepted the game's EULA (eula.txt is written only then). */
+  acceptEula: z.boolean().optional(),
+  /** CUSTOM: the command an INSTALL or UPDATE runs in the server's directory. */
+  installCommand: z.string().nullable().optional(),
+  /** The ids of the server's backups that exist (PENDING or finished): the agent removes the files of any other. */
+  backups: z.array(z.string()).optional(),
 });
 export type ServerConfig = z.infer<typeof serverConfig>;
 

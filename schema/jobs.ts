@@ -4,7 +4,23 @@
 import { z } from 'zod';
 import { enumFilter, id, paginationQuery, sortQuery, timestamp } from './http.ts';
 
-export const JOB_TYPES = ['START', 'STOP', 'RESTART', 'KILL', 'RCON', 'KICK', 'BAN', 'UNBAN', 'BROADCAST', 'WIPE', 'TASK_RUN'] as const;
+export const JOB_TYPES = [
+  'START',
+  'STOP',
+  'RESTART',
+  'KILL',
+  'RCON',
+  'KICK',
+  'BAN',
+  'UNBAN',
+  'BROADCAST',
+  'WIPE',
+  'TASK_RUN',
+  'INSTALL',
+  'UPDATE',
+  'BACKUP',
+  'RESTORE',
+] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 export const JOB_STATUSES = ['QUEUED', 'DISPATCHED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -32,6 +48,13 @@ export const job = z
           .meta({ description: "The game's last console lines (up to 20), when the game itself failed the job: it crashed or never started." }),
       })
       .nullable(),
+    progress: z
+      .object({
+        percent: z.number().min(0).max(100).nullable().meta({ description: 'How far it is (0..100), or null when not known.' }),
+        message: z.string().nullable(),
+      })
+      .nullable()
+      .meta({ description: 'While it runs, how far it is, from its agent (installs, updates, backups, restores); null before the first report.' }),
     attempts: z.int(),
     createdBy: z.object({ kind: z.enum(['USER', 'TOKEN', 'TASK', 'SYSTEM']), id: z.string().nullable() }),
     idempotencyKey: z.string().nullable(),

@@ -6,7 +6,7 @@ import { GAME_TYPES, NEEDS_START_COMMAND, type GameType } from './games.ts';
 import { booleanQuery, enumFilter, id, paginationQuery, sortQuery, timestamp } from './http.ts';
 
 export const MACHINE_STATUSES = ['ONLINE', 'OFFLINE'] as const;
-export const SERVER_STATUSES = ['INSTALLING', 'OFFLINE', 'STARTING', 'ONLINE', 'STOPPING', 'RESTARTING', 'CRASHED', 'UNKNOWN'] as const;
+export const SERVER_STATUSES = ['INSTALLING', 'INSTALL_FAILED', 'OFFLINE', 'STARTING', 'ONLINE', 'STOPPING', 'RESTARTING', 'CRASHED', 'UNKNOWN'] as const;
 export const DESIRED_STATUSES = ['RUNNING', 'STOPPED'] as const;
 
 const name = z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
@@ -39,6 +39,35 @@ const cpuLimitPercent = z
   .max(CPU_LIMIT_PERCENT.max, CPU_LIMIT_MESSAGE)
   .nullable()
   .meta({ description: 'CPU limit in percent of one core (1..102400; 150 = one and a half cores); null: no limit.', example: 200 });
+
+/** Installs and backups (docs/installs-and-backups.md). */
+const version = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(64, 'must be at most 64 characters')
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._+-]*$/, 'letters, digits, dots, dashes, underscores and plus signs (e.g. 1.21.4 or latest)')
+  .nullable()
+  .meta({
+    description: 'The game version to install: MINECRAFT a release or snapshot id (e.g. `1.21.4`), `latest` or null for the latest release.',
+    example: '1.21.4',
+  });
+const installCommand = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(1024, 'must be at most 1024 characters')
+  .refine((command) => ![...command].some((c) => c < ' ' || c === '\u007f'), 'must be one line without control characters')
+  .nullable()
+  .meta({
+    description: 'CUSTOM servers: the command an INSTALL or UPDATE runs in the server directory (split like a shell command line, not run by a shell).',
+  });
+const BACKUP_RETENTION_MESSAGE = 'backupRetention must be a whole number between 1 and 100';
+const backupRetention = z
+  .int({ message: BACKUP_RETENTION_MESSAGE })
+  .min(1, BACKUP_RETENTION_MESSAGE)
+  .max(100, BACKUP_RETENTION_MESSAGE)
+  .meta({ description: 'Completed backups kept (1..100, default 5): the oldest beyond it are deleted when a backup completes.', example: 5 });
 
 // ---- machines
 
@@ -115,6 +144,12 @@ export const server = z
       .meta({ description: 'Why the server is in its status, from its agent: e.g. `command not found: ./RustDedicated`, `exited with code 1`.' }),
     lastExitCode: z.int().nullable().meta({ description: 'How its process last ended (null: never ended, or ended by a signal).' }),
     stats: serverStats.nullable().meta({ description: 'The latest CPU and memory sample, while it runs (null before the first one).' }),
+    version: z.string().nullable().meta({ description: 'The game version an INSTALL or UPDATE installs (null: the latest release).' }),
+    installedVersion: z.string().nullable().meta({ description: 'What the last successful INSTALL or UPDATE installed (null: never installed by the agent).' }),
+    installedAt: timestamp.nullable(),
+    acceptEula: z.boolean().meta({ description: "MINECRAFT: you accept Mojang's EULA; the agent writes `eula=true` only then." }),
+    installCommand: z.string().nullable(),
+    backupRetention: z.int(),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -133,6 +168,10 @@ const serverFields = {
   env: env.nullable().optional(),
   memoryLimitMb: memoryLimitMb.optional(),
   cpuLimitPercent: cpuLimitPercent.optional(),
+  version: version.optional(),
+  acceptEula: z.boolean().optional(),
+  installCommand: installCommand.optional(),
+  backupRetention: backupRetention.optional(),
   rconPassword: z
     .string()
     .min(8, 'must be at least 8 characters')
@@ -144,7 +183,10 @@ const serverFields = {
 type PortFields = { gamePort?: number; queryPort?: number; rconPort?: number };
 
 /** The three ports of one server differ; CUSTOM needs a start command. Reported on the offending field. */
-function checkServer(value: PortFields & { gameType?: GameType; startCommand?: string | null }, context: z.RefinementCtx) {
+function checkServer(
+  value: PortFields & { gameType?: GameType; startCommand?: string | null; installCommand?: string | null; autoInstall?: boolean },
+  context: z.RefinementCtx,
+) {
   const ports: [keyof PortFields, number | undefined][] = [
     ['gamePort', value.gamePort],
     ['queryPort', value.queryPort],
@@ -158,11 +200,21 @@ function checkServer(value: PortFields & { gameType?: GameType; startCommand?: s
   if (value.gameType && NEEDS_START_COMMAND.has(value.gameType) && !value.startCommand) {
     context.addIssue({ code: 'custom', path: ['startCommand'], message: `required for ${value.gameType} servers` });
   }
+  if (value.autoInstall && value.gameType === 'CUSTOM' && !value.installCommand) {
+    context.addIssue({ code: 'custom', path: ['installCommand'], message: 'required to install a CUSTOM server' });
+  }
 }
 
-export const createServerBody = z.object(serverFields).strict().superRefine(checkServer);
+const autoInstall = z.boolean().optional().meta({
+  description:
+    "Install the game at once (an INSTALL job). Default: true when the server runs its game's default start command (no startCommand of its own), else false.",
+});
+export const createServerBody = z
+  .object({ ...serverFields, autoInstall })
+  .strict()
+  .superRefine(checkServer);
 export const createServerVariantBody = z
-  .object({ clusterId: id, ...serverFields })
+  .object({ clusterId: id, ...serverFields, autoInstall })
   .strict()
   .superRefine(checkServer);
 export const updateServerBody = z
@@ -177,6 +229,10 @@ export const updateServerBody = z
     env: serverFields.env,
     memoryLimitMb: serverFields.memoryLimitMb,
     cpuLimitPercent: serverFields.cpuLimitPercent,
+    version: serverFields.version,
+    acceptEula: serverFields.acceptEula,
+    installCommand: serverFields.installCommand,
+    backupRetention: serverFields.backupRetention,
     rconPassword: serverFields.rconPassword,
   })
   .strict()

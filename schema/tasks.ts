@@ -7,7 +7,7 @@ import { booleanQuery, id, paginationQuery, sortQuery, timestamp } from './http.
 import { rconCommand } from './jobs.ts';
 import { canonicalTimezone, checkSchedule, ScheduleError } from './schedule.ts';
 
-export const STEP_TYPES = ['START', 'STOP', 'RESTART', 'RCON', 'BROADCAST', 'WIPE'] as const;
+export const STEP_TYPES = ['START', 'STOP', 'RESTART', 'RCON', 'BROADCAST', 'WIPE', 'BACKUP'] as const;
 export type StepType = (typeof STEP_TYPES)[number];
 /**
  * `lastRunStatus`: the last run's outcome (SUCCEEDED, FAILED, CANCELLED, EXPIRED), RUNNING while one is under way,

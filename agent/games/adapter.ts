@@ -11,9 +11,10 @@ export type PlayerLine = { kind: 'join' | 'leave'; steamId: string; username: st
 export interface CommandChannel {
   /**
    * Sends `text` and answers the game's reply: the RCON response, or for a console the output lines that followed,
-   * up to the first that matches `expect` (or a short quiet period without one).
+   * up to the first that matches `expect` (or a short quiet period without one), waiting at most `timeoutMs` (a
+   * console's default: 5 s).
    */
-  command(text: string, expect?: RegExp): Promise<string>;
+  command(text: string, expect?: RegExp, timeoutMs?: number): Promise<string>;
 }
 
 export interface GameAdapter {

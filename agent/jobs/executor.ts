@@ -6,6 +6,10 @@
 import type { ServerSupervisor } from '../servers/serverSupervisor.ts';
 import type { PlayerInfo } from '../games/adapter.ts';
 import { wipe, WipeError } from '../servers/wipe.ts';
+import type { Account } from '../servers/accounts.ts';
+import { InstallError } from '../installs/download.ts';
+import { runInstallJob, type InstallSettings } from '../installs/installer.ts';
+import { runBackupJob, runRestoreJob, type BackupSettings } from '../backups/backupJobs.ts';
 import { CONSOLE_TAIL_LINES, JobError, type AgentJob, type JobExecutor } from './jobRunner.ts';
 
 /** The longest a STOP may take beyond the kill escalation before the job fails. */
@@ -19,6 +23,12 @@ export type ExecutorOptions = {
   supervisor: (serverId: string, timeoutMs: number, signal: AbortSignal) => Promise<ServerSupervisor | undefined>;
   stopTimeoutMs: number;
   now?: () => number;
+  /** Where installs download from (INSTALL, UPDATE). */
+  installs?: InstallSettings;
+  /** Where backups go (BACKUP, RESTORE). */
+  backups?: BackupSettings;
+  /** The account a server runs as (undefined: the agent's own user). */
+  accountFor?: (serverId: string) => Promise<Account | undefined>;
 };
 
 export function createExecutor(options: ExecutorOptions): JobExecutor {
@@ -100,8 +110,9 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
   }
 
   return {
-    async execute(job, signal) {
+    async execute(job, signal, progress) {
       const supervisor = await serverOf(job, signal);
+      const account = async () => options.accountFor?.(supervisor.config.id);
       switch (job.type) {
         case 'START':
           return start(supervisor, signal);
@@ -143,6 +154,36 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
             throw new JobError(error instanceof WipeError ? 'WIPE_REFUSED' : 'WIPE_FAILED', (error as Error).message);
           }
         }
+        case 'INSTALL':
+        case 'UPDATE': {
+          if (!options.installs) throw new JobError('UNSUPPORTED', `${job.type} jobs are not set up on this agent`);
+          if (job.type === 'INSTALL' && (supervisor.running || supervisor.status === 'STARTING'))
+            throw new JobError('SERVER_RUNNING', `the server is ${supervisor.status}: stop it before installing`);
+          try {
+            return await runInstallJob(supervisor, job as AgentJob & { type: 'INSTALL' | 'UPDATE' }, {
+              ...options.installs,
+              account: await account(),
+              signal,
+              progress,
+              // Stopped for the update only: the desired status the service set stays as it is.
+              stop: async () => {
+                const desired = supervisor.config.desiredStatus;
+                await stop(supervisor, signal);
+                supervisor.config = { ...supervisor.config, desiredStatus: desired };
+              },
+              start: () => start(supervisor, signal),
+            });
+          } catch (error) {
+            if (error instanceof InstallError) throw new JobError(error.code, error.message, error.consoleTail);
+            throw error;
+          }
+        }
+        case 'BACKUP':
+          if (!options.backups) throw new JobError('UNSUPPORTED', 'BACKUP jobs are not set up on this agent');
+          return runBackupJob(supervisor, job.params, { ...options.backups, account: await account(), signal, progress });
+        case 'RESTORE':
+          if (!options.backups) throw new JobError('UNSUPPORTED', 'RESTORE jobs are not set up on this agent');
+          return runRestoreJob(supervisor, job.params, { ...options.backups, account: await account(), signal, progress });
         default:
           throw new JobError('UNSUPPORTED', `${job.type} jobs are not supported by this agent`);
       }

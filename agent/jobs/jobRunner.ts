@@ -18,7 +18,22 @@ import { Outbox, SAFE_JOB_ID, type JobResultEvent } from './outbox.ts';
 
 export type { JobResultEvent } from './outbox.ts';
 
-export const JOB_TYPES = ['START', 'STOP', 'RESTART', 'KILL', 'RCON', 'KICK', 'BAN', 'UNBAN', 'BROADCAST', 'WIPE'] as const;
+export const JOB_TYPES = [
+  'START',
+  'STOP',
+  'RESTART',
+  'KILL',
+  'RCON',
+  'KICK',
+  'BAN',
+  'UNBAN',
+  'BROADCAST',
+  'WIPE',
+  'INSTALL',
+  'UPDATE',
+  'BACKUP',
+  'RESTORE',
+] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 export type AgentJob = { jobId: string; type: JobType; serverId: string | null; params: Record<string, unknown>; deadline: string };
 
@@ -35,10 +50,16 @@ export class JobError extends Error {
   }
 }
 
+/** Reports how far a long job is (installs, backups): sent as `job:progress`, at most one a second. */
+export type Progress = (percent: number | null, message: string) => void;
+
 export interface JobExecutor {
   /** Does the job; should stop early when `signal` aborts (cancel, or a KILL of the same server). */
-  execute(job: AgentJob, signal: AbortSignal): Promise<Record<string, unknown>>;
+  execute(job: AgentJob, signal: AbortSignal, progress: Progress): Promise<Record<string, unknown>>;
 }
+
+/** The least time between two progress reports of one job; the last one waiting is sent when it is up. */
+const PROGRESS_INTERVAL_MS = 1_000;
 
 export interface JobRunnerOptions {
   dataDir: string;
@@ -162,15 +183,47 @@ export class JobRunner {
       return this.#finish(entry, failed('EXPIRED', `deadline ${job.deadline} passed before the job started`));
     }
     this.#send('job:progress', { jobId: job.jobId, status: 'RUNNING' });
+    const progress = this.#progress(entry);
     let outcome: Outcome;
     try {
-      const result = await this.#options.executor.execute(job, controller.signal);
+      const result = await this.#options.executor.execute(job, controller.signal, progress.report);
       outcome = { status: 'SUCCEEDED', result: result ?? {} };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       outcome = error instanceof JobError ? failed(error.code, message, error.consoleTail) : failed('AGENT_ERROR', message);
     }
+    progress.end();
     await this.#finish(entry, outcome);
+  }
+
+  /** A job's progress reporter: the first report goes at once, later ones at most once per PROGRESS_INTERVAL_MS. */
+  #progress(entry: Entry): { report: Progress; end: () => void } {
+    let lastSent = 0;
+    let waiting: { percent: number | null; message: string } | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const send = () => {
+      timer = undefined;
+      if (!waiting || entry.settled) return;
+      const { percent, message } = waiting;
+      waiting = undefined;
+      lastSent = this.#now();
+      const rounded = percent === null ? null : Math.round(Math.min(100, Math.max(0, percent)) * 10) / 10;
+      this.#send('job:progress', storableJson({ jobId: entry.job.jobId, status: 'RUNNING', percent: rounded, message: message.slice(0, 2000) }));
+    };
+    return {
+      report: (percent, message) => {
+        waiting = { percent, message };
+        if (timer) return;
+        const wait = lastSent + PROGRESS_INTERVAL_MS - this.#now();
+        if (wait <= 0) send();
+        else timer = setTimeout(send, wait);
+      },
+      // The last report waiting goes before the result (the service keeps a job's progress only while it runs).
+      end: () => {
+        clearTimeout(timer);
+        send();
+      },
+    };
   }
 
   /** Stores then sends the result, once per job whichever of executor, cancel or KILL gets here first. */

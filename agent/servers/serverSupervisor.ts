@@ -71,7 +71,7 @@ const CONSOLE_BATCH_LINES = 500;
 /** Lines waiting to be sent; past this a flooding server's lines are dropped and counted (a marker line says how many). */
 const CONSOLE_PENDING_MAX = 2_000;
 
-export type ServerStatus = 'INSTALLING' | 'OFFLINE' | 'STARTING' | 'ONLINE' | 'STOPPING' | 'RESTARTING' | 'CRASHED';
+export type ServerStatus = 'INSTALLING' | 'INSTALL_FAILED' | 'OFFLINE' | 'STARTING' | 'ONLINE' | 'STOPPING' | 'RESTARTING' | 'CRASHED';
 
 export class ServerSupervisor {
   config: ServerConfig;
@@ -132,8 +132,42 @@ export class ServerSupervisor {
   /** Bans and unbans waiting for the server to be online (applied when it is). */
   readonly pendingModeration: PendingModeration;
 
+  /** Set while an install, update or restore changes the server's files: nothing starts the server meanwhile. */
+  #maintenance: string | undefined;
+
+  /** What changes the server's files now (INSTALL, UPDATE, RESTORE), if anything. */
+  get maintenance(): string | undefined {
+    return this.#maintenance;
+  }
+
+  /**
+   * Runs `work` with the server held stopped (a sync, a crash restart or a START waits until it is done); `status`, when
+   * given, is reported meanwhile (INSTALLING). One at a time: the jobs of a server already run one after the other.
+   */
+  async maintain<T>(what: string, work: () => Promise<T>, status?: ServerStatus): Promise<T> {
+    if (this.running || this.#launching) throw new Error(`the server is ${this.status}: stop it first`);
+    this.#maintenance = what;
+    if (status) this.#setStatus(status, { message: `${what.toLowerCase()} under way` });
+    try {
+      return await work();
+    } finally {
+      this.#maintenance = undefined;
+    }
+  }
+
+  /** Reports a status the server's own process does not decide (after an install: OFFLINE, or INSTALL_FAILED saying why). */
+  report(status: ServerStatus, message?: string): void {
+    this.#setStatus(status, message === undefined ? {} : { message });
+  }
+
+  /** Sends lines that are not the game's own output (an installer's) to whoever watches the console. */
+  relayConsole(line: string): void {
+    this.#queueConsole(line);
+  }
+
   /** Moves towards the desired status (after every servers:sync and reconnect). */
   async reconcile(): Promise<void> {
+    if (this.#maintenance) return;
     if (this.config.desiredStatus === 'RUNNING' && !this.running && this.status !== 'STARTING') await this.start();
     if (this.config.desiredStatus === 'STOPPED' && this.running && !this.#stopping) await this.stop();
   }
@@ -147,6 +181,7 @@ export class ServerSupervisor {
   /** Starts the server unless it runs or is being launched (a sync and a START job may ask at the same moment). */
   start(): Promise<void> {
     if (this.running) return Promise.resolve();
+    if (this.#maintenance) return Promise.reject(new Error(`the server's files are being changed (${this.#maintenance}): it starts once that is done`));
     this.#launching ??= this.#launch().finally(() => (this.#launching = undefined));
     return this.#launching;
   }
@@ -358,6 +393,10 @@ export class ServerSupervisor {
         at: new Date().toISOString(),
       });
     }
+    this.#queueConsole(line);
+  }
+
+  #queueConsole(line: string): void {
     if (this.#consoleLines.length >= CONSOLE_PENDING_MAX) {
       this.#consoleDropped += 1;
       return;
@@ -517,7 +556,7 @@ export class ServerSupervisor {
       return;
     }
     this.#timer(() => {
-      if (this.config.desiredStatus === 'RUNNING' && !this.running && !this.#stopping) void this.start();
+      if (this.config.desiredStatus === 'RUNNING' && !this.running && !this.#stopping && !this.#maintenance) void this.start();
     }, decision.delayMs);
   }
 }

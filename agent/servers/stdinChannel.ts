@@ -19,14 +19,14 @@ export class StdinChannel implements CommandChannel {
     this.#process = process;
   }
 
-  command(text: string, expect?: RegExp): Promise<string> {
-    const run = () => this.#run(text, expect);
+  command(text: string, expect?: RegExp, timeoutMs = COMMAND_TIMEOUT_MS): Promise<string> {
+    const run = () => this.#run(text, expect, timeoutMs);
     const result = this.#queue.then(run, run);
     this.#queue = result.catch(() => undefined);
     return result;
   }
 
-  #run(text: string, expect?: RegExp): Promise<string> {
+  #run(text: string, expect: RegExp | undefined, timeoutMs: number): Promise<string> {
     return new Promise<string>((resolve, reject) => {
       const lines: string[] = [];
       let quiet: NodeJS.Timeout | undefined;
@@ -45,10 +45,7 @@ export class StdinChannel implements CommandChannel {
           quiet = setTimeout(() => finish(), QUIET_MS);
         }
       };
-      const limit = setTimeout(
-        () => (expect ? finish(new Error(`no answer to ${JSON.stringify(text)} within ${COMMAND_TIMEOUT_MS} ms`)) : finish()),
-        COMMAND_TIMEOUT_MS,
-      );
+      const limit = setTimeout(() => (expect ? finish(new Error(`no answer to ${JSON.stringify(text)} within ${timeoutMs} ms`)) : finish()), timeoutMs);
       this.#process.on('line', onLine);
       if (!expect) quiet = setTimeout(() => finish(), QUIET_MS);
       this.#process.write(text);

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { notFound } from '../../schema/errors.ts';
 
 const RESOURCES = {
+  backups: 'Backup',
   bans: 'Ban',
   jobs: 'Job',
   machines: 'Machine',

@@ -5,6 +5,7 @@
  * 202 with the Job and `Location`, or — with `?wait=N`, and by default for RCON (10 s) — the finished result.
  */
 import type { Context } from 'koa';
+import { sql } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
@@ -30,7 +31,14 @@ const rconQuery = z.object({ wait: waitSeconds.optional() }).strict();
 export function installPowerRoutes(api: Api, deps: AppDeps) {
   const { pool, jobEvents } = deps;
 
-  type Request = { serverId: string; type: JobType; params: Record<string, unknown>; desired: DesiredStatus | null; requireRunning: boolean };
+  type Request = {
+    serverId: string;
+    type: JobType;
+    params: Record<string, unknown>;
+    desired: DesiredStatus | null;
+    requireRunning: boolean;
+    requireStopped?: boolean;
+  };
 
   // One statement (server lock and desired status, job, audit entry, announcement): atomic without a transaction.
   const accept = (ctx: Context, request: Request, id?: string) =>
@@ -90,6 +98,49 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
             query.wait ?? 0,
           ),
         ),
+    });
+  }
+
+  const INSTALLS = [
+    {
+      type: 'INSTALL' as const,
+      path: 'install',
+      summary: 'Install the game',
+      description:
+        "An INSTALL job: the agent installs the server's game in its directory (MINECRAFT: the server jar of `version`, checked by SHA-1; Steam games: SteamCMD `app_update`; CUSTOM: `installCommand`), with progress on the job. 409 while the server runs. The server is INSTALLING meanwhile and INSTALL_FAILED when it fails (its previous installation is left working).",
+      requireStopped: true,
+    },
+    {
+      type: 'UPDATE' as const,
+      path: 'update',
+      summary: 'Update the game',
+      description:
+        'An UPDATE job: like INSTALL, for an installed server (MINECRAFT: to `version`, or the latest release). A running server is stopped, updated and started again when its desired status is RUNNING.',
+      requireStopped: false,
+    },
+  ];
+  for (const install of INSTALLS) {
+    api.route({
+      method: 'post',
+      path: `/api/v1/servers/:id/${install.path}`,
+      summary: install.summary,
+      description: `${install.description} 202 with the Job and \`Location\`; with \`?wait=N\` (0..60) the answer waits until the job ends (200) or N seconds pass (202).`,
+      tags: ['Installs and backups'],
+      auth: 'user',
+      params: z.object({ id }),
+      query: powerQuery,
+      permission: { action: 'servers.manage', server: { param: 'id' } },
+      responses: {
+        200: { description: 'The finished job', schema: job },
+        202: { description: 'The job, accepted', schema: job, headers: { Location: 'The job' } },
+        ...((install.requireStopped ? { 409: { description: 'The server is running' } } : {}) as Record<number, { description: string }>),
+      },
+      handler: async (ctx, { params, query }) => {
+        // The version asked for travels with the job: a PATCH just before reaches the agent's configuration later.
+        const version = await pool.maybeOneFirst(sql.type(z.object({ version: z.string().nullable() }))`SELECT version FROM servers WHERE id = ${params.id}`);
+        const request = { serverId: params.id, type: install.type, params: { version: version ?? null }, desired: null, requireRunning: false };
+        answerJob(ctx, await acceptAndSettle(ctx, { ...request, requireStopped: install.requireStopped }, query.wait ?? 0));
+      },
     });
   }
 

@@ -21,6 +21,7 @@ import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { CONSTRAINT_MESSAGES } from '../middleware/databaseErrors.ts';
 import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
 import { originOf } from '../identity/origin.ts';
+import { acceptServerJob } from '../../orchestrator/jobs/serverJobs.ts';
 
 CONSTRAINT_MESSAGES.server_ports_machine_port_key = 'A port of this server is already used by another server on the same machine';
 CONSTRAINT_MESSAGES.servers_ports_distinct = 'The game, query and RCON ports of a server must differ';
@@ -31,7 +32,9 @@ const SERVER_COLUMNS = sql.fragment`
   s.status, s.desired_status AS "desiredStatus", s.players_online AS "playersOnline", s.auto_restart AS "autoRestart",
   s.start_command AS "startCommand", s.env, s.memory_limit_mb AS "memoryLimitMb", s.cpu_limit_percent AS "cpuLimitPercent",
   s.last_status_at AS "lastStatusAt", s.status_reason AS "statusReason",
-  s.last_exit_code AS "lastExitCode", s.stats, s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;
+  s.last_exit_code AS "lastExitCode", s.stats, s.version, s.installed_version AS "installedVersion", s.installed_at AS "installedAt",
+  s.accept_eula AS "acceptEula", s.install_command AS "installCommand", s.backup_retention AS "backupRetention",
+  s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;
 const SORT = {
   name: sql.fragment`lower(s.name)`,
   createdAt: sql.fragment`s.created_at`,
@@ -76,15 +79,30 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
       if (machineCluster !== clusterId) throw validationFailed([{ field: 'machineId', message: 'no such machine in this cluster' }]);
       const serverId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
         INSERT INTO servers (cluster_id, machine_id, name, game_type, game_port, query_port, rcon_port, max_players,
-                             auto_restart, start_command, env, memory_limit_mb, cpu_limit_percent, rcon_password)
+                             auto_restart, start_command, env, memory_limit_mb, cpu_limit_percent, rcon_password,
+                             version, accept_eula, install_command, backup_retention)
         VALUES (${clusterId}, ${body.machineId}, ${body.name}, ${body.gameType}, ${body.gamePort}, ${body.queryPort}, ${body.rconPort},
                 ${body.maxPlayers ?? DEFAULT_MAX_PLAYERS[body.gameType as GameType]}, ${body.autoRestart ?? true},
                 ${body.startCommand ?? null}, ${body.env ? sql.jsonb(body.env) : null}, ${body.memoryLimitMb ?? null}, ${body.cpuLimitPercent ?? null},
-                ${body.rconPassword ?? generateRconPassword()})
+                ${body.rconPassword ?? generateRconPassword()},
+                ${body.version ?? null}, ${body.acceptEula ?? false}, ${body.installCommand ?? null}, ${body.backupRetention ?? 5})
         RETURNING id`);
       await claimPorts(tx, serverId, body.machineId, [body.gamePort, body.queryPort, body.rconPort]);
       await notifyAgent(tx, { type: 'servers_changed', machineId: body.machineId });
-      await recordAudit(tx, originOf(ctx), { clusterId, action: 'server.create', target: { type: 'server', id: serverId } });
+      const origin = originOf(ctx);
+      await recordAudit(tx, origin, { clusterId, action: 'server.create', target: { type: 'server', id: serverId } });
+      // A server that runs its game's default start command is installed at once (docs/installs-and-backups.md).
+      if (body.autoInstall ?? (!body.startCommand && body.gameType !== 'CUSTOM')) {
+        const install = await acceptServerJob(tx, origin, {
+          serverId,
+          type: 'INSTALL',
+          params: { version: body.version ?? null },
+          desired: null,
+          requireRunning: false,
+          audit: { action: 'server.install' },
+        });
+        ctx.set('GSM-Install-Job', install.id);
+      }
       return getServer(tx, serverId);
     });
   }
@@ -146,7 +164,10 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
     body: createServerBody,
     permission: { action: 'servers.manage', cluster: 'clusterId' },
     status: 201,
-    responses: { 201: { description: 'The server', schema: server }, 409: { description: 'A port is taken on that machine' } },
+    responses: {
+      201: { description: 'The server', schema: server, headers: { 'GSM-Install-Job': 'The INSTALL job, when the game is installed at once' } },
+      409: { description: 'A port is taken on that machine' },
+    },
     handler: (ctx, { params, body }) => create(ctx, params.clusterId, body),
   });
 
@@ -159,7 +180,10 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
     body: createServerVariantBody,
     permission: { action: 'servers.manage', cluster: ({ body }) => body.clusterId },
     status: 201,
-    responses: { 201: { description: 'The server', schema: server }, 409: { description: 'A port is taken on that machine' } },
+    responses: {
+      201: { description: 'The server', schema: server, headers: { 'GSM-Install-Job': 'The INSTALL job, when the game is installed at once' } },
+      409: { description: 'A port is taken on that machine' },
+    },
     handler: (ctx, { body: { clusterId, ...body } }) => create(ctx, clusterId, body),
   });
 
@@ -222,6 +246,10 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
             env = ${body.env === undefined ? sql.fragment`env` : body.env === null ? null : sql.jsonb(body.env)},
             memory_limit_mb = ${body.memoryLimitMb === undefined ? sql.fragment`memory_limit_mb` : body.memoryLimitMb},
             cpu_limit_percent = ${body.cpuLimitPercent === undefined ? sql.fragment`cpu_limit_percent` : body.cpuLimitPercent},
+            version = ${body.version === undefined ? sql.fragment`version` : body.version},
+            accept_eula = ${body.acceptEula ?? sql.fragment`accept_eula`},
+            install_command = ${body.installCommand === undefined ? sql.fragment`install_command` : body.installCommand},
+            backup_retention = ${body.backupRetention ?? sql.fragment`backup_retention`},
             rcon_password = ${body.rconPassword ?? sql.fragment`rcon_password`},
             updated_at = now()
            WHERE id = ${params.id}`);

@@ -328,7 +328,7 @@ export class AgentSession {
       }
       case 'job:progress': {
         const progress = data as z.infer<(typeof AGENT_EVENTS)['job:progress']>;
-        if (!(await store.markRunning(machineId, progress.jobId))) return this.#invalid(`job ${progress.jobId} is not this machine's`, ack);
+        if (!(await store.markRunning(machineId, progress.jobId, progress))) return this.#invalid(`job ${progress.jobId} is not this machine's`, ack);
         break;
       }
       case 'console':

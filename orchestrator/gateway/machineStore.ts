@@ -244,13 +244,18 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
     markDispatched: (jobId: string): Promise<string | null> => dispatched.add(jobId),
 
     /** Marks the job RUNNING unless it is further; false only when it is not this machine's job. */
-    async markRunning(machineId: string, jobId: string): Promise<boolean> {
+    async markRunning(machineId: string, jobId: string, progress?: { percent?: number | null; message?: string }): Promise<boolean> {
+      // The first report starts the job; a later one with progress records it (a job.updated event: sql/migrations/000025).
+      const reported = progress && (progress.percent !== undefined || progress.message !== undefined);
+      const value = reported ? sql.jsonb({ percent: progress.percent ?? null, message: progress.message ?? null }) : null;
       // A query of its own: slonik's exists() would nest it, and a data-modifying WITH must be at the top level.
       const found = await pool.query(sql.unsafe`
         WITH job AS (SELECT id FROM jobs WHERE id = ${jobId} AND machine_id = ${machineId}),
              started AS (
-               UPDATE jobs SET status = 'RUNNING', started_at = coalesce(started_at, now()), dispatched_at = coalesce(dispatched_at, now())
-                 FROM job WHERE jobs.id = job.id AND jobs.status IN ('QUEUED', 'DISPATCHED'))
+               UPDATE jobs SET status = CASE WHEN jobs.status IN ('QUEUED', 'DISPATCHED') THEN 'RUNNING' ELSE jobs.status END,
+                               started_at = coalesce(started_at, now()), dispatched_at = coalesce(dispatched_at, now()),
+                               progress = coalesce(${value}::jsonb, progress)
+                 FROM job WHERE jobs.id = job.id AND (jobs.status IN ('QUEUED', 'DISPATCHED') OR (jobs.status = 'RUNNING' AND ${value}::jsonb IS NOT NULL)))
         SELECT 1 FROM job`);
       return found.rowCount > 0;
     },
@@ -269,8 +274,10 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
         SELECT id, name, game_type AS "gameType", game_port AS "gamePort", query_port AS "queryPort", rcon_port AS "rconPort",
                rcon_password AS "rconPassword", max_players AS "maxPlayers", desired_status AS "desiredStatus",
                auto_restart AS "autoRestart", start_command AS "startCommand", env,
-               memory_limit_mb AS "memoryLimitMb", cpu_limit_percent AS "cpuLimitPercent"
-          FROM servers WHERE machine_id = ${machineId} ORDER BY created_at, id`);
+               memory_limit_mb AS "memoryLimitMb", cpu_limit_percent AS "cpuLimitPercent",
+               version, accept_eula AS "acceptEula", install_command AS "installCommand",
+               ARRAY(SELECT b.id::text FROM backups b WHERE b.server_id = s.id ORDER BY b.created_at) AS backups
+          FROM servers s WHERE machine_id = ${machineId} ORDER BY created_at, id`);
     },
   };
 }

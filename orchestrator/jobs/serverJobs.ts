@@ -14,6 +14,9 @@ import { ANNOUNCE_NEW_JOB, JOB_COLUMNS, NEW_JOB_COLUMNS, newJobValues, type JobC
 
 export type DesiredStatus = 'RUNNING' | 'STOPPED';
 
+/** Statuses in which a server is running or busy: INSTALL and RESTORE are refused (409). */
+export const BUSY_STATUSES = ['ONLINE', 'STARTING', 'STOPPING', 'RESTARTING', 'INSTALLING'] as const;
+
 /** The desired status each power job asks for (RCON, BROADCAST, WIPE and the rest change nothing). */
 export const DESIRED_BY_TYPE: Partial<Record<JobType, DesiredStatus>> = { START: 'RUNNING', STOP: 'STOPPED', RESTART: 'RUNNING', KILL: 'STOPPED' };
 
@@ -26,6 +29,8 @@ export type ServerJobRequest = {
   desired: DesiredStatus | null;
   /** RCON needs a running server: anything but ONLINE is a 409. */
   requireRunning: boolean;
+  /** INSTALL and RESTORE need a stopped server: a running, starting, stopping or installing one is a 409. */
+  requireStopped?: boolean;
   taskId?: string | null;
   createdBy?: JobCreator;
   /** The cluster the caller was authorized in: a server of another cluster is then not found. */
@@ -60,7 +65,11 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
         taskId: request.taskId ?? null,
         createdBy: request.createdBy,
       })}
-        FROM server WHERE NOT ${request.requireRunning}::boolean OR server.status = 'ONLINE'
+        FROM server WHERE (NOT ${request.requireRunning}::boolean OR server.status = 'ONLINE')
+                      AND (NOT ${request.requireStopped ?? false}::boolean OR server.status NOT IN (${sql.join(
+                        BUSY_STATUSES.map((status) => sql.fragment`${status}`),
+                        sql.fragment`, `,
+                      )}))
       RETURNING *
     ), audit AS (
       INSERT INTO audit_log (id, cluster_id, actor_kind, actor_id, actor_name, action, target_type, target_id, ip, request_id)
@@ -71,7 +80,12 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
     SELECT j.id IS NOT NULL AS accepted, server.status AS "serverStatus", ${JOB_COLUMNS}, ${ANNOUNCE_NEW_JOB}
       FROM server LEFT JOIN j ON true`);
   if (!row) throw notFound('Server not found');
-  if (!row.accepted) throw conflict(`The server is ${row.serverStatus}, not running: RCON needs a running server`);
+  if (!row.accepted)
+    throw conflict(
+      request.requireStopped
+        ? `The server is ${row.serverStatus}: stop it first (${request.type} needs a stopped server)`
+        : `The server is ${row.serverStatus}, not running: RCON needs a running server`,
+    );
   const { accepted: _accepted, serverStatus: _serverStatus, ...created } = row;
   return created;
 }

@@ -11,13 +11,20 @@ import { uuidV7 } from '../../sql/uuidV7.ts';
 
 export const JOB_COLUMNS = sql.fragment`
   j.id, j.cluster_id AS "clusterId", j.server_id AS "serverId", j.machine_id AS "machineId", j.player_id AS "playerId",
-  j.task_id AS "taskId", j.type, j.status, j.params, j.result, j.error, j.attempts,
+  j.task_id AS "taskId", j.type, j.status, j.params, j.result, j.error, j.progress, j.attempts,
   json_build_object('kind', j.created_by_kind, 'id', j.created_by_id) AS "createdBy",
   j.idempotency_key AS "idempotencyKey", j.created_at AS "createdAt", j.dispatched_at AS "dispatchedAt",
   j.started_at AS "startedAt", j.finished_at AS "finishedAt", j.expires_at AS "expiresAt"`;
 
 /** How long a job may wait for its agent before it EXPIRES (power 10 min, RCON 30 s). */
-export const JOB_TTL_MS: Partial<Record<JobType, number>> = { RCON: 30_000 };
+export const JOB_TTL_MS: Partial<Record<JobType, number>> = {
+  RCON: 30_000,
+  // A game download or a world archive can take long: they may run (or wait for their agent) up to 6 hours.
+  INSTALL: 6 * 3_600_000,
+  UPDATE: 6 * 3_600_000,
+  BACKUP: 6 * 3_600_000,
+  RESTORE: 6 * 3_600_000,
+};
 const DEFAULT_TTL_MS = 10 * 60_000;
 
 /** The graphile-worker task that delivered a job to its agent before the sweep (jobs accepted before sql/migrations/000009). */

@@ -22,6 +22,7 @@ import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
 import type { JobEvents } from '../jobs/events.ts';
 import { acceptServerJob, DESIRED_BY_TYPE } from '../jobs/serverJobs.ts';
+import { requestBackup } from '../backups/store.ts';
 import { AppError } from '../../schema/errors.ts';
 import { JOB_STATUSES, FINISHED_STATUSES, type JobStatus } from '../../schema/jobs.ts';
 import { storedStep, type Step } from '../../schema/tasks.ts';
@@ -220,6 +221,11 @@ async function startStep(pool: DatabasePool, jobId: string, owner: string, state
 async function createChild(tx: CommonQueryMethods, state: RunState, step: Step, serverId: string): Promise<ChildEntry> {
   const params = step.type === 'RCON' ? { command: step.command } : step.type === 'BROADCAST' ? { message: step.message } : {};
   try {
+    if (step.type === 'BACKUP') {
+      // A backup row with its job (orchestrator/backups/store.ts); named after the task.
+      const { job } = await requestBackup(tx, taskOrigin(state.taskId), { serverId, taskId: state.taskId, name: await backupName(tx, state.taskId) });
+      return { serverId, jobId: job.id, status: job.status, error: null };
+    }
     const job = await acceptServerJob(tx, taskOrigin(state.taskId), {
       serverId,
       type: step.type,
@@ -234,6 +240,12 @@ async function createChild(tx: CommonQueryMethods, state: RunState, step: Step, 
       return { serverId, jobId: null, status: 'FAILED', error: { code: 'SERVER_NOT_FOUND', message: 'the server was deleted' } };
     throw error;
   }
+}
+
+/** `<task name> 2026-11-24 03:00 UTC`, within the 64 characters of a backup name. */
+async function backupName(tx: CommonQueryMethods, taskId: string): Promise<string> {
+  const name = (await tx.maybeOneFirst(sql.type(z.object({ name: z.string() }))`SELECT name FROM tasks WHERE id = ${taskId}`)) ?? 'task';
+  return `${name.slice(0, 43)} ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 const childRow = z.object({ status: z.enum(JOB_STATUSES), error: z.object({ code: z.string(), message: z.string() }).nullable(), waitMs: z.number() });

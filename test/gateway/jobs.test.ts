@@ -39,7 +39,10 @@ test('a job is delivered at once, its result stored once and acknowledged, dupli
   const server = await body(
     await app.request(
       `/api/v1/clusters/${clusterId}/servers`,
-      json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: owner.auth }),
+      json(
+        { name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017, autoInstall: false },
+        { headers: owner.auth },
+      ),
     ),
   );
 
@@ -86,7 +89,10 @@ test('a cancel asked for while the agent is away reaches it when it is back, ins
   const server = await body(
     await app.request(
       `/api/v1/clusters/${clusterId}/servers`,
-      json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: owner.auth }),
+      json(
+        { name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017, autoInstall: false },
+        { headers: owner.auth },
+      ),
     ),
   );
   const connect = async () => {
@@ -142,7 +148,10 @@ async function clusterWithJobs(count: number) {
   const server = await body(
     await app.request(
       `/api/v1/clusters/${clusterId}/servers`,
-      json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: owner.auth }),
+      json(
+        { name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017, autoInstall: false },
+        { headers: owner.auth },
+      ),
     ),
   );
   const errors: { code: string; message: string }[] = [];
@@ -253,7 +262,10 @@ test("console, server:stats and job:progress about another machine's server or j
   const added = await body(
     await app.request(
       `/api/v1/clusters/${mine.clusterId}/servers`,
-      json({ name: 'later', gameType: 'RUST', machineId: mine.machineId, gamePort: 29015, queryPort: 29016, rconPort: 29017 }, { headers: mine.owner.auth }),
+      json(
+        { name: 'later', gameType: 'RUST', machineId: mine.machineId, gamePort: 29015, queryPort: 29016, rconPort: 29017, autoInstall: false },
+        { headers: mine.owner.auth },
+      ),
     ),
   );
   t.true((await synced).servers.some((server) => server.id === added.id));

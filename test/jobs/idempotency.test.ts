@@ -51,7 +51,10 @@ test('power jobs: a replayed START answers the same job and queues no second one
   const server = await body(
     await app().request(
       `/api/v1/clusters/${cluster.id}/servers`,
-      json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: user.auth }),
+      json(
+        { name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017, autoInstall: false },
+        { headers: user.auth },
+      ),
     ),
   );
   const start = () => app().request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: withKey('start-1', user.auth) });
@@ -85,7 +88,10 @@ async function startableServer(user: Awaited<ReturnType<typeof signUp>>) {
   const server = await body(
     await app().request(
       `/api/v1/clusters/${cluster.id}/servers`,
-      json({ name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017 }, { headers: user.auth }),
+      json(
+        { name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017, autoInstall: false },
+        { headers: user.auth },
+      ),
     ),
   );
   return {

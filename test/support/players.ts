@@ -18,7 +18,7 @@ export async function clusterWithServers(app: TestApp, servers: number, options:
       await app.request(
         `/api/v1/clusters/${clusterId}/servers`,
         json(
-          { name, gameType: 'RUST', machineId: machine.id, ...ports, ...(options.maxPlayers ? { maxPlayers: options.maxPlayers } : {}) },
+          { name, gameType: 'RUST', machineId: machine.id, autoInstall: false, ...ports, ...(options.maxPlayers ? { maxPlayers: options.maxPlayers } : {}) },
           { headers: user.auth },
         ),
       ),

@@ -1,0 +1,211 @@
+/**
+ * Backup archives of a server's directory (docs/installs-and-backups.md): a gzip-compressed tar, streamed, never held
+ * in memory.
+ *
+ * The machine's own `tar` reads and writes the files, as the server's account (when the agent is root and the server
+ * has one): a game that swaps a directory for a symbolic link can then never make the agent read or write anything
+ * its own account could not. tar stores links as links (never follows them), refuses `..` and absolute member names
+ * when extracting, and writes nothing through a link it extracted. Compression and the SHA-256 are the agent's, on the
+ * stream between its file and tar, so the checksum covers exactly the bytes stored.
+ *
+ * - writeArchive: tar → gzip → SHA-256 → `<dest>.partial`, fsynced, renamed to `<dest>` only when whole. A full disk is
+ *   `DISK_FULL`; any failure leaves nothing at either name.
+ * - restoreArchive: source → SHA-256 → gunzip → tar extracting into a new directory beside the server's. Only when the
+ *   extraction succeeded and the checksum matches is the server's directory renamed aside, the new one renamed into
+ *   place, and the old one removed; otherwise the server's directory is untouched and the new one removed.
+ */
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { chown, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { Transform, Writable, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
+
+export type ArchiveAccount = { uid: number; gid: number } | undefined;
+export type ArchiveErrorCode = 'DISK_FULL' | 'ARCHIVE_FAILED' | 'CHECKSUM_MISMATCH' | 'RESTORE_FAILED' | 'CANCELLED';
+
+export class ArchiveError extends Error {
+  readonly code: ArchiveErrorCode;
+  constructor(code: ArchiveErrorCode, message: string) {
+    super(message);
+    this.name = 'ArchiveError';
+    this.code = code;
+  }
+}
+
+/** gzip's own default: the same trade of size for speed as `tar -czf`. */
+const GZIP_LEVEL = 6;
+const CHUNK = 256 * 1024;
+/** tar's messages kept for an error (the last ones say why). */
+const STDERR_KEEP = 4096;
+const NO_SPACE = /No space left on device|Disk quota exceeded/i;
+
+const isDiskFull = (error: unknown) => ['ENOSPC', 'EDQUOT'].includes((error as NodeJS.ErrnoException)?.code ?? '');
+
+/** Counts and hashes what passes. */
+function tally() {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const stream = new Transform({
+    highWaterMark: CHUNK,
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      done(null, chunk);
+    },
+  });
+  return { stream, digest: () => ({ sha256: hash.digest('hex'), bytes }) };
+}
+
+/** Runs tar as `account`; its stdio, its stderr's tail, and its end. */
+function tar(args: string[], account: ArchiveAccount, io: { input?: boolean; signal?: AbortSignal }) {
+  const child = spawn('tar', args, {
+    stdio: [io.input ? 'pipe' : 'ignore', io.input ? 'ignore' : 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
+    ...(account ? { uid: account.uid, gid: account.gid } : {}),
+  });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-STDERR_KEEP)));
+  const onAbort = () => child.kill('SIGKILL');
+  io.signal?.addEventListener('abort', onAbort, { once: true });
+  const ended = new Promise<{ code: number | null; error?: Error }>((resolve) => {
+    child.on('error', (error) => resolve({ code: null, error }));
+    child.on('close', (code) => resolve({ code }));
+  }).finally(() => io.signal?.removeEventListener('abort', onAbort));
+  return { child, ended, stderr: () => stderr.trim() };
+}
+
+const lastLine = (text: string) => text.split('\n').filter(Boolean).at(-1) ?? '';
+
+export async function writeArchive(options: {
+  dir: string;
+  destFile: string;
+  account: ArchiveAccount;
+  signal?: AbortSignal;
+  exclude?: string[];
+}): Promise<{ sizeBytes: number; sha256: string }> {
+  const partial = `${options.destFile}.partial`;
+  // --ignore-failed-read: a file the game deletes while it is read is skipped, not fatal (a live archive).
+  const args = ['--create', '--file=-', '--format=posix', `--directory=${options.dir}`, '--ignore-failed-read', '--warning=no-file-changed'];
+  for (const path of options.exclude ?? []) args.push(`--exclude=./${path}`);
+  args.push('.');
+  const counted = tally();
+  let run: ReturnType<typeof tar> | undefined;
+  try {
+    // O_NOFOLLOW: the name is the agent's own, never a link someone prepared.
+    const file = await open(partial, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
+    const out = file.createWriteStream({ highWaterMark: CHUNK });
+    // Its output is piped in the same tick it is spawned: Node discards what a child printed if nobody read it by the
+    // time it exited (a small directory is archived that fast).
+    run = tar(args, options.account, { signal: options.signal });
+    const written = pipeline(run.child.stdout!, createGzip({ level: GZIP_LEVEL, chunkSize: CHUNK }), counted.stream, out);
+    const [ended] = await Promise.all([run.ended, written]);
+    if (options.signal?.aborted) throw new ArchiveError('CANCELLED', 'the backup was cancelled');
+    if (ended.error) throw new ArchiveError('ARCHIVE_FAILED', `tar could not run: ${ended.error.message}`);
+    // 1: files changed while they were read (a live archive); 2 and more: fatal.
+    if (ended.code !== 0 && ended.code !== 1) {
+      const message = run.stderr();
+      if (NO_SPACE.test(message)) throw new ArchiveError('DISK_FULL', `no space left while archiving: ${lastLine(message)}`);
+      throw new ArchiveError('ARCHIVE_FAILED', `tar failed (exit ${ended.code}): ${lastLine(message) || 'no message'}`);
+    }
+    // On the disk before it has its name: a crash right after never leaves a backup that is not whole.
+    const handle = await open(partial, constants.O_RDONLY | constants.O_NOFOLLOW);
+    await handle.sync().finally(() => handle.close());
+    await rename(partial, options.destFile);
+    const { sha256, bytes } = counted.digest();
+    return { sizeBytes: bytes, sha256 };
+  } catch (error) {
+    run?.child.kill('SIGKILL');
+    await rm(partial, { force: true });
+    if (error instanceof ArchiveError) throw error;
+    if (options.signal?.aborted) throw new ArchiveError('CANCELLED', 'the backup was cancelled');
+    if (isDiskFull(error)) throw new ArchiveError('DISK_FULL', `no space left on the disk of ${dirname(options.destFile)} for the backup`);
+    throw new ArchiveError('ARCHIVE_FAILED', `the backup could not be written: ${(error as Error).message}`);
+  }
+}
+
+export async function restoreArchive(options: {
+  source: Readable | NodeJS.ReadableStream;
+  expectedSha256: string;
+  dir: string;
+  account: ArchiveAccount;
+  signal?: AbortSignal;
+}): Promise<void> {
+  const suffix = randomBytes(6).toString('hex');
+  const fresh = join(dirname(options.dir), `.${basename(options.dir)}.restore-${suffix}`);
+  const aside = join(dirname(options.dir), `.${basename(options.dir)}.old-${suffix}`);
+  await mkdir(fresh, { mode: 0o700 });
+  try {
+    if (options.account) await chown(fresh, options.account.uid, options.account.gid);
+    // --no-same-owner: the files belong to whoever extracts them (the server's account), never to uids in the archive.
+    const run = tar(['--extract', '--file=-', `--directory=${fresh}`, '--no-same-owner', '--delay-directory-restore'], options.account, {
+      input: true,
+      signal: options.signal,
+    });
+    const counted = tally();
+    // The whole source goes through the checksum even when gunzip or tar give up early (a damaged archive is then
+    // told as such): past a failure of theirs, what is left is only hashed.
+    const gunzip = createGunzip({ chunkSize: CHUNK });
+    let extractError: unknown;
+    const extraction = pipeline(gunzip, run.child.stdin!).catch((error: unknown) => (extractError = error));
+    const sink = new Writable({
+      highWaterMark: CHUNK,
+      write(chunk: Buffer, _encoding, done) {
+        if (extractError !== undefined || gunzip.destroyed) return done();
+        if (gunzip.write(chunk)) return done();
+        const go = () => {
+          gunzip.off('drain', go);
+          gunzip.off('close', go);
+          done();
+        };
+        gunzip.on('drain', go);
+        gunzip.on('close', go);
+      },
+      final(done) {
+        if (extractError === undefined && !gunzip.destroyed) gunzip.end();
+        done();
+      },
+    });
+    let sourceError: unknown;
+    await pipeline(options.source as Readable, counted.stream, sink).catch((error: unknown) => {
+      sourceError = error;
+      run.child.kill('SIGKILL');
+    });
+    await extraction;
+    const ended = await run.ended;
+    if (options.signal?.aborted) throw new ArchiveError('CANCELLED', 'the restore was cancelled');
+    if (sourceError) throw new ArchiveError('RESTORE_FAILED', `the archive could not be read: ${(sourceError as Error).message}`);
+    const { sha256 } = counted.digest();
+    if (sha256 !== options.expectedSha256)
+      throw new ArchiveError('CHECKSUM_MISMATCH', `the archive's SHA-256 ${sha256} is not the backup's ${options.expectedSha256}: it is damaged`);
+    if (ended.error) throw new ArchiveError('RESTORE_FAILED', `tar could not run: ${ended.error.message}`);
+    // tar stops reading at the archive's end marker, before gzip's padding: a closed input is no failure when tar succeeded.
+    if (ended.code !== 0) {
+      const message = run.stderr();
+      if (NO_SPACE.test(message)) throw new ArchiveError('DISK_FULL', `no space left while restoring: ${lastLine(message)}`);
+      const why = lastLine(message) || (extractError as Error | undefined)?.message || 'no message';
+      throw new ArchiveError('RESTORE_FAILED', `the archive could not be extracted (tar exit ${ended.code}): ${why}`);
+    }
+    // The swap: the current directory stays until the restored one is in its place.
+    const existed = await stat(options.dir).then(
+      () => true,
+      () => false,
+    );
+    if (existed) await rename(options.dir, aside);
+    try {
+      await rename(fresh, options.dir);
+    } catch (error) {
+      if (existed) await rename(aside, options.dir);
+      throw error;
+    }
+    await rm(aside, { recursive: true, force: true });
+  } catch (error) {
+    await rm(fresh, { recursive: true, force: true });
+    if (error instanceof ArchiveError) throw error;
+    if (isDiskFull(error)) throw new ArchiveError('DISK_FULL', `no space left on the disk of ${options.dir} for the restore`);
+    if (options.signal?.aborted) throw new ArchiveError('CANCELLED', 'the restore was cancelled');
+    throw new ArchiveError('RESTORE_FAILED', `the restore failed: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * INSTALL and UPDATE jobs (docs/installs-and-backups.md). The server is held stopped while its files change (nothing
+ * starts it meanwhile) and reported INSTALLING; it ends OFFLINE, or INSTALL_FAILED saying why, with the installer's
+ * last lines in the job's `error.consoleTail`. An UPDATE of a running server stops it first and starts it again
+ * afterwards when its desired status is RUNNING (also when the update failed: the previous installation is intact).
+ *
+ * Recipes: MINECRAFT (minecraft.ts), the Steam games (steam.ts), CUSTOM (the server's `installCommand`, run in its
+ * directory as its account like its start command).
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { ServerConfig } from '../../schema/agentEvents.ts';
+import { ownTree, type Account } from '../servers/accounts.ts';
+import type { ServerSupervisor } from '../servers/serverSupervisor.ts';
+import { buildLaunch, CommandLineError } from '../runtime/commandLine.ts';
+import { InstallError } from './download.ts';
+import { installMinecraft } from './minecraft.ts';
+import { installSteamApp, STEAM_APPS } from './steam.ts';
+import type { InstallContext, InstallSettings } from './context.ts';
+
+export type { InstallSettings } from './context.ts';
+
+/** Lines of a CUSTOM install command's output kept for a failed job's consoleTail. */
+const TAIL = 20;
+
+async function runInstallCommand(context: InstallContext, config: ServerConfig): Promise<{ version: string | null; message: string }> {
+  if (!config.installCommand) throw new InstallError('NOT_INSTALLABLE', 'this CUSTOM server has no installCommand');
+  let launch;
+  try {
+    launch = buildLaunch({ ...config, startCommand: config.installCommand }, context.dir);
+  } catch (error) {
+    if (error instanceof CommandLineError) throw new InstallError('INSTALL_FAILED', `installCommand: ${error.message}`);
+    throw error;
+  }
+  const env = context.account ? { ...launch.env, HOME: context.dir, USER: context.account.name, LOGNAME: context.account.name } : launch.env;
+  context.progress(null, 'running installCommand');
+  const child = spawn(launch.command, launch.args, {
+    cwd: context.dir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(context.account ? { uid: context.account.uid, gid: context.account.gid } : {}),
+    signal: context.signal,
+  });
+  const tail: string[] = [];
+  const onLine = (line: string) => {
+    context.line(line);
+    tail.push(line);
+    if (tail.length > TAIL) tail.shift();
+  };
+  createInterface({ input: child.stdout }).on('line', onLine);
+  createInterface({ input: child.stderr }).on('line', onLine);
+  const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+    child.on('error', (error) => resolve({ code: null, signal: null, error }));
+    child.on('close', (code, signal) => resolve({ code, signal }));
+  });
+  if (context.signal.aborted) throw new InstallError('CANCELLED', 'cancelled');
+  if (ended.error) {
+    const missing = (ended.error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new InstallError('INSTALL_FAILED', missing ? `command not found: ${launch.command}` : `installCommand could not run: ${ended.error.message}`, tail);
+  }
+  if (ended.code !== 0)
+    throw new InstallError('INSTALL_FAILED', `installCommand ${ended.signal ? `ended on ${ended.signal}` : `exited with code ${ended.code}`}`, tail);
+  return { version: null, message: 'installCommand succeeded' };
+}
+
+/** Installs with the server's recipe; the server must not run (the caller holds it stopped). */
+async function install(context: InstallContext, config: ServerConfig): Promise<{ version: string | null; message: string }> {
+  await mkdir(context.dir, { recursive: true });
+  if (context.account) await ownTree(context.dir, context.account);
+  try {
+    if (config.gameType === 'MINECRAFT') return await installMinecraft(context);
+    if (STEAM_APPS[config.gameType]) return await installSteamApp(context, config.gameType);
+    return await runInstallCommand(context, config);
+  } finally {
+    await rm(context.stagingDir, { recursive: true, force: true });
+  }
+}
+
+export type InstallJob = { type: 'INSTALL' | 'UPDATE'; params: Record<string, unknown> };
+
+/** Runs an INSTALL or UPDATE job on `supervisor`'s server; answers the job's result, or throws an InstallError. */
+export async function runInstallJob(
+  supervisor: ServerSupervisor,
+  job: InstallJob,
+  options: InstallSettings & {
+    account: Account | undefined;
+    signal: AbortSignal;
+    progress: (percent: number | null, message: string) => void;
+    /** Stops a running server for an UPDATE (the executor's graceful stop, waiting for OFFLINE). */
+    stop: () => Promise<unknown>;
+    start: () => Promise<unknown>;
+  },
+): Promise<Record<string, unknown>> {
+  const config = supervisor.config;
+  const wasRunning = supervisor.running;
+  if (wasRunning) {
+    if (job.type === 'INSTALL') throw new InstallError('INSTALL_FAILED', `the server is ${supervisor.status}: stop it before installing`);
+    options.progress(null, 'stopping the server for the update');
+    await options.stop();
+  }
+  // The version asked for travels with the job (a change just before it may not have reached this agent's configuration).
+  const version = 'version' in job.params ? ((job.params.version as string | null) ?? null) : (config.version ?? null);
+  const context: InstallContext = {
+    ...options,
+    serverId: config.id,
+    dir: supervisor.dir,
+    stagingDir: join(options.dataDir, 'staging', config.id),
+    version,
+    acceptEula: config.acceptEula === true,
+    line: (text) => supervisor.relayConsole(text),
+  };
+  let outcome: { version: string | null; message: string };
+  try {
+    outcome = await supervisor.maintain(job.type, () => install(context, config), 'INSTALLING');
+  } catch (error) {
+    const failure = error instanceof InstallError ? error : new InstallError(context.signal.aborted ? 'CANCELLED' : 'INSTALL_FAILED', (error as Error).message);
+    supervisor.report('INSTALL_FAILED', `${job.type.toLowerCase()} failed: ${failure.message}`.slice(0, 2000));
+    if (job.type === 'UPDATE' && wasRunning && supervisor.config.desiredStatus === 'RUNNING') await options.start().catch(() => undefined);
+    throw failure;
+  }
+  supervisor.report('OFFLINE', outcome.message);
+  options.progress(100, outcome.message);
+  // Its desired status says it should run (an update of a running server, or an install of one that could not start).
+  if (supervisor.config.desiredStatus === 'RUNNING') await options.start();
+  return { message: outcome.message, ...(outcome.version ? { version: outcome.version } : {}) };
+}

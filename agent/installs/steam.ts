@@ -1,0 +1,129 @@
+/**
+ * Steam games (RUST, ARK_SURVIVAL_EVOLVED, CS2, VALHEIM) through SteamCMD (docs/installs-and-backups.md), as LinuxGSM
+ * and the panels do it: `+force_install_dir <server dir> +login anonymous +app_update <appId> validate +quit`.
+ *
+ * SteamCMD's tarball is downloaded once (from `steamcmdUrl`) into `<data-dir>/steamcmd/`, then unpacked per server into
+ * `<data-dir>/steamcmd/<serverId>/`, owned by the server's account: SteamCMD updates itself and writes its caches
+ * there, and one server's account must not be able to change the SteamCMD another server's install runs. SteamCMD
+ * runs as the server's account. Its progress lines (`Update state (0x61) downloading, progress: 45.12 (…)`) become
+ * the job's progress; success is its `Success! App '<id>' fully installed.` line, whatever its exit status says.
+ * A failed run is tried again (SteamCMD often fails a first run while it updates itself), except when the disk is
+ * full (state 0x202), which no retry mends.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import * as tar from 'tar';
+import type { GameType } from '../../schema/games.ts';
+import { ownTree } from '../servers/accounts.ts';
+import { download, InstallError } from './download.ts';
+import type { InstallContext } from './context.ts';
+
+export const DEFAULT_STEAMCMD_URL = 'https://steamcdn-a.akamaihd.net/client/installer/steamcmd_linux.tar.gz';
+
+/** Steam app ids of the dedicated servers. */
+export const STEAM_APPS: Partial<Record<GameType, number>> = { RUST: 258550, ARK_SURVIVAL_EVOLVED: 376030, CS2: 730, VALHEIM: 896660 };
+
+const PROGRESS = /Update state \(0x[0-9a-f]+\) ([a-z][a-z ,]*?), progress: (\d+(?:\.\d+)?)/i;
+const SUCCESS = /Success! App '(\d+)' (?:fully installed|already up to date)/;
+const FAILURE = /Error! App '(\d+)' state is (0x[0-9a-f]+) after update job/i;
+const DISK_FULL_STATE = '0x202';
+/** Lines of SteamCMD output kept for a failed job's consoleTail. */
+const TAIL = 20;
+
+/** SteamCMD, downloaded once and unpacked for this server (its own copy, owned by its account). */
+async function steamcmdFor(context: InstallContext): Promise<string> {
+  const root = join(context.dataDir, 'steamcmd');
+  await mkdir(root, { recursive: true, mode: 0o711 });
+  await chmod(root, 0o711);
+  const tarball = join(root, 'steamcmd_linux.tar.gz');
+  if (!existsSync(tarball)) {
+    context.progress(null, 'downloading SteamCMD');
+    await download(context.steamcmdUrl, tarball, { signal: context.signal, retries: context.retries, backoffMs: context.backoffMs });
+  }
+  const home = join(root, context.serverId);
+  const script = join(home, 'steamcmd.sh');
+  if (!existsSync(script)) {
+    await rm(home, { recursive: true, force: true });
+    await mkdir(home, { mode: 0o700 });
+    try {
+      await tar.x({ file: tarball, cwd: home, strict: true, preservePaths: false, preserveOwner: false });
+    } catch (error) {
+      await rm(home, { recursive: true, force: true });
+      // A broken download is not kept: the next install fetches it again.
+      await rm(tarball, { force: true });
+      throw new InstallError('STEAMCMD_FAILED', `SteamCMD's tarball could not be unpacked: ${(error as Error).message}`);
+    }
+    if (!existsSync(script)) {
+      await rm(home, { recursive: true, force: true });
+      await rm(tarball, { force: true });
+      throw new InstallError('STEAMCMD_FAILED', `${context.steamcmdUrl} has no steamcmd.sh`);
+    }
+  }
+  if (context.account) await ownTree(home, context.account);
+  return home;
+}
+
+type RunOutcome = { ok: true } | { ok: false; diskFull: boolean; reason: string; tail: string[] };
+
+/** One SteamCMD run; its output goes to the console and its progress to the job. */
+function runSteamcmd(context: InstallContext, home: string, appId: number): Promise<RunOutcome> {
+  const args = ['+force_install_dir', context.dir, '+login', 'anonymous', '+app_update', String(appId), 'validate', '+quit'];
+  const child = spawn(join(home, 'steamcmd.sh'), args, {
+    cwd: home,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8', ...(context.account ? { USER: context.account.name } : {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(context.account ? { uid: context.account.uid, gid: context.account.gid } : {}),
+    signal: context.signal,
+  });
+  const tail: string[] = [];
+  let succeeded = false;
+  let failure: { state: string } | undefined;
+  const onLine = (raw: string) => {
+    // SteamCMD rewrites its progress line with carriage returns.
+    for (const line of raw.split('\r')) {
+      if (line.trim() === '') continue;
+      context.line(line);
+      tail.push(line);
+      if (tail.length > TAIL) tail.shift();
+      const progress = PROGRESS.exec(line);
+      if (progress) context.progress(Math.min(99, Number(progress[2])), `SteamCMD: ${progress[1]}`);
+      if (SUCCESS.test(line)) succeeded = true;
+      const failed = FAILURE.exec(line);
+      if (failed) failure = { state: failed[2]!.toLowerCase() };
+    }
+  };
+  createInterface({ input: child.stdout }).on('line', onLine);
+  createInterface({ input: child.stderr }).on('line', onLine);
+  return new Promise((resolve) => {
+    child.on('error', (error) => resolve({ ok: false, diskFull: false, reason: `SteamCMD could not run: ${error.message}`, tail }));
+    child.on('close', (code, signal) => {
+      if (succeeded && !failure) return resolve({ ok: true });
+      const reason = failure
+        ? `SteamCMD: app ${appId} is in state ${failure.state} after the update${failure.state === DISK_FULL_STATE ? ' (not enough disk space)' : ''}`
+        : `SteamCMD ended (${signal ?? `exit code ${code}`}) without installing app ${appId}`;
+      resolve({ ok: false, diskFull: failure?.state === DISK_FULL_STATE, reason, tail });
+    });
+  });
+}
+
+export async function installSteamApp(context: InstallContext, gameType: GameType): Promise<{ version: string | null; message: string }> {
+  const appId = STEAM_APPS[gameType];
+  if (!appId) throw new InstallError('NOT_INSTALLABLE', `${gameType} is not a Steam game`);
+  const home = await steamcmdFor(context);
+  const attempts = 1 + (context.retries ?? 2);
+  let last: Extract<RunOutcome, { ok: false }> | undefined;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    if (context.signal.aborted) throw new InstallError('CANCELLED', 'cancelled');
+    context.progress(0, attempt === 1 ? `SteamCMD: app_update ${appId}` : `SteamCMD: app_update ${appId}, attempt ${attempt} of ${attempts}`);
+    const outcome = await runSteamcmd(context, home, appId);
+    if (outcome.ok) return { version: null, message: `installed Steam app ${appId}` };
+    if (context.signal.aborted) throw new InstallError('CANCELLED', 'cancelled');
+    last = outcome;
+    if (outcome.diskFull) throw new InstallError('DISK_FULL', outcome.reason, outcome.tail);
+    context.line(`[gsm] ${outcome.reason}${attempt < attempts ? '; trying again' : ''}`);
+  }
+  throw new InstallError('STEAMCMD_FAILED', `${last!.reason} (${attempts} attempts)`, last!.tail);
+}

@@ -1,0 +1,97 @@
+/**
+ * Backups as rows (docs/installs-and-backups.md). The agent owns the archives; the service owns the rows. A backup is
+ * a row made with its BACKUP job in one transaction (so the job's end always finds it: sql/migrations/000025 completes
+ * or fails it, then applies the server's retention); the agent removes the archive of any backup that no longer has a
+ * row (servers:sync lists the ids of each server's).
+ */
+import { sql, type CommonQueryMethods, type DatabasePool } from 'slonik';
+import { z } from 'zod';
+import { backup, type Backup } from '../../schema/backups.ts';
+import { conflict, notFound } from '../../schema/errors.ts';
+import type { Job } from '../../schema/jobs.ts';
+import type { Origin } from '../../schema/origin.ts';
+import { uuidV7 } from '../../sql/uuidV7.ts';
+import { recordAudit } from '../audit.ts';
+import { notifyAgent } from '../gateway/notifications.ts';
+import { acceptServerJob } from '../jobs/serverJobs.ts';
+import type { JobCreator } from '../jobs/store.ts';
+
+export const BACKUP_COLUMNS = sql.fragment`
+  b.id, b.server_id AS "serverId", b.cluster_id AS "clusterId", b.job_id AS "jobId", b.name, b.status, b.size_bytes AS "sizeBytes",
+  b.sha256, b.consistent, b.location, b.error, b.created_at AS "createdAt", b.completed_at AS "completedAt"`;
+
+export const getBackup = async (connection: CommonQueryMethods, backupId: string): Promise<Backup> => {
+  const found = await connection.maybeOne(sql.type(backup)`SELECT ${BACKUP_COLUMNS} FROM backups b WHERE b.id = ${backupId}`);
+  if (!found) throw notFound('Backup not found');
+  return found;
+};
+
+/** `backup 2026-11-24 03:00 UTC` */
+const defaultName = (at: Date) => `backup ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+export type BackupRequest = {
+  serverId: string;
+  name?: string;
+  /** The cluster the caller was authorized in: a server of another cluster is then not found. */
+  clusterId?: string;
+  taskId?: string | null;
+  createdBy?: JobCreator;
+  /** Writes the audit entry `server.backup` in the same statement as the job. */
+  audit?: boolean;
+};
+
+/** The BACKUP job and its PENDING backup, in the caller's transaction (the job is announced when it commits). */
+export async function requestBackup(tx: CommonQueryMethods, origin: Origin, request: BackupRequest): Promise<{ job: Job; backupId: string }> {
+  const backupId = uuidV7();
+  const name = request.name ?? defaultName(new Date());
+  const job = await acceptServerJob(tx, origin, {
+    serverId: request.serverId,
+    type: 'BACKUP',
+    params: { backupId, name },
+    desired: null,
+    requireRunning: false,
+    clusterId: request.clusterId,
+    taskId: request.taskId ?? null,
+    createdBy: request.createdBy,
+    ...(request.audit ? { audit: { action: 'server.backup' } } : {}),
+  });
+  await tx.query(sql.unsafe`
+    INSERT INTO backups (id, cluster_id, server_id, job_id, name) VALUES (${backupId}, ${job.clusterId}, ${request.serverId}, ${job.id}, ${name})`);
+  return { job, backupId };
+}
+
+/** A RESTORE job of a completed backup onto its (stopped) server. */
+export async function requestRestore(pool: DatabasePool, origin: Origin, backupId: string): Promise<Job> {
+  return pool.transaction(async (tx) => {
+    const found = await getBackup(tx, backupId);
+    if (found.status !== 'COMPLETED') throw conflict(`The backup is ${found.status}: only a completed backup can be restored`);
+    return acceptServerJob(tx, origin, {
+      serverId: found.serverId,
+      type: 'RESTORE',
+      params: { backupId, sha256: found.sha256, sizeBytes: found.sizeBytes, location: found.location },
+      desired: null,
+      requireRunning: false,
+      requireStopped: true,
+      audit: { action: 'backup.restore' },
+    });
+  });
+}
+
+/** Deletes the row (the agent then removes the archive); refused while it is being made or restored. */
+export async function deleteBackup(pool: DatabasePool, origin: Origin, backupId: string): Promise<void> {
+  await pool.transaction(async (tx) => {
+    const row = await tx.maybeOne(sql.type(
+      z.object({ status: z.string(), clusterId: z.string(), serverId: z.string(), machineId: z.string(), restoring: z.boolean() }),
+    )`
+      SELECT b.status, b.cluster_id AS "clusterId", b.server_id AS "serverId", s.machine_id AS "machineId",
+             EXISTS (SELECT 1 FROM jobs j WHERE j.server_id = b.server_id AND j.type = 'RESTORE' AND j.params ->> 'backupId' = b.id::text
+                        AND j.status IN ('QUEUED', 'DISPATCHED', 'RUNNING')) AS restoring
+        FROM backups b JOIN servers s ON s.id = b.server_id WHERE b.id = ${backupId} FOR UPDATE OF b`);
+    if (!row) throw notFound('Backup not found');
+    if (row.status === 'PENDING') throw conflict('The backup is still being made: delete it once it has finished');
+    if (row.restoring) throw conflict('The backup is being restored: delete it once the restore has finished');
+    await tx.query(sql.unsafe`DELETE FROM backups WHERE id = ${backupId}`);
+    await notifyAgent(tx, { type: 'servers_changed', machineId: row.machineId });
+    await recordAudit(tx, origin, { clusterId: row.clusterId, action: 'backup.delete', target: { type: 'backup', id: backupId } });
+  });
+}
