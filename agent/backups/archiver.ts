@@ -10,7 +10,7 @@
  *
  * - writeArchive: tar → gzip → SHA-256 → `<dest>.partial`, fsynced, renamed to `<dest>` only when whole. A full disk is
  *   `DISK_FULL`; any failure leaves nothing at either name.
- * - restoreArchive: source → SHA-256 → gunzip → tar extracting into a new directory beside the server's. Only when the
+ * - restoreArchive: source → SHA-256 → tar (with its gzip) extracting into a new directory beside the server's. Only when the
  *   extraction succeeded and the checksum matches is the server's directory renamed aside, the new one renamed into
  *   place, and the old one removed; otherwise the server's directory is untouched and the new one removed.
  */
@@ -21,7 +21,7 @@ import { chown, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip, createGzip } from 'node:zlib';
+import { createGzip } from 'node:zlib';
 
 export type ArchiveAccount = { uid: number; gid: number } | undefined;
 export type ArchiveErrorCode = 'DISK_FULL' | 'ARCHIVE_FAILED' | 'CHECKSUM_MISMATCH' | 'RESTORE_FAILED' | 'CANCELLED';
@@ -77,7 +77,13 @@ function tar(args: string[], account: ArchiveAccount, io: { input?: boolean; sig
   return { child, ended, stderr: () => stderr.trim() };
 }
 
-const lastLine = (text: string) => text.split('\n').filter(Boolean).at(-1) ?? '';
+/** tar's first complaint (its last line only says it failed "due to previous errors"). */
+const lastLine = (text: string) =>
+  text
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !/Exiting with failure status/.test(line))
+    .slice(0, 2)
+    .join('; ');
 
 export async function writeArchive(options: {
   dir: string;
@@ -140,31 +146,31 @@ export async function restoreArchive(options: {
   try {
     if (options.account) await chown(fresh, options.account.uid, options.account.gid);
     // --no-same-owner: the files belong to whoever extracts them (the server's account), never to uids in the archive.
-    const run = tar(['--extract', '--file=-', `--directory=${fresh}`, '--no-same-owner', '--delay-directory-restore'], options.account, {
+    const run = tar(['--extract', '--gzip', '--file=-', `--directory=${fresh}`, '--no-same-owner', '--delay-directory-restore'], options.account, {
       input: true,
       signal: options.signal,
     });
     const counted = tally();
-    // The whole source goes through the checksum even when gunzip or tar give up early (a damaged archive is then
-    // told as such): past a failure of theirs, what is left is only hashed.
-    const gunzip = createGunzip({ chunkSize: CHUNK });
+    // The whole source goes through the checksum even when tar gives up early (a damaged archive is then told as such):
+    // past a failure of tar's, what is left is only hashed. tar decompresses (its gzip runs beside it).
+    const input = run.child.stdin!;
     let extractError: unknown;
-    const extraction = pipeline(gunzip, run.child.stdin!).catch((error: unknown) => (extractError = error));
+    input.on('error', (error) => (extractError ??= error));
     const sink = new Writable({
       highWaterMark: CHUNK,
       write(chunk: Buffer, _encoding, done) {
-        if (extractError !== undefined || gunzip.destroyed) return done();
-        if (gunzip.write(chunk)) return done();
+        if (extractError !== undefined || input.destroyed) return done();
+        if (input.write(chunk)) return done();
         const go = () => {
-          gunzip.off('drain', go);
-          gunzip.off('close', go);
+          input.off('drain', go);
+          input.off('close', go);
           done();
         };
-        gunzip.on('drain', go);
-        gunzip.on('close', go);
+        input.on('drain', go);
+        input.on('close', go);
       },
       final(done) {
-        if (extractError === undefined && !gunzip.destroyed) gunzip.end();
+        if (!input.destroyed) input.end();
         done();
       },
     });
@@ -173,7 +179,6 @@ export async function restoreArchive(options: {
       sourceError = error;
       run.child.kill('SIGKILL');
     });
-    await extraction;
     const ended = await run.ended;
     if (options.signal?.aborted) throw new ArchiveError('CANCELLED', 'the restore was cancelled');
     if (sourceError) throw new ArchiveError('RESTORE_FAILED', `the archive could not be read: ${(sourceError as Error).message}`);
