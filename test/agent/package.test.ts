@@ -135,6 +135,11 @@ test('installed with npm into an empty folder, it runs under the machine’s Nod
   t.is(await serverStatus(server.id), 'ONLINE');
   const answer = await body(await app.request(`/api/v1/servers/${server.id}/rcon?wait=20`, json({ command: 'echo from node 20' }, { headers: owner.auth })));
   t.is(answer.output, 'from node 20');
+  // Backups work under Node 20 too (the archive, its checksum and the move into place).
+  const backup = await body(await app.request(`/api/v1/servers/${server.id}/backups`, json({}, { headers: owner.auth })));
+  const backedUp = await body(await app.request(`/api/v1/jobs/${backup.id}?wait=30`, { headers: owner.auth }));
+  t.is(backedUp.status, 'SUCCEEDED', JSON.stringify(backedUp.error));
+  t.regex(backedUp.result.sha256, /^[0-9a-f]{64}$/);
   // The status file follows the agent's state a moment after the service has heard of it.
   let state: { servers?: { status: string }[] } = {};
   await until(async () => {
