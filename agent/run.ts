@@ -28,6 +28,7 @@ import { createMetricsSampler } from './machineMetrics.ts';
 import { JOB_TYPES, JobRunner, type AgentJob } from './jobs/jobRunner.ts';
 import { createExecutor } from './jobs/executor.ts';
 import { pruneBackups, type BackupSettings } from './backups/backupJobs.ts';
+import { recoverInterruptedRestores } from './backups/archiver.ts';
 import { killLeftovers } from './servers/leftovers.ts';
 import { Supervisors } from './servers/supervisors.ts';
 import { GatewayAddresses } from './connection/gatewayAddresses.ts';
@@ -65,6 +66,8 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
 
   const logger = createLogger(settings.logLevel).child({ component: 'agent', machineId });
   await killLeftovers(dataDir, logger);
+  const recovered = await recoverInterruptedRestores(join(dataDir, 'servers'));
+  if (recovered.length > 0) logger.warn({ servers: recovered }, 'put back server directories a restore interrupted by the agent stopping had moved aside');
   const runtime = new ProcessRuntime();
   const accounts = new Accounts({ user: settings.user, enabled: isRoot && !settings.allowRoot });
   const cgroups = new Cgroups();

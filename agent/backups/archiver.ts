@@ -17,7 +17,7 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chown, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { chown, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -213,4 +213,25 @@ export async function restoreArchive(options: {
     if (options.signal?.aborted) throw new ArchiveError('CANCELLED', 'the restore was cancelled');
     throw new ArchiveError('RESTORE_FAILED', `the restore failed: ${(error as Error).message}`);
   }
+}
+
+/**
+ * After a restart: finishes what a restore interrupted by the agent stopping left in `serversDir`. A server directory
+ * renamed aside whose replacement never arrived is put back; otherwise the aside copy is removed, and so is any
+ * half-extracted one.
+ */
+export async function recoverInterruptedRestores(serversDir: string): Promise<string[]> {
+  const recovered: string[] = [];
+  const names = await readdir(serversDir).catch(() => [] as string[]);
+  for (const name of names) {
+    const match = /^\.(.+)\.(restore|old)-[0-9a-f]{12}$/.exec(name);
+    if (!match) continue;
+    const path = join(serversDir, name);
+    const original = join(serversDir, match[1]!);
+    if (match[2] === 'old' && !(await stat(original).catch(() => undefined))) {
+      await rename(path, original);
+      recovered.push(match[1]!);
+    } else await rm(path, { recursive: true, force: true });
+  }
+  return recovered;
 }

@@ -23,6 +23,8 @@ import { S3Client, S3Error, type S3Target } from './s3Client.ts';
 /** Backups younger than this are never removed for being absent from a sync. */
 const PRUNE_MIN_AGE_MS = 60_000;
 const BACKUP_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A partial archive untouched this long is left over from an agent that stopped while writing it. */
+const STALE_PARTIAL_MS = 10 * 60_000;
 /** How long a MINECRAFT server may take to answer `save-all flush`. */
 const FLUSH_TIMEOUT_MS = 120_000;
 
@@ -132,6 +134,12 @@ export async function pruneBackups(settings: BackupSettings, serverId: string, k
   const names = await readdir(dir).catch(() => [] as string[]);
   const removed: string[] = [];
   for (const name of names) {
+    // An archive an agent was writing when it stopped: no longer written to for a while, it will never be finished.
+    if (name.endsWith('.partial')) {
+      const info = await stat(join(dir, name)).catch(() => undefined);
+      if (info && now - info.mtimeMs > STALE_PARTIAL_MS) await rm(join(dir, name), { force: true });
+      continue;
+    }
     const match = /^([0-9a-f-]{36})\.(tar\.gz|s3)$/.exec(name);
     if (!match || keep.has(match[1]!)) continue;
     const path = join(dir, name);

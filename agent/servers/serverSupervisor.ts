@@ -265,6 +265,9 @@ export class ServerSupervisor {
   /** The process an earlier agent started ended while no agent watched it: a crash (unless it was being stopped). */
   orphanEnded(last: ServerStatus): void {
     if (last === 'STOPPING' || last === 'OFFLINE') return void this.#setStatus('OFFLINE', { message: 'stopped' });
+    // The agent stopped in the middle of an install: its job comes again (the service re-sends it); nothing to restart.
+    if (last === 'INSTALLING' || last === 'INSTALL_FAILED')
+      return void this.#setStatus('INSTALL_FAILED', { message: 'the install was interrupted: the agent stopped while it ran' });
     this.#setStatus('CRASHED', { exitCode: null, message: 'exited while no agent was running (exit code unknown)' });
     this.#restartAfterCrash(null, 0);
   }

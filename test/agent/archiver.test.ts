@@ -8,12 +8,13 @@ import test from 'ava';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import * as tar from 'tar';
-import { ArchiveError, restoreArchive, writeArchive } from '../../agent/backups/archiver.ts';
+import { ArchiveError, recoverInterruptedRestores, restoreArchive, writeArchive } from '../../agent/backups/archiver.ts';
+import { pruneBackups } from '../../agent/backups/backupJobs.ts';
 
 const isRoot = process.getuid?.() === 0;
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -63,11 +64,7 @@ test('a round trip keeps every file, mode, long and unicode name; size and SHA-2
   await restoreArchive({ source: createReadStream(archive), expectedSha256: made.sha256, dir: server, account: undefined });
   t.deepEqual(await tree(server), before);
   t.is((await stat(join(server, 'start.sh'))).mode & 0o777, 0o755);
-  t.deepEqual(
-    (await readdir(root)).sort(),
-    ['backup.tar.gz', 'server'],
-    'nothing left beside the directory',
-  );
+  t.deepEqual((await readdir(root)).sort(), ['backup.tar.gz', 'server'], 'nothing left beside the directory');
 });
 
 test('a link pointing outside is stored as a link: its target’s content is never in the archive', async (t) => {
@@ -152,7 +149,9 @@ test('a damaged or truncated archive is refused and the directory stays exactly 
   await writeFile(join(server, 'world', 'level.dat'), 'current state');
   const before = await tree(server);
 
-  const wrong = await restoreArchive({ source: createReadStream(archive), expectedSha256: '0'.repeat(64), dir: server, account: undefined }).catch((e: unknown) => e);
+  const wrong = await restoreArchive({ source: createReadStream(archive), expectedSha256: '0'.repeat(64), dir: server, account: undefined }).catch(
+    (e: unknown) => e,
+  );
   t.true(wrong instanceof ArchiveError);
   t.is((wrong as ArchiveError).code, 'CHECKSUM_MISMATCH');
 
@@ -205,7 +204,12 @@ test('the archive is read as the server’s account: what that account may not r
   t.false(execFileSync('sh', ['-c', `gzip -dc ${archive}`]).includes(Buffer.from('ROOT-ONLY')));
 
   // Restored as the account: the files are its own.
-  await restoreArchive({ source: createReadStream(archive), expectedSha256: sha256(await readFile(archive)), dir: server, account: { uid: 65534, gid: 65534 } });
+  await restoreArchive({
+    source: createReadStream(archive),
+    expectedSha256: sha256(await readFile(archive)),
+    dir: server,
+    account: { uid: 65534, gid: 65534 },
+  });
   t.is((await stat(join(server, 'theirs.txt'))).uid, 65534);
   t.is((await stat(server)).uid, 65534);
 });
@@ -223,4 +227,35 @@ test('a cancelled backup stops and leaves nothing', async (t) => {
   t.true(error instanceof ArchiveError);
   t.is((error as ArchiveError).code, 'CANCELLED');
   t.deepEqual(await readdir(root), ['server']);
+});
+
+test('after a restart: a server directory a restore had moved aside is put back; half-extracted copies and stale partial archives go', async (t) => {
+  const root = await scratch(t);
+  const servers = join(root, 'servers');
+  await mkdir(join(servers, 'a'), { recursive: true });
+  // Server b: moved aside, replacement never arrived (the agent stopped between the two renames).
+  await mkdir(join(servers, '.b.old-0123456789ab'));
+  await writeFile(join(servers, '.b.old-0123456789ab', 'world.dat'), 'b world');
+  // Server a: a half-extracted copy and an old copy whose replacement did arrive.
+  await mkdir(join(servers, '.a.restore-aaaaaaaaaaaa'));
+  await mkdir(join(servers, '.a.old-bbbbbbbbbbbb'));
+  t.deepEqual(await recoverInterruptedRestores(servers), ['b']);
+  t.deepEqual((await readdir(servers)).sort(), ['a', 'b']);
+  t.is(await readFile(join(servers, 'b', 'world.dat'), 'utf8'), 'b world');
+
+  const backups = join(root, 'backups', 'server-1');
+  await mkdir(backups, { recursive: true });
+  const keep = '01a20000-0000-7000-8000-000000000001';
+  const gone = '01a20000-0000-7000-8000-000000000002';
+  const fresh = '01a20000-0000-7000-8000-000000000003';
+  for (const name of [`${keep}.tar.gz`, `${gone}.tar.gz`, `${fresh}.tar.gz`, 'x.tar.gz.partial', 'y.tar.gz.partial']) await writeFile(join(backups, name), 'x');
+  const old = new Date(Date.now() - 30 * 60_000);
+  for (const name of [`${keep}.tar.gz`, `${gone}.tar.gz`, 'x.tar.gz.partial']) await utimes(join(backups, name), old, old);
+  const removed = await pruneBackups({ dataDir: root }, 'server-1', new Set([keep]));
+  t.deepEqual(removed, [gone]);
+  t.deepEqual(
+    (await readdir(backups)).sort(),
+    [`${fresh}.tar.gz`, `${keep}.tar.gz`, 'y.tar.gz.partial'].sort(),
+    'a new archive and a partial still being written stay',
+  );
 });

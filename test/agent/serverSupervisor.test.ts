@@ -109,3 +109,33 @@ test('players forge nothing by chatting: only the joins, leaves and list the ser
     { steamId: alex, username: 'Alex' },
   ]);
 });
+
+test('held for an install: nothing starts it meanwhile; an install the agent was stopped in is INSTALL_FAILED, not a crash to restart', async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'gsm-supervisor-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const reports: { status: string; message?: string }[] = [];
+  const supervisor = new ServerSupervisor(
+    { ...config(INSTANT_MINECRAFT), autoRestart: true },
+    { dataDir, runtime: new ProcessRuntime(), report: (event, data) => void (event === 'server:status' && reports.push(data as never)) },
+  );
+  let startedDuring: unknown;
+  await supervisor.maintain(
+    'INSTALL',
+    async () => {
+      await supervisor.reconcile(); // desired RUNNING: a sync must not start it now
+      startedDuring = await supervisor.start().catch((error: Error) => error.message);
+    },
+    'INSTALLING',
+  );
+  t.false(supervisor.running);
+  t.regex(String(startedDuring), /being changed \(INSTALL\)/);
+  t.deepEqual(
+    reports.map((report) => report.status),
+    ['INSTALLING'],
+  );
+
+  supervisor.orphanEnded('INSTALLING');
+  t.like(reports.at(-1), { status: 'INSTALL_FAILED', message: 'the install was interrupted: the agent stopped while it ran' });
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  t.false(supervisor.running, 'not restarted as after a crash');
+});
