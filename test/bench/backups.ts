@@ -44,7 +44,7 @@ async function makeServerDir(dir: string, totalMb: number): Promise<{ files: num
   );
   const slice = (source: Buffer, size: number, at: number) => {
     const parts: Buffer[] = [];
-    for (let left = size, offset = at % source.length; left > 0; ) {
+    for (let left = size, offset = at % source.length; left > 0;) {
       const take = Math.min(left, source.length - offset);
       parts.push(source.subarray(offset, offset + take));
       left -= take;
@@ -86,10 +86,13 @@ function timed(command: string): { wallS: number; cpuS: number; stdout: string }
   if (run.status !== 0) throw new Error(`${command} failed: ${run.stderr}`);
   const lines = run.stdout.trim().split('\n');
   // `times`: the shell's own user/system, then its children's: "0m1.234s 0m0.567s".
-  const children = lines.at(-1)!.match(/(\d+)m([\d.]+)s/g)!.map((part) => {
-    const [, m, s] = /(\d+)m([\d.]+)s/.exec(part)!;
-    return Number(m) * 60 + Number(s);
-  });
+  const children = lines
+    .at(-1)!
+    .match(/(\d+)m([\d.]+)s/g)!
+    .map((part) => {
+      const [, m, s] = /(\d+)m([\d.]+)s/.exec(part)!;
+      return Number(m) * 60 + Number(s);
+    });
   return { wallS, cpuS: children.reduce((a, b) => a + b, 0), stdout: lines.slice(0, -2).join('\n') };
 }
 
@@ -134,7 +137,12 @@ try {
 
   const row = (name: string, wallS: number, cpuS: number, rssMb: number | null, extra = '') =>
     `${name.padEnd(22)} ${(mb / wallS).toFixed(1).padStart(8)} MB/s ${wallS.toFixed(2).padStart(7)} s ${cpuS.toFixed(2).padStart(7)} s CPU ${rssMb === null ? '     —' : `${rssMb.toFixed(0).padStart(4)} MB`} ${extra}`;
-  const report = (title: string, runs: { name: string; wallS: number; cpuS: number; rssMb: number | null; sizeMb?: number }[], baseline: string, mine: string) => {
+  const report = (
+    title: string,
+    runs: { name: string; wallS: number; cpuS: number; rssMb: number | null; sizeMb?: number }[],
+    baseline: string,
+    mine: string,
+  ) => {
     const base = best(runs.filter((r) => r.name === baseline));
     const ourBest = best(runs.filter((r) => r.name === mine));
     process.stdout.write(`\n${title} (${mb.toFixed(0)} MB of source, best of 2)\n`);
