@@ -38,7 +38,13 @@ function describe(event: ClusterEvent, names: EventNames): { title: string; desc
     case 'server.status': {
       const status = String(data.status);
       const severity: Severity =
-        status === 'CRASHED' ? 'danger' : status === 'ONLINE' ? 'success' : status === 'OFFLINE' || status === 'UNKNOWN' ? 'warning' : 'info';
+        status === 'CRASHED' || status === 'INSTALL_FAILED'
+          ? 'danger'
+          : status === 'ONLINE'
+            ? 'success'
+            : status === 'OFFLINE' || status === 'UNKNOWN'
+              ? 'warning'
+              : 'info';
       return {
         title: `${server} is ${status}`,
         description: data.reason ? String(data.reason) : `Was ${str(data.previous)}.`,
