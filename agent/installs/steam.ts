@@ -33,6 +33,9 @@ const DISK_FULL_STATE = '0x202';
 /** Lines of SteamCMD output kept for a failed job's consoleTail. */
 const TAIL = 20;
 
+/** SteamCMD downloads under way, by file. */
+const downloads = new Map<string, Promise<void>>();
+
 /** SteamCMD, downloaded once and unpacked for this server (its own copy, owned by its account). */
 async function steamcmdFor(context: InstallContext): Promise<string> {
   const root = join(context.dataDir, 'steamcmd');
@@ -41,7 +44,15 @@ async function steamcmdFor(context: InstallContext): Promise<string> {
   const tarball = join(root, 'steamcmd_linux.tar.gz');
   if (!existsSync(tarball)) {
     context.progress(null, 'downloading SteamCMD');
-    await download(context.steamcmdUrl, tarball, { signal: context.signal, retries: context.retries, backoffMs: context.backoffMs });
+    // Servers installing at the same moment share one download (they would write the same temporary file).
+    let downloading = downloads.get(tarball);
+    if (!downloading) {
+      downloading = download(context.steamcmdUrl, tarball, { retries: context.retries, backoffMs: context.backoffMs })
+        .then(() => undefined)
+        .finally(() => downloads.delete(tarball));
+      downloads.set(tarball, downloading);
+    }
+    await downloading;
   }
   const home = join(root, context.serverId);
   const script = join(home, 'steamcmd.sh');

@@ -78,8 +78,12 @@ async function makeServerDir(dir: string, totalMb: number): Promise<{ files: num
   return { files, bytes };
 }
 
-/** Runs `command` in bash; answers wall seconds, CPU seconds of its children, and its standard output. */
+/**
+ * Runs `command` in bash; answers wall seconds, CPU seconds of its children, and its standard output. Dirty pages of
+ * the previous run are written out first (untimed): otherwise a run pays for its predecessor's writes.
+ */
 function timed(command: string): { wallS: number; cpuS: number; stdout: string } {
+  spawnSync('sync');
   const started = process.hrtime.bigint();
   const run = spawnSync('bash', ['-c', `${command}\ntimes`], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
   const wallS = Number(process.hrtime.bigint() - started) / 1e9;
