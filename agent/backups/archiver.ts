@@ -16,8 +16,8 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { chown, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { chown, mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -60,9 +60,9 @@ function tally() {
 }
 
 /** Runs tar as `account`; its stdio, its stderr's tail, and its end. */
-function tar(args: string[], account: ArchiveAccount, io: { input?: boolean; signal?: AbortSignal }) {
+function tar(args: string[], account: ArchiveAccount, io: { input?: boolean | number; signal?: AbortSignal }) {
   const child = spawn('tar', args, {
-    stdio: [io.input ? 'pipe' : 'ignore', io.input ? 'ignore' : 'pipe', 'pipe'],
+    stdio: [typeof io.input === 'number' ? io.input : io.input ? 'pipe' : 'ignore', io.input !== undefined ? 'ignore' : 'pipe', 'pipe'],
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
     ...(account ? { uid: account.uid, gid: account.gid } : {}),
   });
@@ -133,7 +133,8 @@ export async function writeArchive(options: {
 }
 
 export async function restoreArchive(options: {
-  source: Readable | NodeJS.ReadableStream;
+  /** The archive: a stream (S3), or a file of the agent's, which tar then reads itself while the agent hashes it. */
+  source: Readable | NodeJS.ReadableStream | { file: string };
   expectedSha256: string;
   dir: string;
   account: ArchiveAccount;
@@ -143,54 +144,41 @@ export async function restoreArchive(options: {
   const fresh = join(dirname(options.dir), `.${basename(options.dir)}.restore-${suffix}`);
   const aside = join(dirname(options.dir), `.${basename(options.dir)}.old-${suffix}`);
   await mkdir(fresh, { mode: 0o700 });
+  let archiveFile: FileHandle | undefined;
   try {
     if (options.account) await chown(fresh, options.account.uid, options.account.gid);
     // --no-same-owner: the files belong to whoever extracts them (the server's account), never to uids in the archive.
-    const run = tar(['--extract', '--gzip', '--file=-', `--directory=${fresh}`, '--no-same-owner', '--delay-directory-restore'], options.account, {
-      input: true,
-      signal: options.signal,
-    });
-    const counted = tally();
-    // The whole source goes through the checksum even when tar gives up early (a damaged archive is then told as such):
-    // past a failure of tar's, what is left is only hashed. tar decompresses (its gzip runs beside it).
-    const input = run.child.stdin!;
-    let extractError: unknown;
-    input.on('error', (error) => (extractError ??= error));
-    const sink = new Writable({
-      highWaterMark: CHUNK,
-      write(chunk: Buffer, _encoding, done) {
-        if (extractError !== undefined || input.destroyed) return done();
-        if (input.write(chunk)) return done();
-        const go = () => {
-          input.off('drain', go);
-          input.off('close', go);
-          done();
-        };
-        input.on('drain', go);
-        input.on('close', go);
-      },
-      final(done) {
-        if (!input.destroyed) input.end();
-        done();
-      },
-    });
-    let sourceError: unknown;
-    await pipeline(options.source as Readable, counted.stream, sink).catch((error: unknown) => {
-      sourceError = error;
-      run.child.kill('SIGKILL');
-    });
+    const args = ['--extract', '--gzip', '--file=-', `--directory=${fresh}`, '--no-same-owner', '--delay-directory-restore'];
+    const fromFile = 'file' in options.source ? options.source.file : undefined;
+    let read: { sha256: string; error?: unknown; extractError?: unknown };
+    let run: ReturnType<typeof tar>;
+    if (fromFile) {
+      // tar reads the agent's file through the descriptor it is given (the server's account could not open it), and
+      // the agent hashes the same file beside it: no copy through the agent, the two run in parallel.
+      archiveFile = await open(fromFile, constants.O_RDONLY | constants.O_NOFOLLOW);
+      run = tar(args, options.account, { input: archiveFile.fd, signal: options.signal });
+      const counted = tally();
+      let error: unknown;
+      await pipeline(createReadStream(fromFile, { highWaterMark: CHUNK }), counted.stream, new Writable({ write: (_chunk, _encoding, done) => done() })).catch(
+        (failure: unknown) => (error = failure),
+      );
+      await run.ended;
+      read = { sha256: counted.digest().sha256, error };
+    } else {
+      run = tar(args, options.account, { input: true, signal: options.signal });
+      read = await feed(options.source as Readable, run);
+    }
     const ended = await run.ended;
     if (options.signal?.aborted) throw new ArchiveError('CANCELLED', 'the restore was cancelled');
-    if (sourceError) throw new ArchiveError('RESTORE_FAILED', `the archive could not be read: ${(sourceError as Error).message}`);
-    const { sha256 } = counted.digest();
-    if (sha256 !== options.expectedSha256)
-      throw new ArchiveError('CHECKSUM_MISMATCH', `the archive's SHA-256 ${sha256} is not the backup's ${options.expectedSha256}: it is damaged`);
+    if (read.error) throw new ArchiveError('RESTORE_FAILED', `the archive could not be read: ${(read.error as Error).message}`);
+    if (read.sha256 !== options.expectedSha256)
+      throw new ArchiveError('CHECKSUM_MISMATCH', `the archive's SHA-256 ${read.sha256} is not the backup's ${options.expectedSha256}: it is damaged`);
     if (ended.error) throw new ArchiveError('RESTORE_FAILED', `tar could not run: ${ended.error.message}`);
     // tar stops reading at the archive's end marker, before gzip's padding: a closed input is no failure when tar succeeded.
     if (ended.code !== 0) {
       const message = run.stderr();
       if (NO_SPACE.test(message)) throw new ArchiveError('DISK_FULL', `no space left while restoring: ${lastLine(message)}`);
-      const why = lastLine(message) || (extractError as Error | undefined)?.message || 'no message';
+      const why = lastLine(message) || (read.extractError as Error | undefined)?.message || 'no message';
       throw new ArchiveError('RESTORE_FAILED', `the archive could not be extracted (tar exit ${ended.code}): ${why}`);
     }
     // The swap: the current directory stays until the restored one is in its place.
@@ -207,12 +195,51 @@ export async function restoreArchive(options: {
     }
     await rm(aside, { recursive: true, force: true });
   } catch (error) {
+    await archiveFile?.close().catch(() => undefined);
+    archiveFile = undefined;
     await rm(fresh, { recursive: true, force: true });
     if (error instanceof ArchiveError) throw error;
     if (isDiskFull(error)) throw new ArchiveError('DISK_FULL', `no space left on the disk of ${options.dir} for the restore`);
     if (options.signal?.aborted) throw new ArchiveError('CANCELLED', 'the restore was cancelled');
     throw new ArchiveError('RESTORE_FAILED', `the restore failed: ${(error as Error).message}`);
+  } finally {
+    await archiveFile?.close().catch(() => undefined);
   }
+}
+
+/**
+ * Feeds a stream to tar's standard input through the checksum. The whole source is hashed even when tar gives up early
+ * (a damaged archive is then told as such): past a failure of tar's, what is left is only hashed.
+ */
+async function feed(source: Readable, run: ReturnType<typeof tar>): Promise<{ sha256: string; error?: unknown; extractError?: unknown }> {
+  const counted = tally();
+  const input = run.child.stdin!;
+  let extractError: unknown;
+  input.on('error', (error) => (extractError ??= error));
+  const sink = new Writable({
+    highWaterMark: CHUNK,
+    write(chunk: Buffer, _encoding, done) {
+      if (extractError !== undefined || input.destroyed) return done();
+      if (input.write(chunk)) return done();
+      const go = () => {
+        input.off('drain', go);
+        input.off('close', go);
+        done();
+      };
+      input.on('drain', go);
+      input.on('close', go);
+    },
+    final(done) {
+      if (!input.destroyed) input.end();
+      done();
+    },
+  });
+  let error: unknown;
+  await pipeline(source, counted.stream, sink).catch((failure: unknown) => {
+    error = failure;
+    run.child.kill('SIGKILL');
+  });
+  return { sha256: counted.digest().sha256, error, extractError };
 }
 
 /**

@@ -11,7 +11,6 @@
  * backups, and the agent removes the archives of any other, leaving alone those made in the last minute (a sync read
  * before a new backup's row existed can arrive after the archive).
  */
-import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Account } from '../servers/accounts.ts';
@@ -108,7 +107,7 @@ export async function runRestoreJob(
   const dir = backupDirOf(options.dataDir, supervisor.config.id);
   try {
     return await supervisor.maintain('RESTORE', async () => {
-      let source: NodeJS.ReadableStream;
+      let source: NodeJS.ReadableStream | { file: string };
       if (params.location === 'S3') {
         if (!options.s3) throw new JobError('BACKUP_MISSING', 'the backup is in S3, and this agent has no S3 target configured');
         const note = JSON.parse(await readFile(join(dir, `${backupId}.s3`), 'utf8').catch(() => '{}')) as Partial<Note>;
@@ -117,7 +116,7 @@ export async function runRestoreJob(
       } else {
         const file = join(dir, `${backupId}.tar.gz`);
         if (!(await stat(file).catch(() => undefined))) throw new JobError('BACKUP_MISSING', `the archive of backup ${backupId} is not on this machine`);
-        source = createReadStream(file);
+        source = { file };
       }
       options.progress(null, 'restoring');
       await restoreArchive({ source, expectedSha256: sha256, dir: supervisor.dir, account: options.account, signal: options.signal });

@@ -61,7 +61,8 @@ test('a round trip keeps every file, mode, long and unicode name; size and SHA-2
 
   await writeFile(join(server, 'added later'), 'x');
   await rm(join(server, 'big.bin'));
-  await restoreArchive({ source: createReadStream(archive), expectedSha256: made.sha256, dir: server, account: undefined });
+  // From the file (tar reads it, the agent hashes it beside), as a LOCAL backup is restored.
+  await restoreArchive({ source: { file: archive }, expectedSha256: made.sha256, dir: server, account: undefined });
   t.deepEqual(await tree(server), before);
   t.is((await stat(join(server, 'start.sh'))).mode & 0o777, 0o755);
   t.deepEqual((await readdir(root)).sort(), ['backup.tar.gz', 'server'], 'nothing left beside the directory');
@@ -149,11 +150,12 @@ test('a damaged or truncated archive is refused and the directory stays exactly 
   await writeFile(join(server, 'world', 'level.dat'), 'current state');
   const before = await tree(server);
 
-  const wrong = await restoreArchive({ source: createReadStream(archive), expectedSha256: '0'.repeat(64), dir: server, account: undefined }).catch(
-    (e: unknown) => e,
-  );
-  t.true(wrong instanceof ArchiveError);
-  t.is((wrong as ArchiveError).code, 'CHECKSUM_MISMATCH');
+  // From a stream (as from S3) and from the file (as a LOCAL backup).
+  for (const source of [() => createReadStream(archive), () => ({ file: archive })]) {
+    const wrong = await restoreArchive({ source: source(), expectedSha256: '0'.repeat(64), dir: server, account: undefined }).catch((e: unknown) => e);
+    t.true(wrong instanceof ArchiveError);
+    t.is((wrong as ArchiveError).code, 'CHECKSUM_MISMATCH');
+  }
 
   const bytes = await readFile(archive);
   const truncated = bytes.subarray(0, Math.floor(bytes.length / 2));
