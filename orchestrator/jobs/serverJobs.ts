@@ -14,8 +14,11 @@ import { ANNOUNCE_NEW_JOB, JOB_COLUMNS, NEW_JOB_COLUMNS, newJobValues, type JobC
 
 export type DesiredStatus = 'RUNNING' | 'STOPPED';
 
-/** Statuses in which a server is running or busy: INSTALL and RESTORE are refused (409). */
-export const BUSY_STATUSES = ['ONLINE', 'STARTING', 'STOPPING', 'RESTARTING', 'INSTALLING'] as const;
+/**
+ * Statuses in which a server's process runs: INSTALL and RESTORE are refused (409). INSTALLING is not one: a new server
+ * is INSTALLING until its agent first reports it, and an install under way only makes the next job wait its turn.
+ */
+export const BUSY_STATUSES = ['ONLINE', 'STARTING', 'STOPPING', 'RESTARTING'] as const;
 
 /** The desired status each power job asks for (RCON, BROADCAST, WIPE and the rest change nothing). */
 export const DESIRED_BY_TYPE: Partial<Record<JobType, DesiredStatus>> = { START: 'RUNNING', STOP: 'STOPPED', RESTART: 'RUNNING', KILL: 'STOPPED' };
@@ -29,7 +32,7 @@ export type ServerJobRequest = {
   desired: DesiredStatus | null;
   /** RCON needs a running server: anything but ONLINE is a 409. */
   requireRunning: boolean;
-  /** INSTALL and RESTORE need a stopped server: a running, starting, stopping or installing one is a 409. */
+  /** INSTALL and RESTORE need a stopped server: a running, starting or stopping one is a 409. */
   requireStopped?: boolean;
   taskId?: string | null;
   createdBy?: JobCreator;

@@ -275,6 +275,9 @@ test('install and update: OWNER and ADMIN only, unknown servers 404, bad fields 
   await app.pool.query(sql.unsafe`INSERT INTO cluster_members (cluster_id, user_id, role) VALUES (${clusterId}, ${viewer.id}, 'MODERATOR')`);
   t.is((await app.request(`/api/v1/servers/${server.id}/install`, json({}, { headers: viewer.auth }))).status, 403);
   t.is((await request('/api/v1/servers/00000000-0000-7000-8000-000000000000/update')).status, 404);
+  // Not known to its agent yet (status INSTALLING until its first report): an install is accepted, not a 409.
+  t.is(await statusOf(server.id), 'INSTALLING');
+  t.is((await request(`/api/v1/servers/${server.id}/install`)).status, 202);
   for (const bad of [
     { version: '' },
     { version: 'a b' },
