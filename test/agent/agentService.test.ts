@@ -66,8 +66,12 @@ const rcon = (server: { rconPort: number }) =>
 
 test.serial('the agent authenticates; start → ONLINE; crash → CRASHED → auto-restart → ONLINE; graceful stop → OFFLINE', async (t) => {
   const { clusterId, machineId, agent } = await machineWithAgent();
-  await until(async () => (await body(await app.request(`/api/v1/machines/${machineId}`, { headers: owner.auth }))).status === 'ONLINE', 'machine ONLINE');
-  const machine = await body(await app.request(`/api/v1/machines/${machineId}`, { headers: owner.auth }));
+  // ONLINE once authenticated; the host's facts and metrics come with its first heartbeat, a moment later.
+  let machine: Record<string, unknown> = {};
+  await until(async () => {
+    machine = await body(await app.request(`/api/v1/machines/${machineId}`, { headers: owner.auth }));
+    return machine.status === 'ONLINE' && machine.metrics !== null;
+  }, 'machine ONLINE with its first heartbeat');
   t.truthy(machine.agentVersion);
   t.truthy(machine.hostname);
   t.truthy(machine.metrics);
