@@ -8,6 +8,7 @@ import type { AppDeps } from './context.ts';
 import { observeRequest } from './middleware/observeRequest.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
 import { jsonBody } from './middleware/jsonBody.ts';
+import { cors } from './middleware/cors.ts';
 import { limitFailures, principalTargets, rateLimit } from './middleware/rateLimit.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { BUCKETS } from './rateLimit/tiers.ts';
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
 
   koa.use(observeRequest(deps.logger, deps.metrics));
   koa.use(errorHandler(deps.logger));
+  koa.use(cors(deps.config.CORS_ORIGINS));
   koa.use(jsonBody());
 
   installHealthRoutes(api, deps);

@@ -47,7 +47,12 @@ export async function createAppDeps(input: {
   const jobEvents = await createJobEvents({ pool: input.pool, databaseUrl: input.databaseUrl, logger: input.logger });
   const eventFeed = await startEventFeed({ pool: input.pool, databaseUrl: input.databaseUrl, logger: input.logger });
   const mailer = createMailer(input.config, input.logger);
-  const live = await createLive({ redisUrl: input.config.REDIS_URL, redisPrefix: input.redisPrefix ?? input.config.REDIS_KEY_PREFIX, logger: input.logger });
+  const live = await createLive({
+    redisUrl: input.config.REDIS_URL,
+    redisPrefix: input.redisPrefix ?? input.config.REDIS_KEY_PREFIX,
+    logger: input.logger,
+    corsOrigins: input.config.CORS_ORIGINS,
+  });
   const metrics = createHttpMetrics({ defaults: input.defaultMetrics ?? true });
   const domainMetrics = registerDomainMetrics(metrics.registry, { pool: input.pool });
   return {

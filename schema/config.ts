@@ -46,6 +46,38 @@ export const configSchema = z
       .optional(),
     /** The address clients use to reach this installation (docs link, agent connect hints). Default http://localhost:PORT. */
     PUBLIC_URL: z.url({ message: 'expected an absolute URL' }).optional(),
+    /**
+     * Origins of browser apps allowed to call the API (comma-separated, e.g. `https://panel.example.org`; `*`: any).
+     * Default none: only pages of this installation's own origin.
+     */
+    CORS_ORIGINS: z
+      .string()
+      .transform((value, context) => {
+        const origins = value
+          .split(',')
+          .map((part) => part.trim())
+          .filter((part) => part !== '');
+        const out: string[] = [];
+        for (const origin of origins) {
+          if (origin === '*') {
+            out.push('*');
+            continue;
+          }
+          let parsed: URL | undefined;
+          try {
+            parsed = new URL(origin);
+          } catch {
+            parsed = undefined;
+          }
+          if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin.replace(/\/$/, '')) {
+            context.addIssue({ code: 'custom', message: `${origin} is not an origin (scheme://host[:port], no path)` });
+            return z.NEVER;
+          }
+          out.push(parsed.origin);
+        }
+        return out;
+      })
+      .default([]),
     /** Trust X-Forwarded-* headers from a reverse proxy (client IP, protocol). */
     TRUST_PROXY: booleanFromEnv.default(false),
     /** How long a shutdown waits for in-flight requests before closing their connections. */

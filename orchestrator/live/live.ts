@@ -53,9 +53,19 @@ async function closeIo(io: SocketIoServer): Promise<void> {
   await Promise.allSettled([...io._nsps.values()].map(async (namespace) => namespace.adapter.close()));
 }
 
-export async function createLive(options: { redisUrl: string | undefined; redisPrefix?: string; logger: Logger }): Promise<Live> {
+export async function createLive(options: {
+  redisUrl: string | undefined;
+  redisPrefix?: string;
+  logger: Logger;
+  /** Origins of browser apps on other origins allowed to connect (CORS_ORIGINS; `*`: any). */
+  corsOrigins?: readonly string[];
+}): Promise<Live> {
   const logger = options.logger.child({ component: 'live' });
-  const io = new SocketIoServer({ serveClient: false });
+  const origins = options.corsOrigins ?? [];
+  const io = new SocketIoServer({
+    serveClient: false,
+    ...(origins.length > 0 ? { cors: { origin: origins.includes('*') ? '*' : [...origins], methods: ['GET', 'POST'] } } : {}),
+  });
   const live = (relay: LiveRelay, history: ConsoleHistory, clients: RedisClientType[] = []): Live => ({
     relay,
     history,
