@@ -6,13 +6,14 @@ import { z } from 'zod';
 import { errorBody } from '../../schema/http.ts';
 import { statusName } from '../../schema/errors.ts';
 import type { RegisteredRoute } from './route.ts';
+import { OPERATION_IDS } from './operationIds.ts';
 
 type JsonSchema = Record<string, unknown>;
 
 export type OpenApiDocument = {
   openapi: '3.1.0';
   info: { title: string; version: string; description: string };
-  servers: { url: string }[];
+  servers: { url: string; description?: string }[];
   paths: Record<string, Record<string, unknown>>;
   components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, unknown> };
   tags: { name: string }[];
@@ -64,6 +65,8 @@ function parameters(route: RegisteredRoute, components: Record<string, JsonSchem
     const required = new Set((json.required ?? []) as string[]);
     for (const [name, property] of Object.entries(properties)) {
       const { description, ...rest } = property;
+      // A boolean flag is a boolean (its string forms true/false/1/0 are what a query string carries anyway).
+      if (rest.type === 'boolean') delete rest.enum;
       list.push({
         name,
         in: location,
@@ -74,6 +77,12 @@ function parameters(route: RegisteredRoute, components: Record<string, JsonSchem
     }
   }
   return list;
+}
+
+/** The route's readable name (operationIds.ts); one made of its method and path when the table has none. */
+export function operationIdOf(route: Pick<RegisteredRoute, 'method' | 'path' | 'aliases'>): string {
+  const named = [route.path, ...(route.aliases ?? [])].map((path) => OPERATION_IDS[`${route.method.toUpperCase()} ${path}`]).find(Boolean);
+  return named ?? `${route.method}${toOpenApiPath(route.path).replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase())}`;
 }
 
 export function buildOpenApi(routes: readonly RegisteredRoute[], options: { version: string; serverUrl: string }): OpenApiDocument {
@@ -105,7 +114,7 @@ export function buildOpenApi(routes: readonly RegisteredRoute[], options: { vers
       responses[String(status)] ??= { description: statusName(status), content: { 'application/json': { schema: errorRef } } };
     }
     const operation = {
-      operationId: `${route.method}${toOpenApiPath(route.path).replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase())}`,
+      operationId: operationIdOf(route),
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       tags: route.tags,
@@ -144,7 +153,12 @@ export function buildOpenApi(routes: readonly RegisteredRoute[], options: { vers
         'Manage clusters, machines, game servers, scheduled tasks, members, players and API tokens. ' +
         'State-changing calls become durable jobs delivered to the agent on the machine that hosts the server.',
     },
-    servers: [{ url: options.serverUrl }],
+    // First the document's own origin (relative): Try-it-out then calls whatever origin the page was opened on
+    // (127.0.0.1, a LAN address, behind a proxy), never a different one a browser would refuse.
+    servers: [
+      { url: '/', description: 'This installation, at the address this document was fetched from' },
+      ...(options.serverUrl ? [{ url: options.serverUrl, description: 'This installation, at its PUBLIC_URL' }] : []),
+    ],
     paths,
     components: {
       schemas: components,

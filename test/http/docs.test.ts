@@ -1,5 +1,6 @@
 import test from 'ava';
 import { body, useTestApp } from '../support/app.ts';
+import { OPERATION_IDS } from '../../api/http/operationIds.ts';
 
 const app = useTestApp(test);
 
@@ -54,4 +55,33 @@ test('an unknown asset is 404', async (t) => {
   const response = await app().request('/api/docs/assets/..%2F..%2Fpackage.json');
   t.is(response.status, 404);
   t.is((await body(response)).statusCode, 404);
+});
+
+test('every operation has a readable, unique operationId from the table; aliases end in Alias', async (t) => {
+  const document = await body(await app().request('/api/docs/openapi.json'));
+  const named = new Set(Object.values(OPERATION_IDS));
+  const ids: string[] = [];
+  for (const [path, operations] of Object.entries(document.paths as Record<string, Record<string, { operationId: string }>>)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      ids.push(operation.operationId);
+      t.regex(operation.operationId, /^[a-z][A-Za-z]*$/, `${method} ${path}`);
+      t.true(named.has(operation.operationId.replace(/Alias$/, '')), `${method} ${path} has no name of its own in api/http/operationIds.ts`);
+    }
+  }
+  t.is(new Set(ids).size, ids.length, 'operationIds are unique');
+  t.is(document.paths['/api/v1/servers/{id}/start'].post.operationId, 'startServer');
+  t.is(document.paths['/api/v1/clusters/{clusterId}/players'].get.operationId, 'listPlayers');
+});
+
+test('boolean query flags are booleans in the document, and their string forms are still accepted', async (t) => {
+  const document = await body(await app().request('/api/docs/openapi.json'));
+  const online = document.paths['/api/v1/clusters/{clusterId}/players'].get.parameters.find((parameter: { name: string }) => parameter.name === 'online');
+  t.deepEqual(online.schema, { type: 'boolean' });
+  const force = document.paths['/api/v1/machines/{id}'].delete.parameters.find((parameter: { name: string }) => parameter.name === 'force');
+  t.deepEqual(force.schema, { type: 'boolean' });
+});
+
+test('Try-it-out calls the origin the page was opened on: the first server is the document’s own (relative) one', async (t) => {
+  const document = await body(await app().request('/api/docs/openapi.json'));
+  t.is(document.servers[0].url, '/');
 });
