@@ -79,6 +79,16 @@ function parameters(route: RegisteredRoute, components: Record<string, JsonSchem
   return list;
 }
 
+/** An error answer as the API gives it: `{ statusCode, message, error }` (400 adds the fields in `details`). */
+function errorExample(status: number, description: string) {
+  return {
+    statusCode: status,
+    message: status === 400 ? 'Validation failed' : description,
+    error: statusName(status),
+    ...(status === 400 ? { details: [{ field: 'name', message: 'must not be empty' }] } : {}),
+  };
+}
+
 /** The route's readable name (operationIds.ts); one made of its method and path when the table has none. */
 export function operationIdOf(route: Pick<RegisteredRoute, 'method' | 'path' | 'aliases'>): string {
   const named = [route.path, ...(route.aliases ?? [])].map((path) => OPERATION_IDS[`${route.method.toUpperCase()} ${path}`]).find(Boolean);
@@ -110,8 +120,11 @@ export function buildOpenApi(routes: readonly RegisteredRoute[], options: { vers
       ...(route.auth !== 'none' ? [429] : []),
       500,
     ];
-    for (const status of errorStatuses) {
-      responses[String(status)] ??= { description: statusName(status), content: { 'application/json': { schema: errorRef } } };
+    for (const status of errorStatuses) responses[String(status)] ??= { description: statusName(status) };
+    // Every error answer is the Error record, its example with its own status (not 400 for all).
+    for (const [status, response] of Object.entries(responses) as [string, { description: string; content?: unknown }][]) {
+      if (Number(status) < 400 || response.content) continue;
+      response.content = { 'application/json': { schema: errorRef, example: errorExample(Number(status), response.description) } };
     }
     const operation = {
       operationId: operationIdOf(route),

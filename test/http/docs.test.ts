@@ -85,3 +85,14 @@ test('Try-it-out calls the origin the page was opened on: the first server is th
   const document = await body(await app().request('/api/docs/openapi.json'));
   t.is(document.servers[0].url, '/');
 });
+
+test('error answers are documented with their real status in the example', async (t) => {
+  const document = await body(await app().request('/api/docs/openapi.json'));
+  const responses = document.paths['/api/v1/servers/{id}/install'].post.responses;
+  for (const status of ['400', '401', '403', '404', '409', '429', '500']) {
+    const content = responses[status].content['application/json'];
+    t.deepEqual(content.schema, { $ref: '#/components/schemas/Error' }, status);
+    t.is(content.example.statusCode, Number(status), status);
+  }
+  t.is(responses['409'].content['application/json'].example.message, 'The server is running');
+});
