@@ -16,7 +16,7 @@ export type OpenApiDocument = {
   servers: { url: string; description?: string }[];
   paths: Record<string, Record<string, unknown>>;
   components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, unknown> };
-  tags: { name: string }[];
+  tags: { name: string; description: string }[];
 };
 
 const COMPONENT_PREFIX = '#/components/schemas/';
@@ -79,6 +79,29 @@ function parameters(route: RegisteredRoute, components: Record<string, JsonSchem
   return list;
 }
 
+/** What each tag groups, shown by reference pages and generated clients. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Account: 'The signed-in user and their API tokens.',
+  Agent: 'The reference agent package and its one-line install script, for machine owners.',
+  Audit: "A cluster's audit log: who changed what, when, from where.",
+  Auth: 'Registration, sign-in (e-mail and password, Steam, Discord), sessions and password resets.',
+  Clusters: 'Clusters: the unit of ownership of machines, servers, players and members.',
+  Docs: 'This API reference and its OpenAPI document.',
+  Events: 'The durable event log of a cluster, as a list or a live Server-Sent Events stream, and recent console output.',
+  Health: 'Liveness, readiness and Prometheus metrics, for operators and orchestrators.',
+  'Installs and backups': 'Installing and updating games, and backing up and restoring server directories.',
+  Jobs: 'Durable jobs: what every state-changing call on a game server becomes, until it ends.',
+  Machines: 'Machines that run game servers, their agents and metrics history.',
+  Members: 'Members of a cluster, their roles, and invitations.',
+  Metrics: 'CPU, memory, disk and players online over time.',
+  Pages: 'Web pages of invitation and password-reset links.',
+  Players: 'Players, their sessions, notes, flags, purchases, kicks, bans and statistics.',
+  Power: 'Starting, stopping, restarting and killing game servers, and console (RCON) commands.',
+  Servers: 'Game servers: their configuration, status and console.',
+  Tasks: 'Scheduled tasks: restarts, wipes, backups and announcements on a cron schedule.',
+  Webhooks: 'Webhooks and Discord notifications of cluster events, and their delivery log.',
+};
+
 /** An error answer as the API gives it: `{ statusCode, message, error }` (400 adds the fields in `details`). */
 function errorExample(status: number, description: string) {
   return {
@@ -95,7 +118,7 @@ export function operationIdOf(route: Pick<RegisteredRoute, 'method' | 'path' | '
   return named ?? `${route.method}${toOpenApiPath(route.path).replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase())}`;
 }
 
-export function buildOpenApi(routes: readonly RegisteredRoute[], options: { version: string; serverUrl: string }): OpenApiDocument {
+export function buildOpenApi(routes: readonly RegisteredRoute[], options: { version: string; serverUrl?: string }): OpenApiDocument {
   const components: Record<string, JsonSchema> = {};
   const errorRef = convert(errorBody, 'output', components);
   const paths: OpenApiDocument['paths'] = {};
@@ -183,6 +206,6 @@ export function buildOpenApi(routes: readonly RegisteredRoute[], options: { vers
         },
       },
     },
-    tags: [...tags].sort().map((name) => ({ name })),
+    tags: [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
   };
 }

@@ -126,4 +126,4 @@ export function installDocsRoutes(api: Api, deps: AppDeps) {
 
 /** The document for this app's routes (also used by tests to compare against the router). */
 export const openApiDocument = (api: Api, deps: AppDeps): OpenApiDocument =>
-  buildOpenApi(api.routes, { version: deps.version, serverUrl: deps.config.publicUrl });
+  buildOpenApi(api.routes, { version: deps.version, serverUrl: deps.config.PUBLIC_URL });
