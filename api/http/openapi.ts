@@ -7,6 +7,7 @@ import { errorBody } from '../../schema/http.ts';
 import { statusName } from '../../schema/errors.ts';
 import type { RegisteredRoute } from './route.ts';
 import { OPERATION_IDS } from './operationIds.ts';
+import { EXAMPLES } from '../../schema/examples.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -178,6 +179,11 @@ export function buildOpenApi(routes: readonly RegisteredRoute[], options: { vers
       paths[key] ??= {};
       paths[key][route.method] = path === route.path ? operation : { ...operation, operationId: `${operation.operationId}Alias` };
     }
+  }
+
+  // Every record has an example (schema/examples.ts) unless its schema gives its own.
+  for (const [name, component] of Object.entries(components)) {
+    if (component.example === undefined && component.examples === undefined && EXAMPLES[name] !== undefined) component.example = EXAMPLES[name];
   }
 
   return {

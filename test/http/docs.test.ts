@@ -1,5 +1,6 @@
 import test from 'ava';
 import { body, useTestApp } from '../support/app.ts';
+import { z } from 'zod';
 import { OPERATION_IDS } from '../../api/http/operationIds.ts';
 
 const app = useTestApp(test);
@@ -95,4 +96,17 @@ test('error answers are documented with their real status in the example', async
     t.is(content.example.statusCode, Number(status), status);
   }
   t.is(responses['409'].content['application/json'].example.message, 'The server is running');
+});
+
+test('every record has an example, and every example is a valid record of its schema', async (t) => {
+  const document = await body(await app().request('/api/docs/openapi.json'));
+  const byId = (z.globalRegistry as unknown as { _idmap: Map<string, z.ZodType> })._idmap;
+  for (const [name, component] of Object.entries(document.components.schemas as Record<string, { example?: unknown; examples?: unknown[] }>)) {
+    const example = component.example ?? component.examples?.[0];
+    t.not(example, undefined, `${name} has no example`);
+    const schema = byId.get(name);
+    t.truthy(schema, `${name} is a named zod schema`);
+    const parsed = schema!.safeParse(example);
+    t.true(parsed.success, `${name}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`);
+  }
 });
