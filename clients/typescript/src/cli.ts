@@ -1,0 +1,229 @@
+/**
+ * `gsm`: the game server manager from a terminal, on the TypeScript client. Tables for people, `--json` for scripts;
+ * the exit status is non-zero when a call fails or a job it waited for did not succeed (1: the API refused or the job
+ * failed, 2: bad usage). `gsm login` keeps the URL and token in the user's config directory (mode 0600);
+ * GSM_URL and GSM_TOKEN override it.
+ */
+import { mkdir, readFile, writeFile, chmod } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { GsmClient, type Job } from './client.ts';
+
+const USAGE = `usage: gsm <command> [options]  (--json for machine-readable output)
+  login --url <url> --token <token>       keep the service URL and an API token (or GSM_URL, GSM_TOKEN)
+  clusters                                your clusters
+  servers list --cluster <id>             servers of a cluster
+  servers start|stop|restart|kill <id> [--wait]
+  rcon <server> <command…>                run a console command and print its answer
+  console <server>                        the recent console, then follow it live
+  players search --cluster <id> [text]    players (--online for those online)
+  players show <id>                       a player with sessions, notes and bans
+  players kick <id> [--reason <text>]
+  players ban <id> [--reason <text>] [--duration <seconds>] [--server <id>]   cluster-wide unless --server
+  bans --cluster <id>                     active bans
+  tasks list --cluster <id> | tasks run <id> [--wait]
+  jobs show <id> | jobs wait <id>
+  events --cluster <id> [--types a,b] [--server <id>]   follow the cluster's events`;
+
+class UsageError extends Error {}
+
+type Parsed = { positional: string[]; flags: Map<string, string | true> };
+
+function parse(argv: string[]): Parsed {
+  const positional: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    if (inline !== undefined) flags.set(name, inline);
+    else if (['json', 'wait', 'online', 'help'].includes(name)) flags.set(name, true);
+    else {
+      const value = argv[++i];
+      if (value === undefined) throw new UsageError(`--${name} needs a value`);
+      flags.set(name, value);
+    }
+  }
+  return { positional, flags };
+}
+
+const configFile = () => join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'gsm', 'config.json');
+
+async function loadLogin(): Promise<{ url?: string; token?: string }> {
+  const saved = (await readFile(configFile(), 'utf8').then(JSON.parse, () => ({}))) as { url?: string; token?: string };
+  return { url: process.env.GSM_URL ?? saved.url, token: process.env.GSM_TOKEN ?? saved.token };
+}
+
+/** Prints rows as an aligned table of `columns`. */
+function table(rows: Record<string, unknown>[], columns: string[]): string {
+  const cell = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => cell(row[column]).length)));
+  const line = (values: string[]) =>
+    values
+      .map((value, i) => value.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [line(columns.map((column) => column.toUpperCase())), ...rows.map((row) => line(columns.map((column) => cell(row[column]))))].join('\n');
+}
+
+export async function main(argv: string[], out: (text: string) => void = (text) => process.stdout.write(`${text}\n`)): Promise<number> {
+  const { positional, flags } = parse(argv);
+  const json = flags.has('json');
+  const flag = (name: string) => {
+    const value = flags.get(name);
+    return typeof value === 'string' ? value : undefined;
+  };
+  const need = (name: string) =>
+    flag(name) ??
+    (() => {
+      throw new UsageError(`--${name} is required`);
+    })();
+  const arg = (index: number, what: string) =>
+    positional[index] ??
+    (() => {
+      throw new UsageError(`${what} is required`);
+    })();
+  const print = (value: unknown, columns?: string[]) => {
+    if (json || !columns) out(JSON.stringify(value, null, json ? 2 : 0));
+    else out(table((Array.isArray(value) ? value : [value]) as Record<string, unknown>[], columns));
+  };
+  const [command, sub] = positional;
+  if (!command || flags.has('help')) {
+    out(USAGE);
+    return command ? 0 : 2;
+  }
+
+  if (command === 'login') {
+    const url = need('url');
+    const token = need('token');
+    const check = new GsmClient({ baseUrl: url, token, retries: 1 });
+    const account = await check.get<{ email: string }>('/api/v1/account');
+    const file = configFile();
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    await writeFile(file, JSON.stringify({ url, token }, null, 2), { mode: 0o600 });
+    await chmod(file, 0o600);
+    out(json ? JSON.stringify({ url, email: account.email }) : `signed in to ${url} as ${account.email} (saved in ${file})`);
+    return 0;
+  }
+
+  const login = await loadLogin();
+  if (!login.url || !login.token) throw new UsageError('not signed in: gsm login --url <url> --token <token> (or GSM_URL and GSM_TOKEN)');
+  const gsm = new GsmClient({ baseUrl: login.url, token: login.token });
+  /** Waits for a job when asked (or always), prints it, and answers the exit status it deserves. */
+  const finishJob = async (job: Job, wait: boolean): Promise<number> => {
+    const shown = wait ? await gsm.waitForJob(job.id) : job;
+    print(shown, ['id', 'type', 'status', 'serverId', 'error']);
+    return !wait || shown.status === 'SUCCEEDED' ? 0 : 1;
+  };
+
+  switch (command) {
+    case 'clusters':
+      print((await gsm.get<{ data: unknown[] }>('/api/v1/clusters', { limit: 100 })).data, ['id', 'name', 'role', 'counts']);
+      return 0;
+    case 'servers': {
+      if (sub === 'list') {
+        const servers = [];
+        for await (const server of gsm.paginate(`/api/v1/clusters/${encodeURIComponent(need('cluster'))}/servers`)) servers.push(server);
+        print(servers, ['id', 'name', 'gameType', 'status', 'playersOnline', 'statusReason']);
+        return 0;
+      }
+      if (sub && ['start', 'stop', 'restart', 'kill'].includes(sub)) {
+        const job = await gsm.post<Job>(`/api/v1/servers/${encodeURIComponent(arg(2, 'the server id'))}/${sub}`);
+        return finishJob(job, flags.has('wait'));
+      }
+      throw new UsageError('gsm servers list|start|stop|restart|kill');
+    }
+    case 'rcon': {
+      const answer = await gsm.post<{ success: boolean; output: string | null; jobId: string; status: string }>(
+        `/api/v1/servers/${encodeURIComponent(arg(1, 'the server id'))}/rcon`,
+        {
+          command:
+            positional.slice(2).join(' ') ||
+            (() => {
+              throw new UsageError('the command is required');
+            })(),
+        },
+        { query: { wait: 30 } },
+      );
+      if (json) print(answer);
+      else out(answer.output ?? `(${answer.status}; job ${answer.jobId})`);
+      return answer.success ? 0 : 1;
+    }
+    case 'console': {
+      const serverId = arg(1, 'the server id');
+      const server = await gsm.get<{ clusterId: string }>(`/api/v1/servers/${encodeURIComponent(serverId)}`);
+      const recent = await gsm.get<{ lines: { at: string; line: string }[] }>(`/api/v1/servers/${encodeURIComponent(serverId)}/console`, { lines: 100 });
+      for (const line of recent.lines) out(json ? JSON.stringify(line) : line.line);
+      for await (const event of gsm.events(server.clusterId, { types: ['server.console'], serverId })) {
+        for (const line of (event.data as { lines: { at: string; line: string }[] }).lines) out(json ? JSON.stringify(line) : line.line);
+      }
+      return 0;
+    }
+    case 'players': {
+      if (sub === 'search') {
+        const query = { ...(positional[2] ? { search: positional.slice(2).join(' ') } : {}), ...(flags.has('online') ? { online: true } : {}), limit: 100 };
+        const answer = await gsm.get<{ data: unknown[] }>(`/api/v1/clusters/${encodeURIComponent(need('cluster'))}/players`, query);
+        print(answer.data, ['id', 'username', 'steamId', 'online', 'playtime', 'lastSeen']);
+        return 0;
+      }
+      const playerId = encodeURIComponent(arg(2, 'the player id'));
+      if (sub === 'show') {
+        print(
+          await gsm.get(`/api/v1/players/${playerId}`),
+          json ? undefined : ['id', 'username', 'steamId', 'online', 'playtime', 'firstSeen', 'lastSeen', 'flags'],
+        );
+        return 0;
+      }
+      if (sub === 'kick') {
+        const answer = await gsm.post<{ jobId: string }>(`/api/v1/players/${playerId}/kick`, { reason: flag('reason') ?? '' });
+        return finishJob(await gsm.get<Job>(`/api/v1/jobs/${answer.jobId}`), flags.has('wait'));
+      }
+      if (sub === 'ban') {
+        const duration = flag('duration');
+        const server = flag('server');
+        const answer = await gsm.post<{ ban: Record<string, unknown> }>(`/api/v1/players/${playerId}/ban`, {
+          reason: flag('reason') ?? '',
+          ...(duration ? { duration: Number(duration) } : {}),
+          ...(server ? { serverId: server } : { clusterWide: true }),
+        });
+        print(answer.ban, ['id', 'playerId', 'reason', 'clusterWide', 'expiresAt', 'active']);
+        return 0;
+      }
+      throw new UsageError('gsm players search|show|kick|ban');
+    }
+    case 'bans': {
+      const answer = await gsm.get<{ data: unknown[] }>(`/api/v1/clusters/${encodeURIComponent(need('cluster'))}/bans`, { active: true, limit: 100 });
+      print(answer.data, ['id', 'playerId', 'reason', 'clusterWide', 'expiresAt', 'createdAt']);
+      return 0;
+    }
+    case 'tasks': {
+      if (sub === 'list') {
+        const answer = await gsm.get<{ data: unknown[] }>(`/api/v1/clusters/${encodeURIComponent(need('cluster'))}/tasks`, { limit: 100 });
+        print(answer.data, ['id', 'name', 'schedule', 'timezone', 'enabled', 'nextRunAt', 'lastRunStatus']);
+        return 0;
+      }
+      if (sub === 'run') return finishJob(await gsm.post<Job>(`/api/v1/tasks/${encodeURIComponent(arg(2, 'the task id'))}/run`), flags.has('wait'));
+      throw new UsageError('gsm tasks list|run');
+    }
+    case 'jobs': {
+      const jobId = encodeURIComponent(arg(2, 'the job id'));
+      if (sub === 'show') return finishJob(await gsm.get<Job>(`/api/v1/jobs/${jobId}`), false);
+      if (sub === 'wait') return finishJob(await gsm.get<Job>(`/api/v1/jobs/${jobId}`), true);
+      throw new UsageError('gsm jobs show|wait');
+    }
+    case 'events': {
+      const types = flag('types')?.split(',');
+      for await (const event of gsm.events(need('cluster'), { ...(types ? { types } : {}), ...(flag('server') ? { serverId: flag('server') } : {}) })) {
+        out(json ? JSON.stringify(event) : `${event.at}  ${event.type.padEnd(18)} ${JSON.stringify(event.data)}`);
+      }
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command ${command}`);
+  }
+}
+
+export { UsageError, USAGE };

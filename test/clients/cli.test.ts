@@ -1,0 +1,144 @@
+/**
+ * The `gsm` command line (clients/typescript/bin/gsm.ts) as a user runs it, as child processes against the real
+ * service and agent: login keeps the token in a 0600 file; tables for people and --json for scripts; start --wait
+ * exits 0 on success and 1 when the job fails; rcon; the console followed live; players, bans, tasks, jobs; usage
+ * errors exit 2.
+ */
+import test from 'ava';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'slonik';
+import { body, json } from '../support/app.ts';
+import { until } from '../support/wait.ts';
+import { signUp, type TestUser } from '../support/identity.ts';
+import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
+import { createFakeServer, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+
+const GSM = fileURLToPath(new URL('../../clients/typescript/bin/gsm.ts', import.meta.url));
+let app: GatewayApp;
+let owner: TestUser;
+let home: string;
+const agents: AgentProcess[] = [];
+test.before(async () => {
+  app = await startGatewayApp({ heartbeatSeconds: 1, worker: true });
+  owner = await signUp(app);
+  home = await mkdtemp(join(tmpdir(), 'gsm-cli-'));
+});
+test.after.always(async () => {
+  await Promise.all(agents.map((agent) => agent.stop()));
+  await app?.close();
+  await rm(home, { recursive: true, force: true });
+});
+
+/**
+ * Runs `gsm …` with the config directory of this test (asynchronously: the service answering it runs in this process).
+ */
+function gsm(args: string[], options: { fromLoginFile?: boolean } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  // GSM_URL and GSM_TOKEN, unless the test is about the file `gsm login` writes.
+  const credentials = options.fromLoginFile ? {} : { GSM_URL: app.url, GSM_TOKEN: owner.accessToken };
+  const child = spawn(process.execPath, [GSM, ...args], { env: { PATH: process.env.PATH, XDG_CONFIG_HOME: home, ...credentials } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const timer = setTimeout(() => child.kill(), 60_000);
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+test.serial('login keeps the URL and token in a 0600 file; commands then use it', async (t) => {
+  const refused = await gsm(['clusters'], { fromLoginFile: true });
+  t.is(refused.code, 2);
+  t.regex(refused.stderr, /not signed in/);
+  const bad = await gsm(['login', '--url', app.url, '--token', 'gsm_live_nope'], { fromLoginFile: true });
+  t.is(bad.code, 1);
+  t.regex(bad.stderr, /401/);
+  const login = await gsm(['login', '--url', app.url, '--token', owner.accessToken], { fromLoginFile: true });
+  t.is(login.code, 0, login.stderr);
+  t.regex(login.stdout, new RegExp(`signed in to .* as ${owner.email}`));
+  const file = join(home, 'gsm', 'config.json');
+  t.is((await stat(file)).mode & 0o777, 0o600);
+  t.is(JSON.parse(await readFile(file, 'utf8')).token, owner.accessToken);
+  const { clusterId } = await registerMachine(app, owner);
+  const clusters = await gsm(['clusters', '--json'], { fromLoginFile: true });
+  t.is(clusters.code, 0, clusters.stderr);
+  t.true((JSON.parse(clusters.stdout) as { id: string }[]).some((cluster) => cluster.id === clusterId));
+  t.regex((await gsm(['clusters'], { fromLoginFile: true })).stdout, /^ID\s+NAME\s+ROLE/);
+  const usage = await gsm(['servers', 'explode'], { fromLoginFile: true });
+  t.is(usage.code, 2);
+});
+
+test.serial('servers: list, start --wait (exit 0), a failing start (exit 1), rcon, the console followed live, jobs', async (t) => {
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
+  const agent = await startAgent({ url: app.url, machineId, token });
+  agents.push(agent);
+  const server = await createFakeServer(app, owner, clusterId, machineId, { name: 'cli fake' });
+  const broken = await createFakeServer(app, owner, clusterId, machineId, { name: 'cli broken', startCommand: '/nonexistent/game' });
+
+  t.regex((await gsm(['servers', 'list', '--cluster', clusterId])).stdout, /cli fake/);
+  const started = await gsm(['servers', 'start', server.id, '--wait', '--json']);
+  t.is(started.code, 0, started.stderr);
+  t.is(JSON.parse(started.stdout).status, 'SUCCEEDED');
+  const failed = await gsm(['servers', 'start', broken.id, '--wait']);
+  t.is(failed.code, 1, 'a job that did not succeed is a failure');
+  t.regex(failed.stdout, /FAILED/);
+
+  const rcon = await gsm(['rcon', server.id, 'echo', 'hello', 'cli']);
+  t.is(rcon.code, 0, rcon.stderr);
+  t.is(rcon.stdout.trim(), 'hello cli');
+  t.is((await gsm(['rcon', broken.id, 'echo', 'x'])).code, 1, 'RCON on a server that is not running: 409, exit 1');
+
+  // The console: recent lines, then live ones.
+  const following = spawn(process.execPath, [GSM, 'console', server.id], {
+    env: { PATH: process.env.PATH, XDG_CONFIG_HOME: home, GSM_URL: app.url, GSM_TOKEN: owner.accessToken },
+  });
+  t.teardown(() => void following.kill());
+  const lines: string[] = [];
+  createInterface({ input: following.stdout }).on('line', (line) => lines.push(line));
+  await until(async () => lines.length > 0, 'the recent console');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  await app.request(`/api/v1/servers/${server.id}/rcon`, json({ command: 'say followed live' }, { headers: owner.auth }));
+  await until(async () => lines.some((line) => line.includes('followed live')), 'the live console line');
+  following.kill();
+
+  const jobId = JSON.parse(started.stdout).id as string;
+  t.regex((await gsm(['jobs', 'show', jobId])).stdout, /START\s+SUCCEEDED/);
+  t.is((await gsm(['jobs', 'wait', jobId])).code, 0);
+});
+
+test.serial('players: search, show, ban (listed in bans), kick; tasks list', async (t) => {
+  const { clusterId, machineId } = await registerMachine(app, owner);
+  const target = await createFakeServer(app, owner, clusterId, machineId, { name: 'task target' });
+  const playerId = await app.pool.oneFirst(sql.unsafe`
+    INSERT INTO players (cluster_id, steam_id, username, first_seen, last_seen, last_joined_at)
+    VALUES (${clusterId}, '76561198000000042', 'RustLord', now(), now(), now()) RETURNING id`);
+  const found = await gsm(['players', 'search', '--cluster', clusterId, 'rustl', '--json']);
+  t.is(found.code, 0, found.stderr);
+  t.is((JSON.parse(found.stdout) as { id: string }[])[0]!.id, String(playerId));
+  t.regex((await gsm(['players', 'show', String(playerId)])).stdout, /RustLord/);
+  const banned = await gsm(['players', 'ban', String(playerId), '--reason', 'Cheating', '--duration', '3600', '--json']);
+  t.is(banned.code, 0, banned.stderr);
+  t.like(JSON.parse(banned.stdout), { playerId: String(playerId), reason: 'Cheating', clusterWide: true, active: true });
+  t.regex((await gsm(['bans', '--cluster', clusterId])).stdout, /Cheating/);
+  const kicked = await gsm(['players', 'kick', String(playerId)]);
+  t.is(kicked.code, 1, 'a player who is not online cannot be kicked');
+
+  const task = await body(
+    await app.request(
+      `/api/v1/clusters/${clusterId}/tasks`,
+      json({ name: 'nightly', schedule: '0 4 * * *', serverIds: [target.id], steps: [{ type: 'BROADCAST', message: 'hi' }] }, { headers: owner.auth }),
+    ),
+  );
+  const listed = await gsm(['tasks', 'list', '--cluster', clusterId]);
+  t.is(listed.code, 0, listed.stderr);
+  t.truthy(task.id, JSON.stringify(task));
+  t.regex(listed.stdout, /nightly\s+0 4 \* \* \*\s+UTC\s+true/);
+});
