@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', '.tmp/**', 'clients/typescript/src/schema.d.ts'] },
+  { ignores: ['node_modules/**', 'data/**', '.tmp/**', 'api/clients/typescript/src/schema.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

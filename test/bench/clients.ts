@@ -5,7 +5,7 @@
  * (BENCH_ROUNDS of BENCH_DURATION seconds); each figure is the median of its rounds. Target: the client within 10 % of
  * raw fetch. (The Python and Go clients do not exist yet.)
  */
-import { GsmClient } from '../../clients/typescript/src/client.ts';
+import { GsmClient } from '../../api/clients/typescript/src/client.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { DURATION_S, ROUNDS, startServer } from './support.ts';
 

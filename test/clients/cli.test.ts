@@ -1,5 +1,5 @@
 /**
- * The `gsm` command line (clients/typescript/bin/gsm.ts) as a user runs it, as child processes against the real
+ * The `gsm` command line (api/clients/typescript/bin/gsm.ts) as a user runs it, as child processes against the real
  * service and agent: login keeps the token in a 0600 file; tables for people and --json for scripts; start --wait
  * exits 0 on success and 1 when the job fails; rcon; the console followed live; players, bans, tasks, jobs; usage
  * errors exit 2.
@@ -18,7 +18,7 @@ import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { createFakeServer, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
 
-const GSM = fileURLToPath(new URL('../../clients/typescript/bin/gsm.ts', import.meta.url));
+const GSM = fileURLToPath(new URL('../../api/clients/typescript/bin/gsm.ts', import.meta.url));
 let app: GatewayApp;
 let owner: TestUser;
 let home: string;

@@ -1,12 +1,12 @@
 /**
- * The TypeScript client's types (clients/typescript/src/schema.d.ts), generated from the live API document with
+ * The TypeScript client's types (api/clients/typescript/src/schema.d.ts), generated from the live API document with
  * openapi-typescript. `npm run generate:client` writes them (against a test service on the local Postgres); a test
  * fails when the checked-in file differs from what the document gives now.
  */
 import openapiTS, { astToString } from 'openapi-typescript';
 import { fileURLToPath } from 'node:url';
 
-export const CLIENT_TYPES_FILE = fileURLToPath(new URL('../../clients/typescript/src/schema.d.ts', import.meta.url));
+export const CLIENT_TYPES_FILE = fileURLToPath(new URL('../../api/clients/typescript/src/schema.d.ts', import.meta.url));
 
 const BANNER = '/**\n * Generated from the API document by openapi-typescript (npm run generate:client). Do not edit.\n */\n\n';
 

@@ -1,5 +1,5 @@
 /**
- * The TypeScript client (clients/typescript) against the real service and the real agent: its generated types match
+ * The TypeScript client (api/clients/typescript) against the real service and the real agent: its generated types match
  * the live document; restart-and-wait; pagination; the event stream resumes after a cut connection with no event
  * missed or repeated; 429 answers are waited out as Retry-After says and a retried POST keeps its Idempotency-Key (one
  * job); network errors are retried.
@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'slonik';
-import { ApiError, GsmClient, type ClusterEvent, type Job, type Server } from '../../clients/typescript/src/client.ts';
+import { ApiError, GsmClient, type ClusterEvent, type Job, type Server } from '../../api/clients/typescript/src/client.ts';
 import { body } from '../support/app.ts';
 import { until } from '../support/wait.ts';
 import { signUp, type TestUser } from '../support/identity.ts';
@@ -38,7 +38,7 @@ test('the generated types are those of the live API document (npm run generate:c
   t.is(
     await readFile(CLIENT_TYPES_FILE, 'utf8'),
     await generateClientTypes(document),
-    'clients/typescript/src/schema.d.ts is out of date: npm run generate:client',
+    'api/clients/typescript/src/schema.d.ts is out of date: npm run generate:client',
   );
 });
 

@@ -1,6 +1,6 @@
 /**
  * The OpenAPI document lints clean with `@redocly/cli lint` and its recommended rules (the few switched off are listed
- * with their reasons in redocly.yaml), so generated clients and API tools accept it.
+ * with their reasons in .redocly.yaml), so generated clients and API tools accept it.
  */
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
@@ -13,7 +13,7 @@ import { useTestApp } from '../support/app.ts';
 
 const app = useTestApp(test);
 const cli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
-const config = fileURLToPath(new URL('../../redocly.yaml', import.meta.url));
+const config = fileURLToPath(new URL('../../.redocly.yaml', import.meta.url));
 
 test('@redocly/cli lint (recommended rules): no error, no warning', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'gsm-openapi-'));
