@@ -3,6 +3,7 @@
  *
  *   main.ts ─▶ api ─▶ orchestrator ─▶ sql ─▶ schema
  *   agent ─▶ schema
+ *   api/clients ─▶ nothing of ours (published client packages)
  *   test may import anything.
  *
  * `npm run lint` runs this; a wrong import fails with the name of the rule it breaks.
@@ -44,6 +45,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^agent/' },
       to: { path: '^(api|orchestrator|sql|test)/|^main\\.ts$' },
+    },
+    {
+      name: 'clients-import-nothing-of-the-service',
+      comment: 'api/clients/ are published packages for scripts and browsers: they import nothing of the service, only their own files.',
+      severity: 'error',
+      from: { path: '^api/clients/' },
+      to: { path: '^(api/(?!clients/)|orchestrator/|agent/|schema/|sql/|test/)|^main\\.ts$' },
     },
     {
       name: 'no-cycles',

@@ -35,6 +35,8 @@ const layered = {
   'orchestrator/jobs.ts': "import { y } from '../sql/pool.ts';\nexport const z = y;\n",
   'api/routes.ts': "import { z } from '../orchestrator/jobs.ts';\nexport const w = z;\n",
   'agent/main.ts': "import { x } from '../schema/errors.ts';\nexport const v = x;\n",
+  'api/clients/typescript/src/client.ts': "import type { T } from './schema.d.ts';\nexport const c: T | 1 = 1;\n",
+  'api/clients/typescript/src/schema.d.ts': 'export type T = number;\n',
 };
 
 test('imports that point down the layers pass', async (t) => {
@@ -48,6 +50,10 @@ const violations: [string, Record<string, string>][] = [
   ['sql-sees-only-schema', { 'sql/pool.ts': "import { z } from '../orchestrator/jobs.ts';\nexport const y = z;\n" }],
   ['agent-sees-only-schema', { 'agent/main.ts': "import { y } from '../sql/pool.ts';\nexport const v = y;\n" }],
   ['api-never-imports-agent', { 'api/routes.ts': "import { v } from '../agent/main.ts';\nexport const w = v;\n" }],
+  [
+    'clients-import-nothing-of-the-service',
+    { 'api/clients/typescript/src/client.ts': "import { x } from '../../../../schema/errors.ts';\nexport const c = x;\n" },
+  ],
 ];
 
 for (const [rule, change] of violations) {
