@@ -243,7 +243,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
 
   const jobEvent = z.object({
     jobId: z.uuid(),
-    type: z.enum(JOB_TYPES),
+    type: z.string().refine((type) => (JOB_TYPES as readonly string[]).includes(type)),
     serverId: z.string().nullable(),
     params: z.record(z.string(), z.unknown()),
     deadline: z.string(),

@@ -14,27 +14,14 @@
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import { storableJson } from '../../schema/storable.ts';
+import { JOB_TYPES as SERVICE_JOB_TYPES, type JobType as ServiceJobType } from '../../schema/jobs.ts';
 import { Outbox, SAFE_JOB_ID, type JobResultEvent } from './outbox.ts';
 
 export type { JobResultEvent } from './outbox.ts';
 
-export const JOB_TYPES = [
-  'START',
-  'STOP',
-  'RESTART',
-  'KILL',
-  'RCON',
-  'KICK',
-  'BAN',
-  'UNBAN',
-  'BROADCAST',
-  'WIPE',
-  'INSTALL',
-  'UPDATE',
-  'BACKUP',
-  'RESTORE',
-] as const;
-export type JobType = (typeof JOB_TYPES)[number];
+/** The job types an agent runs: the service's, but TASK_RUN, which the orchestrator runs itself. */
+export type JobType = Exclude<ServiceJobType, 'TASK_RUN'>;
+export const JOB_TYPES: readonly JobType[] = SERVICE_JOB_TYPES.filter((type): type is JobType => type !== 'TASK_RUN');
 export type AgentJob = { jobId: string; type: JobType; serverId: string | null; params: Record<string, unknown>; deadline: string };
 
 /** Thrown by executors for a FAILED result with this code (e.g. `NOT_RUNNING`); any other error is `AGENT_ERROR`. */

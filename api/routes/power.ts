@@ -13,7 +13,7 @@ import { id } from '../../schema/http.ts';
 import { job, powerQuery, rconAnswer, rconBody, rconExecuteBody, waitSeconds, type Job, type JobType } from '../../schema/jobs.ts';
 import { getJob } from '../../orchestrator/jobs/store.ts';
 import { uuidV7 } from '../../sql/uuidV7.ts';
-import { acceptServerJob, DESIRED_BY_TYPE, type DesiredStatus } from '../../orchestrator/jobs/serverJobs.ts';
+import { acceptServerJob, DESIRED_BY_TYPE, type ServerJobRequest } from '../../orchestrator/jobs/serverJobs.ts';
 import { originOf } from '../identity/origin.ts';
 
 /** How long an RCON call waits for its output when `?wait` is not given. */
@@ -31,14 +31,7 @@ const rconQuery = z.object({ wait: waitSeconds.optional() }).strict();
 export function installPowerRoutes(api: Api, deps: AppDeps) {
   const { pool, jobEvents } = deps;
 
-  type Request = {
-    serverId: string;
-    type: JobType;
-    params: Record<string, unknown>;
-    desired: DesiredStatus | null;
-    requireRunning: boolean;
-    requireStopped?: boolean;
-  };
+  type Request = Pick<ServerJobRequest, 'serverId' | 'type' | 'params' | 'desired' | 'requireRunning' | 'requireStopped'>;
 
   // One statement (server lock and desired status, job, audit entry, announcement): atomic without a transaction.
   const accept = (ctx: Context, request: Request, id?: string) =>

@@ -100,13 +100,11 @@ export class GsmClient {
 
   /** One API call; answers the parsed JSON body (undefined for an empty answer). */
   async request<T = unknown>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
-    const { response, body } = await this.#send(method, path, options);
-    void response;
-    return body as T;
+    return (await this.#send(method, path, options)) as T;
   }
 
-  /** Like `request`, with the answer's status and headers. */
-  async #send(method: Method, path: string, options: RequestOptions): Promise<{ response: Response; body: unknown }> {
+  /** Sends the call, retrying what may be retried; answers the parsed body or throws ApiError. */
+  async #send(method: Method, path: string, options: RequestOptions): Promise<unknown> {
     const url = new URL(`${this.#options.baseUrl}${path}`);
     for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -134,7 +132,7 @@ export class GsmClient {
       }
       const text = await response.text();
       const body: unknown = text === '' ? undefined : JSON.parse(text);
-      if (response.ok) return { response, body };
+      if (response.ok) return body;
       if (attempt < this.#options.retries) {
         if (response.status === 429) {
           const wait = retryAfterMs(response.headers.get('retry-after')) ?? backoff;
