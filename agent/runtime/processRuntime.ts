@@ -245,6 +245,11 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
     void this.#read();
   }
 
+  async #finalRead(): Promise<void> {
+    while (this.#reading) await this.#reading;
+    await this.#drain();
+  }
+
   /** Reads what the spool holds beyond the offset; one read at a time, another one queued if asked meanwhile. */
   #read(): Promise<void> {
     if (this.#reading) {
@@ -334,8 +339,9 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
     this.#watcher?.close();
     // Whatever the leader left behind in its group goes too, even if it ignored SIGTERM.
     this.#signalGroup('SIGKILL');
-    // The last lines, so wait() callers see all output.
-    void this.#read().then(() => {
+    // The last lines, so wait() callers see all output: a read under way (and the one it may have queued) read only
+    // what was there when it began, so once they are done the spool is read once more, to its end.
+    void this.#finalRead().then(() => {
       this.#pending += this.#decoder.end();
       if (this.#pending !== '' && !this.#dropping) this.#emitLine(this.#pending);
       this.#pending = '';

@@ -16,6 +16,8 @@ console.log('ready');`,
   'deaf.mjs': `console.log('ready'); setInterval(() => {}, 1000);`,
   'ignoreTerm.mjs': `process.on('SIGTERM', () => console.log('ignoring SIGTERM')); console.log('ready'); setInterval(() => {}, 1000);`,
   'flood.mjs': `process.stdout.write('y'.repeat(200_000) + '\\nafter\\n');`,
+  // Writes in bursts (each one wakes a read of the spool), the last burst right before exiting.
+  'bursts.mjs': `for (let burst = 0; burst < 20; burst++) { for (let line = 0; line < 50; line++) console.log('burst ' + burst + ' line ' + line); await new Promise((r) => setTimeout(r, burst % 5)); }`,
   // The grandchild ignores SIGTERM and shares the pipes: only a group SIGKILL removes it.
   'forker.mjs': `import { spawn } from 'node:child_process';
 const child = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000); console.log('grandchild up')"], { stdio: 'inherit' });
@@ -85,6 +87,17 @@ test('start runs the command in cwd with exactly the given env, and captures std
   t.like(await proc.wait(), { exitCode: 0, signal: null });
   // Both go to one spool, in the order the game wrote them (the console shows them interleaved as printed).
   t.deepEqual(lines.slice().sort(), ['stdout: err one', 'stdout: out one', 'stdout: partial without newline', `stdout: port=27015 cwd=${dir} args=0,a b`]);
+});
+
+test('wait() resolves with every line read, even when the process exits while a read of its output is under way', async (t) => {
+  t.timeout(60_000);
+  // Many short-lived processes at once: exits land in the middle of reads.
+  const runs = await Promise.all(Array.from({ length: 12 }, () => run(t, 'bursts.mjs')));
+  for (const { proc, lines } of runs) {
+    await proc.wait();
+    t.is(lines.length, 1000);
+    t.is(lines.at(-1), 'stdout: burst 19 line 49');
+  }
 });
 
 test('a line without a newline is cut at 64 Ki characters, so a flood cannot fill memory', async (t) => {
