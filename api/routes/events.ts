@@ -9,7 +9,7 @@ import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
 import { listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
-import { clusterEvent, cursor, eventListQuery, eventStreamQuery, LIVE_EVENT_TYPES, matches, type EventFilter } from '../../schema/events.ts';
+import { clusterEvent, cursor, cursorOf, eventListQuery, eventStreamQuery, LIVE_EVENT_TYPES, matches, type EventFilter } from '../../schema/events.ts';
 
 type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 import { validationFailed } from '../../schema/errors.ts';
@@ -159,7 +159,12 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
 
     void (async () => {
       try {
-        if (after === null) position = await lastPosition(pool);
+        if (after === null) {
+          position = await lastPosition(pool);
+          // The resume point before any event comes: a client cut off before the first event resumes from here
+          // (an `id:` line alone sets the Last-Event-ID of EventSource and our clients, and dispatches nothing).
+          if (!ended) out.write(`id: ${cursorOf(position)}\n\n`);
+        }
         for (;;) {
           const events = await eventsAfter(pool, filter, position, CATCH_UP_BATCH);
           for (const event of events) send(event);

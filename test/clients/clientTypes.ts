@@ -1,12 +1,12 @@
 /**
- * The TypeScript client's types (api/clients/typescript/src/schema.d.ts), generated from the live API document with
- * openapi-typescript. `npm run generate:client` writes them (against a test service on the local Postgres); a test
- * fails when the checked-in file differs from what the document gives now.
+ * The clients' generated types, from the live API document: the TypeScript client's with openapi-typescript
+ * (api/clients/typescript/src/schema.d.ts), the Python client's TypedDicts and the Go client's structs
+ * (test/clients/languageTypes.ts). `npm run generate:client` writes them (against a test service on the local
+ * Postgres); a test fails when a checked-in file differs from what the document gives now.
  */
 import openapiTS, { astToString } from 'openapi-typescript';
 import { fileURLToPath } from 'node:url';
-
-export const CLIENT_TYPES_FILE = fileURLToPath(new URL('../../api/clients/typescript/src/schema.d.ts', import.meta.url));
+import { generateGoTypes, generatePythonTypes } from './languageTypes.ts';
 
 const BANNER = '/**\n * Generated from the API document by openapi-typescript (npm run generate:client). Do not edit.\n */\n\n';
 
@@ -15,14 +15,25 @@ export async function generateClientTypes(document: object): Promise<string> {
   return `${BANNER}${astToString(ast)}`;
 }
 
+const inRepository = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+
+/** Each generated file and how it is made from the document. */
+export const GENERATED_CLIENT_FILES: { file: string; generate: (document: object) => Promise<string> | string }[] = [
+  { file: inRepository('api/clients/typescript/src/schema.d.ts'), generate: generateClientTypes },
+  { file: inRepository('api/clients/python/gsm_client/types.py'), generate: generatePythonTypes },
+  { file: inRepository('api/clients/go/types.go'), generate: generateGoTypes },
+];
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { writeFile } = await import('node:fs/promises');
   const { startTestApp } = await import('../support/app.ts');
   const app = await startTestApp();
   try {
     const document = (await (await app.request('/api/docs/openapi.json')).json()) as object;
-    await writeFile(CLIENT_TYPES_FILE, await generateClientTypes(document));
-    process.stdout.write(`wrote ${CLIENT_TYPES_FILE}\n`);
+    for (const { file, generate } of GENERATED_CLIENT_FILES) {
+      await writeFile(file, await generate(document));
+      process.stdout.write(`wrote ${file}\n`);
+    }
   } finally {
     await app.close();
   }

@@ -16,7 +16,7 @@ import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { createFakeServer, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
 import { startTcpProxy } from '../support/tcpProxy.ts';
-import { CLIENT_TYPES_FILE, generateClientTypes } from './clientTypes.ts';
+import { GENERATED_CLIENT_FILES } from './clientTypes.ts';
 
 let app: GatewayApp;
 let owner: TestUser;
@@ -33,13 +33,10 @@ test.after.always(async () => {
   await app?.close();
 });
 
-test('the generated types are those of the live API document (npm run generate:client after a change)', async (t) => {
+test('the generated types of the three clients are those of the live API document (npm run generate:client after a change)', async (t) => {
   const document = (await body(await app.request('/api/docs/openapi.json'))) as object;
-  t.is(
-    await readFile(CLIENT_TYPES_FILE, 'utf8'),
-    await generateClientTypes(document),
-    'api/clients/typescript/src/schema.d.ts is out of date: npm run generate:client',
-  );
+  for (const { file, generate } of GENERATED_CLIENT_FILES)
+    t.is(await readFile(file, 'utf8'), await generate(document), `${file} is out of date: npm run generate:client`);
 });
 
 test.serial('restart and wait in two lines; pagination; errors carry the API’s message', async (t) => {
@@ -74,12 +71,15 @@ test.serial('the event stream resumes after a cut connection: nothing missed, no
   t.teardown(() => proxy.close());
   const client = new GsmClient({ baseUrl: `http://127.0.0.1:${proxy.port}`, token: apiToken, backoffMs: 100 });
   const controller = new AbortController();
+  t.teardown(() => controller.abort());
+  // Read from a known point (the cluster's last event so far), so a slow first connection cannot miss the first flip.
+  const before = (await body(await app.request(`/api/v1/clusters/${clusterId}/events?limit=100`, { headers: owner.auth }))) as { data: ClusterEvent[] };
   const seen: ClusterEvent[] = [];
   const reading = (async () => {
-    for await (const event of client.events(clusterId, { types: ['machine.status'], signal: controller.signal })) seen.push(event);
+    for await (const event of client.events(clusterId, { types: ['machine.status'], after: before.data.at(-1)?.id ?? '0', signal: controller.signal }))
+      seen.push(event);
   })();
   const flip = (status: string) => app.pool.query(sql.unsafe`UPDATE machines SET status = ${status} WHERE id = ${machineId}`);
-  await new Promise((resolve) => setTimeout(resolve, 500));
   await flip('ONLINE');
   await until(async () => seen.length === 1, 'the first event');
   await proxy.down(); // the connection is cut; events happen meanwhile
@@ -99,14 +99,24 @@ test.serial('the event stream resumes after a cut connection: nothing missed, no
 });
 
 /** A stub API in front of nothing: answers as `answer` says, recording each request. */
-async function stub(answer: (request: IncomingMessage, count: number) => { status: number; headers?: Record<string, string>; body?: unknown } | 'destroy') {
-  const requests: { method: string; url: string; key: string | undefined; at: number }[] = [];
+async function stub(
+  answer: (request: IncomingMessage, count: number) => { status: number; headers?: Record<string, string>; body?: unknown; raw?: string } | 'destroy',
+) {
+  const requests: { method: string; url: string; key: string | undefined; lastEventId: string | undefined; at: number }[] = [];
   const server = createServer((request, response) => {
-    requests.push({ method: request.method!, url: request.url!, key: request.headers['idempotency-key'] as string | undefined, at: Date.now() });
+    requests.push({
+      method: request.method!,
+      url: request.url!,
+      key: request.headers['idempotency-key'] as string | undefined,
+      lastEventId: request.headers['last-event-id'] as string | undefined,
+      at: Date.now(),
+    });
     request.resume();
     const reply = answer(request, requests.length);
     if (reply === 'destroy') return void request.socket.destroy();
-    response.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+    response
+      .writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers })
+      .end(reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -156,4 +166,36 @@ test('against the real service, a POST repeated with its key makes one job', asy
   const again = await client.post<Job>(`/api/v1/servers/${server.id}/start`, {}, { idempotencyKey: 'start-once' });
   t.is(again.id, first.id);
   t.is(Number(await app.pool.oneFirst(sql.unsafe`SELECT count(*) FROM jobs WHERE server_id = ${server.id} AND type = 'START'`)), 1);
+});
+
+test('a sign-in POST is never repeated and carries no key (a repeated refresh would spend its token twice)', async (t) => {
+  const api = await stub(() => 'destroy');
+  t.teardown(() => api.close());
+  await t.throwsAsync(new GsmClient({ baseUrl: api.url, backoffMs: 10 }).post('/api/v1/auth/refresh', { refreshToken: 'x' }));
+  t.is(api.requests.length, 1);
+  t.is(api.requests[0]!.key, undefined);
+});
+
+test('the event stream waits out a 503 and resumes from its first id line, and a block cut half-way is not counted', async (t) => {
+  const event = JSON.stringify({ id: '0000000000000008', type: 'machine.status', clusterId: 'c', at: '2026-01-01T00:00:00.000Z', data: {} });
+  const sse = { 'content-type': 'text/event-stream' };
+  const api = await stub((_request, count) =>
+    count === 1
+      ? { status: 503, headers: { 'retry-after': '0' } }
+      : count === 2
+        ? { status: 200, headers: sse, raw: ': connected\n\nid: 0000000000000007\n\n' }
+        : { status: 200, headers: sse, raw: `id: 0000000000000008\nevent: machine.status\ndata: ${event}\n\nid: 0000000000000009\ndata: {"id":` },
+  );
+  t.teardown(() => api.close());
+  const controller = new AbortController();
+  const got: string[] = [];
+  for await (const received of new GsmClient({ baseUrl: api.url, backoffMs: 10 }).events('c', { signal: controller.signal })) {
+    got.push(received.id);
+    if (got.length === 2) break;
+  }
+  t.deepEqual(got, ['0000000000000008', '0000000000000008']);
+  t.deepEqual(
+    api.requests.slice(0, 4).map((request) => request.lastEventId),
+    [undefined, undefined, '0000000000000007', '0000000000000008'],
+  );
 });

@@ -178,3 +178,21 @@ test('a stream opened without a cursor starts with the events that come next, no
   t.is(first!.data.data.status, 'STOPPING');
   reader.close();
 });
+
+test('a stream opened without a cursor sends its resume point first: a reader cut off before any event misses nothing', async (t) => {
+  const { clusterId, server } = await cluster();
+  const serverId = await server();
+  const abort = new AbortController();
+  const response = await fetch(streamUrl(clusterId, '?types=server.status'), { headers: { Accept: 'text/event-stream', ...owner.auth }, signal: abort.signal });
+  const reader = response.body!.getReader();
+  let text = '';
+  while (!/^id: \d+$/m.test(text)) text += new TextDecoder().decode((await reader.read()).value);
+  const resumeFrom = /^id: (\d+)$/m.exec(text)![1]!;
+  t.regex(text, /: connected\n\nid: \d{16}\n\n/, 'an id line alone, before any event');
+  abort.abort(); // cut off before any event
+  await setStatus(serverId, 'STARTING');
+  const resumed = await openSse(streamUrl(clusterId, '?types=server.status'), { ...owner.auth, 'Last-Event-ID': resumeFrom });
+  const [missed] = await resumed.take(1);
+  resumed.close();
+  t.is(missed!.data.data.status, 'STARTING');
+});

@@ -68,6 +68,8 @@ export function pathOf(template: string, params: Record<string, string> = {}): s
 }
 
 const FINISHED = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED']);
+/** Sign-in routes: the service keeps no Idempotency-Key for them (there is no principal yet). */
+const SIGN_IN = /^\/(api\/v1\/)?auth\//;
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -110,10 +112,12 @@ export class GsmClient {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.#options.token) headers.authorization = `Bearer ${this.#options.token}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    // A POST always carries a key: repeating it after a lost answer then cannot make a second job.
-    const idempotencyKey = options.idempotencyKey ?? (method === 'post' ? globalThis.crypto.randomUUID() : undefined);
+    // A POST carries a key: repeating it after a lost answer then cannot make a second job. Sign-in routes (`/auth/…`)
+    // keep no keys: repeating one could spend a refresh token twice, so they are never repeated.
+    const keyed = method === 'post' && !SIGN_IN.test(path);
+    const idempotencyKey = options.idempotencyKey ?? (keyed ? globalThis.crypto.randomUUID() : undefined);
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
-    const safe = method === 'get' || method === 'delete' || idempotencyKey !== undefined;
+    const safe = method === 'get' || method === 'delete' || (keyed && idempotencyKey !== undefined);
     let backoff = this.#options.backoffMs;
     for (let attempt = 0; ; attempt++) {
       let response: Response;
@@ -213,25 +217,34 @@ export class GsmClient {
         backoff = Math.min(backoff * 2, 30_000);
         continue;
       }
-      backoff = this.#options.backoffMs;
+      let received = false;
       try {
-        for await (const event of readEvents(response.body)) {
-          last = event.id;
-          yield event;
+        for await (const item of readEvents(response.body)) {
+          // The stream's `id:` lines are the resume point: its first one comes before any event, and live-only events
+          // (console lines, stats) have none, so the last durable event's stays.
+          if (item.id) last = item.id;
+          if (item.event) {
+            received = true;
+            yield item.event;
+          }
         }
       } catch (error) {
         if (options.signal?.aborted) return;
         void error; // the connection broke: resume after the last event
       }
+      // A stream that ended gets a pause before the next connection, longer while streams end with nothing in them.
+      backoff = received ? this.#options.backoffMs : Math.min(backoff * 2, 30_000);
+      await sleep(received ? Math.min(this.#options.backoffMs, 1_000) : backoff, options.signal).catch(() => undefined);
     }
   }
 }
 
-/** Parses a Server-Sent Events body into the events' JSON (comment lines and other fields skipped). */
-async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<ClusterEvent> {
+/** Parses a Server-Sent Events body: each block's `id:` (when it has one) and its event's JSON (when it has data). */
+async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ id?: string; event?: ClusterEvent }> {
   const decoder = new TextDecoder();
   let buffer = '';
   let data: string[] = [];
+  let id: string | undefined;
   const reader = body.getReader();
   try {
     for (;;) {
@@ -243,9 +256,11 @@ async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<Clu
         const line = buffer.slice(0, newline).replace(/\r$/, '');
         buffer = buffer.slice(newline + 1);
         if (line === '') {
-          if (data.length > 0) yield JSON.parse(data.join('\n')) as ClusterEvent;
+          if (data.length > 0 || id !== undefined) yield { id, event: data.length > 0 ? (JSON.parse(data.join('\n')) as ClusterEvent) : undefined };
           data = [];
+          id = undefined;
         } else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+        else if (line.startsWith('id:')) id = line.slice(3).replace(/^ /, '');
       }
     }
   } finally {

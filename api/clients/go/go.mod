@@ -1,0 +1,3 @@
+module gsm
+
+go 1.19

@@ -1,0 +1,852 @@
+// Code generated from the API document by test/clients/languageTypes.ts (npm run generate:client). DO NOT EDIT.
+
+package gsm
+
+// ErrorDetailsItem: the ErrorDetailsItem record.
+type ErrorDetailsItem struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// Error: Every error answer has this body.
+type Error struct {
+	StatusCode int64              `json:"statusCode"`
+	Message    string             `json:"message"`
+	Error      string             `json:"error"`
+	Details    []ErrorDetailsItem `json:"details,omitempty"`
+	RetryAfter *int64             `json:"retryAfter,omitempty"`
+}
+
+// User: the User record.
+type User struct {
+	ID          string  `json:"id"`
+	Email       string  `json:"email"`
+	DisplayName string  `json:"displayName"`
+	SteamID     *string `json:"steamId"`
+	DiscordID   *string `json:"discordId"`
+	// One of FREE, PRO, ENTERPRISE.
+	Tier string `json:"tier"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+}
+
+// TokenPair: the TokenPair record.
+type TokenPair struct {
+	AccessToken  string `json:"accessToken"`
+	RefreshToken string `json:"refreshToken"`
+	// One of Bearer.
+	TokenType string `json:"tokenType"`
+	// Seconds the access token is valid (86400).
+	ExpiresIn int64 `json:"expiresIn"`
+}
+
+// OAuthStart: the OAuthStart record.
+type OAuthStart struct {
+	// The provider's sign-in page: send the browser there
+	URL string `json:"url"`
+}
+
+// TokenListItem: the TokenListItem record.
+type TokenListItem struct {
+	ID         string   `json:"id"`
+	Name       string   `json:"name"`
+	ClusterIDs []string `json:"clusterIds"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+	// RFC 3339 time.
+	LastUsedAt *string `json:"lastUsedAt"`
+	// RFC 3339 time.
+	ExpiresAt *string `json:"expiresAt"`
+}
+
+// TokenCreated: the TokenCreated record.
+type TokenCreated struct {
+	ID         string   `json:"id"`
+	Name       string   `json:"name"`
+	ClusterIDs []string `json:"clusterIds"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+	// RFC 3339 time.
+	LastUsedAt *string `json:"lastUsedAt"`
+	// RFC 3339 time.
+	ExpiresAt *string `json:"expiresAt"`
+	// The secret, shown only in this answer.
+	Token  string `json:"token"`
+	UserID string `json:"userId"`
+}
+
+// ClusterCounts: the ClusterCounts record.
+type ClusterCounts struct {
+	Machines int64 `json:"machines"`
+	Servers  int64 `json:"servers"`
+	Members  int64 `json:"members"`
+}
+
+// Cluster: the Cluster record.
+type Cluster struct {
+	ID          string  `json:"id"`
+	Name        string  `json:"name"`
+	Description *string `json:"description"`
+	// The caller's role in this cluster.
+	// One of OWNER, ADMIN, MODERATOR, VIEWER.
+	Role   string        `json:"role"`
+	Counts ClusterCounts `json:"counts"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+	// RFC 3339 time.
+	UpdatedAt string `json:"updatedAt"`
+}
+
+// Member: the Member record.
+type Member struct {
+	UserID      string `json:"userId"`
+	Email       string `json:"email"`
+	DisplayName string `json:"displayName"`
+	// One of OWNER, ADMIN, MODERATOR, VIEWER.
+	Role string `json:"role"`
+	// RFC 3339 time.
+	JoinedAt string `json:"joinedAt"`
+}
+
+// Invitation: the Invitation record.
+type Invitation struct {
+	ID        string `json:"id"`
+	ClusterID string `json:"clusterId"`
+	Email     string `json:"email"`
+	// One of OWNER, ADMIN, MODERATOR, VIEWER.
+	Role string `json:"role"`
+	// One of PENDING, ACCEPTED, REVOKED, EXPIRED.
+	Status string `json:"status"`
+	// RFC 3339 time.
+	ExpiresAt string  `json:"expiresAt"`
+	InvitedBy *string `json:"invitedBy"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+}
+
+// InvitationCreated: the InvitationCreated record.
+type InvitationCreated struct {
+	ID        string `json:"id"`
+	ClusterID string `json:"clusterId"`
+	Email     string `json:"email"`
+	// One of OWNER, ADMIN, MODERATOR, VIEWER.
+	Role string `json:"role"`
+	// One of PENDING, ACCEPTED, REVOKED, EXPIRED.
+	Status string `json:"status"`
+	// RFC 3339 time.
+	ExpiresAt string  `json:"expiresAt"`
+	InvitedBy *string `json:"invitedBy"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+	// The secret to accept it with, shown only in this answer.
+	Token string `json:"token"`
+	// The page the invitee opens to create an account (or sign in) and join; it carries the token. Shown only in this answer.
+	Link string `json:"link"`
+	// Whether the link was e-mailed to the invitee (only with SMTP_URL set, and when the SMTP server accepted it).
+	Emailed bool `json:"emailed"`
+}
+
+// InvitationPreview: the InvitationPreview record.
+type InvitationPreview struct {
+	Email string `json:"email"`
+	// One of OWNER, ADMIN, MODERATOR, VIEWER.
+	Role        string `json:"role"`
+	ClusterName string `json:"clusterName"`
+	// One of PENDING, ACCEPTED, REVOKED, EXPIRED.
+	Status string `json:"status"`
+	// RFC 3339 time.
+	ExpiresAt string `json:"expiresAt"`
+	// Whether an account with this e-mail exists (then: sign in and accept).
+	AccountExists bool `json:"accountExists"`
+}
+
+// AuditEntryActor: the AuditEntryActor record.
+type AuditEntryActor struct {
+	// One of USER, TOKEN, TASK, SYSTEM, ANONYMOUS.
+	Kind string  `json:"kind"`
+	ID   *string `json:"id"`
+	Name *string `json:"name"`
+}
+
+// AuditEntryTarget: the AuditEntryTarget record.
+type AuditEntryTarget struct {
+	Type string  `json:"type"`
+	ID   *string `json:"id"`
+}
+
+// AuditEntry: the AuditEntry record.
+type AuditEntry struct {
+	ID        string           `json:"id"`
+	ClusterID *string          `json:"clusterId"`
+	Actor     AuditEntryActor  `json:"actor"`
+	Action    string           `json:"action"`
+	Target    AuditEntryTarget `json:"target"`
+	IP        *string          `json:"ip"`
+	RequestID *string          `json:"requestId"`
+	// RFC 3339 time.
+	At string `json:"at"`
+}
+
+// MachineMetrics: the MachineMetrics record.
+type MachineMetrics struct {
+	CPUPercent      float64 `json:"cpuPercent"`
+	MemoryUsedBytes float64 `json:"memoryUsedBytes"`
+	DiskUsedBytes   float64 `json:"diskUsedBytes"`
+	// RFC 3339 time.
+	At string `json:"at"`
+}
+
+// Machine: the Machine record.
+type Machine struct {
+	ID        string `json:"id"`
+	ClusterID string `json:"clusterId"`
+	Name      string `json:"name"`
+	// One of ONLINE, OFFLINE.
+	Status       string          `json:"status"`
+	Hostname     *string         `json:"hostname"`
+	OS           *string         `json:"os"`
+	AgentVersion *string         `json:"agentVersion"`
+	CPUCount     *int64          `json:"cpuCount"`
+	MemoryBytes  *float64        `json:"memoryBytes"`
+	Metrics      *MachineMetrics `json:"metrics"`
+	// RFC 3339 time.
+	LastSeenAt *string `json:"lastSeenAt"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+	// RFC 3339 time.
+	UpdatedAt string `json:"updatedAt"`
+}
+
+// MachineRegisteredMetrics: the MachineRegisteredMetrics record.
+type MachineRegisteredMetrics struct {
+	CPUPercent      float64 `json:"cpuPercent"`
+	MemoryUsedBytes float64 `json:"memoryUsedBytes"`
+	DiskUsedBytes   float64 `json:"diskUsedBytes"`
+	// RFC 3339 time.
+	At string `json:"at"`
+}
+
+// MachineRegisteredConnect: the MachineRegisteredConnect record.
+type MachineRegisteredConnect struct {
+	// Origin of the agent gateway.
+	URL string `json:"url"`
+	// Gateway path (also served at /agent/ws and /ws/agent).
+	Path string `json:"path"`
+}
+
+// MachineRegisteredInstall: the MachineRegisteredInstall record.
+type MachineRegisteredInstall struct {
+	// One line to paste on the machine (Linux, Node.js 20+, as a sudoer): installs the agent package of this service, writes its configuration with this token (mode 0600) and starts it as a systemd service. The token travels on standard input. Shown only in this answer.
+	Command string `json:"command"`
+}
+
+// MachineRegistered: the MachineRegistered record.
+type MachineRegistered struct {
+	ID        string `json:"id"`
+	ClusterID string `json:"clusterId"`
+	Name      string `json:"name"`
+	// One of ONLINE, OFFLINE.
+	Status       string                    `json:"status"`
+	Hostname     *string                   `json:"hostname"`
+	OS           *string                   `json:"os"`
+	AgentVersion *string                   `json:"agentVersion"`
+	CPUCount     *int64                    `json:"cpuCount"`
+	MemoryBytes  *float64                  `json:"memoryBytes"`
+	Metrics      *MachineRegisteredMetrics `json:"metrics"`
+	// RFC 3339 time.
+	LastSeenAt *string `json:"lastSeenAt"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+	// RFC 3339 time.
+	UpdatedAt string `json:"updatedAt"`
+	// The agent token, shown only in this answer.
+	AgentToken string                   `json:"agentToken"`
+	Connect    MachineRegisteredConnect `json:"connect"`
+	Install    MachineRegisteredInstall `json:"install"`
+}
+
+// AgentTokenRotatedConnect: the AgentTokenRotatedConnect record.
+type AgentTokenRotatedConnect struct {
+	// Origin of the agent gateway.
+	URL string `json:"url"`
+	// Gateway path (also served at /agent/ws and /ws/agent).
+	Path string `json:"path"`
+}
+
+// AgentTokenRotatedInstall: the AgentTokenRotatedInstall record.
+type AgentTokenRotatedInstall struct {
+	// One line to paste on the machine (Linux, Node.js 20+, as a sudoer): installs the agent package of this service, writes its configuration with this token (mode 0600) and starts it as a systemd service. The token travels on standard input. Shown only in this answer.
+	Command string `json:"command"`
+}
+
+// AgentTokenRotated: the AgentTokenRotated record.
+type AgentTokenRotated struct {
+	AgentToken string                   `json:"agentToken"`
+	Connect    AgentTokenRotatedConnect `json:"connect"`
+	Install    AgentTokenRotatedInstall `json:"install"`
+}
+
+// ServerStats: the ServerStats record.
+type ServerStats struct {
+	CPUPercent  float64 `json:"cpuPercent"`
+	MemoryBytes float64 `json:"memoryBytes"`
+	// RFC 3339 time.
+	At string `json:"at"`
+}
+
+// Server: the Server record.
+type Server struct {
+	ID        string `json:"id"`
+	ClusterID string `json:"clusterId"`
+	MachineID string `json:"machineId"`
+	Name      string `json:"name"`
+	// One of MINECRAFT, RUST, ARK_SURVIVAL_EVOLVED, CS2, VALHEIM, CUSTOM.
+	GameType   string `json:"gameType"`
+	GamePort   int64  `json:"gamePort"`
+	QueryPort  int64  `json:"queryPort"`
+	RconPort   int64  `json:"rconPort"`
+	MaxPlayers int64  `json:"maxPlayers"`
+	// One of INSTALLING, INSTALL_FAILED, OFFLINE, STARTING, ONLINE, STOPPING, RESTARTING, CRASHED, UNKNOWN.
+	Status string `json:"status"`
+	// One of RUNNING, STOPPED.
+	DesiredStatus string            `json:"desiredStatus"`
+	PlayersOnline int64             `json:"playersOnline"`
+	AutoRestart   bool              `json:"autoRestart"`
+	StartCommand  *string           `json:"startCommand"`
+	Env           map[string]string `json:"env"`
+	// Memory limit of the game process in MiB; null: no limit.
+	MemoryLimitMb *int64 `json:"memoryLimitMb"`
+	// CPU limit in percent of one core (150 = one and a half cores); null: no limit.
+	CPULimitPercent *int64 `json:"cpuLimitPercent"`
+	// RFC 3339 time.
+	LastStatusAt *string `json:"lastStatusAt"`
+	// Why the server is in its status, from its agent: e.g. `command not found: ./RustDedicated`, `exited with code 1`.
+	StatusReason *string `json:"statusReason"`
+	// How its process last ended (null: never ended, or ended by a signal).
+	LastExitCode *int64 `json:"lastExitCode"`
+	// The latest CPU and memory sample, while it runs (null before the first one).
+	Stats *ServerStats `json:"stats"`
+	// The game version an INSTALL or UPDATE installs (null: the latest release).
+	Version *string `json:"version"`
+	// What the last successful INSTALL or UPDATE installed (null: never installed by the agent).
+	InstalledVersion *string `json:"installedVersion"`
+	// RFC 3339 time.
+	InstalledAt *string `json:"installedAt"`
+	// MINECRAFT: you accept Mojang's EULA; the agent writes `eula=true` only then.
+	AcceptEula      bool    `json:"acceptEula"`
+	InstallCommand  *string `json:"installCommand"`
+	BackupRetention int64   `json:"backupRetention"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+	// RFC 3339 time.
+	UpdatedAt string `json:"updatedAt"`
+}
+
+// ConsoleLine: the ConsoleLine record.
+type ConsoleLine struct {
+	At   string `json:"at"`
+	Line string `json:"line"`
+}
+
+// Console: the Console record.
+type Console struct {
+	ServerID string        `json:"serverId"`
+	Lines    []ConsoleLine `json:"lines"`
+}
+
+// Webhook: the Webhook record.
+type Webhook struct {
+	ID        string   `json:"id"`
+	ClusterID string   `json:"clusterId"`
+	URL       string   `json:"url"`
+	Events    []string `json:"events"`
+	// One of JSON, DISCORD.
+	Format         string  `json:"format"`
+	Description    *string `json:"description"`
+	Enabled        bool    `json:"enabled"`
+	DisabledReason *string `json:"disabledReason"`
+	CreatedAt      string  `json:"createdAt"`
+	UpdatedAt      string  `json:"updatedAt"`
+}
+
+// WebhookCreated: the WebhookCreated record.
+type WebhookCreated struct {
+	ID        string   `json:"id"`
+	ClusterID string   `json:"clusterId"`
+	URL       string   `json:"url"`
+	Events    []string `json:"events"`
+	// One of JSON, DISCORD.
+	Format         string  `json:"format"`
+	Description    *string `json:"description"`
+	Enabled        bool    `json:"enabled"`
+	DisabledReason *string `json:"disabledReason"`
+	CreatedAt      string  `json:"createdAt"`
+	UpdatedAt      string  `json:"updatedAt"`
+	// Signs every delivery (GSM-Signature); shown only in this answer
+	Secret string `json:"secret"`
+}
+
+// WebhookDelivery: the WebhookDelivery record.
+type WebhookDelivery struct {
+	ID        string `json:"id"`
+	WebhookID string `json:"webhookId"`
+	// The event's id (its cursor); null for a test delivery
+	EventID   *string `json:"eventId"`
+	EventType string  `json:"eventType"`
+	// One of PENDING, SUCCEEDED, FAILED.
+	Status         string   `json:"status"`
+	Attempts       float64  `json:"attempts"`
+	LastStatusCode *float64 `json:"lastStatusCode"`
+	LastError      *string  `json:"lastError"`
+	DurationMs     *float64 `json:"durationMs"`
+	NextAttemptAt  *string  `json:"nextAttemptAt"`
+	CreatedAt      string   `json:"createdAt"`
+	DeliveredAt    *string  `json:"deliveredAt"`
+}
+
+// JobError: the JobError record.
+type JobError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	// The game's last console lines (up to 20), when the game itself failed the job: it crashed or never started.
+	ConsoleTail []string `json:"consoleTail,omitempty"`
+}
+
+// JobProgress: While it runs, how far it is, from its agent (installs, updates, backups, restores); null before the first report.
+type JobProgress struct {
+	// How far it is (0..100), or null when not known.
+	Percent *float64 `json:"percent"`
+	Message *string  `json:"message"`
+}
+
+// JobCreatedBy: the JobCreatedBy record.
+type JobCreatedBy struct {
+	// One of USER, TOKEN, TASK, SYSTEM.
+	Kind string  `json:"kind"`
+	ID   *string `json:"id"`
+}
+
+// Job: the Job record.
+type Job struct {
+	ID        string  `json:"id"`
+	ClusterID string  `json:"clusterId"`
+	ServerID  *string `json:"serverId"`
+	MachineID *string `json:"machineId"`
+	PlayerID  *string `json:"playerId"`
+	TaskID    *string `json:"taskId"`
+	// One of START, STOP, RESTART, KILL, RCON, KICK, BAN, UNBAN, BROADCAST, WIPE, TASK_RUN, INSTALL, UPDATE, BACKUP, RESTORE.
+	Type string `json:"type"`
+	// One of QUEUED, DISPATCHED, RUNNING, SUCCEEDED, FAILED, CANCELLED, EXPIRED.
+	Status string         `json:"status"`
+	Params map[string]any `json:"params"`
+	Result map[string]any `json:"result"`
+	Error  *JobError      `json:"error"`
+	// While it runs, how far it is, from its agent (installs, updates, backups, restores); null before the first report.
+	Progress       *JobProgress `json:"progress"`
+	Attempts       int64        `json:"attempts"`
+	CreatedBy      JobCreatedBy `json:"createdBy"`
+	IdempotencyKey *string      `json:"idempotencyKey"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+	// RFC 3339 time.
+	DispatchedAt *string `json:"dispatchedAt"`
+	// RFC 3339 time.
+	StartedAt *string `json:"startedAt"`
+	// RFC 3339 time.
+	FinishedAt *string `json:"finishedAt"`
+	// RFC 3339 time.
+	ExpiresAt string `json:"expiresAt"`
+}
+
+// RconAnswer: the RconAnswer record.
+type RconAnswer struct {
+	Success bool    `json:"success"`
+	Output  *string `json:"output"`
+	JobID   string  `json:"jobId"`
+	// One of QUEUED, DISPATCHED, RUNNING, SUCCEEDED, FAILED, CANCELLED, EXPIRED.
+	Status string `json:"status"`
+}
+
+// BackupError: Why it failed.
+type BackupError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Backup: the Backup record.
+type Backup struct {
+	ID        string `json:"id"`
+	ServerID  string `json:"serverId"`
+	ClusterID string `json:"clusterId"`
+	// The BACKUP job that makes it.
+	JobID string `json:"jobId"`
+	Name  string `json:"name"`
+	// One of PENDING, COMPLETED, FAILED.
+	Status string `json:"status"`
+	// Size of the archive (tar.gz), once completed.
+	SizeBytes *float64 `json:"sizeBytes"`
+	// SHA-256 of the archive (hex), checked again when it is restored.
+	SHA256 *string `json:"sha256"`
+	// true: the server was stopped, or (MINECRAFT) flushed with saving paused while archived; false: archived while the game was writing.
+	Consistent *bool `json:"consistent"`
+	// LOCAL: on the machine; S3: in the machine's S3-compatible storage.
+	// One of LOCAL, S3.
+	Location *string `json:"location"`
+	// Why it failed.
+	Error *BackupError `json:"error"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+	// RFC 3339 time.
+	CompletedAt *string `json:"completedAt"`
+}
+
+// TaskStepsItem: the TaskStepsItem record.
+type TaskStepsItem struct {
+	// One of START, STOP, RESTART, RCON, BROADCAST, WIPE, BACKUP.
+	Type              string  `json:"type"`
+	Command           *string `json:"command,omitempty"`
+	Message           *string `json:"message,omitempty"`
+	DelaySeconds      int64   `json:"delaySeconds"`
+	ContinueOnFailure bool    `json:"continueOnFailure"`
+}
+
+// Task: the Task record.
+type Task struct {
+	ID             string          `json:"id"`
+	ClusterID      string          `json:"clusterId"`
+	Name           string          `json:"name"`
+	Description    *string         `json:"description"`
+	Schedule       string          `json:"schedule"`
+	Timezone       string          `json:"timezone"`
+	ServerIDs      []string        `json:"serverIds"`
+	Steps          []TaskStepsItem `json:"steps"`
+	OnlyWhenOnline bool            `json:"onlyWhenOnline"`
+	Enabled        bool            `json:"enabled"`
+	// The pending occurrence; null while disabled.
+	// RFC 3339 time.
+	NextRunAt *string `json:"nextRunAt"`
+	// RFC 3339 time.
+	LastRunAt *string `json:"lastRunAt"`
+	// One of RUNNING, SUCCEEDED, FAILED, CANCELLED, EXPIRED, MISSED, SKIPPED.
+	LastRunStatus *string `json:"lastRunStatus"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+	// RFC 3339 time.
+	UpdatedAt string `json:"updatedAt"`
+}
+
+// TaskStep: the TaskStep record.
+type TaskStep struct {
+	// One of START, STOP, RESTART, RCON, BROADCAST, WIPE, BACKUP.
+	Type string `json:"type"`
+	// RCON steps: the console command.
+	Command *string `json:"command,omitempty"`
+	// BROADCAST steps: the message players see.
+	Message *string `json:"message,omitempty"`
+	// Seconds to wait after the previous step before this one (0..3600).
+	DelaySeconds *int64 `json:"delaySeconds,omitempty"`
+	// Go on with the next step when this one fails on some server.
+	ContinueOnFailure *bool `json:"continueOnFailure,omitempty"`
+}
+
+// SchedulePreview: the SchedulePreview record.
+type SchedulePreview struct {
+	Schedule string `json:"schedule"`
+	Timezone string `json:"timezone"`
+	// The next runs, oldest first (UTC instants; show them in `timezone`).
+	Runs []string `json:"runs"`
+}
+
+// ServerMetricsPointsItemCpuPercent: the ServerMetricsPointsItemCpuPercent record.
+type ServerMetricsPointsItemCpuPercent struct {
+	Avg float64 `json:"avg"`
+	Max float64 `json:"max"`
+}
+
+// ServerMetricsPointsItemMemoryBytes: the ServerMetricsPointsItemMemoryBytes record.
+type ServerMetricsPointsItemMemoryBytes struct {
+	Avg float64 `json:"avg"`
+	Max float64 `json:"max"`
+}
+
+// ServerMetricsPointsItemPlayersOnline: the ServerMetricsPointsItemPlayersOnline record.
+type ServerMetricsPointsItemPlayersOnline struct {
+	Avg float64 `json:"avg"`
+	Max float64 `json:"max"`
+}
+
+// ServerMetricsPointsItem: the ServerMetricsPointsItem record.
+type ServerMetricsPointsItem struct {
+	// RFC 3339 time.
+	At            string                               `json:"at"`
+	CPUPercent    ServerMetricsPointsItemCpuPercent    `json:"cpuPercent"`
+	MemoryBytes   ServerMetricsPointsItemMemoryBytes   `json:"memoryBytes"`
+	PlayersOnline ServerMetricsPointsItemPlayersOnline `json:"playersOnline"`
+}
+
+// ServerMetrics: the ServerMetrics record.
+type ServerMetrics struct {
+	// One of 1m, 5m, 15m, 1h, 6h, 1d.
+	Step string `json:"step"`
+	// RFC 3339 time.
+	From string `json:"from"`
+	// RFC 3339 time.
+	To     string                    `json:"to"`
+	Points []ServerMetricsPointsItem `json:"points"`
+}
+
+// MachineMetricsHistoryPointsItemCpuPercent: the MachineMetricsHistoryPointsItemCpuPercent record.
+type MachineMetricsHistoryPointsItemCpuPercent struct {
+	Avg float64 `json:"avg"`
+	Max float64 `json:"max"`
+}
+
+// MachineMetricsHistoryPointsItemMemoryBytes: the MachineMetricsHistoryPointsItemMemoryBytes record.
+type MachineMetricsHistoryPointsItemMemoryBytes struct {
+	Avg float64 `json:"avg"`
+	Max float64 `json:"max"`
+}
+
+// MachineMetricsHistoryPointsItemDiskUsedBytes: the MachineMetricsHistoryPointsItemDiskUsedBytes record.
+type MachineMetricsHistoryPointsItemDiskUsedBytes struct {
+	Avg float64 `json:"avg"`
+	Max float64 `json:"max"`
+}
+
+// MachineMetricsHistoryPointsItem: the MachineMetricsHistoryPointsItem record.
+type MachineMetricsHistoryPointsItem struct {
+	// RFC 3339 time.
+	At            string                                       `json:"at"`
+	CPUPercent    MachineMetricsHistoryPointsItemCpuPercent    `json:"cpuPercent"`
+	MemoryBytes   MachineMetricsHistoryPointsItemMemoryBytes   `json:"memoryBytes"`
+	DiskUsedBytes MachineMetricsHistoryPointsItemDiskUsedBytes `json:"diskUsedBytes"`
+}
+
+// MachineMetricsHistory: the MachineMetricsHistory record.
+type MachineMetricsHistory struct {
+	// One of 1m, 5m, 15m, 1h, 6h, 1d.
+	Step string `json:"step"`
+	// RFC 3339 time.
+	From string `json:"from"`
+	// RFC 3339 time.
+	To     string                            `json:"to"`
+	Points []MachineMetricsHistoryPointsItem `json:"points"`
+}
+
+// ClusterPlayersOnlinePointsItemPlayersOnline: the ClusterPlayersOnlinePointsItemPlayersOnline record.
+type ClusterPlayersOnlinePointsItemPlayersOnline struct {
+	Avg float64 `json:"avg"`
+	Max float64 `json:"max"`
+}
+
+// ClusterPlayersOnlinePointsItem: the ClusterPlayersOnlinePointsItem record.
+type ClusterPlayersOnlinePointsItem struct {
+	// RFC 3339 time.
+	At            string                                      `json:"at"`
+	PlayersOnline ClusterPlayersOnlinePointsItemPlayersOnline `json:"playersOnline"`
+}
+
+// ClusterPlayersOnline: the ClusterPlayersOnline record.
+type ClusterPlayersOnline struct {
+	// One of 1m, 5m, 15m, 1h, 6h, 1d.
+	Step string `json:"step"`
+	// RFC 3339 time.
+	From string `json:"from"`
+	// RFC 3339 time.
+	To     string                           `json:"to"`
+	Points []ClusterPlayersOnlinePointsItem `json:"points"`
+}
+
+// PlayerCurrentServer: the PlayerCurrentServer record.
+type PlayerCurrentServer struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// Player: the Player record.
+type Player struct {
+	ID       string `json:"id"`
+	Username string `json:"username"`
+	// Identifier on a game platform (a Minecraft player: its name or UUID)
+	SteamID string  `json:"steamId"`
+	UUID    *string `json:"uuid"`
+	// Seconds played, including the current session
+	Playtime int64 `json:"playtime"`
+	// RFC 3339 time.
+	FirstSeen string `json:"firstSeen"`
+	// RFC 3339 time.
+	LastSeen      string               `json:"lastSeen"`
+	Online        bool                 `json:"online"`
+	CurrentServer *PlayerCurrentServer `json:"currentServer"`
+	Flags         []string             `json:"flags"`
+}
+
+// PlayerStatsActive: Distinct players with a session overlapping the last 24 h / 7 days / 30 days
+type PlayerStatsActive struct {
+	Today int64 `json:"today"`
+	Week  int64 `json:"week"`
+	Month int64 `json:"month"`
+}
+
+// PlayerStatsNew: Players first seen in the window
+type PlayerStatsNew struct {
+	Today int64 `json:"today"`
+	Week  int64 `json:"week"`
+	Month int64 `json:"month"`
+}
+
+// PlayerStatsTopPlayersItem: the PlayerStatsTopPlayersItem record.
+type PlayerStatsTopPlayersItem struct {
+	ID       string `json:"id"`
+	Username string `json:"username"`
+	Playtime int64  `json:"playtime"`
+}
+
+// PlayerStatsRetention: dayN: of players first seen between N+30 and N days ago, the fraction with a session starting at least N days after their first
+type PlayerStatsRetention struct {
+	Day1  float64 `json:"day1"`
+	Day7  float64 `json:"day7"`
+	Day30 float64 `json:"day30"`
+}
+
+// PlayerStats: the PlayerStats record.
+type PlayerStats struct {
+	Total int64 `json:"total"`
+	// Distinct players with a session overlapping the last 24 h / 7 days / 30 days
+	Active PlayerStatsActive `json:"active"`
+	// Players first seen in the window
+	New PlayerStatsNew `json:"new"`
+	// 10 by playtime
+	TopPlayers []PlayerStatsTopPlayersItem `json:"topPlayers"`
+	// dayN: of players first seen between N+30 and N days ago, the fraction with a session starting at least N days after their first
+	Retention PlayerStatsRetention `json:"retention"`
+}
+
+// PlayerDetailCurrentServer: the PlayerDetailCurrentServer record.
+type PlayerDetailCurrentServer struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// Session: the Session record.
+type Session struct {
+	ID         string `json:"id"`
+	ServerID   string `json:"serverId"`
+	ServerName string `json:"serverName"`
+	// RFC 3339 time.
+	JoinedAt string `json:"joinedAt"`
+	// Null while the session is open
+	// RFC 3339 time.
+	LeftAt *string `json:"leftAt"`
+	// Seconds; for an open session, so far
+	Duration int64 `json:"duration"`
+}
+
+// Purchase: the Purchase record.
+type Purchase struct {
+	ID          string  `json:"id"`
+	ProductName string  `json:"productName"`
+	Amount      float64 `json:"amount"`
+	Currency    string  `json:"currency"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+}
+
+// Note: the Note record.
+type Note struct {
+	ID        string `json:"id"`
+	Content   string `json:"content"`
+	CreatedBy string `json:"createdBy"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+}
+
+// PlayerDetail: the PlayerDetail record.
+type PlayerDetail struct {
+	ID       string `json:"id"`
+	Username string `json:"username"`
+	// Identifier on a game platform (a Minecraft player: its name or UUID)
+	SteamID string  `json:"steamId"`
+	UUID    *string `json:"uuid"`
+	// Seconds played, including the current session
+	Playtime int64 `json:"playtime"`
+	// RFC 3339 time.
+	FirstSeen string `json:"firstSeen"`
+	// RFC 3339 time.
+	LastSeen      string                     `json:"lastSeen"`
+	Online        bool                       `json:"online"`
+	CurrentServer *PlayerDetailCurrentServer `json:"currentServer"`
+	Flags         []string                   `json:"flags"`
+	ClusterID     string                     `json:"clusterId"`
+	DiscordID     *string                    `json:"discordId"`
+	// The newest 100; all of them at /api/v1/players/{id}/sessions
+	Sessions  []Session  `json:"sessions"`
+	Purchases []Purchase `json:"purchases"`
+	// Newest first
+	Notes []Note `json:"notes"`
+}
+
+// OnlinePlayer: the OnlinePlayer record.
+type OnlinePlayer struct {
+	ID       string `json:"id"`
+	Username string `json:"username"`
+	SteamID  string `json:"steamId"`
+	// RFC 3339 time.
+	JoinedAt string   `json:"joinedAt"`
+	Ping     *float64 `json:"ping"`
+}
+
+// ServerPlayers: the ServerPlayers record.
+type ServerPlayers struct {
+	Online  int64          `json:"online"`
+	Max     int64          `json:"max"`
+	Players []OnlinePlayer `json:"players"`
+}
+
+// KickAnswer: the KickAnswer record.
+type KickAnswer struct {
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+	JobID   string `json:"jobId"`
+	// One of QUEUED, DISPATCHED, RUNNING, SUCCEEDED, FAILED, CANCELLED, EXPIRED.
+	Status string `json:"status"`
+}
+
+// Ban: the Ban record.
+type Ban struct {
+	ID          string  `json:"id"`
+	PlayerID    string  `json:"playerId"`
+	ClusterID   string  `json:"clusterId"`
+	ServerID    *string `json:"serverId"`
+	Reason      string  `json:"reason"`
+	ClusterWide bool    `json:"clusterWide"`
+	// Null: permanent
+	// RFC 3339 time.
+	ExpiresAt *string `json:"expiresAt"`
+	// User id
+	CreatedBy string `json:"createdBy"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+	// RFC 3339 time.
+	RevokedAt *string `json:"revokedAt"`
+	// Not revoked and not expired
+	Active bool `json:"active"`
+}
+
+// BanAnswer: the BanAnswer record.
+type BanAnswer struct {
+	Success bool     `json:"success"`
+	Ban     Ban      `json:"ban"`
+	JobIDs  []string `json:"jobIds"`
+}
+
+// Event: the Event record.
+type Event struct {
+	// Cursor: sorts as a string in the order events must be read
+	ID        string `json:"id"`
+	Type      string `json:"type"`
+	ClusterID string `json:"clusterId"`
+	// RFC 3339 time.
+	At   string         `json:"at"`
+	Data map[string]any `json:"data"`
+}

@@ -1,0 +1,1334 @@
+"""The API's records as TypedDicts. Generated from the API document by test/clients/languageTypes.ts (npm run generate:client). Do not edit."""
+
+from typing import Any, Dict, List, Literal, Optional, TypedDict
+
+
+_ErrorDetailsItemRequired = TypedDict(
+    "_ErrorDetailsItemRequired",
+    {
+        "field": str,
+        "message": str,
+    },
+)
+
+
+class ErrorDetailsItem(_ErrorDetailsItemRequired):
+    """The ErrorDetailsItem record."""
+
+
+_ErrorRequired = TypedDict(
+    "_ErrorRequired",
+    {
+        "statusCode": int,
+        "message": str,
+        "error": str,
+    },
+)
+
+_ErrorOptional = TypedDict(
+    "_ErrorOptional",
+    {
+        "details": List[ErrorDetailsItem],
+        "retryAfter": int,
+    },
+    total=False,
+)
+
+
+class Error(_ErrorRequired, _ErrorOptional):
+    """Every error answer has this body."""
+
+
+_UserRequired = TypedDict(
+    "_UserRequired",
+    {
+        "id": str,
+        "email": str,
+        "displayName": str,
+        "steamId": Optional[str],
+        "discordId": Optional[str],
+        "tier": Literal["FREE", "PRO", "ENTERPRISE"],
+        "createdAt": str,
+    },
+)
+
+
+class User(_UserRequired):
+    """The User record."""
+
+
+_TokenPairRequired = TypedDict(
+    "_TokenPairRequired",
+    {
+        "accessToken": str,
+        "refreshToken": str,
+        "tokenType": Literal["Bearer"],
+        "expiresIn": int,
+    },
+)
+
+
+class TokenPair(_TokenPairRequired):
+    """The TokenPair record.
+
+    expiresIn: Seconds the access token is valid (86400)."""
+
+
+_OAuthStartRequired = TypedDict(
+    "_OAuthStartRequired",
+    {
+        "url": str,
+    },
+)
+
+
+class OAuthStart(_OAuthStartRequired):
+    """The OAuthStart record.
+
+    url: The provider's sign-in page: send the browser there"""
+
+
+_TokenListItemRequired = TypedDict(
+    "_TokenListItemRequired",
+    {
+        "id": str,
+        "name": str,
+        "clusterIds": List[str],
+        "createdAt": str,
+        "lastUsedAt": Optional[str],
+        "expiresAt": Optional[str],
+    },
+)
+
+
+class TokenListItem(_TokenListItemRequired):
+    """The TokenListItem record."""
+
+
+_TokenCreatedRequired = TypedDict(
+    "_TokenCreatedRequired",
+    {
+        "id": str,
+        "name": str,
+        "clusterIds": List[str],
+        "createdAt": str,
+        "lastUsedAt": Optional[str],
+        "expiresAt": Optional[str],
+        "token": str,
+        "userId": str,
+    },
+)
+
+
+class TokenCreated(_TokenCreatedRequired):
+    """The TokenCreated record.
+
+    token: The secret, shown only in this answer."""
+
+
+_ClusterCountsRequired = TypedDict(
+    "_ClusterCountsRequired",
+    {
+        "machines": int,
+        "servers": int,
+        "members": int,
+    },
+)
+
+
+class ClusterCounts(_ClusterCountsRequired):
+    """The ClusterCounts record."""
+
+
+_ClusterRequired = TypedDict(
+    "_ClusterRequired",
+    {
+        "id": str,
+        "name": str,
+        "description": Optional[str],
+        "role": Literal["OWNER", "ADMIN", "MODERATOR", "VIEWER"],
+        "counts": ClusterCounts,
+        "createdAt": str,
+        "updatedAt": str,
+    },
+)
+
+
+class Cluster(_ClusterRequired):
+    """The Cluster record.
+
+    role: The caller's role in this cluster."""
+
+
+_MemberRequired = TypedDict(
+    "_MemberRequired",
+    {
+        "userId": str,
+        "email": str,
+        "displayName": str,
+        "role": Literal["OWNER", "ADMIN", "MODERATOR", "VIEWER"],
+        "joinedAt": str,
+    },
+)
+
+
+class Member(_MemberRequired):
+    """The Member record."""
+
+
+_InvitationRequired = TypedDict(
+    "_InvitationRequired",
+    {
+        "id": str,
+        "clusterId": str,
+        "email": str,
+        "role": Literal["OWNER", "ADMIN", "MODERATOR", "VIEWER"],
+        "status": Literal["PENDING", "ACCEPTED", "REVOKED", "EXPIRED"],
+        "expiresAt": str,
+        "invitedBy": Optional[str],
+        "createdAt": str,
+    },
+)
+
+
+class Invitation(_InvitationRequired):
+    """The Invitation record."""
+
+
+_InvitationCreatedRequired = TypedDict(
+    "_InvitationCreatedRequired",
+    {
+        "id": str,
+        "clusterId": str,
+        "email": str,
+        "role": Literal["OWNER", "ADMIN", "MODERATOR", "VIEWER"],
+        "status": Literal["PENDING", "ACCEPTED", "REVOKED", "EXPIRED"],
+        "expiresAt": str,
+        "invitedBy": Optional[str],
+        "createdAt": str,
+        "token": str,
+        "link": str,
+        "emailed": bool,
+    },
+)
+
+
+class InvitationCreated(_InvitationCreatedRequired):
+    """The InvitationCreated record.
+
+    token: The secret to accept it with, shown only in this answer.
+    link: The page the invitee opens to create an account (or sign in) and join; it carries the token. Shown only in this answer.
+    emailed: Whether the link was e-mailed to the invitee (only with SMTP_URL set, and when the SMTP server accepted it)."""
+
+
+_InvitationPreviewRequired = TypedDict(
+    "_InvitationPreviewRequired",
+    {
+        "email": str,
+        "role": Literal["OWNER", "ADMIN", "MODERATOR", "VIEWER"],
+        "clusterName": str,
+        "status": Literal["PENDING", "ACCEPTED", "REVOKED", "EXPIRED"],
+        "expiresAt": str,
+        "accountExists": bool,
+    },
+)
+
+
+class InvitationPreview(_InvitationPreviewRequired):
+    """The InvitationPreview record.
+
+    accountExists: Whether an account with this e-mail exists (then: sign in and accept)."""
+
+
+_AuditEntryActorRequired = TypedDict(
+    "_AuditEntryActorRequired",
+    {
+        "kind": Literal["USER", "TOKEN", "TASK", "SYSTEM", "ANONYMOUS"],
+        "id": Optional[str],
+        "name": Optional[str],
+    },
+)
+
+
+class AuditEntryActor(_AuditEntryActorRequired):
+    """The AuditEntryActor record."""
+
+
+_AuditEntryTargetRequired = TypedDict(
+    "_AuditEntryTargetRequired",
+    {
+        "type": str,
+        "id": Optional[str],
+    },
+)
+
+
+class AuditEntryTarget(_AuditEntryTargetRequired):
+    """The AuditEntryTarget record."""
+
+
+_AuditEntryRequired = TypedDict(
+    "_AuditEntryRequired",
+    {
+        "id": str,
+        "clusterId": Optional[str],
+        "actor": AuditEntryActor,
+        "action": str,
+        "target": AuditEntryTarget,
+        "ip": Optional[str],
+        "requestId": Optional[str],
+        "at": str,
+    },
+)
+
+
+class AuditEntry(_AuditEntryRequired):
+    """The AuditEntry record."""
+
+
+_MachineMetricsRequired = TypedDict(
+    "_MachineMetricsRequired",
+    {
+        "cpuPercent": float,
+        "memoryUsedBytes": float,
+        "diskUsedBytes": float,
+        "at": str,
+    },
+)
+
+
+class MachineMetrics(_MachineMetricsRequired):
+    """The MachineMetrics record."""
+
+
+_MachineRequired = TypedDict(
+    "_MachineRequired",
+    {
+        "id": str,
+        "clusterId": str,
+        "name": str,
+        "status": Literal["ONLINE", "OFFLINE"],
+        "hostname": Optional[str],
+        "os": Optional[str],
+        "agentVersion": Optional[str],
+        "cpuCount": Optional[int],
+        "memoryBytes": Optional[float],
+        "metrics": Optional[MachineMetrics],
+        "lastSeenAt": Optional[str],
+        "createdAt": str,
+        "updatedAt": str,
+    },
+)
+
+
+class Machine(_MachineRequired):
+    """The Machine record."""
+
+
+_MachineRegisteredMetricsRequired = TypedDict(
+    "_MachineRegisteredMetricsRequired",
+    {
+        "cpuPercent": float,
+        "memoryUsedBytes": float,
+        "diskUsedBytes": float,
+        "at": str,
+    },
+)
+
+
+class MachineRegisteredMetrics(_MachineRegisteredMetricsRequired):
+    """The MachineRegisteredMetrics record."""
+
+
+_MachineRegisteredConnectRequired = TypedDict(
+    "_MachineRegisteredConnectRequired",
+    {
+        "url": str,
+        "path": str,
+    },
+)
+
+
+class MachineRegisteredConnect(_MachineRegisteredConnectRequired):
+    """The MachineRegisteredConnect record.
+
+    url: Origin of the agent gateway.
+    path: Gateway path (also served at /agent/ws and /ws/agent)."""
+
+
+_MachineRegisteredInstallRequired = TypedDict(
+    "_MachineRegisteredInstallRequired",
+    {
+        "command": str,
+    },
+)
+
+
+class MachineRegisteredInstall(_MachineRegisteredInstallRequired):
+    """The MachineRegisteredInstall record.
+
+    command: One line to paste on the machine (Linux, Node.js 20+, as a sudoer): installs the agent package of this service, writes its configuration with this token (mode 0600) and starts it as a systemd service. The token travels on standard input. Shown only in this answer."""
+
+
+_MachineRegisteredRequired = TypedDict(
+    "_MachineRegisteredRequired",
+    {
+        "id": str,
+        "clusterId": str,
+        "name": str,
+        "status": Literal["ONLINE", "OFFLINE"],
+        "hostname": Optional[str],
+        "os": Optional[str],
+        "agentVersion": Optional[str],
+        "cpuCount": Optional[int],
+        "memoryBytes": Optional[float],
+        "metrics": Optional[MachineRegisteredMetrics],
+        "lastSeenAt": Optional[str],
+        "createdAt": str,
+        "updatedAt": str,
+        "agentToken": str,
+        "connect": MachineRegisteredConnect,
+        "install": MachineRegisteredInstall,
+    },
+)
+
+
+class MachineRegistered(_MachineRegisteredRequired):
+    """The MachineRegistered record.
+
+    agentToken: The agent token, shown only in this answer."""
+
+
+_AgentTokenRotatedConnectRequired = TypedDict(
+    "_AgentTokenRotatedConnectRequired",
+    {
+        "url": str,
+        "path": str,
+    },
+)
+
+
+class AgentTokenRotatedConnect(_AgentTokenRotatedConnectRequired):
+    """The AgentTokenRotatedConnect record.
+
+    url: Origin of the agent gateway.
+    path: Gateway path (also served at /agent/ws and /ws/agent)."""
+
+
+_AgentTokenRotatedInstallRequired = TypedDict(
+    "_AgentTokenRotatedInstallRequired",
+    {
+        "command": str,
+    },
+)
+
+
+class AgentTokenRotatedInstall(_AgentTokenRotatedInstallRequired):
+    """The AgentTokenRotatedInstall record.
+
+    command: One line to paste on the machine (Linux, Node.js 20+, as a sudoer): installs the agent package of this service, writes its configuration with this token (mode 0600) and starts it as a systemd service. The token travels on standard input. Shown only in this answer."""
+
+
+_AgentTokenRotatedRequired = TypedDict(
+    "_AgentTokenRotatedRequired",
+    {
+        "agentToken": str,
+        "connect": AgentTokenRotatedConnect,
+        "install": AgentTokenRotatedInstall,
+    },
+)
+
+
+class AgentTokenRotated(_AgentTokenRotatedRequired):
+    """The AgentTokenRotated record."""
+
+
+_ServerStatsRequired = TypedDict(
+    "_ServerStatsRequired",
+    {
+        "cpuPercent": float,
+        "memoryBytes": float,
+        "at": str,
+    },
+)
+
+
+class ServerStats(_ServerStatsRequired):
+    """The ServerStats record."""
+
+
+_ServerRequired = TypedDict(
+    "_ServerRequired",
+    {
+        "id": str,
+        "clusterId": str,
+        "machineId": str,
+        "name": str,
+        "gameType": Literal["MINECRAFT", "RUST", "ARK_SURVIVAL_EVOLVED", "CS2", "VALHEIM", "CUSTOM"],
+        "gamePort": int,
+        "queryPort": int,
+        "rconPort": int,
+        "maxPlayers": int,
+        "status": Literal["INSTALLING", "INSTALL_FAILED", "OFFLINE", "STARTING", "ONLINE", "STOPPING", "RESTARTING", "CRASHED", "UNKNOWN"],
+        "desiredStatus": Literal["RUNNING", "STOPPED"],
+        "playersOnline": int,
+        "autoRestart": bool,
+        "startCommand": Optional[str],
+        "env": Optional[Dict[str, str]],
+        "memoryLimitMb": Optional[int],
+        "cpuLimitPercent": Optional[int],
+        "lastStatusAt": Optional[str],
+        "statusReason": Optional[str],
+        "lastExitCode": Optional[int],
+        "stats": Optional[ServerStats],
+        "version": Optional[str],
+        "installedVersion": Optional[str],
+        "installedAt": Optional[str],
+        "acceptEula": bool,
+        "installCommand": Optional[str],
+        "backupRetention": int,
+        "createdAt": str,
+        "updatedAt": str,
+    },
+)
+
+
+class Server(_ServerRequired):
+    """The Server record.
+
+    memoryLimitMb: Memory limit of the game process in MiB; null: no limit.
+    cpuLimitPercent: CPU limit in percent of one core (150 = one and a half cores); null: no limit.
+    statusReason: Why the server is in its status, from its agent: e.g. `command not found: ./RustDedicated`, `exited with code 1`.
+    lastExitCode: How its process last ended (null: never ended, or ended by a signal).
+    stats: The latest CPU and memory sample, while it runs (null before the first one).
+    version: The game version an INSTALL or UPDATE installs (null: the latest release).
+    installedVersion: What the last successful INSTALL or UPDATE installed (null: never installed by the agent).
+    acceptEula: MINECRAFT: you accept Mojang's EULA; the agent writes `eula=true` only then."""
+
+
+_ConsoleLineRequired = TypedDict(
+    "_ConsoleLineRequired",
+    {
+        "at": str,
+        "line": str,
+    },
+)
+
+
+class ConsoleLine(_ConsoleLineRequired):
+    """The ConsoleLine record."""
+
+
+_ConsoleRequired = TypedDict(
+    "_ConsoleRequired",
+    {
+        "serverId": str,
+        "lines": List[ConsoleLine],
+    },
+)
+
+
+class Console(_ConsoleRequired):
+    """The Console record."""
+
+
+_WebhookRequired = TypedDict(
+    "_WebhookRequired",
+    {
+        "id": str,
+        "clusterId": str,
+        "url": str,
+        "events": List[str],
+        "format": Literal["JSON", "DISCORD"],
+        "description": Optional[str],
+        "enabled": bool,
+        "disabledReason": Optional[str],
+        "createdAt": str,
+        "updatedAt": str,
+    },
+)
+
+
+class Webhook(_WebhookRequired):
+    """The Webhook record."""
+
+
+_WebhookCreatedRequired = TypedDict(
+    "_WebhookCreatedRequired",
+    {
+        "id": str,
+        "clusterId": str,
+        "url": str,
+        "events": List[str],
+        "format": Literal["JSON", "DISCORD"],
+        "description": Optional[str],
+        "enabled": bool,
+        "disabledReason": Optional[str],
+        "createdAt": str,
+        "updatedAt": str,
+        "secret": str,
+    },
+)
+
+
+class WebhookCreated(_WebhookCreatedRequired):
+    """The WebhookCreated record.
+
+    secret: Signs every delivery (GSM-Signature); shown only in this answer"""
+
+
+_WebhookDeliveryRequired = TypedDict(
+    "_WebhookDeliveryRequired",
+    {
+        "id": str,
+        "webhookId": str,
+        "eventId": Optional[str],
+        "eventType": str,
+        "status": Literal["PENDING", "SUCCEEDED", "FAILED"],
+        "attempts": float,
+        "lastStatusCode": Optional[float],
+        "lastError": Optional[str],
+        "durationMs": Optional[float],
+        "nextAttemptAt": Optional[str],
+        "createdAt": str,
+        "deliveredAt": Optional[str],
+    },
+)
+
+
+class WebhookDelivery(_WebhookDeliveryRequired):
+    """The WebhookDelivery record.
+
+    eventId: The event's id (its cursor); null for a test delivery"""
+
+
+_JobErrorRequired = TypedDict(
+    "_JobErrorRequired",
+    {
+        "code": str,
+        "message": str,
+    },
+)
+
+_JobErrorOptional = TypedDict(
+    "_JobErrorOptional",
+    {
+        "consoleTail": List[str],
+    },
+    total=False,
+)
+
+
+class JobError(_JobErrorRequired, _JobErrorOptional):
+    """The JobError record.
+
+    consoleTail: The game's last console lines (up to 20), when the game itself failed the job: it crashed or never started."""
+
+
+_JobProgressRequired = TypedDict(
+    "_JobProgressRequired",
+    {
+        "percent": Optional[float],
+        "message": Optional[str],
+    },
+)
+
+
+class JobProgress(_JobProgressRequired):
+    """While it runs, how far it is, from its agent (installs, updates, backups, restores); null before the first report.
+
+    percent: How far it is (0..100), or null when not known."""
+
+
+_JobCreatedByRequired = TypedDict(
+    "_JobCreatedByRequired",
+    {
+        "kind": Literal["USER", "TOKEN", "TASK", "SYSTEM"],
+        "id": Optional[str],
+    },
+)
+
+
+class JobCreatedBy(_JobCreatedByRequired):
+    """The JobCreatedBy record."""
+
+
+_JobRequired = TypedDict(
+    "_JobRequired",
+    {
+        "id": str,
+        "clusterId": str,
+        "serverId": Optional[str],
+        "machineId": Optional[str],
+        "playerId": Optional[str],
+        "taskId": Optional[str],
+        "type": Literal["START", "STOP", "RESTART", "KILL", "RCON", "KICK", "BAN", "UNBAN", "BROADCAST", "WIPE", "TASK_RUN", "INSTALL", "UPDATE", "BACKUP", "RESTORE"],
+        "status": Literal["QUEUED", "DISPATCHED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED", "EXPIRED"],
+        "params": Dict[str, Any],
+        "result": Optional[Dict[str, Any]],
+        "error": Optional[JobError],
+        "progress": Optional[JobProgress],
+        "attempts": int,
+        "createdBy": JobCreatedBy,
+        "idempotencyKey": Optional[str],
+        "createdAt": str,
+        "dispatchedAt": Optional[str],
+        "startedAt": Optional[str],
+        "finishedAt": Optional[str],
+        "expiresAt": str,
+    },
+)
+
+
+class Job(_JobRequired):
+    """The Job record.
+
+    progress: While it runs, how far it is, from its agent (installs, updates, backups, restores); null before the first report."""
+
+
+_RconAnswerRequired = TypedDict(
+    "_RconAnswerRequired",
+    {
+        "success": bool,
+        "output": Optional[str],
+        "jobId": str,
+        "status": Literal["QUEUED", "DISPATCHED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED", "EXPIRED"],
+    },
+)
+
+
+class RconAnswer(_RconAnswerRequired):
+    """The RconAnswer record."""
+
+
+_BackupErrorRequired = TypedDict(
+    "_BackupErrorRequired",
+    {
+        "code": str,
+        "message": str,
+    },
+)
+
+
+class BackupError(_BackupErrorRequired):
+    """Why it failed."""
+
+
+_BackupRequired = TypedDict(
+    "_BackupRequired",
+    {
+        "id": str,
+        "serverId": str,
+        "clusterId": str,
+        "jobId": str,
+        "name": str,
+        "status": Literal["PENDING", "COMPLETED", "FAILED"],
+        "sizeBytes": Optional[float],
+        "sha256": Optional[str],
+        "consistent": Optional[bool],
+        "location": Optional[Literal["LOCAL", "S3"]],
+        "error": Optional[BackupError],
+        "createdAt": str,
+        "completedAt": Optional[str],
+    },
+)
+
+
+class Backup(_BackupRequired):
+    """The Backup record.
+
+    jobId: The BACKUP job that makes it.
+    sizeBytes: Size of the archive (tar.gz), once completed.
+    sha256: SHA-256 of the archive (hex), checked again when it is restored.
+    consistent: true: the server was stopped, or (MINECRAFT) flushed with saving paused while archived; false: archived while the game was writing.
+    location: LOCAL: on the machine; S3: in the machine's S3-compatible storage.
+    error: Why it failed."""
+
+
+_TaskStepsItemRequired = TypedDict(
+    "_TaskStepsItemRequired",
+    {
+        "type": Literal["START", "STOP", "RESTART", "RCON", "BROADCAST", "WIPE", "BACKUP"],
+        "delaySeconds": int,
+        "continueOnFailure": bool,
+    },
+)
+
+_TaskStepsItemOptional = TypedDict(
+    "_TaskStepsItemOptional",
+    {
+        "command": str,
+        "message": str,
+    },
+    total=False,
+)
+
+
+class TaskStepsItem(_TaskStepsItemRequired, _TaskStepsItemOptional):
+    """The TaskStepsItem record."""
+
+
+_TaskRequired = TypedDict(
+    "_TaskRequired",
+    {
+        "id": str,
+        "clusterId": str,
+        "name": str,
+        "description": Optional[str],
+        "schedule": str,
+        "timezone": str,
+        "serverIds": List[str],
+        "steps": List[TaskStepsItem],
+        "onlyWhenOnline": bool,
+        "enabled": bool,
+        "nextRunAt": Optional[str],
+        "lastRunAt": Optional[str],
+        "lastRunStatus": Optional[Literal["RUNNING", "SUCCEEDED", "FAILED", "CANCELLED", "EXPIRED", "MISSED", "SKIPPED"]],
+        "createdAt": str,
+        "updatedAt": str,
+    },
+)
+
+
+class Task(_TaskRequired):
+    """The Task record.
+
+    nextRunAt: The pending occurrence; null while disabled."""
+
+
+_TaskStepRequired = TypedDict(
+    "_TaskStepRequired",
+    {
+        "type": Literal["START", "STOP", "RESTART", "RCON", "BROADCAST", "WIPE", "BACKUP"],
+    },
+)
+
+_TaskStepOptional = TypedDict(
+    "_TaskStepOptional",
+    {
+        "command": str,
+        "message": str,
+        "delaySeconds": int,
+        "continueOnFailure": bool,
+    },
+    total=False,
+)
+
+
+class TaskStep(_TaskStepRequired, _TaskStepOptional):
+    """The TaskStep record.
+
+    command: RCON steps: the console command.
+    message: BROADCAST steps: the message players see.
+    delaySeconds: Seconds to wait after the previous step before this one (0..3600).
+    continueOnFailure: Go on with the next step when this one fails on some server."""
+
+
+_SchedulePreviewRequired = TypedDict(
+    "_SchedulePreviewRequired",
+    {
+        "schedule": str,
+        "timezone": str,
+        "runs": List[str],
+    },
+)
+
+
+class SchedulePreview(_SchedulePreviewRequired):
+    """The SchedulePreview record.
+
+    runs: The next runs, oldest first (UTC instants; show them in `timezone`)."""
+
+
+_ServerMetricsPointsItemCpuPercentRequired = TypedDict(
+    "_ServerMetricsPointsItemCpuPercentRequired",
+    {
+        "avg": float,
+        "max": float,
+    },
+)
+
+
+class ServerMetricsPointsItemCpuPercent(_ServerMetricsPointsItemCpuPercentRequired):
+    """The ServerMetricsPointsItemCpuPercent record."""
+
+
+_ServerMetricsPointsItemMemoryBytesRequired = TypedDict(
+    "_ServerMetricsPointsItemMemoryBytesRequired",
+    {
+        "avg": float,
+        "max": float,
+    },
+)
+
+
+class ServerMetricsPointsItemMemoryBytes(_ServerMetricsPointsItemMemoryBytesRequired):
+    """The ServerMetricsPointsItemMemoryBytes record."""
+
+
+_ServerMetricsPointsItemPlayersOnlineRequired = TypedDict(
+    "_ServerMetricsPointsItemPlayersOnlineRequired",
+    {
+        "avg": float,
+        "max": float,
+    },
+)
+
+
+class ServerMetricsPointsItemPlayersOnline(_ServerMetricsPointsItemPlayersOnlineRequired):
+    """The ServerMetricsPointsItemPlayersOnline record."""
+
+
+_ServerMetricsPointsItemRequired = TypedDict(
+    "_ServerMetricsPointsItemRequired",
+    {
+        "at": str,
+        "cpuPercent": ServerMetricsPointsItemCpuPercent,
+        "memoryBytes": ServerMetricsPointsItemMemoryBytes,
+        "playersOnline": ServerMetricsPointsItemPlayersOnline,
+    },
+)
+
+
+class ServerMetricsPointsItem(_ServerMetricsPointsItemRequired):
+    """The ServerMetricsPointsItem record."""
+
+
+_ServerMetricsRequired = TypedDict(
+    "_ServerMetricsRequired",
+    {
+        "step": Literal["1m", "5m", "15m", "1h", "6h", "1d"],
+        "from": str,
+        "to": str,
+        "points": List[ServerMetricsPointsItem],
+    },
+)
+
+
+class ServerMetrics(_ServerMetricsRequired):
+    """The ServerMetrics record."""
+
+
+_MachineMetricsHistoryPointsItemCpuPercentRequired = TypedDict(
+    "_MachineMetricsHistoryPointsItemCpuPercentRequired",
+    {
+        "avg": float,
+        "max": float,
+    },
+)
+
+
+class MachineMetricsHistoryPointsItemCpuPercent(_MachineMetricsHistoryPointsItemCpuPercentRequired):
+    """The MachineMetricsHistoryPointsItemCpuPercent record."""
+
+
+_MachineMetricsHistoryPointsItemMemoryBytesRequired = TypedDict(
+    "_MachineMetricsHistoryPointsItemMemoryBytesRequired",
+    {
+        "avg": float,
+        "max": float,
+    },
+)
+
+
+class MachineMetricsHistoryPointsItemMemoryBytes(_MachineMetricsHistoryPointsItemMemoryBytesRequired):
+    """The MachineMetricsHistoryPointsItemMemoryBytes record."""
+
+
+_MachineMetricsHistoryPointsItemDiskUsedBytesRequired = TypedDict(
+    "_MachineMetricsHistoryPointsItemDiskUsedBytesRequired",
+    {
+        "avg": float,
+        "max": float,
+    },
+)
+
+
+class MachineMetricsHistoryPointsItemDiskUsedBytes(_MachineMetricsHistoryPointsItemDiskUsedBytesRequired):
+    """The MachineMetricsHistoryPointsItemDiskUsedBytes record."""
+
+
+_MachineMetricsHistoryPointsItemRequired = TypedDict(
+    "_MachineMetricsHistoryPointsItemRequired",
+    {
+        "at": str,
+        "cpuPercent": MachineMetricsHistoryPointsItemCpuPercent,
+        "memoryBytes": MachineMetricsHistoryPointsItemMemoryBytes,
+        "diskUsedBytes": MachineMetricsHistoryPointsItemDiskUsedBytes,
+    },
+)
+
+
+class MachineMetricsHistoryPointsItem(_MachineMetricsHistoryPointsItemRequired):
+    """The MachineMetricsHistoryPointsItem record."""
+
+
+_MachineMetricsHistoryRequired = TypedDict(
+    "_MachineMetricsHistoryRequired",
+    {
+        "step": Literal["1m", "5m", "15m", "1h", "6h", "1d"],
+        "from": str,
+        "to": str,
+        "points": List[MachineMetricsHistoryPointsItem],
+    },
+)
+
+
+class MachineMetricsHistory(_MachineMetricsHistoryRequired):
+    """The MachineMetricsHistory record."""
+
+
+_ClusterPlayersOnlinePointsItemPlayersOnlineRequired = TypedDict(
+    "_ClusterPlayersOnlinePointsItemPlayersOnlineRequired",
+    {
+        "avg": float,
+        "max": float,
+    },
+)
+
+
+class ClusterPlayersOnlinePointsItemPlayersOnline(_ClusterPlayersOnlinePointsItemPlayersOnlineRequired):
+    """The ClusterPlayersOnlinePointsItemPlayersOnline record."""
+
+
+_ClusterPlayersOnlinePointsItemRequired = TypedDict(
+    "_ClusterPlayersOnlinePointsItemRequired",
+    {
+        "at": str,
+        "playersOnline": ClusterPlayersOnlinePointsItemPlayersOnline,
+    },
+)
+
+
+class ClusterPlayersOnlinePointsItem(_ClusterPlayersOnlinePointsItemRequired):
+    """The ClusterPlayersOnlinePointsItem record."""
+
+
+_ClusterPlayersOnlineRequired = TypedDict(
+    "_ClusterPlayersOnlineRequired",
+    {
+        "step": Literal["1m", "5m", "15m", "1h", "6h", "1d"],
+        "from": str,
+        "to": str,
+        "points": List[ClusterPlayersOnlinePointsItem],
+    },
+)
+
+
+class ClusterPlayersOnline(_ClusterPlayersOnlineRequired):
+    """The ClusterPlayersOnline record."""
+
+
+_PlayerCurrentServerRequired = TypedDict(
+    "_PlayerCurrentServerRequired",
+    {
+        "id": str,
+        "name": str,
+    },
+)
+
+
+class PlayerCurrentServer(_PlayerCurrentServerRequired):
+    """The PlayerCurrentServer record."""
+
+
+_PlayerRequired = TypedDict(
+    "_PlayerRequired",
+    {
+        "id": str,
+        "username": str,
+        "steamId": str,
+        "uuid": Optional[str],
+        "playtime": int,
+        "firstSeen": str,
+        "lastSeen": str,
+        "online": bool,
+        "currentServer": Optional[PlayerCurrentServer],
+        "flags": List[str],
+    },
+)
+
+
+class Player(_PlayerRequired):
+    """The Player record.
+
+    steamId: Identifier on a game platform (a Minecraft player: its name or UUID)
+    playtime: Seconds played, including the current session"""
+
+
+_PlayerStatsActiveRequired = TypedDict(
+    "_PlayerStatsActiveRequired",
+    {
+        "today": int,
+        "week": int,
+        "month": int,
+    },
+)
+
+
+class PlayerStatsActive(_PlayerStatsActiveRequired):
+    """Distinct players with a session overlapping the last 24 h / 7 days / 30 days"""
+
+
+_PlayerStatsNewRequired = TypedDict(
+    "_PlayerStatsNewRequired",
+    {
+        "today": int,
+        "week": int,
+        "month": int,
+    },
+)
+
+
+class PlayerStatsNew(_PlayerStatsNewRequired):
+    """Players first seen in the window"""
+
+
+_PlayerStatsTopPlayersItemRequired = TypedDict(
+    "_PlayerStatsTopPlayersItemRequired",
+    {
+        "id": str,
+        "username": str,
+        "playtime": int,
+    },
+)
+
+
+class PlayerStatsTopPlayersItem(_PlayerStatsTopPlayersItemRequired):
+    """The PlayerStatsTopPlayersItem record."""
+
+
+_PlayerStatsRetentionRequired = TypedDict(
+    "_PlayerStatsRetentionRequired",
+    {
+        "day1": float,
+        "day7": float,
+        "day30": float,
+    },
+)
+
+
+class PlayerStatsRetention(_PlayerStatsRetentionRequired):
+    """dayN: of players first seen between N+30 and N days ago, the fraction with a session starting at least N days after their first"""
+
+
+_PlayerStatsRequired = TypedDict(
+    "_PlayerStatsRequired",
+    {
+        "total": int,
+        "active": PlayerStatsActive,
+        "new": PlayerStatsNew,
+        "topPlayers": List[PlayerStatsTopPlayersItem],
+        "retention": PlayerStatsRetention,
+    },
+)
+
+
+class PlayerStats(_PlayerStatsRequired):
+    """The PlayerStats record.
+
+    active: Distinct players with a session overlapping the last 24 h / 7 days / 30 days
+    new: Players first seen in the window
+    topPlayers: 10 by playtime
+    retention: dayN: of players first seen between N+30 and N days ago, the fraction with a session starting at least N days after their first"""
+
+
+_PlayerDetailCurrentServerRequired = TypedDict(
+    "_PlayerDetailCurrentServerRequired",
+    {
+        "id": str,
+        "name": str,
+    },
+)
+
+
+class PlayerDetailCurrentServer(_PlayerDetailCurrentServerRequired):
+    """The PlayerDetailCurrentServer record."""
+
+
+_SessionRequired = TypedDict(
+    "_SessionRequired",
+    {
+        "id": str,
+        "serverId": str,
+        "serverName": str,
+        "joinedAt": str,
+        "leftAt": Optional[str],
+        "duration": int,
+    },
+)
+
+
+class Session(_SessionRequired):
+    """The Session record.
+
+    leftAt: Null while the session is open
+    duration: Seconds; for an open session, so far"""
+
+
+_PurchaseRequired = TypedDict(
+    "_PurchaseRequired",
+    {
+        "id": str,
+        "productName": str,
+        "amount": float,
+        "currency": str,
+        "createdAt": str,
+    },
+)
+
+
+class Purchase(_PurchaseRequired):
+    """The Purchase record."""
+
+
+_NoteRequired = TypedDict(
+    "_NoteRequired",
+    {
+        "id": str,
+        "content": str,
+        "createdBy": str,
+        "createdAt": str,
+    },
+)
+
+
+class Note(_NoteRequired):
+    """The Note record."""
+
+
+_PlayerDetailRequired = TypedDict(
+    "_PlayerDetailRequired",
+    {
+        "id": str,
+        "username": str,
+        "steamId": str,
+        "uuid": Optional[str],
+        "playtime": int,
+        "firstSeen": str,
+        "lastSeen": str,
+        "online": bool,
+        "currentServer": Optional[PlayerDetailCurrentServer],
+        "flags": List[str],
+        "clusterId": str,
+        "discordId": Optional[str],
+        "sessions": List[Session],
+        "purchases": List[Purchase],
+        "notes": List[Note],
+    },
+)
+
+
+class PlayerDetail(_PlayerDetailRequired):
+    """The PlayerDetail record.
+
+    steamId: Identifier on a game platform (a Minecraft player: its name or UUID)
+    playtime: Seconds played, including the current session
+    sessions: The newest 100; all of them at /api/v1/players/{id}/sessions
+    notes: Newest first"""
+
+
+_OnlinePlayerRequired = TypedDict(
+    "_OnlinePlayerRequired",
+    {
+        "id": str,
+        "username": str,
+        "steamId": str,
+        "joinedAt": str,
+        "ping": Optional[float],
+    },
+)
+
+
+class OnlinePlayer(_OnlinePlayerRequired):
+    """The OnlinePlayer record."""
+
+
+_ServerPlayersRequired = TypedDict(
+    "_ServerPlayersRequired",
+    {
+        "online": int,
+        "max": int,
+        "players": List[OnlinePlayer],
+    },
+)
+
+
+class ServerPlayers(_ServerPlayersRequired):
+    """The ServerPlayers record."""
+
+
+_KickAnswerRequired = TypedDict(
+    "_KickAnswerRequired",
+    {
+        "success": bool,
+        "message": str,
+        "jobId": str,
+        "status": Literal["QUEUED", "DISPATCHED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED", "EXPIRED"],
+    },
+)
+
+
+class KickAnswer(_KickAnswerRequired):
+    """The KickAnswer record."""
+
+
+_BanRequired = TypedDict(
+    "_BanRequired",
+    {
+        "id": str,
+        "playerId": str,
+        "clusterId": str,
+        "serverId": Optional[str],
+        "reason": str,
+        "clusterWide": bool,
+        "expiresAt": Optional[str],
+        "createdBy": str,
+        "createdAt": str,
+        "revokedAt": Optional[str],
+        "active": bool,
+    },
+)
+
+
+class Ban(_BanRequired):
+    """The Ban record.
+
+    expiresAt: Null: permanent
+    createdBy: User id
+    active: Not revoked and not expired"""
+
+
+_BanAnswerRequired = TypedDict(
+    "_BanAnswerRequired",
+    {
+        "success": bool,
+        "ban": Ban,
+        "jobIds": List[str],
+    },
+)
+
+
+class BanAnswer(_BanAnswerRequired):
+    """The BanAnswer record."""
+
+
+_EventRequired = TypedDict(
+    "_EventRequired",
+    {
+        "id": str,
+        "type": str,
+        "clusterId": str,
+        "at": str,
+        "data": Dict[str, Any],
+    },
+)
+
+
+class Event(_EventRequired):
+    """The Event record.
+
+    id: Cursor: sorts as a string in the order events must be read"""
+
+
+__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "ServerStats", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "Ban", "BanAnswer", "Event"]
