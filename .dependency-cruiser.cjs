@@ -4,6 +4,7 @@
  *   main.ts ─▶ api ─▶ orchestrator ─▶ sql ─▶ schema
  *   agent ─▶ schema
  *   api/clients ─▶ nothing of ours (published client packages)
+ *   api/dashboard/app ─▶ api/clients only (browser code, bundled by the service)
  *   test may import anything.
  *
  * `npm run lint` runs this; a wrong import fails with the name of the rule it breaks.
@@ -54,6 +55,13 @@ module.exports = {
       to: { path: '^(api/(?!clients/)|orchestrator/|agent/|schema/|sql/|test/)|^main\\.ts$' },
     },
     {
+      name: 'dashboard-app-sees-only-the-clients',
+      comment: 'api/dashboard/app/ runs in browsers: it calls the API through the TypeScript client and imports nothing else of ours.',
+      severity: 'error',
+      from: { path: '^api/dashboard/app/' },
+      to: { path: '^(api/(?!clients/|dashboard/app/)|orchestrator/|agent/|schema/|sql/|test/)|^main\\.ts$' },
+    },
+    {
       name: 'no-cycles',
       comment: 'Modules import each other in one direction: a cycle means a concept is split across files.',
       severity: 'error',
@@ -74,7 +82,7 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {
-      extensions: ['.ts', '.js', '.json'],
+      extensions: ['.ts', '.tsx', '.js', '.json'],
       conditionNames: ['import', 'require', 'node', 'default'],
       exportsFields: ['exports'],
       mainFields: ['module', 'main', 'types'],

@@ -31,6 +31,7 @@ import { installTaskRoutes } from './routes/tasks.ts';
 import { installPlayerRoutes } from './routes/players.ts';
 import { installEventRoutes } from './routes/events.ts';
 import { installPageRoutes } from './routes/pages.ts';
+import { installDashboardRoutes } from './routes/dashboard.ts';
 import { installConsoleRoutes } from './routes/console.ts';
 import { installWebhookRoutes } from './routes/webhooks.ts';
 import { createAuthenticator, principalOf } from './identity/principal.ts';
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installDocsRoutes(api, deps);
     installAgentPackageRoutes(api, deps);
     installPageRoutes(api, deps);
+    installDashboardRoutes(api, deps);
     installAuthRoutes(api, deps);
     installOAuthRoutes(api, deps);
     installAccountRoutes(api, deps);

@@ -262,6 +262,11 @@ export const EXAMPLES: Record<string, unknown> = {
     updatedAt: CREATED,
   },
   TaskStep: step,
+  SchedulePreview: {
+    schedule: '0 4 * * *',
+    timezone: 'Europe/Berlin',
+    runs: ['2026-11-25T03:00:00.000Z', '2026-11-26T03:00:00.000Z', '2026-11-27T03:00:00.000Z', '2026-11-28T03:00:00.000Z', '2026-11-29T03:00:00.000Z'],
+  },
   ServerMetrics: {
     ...range,
     points: [

@@ -122,6 +122,30 @@ export const task = z
   .meta({ id: 'Task' });
 export type Task = z.infer<typeof task>;
 
+/** `GET /api/v1/tasks/schedule-preview`: the next runs of a schedule, as a form shows them before saving. */
+export const schedulePreviewQuery = z
+  .object({
+    schedule,
+    timezone: timezone.optional().default('UTC'),
+    count: z
+      .string()
+      .regex(/^\d{1,2}$/, 'count must be a whole number')
+      .transform(Number)
+      .pipe(z.number().min(1, 'count must be at least 1').max(20, 'count must be at most 20'))
+      .optional()
+      .default(5)
+      .meta({ type: 'integer', description: 'How many runs (1..20, default 5).' }),
+  })
+  .strict();
+
+export const schedulePreview = z
+  .object({
+    schedule: z.string(),
+    timezone: z.string(),
+    runs: z.array(timestamp).meta({ description: 'The next runs, oldest first (UTC instants; show them in `timezone`).' }),
+  })
+  .meta({ id: 'SchedulePreview' });
+
 const serverIds = z
   .array(id)
   .min(1, 'name at least one server')

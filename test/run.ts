@@ -33,10 +33,13 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-const typeCheck = await run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '--noEmit', '-p', '.']);
-if (typeCheck !== 0) {
-  process.stderr.write('Type check failed (tsc --noEmit)\n');
-  process.exit(typeCheck);
+// The service and its tests, then the dashboard's browser code (its own settings: the DOM, JSX for Preact).
+for (const project of ['.', 'api/dashboard/app']) {
+  const typeCheck = await run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '--noEmit', '-p', project]);
+  if (typeCheck !== 0) {
+    process.stderr.write(`Type check failed (tsc --noEmit -p ${project})\n`);
+    process.exit(typeCheck);
+  }
 }
 
 // Prettier (format), ESLint (lint) and dependency-cruiser (imports point one way: docs/architecture.md).

@@ -13,6 +13,8 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/docs/assets/:file': 'getApiReferenceAsset',
   'GET /agent/package.tgz': 'getAgentPackage',
   'GET /agent/install.sh': 'getAgentInstallScript',
+  'GET /': 'getDashboard',
+  'GET /dashboard/:file': 'getDashboardAsset',
   'GET /invite': 'getInvitationPage',
   'GET /reset-password': 'getPasswordResetPage',
   'GET /pages/onboarding.js': 'getOnboardingScript',
@@ -98,6 +100,7 @@ export const OPERATION_IDS: Record<string, string> = {
 
   'GET /api/v1/clusters/:clusterId/tasks': 'listTasks',
   'POST /api/v1/clusters/:clusterId/tasks': 'createTask',
+  'GET /api/v1/tasks/schedule-preview': 'previewTaskSchedule',
   'GET /api/v1/tasks/:id': 'getTask',
   'PATCH /api/v1/tasks/:id': 'updateTask',
   'DELETE /api/v1/tasks/:id': 'deleteTask',

@@ -83,7 +83,8 @@ async function invitationPage() {
       button.disabled = true;
       providerStatus.replaceChildren();
       try {
-        location.assign((await call(`/auth/${provider}/start`, { invitation: token })).url);
+        // Back from the provider the browser lands on the dashboard, signed in and a member.
+        location.assign((await call(`/auth/${provider}/start`, { invitation: token, dashboard: true })).url);
       } catch (error) {
         providerStatus.replaceChildren(message(error.message, 'error'));
         button.disabled = false;

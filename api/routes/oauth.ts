@@ -69,6 +69,10 @@ const startBody = z
       .max(200)
       .optional()
       .meta({ description: "An invitation's token: the sign-in joins its cluster, creating the account if needed." }),
+    dashboard: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Started from this installation’s dashboard: the callback returns to it (`/#accessToken=…`) with the token pair in the fragment.' }),
   })
   .strict();
 const startAnswer = z.object({ url: z.string().meta({ description: "The provider's sign-in page: send the browser there" }) }).meta({ id: 'OAuthStart' });
@@ -110,7 +114,7 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
    * The state of a new flow; with a bearer token it links to that user (a bad token is a 401). Only a session may
    * link: an API token is limited to some clusters, and linking would hand out an unscoped session for its user.
    */
-  async function newState(ctx: Context, provider: OAuthProvider, invitationToken: string | undefined): Promise<string> {
+  async function newState(ctx: Context, provider: OAuthProvider, invitationToken: string | undefined, dashboard = false): Promise<string> {
     const authorization = ctx.get('Authorization');
     const principal = authorization ? (await authenticator.resolve(authorization)).principal : null;
     if (principal && principal.kind !== 'USER') throw forbidden('Link accounts while signed in with a session; API tokens cannot link accounts');
@@ -118,7 +122,7 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     // Started from an invitation page: the invitation must be pending now, and again when the sign-in comes back.
     const invitation = invitationToken === undefined ? null : (await pool.transaction((tx) => pendingInvitation(tx, invitationToken))).id;
     ctx.set('Cache-Control', 'no-store');
-    const state = states.issue({ provider, link, invitation });
+    const state = states.issue({ provider, link, invitation, dashboard });
     // Binds the flow to this browser: the callback must come back with the same nonce in this cookie, so a state
     // started by someone else (for example to link *their* user to the victim's Steam account) is refused.
     ctx.cookies.set(STATE_COOKIE, states.verify(state, provider)!.nonce, {
@@ -186,8 +190,10 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     ctx.set('Cache-Control', 'no-store');
     // Spent: even the browser that started this flow cannot complete it a second time.
     ctx.cookies.set(STATE_COOKIE, null, { path: '/', httpOnly: true, sameSite: 'lax', secure: ctx.secure });
-    if (!config.OAUTH_REDIRECT_URL) return pair;
-    const target = new URL(config.OAUTH_REDIRECT_URL);
+    // Back to the dashboard that started the flow, or to the configured page, with the pair in the fragment.
+    const returnTo = claims.dashboard ? `${config.publicUrl}/` : config.OAUTH_REDIRECT_URL;
+    if (!returnTo) return pair;
+    const target = new URL(returnTo);
     target.hash = new URLSearchParams({ ...pair, expiresIn: String(pair.expiresIn) }).toString();
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.redirect(target.toString());
@@ -206,8 +212,8 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     handler: async (ctx) => ctx.redirect(await steamUrl(ctx, undefined)),
   });
 
-  const steamUrl = async (ctx: Context, invitation: string | undefined) =>
-    steam.authorizeUrl(`${callbackUrl('steam')}?state=${await newState(ctx, 'steam', invitation)}`, `${config.publicUrl}/`);
+  const steamUrl = async (ctx: Context, invitation: string | undefined, dashboard = false) =>
+    steam.authorizeUrl(`${callbackUrl('steam')}?state=${await newState(ctx, 'steam', invitation, dashboard)}`, `${config.publicUrl}/`);
 
   api.route({
     method: 'post',
@@ -218,7 +224,7 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     auth: 'signin',
     body: startBody,
     responses: postStartResponses,
-    handler: async (ctx, { body }) => ({ url: await steamUrl(ctx, body.invitation) }),
+    handler: async (ctx, { body }) => ({ url: await steamUrl(ctx, body.invitation, body.dashboard) }),
   });
 
   api.route({
@@ -254,9 +260,9 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     handler: async (ctx) => ctx.redirect(await discordUrl(ctx, undefined)),
   });
 
-  const discordUrl = async (ctx: Context, invitation: string | undefined) => {
+  const discordUrl = async (ctx: Context, invitation: string | undefined, dashboard = false) => {
     const provider = discordOrNotFound();
-    return provider.authorizeUrl(callbackUrl('discord'), await newState(ctx, 'discord', invitation));
+    return provider.authorizeUrl(callbackUrl('discord'), await newState(ctx, 'discord', invitation, dashboard));
   };
 
   api.route({
@@ -268,7 +274,7 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     auth: 'signin',
     body: startBody,
     responses: { ...postStartResponses, 404: { description: 'Discord sign-in is not configured, or no invitation has this token' } },
-    handler: async (ctx, { body }) => ({ url: await discordUrl(ctx, body.invitation) }),
+    handler: async (ctx, { body }) => ({ url: await discordUrl(ctx, body.invitation, body.dashboard) }),
   });
 
   api.route({

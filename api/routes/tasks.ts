@@ -18,7 +18,7 @@ import { clusterOfParam } from '../http/clusterOf.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
 import { job, powerQuery } from '../../schema/jobs.ts';
-import { createTaskBody, scheduleProblem, task, taskListQuery, updateTaskBody, type Step } from '../../schema/tasks.ts';
+import { createTaskBody, schedulePreview, schedulePreviewQuery, scheduleProblem, task, taskListQuery, updateTaskBody, type Step } from '../../schema/tasks.ts';
 import { recordAudit } from '../../orchestrator/audit.ts';
 import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { getJob } from '../../orchestrator/jobs/store.ts';
@@ -116,6 +116,26 @@ export function installTaskRoutes(api: Api, deps: AppDeps) {
       });
       ctx.set('Location', `/api/v1/tasks/${created.id}`);
       return created;
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/api/v1/tasks/schedule-preview',
+    summary: 'The next runs of a schedule',
+    description:
+      'The next `count` (default 5) runs of a 5-field cron `schedule` read in `timezone` (default UTC), computed as the scheduler does (daylight-saving changes included), for forms to show before a task is saved. A bad schedule or time zone is a 400 naming the field.',
+    tags: ['Tasks'],
+    auth: 'user',
+    query: schedulePreviewQuery,
+    responses: { 200: { description: 'The next runs', schema: schedulePreview } },
+    handler: (_ctx, { query }) => {
+      const problem = scheduleProblem(query.schedule, query.timezone);
+      if (problem) throw validationFailed([{ field: 'schedule', message: problem }]);
+      const runs: string[] = [];
+      let after = new Date();
+      for (let i = 0; i < query.count; i++) runs.push((after = nextRunAfter(query.schedule, query.timezone, after)).toISOString());
+      return { schedule: query.schedule, timezone: query.timezone, runs };
     },
   });
 

@@ -37,6 +37,8 @@ const layered = {
   'agent/main.ts': "import { x } from '../schema/errors.ts';\nexport const v = x;\n",
   'api/clients/typescript/src/client.ts': "import type { T } from './schema.d.ts';\nexport const c: T | 1 = 1;\n",
   'api/clients/typescript/src/schema.d.ts': 'export type T = number;\n',
+  'api/dashboard/app/main.tsx': "import { c } from '../../clients/typescript/src/client.ts';\nimport { u } from './ui.tsx';\nexport const d = c + u;\n",
+  'api/dashboard/app/ui.tsx': 'export const u = 1;\n',
 };
 
 test('imports that point down the layers pass', async (t) => {
@@ -54,6 +56,7 @@ const violations: [string, Record<string, string>][] = [
     'clients-import-nothing-of-the-service',
     { 'api/clients/typescript/src/client.ts': "import { x } from '../../../../schema/errors.ts';\nexport const c = x;\n" },
   ],
+  ['dashboard-app-sees-only-the-clients', { 'api/dashboard/app/ui.tsx': "import { w } from '../../routes.ts';\nexport const u = w;\n" }],
 ];
 
 for (const [rule, change] of violations) {

@@ -280,6 +280,23 @@ test('registration closed: a new provider account is 403, a linked one signs in,
   t.is(await usersWith(closed(), 'steam_id', stranger), 0);
 });
 
+test('a sign-in started from the dashboard comes back to the dashboard with the pair in the fragment (OAUTH_REDIRECT_URL or not)', async (t) => {
+  for (const app of [open(), closed()]) {
+    const start = await app.request('/auth/steam/start', json({ dashboard: true }));
+    t.is(start.status, 200);
+    const atProvider = new URL(((await start.json()) as { url: string }).url);
+    rememberStateCookie(start, atProvider.toString());
+    atProvider.searchParams.set('as', app === open() ? newSteamId() : LINKED_STEAM_ID);
+    const response = await get(app, location(await fetch(atProvider, { redirect: 'manual' })));
+    const target = new URL(location(response));
+    t.is(`${target.origin}${target.pathname}`, `${PUBLIC_URL}/`, 'the dashboard, not the configured page');
+    const fragment = new URLSearchParams(target.hash.slice(1));
+    t.truthy(fragment.get('accessToken'));
+    t.is((await account(app, fragment.get('accessToken')!)).steamId !== undefined, true);
+  }
+  t.is((await open().request('/auth/steam/start', json({ dashboard: 'yes' }))).status, 400);
+});
+
 test('Discord sign-in is 404 while the installation has not configured it', async (t) => {
   for (const path of ['/auth/discord', '/api/v1/auth/discord/callback?state=x&code=y']) {
     const response = await closed().request(path, { redirect: 'manual' });

@@ -32,6 +32,12 @@ test.serial('npm start runs on the embedded database, serves docs and readiness,
   t.is(docs.status, 200);
   t.regex(await docs.text(), /swagger-ui/);
   t.is((await fetch(`${base}/api/docs/openapi.json`)).status, 200);
+  // The dashboard is served at / with its script, built by the service itself.
+  const dashboard = await fetch(`${base}/`);
+  t.is(dashboard.status, 200);
+  const script = /src="(\/dashboard\/main-[0-9a-f]{16}\.js)"/.exec(await dashboard.text())?.[1];
+  t.truthy(script, 'the page names its script');
+  t.is((await fetch(`${base}${script}`)).status, 200);
 
   // The operator's own commands work beside the running service, on its embedded database: the password comes on
   // standard input, and the service sees the new user at once.

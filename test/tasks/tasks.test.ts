@@ -457,3 +457,36 @@ test('odd input is a 4xx in the error format, never a 500', async (t) => {
   );
   t.deepEqual(await body(await get(`/api/v1/tasks/${created.id}`)), created, 'nothing changed');
 });
+
+test('schedule preview: the next runs in the task’s time zone, as the scheduler computes them; bad input is a 400 naming the field', async (t) => {
+  const preview = async (query: string, headers: Record<string, string> = owner.auth) => app().request(`/api/v1/tasks/schedule-preview?${query}`, { headers });
+  const answer = await preview(`schedule=${encodeURIComponent('30 4 * * *')}&timezone=asia/tokyo`);
+  t.is(answer.status, 200);
+  const { runs, timezone } = await body(answer);
+  t.is(timezone, 'Asia/Tokyo');
+  t.is(runs.length, 5);
+  let after = new Date();
+  for (const run of runs) {
+    after = nextRunAfter('30 4 * * *', 'Asia/Tokyo', after);
+    t.is(run, after.toISOString());
+    t.is(new Date(run).getUTCHours(), 19); // 04:30 in Tokyo (UTC+9)
+  }
+  t.is((await body(await preview(`schedule=${encodeURIComponent('0 * * * *')}&count=20`))).runs.length, 20);
+  for (const [query, field] of [
+    [`schedule=${encodeURIComponent('61 * * * *')}`, 'schedule'],
+    [`schedule=${encodeURIComponent('0 0 31 2 *')}`, 'schedule'],
+    [`schedule=${encodeURIComponent('0 4 * * *')}&timezone=Mars/Olympus`, 'timezone'],
+    [`schedule=${encodeURIComponent('0 4 * * *')}&count=21`, 'count'],
+    [`schedule=${encodeURIComponent('0 4 * * *')}&count=x`, 'count'],
+    ['', 'schedule'],
+    [`schedule=%00`, 'schedule'],
+  ] as const) {
+    const refused = await preview(query);
+    t.is(refused.status, 400, query);
+    t.true(
+      (await body(refused)).details.some((detail: { field: string }) => detail.field === field),
+      query,
+    );
+  }
+  t.is((await preview('schedule=0+4+*+*+*', {})).status, 401);
+});

@@ -3,6 +3,26 @@
  */
 
 export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The web dashboard
+         * @description The operators’ dashboard (an HTML page; its script and style sheet are served at `/dashboard/<file>`).
+         */
+        get: operations["getDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agent/install.sh": {
         parameters: {
             query?: never;
@@ -1437,6 +1457,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tasks/schedule-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The next runs of a schedule
+         * @description The next `count` (default 5) runs of a 5-field cron `schedule` read in `timezone` (default UTC), computed as the scheduler does (daylight-saving changes included), for forms to show before a task is saved. A bad schedule or time zone is a 400 naming the field.
+         */
+        get: operations["previewTaskSchedule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/{id}": {
         parameters: {
             query?: never;
@@ -1770,6 +1810,26 @@ export interface paths {
          * @description Answers the Steam sign-in page to send the browser to (and sets the flow's cookie), as `GET /auth/steam` redirects there. With `invitation` (a pending invitation's token) the account joins that cluster with its role (a member already just signs in), and is created if needed whatever ALLOW_REGISTRATION says; the invitation must still be pending when the provider sends the user back.
          */
         post: operations["startSteamSignInAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A script or style sheet of the dashboard
+         * @description Named by its content’s hash: cached for a year. Compressed with Brotli or gzip when the request accepts it.
+         */
+        get: operations["getDashboardAsset"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2772,6 +2832,25 @@ export interface components {
         };
         /**
          * @example {
+         *       "schedule": "0 4 * * *",
+         *       "timezone": "Europe/Berlin",
+         *       "runs": [
+         *         "2026-11-25T03:00:00.000Z",
+         *         "2026-11-26T03:00:00.000Z",
+         *         "2026-11-27T03:00:00.000Z",
+         *         "2026-11-28T03:00:00.000Z",
+         *         "2026-11-29T03:00:00.000Z"
+         *       ]
+         *     }
+         */
+        SchedulePreview: {
+            /** @description The next runs, oldest first (UTC instants; show them in `timezone`). */
+            runs: string[];
+            schedule: string;
+            timezone: string;
+        };
+        /**
+         * @example {
          *       "id": "01a20f00-0000-7000-8000-000000000004",
          *       "clusterId": "01a20f00-0000-7000-8000-000000000001",
          *       "machineId": "01a20f00-0000-7000-8000-000000000003",
@@ -3230,6 +3309,40 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getAgentInstallScript: {
         parameters: {
             query?: never;
@@ -4130,6 +4243,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Started from this installation’s dashboard: the callback returns to it (`/#accessToken=…`) with the token pair in the fragment. */
+                    dashboard?: boolean;
                     /** @description An invitation's token: the sign-in joins its cluster, creating the account if needed. */
                     invitation?: string;
                 };
@@ -5066,6 +5181,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Started from this installation’s dashboard: the callback returns to it (`/#accessToken=…`) with the token pair in the fragment. */
+                    dashboard?: boolean;
                     /** @description An invitation's token: the sign-in joins its cluster, creating the account if needed. */
                     invitation?: string;
                 };
@@ -14309,6 +14426,119 @@ export interface operations {
             };
         };
     };
+    previewTaskSchedule: {
+        parameters: {
+            query: {
+                /** @description How many runs (1..20, default 5). */
+                count?: number;
+                /** @description 5-field cron: minute hour day-of-month month day-of-week (names like `mon` and `jan` allowed). */
+                schedule: string;
+                /** @description IANA time zone the schedule is read in (default UTC). */
+                timezone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchedulePreview"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getWebhook: {
         parameters: {
             query?: never;
@@ -15377,6 +15607,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Started from this installation’s dashboard: the callback returns to it (`/#accessToken=…`) with the token pair in the fragment. */
+                    dashboard?: boolean;
                     /** @description An invitation's token: the sign-in joins its cluster, creating the account if needed. */
                     invitation?: string;
                 };
@@ -16313,6 +16545,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Started from this installation’s dashboard: the callback returns to it (`/#accessToken=…`) with the token pair in the fragment. */
+                    dashboard?: boolean;
                     /** @description An invitation's token: the sign-in joins its cluster, creating the account if needed. */
                     invitation?: string;
                 };
@@ -16409,6 +16643,65 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "message": "Too Many Requests",
                      *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDashboardAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The asset */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such asset */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "No such asset",
+                     *       "error": "Not Found"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

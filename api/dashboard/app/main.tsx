@@ -1,0 +1,138 @@
+/**
+ * The dashboard's entry: sign-in when there is no session, otherwise the page the address's fragment names
+ * (`#/c/<clusterId>/servers`, …) inside the shell with the cluster switcher and the navigation. The fragment keeps
+ * every page addressable and clear of the API's own paths.
+ */
+import './style.css';
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, session } from './session.ts';
+import { can, Show, useLoad } from './ui.tsx';
+import { link, type Cluster, type PageProps } from './nav.ts';
+import { SignIn } from './pages/signIn.tsx';
+import { ServersPage } from './pages/servers.tsx';
+import { ServerPage } from './pages/server.tsx';
+import { PlayersPage, PlayerPage } from './pages/players.tsx';
+import { BansPage } from './pages/bans.tsx';
+import { TasksPage } from './pages/tasks.tsx';
+import { MachinesPage } from './pages/machines.tsx';
+import { MembersPage } from './pages/members.tsx';
+import { AccountPage } from './pages/account.tsx';
+import { AuditPage } from './pages/audit.tsx';
+import { CreateCluster } from './pages/clusters.tsx';
+
+const PAGES: { path: string; title: string; page: (props: PageProps) => preact.JSX.Element; needs?: 'manage' }[] = [
+  { path: 'servers', title: 'Servers', page: ServersPage },
+  { path: 'players', title: 'Players', page: PlayersPage },
+  { path: 'bans', title: 'Bans', page: BansPage },
+  { path: 'tasks', title: 'Tasks', page: TasksPage },
+  { path: 'machines', title: 'Machines', page: MachinesPage },
+  { path: 'members', title: 'Members', page: MembersPage },
+  { path: 'audit', title: 'Audit log', page: AuditPage, needs: 'manage' },
+];
+
+// Back from a Steam or Discord sign-in: the token pair is in the fragment (never sent to a server); keep it, drop it.
+const fragment = new URLSearchParams(location.hash.slice(1));
+if (fragment.get('accessToken') && fragment.get('refreshToken')) {
+  session.start({
+    accessToken: fragment.get('accessToken')!,
+    refreshToken: fragment.get('refreshToken')!,
+    expiresIn: Number(fragment.get('expiresIn') ?? 900),
+  });
+  history.replaceState(null, '', '/#/');
+}
+
+function useHash(): string[] {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const follow = () => setHash(location.hash);
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+  return hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+}
+
+function useSignedIn() {
+  const [signedIn, setSignedIn] = useState(session.signedIn);
+  useEffect(() => session.subscribe(() => setSignedIn(session.signedIn)), []);
+  return signedIn;
+}
+
+function App() {
+  const signedIn = useSignedIn();
+  return signedIn ? <Shell /> : <SignIn />;
+}
+
+function Shell() {
+  const route = useHash();
+  const clusters = useLoad(() => api.get<{ data: Cluster[] }>('/api/v1/clusters', { limit: 100, sort: 'name' }).then((answer) => answer.data), []);
+  const account = useLoad(() => api.get<{ displayName: string; email: string }>('/api/v1/account'), []);
+  const [section, clusterId, page, id] = route;
+  const cluster = section === 'c' ? clusters.data?.find((candidate) => candidate.id === clusterId) : undefined;
+
+  // The start page: the first cluster's servers.
+  useEffect(() => {
+    if (route.length === 0 && clusters.data?.[0]) location.replace(link('c', clusters.data[0].id, 'servers'));
+  }, [route.length, clusters.data]);
+
+  const current = PAGES.find((candidate) => candidate.path === page);
+  let main;
+  if (section === 'account') main = <AccountPage clusters={clusters.data ?? []} />;
+  else if (section === 'new-cluster') main = <CreateCluster onCreated={clusters.reload} />;
+  else if (clusters.data && clusters.data.length === 0) main = <CreateCluster onCreated={clusters.reload} first />;
+  else if (section === 'c' && clusters.data && !cluster) main = <p class="notice error">This cluster does not exist or you are not a member of it.</p>;
+  else if (cluster && page === 'servers' && id) main = <ServerPage cluster={cluster} id={id} />;
+  else if (cluster && page === 'players' && id) main = <PlayerPage cluster={cluster} id={id} />;
+  else if (cluster && current) main = <current.page cluster={cluster} />;
+  else main = <Show loaded={clusters}>{() => <p class="muted">Choose a page.</p>}</Show>;
+
+  return (
+    <div class="shell">
+      <header class="top">
+        <a class="brand" href="#/">
+          Game servers
+        </a>
+        <label class="switcher">
+          <span class="sr-only">Cluster</span>
+          <select
+            aria-label="Cluster"
+            value={cluster?.id ?? ''}
+            onChange={(event) => {
+              const value = event.currentTarget.value;
+              location.hash = value === '+' ? link('new-cluster') : link('c', value, page && page !== 'servers' ? page : 'servers');
+            }}
+          >
+            {!cluster && <option value="">Choose a cluster</option>}
+            {(clusters.data ?? []).map((item) => (
+              <option key={item.id} value={item.id}>
+                {item.name} ({item.role})
+              </option>
+            ))}
+            <option value="+">+ New cluster…</option>
+          </select>
+        </label>
+        <span class="spacer" />
+        <a href={link('account')} class="account">
+          {account.data?.displayName ?? 'Account'}
+        </a>
+        <button type="button" class="link" onClick={() => void session.signOut()}>
+          Sign out
+        </button>
+      </header>
+      {cluster && (
+        <nav class="tabs" aria-label="Pages">
+          {PAGES.filter((item) => !item.needs || can(cluster.role, item.needs)).map((item) => (
+            <a key={item.path} href={link('c', cluster.id, item.path)} aria-current={item.path === page ? 'page' : undefined}>
+              {item.title}
+            </a>
+          ))}
+        </nav>
+      )}
+      <main class="content">{main}</main>
+    </div>
+  );
+}
+
+const root = document.getElementById('app')!;
+root.replaceChildren(); // the page's "Loading…"
+render(<App />, root);

@@ -1,0 +1,100 @@
+/** Account settings: API tokens (created for some clusters, shown once, revoked) and linked game accounts. */
+import { useState } from 'preact/hooks';
+import type { Schemas } from '../../../clients/typescript/src/client.ts';
+import { api } from '../session.ts';
+import type { Cluster } from '../nav.ts';
+import { Action, Field, Form, formatTime, Show, ShownOnce, Table, useLoad } from '../ui.tsx';
+
+type Token = Schemas['TokenListItem'];
+
+export function AccountPage({ clusters }: { clusters: Cluster[] }) {
+  const account = useLoad(() => api.get<Schemas['User']>('/api/v1/account'), []);
+  const tokens = useLoad(() => api.get<{ tokens: Token[] }>('/api/v1/account/tokens').then((answer) => answer.tokens), []);
+  const [created, setCreated] = useState<Schemas['TokenCreated'] | null>(null);
+  const name = (id: string) => clusters.find((cluster) => cluster.id === id)?.name ?? id.slice(0, 8);
+  return (
+    <section>
+      <h1>Account</h1>
+      <Show loaded={account}>
+        {(user) => (
+          <dl class="facts">
+            <dt>Name</dt>
+            <dd>{user.displayName}</dd>
+            <dt>E-mail</dt>
+            <dd>{user.email}</dd>
+            <dt>Steam</dt>
+            <dd>{user.steamId ?? 'not linked'}</dd>
+            <dt>Discord</dt>
+            <dd>{user.discordId ?? 'not linked'}</dd>
+          </dl>
+        )}
+      </Show>
+      <h2>API tokens</h2>
+      <p class="muted">For scripts and the gsm command line. A token reaches the clusters chosen here, with your role in each.</p>
+      <Form
+        class="form"
+        submit="Create token"
+        onSubmit={async (values, form) => {
+          const clusterIds = [...form.querySelectorAll<HTMLInputElement>('input[name=clusterIds]:checked')].map((box) => box.value);
+          setCreated(
+            await api.post<Schemas['TokenCreated']>('/api/v1/account/tokens', {
+              name: values.name,
+              clusterIds,
+              ...(values.expiresAt ? { expiresAt: new Date(values.expiresAt).toISOString() } : {}),
+            }),
+          );
+          tokens.reload();
+          return true;
+        }}
+      >
+        <Field name="name" label="Name" required maxLength={100} />
+        <fieldset>
+          <legend>Clusters</legend>
+          {clusters.map((cluster) => (
+            <label key={cluster.id} class="field checkbox">
+              <span>{cluster.name}</span>
+              <input type="checkbox" name="clusterIds" value={cluster.id} defaultChecked={clusters.length === 1} />
+            </label>
+          ))}
+        </fieldset>
+        <Field name="expiresAt" label="Expires (optional)" type="date" />
+      </Form>
+      {created && (
+        <ShownOnce
+          label="New token"
+          notice={`Token “${created.name}” created. Copy it now: it is shown only once.`}
+          secret={created.token}
+          onDone={() => setCreated(null)}
+        />
+      )}
+      <Show loaded={tokens}>
+        {(rows) => (
+          <Table
+            label="API tokens"
+            rows={rows}
+            rowKey={(token) => token.id}
+            empty="No API tokens."
+            columns={[
+              { title: 'Name', cell: (token) => token.name },
+              { title: 'Clusters', cell: (token) => token.clusterIds.map(name).join(', ') },
+              { title: 'Last used', cell: (token) => formatTime(token.lastUsedAt) },
+              { title: 'Expires', cell: (token) => formatTime(token.expiresAt) },
+              {
+                title: 'Actions',
+                cell: (token: Token) => (
+                  <Action
+                    class="danger"
+                    confirm={`Revoke “${token.name}”? Scripts using it stop working.`}
+                    run={async () => (await api.request('delete', `/api/v1/account/tokens/${token.id}`), tokens.reload())}
+                  >
+                    Revoke
+                  </Action>
+                ),
+              },
+            ]}
+          />
+        )}
+      </Show>
+    </section>
+  );
+}

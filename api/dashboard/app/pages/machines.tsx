@@ -1,0 +1,104 @@
+/** Machines: status and load live, metrics, registering one (OWNER, ADMIN) with the one line to paste on it, and removing. */
+import { useState } from 'preact/hooks';
+import type { Schemas } from '../../../clients/typescript/src/client.ts';
+import { api } from '../session.ts';
+import { useLive } from '../live.ts';
+import type { PageProps } from '../nav.ts';
+import { Action, can, Field, Form, formatBytes, formatTime, Show, ShownOnce, Status, Table, useLoad } from '../ui.tsx';
+import { MetricsCharts } from './metrics.tsx';
+import { all } from './servers.tsx';
+
+type Machine = Schemas['Machine'];
+type Registered = Schemas['MachineRegistered'];
+
+export function MachinesPage({ cluster }: PageProps) {
+  const machines = useLoad(() => all<Machine>(`/api/v1/clusters/${cluster.id}/machines`, { sort: 'name' }), [cluster.id]);
+  const [registered, setRegistered] = useState<Registered | null>(null);
+  const [chart, setChart] = useState<string | null>(null);
+  const manage = can(cluster.role, 'manage');
+  useLive({ clusterId: cluster.id, types: ['machine.status'] }, (event) => {
+    if (event.type !== 'machine.status' || event.clusterId !== cluster.id) return;
+    machines.setData((rows) =>
+      rows.map((machine) => (machine.id === event.data.machineId ? { ...machine, status: event.data.status as Machine['status'] } : machine)),
+    );
+    if (event.data.status === 'ONLINE') machines.reload(); // its host facts arrive with the first heartbeat
+  });
+  return (
+    <section>
+      <h1>Machines</h1>
+      {manage && (
+        <Form
+          class="form inline"
+          submit="Register machine"
+          onSubmit={async ({ name }) => {
+            setRegistered(await api.post<Registered>(`/api/v1/clusters/${cluster.id}/machines`, { name }));
+            machines.reload();
+            return true;
+          }}
+        >
+          <Field name="name" label="New machine's name" required maxLength={100} />
+        </Form>
+      )}
+      {registered && (
+        <ShownOnce
+          label="Install the agent"
+          notice={`${registered.name} is registered. Paste this line on the machine (Linux with Node.js 20 or later, as a user who may use sudo). It is shown only now.`}
+          secret={registered.install.command}
+          onDone={() => setRegistered(null)}
+        />
+      )}
+      <Show loaded={machines}>
+        {(rows) => (
+          <Table
+            label="Machines"
+            rows={rows}
+            rowKey={(machine) => machine.id}
+            empty="No machines yet. Register one, then paste its line on the machine."
+            columns={[
+              { title: 'Name', cell: (machine) => machine.name },
+              { title: 'Status', cell: (machine) => <Status status={machine.status} /> },
+              { title: 'Host', cell: (machine) => [machine.hostname, machine.os].filter(Boolean).join(' · ') || '—' },
+              {
+                title: 'CPU',
+                cell: (machine) => (machine.metrics ? `${machine.metrics.cpuPercent.toFixed(0)} % of ${machine.cpuCount ?? '?'}` : '—'),
+                class: 'number',
+              },
+              {
+                title: 'Memory',
+                cell: (machine) => (machine.metrics ? `${formatBytes(machine.metrics.memoryUsedBytes)} / ${formatBytes(machine.memoryBytes)}` : '—'),
+                class: 'number',
+              },
+              { title: 'Agent', cell: (machine) => machine.agentVersion ?? '—' },
+              { title: 'Last seen', cell: (machine) => formatTime(machine.lastSeenAt) },
+              {
+                title: 'Actions',
+                cell: (machine: Machine) => (
+                  <>
+                    <button
+                      type="button"
+                      class="secondary"
+                      onClick={() => setChart(chart === machine.id ? null : machine.id)}
+                      aria-expanded={chart === machine.id}
+                    >
+                      Metrics
+                    </button>
+                    {manage && (
+                      <Action
+                        class="danger"
+                        confirm={`Remove ${machine.name}? Its servers must be deleted first.`}
+                        run={async () => (await api.request('delete', `/api/v1/machines/${machine.id}`), machines.reload())}
+                      >
+                        Remove
+                      </Action>
+                    )}
+                  </>
+                ),
+              },
+            ]}
+          />
+        )}
+      </Show>
+      {chart && <MetricsCharts path={`/api/v1/machines/${chart}/metrics`} kind="machine" />}
+    </section>
+  );
+}

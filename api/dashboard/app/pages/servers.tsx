@@ -1,0 +1,125 @@
+/** The servers of a cluster: status live (the cluster's events), players, CPU and memory; creating one (OWNER, ADMIN). */
+import { useEffect, useState } from 'preact/hooks';
+import type { Schemas } from '../../../clients/typescript/src/client.ts';
+import { api } from '../session.ts';
+import { useLive, type LiveEvent } from '../live.ts';
+import { link, type PageProps } from '../nav.ts';
+import { can, Field, Form, formatBytes, Select, Show, Status, Table, useLoad } from '../ui.tsx';
+
+type Server = Schemas['Server'];
+type Machine = Schemas['Machine'];
+const GAMES = ['MINECRAFT', 'RUST', 'ARK_SURVIVAL_EVOLVED', 'CS2', 'VALHEIM', 'CUSTOM'];
+
+/** Every record of a list: the first page says how many pages there are, the others are asked for at once. */
+export async function all<T>(path: string, query: Record<string, string | number | boolean> = {}): Promise<T[]> {
+  const page = (number: number) => api.get<{ data: T[]; meta: { totalPages: number } }>(path, { limit: 100, ...query, page: number });
+  const first = await page(1);
+  const rest = await Promise.all(Array.from({ length: Math.max(0, first.meta.totalPages - 1) }, (_, index) => page(index + 2)));
+  return [first, ...rest].flatMap((answer) => answer.data);
+}
+
+export function ServersPage({ cluster }: PageProps) {
+  const servers = useLoad(() => all<Server>(`/api/v1/clusters/${cluster.id}/servers`, { sort: 'name' }), [cluster.id]);
+  const [creating, setCreating] = useState(false);
+
+  // Status and players change live; CPU and memory come with the servers' records, read again every 15 s.
+  useLive({ clusterId: cluster.id, types: ['server.status', 'player.joined', 'player.left'] }, (event: LiveEvent) => {
+    const serverId = event.data.serverId as string | undefined;
+    if (event.clusterId !== cluster.id || !serverId) return;
+    servers.setData((rows) =>
+      rows.map((server) => {
+        if (server.id !== serverId) return server;
+        if (event.type === 'server.status') return { ...server, status: event.data.status as Server['status'] };
+        if (event.type === 'player.joined') return { ...server, playersOnline: server.playersOnline + 1 };
+        if (event.type === 'player.left') return { ...server, playersOnline: Math.max(0, server.playersOnline - 1) };
+        return server;
+      }),
+    );
+  });
+  useEffect(() => {
+    const timer = setInterval(servers.reload, 15_000);
+    return () => clearInterval(timer);
+  }, [servers.reload]);
+
+  return (
+    <section>
+      <header class="page-head">
+        <h1>Servers</h1>
+        {can(cluster.role, 'manage') && (
+          <button type="button" onClick={() => setCreating(!creating)} aria-expanded={creating}>
+            {creating ? 'Close' : 'New server'}
+          </button>
+        )}
+      </header>
+      {creating && <CreateServer clusterId={cluster.id} />}
+      <Show loaded={servers}>
+        {(rows) => (
+          <Table
+            label="Servers"
+            rows={rows}
+            rowKey={(server) => server.id}
+            empty="No servers yet."
+            columns={[
+              { title: 'Name', cell: (server) => <a href={link('c', cluster.id, 'servers', server.id)}>{server.name}</a> },
+              { title: 'Game', cell: (server) => server.gameType },
+              { title: 'Status', cell: (server) => <Status status={server.status} /> },
+              { title: 'Players', cell: (server) => `${server.playersOnline} / ${server.maxPlayers}`, class: 'number' },
+              { title: 'CPU', cell: (server) => (server.stats ? `${server.stats.cpuPercent.toFixed(0)} %` : '—'), class: 'number' },
+              { title: 'Memory', cell: (server) => formatBytes(server.stats?.memoryBytes), class: 'number' },
+            ]}
+          />
+        )}
+      </Show>
+    </section>
+  );
+}
+
+function CreateServer({ clusterId }: { clusterId: string }) {
+  const machines = useLoad(() => all<Machine>(`/api/v1/clusters/${clusterId}/machines`), [clusterId]);
+  const number = (value: string | undefined) => (value ? Number(value) : undefined);
+  return (
+    <Show loaded={machines}>
+      {(rows) =>
+        rows.length === 0 ? (
+          <p class="notice info">
+            Register a machine first: <a href={link('c', clusterId, 'machines')}>Machines</a>.
+          </p>
+        ) : (
+          <Form
+            class="form grid"
+            submit="Create server"
+            onSubmit={async (values) => {
+              const body: Record<string, unknown> = {
+                name: values.name,
+                gameType: values.gameType,
+                machineId: values.machineId,
+                gamePort: number(values.gamePort),
+                queryPort: number(values.queryPort),
+                rconPort: number(values.rconPort),
+                maxPlayers: number(values.maxPlayers),
+                acceptEula: values.acceptEula === 'true',
+              };
+              if (values.startCommand) body.startCommand = values.startCommand;
+              if (values.version) body.version = values.version;
+              if (values.rconPassword) body.rconPassword = values.rconPassword;
+              const server = await api.post<Server>(`/api/v1/clusters/${clusterId}/servers`, body);
+              location.hash = link('c', clusterId, 'servers', server.id);
+            }}
+          >
+            <Field name="name" label="Name" required maxLength={100} />
+            <Select name="gameType" label="Game" options={GAMES} />
+            <Select name="machineId" label="Machine" options={rows.map((machine) => [machine.id, `${machine.name} (${machine.status})`] as [string, string])} />
+            <Field name="gamePort" label="Game port" type="number" min={1} max={65535} required />
+            <Field name="queryPort" label="Query port" type="number" min={1} max={65535} required />
+            <Field name="rconPort" label="RCON port" type="number" min={1} max={65535} required />
+            <Field name="maxPlayers" label="Max players" type="number" min={1} />
+            <Field name="rconPassword" label="RCON password" type="password" autocomplete="new-password" />
+            <Field name="version" label="Version" hint="Empty: the latest" />
+            <Field name="startCommand" label="Start command" hint="Empty: the game's own (installed for you)" />
+            <Field name="acceptEula" label="I accept the game's EULA" type="checkbox" />
+          </Form>
+        )
+      }
+    </Show>
+  );
+}

@@ -1,0 +1,67 @@
+/**
+ * The dashboard's assets (docs/dashboard.md), built by this process when it starts serving the API: esbuild bundles
+ * api/dashboard/app (TypeScript and JSX for Preact, with the TypeScript client and socket.io-client) into one minified
+ * script and one style sheet, in memory, in about a second. There is no build command to run and nothing to fetch:
+ * everything comes from this installation's node_modules.
+ *
+ * Each asset is named by its content's hash (`main-3f2a….js`), so browsers may keep it for a year; the page that names
+ * them is never cached. Both are compressed once here (Brotli and gzip) and sent as the browser accepts.
+ */
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
+import { build } from 'esbuild';
+
+export type Asset = { name: string; type: string; body: Buffer; gzip: Buffer; brotli: Buffer; etag: string };
+export type DashboardAssets = { script: Asset; style: Asset; byName: Map<string, Asset> };
+
+const ENTRY = fileURLToPath(new URL('./app/main.tsx', import.meta.url));
+
+function asset(stem: string, extension: string, type: string, body: Buffer): Asset {
+  const hash = createHash('sha256').update(body).digest('hex');
+  return {
+    name: `${stem}-${hash.slice(0, 16)}.${extension}`,
+    type,
+    body,
+    gzip: gzipSync(body, { level: 9 }),
+    brotli: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    etag: `"${hash}"`,
+  };
+}
+
+export async function buildDashboard(): Promise<DashboardAssets> {
+  const result = await build({
+    entryPoints: [ENTRY],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: ['chrome111', 'firefox115', 'safari16.4'],
+    platform: 'browser',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    write: false,
+    outdir: 'out',
+    legalComments: 'none',
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': '"production"' },
+  });
+  const output = (extension: string) => {
+    const file = result.outputFiles.find((candidate) => candidate.path.endsWith(extension));
+    if (!file) throw new Error(`the dashboard build made no ${extension} file`);
+    return Buffer.from(file.contents);
+  };
+  const script = asset('main', 'js', 'text/javascript; charset=utf-8', output('.js'));
+  const style = asset('main', 'css', 'text/css; charset=utf-8', output('.css'));
+  return { script, style, byName: new Map([script, style].map((item) => [item.name, item])) };
+}
+
+let built: Promise<DashboardAssets> | undefined;
+
+/** The assets of this process, built once (the first call starts the build). */
+export function dashboardAssets(): Promise<DashboardAssets> {
+  built ??= buildDashboard().catch((error: unknown) => {
+    built = undefined; // the next request tries again
+    throw error;
+  });
+  return built;
+}

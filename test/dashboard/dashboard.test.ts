@@ -1,0 +1,363 @@
+/**
+ * The dashboard in a real headless Chromium against the real service and the real agent: sign in; register a machine
+ * and see the one-liner; create and start a server and watch its status go ONLINE live; type a console command and
+ * see its answer; a player joins, is kicked and banned; an API token is shown once and revoked; a task shows its next
+ * runs in its time zone; a VIEWER is offered no power buttons; the session refreshes without losing the page; nothing
+ * is fetched from another origin. A screenshot of each page is saved under .tmp/artifacts/dashboard-screenshots/.
+ */
+import test from 'ava';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { sql } from 'slonik';
+import { body, json } from '../support/app.ts';
+import { addMember, createCluster, PASSWORD, signUp, type TestUser } from '../support/identity.ts';
+import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
+import { freePorts, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+import { FAKE_SERVER_PATH } from '../support/fakeGame.ts';
+import { startBrowser, type TestBrowser } from '../support/browser.ts';
+import { until } from '../support/wait.ts';
+
+export const SCREENSHOTS = fileURLToPath(new URL('../../.tmp/artifacts/dashboard-screenshots/', import.meta.url));
+
+let app: GatewayApp;
+let browser: TestBrowser;
+const agents: AgentProcess[] = [];
+test.before(async () => {
+  app = await startGatewayApp({ heartbeatSeconds: 1, worker: true });
+  browser = await startBrowser();
+  await mkdir(SCREENSHOTS, { recursive: true });
+});
+test.after.always(async () => {
+  await browser?.close();
+  await Promise.all(agents.map((agent) => agent.stop()));
+  await app?.close();
+});
+
+const sameOrigin = (requests: string[]) => requests.filter((url) => !url.startsWith(`${app.url}/`) && !url.startsWith(app.url.replace('http', 'ws')));
+const shot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+
+/** A browser page signed in as `user` through the sign-in form. */
+async function signedIn(user: TestUser) {
+  const opened = await browser.page();
+  const errors: string[] = [];
+  opened.page.on('pageerror', (error) => void errors.push(error.message));
+  await opened.page.goto(`${app.url}/`);
+  await opened.page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await opened.page.getByLabel('E-mail').fill(user.email);
+  await opened.page.getByLabel('Password').fill(PASSWORD);
+  await opened.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await opened.page.getByRole('link', { name: 'Game servers' }).waitFor();
+  return { ...opened, errors };
+}
+
+test.serial('an operator signs in, registers a machine, creates and starts a server, uses its console, kicks and bans a player', async (t) => {
+  const owner = await signUp(app, 'operator');
+  const clusterId = await createCluster(app, owner, 'Survival EU');
+  const { page, requests, errors } = await signedIn(owner);
+
+  // A bad password says why, where the form is.
+  const other = await browser.page();
+  await other.page.goto(`${app.url}/`);
+  await other.page.getByLabel('E-mail').fill(owner.email);
+  await other.page.getByLabel('Password').fill('not the password');
+  await other.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await other.page
+    .getByRole('alert')
+    .filter({ hasText: /invalid|incorrect|password/i })
+    .waitFor();
+  await shot(other.page, 'sign-in-error');
+
+  // The start page is the cluster's servers.
+  await page.getByRole('heading', { name: 'Servers' }).waitFor();
+  t.regex(page.url(), new RegExp(`#/c/${clusterId}/servers$`));
+  await page.getByText('No servers yet.').waitFor();
+
+  // Register a machine: the one-liner is shown once; the real agent then connects and the machine goes ONLINE live.
+  await page.getByRole('link', { name: 'Machines', exact: true }).click();
+  await page.getByLabel("New machine's name").fill('fra-1');
+  await page.getByRole('button', { name: 'Register machine' }).click();
+  const oneLiner = await page.getByRole('region', { name: 'Install the agent' }).locator('pre').textContent();
+  t.regex(oneLiner ?? '', /install\.sh.*--machine-id '[0-9a-f-]{36}'/);
+  const agentToken = /printf '%s\\n' '([^']+)'/.exec(oneLiner ?? '')![1]!;
+  const machineId = /--machine-id '([0-9a-f-]{36})'/.exec(oneLiner ?? '')![1]!;
+  await shot(page, 'machines-registered');
+  agents.push(await startAgent({ url: app.url, machineId, token: agentToken }));
+  await page.getByRole('table', { name: 'Machines' }).getByText('ONLINE', { exact: true }).waitFor();
+
+  // Create a server through the form, start it, and watch the status go ONLINE without a reload.
+  await page.getByRole('link', { name: 'Servers', exact: true }).click();
+  await page.getByRole('button', { name: 'New server' }).click();
+  const [gamePort, queryPort, rconPort] = await freePorts(3);
+  await page.getByLabel('Name', { exact: true }).fill('Main');
+  await page.getByLabel('Game', { exact: true }).selectOption('CUSTOM');
+  await page.getByLabel('Game port').fill(String(gamePort));
+  await page.getByLabel('Query port').fill(String(queryPort));
+  await page.getByLabel('RCON port').fill(String(rconPort));
+  await page.getByLabel('RCON password').fill('fake-password');
+  await page.getByLabel('Start command').fill(`${process.execPath} ${FAKE_SERVER_PATH}`);
+  await page.getByRole('button', { name: 'Create server' }).click();
+  await page.getByRole('heading', { name: /^Main/ }).waitFor();
+  const serverId = page.url().split('/').at(-1)!;
+  await page.getByRole('heading', { name: /OFFLINE/ }).waitFor();
+  const navigations: string[] = [];
+  page.on('framenavigated', (frame) => void navigations.push(frame.url()));
+  await page.getByRole('group', { name: 'Power' }).getByRole('button', { name: 'Start', exact: true }).click();
+  await page.getByRole('heading', { name: /ONLINE/ }).waitFor({ timeout: 30_000 });
+  t.deepEqual(navigations, [], 'the status changed live, without a reload');
+  await page.getByRole('status').filter({ hasText: 'SUCCEEDED' }).waitFor();
+
+  await page.getByRole('link', { name: 'All servers' }).click();
+  await page.getByRole('table', { name: 'Servers' }).getByText('ONLINE', { exact: true }).waitFor();
+  await shot(page, 'servers');
+  await page.getByRole('table', { name: 'Servers' }).getByRole('link', { name: 'Main' }).click();
+
+  // The console: a command's answer appears under it.
+  await page.getByLabel('Command').fill('echo hello from the dashboard');
+  await page.getByLabel('Command').press('Enter');
+  await page.getByLabel('Console').getByText('> echo hello from the dashboard').waitFor();
+  await page.getByLabel('Console').getByText('hello from the dashboard', { exact: true }).waitFor();
+
+  // A player joins (the fake game's own command), shows up live, is kicked, joins again and is banned.
+  await page.getByLabel('Command').fill('sim.join 76561198000000001 Alice');
+  await page.getByLabel('Command').press('Enter');
+  const players = page.getByRole('table', { name: 'Players online' });
+  await players.getByText('Alice').waitFor({ timeout: 20_000 });
+  await shot(page, 'server');
+  await page.getByRole('button', { name: 'Kick Alice' }).click();
+  await players.waitFor({ state: 'detached', timeout: 20_000 });
+  await page.getByText('Nobody is online.').waitFor();
+  await page.getByLabel('Command').fill('sim.join 76561198000000001 Alice');
+  await page.getByLabel('Command').press('Enter');
+  await page.getByRole('button', { name: 'Ban Alice' }).waitFor({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'Ban Alice' }).click();
+  await page.getByLabel('Reason').fill('Griefing the spawn');
+  await page.getByRole('button', { name: 'Ban', exact: true }).click();
+  await until(
+    async () => Number(await app.pool.oneFirst(sql.unsafe`SELECT count(*) FROM bans WHERE cluster_id = ${clusterId} AND reason = 'Griefing the spawn'`)) === 1,
+    'the ban',
+  );
+  await page.getByRole('link', { name: 'Bans', exact: true }).click();
+  await page.getByRole('table', { name: 'Bans' }).getByText('Griefing the spawn').waitFor();
+  await shot(page, 'bans');
+
+  // Players: search and detail.
+  await page.getByRole('link', { name: 'Players', exact: true }).click();
+  await page.getByLabel('Name or Steam id').fill('Ali');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('table', { name: 'Players', exact: true }).getByRole('link', { name: 'Alice' }).click();
+  await page.getByRole('heading', { name: /Alice/ }).waitFor();
+  await page.getByRole('table', { name: 'Bans' }).getByText('Griefing the spawn').waitFor();
+  await page.getByLabel('Note', { exact: true }).fill('Said sorry on Discord');
+  await page.getByRole('button', { name: 'Add note' }).click();
+  await page.getByText('Said sorry on Discord').waitFor();
+  await shot(page, 'player');
+
+  // Metrics: the last half hour's points (as the ingest writes them) drawn for the last hour; the audit log.
+  for (let minute = 1; minute <= 30; minute++) {
+    const at = new Date(Math.floor(Date.now() / 60_000) * 60_000 - minute * 60_000).toISOString();
+    await app.pool.query(sql.unsafe`
+      INSERT INTO server_metrics_minute VALUES (${serverId}, ${at}, 2, ${minute * 4}, ${minute * 3}, ${2 * 512 * 1024 * 1024}, ${600 * 1024 * 1024}, 2, 1)
+      ON CONFLICT DO NOTHING`);
+  }
+  await page.goto(`${app.url}/#/c/${clusterId}/servers/${serverId}`);
+  // Back on the server's page, its console shows its recent lines again (the subscription's replay).
+  await page.getByLabel('Console').getByText('Server ready').waitFor();
+  await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: '24 h' }).click();
+  await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: '1 h' }).click();
+  const cpu = page.getByRole('img', { name: 'CPU' });
+  await cpu.waitFor();
+  t.regex((await cpu.locator('path.series-0').getAttribute('d')) ?? '', /^M[\d.]+,[\d.]+(L[\d.]+,[\d.]+){20,}/, 'a line through the points');
+  t.regex((await cpu.textContent()) ?? '', /90 %/, 'the axis shows the peak (30 × 3 %)');
+  await shot(page, 'server-metrics');
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  await page.getByRole('table', { name: 'Audit log' }).getByText('server.start').waitFor();
+  await shot(page, 'audit-log');
+
+  t.deepEqual(sameOrigin(requests), [], 'everything came from this installation');
+  t.deepEqual(errors, [], 'no script error');
+});
+
+test.serial('API tokens: created, shown once, revoked; tasks show their next runs in their time zone', async (t) => {
+  const owner = await signUp(app, 'admin');
+  const clusterId = await createCluster(app, owner, 'Creative');
+  const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
+  const machineId = machine.id as string;
+  const [gamePort, queryPort, rconPort] = await freePorts(3);
+  await body(
+    await app.request(
+      `/api/v1/clusters/${clusterId}/servers`,
+      json({ name: 'Lobby', gameType: 'CUSTOM', machineId, gamePort, queryPort, rconPort, startCommand: 'true' }, { headers: owner.auth }),
+    ),
+  );
+  const { page, errors } = await signedIn(owner);
+
+  await page.getByRole('link', { name: 'admin', exact: true }).click();
+  await page.getByRole('heading', { name: 'Account' }).waitFor();
+  await page.getByLabel('Name', { exact: true }).fill('nightly script');
+  await page.getByLabel('Creative').check();
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const token = (await page.getByRole('region', { name: 'New token' }).locator('pre').textContent())!.trim();
+  t.regex(token, /^gsm_live_/);
+  t.is((await app.request(`/api/v1/clusters/${clusterId}/servers`, { headers: { Authorization: `Bearer ${token}` } })).status, 200, 'the token works');
+  await shot(page, 'account-token');
+  await page.getByRole('button', { name: 'Done' }).click();
+  t.is(await page.getByText(token).count(), 0, 'shown once');
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('table', { name: 'API tokens' }).getByRole('button', { name: 'Revoke' }).click();
+  await page.getByText('No API tokens.').waitFor();
+  t.is((await app.request(`/api/v1/clusters/${clusterId}/servers`, { headers: { Authorization: `Bearer ${token}` } })).status, 401, 'revoked');
+
+  // A task: the next five runs, in the task's own time zone, follow the schedule as it is typed.
+  await page.goto(`${app.url}/#/c/${clusterId}/tasks`);
+  await page.getByRole('button', { name: 'New task' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Nightly restart');
+  await page.getByLabel('Time zone').fill('Asia/Tokyo');
+  await page.getByLabel(/^Schedule/).fill('30 4 * * *');
+  const runs = page.locator('.next-runs li');
+  await until(async () => (await runs.count()) === 5 && /4:30/.test((await runs.first().textContent()) ?? ''), 'five runs at 4:30 Tokyo time');
+  t.regex((await runs.first().textContent())!, /GMT\+9|JST/);
+  await page.getByLabel(/^Schedule/).fill('61 * * * *');
+  await page.locator('.preview').getByRole('alert').waitFor();
+  await page.getByLabel(/^Schedule/).fill('30 4 * * *');
+  await until(async () => (await runs.count()) === 5, 'the runs again');
+  await page.getByLabel('Lobby').check();
+  await page.getByRole('button', { name: 'Create task' }).click();
+  await shot(page, 'tasks-created');
+  await page.getByRole('table', { name: 'Tasks' }).getByText('Nightly restart').waitFor();
+  const stored = await app.pool.one(sql.unsafe`SELECT schedule, timezone, next_run_at FROM tasks WHERE cluster_id = ${clusterId}`);
+  t.like(stored, { schedule: '30 4 * * *', timezone: 'Asia/Tokyo' });
+  await shot(page, 'tasks');
+  t.deepEqual(errors, []);
+});
+
+test.serial('a VIEWER sees servers but is offered no power buttons, console line, server form or audit log', async (t) => {
+  const owner = await signUp(app, 'owner');
+  const clusterId = await createCluster(app, owner, 'Watched');
+  const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
+  const [gamePort, queryPort, rconPort] = await freePorts(3);
+  await body(
+    await app.request(
+      `/api/v1/clusters/${clusterId}/servers`,
+      json({ name: 'Survival', gameType: 'CUSTOM', machineId: machine.id, gamePort, queryPort, rconPort, startCommand: 'true' }, { headers: owner.auth }),
+    ),
+  );
+  const viewer = await signUp(app, 'viewer');
+  await addMember(app, clusterId, viewer, 'VIEWER');
+  const { page, errors } = await signedIn(viewer);
+  await page.getByRole('heading', { name: 'Servers' }).waitFor();
+  await page.getByRole('link', { name: 'Survival' }).click();
+  await page.getByRole('heading', { name: /Survival/ }).waitFor();
+  await page.getByText('Nobody is online.').waitFor();
+  t.is(await page.getByRole('group', { name: 'Power' }).count(), 0, 'no power buttons');
+  t.is(await page.getByLabel('Command').count(), 0, 'no command line');
+  t.is(await page.getByRole('button', { name: 'Back up now' }).count(), 0);
+  t.is(await page.getByRole('link', { name: 'Audit log' }).count(), 0);
+  await page.getByRole('link', { name: 'Servers', exact: true }).click();
+  t.is(await page.getByRole('button', { name: 'New server' }).count(), 0);
+  await shot(page, 'viewer-servers');
+  t.deepEqual(errors, []);
+});
+
+test.serial('the session refreshes without losing the page', async (t) => {
+  const owner = await signUp(app, 'refresher');
+  await createCluster(app, owner, 'Long shift');
+  const { page } = await signedIn(owner);
+  await page.getByRole('link', { name: 'Machines', exact: true }).click();
+  await page.getByLabel("New machine's name").fill('typed before the token expired');
+  // The access token expires (here: its session's access tokens are refused from now on); the refresh token is good.
+  await page.evaluate(() => {
+    const stored = JSON.parse(localStorage.getItem('gsm.session')!) as { accessToken: string };
+    stored.accessToken = 'v4.public.expired';
+    localStorage.setItem('gsm.session', JSON.stringify(stored));
+  });
+  await page.reload();
+  await page.getByRole('heading', { name: 'Machines' }).waitFor();
+  await page.getByLabel("New machine's name").fill('after the refresh');
+  await page.getByRole('button', { name: 'Register machine' }).click();
+  await page.getByRole('region', { name: 'Install the agent' }).waitFor();
+  t.notRegex(page.url(), /sign-in/);
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('gsm.session')!) as { accessToken: string });
+  t.not(stored.accessToken, 'v4.public.expired', 'a new access token was stored');
+});
+
+test.serial('three tabs refreshing at once spend the refresh token once (a replayed one would revoke the session)', async (t) => {
+  const owner = await signUp(app, 'tabs');
+  await createCluster(app, owner, 'Three tabs');
+  const { page } = await signedIn(owner);
+  const tabs = [page];
+  for (let i = 0; i < 2; i++) {
+    const tab = await page.context().newPage();
+    await tab.goto(`${app.url}/`);
+    await tab.getByRole('heading', { name: 'Servers' }).waitFor();
+    tabs.push(tab);
+  }
+  await page.evaluate(() => {
+    const stored = JSON.parse(localStorage.getItem('gsm.session')!) as { accessToken: string };
+    stored.accessToken = 'v4.public.expired';
+    localStorage.setItem('gsm.session', JSON.stringify(stored));
+  });
+  await Promise.all(tabs.map((tab) => tab.reload()));
+  for (const tab of tabs) {
+    await tab.getByRole('heading', { name: 'Servers' }).waitFor();
+    t.is(await tab.getByRole('button', { name: 'Sign in' }).count(), 0, 'still signed in');
+    await tab.getByRole('link', { name: 'Machines', exact: true }).click();
+    await tab.getByText('No machines yet.', { exact: false }).waitFor();
+  }
+  const revoked = await app.pool.oneFirst(sql.unsafe`
+    SELECT count(*) FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = ${owner.email} AND s.revoked_reason = 'refresh token reused'`);
+  t.is(Number(revoked), 0, 'no session was revoked as replayed');
+});
+
+test.serial('keyboard only: sign in with Tab and Enter; an OWNER invites a member and changes a role', async (t) => {
+  const owner = await signUp(app, 'keys');
+  const clusterId = await createCluster(app, owner, 'Keyboard');
+  const member = await signUp(app, 'member');
+  await addMember(app, clusterId, member, 'VIEWER');
+  const { page } = await browser.page();
+  await page.goto(`${app.url}/`);
+  await page.getByLabel('E-mail').focus();
+  await page.keyboard.type(owner.email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(PASSWORD);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Servers' }).waitFor();
+
+  await page.getByRole('link', { name: 'Members', exact: true }).click();
+  await page.getByRole('table', { name: 'Members' }).getByText(member.email).waitFor();
+  await page.getByLabel('Role of member').selectOption('MODERATOR');
+  await until(
+    async () =>
+      (await app.pool.oneFirst(sql.unsafe`SELECT role FROM cluster_members WHERE cluster_id = ${clusterId} AND user_id = ${member.id}`)) === 'MODERATOR',
+    'the new role',
+  );
+  await page.getByLabel('E-mail').fill('friend@example.test');
+  await page.getByLabel('Role', { exact: true }).selectOption('ADMIN');
+  await page.getByRole('button', { name: 'Invite' }).click();
+  await page.getByText(/Invitation for friend@example.test/).waitFor();
+  await page.getByRole('table', { name: 'Pending invitations' }).getByText('friend@example.test').waitFor();
+  // A refused invitation says why, from the API: the same address again.
+  await page.getByLabel('E-mail').fill('friend@example.test');
+  await page.getByRole('button', { name: 'Invite' }).click();
+  await page.getByRole('alert').waitFor();
+  await shot(page, 'members');
+  t.pass();
+});
+
+test('the page and its assets: hashed names cached for a year, compressed, strict CSP, a 404 for an unknown asset', async (t) => {
+  const page = await app.request('/');
+  t.is(page.status, 200);
+  t.is(page.headers.get('cache-control'), 'no-cache');
+  t.regex(page.headers.get('content-security-policy') ?? '', /default-src 'none'; script-src 'self'/);
+  const html = await page.text();
+  const script = /src="\/dashboard\/(main-[0-9a-f]{16}\.js)"/.exec(html)![1]!;
+  const asset = await app.request(`/dashboard/${script}`, { headers: { 'Accept-Encoding': 'br, gzip' } });
+  t.is(asset.status, 200);
+  t.is(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+  t.is(asset.headers.get('content-encoding'), 'br');
+  const again = await app.request(`/dashboard/${script}`, { headers: { 'If-None-Match': asset.headers.get('etag')! } });
+  t.is(again.status, 304);
+  const missing = await app.request('/dashboard/main-0000000000000000.js');
+  t.is(missing.status, 404);
+  t.like(await missing.json(), { statusCode: 404, error: 'Not Found' });
+});
