@@ -35,7 +35,10 @@ export default tseslint.config(
     languageOptions: {
       sourceType: 'script',
       globals: Object.fromEntries(
-        ['document', 'window', 'location', 'history', 'fetch', 'URLSearchParams', 'FormData', 'Headers'].map((name) => [name, 'readonly']),
+        ['document', 'window', 'location', 'history', 'fetch', 'URLSearchParams', 'FormData', 'Headers', 'btoa', 'crypto', 'sessionStorage'].map((name) => [
+          name,
+          'readonly',
+        ]),
       ),
     },
   },

@@ -16,7 +16,14 @@ export const STATE_TTL_MS = 10 * 60 * 1000;
 /** Label of the state key derived from the access-token key (AccessTokens.deriveSubkey). */
 export const OAUTH_STATE_KEY_LABEL = 'gsm-oauth-state';
 
-export type StateClaims = { provider: OAuthProvider; link: string | null; invitation: string | null; dashboard: boolean; nonce: string; expiresAt: number };
+export type StateClaims = {
+  provider: OAuthProvider;
+  link: string | null;
+  invitation: string | null;
+  dashboard: string | null;
+  nonce: string;
+  expiresAt: number;
+};
 
 const payloadSchema = z
   .object({
@@ -24,8 +31,11 @@ const payloadSchema = z
     l: z.uuid().nullable(),
     /** The invitation the sign-in was started from (its id; the invitation page proved the token). */
     i: z.uuid().optional(),
-    /** Started from this installation's dashboard: the callback returns there with the token pair. */
-    d: z.literal(1).optional(),
+    /** Started from this installation's dashboard: the tab's own value, returned with the token pair to the dashboard. */
+    d: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{16,64}$/)
+      .optional(),
     n: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
     e: z.int().positive(),
   })
@@ -46,13 +56,13 @@ export class OAuthState {
   }
 
   /** A new state for `provider`; `link` is the user to link the provider account to. `now` is given only by tests. */
-  issue(input: { provider: OAuthProvider; link?: string | null; invitation?: string | null; dashboard?: boolean }, now = Date.now()): string {
+  issue(input: { provider: OAuthProvider; link?: string | null; invitation?: string | null; dashboard?: string | null }, now = Date.now()): string {
     const payload = Buffer.from(
       JSON.stringify({
         p: input.provider,
         l: input.link ?? null,
         ...(input.invitation ? { i: input.invitation } : {}),
-        ...(input.dashboard ? { d: 1 } : {}),
+        ...(input.dashboard ? { d: input.dashboard } : {}),
         n: randomBytes(16).toString('base64url'),
         e: now + STATE_TTL_MS,
       }),
@@ -80,7 +90,7 @@ export class OAuthState {
       provider: parsed.data.p,
       link: parsed.data.l,
       invitation: parsed.data.i ?? null,
-      dashboard: parsed.data.d === 1,
+      dashboard: parsed.data.d ?? null,
       nonce: parsed.data.n,
       expiresAt: parsed.data.e,
     };

@@ -83,8 +83,13 @@ async function invitationPage() {
       button.disabled = true;
       providerStatus.replaceChildren();
       try {
-        // Back from the provider the browser lands on the dashboard, signed in and a member.
-        location.assign((await call(`/auth/${provider}/start`, { invitation: token, dashboard: true })).url);
+        // Back from the provider the browser lands on the dashboard, signed in and a member. The dashboard accepts the
+        // pair only with the value this tab keeps (sessionStorage 'gsm.oauth.nonce', as the dashboard's own sign-in).
+        const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(18))))
+          .replace(/\+/g, '-')
+          .replace(/\//g, '_');
+        sessionStorage.setItem('gsm.oauth.nonce', nonce);
+        location.assign((await call(`/auth/${provider}/start`, { invitation: token, dashboard: nonce })).url);
       } catch (error) {
         providerStatus.replaceChildren(message(error.message, 'error'));
         button.disabled = false;

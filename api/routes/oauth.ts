@@ -70,9 +70,14 @@ const startBody = z
       .optional()
       .meta({ description: "An invitation's token: the sign-in joins its cluster, creating the account if needed." }),
     dashboard: z
-      .boolean()
+      .string()
+      .regex(/^[A-Za-z0-9_-]{16,64}$/, 'Use 16 to 64 letters, digits, - or _')
       .optional()
-      .meta({ description: 'Started from this installation’s dashboard: the callback returns to it (`/#accessToken=…`) with the token pair in the fragment.' }),
+      .meta({
+        description:
+          'Started from this installation’s dashboard: a random value the page keeps. The callback returns to the dashboard (`/#accessToken=…&nonce=<this value>`), which accepts the pair only with its own value, so a link carrying someone else’s tokens cannot sign a browser in.',
+        example: 'k3J9x0Qm2bV7nW1pZs8tYc',
+      }),
   })
   .strict();
 const startAnswer = z.object({ url: z.string().meta({ description: "The provider's sign-in page: send the browser there" }) }).meta({ id: 'OAuthStart' });
@@ -114,7 +119,7 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
    * The state of a new flow; with a bearer token it links to that user (a bad token is a 401). Only a session may
    * link: an API token is limited to some clusters, and linking would hand out an unscoped session for its user.
    */
-  async function newState(ctx: Context, provider: OAuthProvider, invitationToken: string | undefined, dashboard = false): Promise<string> {
+  async function newState(ctx: Context, provider: OAuthProvider, invitationToken: string | undefined, dashboard?: string): Promise<string> {
     const authorization = ctx.get('Authorization');
     const principal = authorization ? (await authenticator.resolve(authorization)).principal : null;
     if (principal && principal.kind !== 'USER') throw forbidden('Link accounts while signed in with a session; API tokens cannot link accounts');
@@ -194,7 +199,7 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     const returnTo = claims.dashboard ? `${config.publicUrl}/` : config.OAUTH_REDIRECT_URL;
     if (!returnTo) return pair;
     const target = new URL(returnTo);
-    target.hash = new URLSearchParams({ ...pair, expiresIn: String(pair.expiresIn) }).toString();
+    target.hash = new URLSearchParams({ ...pair, expiresIn: String(pair.expiresIn), ...(claims.dashboard ? { nonce: claims.dashboard } : {}) }).toString();
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.redirect(target.toString());
     return undefined;
@@ -212,7 +217,7 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     handler: async (ctx) => ctx.redirect(await steamUrl(ctx, undefined)),
   });
 
-  const steamUrl = async (ctx: Context, invitation: string | undefined, dashboard = false) =>
+  const steamUrl = async (ctx: Context, invitation: string | undefined, dashboard?: string) =>
     steam.authorizeUrl(`${callbackUrl('steam')}?state=${await newState(ctx, 'steam', invitation, dashboard)}`, `${config.publicUrl}/`);
 
   api.route({
@@ -260,7 +265,7 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
     handler: async (ctx) => ctx.redirect(await discordUrl(ctx, undefined)),
   });
 
-  const discordUrl = async (ctx: Context, invitation: string | undefined, dashboard = false) => {
+  const discordUrl = async (ctx: Context, invitation: string | undefined, dashboard?: string) => {
     const provider = discordOrNotFound();
     return provider.authorizeUrl(callbackUrl('discord'), await newState(ctx, 'discord', invitation, dashboard));
   };

@@ -13,9 +13,10 @@ import { sql } from 'slonik';
 import { body, json } from '../support/app.ts';
 import { addMember, createCluster, PASSWORD, signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
-import { freePorts, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+import { freePorts, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
 import { FAKE_SERVER_PATH } from '../support/fakeGame.ts';
 import { startBrowser, type TestBrowser } from '../support/browser.ts';
+import { startOAuthProvider, type OAuthProvider } from '../support/oauthProvider.ts';
 import { until } from '../support/wait.ts';
 
 export const SCREENSHOTS = fileURLToPath(new URL('../../.tmp/artifacts/dashboard-screenshots/', import.meta.url));
@@ -23,8 +24,12 @@ export const SCREENSHOTS = fileURLToPath(new URL('../../.tmp/artifacts/dashboard
 let app: GatewayApp;
 let browser: TestBrowser;
 const agents: AgentProcess[] = [];
+let provider: OAuthProvider;
 test.before(async () => {
-  app = await startGatewayApp({ heartbeatSeconds: 1, worker: true });
+  provider = await startOAuthProvider();
+  app = await startGatewayApp({ heartbeatSeconds: 1, worker: true, env: provider.env });
+  // The provider sends the browser back to the installation's public address: here, the test server's own.
+  app.config.publicUrl = app.url;
   browser = await startBrowser();
   await mkdir(SCREENSHOTS, { recursive: true });
 });
@@ -32,6 +37,7 @@ test.after.always(async () => {
   await browser?.close();
   await Promise.all(agents.map((agent) => agent.stop()));
   await app?.close();
+  await provider?.close();
 });
 
 const sameOrigin = (requests: string[]) => requests.filter((url) => !url.startsWith(`${app.url}/`) && !url.startsWith(app.url.replace('http', 'ws')));
@@ -50,6 +56,35 @@ async function signedIn(user: TestUser) {
   await opened.page.getByRole('link', { name: 'Game servers' }).waitFor();
   return { ...opened, errors };
 }
+
+/** The access token of the browser's session expires (here: replaced by one the service refuses); the refresh token is good. */
+const expireAccessToken = (page: Page) =>
+  page.evaluate(() => {
+    const stored = JSON.parse(localStorage.getItem('gsm.session')!) as { accessToken: string };
+    stored.accessToken = 'v4.public.expired';
+    localStorage.setItem('gsm.session', JSON.stringify(stored));
+  });
+
+/** `page` and two more tabs of its browser at `origin`, its access token expired, all three reloaded at once. */
+async function threeTabsRefreshing(page: Page, origin: string): Promise<Page[]> {
+  const tabs = [page];
+  for (let i = 0; i < 2; i++) {
+    const tab = await page.context().newPage();
+    await tab.goto(`${origin}/`);
+    await tab.getByRole('heading', { name: 'Servers' }).waitFor();
+    tabs.push(tab);
+  }
+  await expireAccessToken(page);
+  await Promise.all(tabs.map((tab) => tab.reload()));
+  return tabs;
+}
+
+/** Sessions of `email` that the service ended because a spent refresh token was presented again. */
+const revokedAsReplayed = async (email: string) =>
+  Number(
+    await app.pool.oneFirst(sql.unsafe`
+      SELECT count(*) FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = ${email} AND s.revoked_reason = 'refresh token reused'`),
+  );
 
 test.serial('an operator signs in, registers a machine, creates and starts a server, uses its console, kicks and bans a player', async (t) => {
   const owner = await signUp(app, 'operator');
@@ -266,11 +301,7 @@ test.serial('the session refreshes without losing the page', async (t) => {
   await page.getByRole('link', { name: 'Machines', exact: true }).click();
   await page.getByLabel("New machine's name").fill('typed before the token expired');
   // The access token expires (here: its session's access tokens are refused from now on); the refresh token is good.
-  await page.evaluate(() => {
-    const stored = JSON.parse(localStorage.getItem('gsm.session')!) as { accessToken: string };
-    stored.accessToken = 'v4.public.expired';
-    localStorage.setItem('gsm.session', JSON.stringify(stored));
-  });
+  await expireAccessToken(page);
   await page.reload();
   await page.getByRole('heading', { name: 'Machines' }).waitFor();
   await page.getByLabel("New machine's name").fill('after the refresh');
@@ -285,28 +316,134 @@ test.serial('three tabs refreshing at once spend the refresh token once (a repla
   const owner = await signUp(app, 'tabs');
   await createCluster(app, owner, 'Three tabs');
   const { page } = await signedIn(owner);
-  const tabs = [page];
-  for (let i = 0; i < 2; i++) {
-    const tab = await page.context().newPage();
-    await tab.goto(`${app.url}/`);
-    await tab.getByRole('heading', { name: 'Servers' }).waitFor();
-    tabs.push(tab);
-  }
-  await page.evaluate(() => {
-    const stored = JSON.parse(localStorage.getItem('gsm.session')!) as { accessToken: string };
-    stored.accessToken = 'v4.public.expired';
-    localStorage.setItem('gsm.session', JSON.stringify(stored));
-  });
-  await Promise.all(tabs.map((tab) => tab.reload()));
+  const tabs = await threeTabsRefreshing(page, app.url);
   for (const tab of tabs) {
     await tab.getByRole('heading', { name: 'Servers' }).waitFor();
     t.is(await tab.getByRole('button', { name: 'Sign in' }).count(), 0, 'still signed in');
     await tab.getByRole('link', { name: 'Machines', exact: true }).click();
     await tab.getByText('No machines yet.', { exact: false }).waitFor();
   }
-  const revoked = await app.pool.oneFirst(sql.unsafe`
-    SELECT count(*) FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = ${owner.email} AND s.revoked_reason = 'refresh token reused'`);
-  t.is(Number(revoked), 0, 'no session was revoked as replayed');
+  t.is(await revokedAsReplayed(owner.email), 0, 'no session was revoked as replayed');
+});
+
+test.serial('over plain HTTP on a LAN name (no Web Locks, no crypto.randomUUID) POSTs work and three tabs refreshing at once keep the session', async (t) => {
+  const owner = await signUp(app, 'lan');
+  await createCluster(app, owner, 'LAN party');
+  // dash.test is 127.0.0.1 to this browser, but not a secure context as localhost is: what an install on a LAN IP gets.
+  const lan = await startBrowser(['--host-resolver-rules=MAP dash.test 127.0.0.1']);
+  t.teardown(() => lan.close());
+  const origin = app.url.replace('127.0.0.1', 'dash.test');
+  const { page } = await lan.page();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => void errors.push(error.message));
+  await page.goto(`${origin}/`);
+  t.deepEqual(
+    await page.evaluate(() => [(globalThis as unknown as { isSecureContext: boolean }).isSecureContext, typeof navigator.locks, typeof crypto.randomUUID]),
+    [false, 'undefined', 'undefined'],
+  );
+  await page.getByLabel('E-mail').fill(owner.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { name: 'Servers' }).waitFor();
+  // A POST carries an Idempotency-Key made without crypto.randomUUID.
+  await page.getByRole('link', { name: 'Machines', exact: true }).click();
+  await page.getByLabel("New machine's name").fill('lan-1');
+  await page.getByRole('button', { name: 'Register machine' }).click();
+  await page.getByRole('region', { name: 'Install the agent' }).waitFor();
+
+  const tabs = await threeTabsRefreshing(page, origin);
+  for (const tab of tabs) {
+    await tab.getByRole('link', { name: 'Servers', exact: true }).click();
+    await tab.getByRole('link', { name: 'Machines', exact: true }).click();
+    await tab.getByRole('cell', { name: 'lan-1' }).waitFor();
+  }
+  t.is(await revokedAsReplayed(owner.email), 0, 'no session was revoked as replayed');
+  t.deepEqual(errors, []);
+});
+
+test.serial('a sign-in link that this tab did not start is refused; one it started signs in', async (t) => {
+  const victim = await signUp(app, 'victim');
+  const attacker = await signUp(app, 'attacker');
+  await createCluster(app, attacker, "Attacker's");
+  const pair = (await body(await app.request('/api/v1/auth/login', json({ email: attacker.email, password: PASSWORD })))) as Record<string, string>;
+  const link = (extra = '') => `${app.url}/#accessToken=${pair.accessToken}&refreshToken=${pair.refreshToken}&expiresIn=900${extra}`;
+
+  const { page } = await browser.page();
+  await page.goto(link('&nonce=guessed-value-0000'));
+  await page.getByText('A sign-in link that this browser did not start was ignored.').waitFor();
+  t.is(await page.evaluate(() => localStorage.getItem('gsm.session')), null, 'nothing stored');
+  t.false(page.url().includes('accessToken'), 'the tokens are gone from the address');
+
+  // Signed in already (as the victim): a link does not replace the session either.
+  await page.getByLabel('E-mail').fill(victim.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page
+    .getByRole('heading', { name: 'Create your first cluster' })
+    .or(page.getByRole('heading', { name: 'Servers' }))
+    .first()
+    .waitFor();
+  await page.goto('about:blank');
+  await page.goto(link());
+  await page.getByRole('link', { name: 'Game servers' }).waitFor();
+  t.is(await page.getByRole('option', { name: /Attacker's/ }).count(), 0, 'still the victim');
+
+  // The tab's own value (as the Steam and Discord buttons keep it) lets the pair in.
+  const own = await browser.page();
+  await own.page.goto(`${app.url}/`);
+  await own.page.evaluate(() => sessionStorage.setItem('gsm.oauth.nonce', 'own-value-of-this-tab'));
+  await own.page.goto('about:blank'); // back from the provider: a new document
+  await own.page.goto(link('&nonce=own-value-of-this-tab'));
+  await own.page.getByRole('heading', { name: 'Servers' }).waitFor();
+  t.true((await own.page.getByRole('combobox', { name: 'Cluster' }).textContent())!.includes("Attacker's"));
+});
+
+test.serial('Sign in with Steam: the provider sends the browser back to the dashboard, signed in', async (t) => {
+  // The provider's user (its default SteamID) is linked to an account; registration is closed by now.
+  const player = await signUp(app, 'steam');
+  await app.pool.query(sql.unsafe`UPDATE users SET steam_id = '76561197960287930' WHERE id = ${player.id}`);
+  const { page, requests } = await browser.page();
+  await page.goto(`${app.url}/`);
+  await page.getByRole('button', { name: 'Sign in with Steam' }).click();
+  await page.getByRole('link', { name: 'Game servers' }).waitFor();
+  t.true(
+    requests.some((url) => url.startsWith(provider.env.STEAM_OPENID_URL!)),
+    'through the provider',
+  );
+  t.false(page.url().includes('accessToken'), 'the tokens are gone from the address');
+  const account = await page.evaluate(async () => {
+    const { accessToken } = JSON.parse(localStorage.getItem('gsm.session')!) as { accessToken: string };
+    return (await (await fetch('/api/v1/account', { headers: { authorization: `Bearer ${accessToken}` } })).json()) as { email: string };
+  });
+  t.is(account.email, player.email, 'signed in as the account the Steam account is linked to');
+  t.is(await page.evaluate(() => sessionStorage.getItem('gsm.oauth.nonce')), null, 'the value is spent');
+});
+
+test.serial('live updates come back after the service ends the socket, with what changed in the gap; a bad address shows a message', async (t) => {
+  const owner = await signUp(app, 'resume');
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
+  const { page, errors } = await signedIn(owner);
+  await page.goto(`${app.url}/#/c/${clusterId}/machines`);
+  const machines = page.getByRole('table', { name: 'Machines' });
+  await machines.getByText('host', { exact: true }).waitFor();
+  // This page's sockets (other tests' pages are still open): those opened with its access token.
+  const sockets = async () => {
+    const token = await page.evaluate(() => (JSON.parse(localStorage.getItem('gsm.session')!) as { accessToken: string }).accessToken);
+    return [...app.deps.live.io.of('/live').sockets.values()].filter((socket) => (socket.handshake.auth as { token?: string }).token === token).length;
+  };
+  await until(async () => (await sockets()) === 1, 'the page is connected');
+  // A deploy, or a token the service ended: the service closes every socket. The machine changes meanwhile.
+  app.deps.live.io.of('/live').disconnectSockets(true);
+  await app.pool.query(sql.unsafe`UPDATE machines SET name = 'renamed in the gap' WHERE id = ${machineId}`);
+  await machines.getByText('renamed in the gap', { exact: true }).waitFor();
+  await until(async () => (await sockets()) === 1, 'connected again');
+  // And live again: the agent connects and the machine goes ONLINE without a reload.
+  agents.push(await startAgent({ url: app.url, machineId, token }));
+  await machines.getByText('ONLINE', { exact: true }).waitFor();
+
+  await page.goto(`${app.url}/#/c/%/servers`);
+  await page.getByText('This cluster does not exist or you are not a member of it.').waitFor();
+  t.deepEqual(errors, []);
 });
 
 test.serial('keyboard only: sign in with Tab and Enter; an OWNER invites a member and changes a role', async (t) => {

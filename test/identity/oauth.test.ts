@@ -280,9 +280,10 @@ test('registration closed: a new provider account is 403, a linked one signs in,
   t.is(await usersWith(closed(), 'steam_id', stranger), 0);
 });
 
-test('a sign-in started from the dashboard comes back to the dashboard with the pair in the fragment (OAUTH_REDIRECT_URL or not)', async (t) => {
+test('a sign-in started from the dashboard comes back to the dashboard with the pair and the tab’s value in the fragment (OAUTH_REDIRECT_URL or not)', async (t) => {
+  const nonce = 'tab-value_0123456789';
   for (const app of [open(), closed()]) {
-    const start = await app.request('/auth/steam/start', json({ dashboard: true }));
+    const start = await app.request('/auth/steam/start', json({ dashboard: nonce }));
     t.is(start.status, 200);
     const atProvider = new URL(((await start.json()) as { url: string }).url);
     rememberStateCookie(start, atProvider.toString());
@@ -292,9 +293,11 @@ test('a sign-in started from the dashboard comes back to the dashboard with the 
     t.is(`${target.origin}${target.pathname}`, `${PUBLIC_URL}/`, 'the dashboard, not the configured page');
     const fragment = new URLSearchParams(target.hash.slice(1));
     t.truthy(fragment.get('accessToken'));
+    t.is(fragment.get('nonce'), nonce, 'the dashboard accepts the pair only with the value its tab keeps');
     t.is((await account(app, fragment.get('accessToken')!)).steamId !== undefined, true);
   }
-  t.is((await open().request('/auth/steam/start', json({ dashboard: 'yes' }))).status, 400);
+  for (const bad of ['short', true, 'x'.repeat(65), 'has spaces in it, sixteen+'])
+    t.is((await open().request('/auth/steam/start', json({ dashboard: bad }))).status, 400, String(bad));
 });
 
 test('Discord sign-in is 404 while the installation has not configured it', async (t) => {

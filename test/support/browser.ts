@@ -10,11 +10,12 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export type TestBrowser = { browser: Browser; page: () => Promise<{ page: Page; requests: string[] }>; close: () => Promise<void> };
 
-export async function startBrowser(): Promise<TestBrowser> {
+/** `args`: more Chromium switches (for example host-resolver rules that give 127.0.0.1 a LAN-like name). */
+export async function startBrowser(args: string[] = []): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (CI installs it), or set CHROMIUM_PATH`);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', ...args],
   });
   return {
     browser,

@@ -4,7 +4,7 @@
  * every page addressable and clear of the API's own paths.
  */
 import './style.css';
-import { render } from 'preact';
+import { Component, render, type ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, session } from './session.ts';
 import { can, Show, useLoad } from './ui.tsx';
@@ -31,17 +31,6 @@ const PAGES: { path: string; title: string; page: (props: PageProps) => preact.J
   { path: 'audit', title: 'Audit log', page: AuditPage, needs: 'manage' },
 ];
 
-// Back from a Steam or Discord sign-in: the token pair is in the fragment (never sent to a server); keep it, drop it.
-const fragment = new URLSearchParams(location.hash.slice(1));
-if (fragment.get('accessToken') && fragment.get('refreshToken')) {
-  session.start({
-    accessToken: fragment.get('accessToken')!,
-    refreshToken: fragment.get('refreshToken')!,
-    expiresIn: Number(fragment.get('expiresIn') ?? 900),
-  });
-  history.replaceState(null, '', '/#/');
-}
-
 function useHash(): string[] {
   const [hash, setHash] = useState(location.hash);
   useEffect(() => {
@@ -49,7 +38,17 @@ function useHash(): string[] {
     addEventListener('hashchange', follow);
     return () => removeEventListener('hashchange', follow);
   }, []);
-  return hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  return hash
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter(Boolean)
+    .map((part) => {
+      try {
+        return decodeURIComponent(part);
+      } catch {
+        return part; // a stray % in a typed address: no page has that name, so "not found" follows
+      }
+    });
 }
 
 function useSignedIn() {
@@ -60,7 +59,38 @@ function useSignedIn() {
 
 function App() {
   const signedIn = useSignedIn();
-  return signedIn ? <Shell /> : <SignIn />;
+  return <Contained>{signedIn ? <Shell /> : <SignIn />}</Contained>;
+}
+
+/** A fault in a page's code shows a message with a way out instead of a blank page. */
+class Contained extends Component<{ children: ComponentChildren }, { failed: string | null }> {
+  state = { failed: null as string | null };
+  static getDerivedStateFromError(error: unknown) {
+    return { failed: error instanceof Error ? error.message : String(error) };
+  }
+  componentDidCatch(error: unknown) {
+    console.error(error);
+  }
+  render() {
+    if (this.state.failed === null) return this.props.children;
+    return (
+      <main class="content">
+        <p class="notice error" role="alert">
+          Something went wrong on this page: {this.state.failed}
+        </p>
+        <p>
+          <a href="#/" onClick={() => this.setState({ failed: null })}>
+            Back to the start page
+          </a>{' '}
+          or{' '}
+          <button type="button" class="link" onClick={() => location.reload()}>
+            reload
+          </button>
+          .
+        </p>
+      </main>
+    );
+  }
 }
 
 function Shell() {
@@ -81,8 +111,8 @@ function Shell() {
   else if (section === 'new-cluster') main = <CreateCluster onCreated={clusters.reload} />;
   else if (clusters.data && clusters.data.length === 0) main = <CreateCluster onCreated={clusters.reload} first />;
   else if (section === 'c' && clusters.data && !cluster) main = <p class="notice error">This cluster does not exist or you are not a member of it.</p>;
-  else if (cluster && page === 'servers' && id) main = <ServerPage cluster={cluster} id={id} />;
-  else if (cluster && page === 'players' && id) main = <PlayerPage cluster={cluster} id={id} />;
+  else if (cluster && page === 'servers' && id) main = <ServerPage key={id} cluster={cluster} id={id} />;
+  else if (cluster && page === 'players' && id) main = <PlayerPage key={id} cluster={cluster} id={id} />;
   else if (cluster && current) main = <current.page cluster={cluster} />;
   else main = <Show loaded={clusters}>{() => <p class="muted">Choose a page.</p>}</Show>;
 

@@ -13,6 +13,10 @@ const listeners = new Set<() => void>();
 let stored: Stored | null = read();
 let refreshing: Promise<boolean> | null = null;
 let timer: ReturnType<typeof setTimeout> | undefined;
+/** Counts sign-outs (here or in another tab): a refresh that was under way then must not sign back in. */
+let generation = 0;
+/** The pause before trying a failed refresh again (offline, or the service answered 5xx); doubles up to a minute. */
+let retryMs = 5_000;
 
 function read(): Stored | null {
   try {
@@ -34,6 +38,7 @@ function changed() {
 addEventListener('storage', (event) => {
   if (event.key !== KEY) return;
   stored = read();
+  if (!stored) generation++;
   changed();
 });
 
@@ -49,33 +54,56 @@ export const session = {
     return () => void listeners.delete(listener);
   },
   start(pair: TokenPair) {
+    retryMs = 5_000;
     stored = { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: Date.now() + Number(pair.expiresIn) * 1000 };
     localStorage.setItem(KEY, JSON.stringify(stored));
     changed();
   },
   async signOut() {
-    const token = stored?.accessToken;
+    const ending = stored;
     stored = null;
+    generation++;
     localStorage.removeItem(KEY);
     changed();
-    if (token)
-      await fetch('/api/v1/auth/logout', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: '{}',
-      }).catch(() => undefined);
+    if (ending) await endOnService(ending);
   },
 };
 
+/** Ends the session on the service too; an access token that expired is exchanged once for one that can. */
+async function endOnService(pair: { accessToken: string; refreshToken: string }) {
+  const logout = (token: string) =>
+    fetch('/api/v1/auth/logout', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+  try {
+    if ((await logout(pair.accessToken)).status !== 401) return;
+    const refreshed = await postRefresh(pair.refreshToken);
+    if (refreshed.ok) await logout(((await refreshed.json()) as TokenPair).accessToken);
+  } catch {
+    // offline: the session ends on the service when its tokens expire
+  }
+}
+
+const postRefresh = (refreshToken: string) =>
+  fetch('/api/v1/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken }) });
+
+/** A refresh that failed for a passing reason is tried again later, so the session does not run out unnoticed. */
+function retryLater() {
+  clearTimeout(timer);
+  timer = setTimeout(() => void refresh(), retryMs);
+  retryMs = Math.min(retryMs * 2, 60_000);
+}
+
 const LOCK = 'gsm.session.refresh';
+const LEASE = 'gsm.session.refresh-lease';
+const tab = Math.random().toString(36).slice(2);
 
 /**
  * Runs `work` holding this origin's refresh lock, so two tabs never spend one refresh token twice. `work` learns
- * whether another tab held the lock first (and so has probably just refreshed).
+ * whether another tab held the lock first (and so has probably just refreshed). Browsers offer Web Locks only in
+ * secure contexts (HTTPS or localhost); over plain HTTP a lease kept in localStorage stands in for them.
  */
 async function exclusively<T>(work: (waited: boolean) => Promise<T>): Promise<T> {
-  const locks = navigator.locks;
-  if (!locks) return work(false);
+  const locks = typeof navigator.locks?.request === 'function' ? navigator.locks : null;
+  if (!locks) return leased(work);
   // request() answers the callback's promise (typed as a promise of it).
   const free = (await locks.request(LOCK, { ifAvailable: true }, async (lock) => (lock ? { value: await work(false) } : null))) as unknown as {
     value: T;
@@ -84,19 +112,49 @@ async function exclusively<T>(work: (waited: boolean) => Promise<T>): Promise<T>
 }
 
 /**
- * Resolves when another tab's write of the session reaches this one, or after `ms`. A write in one tab reaches the
+ * The lock without Web Locks: a tab writes its claim (good for 10 s), waits for other tabs' claims written at the same
+ * moment to reach it, and goes ahead only if its own is still the one there (the last write wins in every tab).
+ */
+async function leased<T>(work: (waited: boolean) => Promise<T>): Promise<T> {
+  const holder = () => {
+    try {
+      return JSON.parse(localStorage.getItem(LEASE) ?? 'null') as { tab: string; until: number } | null;
+    } catch {
+      return null;
+    }
+  };
+  let waited = false;
+  for (;;) {
+    const current = holder();
+    if (!current || current.until < Date.now() || current.tab === tab) {
+      localStorage.setItem(LEASE, JSON.stringify({ tab, until: Date.now() + 10_000 }));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      if (holder()?.tab === tab)
+        try {
+          return await work(waited);
+        } finally {
+          if (holder()?.tab === tab) localStorage.removeItem(LEASE);
+        }
+    }
+    waited = true;
+    await storageWritten([KEY, LEASE], 1_000);
+  }
+}
+
+/**
+ * Resolves when another tab's write of one of `keys` reaches this one, or after `ms`. A write in one tab reaches the
  * others' localStorage a moment later (Chromium copies it between processes), so a tab that waited for the lock must
  * not trust its own copy at once: it would spend a refresh token already spent, and the service would end the session
  * as stolen.
  */
-function sessionWritten(ms: number): Promise<void> {
+function storageWritten(keys: string[], ms: number): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timeout);
       removeEventListener('storage', seen);
       resolve();
     };
-    const seen = (event: StorageEvent) => event.key === KEY && done();
+    const seen = (event: StorageEvent) => event.key !== null && keys.includes(event.key) && done();
     const timeout = setTimeout(done, ms);
     addEventListener('storage', seen);
   });
@@ -107,7 +165,7 @@ export function refresh(): Promise<boolean> {
   const spent = stored?.refreshToken;
   refreshing ??= exclusively(async (waited) => {
     // Another tab held the lock: it refreshed (or tried). Its new pair is the one to use once it has reached this tab.
-    if (waited && stored?.refreshToken === spent) await sessionWritten(2_000);
+    if (waited && stored?.refreshToken === spent) await storageWritten([KEY], 2_000);
     const latest = read();
     if (latest && latest.refreshToken !== spent) {
       stored = latest;
@@ -117,14 +175,17 @@ export function refresh(): Promise<boolean> {
     const current = stored;
     if (!current) return false;
     if (current.refreshToken !== spent) return true;
+    const mine = generation;
     try {
-      const response = await fetch('/api/v1/auth/refresh', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ refreshToken: current.refreshToken }),
-      });
+      const response = await postRefresh(current.refreshToken);
       if (response.ok) {
-        session.start((await response.json()) as TokenPair);
+        const pair = (await response.json()) as TokenPair;
+        // Signed out (here or in another tab) while the answer was on its way: end the new pair too.
+        if (generation !== mine) {
+          await endOnService(pair);
+          return false;
+        }
+        session.start(pair);
         return true;
       }
       // Another tab may have spent this refresh token and stored the new pair.
@@ -135,15 +196,51 @@ export function refresh(): Promise<boolean> {
         return true;
       }
       if (response.status === 400 || response.status === 401) await session.signOut();
+      else retryLater();
       return false;
     } catch {
-      return false; // offline: keep the session, the next call tries again
+      retryLater(); // offline: keep the session and try again later (a call also tries at once)
+      return false;
     }
   }).finally(() => {
     refreshing = null;
   });
   return refreshing;
 }
+
+const NONCE = 'gsm.oauth.nonce';
+
+/** A new value for a Steam or Discord sign-in started in this tab; the pair comes back only with it. */
+export function providerNonce(): string {
+  const value = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(18))))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_');
+  sessionStorage.setItem(NONCE, value);
+  return value;
+}
+
+/**
+ * Back from a Steam or Discord sign-in, the token pair is in the address's fragment (never sent to a server): keep it
+ * when it carries the value this tab keeps for the sign-in it started, and drop the fragment either way. A pair without
+ * it came from a link someone else made (it would sign this browser into *their* account) and is refused.
+ */
+function takeSignInFragment(): boolean {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (!fragment.get('accessToken') || !fragment.get('refreshToken')) return false;
+  const expected = sessionStorage.getItem(NONCE);
+  sessionStorage.removeItem(NONCE);
+  history.replaceState(null, '', '/#/');
+  if (!expected || fragment.get('nonce') !== expected) return true;
+  session.start({
+    accessToken: fragment.get('accessToken')!,
+    refreshToken: fragment.get('refreshToken')!,
+    expiresIn: Number(fragment.get('expiresIn') ?? 900),
+  });
+  return false;
+}
+
+/** This page was opened with a sign-in link that this tab did not start (it was refused). */
+export const refusedSignInLink = takeSignInFragment();
 
 /** fetch with the current access token; a 401 refreshes the session once and repeats the call. */
 async function authorizedFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {

@@ -5,7 +5,7 @@
  */
 import type { ComponentChildren, TargetedInputEvent, TargetedSubmitEvent } from 'preact';
 import { createContext } from 'preact';
-import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useContext, useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError, messageOf } from './session.ts';
 
 export type Role = 'OWNER' | 'ADMIN' | 'MODERATOR' | 'VIEWER';
@@ -145,7 +145,7 @@ type FieldProps = {
 /** A labelled input; shows the API's message for this field after a refused submit. */
 export function Field({ name, label, hint, ...input }: FieldProps) {
   const error = useContext(FieldErrors)[name];
-  const id = `field-${name}`;
+  const id = useId(); // unique on the page, though two forms (two players' ban forms) have fields of one name
   return (
     <label class={input.type === 'checkbox' ? 'field checkbox' : 'field'} for={id}>
       <span>{label}</span>
@@ -162,11 +162,12 @@ export function Field({ name, label, hint, ...input }: FieldProps) {
 
 export function Select({ name, label, options, value }: { name: string; label: string; options: (string | [string, string])[]; value?: string }) {
   const error = useContext(FieldErrors)[name];
+  const id = useId();
   // The label does not wrap the select: its chosen option would become part of the label's name.
   return (
     <div class="field">
-      <label for={`field-${name}`}>{label}</label>
-      <select id={`field-${name}`} name={name} value={value} aria-invalid={error ? true : undefined}>
+      <label for={id}>{label}</label>
+      <select id={id} name={name} value={value} aria-invalid={error ? true : undefined}>
         {options.map((option) => {
           const [key, text] = typeof option === 'string' ? [option, option] : option;
           return (

@@ -71,6 +71,18 @@ const FINISHED = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED']);
 /** Sign-in routes: the service keeps no Idempotency-Key for them (there is no principal yet). */
 const SIGN_IN = /^\/(api\/v1\/)?auth\//;
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
+/**
+ * A random UUID (v4) for an Idempotency-Key. Browsers offer `crypto.randomUUID` only in secure contexts (HTTPS or
+ * localhost); a dashboard opened over plain HTTP on a LAN address has `getRandomValues` alone.
+ */
+function newKey(): string {
+  if (typeof globalThis.crypto.randomUUID === 'function') return globalThis.crypto.randomUUID();
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
@@ -115,7 +127,7 @@ export class GsmClient {
     // A POST carries a key: repeating it after a lost answer then cannot make a second job. Sign-in routes (`/auth/…`)
     // keep no keys: repeating one could spend a refresh token twice, so they are never repeated.
     const keyed = method === 'post' && !SIGN_IN.test(path);
-    const idempotencyKey = options.idempotencyKey ?? (keyed ? globalThis.crypto.randomUUID() : undefined);
+    const idempotencyKey = options.idempotencyKey ?? (keyed ? newKey() : undefined);
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     const safe = method === 'get' || method === 'delete' || (keyed && idempotencyKey !== undefined);
     let backoff = this.#options.backoffMs;

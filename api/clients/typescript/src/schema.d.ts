@@ -4243,8 +4243,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Started from this installation’s dashboard: the callback returns to it (`/#accessToken=…`) with the token pair in the fragment. */
-                    dashboard?: boolean;
+                    /**
+                     * @description Started from this installation’s dashboard: a random value the page keeps. The callback returns to the dashboard (`/#accessToken=…&nonce=<this value>`), which accepts the pair only with its own value, so a link carrying someone else’s tokens cannot sign a browser in.
+                     * @example k3J9x0Qm2bV7nW1pZs8tYc
+                     */
+                    dashboard?: string;
                     /** @description An invitation's token: the sign-in joins its cluster, creating the account if needed. */
                     invitation?: string;
                 };
@@ -5181,8 +5184,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Started from this installation’s dashboard: the callback returns to it (`/#accessToken=…`) with the token pair in the fragment. */
-                    dashboard?: boolean;
+                    /**
+                     * @description Started from this installation’s dashboard: a random value the page keeps. The callback returns to the dashboard (`/#accessToken=…&nonce=<this value>`), which accepts the pair only with its own value, so a link carrying someone else’s tokens cannot sign a browser in.
+                     * @example k3J9x0Qm2bV7nW1pZs8tYc
+                     */
+                    dashboard?: string;
                     /** @description An invitation's token: the sign-in joins its cluster, creating the account if needed. */
                     invitation?: string;
                 };
@@ -15607,8 +15613,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Started from this installation’s dashboard: the callback returns to it (`/#accessToken=…`) with the token pair in the fragment. */
-                    dashboard?: boolean;
+                    /**
+                     * @description Started from this installation’s dashboard: a random value the page keeps. The callback returns to the dashboard (`/#accessToken=…&nonce=<this value>`), which accepts the pair only with its own value, so a link carrying someone else’s tokens cannot sign a browser in.
+                     * @example k3J9x0Qm2bV7nW1pZs8tYc
+                     */
+                    dashboard?: string;
                     /** @description An invitation's token: the sign-in joins its cluster, creating the account if needed. */
                     invitation?: string;
                 };
@@ -16545,8 +16554,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Started from this installation’s dashboard: the callback returns to it (`/#accessToken=…`) with the token pair in the fragment. */
-                    dashboard?: boolean;
+                    /**
+                     * @description Started from this installation’s dashboard: a random value the page keeps. The callback returns to the dashboard (`/#accessToken=…&nonce=<this value>`), which accepts the pair only with its own value, so a link carrying someone else’s tokens cannot sign a browser in.
+                     * @example k3J9x0Qm2bV7nW1pZs8tYc
+                     */
+                    dashboard?: string;
                     /** @description An invitation's token: the sign-in joins its cluster, creating the account if needed. */
                     invitation?: string;
                 };

@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
 import { api, messageOf } from '../session.ts';
-import { sendConsoleCommand, useLive, type LiveEvent } from '../live.ts';
+import { RESUMED, sendConsoleCommand, useLive, type LiveEvent } from '../live.ts';
 import { link, type PageProps } from '../nav.ts';
 import { Action, can, Field, Form, formatBytes, formatTime, Notice, Show, Status, Table, useLoad } from '../ui.tsx';
 import { MetricsCharts } from './metrics.tsx';
@@ -43,6 +43,15 @@ export function ServerPage({ cluster, id }: PageProps) {
   };
 
   useLive({ serverId, console: true, stats: true }, (event: LiveEvent) => {
+    if (event.type === RESUMED) {
+      // Events of the break were missed: read the server, its players, its backups and the job on show again (the
+      // console's recent lines come again with the new subscription).
+      server.reload();
+      players.reload();
+      backups.reload();
+      if (job) void api.get<Job>(`/api/v1/jobs/${job.id}`).then(setJob, () => undefined);
+      return;
+    }
     if (event.data.serverId !== serverId && (event.data as { id?: string }).id !== job?.id) return;
     switch (event.type) {
       case 'server.console':

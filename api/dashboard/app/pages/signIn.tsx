@@ -1,6 +1,6 @@
 /** Sign-in: e-mail and password, or Steam (and Discord when configured); an account can be created when registration is open. */
 import { useState } from 'preact/hooks';
-import { api, messageOf, session, type TokenPair } from '../session.ts';
+import { api, messageOf, providerNonce, refusedSignInLink, session, type TokenPair } from '../session.ts';
 import { Field, Form, Notice } from '../ui.tsx';
 
 const settings = document.body.dataset;
@@ -12,7 +12,7 @@ export function SignIn() {
     setProviderError(null);
     try {
       // The flow's cookie is set by this call; the provider sends the browser back to the dashboard, signed in.
-      const { url } = await api.post<{ url: string }>(`/api/v1/auth/${name}/start`, { dashboard: true });
+      const { url } = await api.post<{ url: string }>(`/api/v1/auth/${name}/start`, { dashboard: providerNonce() });
       location.assign(url);
     } catch (error) {
       setProviderError(messageOf(error));
@@ -21,6 +21,7 @@ export function SignIn() {
   return (
     <main class="sign-in">
       <h1>{mode === 'signIn' ? 'Sign in' : 'Create an account'}</h1>
+      {refusedSignInLink && <Notice kind="error">A sign-in link that this browser did not start was ignored. Sign in here.</Notice>}
       {mode === 'signIn' ? (
         <Form submit="Sign in" onSubmit={async ({ email, password }) => session.start(await api.post<TokenPair>('/api/v1/auth/login', { email, password }))}>
           <Field name="email" label="E-mail" type="email" autocomplete="username" required />
