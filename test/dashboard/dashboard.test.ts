@@ -198,9 +198,30 @@ test.serial('an operator signs in, registers a machine, creates and starts a ser
   await page.goto(`${app.url}/#/c/${clusterId}/servers/${serverId}`);
   // Back on the server's page, its console shows its recent lines again (the subscription's replay).
   await page.getByLabel('Console').getByText('Server ready').waitFor();
-  await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: '24 h' }).click();
-  await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: '1 h' }).click();
   const cpu = page.getByRole('img', { name: 'CPU' });
+  const points = async () =>
+    (
+      (await cpu
+        .locator('path.series-0')
+        .getAttribute('d', { timeout: 100 })
+        .catch(() => null)) ?? ''
+    ).split(/[ML]/).length - 1;
+  await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: '24 h' }).click();
+  await until(async () => (await points()) > 0 && (await points()) <= 3, 'the day in quarter hours (30 minutes of points)');
+  // Switching back: the day's chart is gone as soon as the page shows "1 h" pressed (Preact renders on a microtask),
+  // not left under the new period until the new load starts.
+  const afterSwitch = await page.evaluate(async () => {
+    type Element = { textContent: string | null; click(): void; getAttribute(name: string): string | null };
+    const { document } = globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<Element>; querySelector(s: string): Element | null } };
+    const buttons = [...document.querySelectorAll('[aria-label="Period"] button')];
+    buttons.find((button) => button.textContent === '1 h')!.click();
+    for (let turn = 0; turn < 3; turn++) await new Promise<void>((resolve) => queueMicrotask(resolve));
+    return {
+      pressed: buttons.find((button) => button.getAttribute('aria-pressed') === 'true')?.textContent,
+      chart: document.querySelector('svg[aria-label="CPU"] path.series-0')?.getAttribute('d') ?? null,
+    };
+  });
+  t.deepEqual(afterSwitch, { pressed: '1 h', chart: null }, 'no chart of the previous period under the new one');
   await cpu.waitFor();
   t.regex((await cpu.locator('path.series-0').getAttribute('d')) ?? '', /^M[\d.]+,[\d.]+(L[\d.]+,[\d.]+){20,}/, 'a line through the points');
   t.regex((await cpu.textContent()) ?? '', /90 %/, 'the axis shows the peak (30 × 3 %)');

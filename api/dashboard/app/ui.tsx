@@ -5,7 +5,7 @@
  */
 import type { ComponentChildren, TargetedInputEvent, TargetedSubmitEvent } from 'preact';
 import { createContext } from 'preact';
-import { useCallback, useContext, useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useCallback, useContext, useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, messageOf } from './session.ts';
 
 export type Role = 'OWNER' | 'ADMIN' | 'MODERATOR' | 'VIEWER';
@@ -23,27 +23,32 @@ export const can = (role: Role | undefined, action: keyof typeof LEAST) => role 
 
 export type Loaded<T> = { data: T | undefined; error: string | null; loading: boolean; reload: () => void; setData: (update: (data: T) => T) => void };
 
-/** Loads `load()` when `key` changes; `reload()` loads again in place (the old data stays shown meanwhile). */
+/**
+ * Loads `load()` when `key` changes; `reload()` loads again in place (the old data stays shown meanwhile). Data loaded
+ * for another key is never shown, not even for the frame between a change (a period, a page) and the new load starting.
+ */
 export function useLoad<T>(load: () => Promise<T>, key: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: string | null; loading: boolean }>({ data: undefined, error: null, loading: true });
+  type State = { data: T | undefined; error: string | null; loading: boolean; of: object | undefined };
+  const [state, setState] = useState<State>({ data: undefined, error: null, loading: true, of: undefined });
   const generation = useRef(0);
+  const of = useMemo(() => ({}), key); // this key's identity: state loaded for another one is not this key's
   const run = useCallback(() => {
     const mine = ++generation.current;
     setState((previous) => ({ ...previous, loading: true }));
     load().then(
-      (data) => mine === generation.current && setState({ data, error: null, loading: false }),
-      (error: unknown) => mine === generation.current && setState((previous) => ({ data: previous.data, error: messageOf(error), loading: false })),
+      (data) => mine === generation.current && setState({ data, error: null, loading: false, of }),
+      (error: unknown) =>
+        mine === generation.current &&
+        setState((previous) => ({ data: previous.of === of ? previous.data : undefined, error: messageOf(error), loading: false, of })),
     );
-  }, key);
-  useEffect(() => {
-    setState({ data: undefined, error: null, loading: true });
-    run();
-  }, [run]);
+  }, [of]);
+  useEffect(run, [run]);
   const setData = useCallback(
     (update: (data: T) => T) => setState((previous) => (previous.data === undefined ? previous : { ...previous, data: update(previous.data) })),
     [],
   );
-  return { ...state, reload: run, setData };
+  const current = state.of === of ? state : { data: undefined, error: null, loading: true };
+  return { data: current.data, error: current.error, loading: current.loading, reload: run, setData };
 }
 
 /** Shows a loading line, the error, or the children with the data. */
