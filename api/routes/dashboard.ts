@@ -4,6 +4,7 @@
  * for a year and sent compressed as the browser accepts (Brotli, then gzip). A strict Content-Security-Policy: this
  * origin only, for scripts, styles, calls and the /live socket.
  */
+import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
@@ -11,10 +12,32 @@ import type { Api } from '../http/route.ts';
 import { notFound } from '../../schema/errors.ts';
 import { dashboardAssets, type Asset } from '../dashboard/build.ts';
 
+/**
+ * The page's one inline script: when its script or style sheet cannot be loaded (a page from one version of the service
+ * naming assets that another answered for, during an upgrade behind a load balancer; a proxy in the way), it says so
+ * and offers a reload instead of leaving "Loading…". Allowed by its hash in the CSP, nothing else inline is.
+ */
+const BOOT_WATCH = `addEventListener('error', function (event) {
+  var failed = event.target;
+  if (!failed || (failed.tagName !== 'SCRIPT' && failed.tagName !== 'LINK')) return;
+  var app = document.getElementById('app');
+  if (!app || app.hasAttribute('data-started')) return;
+  var message = document.createElement('p');
+  message.setAttribute('role', 'alert');
+  message.textContent = 'The dashboard could not load its files (the service may have just been upgraded). ';
+  var reload = document.createElement('a');
+  reload.href = location.href;
+  reload.textContent = 'Reload the page';
+  reload.addEventListener('click', function (click) { click.preventDefault(); location.reload(); });
+  message.appendChild(reload);
+  app.replaceChildren(message);
+}, true);`;
+const BOOT_WATCH_HASH = `'sha256-${createHash('sha256').update(BOOT_WATCH).digest('base64')}'`;
+
 /** This origin only; `connect-src` names the WebSocket form of it too, for browsers whose 'self' does not cover it. */
 const contentSecurityPolicy = (ctx: Context) => {
   const socket = /^[A-Za-z0-9.\-:[\]]{1,300}$/.test(ctx.host) ? ` ${ctx.protocol === 'https' ? 'wss' : 'ws'}://${ctx.host}` : '';
-  return `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'${socket}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+  return `default-src 'none'; script-src 'self' ${BOOT_WATCH_HASH}; style-src 'self'; img-src 'self' data:; connect-src 'self'${socket}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 };
 
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -73,6 +96,7 @@ export function installDashboardRoutes(api: Api, deps: AppDeps) {
 <meta name="referrer" content="no-referrer">
 <title>Game servers</title>
 <link rel="icon" href="data:,">
+<script>${BOOT_WATCH}</script>
 <link rel="stylesheet" href="/dashboard/${style.name}">
 <script type="module" src="/dashboard/${script.name}"></script>
 </head>

@@ -502,6 +502,31 @@ test.serial('keyboard only: sign in with Tab and Enter; an OWNER invites a membe
   t.pass();
 });
 
+test.serial('a script or style sheet that cannot be loaded (an upgrade behind a load balancer) says so and offers a reload', async (t) => {
+  const { page } = await browser.page();
+  const violations: string[] = [];
+  page.on('console', (message) => void (/Content Security Policy/i.test(message.text()) && violations.push(message.text())));
+  // Another node, still on the old version, answers for this version's script: 404.
+  await page.route(/\/dashboard\/main-[0-9a-f]{16}\.js$/, (route) => route.fulfill({ status: 404, contentType: 'application/json', body: '{}' }));
+  await page.goto(`${app.url}/`);
+  await page
+    .getByRole('alert')
+    .getByText(/could not load its files/)
+    .waitFor();
+  t.false(await page.getByText('Loading…').isVisible(), 'not left loading');
+  // The reload, once the balancer answers from the right node, starts the dashboard.
+  await page.unroute(/\/dashboard\/main-[0-9a-f]{16}\.js$/);
+  await page.getByRole('link', { name: 'Reload the page' }).click();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+
+  // The style sheet alone missing: the dashboard starts anyway, unstyled, without the message.
+  await page.route(/\/dashboard\/main-[0-9a-f]{16}\.css$/, (route) => route.fulfill({ status: 404, body: '' }));
+  await page.reload();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  t.is(await page.getByText(/could not load its files/).count(), 0);
+  t.deepEqual(violations, [], 'the inline watch is allowed by its hash; nothing else inline ran');
+});
+
 test('the page and its assets: hashed names cached for a year, compressed, strict CSP, a 404 for an unknown asset', async (t) => {
   const page = await app.request('/');
   t.is(page.status, 200);

@@ -164,5 +164,6 @@ function Shell() {
 }
 
 const root = document.getElementById('app')!;
-root.replaceChildren(); // the page's "Loading…"
+root.replaceChildren(); // the page's "Loading…", or its message that the style sheet failed: the app works without it
+root.setAttribute('data-started', ''); // the page's watch for assets that failed to load stands down
 render(<App />, root);
