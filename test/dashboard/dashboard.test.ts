@@ -443,7 +443,7 @@ test.serial('Sign in with Steam: the provider sends the browser back to the dash
 test.serial('live updates come back after the service ends the socket, with what changed in the gap; a bad address shows a message', async (t) => {
   const owner = await signUp(app, 'resume');
   const { clusterId, machineId, token } = await registerMachine(app, owner);
-  const { page, errors } = await signedIn(owner);
+  const { page, errors, requests } = await signedIn(owner);
   await page.goto(`${app.url}/#/c/${clusterId}/machines`);
   const machines = page.getByRole('table', { name: 'Machines' });
   await machines.getByText('host', { exact: true }).waitFor();
@@ -464,6 +464,31 @@ test.serial('live updates come back after the service ends the socket, with what
 
   await page.goto(`${app.url}/#/c/%/servers`);
   await page.getByText('This cluster does not exist or you are not a member of it.').waitFor();
+  // A crafted link whose "server" is a path to another route: refused, and that route is never called.
+  await page.goto(`${app.url}/#/c/${clusterId}/servers/..%2Fmachines%2F${machineId}`);
+  await page.getByText(/There is no such server/).waitFor();
+  t.deepEqual(
+    requests.filter((url) => url.includes(`machines/${machineId}`) || url.includes('..')),
+    [],
+    'no call made from the crafted address',
+  );
+  t.deepEqual(errors, []);
+});
+
+test.serial('a member removed from the cluster while its servers page is open is told so, from the API, within seconds', async (t) => {
+  const owner = await signUp(app, 'remover');
+  const clusterId = await createCluster(app, owner, 'Removal');
+  const member = await signUp(app, 'removed');
+  await addMember(app, clusterId, member, 'ADMIN');
+  const { page, errors } = await signedIn(member);
+  await page.getByRole('heading', { name: 'Servers' }).waitFor();
+  await page.getByText('No servers yet.').waitFor();
+  await app.pool.query(sql.unsafe`DELETE FROM cluster_members WHERE cluster_id = ${clusterId} AND user_id = ${member.id}`);
+  // The service ends the live subscription (access is checked again every few seconds); the page reads again.
+  await page
+    .getByRole('alert')
+    .filter({ hasText: /member/i })
+    .waitFor({ timeout: 15_000 });
   t.deepEqual(errors, []);
 });
 

@@ -1,8 +1,12 @@
 /**
  * The `/live` Socket.IO namespace of this origin (docs/events.md): one socket per page, authenticated with the
- * session's access token (renewed on the socket with `auth:refresh` when the session refreshes), and subscriptions
- * counted per key, so two parts of a page following the same server share one subscription. After a reconnection every
- * subscription is made again and each handler is told (`RESUMED`), so a page reads again what changed in the gap. When
+ * session's access token (renewed on the socket with `auth:refresh` when the session refreshes). The service keeps one
+ * subscription per cluster and one per server (a second `subscribe` replaces the first, an `unsubscribe` ends it), so
+ * the parts of a page that follow the same cluster or server share one: what they ask is merged (every type any of them
+ * wants, the console if any wants it), and it ends when the last one goes. After a reconnection every subscription is
+ * made again and each handler is told (`RESUMED`), so a page reads again what changed in the gap. A subscription the
+ * service refuses or ends (access lost) is dropped and the handlers are told (`ENDED`): the page reads again and shows
+ * the API's answer. When
  * the service ends the socket itself (an expired token, a deploy, a viewer too slow to keep up), it connects again
  * with backoff, refreshing the session first when the token was the reason.
  */
@@ -15,11 +19,59 @@ export type Subscription = { clusterId: string; types?: string[] } | { serverId:
 type Ack = { ok: boolean; statusCode?: number; message?: string; jobId?: string };
 
 let socket: Socket | null = null;
-const subscriptions = new Map<string, { body: Subscription; count: number }>();
+/** Per the service's key (`cluster:<id>`, `server:<id>`): what each part of the page asked, and what was last sent. */
+type Entry = { parts: Map<string, { body: Subscription; count: number }>; sent: string | null };
+const subscriptions = new Map<string, Entry>();
 const handlers = new Set<(event: LiveEvent) => void>();
 
 /** Told to every handler when the socket is back after a break: events of the gap were missed, read the page again. */
 export const RESUMED = 'live.resumed';
+/** Told to every handler when the service refused or ended a subscription (`data`: its key, statusCode, message). */
+export const ENDED = 'live.ended';
+
+const serviceKey = (body: Subscription) => ('clusterId' in body ? `cluster:${body.clusterId}` : `server:${body.serverId.toLowerCase()}`);
+
+/** One body for the service that covers every part's. */
+function merged(entry: Entry): Subscription {
+  const bodies = [...entry.parts.values()].map((part) => part.body);
+  const first = bodies[0]!;
+  if ('clusterId' in first) {
+    const types = bodies.map((body) => ('types' in body ? body.types : undefined));
+    if (types.some((list) => !list)) return { clusterId: first.clusterId };
+    return { clusterId: first.clusterId, types: [...new Set(types.flatMap((list) => list!))].sort() };
+  }
+  const wants = (flag: 'console' | 'stats') => bodies.some((body) => 'serverId' in body && body[flag] === true);
+  return { serverId: first.serverId, ...(wants('console') && { console: true }), ...(wants('stats') && { stats: true }) };
+}
+
+function tell(event: LiveEvent) {
+  for (const handler of handlers) handler(event);
+}
+
+/** Dropped (refused or ended by the service): not made again after a reconnection. The handlers read again. */
+function ended(key: string, answer: { statusCode?: number; message?: string }) {
+  subscriptions.delete(key);
+  tell({ type: ENDED, clusterId: '', at: new Date().toISOString(), data: { key, statusCode: answer.statusCode, message: answer.message } });
+}
+
+/** Sends the service what `key`'s parts now ask (with `force`, even when it was sent before: a new connection). */
+function sync(live: Socket, key: string, force = false) {
+  const entry = subscriptions.get(key);
+  if (!entry) return;
+  if (entry.parts.size === 0) {
+    subscriptions.delete(key);
+    if (live.connected && entry.sent !== null) live.emit('unsubscribe', JSON.parse(entry.sent) as Subscription);
+    return;
+  }
+  const body = merged(entry);
+  const json = JSON.stringify(body);
+  if (!live.connected || (!force && json === entry.sent)) return;
+  entry.sent = json;
+  live.emit('subscribe', body, (answer: Ack | undefined) => {
+    // Refused (no access, no such server, too many): unless a newer body was sent meanwhile.
+    if (answer && !answer.ok && subscriptions.get(key) === entry && entry.sent === json) ended(key, answer);
+  });
+}
 
 function connect(): Socket {
   if (socket) return socket;
@@ -28,29 +80,40 @@ function connect(): Socket {
   const live = io('/live', { auth: (callback) => callback({ token: (sent = session.accessToken) }), transports: ['websocket', 'polling'] });
   let connectedBefore = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
+  // 1 s doubling to 30 s, ±50 % so that the dashboards a deploy disconnected do not all come back at once; back to 1 s
+  // only once a connection has lasted a minute (a socket the service keeps ending, such as a viewer too slow for a busy
+  // console, must not reconnect, and reload its page, every second).
   let backoff = 1_000;
+  let connectedAt = 0;
   // The service ended the socket (a token that expired, a deploy, a viewer that fell behind) or refused it: Socket.IO
   // does not reconnect by itself then. Refresh the session when the token was the reason, then connect again.
   const reconnect = (refreshFirst: boolean) => {
     clearTimeout(retry);
     if (!session.signedIn) return;
-    retry = setTimeout(() => {
-      void (async () => {
-        if (!session.signedIn || live.connected || live.active) return;
-        if (refreshFirst && sent === session.accessToken && !(await refresh())) return reconnect(refreshFirst);
-        live.connect();
-      })();
-    }, backoff);
+    if (connectedAt && Date.now() - connectedAt > 60_000) backoff = 1_000;
+    connectedAt = 0;
+    retry = setTimeout(
+      () => {
+        void (async () => {
+          if (!session.signedIn || live.connected || live.active) return;
+          if (refreshFirst && sent === session.accessToken && !(await refresh())) return reconnect(refreshFirst);
+          live.connect();
+        })();
+      },
+      backoff * (0.5 + Math.random()),
+    );
     backoff = Math.min(backoff * 2, 30_000);
   };
-  live.on('event', (event: LiveEvent) => {
-    for (const handler of handlers) handler(event);
-  });
+  live.on('event', tell);
   live.on('connect', () => {
-    backoff = 1_000;
-    for (const { body } of subscriptions.values()) live.emit('subscribe', body);
-    if (connectedBefore) for (const handler of handlers) handler({ type: RESUMED, clusterId: '', at: new Date().toISOString(), data: {} });
+    connectedAt = Date.now();
+    for (const key of [...subscriptions.keys()]) sync(live, key, true);
+    if (connectedBefore) tell({ type: RESUMED, clusterId: '', at: new Date().toISOString(), data: {} });
     connectedBefore = true;
+  });
+  live.on('subscription:ended', (answer: { clusterId?: string; serverId?: string; statusCode?: number; message?: string }) => {
+    const key = answer.serverId ? `server:${answer.serverId.toLowerCase()}` : `cluster:${answer.clusterId}`;
+    if (subscriptions.has(key)) ended(key, answer);
   });
   let expired = false;
   live.on('auth:expired', () => void (expired = true));
@@ -88,27 +151,28 @@ function connect(): Socket {
 export function useLive(subscription: Subscription | null, onEvent: (event: LiveEvent) => void) {
   const latest = useRef(onEvent);
   latest.current = onEvent;
-  const key = subscription ? JSON.stringify(subscription) : null;
+  const part = subscription ? JSON.stringify(subscription) : null;
   useEffect(() => {
-    if (!subscription || !key) return;
+    if (!subscription || !part) return;
     const live = connect();
     const handler = (event: LiveEvent) => latest.current(event);
     handlers.add(handler);
-    const existing = subscriptions.get(key);
+    const key = serviceKey(subscription);
+    let entry = subscriptions.get(key);
+    if (!entry) subscriptions.set(key, (entry = { parts: new Map(), sent: null }));
+    const mine = entry;
+    const existing = mine.parts.get(part);
     if (existing) existing.count += 1;
-    else {
-      subscriptions.set(key, { body: subscription, count: 1 });
-      if (live.connected) live.emit('subscribe', subscription);
-    }
+    else mine.parts.set(part, { body: subscription, count: 1 });
+    sync(live, key);
     return () => {
       handlers.delete(handler);
-      const entry = subscriptions.get(key);
-      if (entry && --entry.count === 0) {
-        subscriptions.delete(key);
-        if (live.connected) live.emit('unsubscribe', subscription);
-      }
+      const counted = mine.parts.get(part);
+      if (counted && --counted.count === 0) mine.parts.delete(part);
+      // The service ended it meanwhile (and a later part may have made a new one): only this entry is ours to change.
+      if (subscriptions.get(key) === mine) sync(live, key);
     };
-  }, [key]);
+  }, [part]);
 }
 
 /** Runs a console command on the live socket (a durable RCON job); resolves with the job's id or throws the API's message. */

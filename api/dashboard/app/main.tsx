@@ -31,6 +31,8 @@ const PAGES: { path: string; title: string; page: (props: PageProps) => preact.J
   { path: 'audit', title: 'Audit log', page: AuditPage, needs: 'manage' },
 ];
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function useHash(): string[] {
   const [hash, setHash] = useState(location.hash);
   useEffect(() => {
@@ -111,6 +113,10 @@ function Shell() {
   else if (section === 'new-cluster') main = <CreateCluster onCreated={clusters.reload} />;
   else if (clusters.data && clusters.data.length === 0) main = <CreateCluster onCreated={clusters.reload} first />;
   else if (section === 'c' && clusters.data && !cluster) main = <p class="notice error">This cluster does not exist or you are not a member of it.</p>;
+  // A record's id goes into API paths: only an id is taken (`..%2Fmachines%2F…` in a crafted link must not make a
+  // page's buttons call another route).
+  else if (cluster && (page === 'servers' || page === 'players') && id && !UUID.test(id))
+    main = <p class="notice error">There is no such {page === 'servers' ? 'server' : 'player'}: the address is not one of this dashboard's.</p>;
   else if (cluster && page === 'servers' && id) main = <ServerPage key={id} cluster={cluster} id={id} />;
   else if (cluster && page === 'players' && id) main = <PlayerPage key={id} cluster={cluster} id={id} />;
   else if (cluster && current) main = <current.page cluster={cluster} />;

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
 import { api } from '../session.ts';
-import { RESUMED, useLive } from '../live.ts';
+import { ENDED, RESUMED, useLive } from '../live.ts';
 import type { PageProps } from '../nav.ts';
 import { Action, can, Field, Form, formatBytes, formatTime, Show, ShownOnce, Status, Table, useLoad } from '../ui.tsx';
 import { MetricsCharts } from './metrics.tsx';
@@ -17,7 +17,7 @@ export function MachinesPage({ cluster }: PageProps) {
   const [chart, setChart] = useState<string | null>(null);
   const manage = can(cluster.role, 'manage');
   useLive({ clusterId: cluster.id, types: ['machine.status'] }, (event) => {
-    if (event.type === RESUMED) return machines.reload(); // events of the break were missed
+    if (event.type === RESUMED || event.type === ENDED) return machines.reload(); // missed events, or access lost: read again
     if (event.type !== 'machine.status' || event.clusterId !== cluster.id) return;
     machines.setData((rows) =>
       rows.map((machine) => (machine.id === event.data.machineId ? { ...machine, status: event.data.status as Machine['status'] } : machine)),

@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
 import { api, messageOf } from '../session.ts';
-import { RESUMED, sendConsoleCommand, useLive, type LiveEvent } from '../live.ts';
+import { ENDED, RESUMED, sendConsoleCommand, useLive, type LiveEvent } from '../live.ts';
 import { link, type PageProps } from '../nav.ts';
 import { Action, can, Field, Form, formatBytes, formatTime, Notice, Show, Status, Table, useLoad } from '../ui.tsx';
 import { MetricsCharts } from './metrics.tsx';
@@ -43,8 +43,8 @@ export function ServerPage({ cluster, id }: PageProps) {
   };
 
   useLive({ serverId, console: true, stats: true }, (event: LiveEvent) => {
-    if (event.type === RESUMED) {
-      // Events of the break were missed: read the server, its players, its backups and the job on show again (the
+    if (event.type === RESUMED || event.type === ENDED) {
+      // Events of the break were missed, or access was lost (the API's answer is shown): read the server, its players, its backups and the job on show again (the
       // console's recent lines come again with the new subscription).
       server.reload();
       players.reload();

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
 import { api } from '../session.ts';
-import { RESUMED, useLive, type LiveEvent } from '../live.ts';
+import { ENDED, RESUMED, useLive, type LiveEvent } from '../live.ts';
 import { link, type PageProps } from '../nav.ts';
 import { can, Field, Form, formatBytes, Select, Show, Status, Table, useLoad } from '../ui.tsx';
 
@@ -24,7 +24,7 @@ export function ServersPage({ cluster }: PageProps) {
 
   // Status and players change live; CPU and memory come with the servers' records, read again every 15 s.
   useLive({ clusterId: cluster.id, types: ['server.status', 'player.joined', 'player.left'] }, (event: LiveEvent) => {
-    if (event.type === RESUMED) return servers.reload(); // events of the break were missed
+    if (event.type === RESUMED || event.type === ENDED) return servers.reload(); // missed events, or access lost: read again
     const serverId = event.data.serverId as string | undefined;
     if (event.clusterId !== cluster.id || !serverId) return;
     servers.setData((rows) =>
