@@ -394,6 +394,12 @@ test.serial('a sign-in link that this tab did not start is refused; one it start
   await page.getByText('A sign-in link that this browser did not start was ignored.').waitFor();
   t.is(await page.evaluate(() => localStorage.getItem('gsm.session')), null, 'nothing stored');
   t.false(page.url().includes('accessToken'), 'the tokens are gone from the address');
+  // A tab that did start a sign-in, handed a link with another value: refused too.
+  await page.evaluate(() => sessionStorage.setItem('gsm.oauth.nonce', 'value-this-tab-keeps-0000'));
+  await page.goto('about:blank');
+  await page.goto(link('&nonce=value-someone-else-made-0000'));
+  await page.getByText('A sign-in link that this browser did not start was ignored.').waitFor();
+  t.is(await page.evaluate(() => localStorage.getItem('gsm.session')), null, 'nothing stored for a value not this tab’s');
 
   // Signed in already (as the victim): a link does not replace the session either.
   await page.getByLabel('E-mail').fill(victim.email);
@@ -404,19 +410,29 @@ test.serial('a sign-in link that this tab did not start is refused; one it start
     .or(page.getByRole('heading', { name: 'Servers' }))
     .first()
     .waitFor();
+  const victimsToken = await page.evaluate(() => localStorage.getItem('gsm.session'));
+  t.truthy(victimsToken);
   await page.goto('about:blank');
   await page.goto(link());
-  await page.getByRole('link', { name: 'Game servers' }).waitFor();
+  await page.getByText('A sign-in link that this browser did not start was ignored: you are still signed in as before.').waitFor();
+  t.is(await page.evaluate(() => localStorage.getItem('gsm.session')), victimsToken, 'still the victim’s session');
   t.is(await page.getByRole('option', { name: /Attacker's/ }).count(), 0, 'still the victim');
 
-  // The tab's own value (as the Steam and Discord buttons keep it) lets the pair in.
+  // The tab's own value (as the Steam and Discord buttons keep it) lets the pair in. Here another tab of the browser
+  // signed in meanwhile (as the victim): that session is ended on the service, not left open with nobody holding it.
   const own = await browser.page();
   await own.page.goto(`${app.url}/`);
   await own.page.evaluate(() => sessionStorage.setItem('gsm.oauth.nonce', 'own-value-of-this-tab'));
+  const meanwhile = (await body(await app.request('/api/v1/auth/login', json({ email: victim.email, password: PASSWORD })))) as Record<string, string>;
+  await own.page.evaluate((stored) => localStorage.setItem('gsm.session', stored), JSON.stringify({ ...meanwhile, expiresAt: Date.now() + 900_000 }));
   await own.page.goto('about:blank'); // back from the provider: a new document
   await own.page.goto(link('&nonce=own-value-of-this-tab'));
   await own.page.getByRole('heading', { name: 'Servers' }).waitFor();
   t.true((await own.page.getByRole('combobox', { name: 'Cluster' }).textContent())!.includes("Attacker's"));
+  await until(
+    async () => (await app.request('/api/v1/account', { headers: { authorization: `Bearer ${meanwhile.accessToken}` } })).status === 401,
+    'the replaced session ended',
+  );
 });
 
 test.serial('Sign in with Steam: the provider sends the browser back to the dashboard, signed in', async (t) => {

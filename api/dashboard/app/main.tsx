@@ -6,8 +6,8 @@
 import './style.css';
 import { Component, render, type ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, session } from './session.ts';
-import { can, Show, useLoad } from './ui.tsx';
+import { api, refusedSignInLink, session } from './session.ts';
+import { can, Notice, Show, useLoad } from './ui.tsx';
 import { link, type Cluster, type PageProps } from './nav.ts';
 import { SignIn } from './pages/signIn.tsx';
 import { ServersPage } from './pages/servers.tsx';
@@ -164,7 +164,10 @@ function Shell() {
           ))}
         </nav>
       )}
-      <main class="content">{main}</main>
+      <main class="content">
+        {refusedSignInLink && <Notice kind="error">A sign-in link that this browser did not start was ignored: you are still signed in as before.</Notice>}
+        {main}
+      </main>
     </div>
   );
 }

@@ -13,7 +13,10 @@ const listeners = new Set<() => void>();
 let stored: Stored | null = read();
 let refreshing: Promise<boolean> | null = null;
 let timer: ReturnType<typeof setTimeout> | undefined;
-/** Counts sign-outs (here or in another tab): a refresh that was under way then must not sign back in. */
+/**
+ * Counts sign-outs and sessions written by another tab (a sign-in there): a refresh that was under way meanwhile must
+ * not sign back in, nor write its pair over the newer session.
+ */
 let generation = 0;
 /** The pause before trying a failed refresh again (offline, or the service answered 5xx); doubles up to a minute. */
 let retryMs = 5_000;
@@ -38,7 +41,7 @@ function changed() {
 addEventListener('storage', (event) => {
   if (event.key !== KEY) return;
   stored = read();
-  if (!stored) generation++;
+  generation++;
   changed();
 });
 
@@ -58,6 +61,13 @@ export const session = {
     stored = { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: Date.now() + Number(pair.expiresIn) * 1000 };
     localStorage.setItem(KEY, JSON.stringify(stored));
     changed();
+  },
+  /** A sign-in (password, registration, Steam, Discord): a session it replaces is ended on the service, not left open. */
+  signIn(pair: TokenPair) {
+    const previous = stored;
+    generation++;
+    session.start(pair);
+    if (previous && previous.refreshToken !== pair.refreshToken) void endOnService(previous);
   },
   async signOut() {
     const ending = stored;
@@ -127,14 +137,19 @@ async function leased<T>(work: (waited: boolean) => Promise<T>): Promise<T> {
   for (;;) {
     const current = holder();
     if (!current || current.until < Date.now() || current.tab === tab) {
-      localStorage.setItem(LEASE, JSON.stringify({ tab, until: Date.now() + 10_000 }));
+      const claim = () => localStorage.setItem(LEASE, JSON.stringify({ tab, until: Date.now() + 10_000 }));
+      claim();
       await new Promise((resolve) => setTimeout(resolve, 200));
-      if (holder()?.tab === tab)
+      if (holder()?.tab === tab) {
+        // Kept while the work lasts: a refresh slower than the lease must not let another tab in.
+        const renew = setInterval(() => holder()?.tab === tab && claim(), 3_000);
         try {
           return await work(waited);
         } finally {
+          clearInterval(renew);
           if (holder()?.tab === tab) localStorage.removeItem(LEASE);
         }
+      }
     }
     waited = true;
     await storageWritten([KEY, LEASE], 1_000);
@@ -160,52 +175,76 @@ function storageWritten(keys: string[], ms: number): Promise<void> {
   });
 }
 
+/**
+ * How long a tab keeps the lock after storing a new pair: long enough for the write to reach every other tab, so a tab
+ * that finds the lock free just after does not read a copy still holding the spent refresh token.
+ */
+const SETTLE_MS = 1_000;
+
 /** Exchanges the refresh token for a new pair (one exchange at a time, across tabs); false when the session is over. */
 export function refresh(): Promise<boolean> {
-  const spent = stored?.refreshToken;
-  refreshing ??= exclusively(async (waited) => {
-    // Another tab held the lock: it refreshed (or tried). Its new pair is the one to use once it has reached this tab.
-    if (waited && stored?.refreshToken === spent) await storageWritten([KEY], 2_000);
-    const latest = read();
-    if (latest && latest.refreshToken !== spent) {
-      stored = latest;
+  if (refreshing) return refreshing;
+  const spent = stored?.refreshToken; // the token this tab holds now: a newer one found later was refreshed by another tab
+  let answer!: (refreshed: boolean) => void;
+  refreshing = new Promise<boolean>((resolve) => (answer = resolve)).finally(() => {
+    refreshing = null;
+  });
+  const answered = refreshing;
+  void exclusively(async (waited) => {
+    let wrote = false;
+    try {
+      const refreshed = await exchange(spent, waited, () => (wrote = true));
+      answer(refreshed); // callers go on now; the lock is kept a moment longer when a pair was written
+    } catch {
+      answer(false);
+    }
+    if (wrote) await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  }).catch(() => answer(false));
+  return answered;
+}
+
+/** The exchange itself, holding the lock: `wrote()` when it stored a new pair. */
+async function exchange(spent: string | undefined, waited: boolean, wrote: () => void): Promise<boolean> {
+  // Another tab held the lock: it refreshed (or tried). Its new pair is the one to use once it has reached this tab.
+  if (waited && stored?.refreshToken === spent) await storageWritten([KEY], 2_000);
+  const latest = read();
+  if (latest && latest.refreshToken !== spent) {
+    stored = latest;
+    changed();
+    return true;
+  }
+  const current = stored;
+  if (!current) return false;
+  if (current.refreshToken !== spent) return true;
+  const mine = generation;
+  try {
+    const response = await postRefresh(current.refreshToken);
+    if (response.ok) {
+      const pair = (await response.json()) as TokenPair;
+      // Signed out, or signed in anew (here or in another tab), while the answer was on its way: end the new pair too,
+      // and go on with whatever session there is now.
+      if (generation !== mine) {
+        await endOnService(pair);
+        return stored !== null;
+      }
+      session.start(pair);
+      wrote();
+      return true;
+    }
+    // Another tab may have spent this refresh token and stored the new pair.
+    const other = read();
+    if (other && other.refreshToken !== current.refreshToken) {
+      stored = other;
       changed();
       return true;
     }
-    const current = stored;
-    if (!current) return false;
-    if (current.refreshToken !== spent) return true;
-    const mine = generation;
-    try {
-      const response = await postRefresh(current.refreshToken);
-      if (response.ok) {
-        const pair = (await response.json()) as TokenPair;
-        // Signed out (here or in another tab) while the answer was on its way: end the new pair too.
-        if (generation !== mine) {
-          await endOnService(pair);
-          return false;
-        }
-        session.start(pair);
-        return true;
-      }
-      // Another tab may have spent this refresh token and stored the new pair.
-      const other = read();
-      if (other && other.refreshToken !== current.refreshToken) {
-        stored = other;
-        changed();
-        return true;
-      }
-      if (response.status === 400 || response.status === 401) await session.signOut();
-      else retryLater();
-      return false;
-    } catch {
-      retryLater(); // offline: keep the session and try again later (a call also tries at once)
-      return false;
-    }
-  }).finally(() => {
-    refreshing = null;
-  });
-  return refreshing;
+    if (response.status === 400 || response.status === 401) await session.signOut();
+    else retryLater();
+    return false;
+  } catch {
+    retryLater(); // offline: keep the session and try again later (a call also tries at once)
+    return false;
+  }
 }
 
 const NONCE = 'gsm.oauth.nonce';
@@ -231,7 +270,7 @@ function takeSignInFragment(): boolean {
   sessionStorage.removeItem(NONCE);
   history.replaceState(null, '', '/#/');
   if (!expected || fragment.get('nonce') !== expected) return true;
-  session.start({
+  session.signIn({
     accessToken: fragment.get('accessToken')!,
     refreshToken: fragment.get('refreshToken')!,
     expiresIn: Number(fragment.get('expiresIn') ?? 900),

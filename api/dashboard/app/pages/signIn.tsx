@@ -23,7 +23,7 @@ export function SignIn() {
       <h1>{mode === 'signIn' ? 'Sign in' : 'Create an account'}</h1>
       {refusedSignInLink && <Notice kind="error">A sign-in link that this browser did not start was ignored. Sign in here.</Notice>}
       {mode === 'signIn' ? (
-        <Form submit="Sign in" onSubmit={async ({ email, password }) => session.start(await api.post<TokenPair>('/api/v1/auth/login', { email, password }))}>
+        <Form submit="Sign in" onSubmit={async ({ email, password }) => session.signIn(await api.post<TokenPair>('/api/v1/auth/login', { email, password }))}>
           <Field name="email" label="E-mail" type="email" autocomplete="username" required />
           <Field name="password" label="Password" type="password" autocomplete="current-password" required />
         </Form>
@@ -31,7 +31,7 @@ export function SignIn() {
         <Form
           submit="Create account"
           onSubmit={async ({ email, password, displayName }) =>
-            session.start(await api.post<TokenPair>('/api/v1/auth/register', { email, password, displayName }))
+            session.signIn(await api.post<TokenPair>('/api/v1/auth/register', { email, password, displayName }))
           }
         >
           <Field name="displayName" label="Your name" autocomplete="nickname" maxLength={64} required />
