@@ -475,8 +475,37 @@ test.serial('live updates come back after the service ends the socket, with what
   await machines.getByText('renamed in the gap', { exact: true }).waitFor();
   await until(async () => (await sockets()) === 1, 'connected again');
   // And live again: the agent connects and the machine goes ONLINE without a reload.
-  agents.push(await startAgent({ url: app.url, machineId, token }));
+  const agent = await startAgent({ url: app.url, machineId, token });
   await machines.getByText('ONLINE', { exact: true }).waitFor();
+
+  // A change that arrives while the page reads again is kept: the read's answer, older than it, does not undo it.
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let fetched!: () => void;
+  const snapshot = new Promise<void>((resolve) => (fetched = resolve));
+  const list = new RegExp(`/api/v1/clusters/${clusterId}/machines\\?`);
+  await page.route(
+    list,
+    async (route) => {
+      const response = await route.fetch(); // read now: ONLINE
+      fetched();
+      await gate;
+      await route.fulfill({ response });
+    },
+    { times: 1 },
+  );
+  app.deps.live.io.of('/live').disconnectSockets(true); // back: RESUMED, and the page reads its machines again
+  await snapshot;
+  await agent.stop(); // meanwhile the machine goes OFFLINE, live
+  await machines.getByText('OFFLINE', { exact: true }).waitFor();
+  const answered = page.waitForEvent('requestfinished', (request) => list.test(request.url()));
+  release();
+  await answered;
+  for (let look = 0; look < 10; look++) {
+    t.is(await machines.getByText('ONLINE', { exact: true }).count(), 0, 'the older answer did not put ONLINE back');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await machines.getByText('OFFLINE', { exact: true }).waitFor();
 
   await page.goto(`${app.url}/#/c/%/servers`);
   await page.getByText('This cluster does not exist or you are not a member of it.').waitFor();

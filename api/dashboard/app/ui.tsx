@@ -21,7 +21,17 @@ export const can = (role: Role | undefined, action: keyof typeof LEAST) => role 
 
 // ------------------------------------------------------------------------------------------------------------ data
 
-export type Loaded<T> = { data: T | undefined; error: string | null; loading: boolean; reload: () => void; setData: (update: (data: T) => T) => void };
+export type Loaded<T> = {
+  data: T | undefined;
+  error: string | null;
+  loading: boolean;
+  reload: () => void;
+  /**
+   * A live change. While a load is on its way it is applied again to that load's answer, which may be older than the
+   * change; pass `replay = false` for a change that is a step (a count + 1), which that answer may already include.
+   */
+  setData: (update: (data: T) => T, replay?: boolean) => void;
+};
 
 /**
  * Loads `load()` when `key` changes; `reload()` loads again in place (the old data stays shown meanwhile). Data loaded
@@ -31,22 +41,32 @@ export function useLoad<T>(load: () => Promise<T>, key: unknown[]): Loaded<T> {
   type State = { data: T | undefined; error: string | null; loading: boolean; of: object | undefined };
   const [state, setState] = useState<State>({ data: undefined, error: null, loading: true, of: undefined });
   const generation = useRef(0);
+  // Live changes made (setData) while a load is on its way: applied again to its answer, which may be older than they are.
+  const since = useRef<((data: T) => T)[] | null>(null);
   const of = useMemo(() => ({}), key); // this key's identity: state loaded for another one is not this key's
   const run = useCallback(() => {
     const mine = ++generation.current;
+    since.current = [];
     setState((previous) => ({ ...previous, loading: true }));
     load().then(
-      (data) => mine === generation.current && setState({ data, error: null, loading: false, of }),
-      (error: unknown) =>
-        mine === generation.current &&
-        setState((previous) => ({ data: previous.of === of ? previous.data : undefined, error: messageOf(error), loading: false, of })),
+      (data) => {
+        if (mine !== generation.current) return;
+        const updated = (since.current ?? []).reduce((current, update) => update(current), data);
+        since.current = null;
+        setState({ data: updated, error: null, loading: false, of });
+      },
+      (error: unknown) => {
+        if (mine !== generation.current) return;
+        since.current = null;
+        setState((previous) => ({ data: previous.of === of ? previous.data : undefined, error: messageOf(error), loading: false, of }));
+      },
     );
   }, [of]);
   useEffect(run, [run]);
-  const setData = useCallback(
-    (update: (data: T) => T) => setState((previous) => (previous.data === undefined ? previous : { ...previous, data: update(previous.data) })),
-    [],
-  );
+  const setData = useCallback((update: (data: T) => T, replay = true) => {
+    if (replay) since.current?.push(update);
+    setState((previous) => (previous.data === undefined ? previous : { ...previous, data: update(previous.data) }));
+  }, []);
   const current = state.of === of ? state : { data: undefined, error: null, loading: true };
   return { data: current.data, error: current.error, loading: current.loading, reload: run, setData };
 }

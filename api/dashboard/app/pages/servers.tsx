@@ -27,14 +27,16 @@ export function ServersPage({ cluster }: PageProps) {
     if (event.type === RESUMED || event.type === ENDED) return servers.reload(); // missed events, or access lost: read again
     const serverId = event.data.serverId as string | undefined;
     if (event.clusterId !== cluster.id || !serverId) return;
-    servers.setData((rows) =>
-      rows.map((server) => {
-        if (server.id !== serverId) return server;
-        if (event.type === 'server.status') return { ...server, status: event.data.status as Server['status'] };
-        if (event.type === 'player.joined') return { ...server, playersOnline: server.playersOnline + 1 };
-        if (event.type === 'player.left') return { ...server, playersOnline: Math.max(0, server.playersOnline - 1) };
-        return server;
-      }),
+    servers.setData(
+      (rows) =>
+        rows.map((server) => {
+          if (server.id !== serverId) return server;
+          if (event.type === 'server.status') return { ...server, status: event.data.status as Server['status'] };
+          if (event.type === 'player.joined') return { ...server, playersOnline: server.playersOnline + 1 };
+          if (event.type === 'player.left') return { ...server, playersOnline: Math.max(0, server.playersOnline - 1) };
+          return server;
+        }),
+      event.type === 'server.status', // a count's step is not applied again to a newer read (it may count it already)
     );
   });
   useEffect(() => {
