@@ -113,7 +113,9 @@ export async function runInstallJob(
   };
   let outcome: { version: string | null; message: string };
   try {
-    outcome = await supervisor.maintain(job.type, () => install(context, config), 'INSTALLING');
+    // The installer's last lines reach the console before the job's result is sent (a script reading the console once
+    // the job ended sees them).
+    outcome = await supervisor.maintain(job.type, () => install(context, config), 'INSTALLING').finally(() => supervisor.flushConsole());
   } catch (error) {
     const failure = error instanceof InstallError ? error : new InstallError(context.signal.aborted ? 'CANCELLED' : 'INSTALL_FAILED', (error as Error).message);
     supervisor.report('INSTALL_FAILED', `${job.type.toLowerCase()} failed: ${failure.message}`.slice(0, 2000));

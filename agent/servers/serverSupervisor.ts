@@ -165,6 +165,11 @@ export class ServerSupervisor {
     this.#queueConsole(line);
   }
 
+  /** Sends the console lines waiting for the next flush now: an install's last lines go before its job's result. */
+  flushConsole(): void {
+    this.#flushConsole();
+  }
+
   /** Moves towards the desired status (after every servers:sync and reconnect). */
   async reconcile(): Promise<void> {
     if (this.#maintenance) return;

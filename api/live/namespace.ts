@@ -177,6 +177,8 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
 
     const end = (sub: Subscription) => {
       sub.stop();
+      // Replaced meanwhile (a subscribe while an access check awaited): the newer one keeps its key and its rooms.
+      if (subscriptions.get(sub.key) !== sub) return;
       subscriptions.delete(sub.key);
       if (sub.serverId) {
         void socket.leave(`console:${sub.serverId}`);
@@ -311,6 +313,7 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
           } catch (error) {
             if (!(error instanceof AppError) || error.status >= 500) continue;
             refused.set(sub.clusterId, error);
+            if (!current(sub)) continue; // replaced or ended while this check awaited: the newer one is checked next time
             end(sub);
             socket.emit('subscription:ended', {
               ...(sub.serverId ? { serverId: sub.serverId } : { clusterId: sub.clusterId }),

@@ -79,6 +79,30 @@ async function threeTabsRefreshing(page: Page, origin: string): Promise<Page[]> 
   return tabs;
 }
 
+/** The ids of the sessions of `email` still open on the service. */
+const openSessions = async (email: string) =>
+  (
+    await app.pool.anyFirst(sql.unsafe`
+      SELECT s.id FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = ${email} AND s.revoked_at IS NULL`)
+  ).map(String);
+
+/** The page's next refresh reaches the service, and its answer is held until `hold()` resolves; resolves once answered. */
+async function holdRefresh(page: Page, hold: () => Promise<unknown>): Promise<{ onItsWay: Promise<void> }> {
+  let answered!: () => void;
+  const onItsWay = new Promise<void>((resolve) => (answered = resolve));
+  await page.route(
+    '**/api/v1/auth/refresh',
+    async (route) => {
+      const response = await route.fetch();
+      answered();
+      await hold();
+      await route.fulfill({ response });
+    },
+    { times: 1 },
+  );
+  return { onItsWay };
+}
+
 /** Sessions of `email` that the service ended because a spent refresh token was presented again. */
 const revokedAsReplayed = async (email: string) =>
   Number(
@@ -331,6 +355,101 @@ test.serial('the session refreshes without losing the page', async (t) => {
   t.notRegex(page.url(), /sign-in/);
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('gsm.session')!) as { accessToken: string });
   t.not(stored.accessToken, 'v4.public.expired', 'a new access token was stored');
+});
+
+test.serial(
+  'auth:expiring refreshes and hands the socket the new token; a refresh answered 503 is tried again; Sign out during a refresh stays signed out',
+  async (t) => {
+    const owner = await signUp(app, 'expiring');
+    await createCluster(app, owner, 'Night shift');
+    const helpers = await openSessions(owner.email); // the test's own API calls' sessions; the browser's are the others
+    const { page, errors } = await signedIn(owner);
+    await page.getByRole('heading', { name: 'Servers' }).waitFor();
+    type Pair = { accessToken: string; refreshToken: string };
+    const stored = () => page.evaluate(() => JSON.parse(localStorage.getItem('gsm.session') ?? 'null') as { accessToken: string; refreshToken: string } | null);
+    const socketWith = (token: string) =>
+      [...app.deps.live.io.of('/live').sockets.values()].find((socket) => (socket.handshake.auth as { token?: string }).token === token);
+
+    // A minute before the access token expires, the service says so on the socket.
+    const first = (await stored())!;
+    await until(async () => Boolean(socketWith(first.accessToken)), 'the page is connected');
+    const socket = socketWith(first.accessToken)!;
+    const handed = new Promise<string>((resolve) => socket.on('auth:refresh', (renewal: { token: string }) => resolve(renewal.token)));
+    socket.emit('auth:expiring', { expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    const token = await handed;
+    const second = (await stored()) as Pair;
+    t.not(second.refreshToken, first.refreshToken, 'the session was refreshed');
+    t.is(token, second.accessToken, 'and the socket holds the new access token');
+
+    // The service cannot answer a refresh (503): the session is kept and the refresh tried again.
+    let refused = 0;
+    await page.route('**/api/v1/auth/refresh', (route) =>
+      refused++ === 0
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message: 'Later' }),
+          })
+        : route.continue(),
+    );
+    await expireAccessToken(page);
+    await page.reload();
+    await until(async () => refused >= 1, 'a refresh refused');
+    await until(async () => ((await stored()) as Pair).accessToken !== 'v4.public.expired', 'refreshed on a later try', 20_000);
+    t.is(await page.getByRole('heading', { name: 'Sign in' }).count(), 0, 'still signed in');
+    await page.unroute('**/api/v1/auth/refresh');
+
+    // Sign out while a refresh's answer is on its way: signed out, and the new pair is ended on the service too.
+    const { onItsWay } = await holdRefresh(page, () => new Promise((resolve) => setTimeout(resolve, 1_000)));
+    await expireAccessToken(page);
+    await page.reload();
+    await onItsWay;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await until(async () => (await openSessions(owner.email)).every((id) => helpers.includes(id)), 'no session of the browser left open');
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // the held answer has arrived meanwhile
+    t.is(await stored(), null, 'still signed out');
+    t.is(await page.getByRole('heading', { name: 'Sign in' }).count(), 1);
+    t.deepEqual(errors, []);
+  },
+);
+
+test.serial('a sign-in in another tab while this tab refreshes stands: the refreshed pair is ended, not written over it', async (t) => {
+  const first = await signUp(app, 'first-account');
+  await createCluster(app, first, 'First');
+  const second = await signUp(app, 'second-account');
+  await createCluster(app, second, 'Second');
+  const helpers = await openSessions(first.email);
+  const { page, errors } = await signedIn(first);
+  await page.getByRole('heading', { name: 'Servers' }).waitFor();
+
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const { onItsWay } = await holdRefresh(page, () => gate);
+  await expireAccessToken(page);
+  await page.reload();
+  await onItsWay;
+  // Another tab of this browser signs in as someone else meanwhile.
+  const pair = (await body(await app.request('/api/v1/auth/login', json({ email: second.email, password: PASSWORD })))) as Record<string, string>;
+  const other = await page.context().newPage();
+  await other.goto(`${app.url}/#/account`);
+  await other.evaluate(
+    (value) => localStorage.setItem('gsm.session', value),
+    JSON.stringify({ ...pair, expiresAt: Date.now() + 900_000, signedIn: 'in-the-other-tab' }),
+  );
+  release();
+  await page.getByRole('combobox', { name: 'Cluster' }).filter({ hasText: 'Second' }).waitFor();
+  const kept = await page.evaluate(() => (JSON.parse(localStorage.getItem('gsm.session')!) as { accessToken: string }).accessToken);
+  t.is(kept, pair.accessToken, 'the other tab’s sign-in stands');
+  await until(async () => (await openSessions(first.email)).every((id) => helpers.includes(id)), 'the first account’s browser session ended');
+  // And a page already showing one account follows a sign-in elsewhere as another: its pages read again.
+  const again = (await body(await app.request('/api/v1/auth/login', json({ email: first.email, password: PASSWORD })))) as Record<string, string>;
+  await other.evaluate(
+    (value) => localStorage.setItem('gsm.session', value),
+    JSON.stringify({ ...again, expiresAt: Date.now() + 900_000, signedIn: 'once-more-in-the-other-tab' }),
+  );
+  await page.getByRole('combobox', { name: 'Cluster' }).filter({ hasText: 'First' }).waitFor();
+  t.deepEqual(errors, []);
 });
 
 test.serial('three tabs refreshing at once spend the refresh token once (a replayed one would revoke the session)', async (t) => {

@@ -68,8 +68,15 @@ function sync(live: Socket, key: string, force = false) {
   if (!live.connected || (!force && json === entry.sent)) return;
   entry.sent = json;
   live.emit('subscribe', body, (answer: Ack | undefined) => {
-    // Refused (no access, no such server, too many): unless a newer body was sent meanwhile.
-    if (answer && !answer.ok && subscriptions.get(key) === entry && entry.sent === json) ended(key, answer);
+    if (!answer || answer.ok || subscriptions.get(key) !== entry || entry.sent !== json) return; // a newer body was sent since
+    // The service could not check (a database blip, 5xx): asked again in a moment, still wanted.
+    if (!answer.statusCode || answer.statusCode >= 500)
+      return void setTimeout(() => {
+        if (subscriptions.get(key) !== entry || entry.sent !== json) return;
+        entry.sent = null;
+        sync(live, key);
+      }, 5_000);
+    ended(key, answer); // refused: no access, no such server, too many
   });
 }
 

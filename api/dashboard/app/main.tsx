@@ -53,15 +53,17 @@ function useHash(): string[] {
     });
 }
 
+/** Signed in, and as which sign-in: '' when signed out. */
 function useSignedIn() {
-  const [signedIn, setSignedIn] = useState(session.signedIn);
-  useEffect(() => session.subscribe(() => setSignedIn(session.signedIn)), []);
-  return signedIn;
+  const [identity, setIdentity] = useState(session.signedIn ? session.identity || 'signed-in' : '');
+  useEffect(() => session.subscribe(() => setIdentity(session.signedIn ? session.identity || 'signed-in' : '')), []);
+  return identity;
 }
 
 function App() {
-  const signedIn = useSignedIn();
-  return <Contained>{signedIn ? <Shell /> : <SignIn />}</Contained>;
+  const identity = useSignedIn();
+  // Another sign-in (in this tab or another) is another account, perhaps: every page starts over with it.
+  return <Contained>{identity ? <Shell key={identity} /> : <SignIn />}</Contained>;
 }
 
 /** A fault in a page's code shows a message with a way out instead of a blank page. */

@@ -6,7 +6,8 @@
 import { ApiError, GsmClient } from '../../clients/typescript/src/client.ts';
 
 export type TokenPair = { accessToken: string; refreshToken: string; expiresIn: number };
-type Stored = { accessToken: string; refreshToken: string; expiresAt: number };
+/** `signedIn`: which sign-in this session came from (a refresh keeps it; a sign-in, here or in another tab, changes it). */
+type Stored = { accessToken: string; refreshToken: string; expiresAt: number; signedIn?: string };
 
 const KEY = 'gsm.session';
 const listeners = new Set<() => void>();
@@ -49,6 +50,10 @@ export const session = {
   get signedIn() {
     return stored !== null;
   },
+  /** Changes when the browser's session is replaced by a sign-in (not when it is refreshed): the pages read again. */
+  get identity() {
+    return stored?.signedIn ?? '';
+  },
   get accessToken() {
     return stored?.accessToken ?? '';
   },
@@ -56,9 +61,14 @@ export const session = {
     listeners.add(listener);
     return () => void listeners.delete(listener);
   },
-  start(pair: TokenPair) {
+  start(pair: TokenPair, signedIn = stored?.signedIn ?? Math.random().toString(36).slice(2)) {
     retryMs = 5_000;
-    stored = { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: Date.now() + Number(pair.expiresIn) * 1000 };
+    stored = {
+      accessToken: pair.accessToken,
+      refreshToken: pair.refreshToken,
+      expiresAt: Date.now() + Number(pair.expiresIn) * 1000,
+      signedIn,
+    };
     localStorage.setItem(KEY, JSON.stringify(stored));
     changed();
   },
@@ -66,7 +76,7 @@ export const session = {
   signIn(pair: TokenPair) {
     const previous = stored;
     generation++;
-    session.start(pair);
+    session.start(pair, Math.random().toString(36).slice(2));
     if (previous && previous.refreshToken !== pair.refreshToken) void endOnService(previous);
   },
   async signOut() {
@@ -133,21 +143,25 @@ async function leased<T>(work: (waited: boolean) => Promise<T>): Promise<T> {
       return null;
     }
   };
+  // Each call claims for itself (not for its tab), so a second refresh in this tab waits its turn like another tab's,
+  // and the first one's release cannot drop the second one's claim.
+  const claimant = `${tab}.${Math.random().toString(36).slice(2)}`;
+  const mine = () => holder()?.tab === claimant;
   let waited = false;
   for (;;) {
     const current = holder();
-    if (!current || current.until < Date.now() || current.tab === tab) {
-      const claim = () => localStorage.setItem(LEASE, JSON.stringify({ tab, until: Date.now() + 10_000 }));
+    if (!current || current.until < Date.now()) {
+      const claim = () => localStorage.setItem(LEASE, JSON.stringify({ tab: claimant, until: Date.now() + 10_000 }));
       claim();
       await new Promise((resolve) => setTimeout(resolve, 200));
-      if (holder()?.tab === tab) {
+      if (mine()) {
         // Kept while the work lasts: a refresh slower than the lease must not let another tab in.
-        const renew = setInterval(() => holder()?.tab === tab && claim(), 3_000);
+        const renew = setInterval(() => mine() && claim(), 3_000);
         try {
           return await work(waited);
         } finally {
           clearInterval(renew);
-          if (holder()?.tab === tab) localStorage.removeItem(LEASE);
+          if (mine()) localStorage.removeItem(LEASE);
         }
       }
     }
@@ -221,11 +235,17 @@ async function exchange(spent: string | undefined, waited: boolean, wrote: () =>
     const response = await postRefresh(current.refreshToken);
     if (response.ok) {
       const pair = (await response.json()) as TokenPair;
-      // Signed out, or signed in anew (here or in another tab), while the answer was on its way: end the new pair too,
-      // and go on with whatever session there is now.
-      if (generation !== mine) {
+      // Signed out or signed in anew, here or in another tab, while the answer was on its way (read from storage too:
+      // the other tab's event may not have reached this one yet): that stands, and the new pair is ended.
+      const now = read();
+      if (generation !== mine || now?.refreshToken !== current.refreshToken) {
         await endOnService(pair);
-        return stored !== null;
+        if (generation === mine) {
+          stored = now;
+          generation++;
+          changed();
+        }
+        return false; // a call made for the session that was replaced is not repeated as another one
       }
       session.start(pair);
       wrote();
@@ -283,13 +303,16 @@ export const refusedSignInLink = takeSignInFragment();
 
 /** fetch with the current access token; a 401 refreshes the session once and repeats the call. */
 async function authorizedFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+  let sent = '';
   const send = () => {
     const headers = { ...(init.headers as Record<string, string>) };
-    if (stored) headers.authorization = `Bearer ${stored.accessToken}`;
+    if (stored) headers.authorization = `Bearer ${(sent = stored.accessToken)}`;
     return fetch(input, { ...init, headers });
   };
   const response = await send();
   if (response.status !== 401 || !stored) return response;
+  // Sent with a token that a refresh has replaced since (a call that was on its way during it): send again, no refresh.
+  if (stored.accessToken !== sent) return send();
   return (await refresh()) ? send() : response;
 }
 
