@@ -358,7 +358,7 @@ test.serial('the session refreshes without losing the page', async (t) => {
 });
 
 test.serial(
-  'auth:expiring refreshes and hands the socket the new token; a refresh answered 503 is tried again; Sign out during a refresh stays signed out',
+  'auth:expiring refreshes and hands the socket the new token; after auth:expired it refreshes and connects again; a refresh answered 503 is tried again; Sign out during a refresh stays signed out',
   async (t) => {
     const owner = await signUp(app, 'expiring');
     await createCluster(app, owner, 'Night shift');
@@ -380,6 +380,18 @@ test.serial(
     const second = (await stored()) as Pair;
     t.not(second.refreshToken, first.refreshToken, 'the session was refreshed');
     t.is(token, second.accessToken, 'and the socket holds the new access token');
+
+    // The service ends the socket because its token expired: the page refreshes the session, then connects with it.
+    const liveSockets = () => [...app.deps.live.io.of('/live').sockets.values()];
+    const before = new Set(liveSockets());
+    socket.emit('auth:expired', { message: 'The access token expired; connect again with a fresh one' });
+    socket.disconnect(true);
+    await until(async () => ((await stored()) as Pair).refreshToken !== second.refreshToken, 'refreshed after auth:expired');
+    const third = (await stored()) as Pair;
+    await until(
+      async () => liveSockets().some((other) => !before.has(other) && (other.handshake.auth as { token?: string }).token === third.accessToken),
+      'connected again with the new token',
+    );
 
     // The service cannot answer a refresh (503): the session is kept and the refresh tried again.
     let refused = 0;
