@@ -44,8 +44,8 @@ export function ServerPage({ cluster, id }: PageProps) {
 
   useLive({ serverId, console: true, stats: true }, (event: LiveEvent) => {
     if (event.type === RESUMED || event.type === ENDED) {
-      // Events of the break were missed, or access was lost (the API's answer is shown): read the server, its players, its backups and the job on show again (the
-      // console's recent lines come again with the new subscription).
+      // Events of the break were missed, or access was lost (the API's answer is shown): read the server, its players,
+      // its backups and the job on show again (the console's recent lines come again with the new subscription).
       server.reload();
       players.reload();
       backups.reload();
