@@ -26,7 +26,8 @@ export const errorBody = z
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 20;
 
-const wholeNumber = (name: string) =>
+/** A query parameter holding a whole number (as text), read as a number. */
+export const wholeNumber = (name: string) =>
   z
     .string()
     .regex(/^\d{1,9}$/, `${name} must be a whole number`)

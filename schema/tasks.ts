@@ -3,7 +3,7 @@
  * its type uses (`command` for RCON, `message` for BROADCAST).
  */
 import { z } from 'zod';
-import { booleanQuery, id, paginationQuery, sortQuery, timestamp } from './http.ts';
+import { booleanQuery, id, paginationQuery, sortQuery, timestamp, wholeNumber } from './http.ts';
 import { rconCommand } from './jobs.ts';
 import { canonicalTimezone, checkSchedule, ScheduleError } from './schedule.ts';
 
@@ -127,10 +127,7 @@ export const schedulePreviewQuery = z
   .object({
     schedule,
     timezone: timezone.optional().default('UTC'),
-    count: z
-      .string()
-      .regex(/^\d{1,2}$/, 'count must be a whole number')
-      .transform(Number)
+    count: wholeNumber('count')
       .pipe(z.number().min(1, 'count must be at least 1').max(20, 'count must be at most 20'))
       .optional()
       .default(5)

@@ -1,7 +1,7 @@
 /**
  * The dashboard's assets (docs/dashboard.md), built by this process when it starts serving the API: esbuild bundles
  * api/dashboard/app (TypeScript and JSX for Preact, with the TypeScript client and socket.io-client) into one minified
- * script and one style sheet, in memory, in about a second. There is no build command to run and nothing to fetch:
+ * script and one style sheet, in memory, in well under a second. There is no build command to run and nothing to fetch:
  * everything comes from this installation's node_modules.
  *
  * Each asset is named by its content's hash (`main-3f2a….js`), so browsers may keep it for a year; the page that names
@@ -29,7 +29,7 @@ function asset(stem: string, extension: string, type: string, body: Buffer): Ass
   };
 }
 
-export async function buildDashboard(): Promise<DashboardAssets> {
+async function buildDashboard(): Promise<DashboardAssets> {
   const result = await build({
     entryPoints: [ENTRY],
     bundle: true,

@@ -15,6 +15,8 @@ export const STATE_TTL_MS = 10 * 60 * 1000;
 
 /** Label of the state key derived from the access-token key (AccessTokens.deriveSubkey). */
 export const OAUTH_STATE_KEY_LABEL = 'gsm-oauth-state';
+/** The value a dashboard tab starts a sign-in with (and gets back with the token pair). */
+export const DASHBOARD_NONCE = /^[A-Za-z0-9_-]{16,64}$/;
 
 export type StateClaims = {
   provider: OAuthProvider;
@@ -32,10 +34,7 @@ const payloadSchema = z
     /** The invitation the sign-in was started from (its id; the invitation page proved the token). */
     i: z.uuid().optional(),
     /** Started from this installation's dashboard: the tab's own value, returned with the token pair to the dashboard. */
-    d: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{16,64}$/)
-      .optional(),
+    d: z.string().regex(DASHBOARD_NONCE).optional(),
     n: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
     e: z.int().positive(),
   })

@@ -177,8 +177,6 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
 
     const end = (sub: Subscription) => {
       sub.stop();
-      // Replaced meanwhile (a subscribe while an access check awaited): the newer one keeps its key and its rooms.
-      if (subscriptions.get(sub.key) !== sub) return;
       subscriptions.delete(sub.key);
       if (sub.serverId) {
         void socket.leave(`console:${sub.serverId}`);

@@ -5,6 +5,7 @@
 import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
 import { buildAgentPackage, readInstallScript } from '../agentPackage.ts';
+import { notModified } from '../http/conditional.ts';
 
 export function installAgentPackageRoutes(api: Api, _deps: AppDeps) {
   let script: Buffer | undefined;
@@ -22,11 +23,7 @@ export function installAgentPackageRoutes(api: Api, _deps: AppDeps) {
       ctx.set('ETag', `"${pkg.sha256}"`);
       ctx.set('X-Agent-Version', pkg.version);
       ctx.set('Cache-Control', 'no-cache');
-      const etags = (ctx.get('If-None-Match') || '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
-      if (etags.includes(`"${pkg.sha256}"`) || etags.includes('*')) {
-        ctx.status = 304;
-        return;
-      }
+      if (notModified(ctx, `"${pkg.sha256}"`)) return;
       ctx.type = 'application/gzip';
       ctx.attachment(pkg.fileName);
       ctx.body = pkg.tgz;

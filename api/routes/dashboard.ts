@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
 import { notFound } from '../../schema/errors.ts';
+import { notModified } from '../http/conditional.ts';
 import { dashboardAssets, type Asset } from '../dashboard/build.ts';
 
 /**
@@ -125,10 +126,7 @@ export function installDashboardRoutes(api: Api, deps: AppDeps) {
       if (!asset) throw notFound('No such dashboard asset (the page names the current ones)');
       secure(ctx);
       ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-      if ((ctx.get('If-None-Match') || '').split(',').some((tag) => tag.trim().replace(/^W\//, '') === asset.etag)) {
-        ctx.status = 304;
-        return;
-      }
+      if (notModified(ctx, asset.etag)) return;
       sendAsset(ctx, asset);
     },
   });

@@ -22,7 +22,7 @@ import { registrationOpen } from '../identity/users.ts';
 import { joinByInvitation, pendingInvitation, pendingInvitationById } from '../identity/invitations.ts';
 import { recordAudit } from '../../orchestrator/audit.ts';
 import { createAuthenticator } from '../identity/principal.ts';
-import { oauthStateFor, STATE_TTL_MS, type OAuthProvider, type StateClaims } from '../identity/oauthState.ts';
+import { DASHBOARD_NONCE, oauthStateFor, STATE_TTL_MS, type OAuthProvider, type StateClaims } from '../identity/oauthState.ts';
 import { createProviderUser, findUserByProviderAccount, linkProviderAccount, PROVIDER_NAMES, type ProviderAccount } from '../identity/oauthAccounts.ts';
 import { createSteamOpenId } from '../identity/oauth/steam.ts';
 import { createDiscordOAuth, verifiedEmailOf } from '../identity/oauth/discord.ts';
@@ -69,15 +69,11 @@ const startBody = z
       .max(200)
       .optional()
       .meta({ description: "An invitation's token: the sign-in joins its cluster, creating the account if needed." }),
-    dashboard: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{16,64}$/, 'Use 16 to 64 letters, digits, - or _')
-      .optional()
-      .meta({
-        description:
-          'Started from this installation’s dashboard: a random value the page keeps. The callback returns to the dashboard (`/#accessToken=…&nonce=<this value>`), which accepts the pair only with its own value, so a link carrying someone else’s tokens cannot sign a browser in.',
-        example: 'k3J9x0Qm2bV7nW1pZs8tYc',
-      }),
+    dashboard: z.string().regex(DASHBOARD_NONCE, 'Use 16 to 64 letters, digits, - or _').optional().meta({
+      description:
+        'Started from this installation’s dashboard: a random value the page keeps. The callback returns to the dashboard (`/#accessToken=…&nonce=<this value>`), which accepts the pair only with its own value, so a link carrying someone else’s tokens cannot sign a browser in.',
+      example: 'k3J9x0Qm2bV7nW1pZs8tYc',
+    }),
   })
   .strict();
 const startAnswer = z.object({ url: z.string().meta({ description: "The provider's sign-in page: send the browser there" }) }).meta({ id: 'OAuthStart' });

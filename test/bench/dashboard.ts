@@ -11,10 +11,11 @@
  *    sends 50 lines every 50 ms) for BENCH_CONSOLE_SECONDS (10): every requestAnimationFrame interval is recorded;
  *    target: none over 50 ms; beside the same page with an idle console.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
 import { generatePasetoKey } from '../../api/identity/secrets.ts';
-import { CHROMIUM } from '../support/browser.ts';
+import { startBrowser } from '../support/browser.ts';
+import { PASSWORD } from '../support/identity.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { baseUrl, startMain, type Started } from '../support/mainProcess.ts';
 
@@ -25,7 +26,7 @@ const LINES_PER_SECOND = 1_000;
 const BATCH_MS = 50;
 const BUDGET_BYTES = 300 * 1024;
 const FRAME_TARGET_MS = 50;
-const ADMIN = { email: 'bench@example.test', password: 'correct horse battery staple' };
+const ADMIN = { email: 'bench@example.test', password: PASSWORD };
 
 const database = await createTestDatabase();
 let service: Started | undefined;
@@ -107,10 +108,7 @@ try {
   const scriptIndex = assets.findIndex((path) => path.endsWith('.js'));
   const swaggerScript = await compressed('/api/docs/assets/swagger-ui-bundle.js', 'gzip').catch(() => NaN);
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  browser = (await startBrowser()).browser;
   const session = JSON.stringify({ accessToken: token, refreshToken: pair.refreshToken, expiresAt: Date.now() + 86_400_000 });
   const fresh = async (): Promise<Page> => {
     const context = await browser!.newContext();

@@ -187,8 +187,7 @@ export function generatePythonTypes(document: object): string {
 
 // -------------------------------------------------------------------------------------------------------------------- Go
 
-const INITIALISMS = new Set(['id', 'ids', 'url', 'ip', 'cpu', 'uuid', 'os', 'api', 'json', 'http', 'sha256', 'eula', 'rcon', 's3']);
-const KEEP_CASE = new Set(['rcon', 'eula']); // words Go code writes as words (Rcon), not initialisms
+const INITIALISMS = new Set(['id', 'ids', 'url', 'ip', 'cpu', 'uuid', 'os', 'api', 'json', 'http', 'sha256', 's3']); // not rcon, eula: Go writes them as words (Rcon)
 
 function goName(text: string): string {
   return text
@@ -198,7 +197,7 @@ function goName(text: string): string {
     .filter(Boolean)
     .map((word) => {
       const lower = word.toLowerCase();
-      if (INITIALISMS.has(lower) && !KEEP_CASE.has(lower)) return lower === 'ids' ? 'IDs' : lower.toUpperCase();
+      if (INITIALISMS.has(lower)) return lower === 'ids' ? 'IDs' : lower.toUpperCase();
       return pascal(word);
     })
     .join('');

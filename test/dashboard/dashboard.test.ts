@@ -19,7 +19,7 @@ import { startBrowser, type TestBrowser } from '../support/browser.ts';
 import { startOAuthProvider, type OAuthProvider } from '../support/oauthProvider.ts';
 import { until } from '../support/wait.ts';
 
-export const SCREENSHOTS = fileURLToPath(new URL('../../.tmp/artifacts/dashboard-screenshots/', import.meta.url));
+const SCREENSHOTS = fileURLToPath(new URL('../../.tmp/artifacts/dashboard-screenshots/', import.meta.url));
 
 let app: GatewayApp;
 let browser: TestBrowser;

@@ -171,7 +171,7 @@ func (c *Client) Do(ctx context.Context, method, path string, options *Options, 
 	if key == "" && keyed {
 		key = NewKey()
 	}
-	safe := method == http.MethodGet || method == http.MethodDelete || (keyed && key != "")
+	safe := method == http.MethodGet || method == http.MethodDelete || keyed // a keyed POST always has its key
 	backoffStart := c.Backoff
 	if backoffStart <= 0 {
 		backoffStart = 500 * time.Millisecond

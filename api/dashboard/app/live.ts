@@ -119,7 +119,7 @@ function connect(): Socket {
     connectedBefore = true;
   });
   live.on('subscription:ended', (answer: { clusterId?: string; serverId?: string; statusCode?: number; message?: string }) => {
-    const key = answer.serverId ? `server:${answer.serverId.toLowerCase()}` : `cluster:${answer.clusterId}`;
+    const key = serviceKey(answer.serverId ? { serverId: answer.serverId } : { clusterId: answer.clusterId ?? '' });
     if (subscriptions.has(key)) ended(key, answer);
   });
   let expired = false;

@@ -217,16 +217,19 @@ export function refresh(): Promise<boolean> {
   return answered;
 }
 
+/** The newer pair another tab stored is this tab's too. */
+function adopt(newer: Stored): true {
+  stored = newer;
+  changed();
+  return true;
+}
+
 /** The exchange itself, holding the lock: `wrote()` when it stored a new pair. */
 async function exchange(spent: string | undefined, waited: boolean, wrote: () => void): Promise<boolean> {
   // Another tab held the lock: it refreshed (or tried). Its new pair is the one to use once it has reached this tab.
   if (waited && stored?.refreshToken === spent) await storageWritten([KEY], 2_000);
   const latest = read();
-  if (latest && latest.refreshToken !== spent) {
-    stored = latest;
-    changed();
-    return true;
-  }
+  if (latest && latest.refreshToken !== spent) return adopt(latest);
   const current = stored;
   if (!current) return false;
   if (current.refreshToken !== spent) return true;
@@ -253,11 +256,7 @@ async function exchange(spent: string | undefined, waited: boolean, wrote: () =>
     }
     // Another tab may have spent this refresh token and stored the new pair.
     const other = read();
-    if (other && other.refreshToken !== current.refreshToken) {
-      stored = other;
-      changed();
-      return true;
-    }
+    if (other && other.refreshToken !== current.refreshToken) return adopt(other);
     if (response.status === 400 || response.status === 401) await session.signOut();
     else retryLater();
     return false;
@@ -317,6 +316,14 @@ async function authorizedFetch(input: RequestInfo | URL, init: RequestInit = {})
 }
 
 export const api = new GsmClient({ baseUrl: location.origin, fetch: authorizedFetch, retries: 2 });
+
+/** Every page of a list (100 a page; the pages after the first asked for together). */
+export async function all<T>(path: string, query: Record<string, string | number | boolean> = {}): Promise<T[]> {
+  const page = (number: number) => api.get<{ data: T[]; meta: { totalPages: number } }>(path, { limit: 100, ...query, page: number });
+  const first = await page(1);
+  const rest = await Promise.all(Array.from({ length: Math.max(0, first.meta.totalPages - 1) }, (_, index) => page(index + 2)));
+  return [first, ...rest].flatMap((answer) => answer.data);
+}
 export { ApiError };
 
 /** The message to show for a failed call: the API's own message, or what went wrong on the way. */

@@ -268,7 +268,7 @@ export function ShownOnce({ label, notice, secret, onDone }: { label: string; no
 
 // ---------------------------------------------------------------------------------------------------------- tables
 
-export type Column<T> = { title: string; cell: (row: T) => ComponentChildren; class?: string };
+type Column<T> = { title: string; cell: (row: T) => ComponentChildren; class?: string };
 
 export function Table<T>({
   rows,
@@ -391,5 +391,23 @@ export function Chart({ title, points, series, unit }: { title: string; points: 
         </p>
       )}
     </figure>
+  );
+}
+
+/** Previous and next for a list shown a page at a time. */
+export function Pager({ page, pages, go }: { page: number; pages: number; go: (page: number) => void }) {
+  if (pages <= 1) return null;
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" class="secondary" disabled={page <= 1} onClick={() => go(page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {page} of {pages}
+      </span>
+      <button type="button" class="secondary" disabled={page >= pages} onClick={() => go(page + 1)}>
+        Next
+      </button>
+    </nav>
   );
 }

@@ -136,7 +136,7 @@ class GsmClient:
             idempotency_key = str(uuid.uuid4())
         if idempotency_key is not None:
             headers["Idempotency-Key"] = idempotency_key
-        safe = method in ("GET", "DELETE") or (keyed and idempotency_key is not None)
+        safe = method in ("GET", "DELETE") or keyed  # a keyed POST always has its key
         backoff = self.backoff
         attempt = 0
         while True:

@@ -68,6 +68,8 @@ export function pathOf(template: string, params: Record<string, string> = {}): s
 }
 
 const FINISHED = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED']);
+/** A job in this status has ended (what `waitForJob` waits for). */
+export const finished = (status: string) => FINISHED.has(status);
 /** Sign-in routes: the service keeps no Idempotency-Key for them (there is no principal yet). */
 const SIGN_IN = /^\/(api\/v1\/)?auth\//;
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
@@ -129,7 +131,7 @@ export class GsmClient {
     const keyed = method === 'post' && !SIGN_IN.test(path);
     const idempotencyKey = options.idempotencyKey ?? (keyed ? newKey() : undefined);
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
-    const safe = method === 'get' || method === 'delete' || (keyed && idempotencyKey !== undefined);
+    const safe = method === 'get' || method === 'delete' || keyed; // a keyed POST always has its key
     let backoff = this.#options.backoffMs;
     for (let attempt = 0; ; attempt++) {
       let response: Response;
@@ -184,7 +186,7 @@ export class GsmClient {
         query: { wait: Math.max(0, Math.min(60, left)) },
         signal: options.signal,
       });
-      if (FINISHED.has(job.status)) return job;
+      if (finished(job.status)) return job;
       if (Date.now() >= deadline) throw new Error(`job ${jobId} is still ${job.status}`);
     }
   }

@@ -3,8 +3,7 @@ import { useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
 import { api } from '../session.ts';
 import type { PageProps } from '../nav.ts';
-import { formatTime, Show, Table, useLoad } from '../ui.tsx';
-import { Pager } from './players.tsx';
+import { formatTime, Pager, Show, Table, useLoad } from '../ui.tsx';
 
 export function AuditPage({ cluster }: PageProps) {
   const [query, setQuery] = useState({ action: '', page: 1 });

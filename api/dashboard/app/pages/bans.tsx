@@ -3,8 +3,8 @@ import { useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
 import { api } from '../session.ts';
 import type { PageProps } from '../nav.ts';
-import { can, Show, useLoad } from '../ui.tsx';
-import { BanTable, Pager } from './players.tsx';
+import { can, Pager, Show, useLoad } from '../ui.tsx';
+import { BanTable } from './players.tsx';
 
 export function BansPage({ cluster }: PageProps) {
   const [filter, setFilter] = useState({ active: true, page: 1 });

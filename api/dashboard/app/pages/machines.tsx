@@ -1,12 +1,11 @@
 /** Machines: status and load live, metrics, registering one (OWNER, ADMIN) with the one line to paste on it, and removing. */
 import { useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
-import { api } from '../session.ts';
+import { all, api } from '../session.ts';
 import { ENDED, RESUMED, useLive } from '../live.ts';
 import type { PageProps } from '../nav.ts';
 import { Action, can, Field, Form, formatBytes, formatTime, Show, ShownOnce, Status, Table, useLoad } from '../ui.tsx';
 import { MetricsCharts } from './metrics.tsx';
-import { all } from './servers.tsx';
 
 type Machine = Schemas['Machine'];
 type Registered = Schemas['MachineRegistered'];

@@ -1,10 +1,9 @@
 /** Members and invitations: roles changed and members removed, invitations sent and revoked (OWNER; ADMIN for MODERATOR and VIEWER). */
 import { useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
-import { api, messageOf } from '../session.ts';
+import { all, api, messageOf } from '../session.ts';
 import type { PageProps } from '../nav.ts';
 import { Action, can, Field, Form, formatTime, Notice, Select, Show, Status, Table, useLoad, type Role } from '../ui.tsx';
-import { all } from './servers.tsx';
 
 type Member = Schemas['Member'];
 type Invitation = Schemas['Invitation'];

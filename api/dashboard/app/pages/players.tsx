@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
 import { api } from '../session.ts';
 import { link, type PageProps } from '../nav.ts';
-import { Action, can, Field, Form, formatDuration, formatTime, Select, Show, Status, Table, useLoad } from '../ui.tsx';
+import { Action, can, Field, Form, formatDuration, formatTime, Pager, Select, Show, Status, Table, useLoad } from '../ui.tsx';
 
 type Player = Schemas['Player'];
 type PlayerDetail = Schemas['PlayerDetail'];
@@ -99,23 +99,6 @@ export function PlayersPage({ cluster }: PageProps) {
         )}
       </Show>
     </section>
-  );
-}
-
-export function Pager({ page, pages, go }: { page: number; pages: number; go: (page: number) => void }) {
-  if (pages <= 1) return null;
-  return (
-    <nav class="pager" aria-label="Pages">
-      <button type="button" class="secondary" disabled={page <= 1} onClick={() => go(page - 1)}>
-        Previous
-      </button>
-      <span>
-        Page {page} of {pages}
-      </span>
-      <button type="button" class="secondary" disabled={page >= pages} onClick={() => go(page + 1)}>
-        Next
-      </button>
-    </nav>
   );
 }
 

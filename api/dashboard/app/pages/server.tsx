@@ -4,7 +4,7 @@
  * Everything live comes from one `/live` subscription of the server (console and stats included).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Schemas } from '../../../clients/typescript/src/client.ts';
+import { finished, type Schemas } from '../../../clients/typescript/src/client.ts';
 import { api, messageOf } from '../session.ts';
 import { ENDED, RESUMED, sendConsoleCommand, useLive, type LiveEvent } from '../live.ts';
 import { link, type PageProps } from '../nav.ts';
@@ -33,6 +33,7 @@ export function ServerPage({ cluster, id }: PageProps) {
   };
   const commands = useRef(new Set<string>());
   const ended = useRef(new Map<string, Job>());
+  const statuses = useRef(new Map<string, string>()); // the last status seen of each job of this server
   const printAnswer = (done: Job) => {
     const output = (done.result as { output?: string | null } | null)?.output;
     const lines = done.status === 'SUCCEEDED' ? (output ?? '').split('\n').filter((line) => line !== '') : [`! ${done.error?.message ?? done.status}`];
@@ -71,13 +72,17 @@ export function ServerPage({ cluster, id }: PageProps) {
         const updated = event.data as unknown as Job;
         if (job && updated.id === job.id) setJob(updated);
         // A command typed here: its answer goes under it in the console (also when it ended before its ack came).
-        if (updated.type === 'RCON' && ['SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED'].includes(updated.status)) {
+        if (updated.type === 'RCON' && finished(updated.status)) {
           if (commands.current.delete(updated.id)) printAnswer(updated);
           else ended.current.set(updated.id, updated);
           if (ended.current.size > 50) ended.current.delete(ended.current.keys().next().value!);
         }
-        if (updated.type === 'BACKUP' || updated.type === 'RESTORE') backups.reload();
-        if (updated.type === 'INSTALL' || updated.type === 'UPDATE') server.reload();
+        // Progress comes up to once a second: the backups or the server are read again only when a job's status changes.
+        const moved = statuses.current.get(updated.id) !== updated.status;
+        statuses.current.set(updated.id, updated.status);
+        if (statuses.current.size > 50) statuses.current.delete(statuses.current.keys().next().value!);
+        if (moved && (updated.type === 'BACKUP' || updated.type === 'RESTORE')) backups.reload();
+        if (moved && (updated.type === 'INSTALL' || updated.type === 'UPDATE')) server.reload();
         return;
       }
       case 'player.joined':
@@ -264,7 +269,7 @@ export function ServerPage({ cluster, id }: PageProps) {
 }
 
 /** The job a button started: its status, progress and, when it failed, why. */
-export function JobProgress({ job }: { job: Job }) {
+function JobProgress({ job }: { job: Job }) {
   const percent = job.progress?.percent;
   return (
     <div class="job" role="status" aria-live="polite">

@@ -1,7 +1,7 @@
 /** The servers of a cluster: status live (the cluster's events), players, CPU and memory; creating one (OWNER, ADMIN). */
 import { useEffect, useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
-import { api } from '../session.ts';
+import { all, api } from '../session.ts';
 import { ENDED, RESUMED, useLive, type LiveEvent } from '../live.ts';
 import { link, type PageProps } from '../nav.ts';
 import { can, Field, Form, formatBytes, Select, Show, Status, Table, useLoad } from '../ui.tsx';
@@ -11,13 +11,6 @@ type Machine = Schemas['Machine'];
 const GAMES = ['MINECRAFT', 'RUST', 'ARK_SURVIVAL_EVOLVED', 'CS2', 'VALHEIM', 'CUSTOM'];
 
 /** Every record of a list: the first page says how many pages there are, the others are asked for at once. */
-export async function all<T>(path: string, query: Record<string, string | number | boolean> = {}): Promise<T[]> {
-  const page = (number: number) => api.get<{ data: T[]; meta: { totalPages: number } }>(path, { limit: 100, ...query, page: number });
-  const first = await page(1);
-  const rest = await Promise.all(Array.from({ length: Math.max(0, first.meta.totalPages - 1) }, (_, index) => page(index + 2)));
-  return [first, ...rest].flatMap((answer) => answer.data);
-}
-
 export function ServersPage({ cluster }: PageProps) {
   const servers = useLoad(() => all<Server>(`/api/v1/clusters/${cluster.id}/servers`, { sort: 'name' }), [cluster.id]);
   const [creating, setCreating] = useState(false);

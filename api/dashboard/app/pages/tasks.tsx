@@ -5,10 +5,9 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
-import { api, messageOf } from '../session.ts';
+import { all, api, messageOf } from '../session.ts';
 import type { PageProps } from '../nav.ts';
 import { Action, can, Field, Form, Notice, Show, Status, Table, useLoad } from '../ui.tsx';
-import { all } from './servers.tsx';
 
 type Task = Schemas['Task'];
 type Server = Schemas['Server'];
@@ -84,7 +83,7 @@ export function TasksPage({ cluster }: PageProps) {
 }
 
 /** An instant as the wall time of `timezone`, with the zone's name. */
-export function inZone(value: string | null | undefined, timezone: string): string {
+function inZone(value: string | null | undefined, timezone: string): string {
   if (!value) return '—';
   try {
     return new Intl.DateTimeFormat(undefined, {
