@@ -179,7 +179,6 @@ export const EXAMPLES: Record<string, unknown> = {
     clusterName: 'EU Community',
     status: 'PENDING',
     expiresAt: '2026-12-01T03:00:00.000Z',
-    accountExists: false,
   },
   AuditEntry: {
     id: '01a20f00-0000-7000-8000-000000000010',
