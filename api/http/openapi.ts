@@ -13,7 +13,7 @@ type JsonSchema = Record<string, unknown>;
 
 export type OpenApiDocument = {
   openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
   servers: { url: string; description?: string }[];
   paths: Record<string, Record<string, unknown>>;
   components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, unknown> };
@@ -191,6 +191,7 @@ export function buildOpenApi(routes: readonly RegisteredRoute[], options: { vers
     info: {
       title: 'Game Server Management API',
       version: options.version,
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'Manage clusters, machines, game servers, scheduled tasks, members, players and API tokens. ' +
         'State-changing calls become durable jobs delivered to the agent on the machine that hosts the server.',
