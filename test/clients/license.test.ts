@@ -11,8 +11,7 @@ test('the MIT licence is at the root and in every package', async (t) => {
   const license = await read('LICENSE');
   t.regex(license, /^MIT License\n\nCopyright \(c\) \d{4} /);
   t.true(license.includes('Permission is hereby granted, free of charge'));
-  for (const path of ['package.json', 'agent/package.json', 'api/clients/typescript/package.json'])
-    t.is(JSON.parse(await read(path)).license, 'MIT', path);
+  for (const path of ['package.json', 'agent/package.json', 'api/clients/typescript/package.json']) t.is(JSON.parse(await read(path)).license, 'MIT', path);
   t.true(JSON.parse(await read('api/clients/typescript/package.json')).files.includes('LICENSE'), 'npm packs it');
   t.is(JSON.parse(await read('package-lock.json')).packages[''].license, 'MIT');
   const pyproject = await read('api/clients/python/pyproject.toml');
