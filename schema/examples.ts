@@ -305,6 +305,7 @@ export const EXAMPLES: Record<string, unknown> = {
   OnlinePlayer: onlinePlayer,
   KickAnswer: { success: true, message: 'Kick sent', jobId: JOB, status: 'QUEUED' },
   BanAnswer: { success: true, ban, jobIds: [JOB] },
+  UnbanAnswer: { success: true, message: 'Removed 1 ban', bans: [{ ...ban, revokedAt: LATER, active: false }], jobIds: [JOB] },
   Ban: ban,
   Event: {
     id: '0000000000001234',

@@ -65,7 +65,7 @@ function parameters(route: RegisteredRoute, components: Record<string, JsonSchem
     const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((json.required ?? []) as string[]);
     for (const [name, property] of Object.entries(properties)) {
-      const { description, ...rest } = property;
+      const { description, deprecated, ...rest } = property;
       // A boolean flag is a boolean (its string forms true/false/1/0 are what a query string carries anyway).
       if (rest.type === 'boolean') delete rest.enum;
       list.push({
@@ -73,6 +73,8 @@ function parameters(route: RegisteredRoute, components: Record<string, JsonSchem
         in: location,
         required: location === 'path' || required.has(name),
         ...(description ? { description } : {}),
+        // Another name kept for an old spelling: accepted, shown as such, not offered.
+        ...(deprecated ? { deprecated } : {}),
         schema: rest,
       });
     }
