@@ -1,5 +1,5 @@
 /**
- * Every name the API accepts (cluster, machine, server, task, token, display name) is one line: a control character or
+ * Every name the API accepts (cluster, machine, server, task, token, backup, display name) is one line: a control character or
  * a Unicode line or paragraph separator is refused with a 400 naming the field, and nothing is stored.
  */
 import test from 'ava';
@@ -36,7 +36,7 @@ test('a name with a line break or other control character is a 400 naming the fi
     app().pool.one(sql.unsafe`
       SELECT (SELECT count(*) FROM clusters)::int AS clusters, (SELECT count(*) FROM machines)::int AS machines,
              (SELECT count(*) FROM servers)::int AS servers, (SELECT count(*) FROM tasks)::int AS tasks,
-             (SELECT count(*) FROM api_tokens)::int AS tokens, (SELECT count(*) FROM users)::int AS users,
+             (SELECT count(*) FROM api_tokens)::int AS tokens, (SELECT count(*) FROM backups)::int AS backups, (SELECT count(*) FROM users)::int AS users,
              (SELECT string_agg(name, ',') FROM clusters) AS "clusterNames", (SELECT string_agg(name, ',') FROM servers) AS "serverNames"`);
   const before = await counts();
 
@@ -52,6 +52,7 @@ test('a name with a line break or other control character is a 400 naming the fi
     const task = { name, schedule: '0 4 * * *', serverIds: [server.id], steps: [{ type: 'RESTART' }] };
     await refused(t, await app().request(`/api/v1/clusters/${clusterId}/tasks`, as(task)), 'name', `task ${what}`);
     await refused(t, await app().request('/api/v1/account/tokens', as({ name, clusterIds: [clusterId] })), 'name', `token ${what}`);
+    await refused(t, await app().request(`/api/v1/servers/${server.id}/backups`, as({ name })), 'name', `backup ${what}`);
     const registration = { email: `someone-${breaker.codePointAt(0)}@example.test`, password: 'long enough secret', displayName: name };
     await refused(t, await app().request('/auth/register', json(registration)), 'displayName', `display name ${what}`);
   }
