@@ -42,21 +42,36 @@ export const clusterEvent = z
   .meta({ id: 'Event' });
 export type ClusterEvent = z.infer<typeof clusterEvent>;
 
-/** `type=a,b` (any case): a comma list of durable types. */
+/** `types=a,b` (any case): a comma list of durable types. */
 export const eventTypesFilter = z
   .string()
   .transform((value) => value.split(',').map((part) => part.trim().toLowerCase()))
   .pipe(z.array(z.enum(DURABLE_EVENT_TYPES, { message: `expected a comma list of ${DURABLE_EVENT_TYPES.join(', ')}` })).min(1))
   .meta({ type: 'string', description: `Comma list of: ${DURABLE_EVENT_TYPES.join(', ')}` });
 
+/**
+ * The event-type filter is `types` on every events route (the list, the stream, /live); the list called it `type`
+ * before, and the stream's scripts may have guessed `type` from the list: both names are accepted on both, one at a
+ * time (both at once is a 400), and the answer reads `types`.
+ */
+const typesAlias = (filter: z.ZodType<string[], string>) =>
+  filter.optional().meta({ deprecated: true, description: 'The same filter as `types` (another name for it); give one of the two.' });
+const oneOfTypeAndTypes = (query: { type?: string[]; types?: string[] }, context: z.RefinementCtx) => {
+  if (query.type && query.types) context.addIssue({ code: 'custom', path: ['type'], message: 'give types or type, not both (they are the same filter)' });
+};
+const mergeTypes = <Q extends { type?: string[]; types?: string[] }>({ type, ...query }: Q): Omit<Q, 'type'> => ({ ...query, types: query.types ?? type });
+
 export const eventListQuery = z
   .object({
     ...paginationQuery,
-    type: eventTypesFilter.optional(),
+    types: eventTypesFilter.optional(),
+    type: typesAlias(eventTypesFilter),
     serverId: id.optional(),
     after: cursor.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine(oneOfTypeAndTypes)
+  .transform(mergeTypes);
 
 /** Live-only types: relayed as they happen, never stored (no id, not resumable). */
 export const LIVE_EVENT_TYPES = ['server.console', 'server.stats'] as const;
@@ -72,10 +87,13 @@ export const streamTypesFilter = z
 export const eventStreamQuery = z
   .object({
     types: streamTypesFilter.optional(),
+    type: typesAlias(streamTypesFilter),
     serverId: id.optional(),
     after: cursor.optional(),
   })
   .strict()
+  .superRefine(oneOfTypeAndTypes)
+  .transform(mergeTypes)
   .superRefine((query, context) => {
     if (query.types?.some((type) => (LIVE_EVENT_TYPES as readonly string[]).includes(type)) && !query.serverId)
       context.addIssue({ code: 'custom', path: ['serverId'], message: `is required with the live-only types ${LIVE_EVENT_TYPES.join(', ')}` });

@@ -179,7 +179,6 @@ export const EXAMPLES: Record<string, unknown> = {
     clusterName: 'EU Community',
     status: 'PENDING',
     expiresAt: '2026-12-01T03:00:00.000Z',
-    accountExists: false,
   },
   AuditEntry: {
     id: '01a20f00-0000-7000-8000-000000000010',
@@ -306,6 +305,7 @@ export const EXAMPLES: Record<string, unknown> = {
   OnlinePlayer: onlinePlayer,
   KickAnswer: { success: true, message: 'Kick sent', jobId: JOB, status: 'QUEUED' },
   BanAnswer: { success: true, ban, jobIds: [JOB] },
+  UnbanAnswer: { success: true, message: 'Removed 1 ban', bans: [{ ...ban, revokedAt: LATER, active: false }], jobIds: [JOB] },
   Ban: ban,
   Event: {
     id: '0000000000001234',

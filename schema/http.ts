@@ -22,6 +22,27 @@ export const errorBody = z
   })
   .meta({ id: 'Error', description: 'Every error answer has this body.' });
 
+/**
+ * C0 and C1 control characters (line breaks, tabs, escape, NEL…) and the Unicode line and paragraph separators: none
+ * belongs in a name, and a name with line breaks could write paragraphs of its own into the installation's e-mails.
+ */
+export const CONTROL_CHARACTERS = /[\p{Cc}\u2028\u2029]/u;
+export const ONE_LINE_MESSAGE = 'must be one line without control characters';
+const CONTROL_RUNS = new RegExp(`${CONTROL_CHARACTERS.source}+`, 'gu');
+/** Text from elsewhere (an identity provider, rows older than the check) made one line: each run of them becomes a space. */
+export const oneLine = (text: string) => text.replace(CONTROL_RUNS, ' ');
+
+/**
+ * A name people give a thing (cluster, machine, server, task, token) or themselves (display name): 1..64 characters of
+ * one line, trimmed. Control characters are refused, not stripped, so what is stored is what was typed.
+ */
+export const name = z
+  .string()
+  .refine((value) => !CONTROL_CHARACTERS.test(value), ONE_LINE_MESSAGE)
+  .trim()
+  .min(1, 'must not be empty')
+  .max(64, 'must be at most 64 characters');
+
 /** Largest page size a list accepts. */
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 20;

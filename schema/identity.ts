@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ROLES } from './roles.ts';
-import { enumFilter, id, paginationQuery, sortQuery, timestamp } from './http.ts';
+import { enumFilter, id, name, paginationQuery, sortQuery, timestamp } from './http.ts';
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 256;
@@ -12,7 +12,6 @@ export const MAX_PASSWORD_LENGTH = 256;
 export const TIERS = ['FREE', 'PRO', 'ENTERPRISE'] as const;
 export type Tier = (typeof TIERS)[number];
 
-const name = z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
 const email = z
   .email({ message: 'expected an e-mail address' })
   .max(254)
@@ -143,7 +142,10 @@ export const invitationCreated = invitation
     emailed: z.boolean().meta({ description: 'Whether the link was e-mailed to the invitee (only with SMTP_URL set, and when the SMTP server accepted it).' }),
   })
   .meta({ id: 'InvitationCreated' });
-/** What the invitation page shows before the invitee signs up: the cluster and role, not the inviter's secrets. */
+/**
+ * What the invitation page shows before the invitee signs up: the cluster and role, not the inviter's secrets, and not
+ * whether the address has an account (anyone who can create a cluster could invite any address and learn it).
+ */
 export const invitationPreview = z
   .object({
     email: z.string(),
@@ -151,7 +153,6 @@ export const invitationPreview = z
     clusterName: z.string(),
     status: z.enum(INVITATION_STATUSES),
     expiresAt: timestamp,
-    accountExists: z.boolean().meta({ description: 'Whether an account with this e-mail exists (then: sign in and accept).' }),
   })
   .meta({ id: 'InvitationPreview' });
 export const createInvitationBody = z.object({ email, role }).strict();

@@ -168,6 +168,14 @@ export const banBody = z
   });
 export const banAnswer = z.object({ success: z.boolean(), ban, jobIds: z.array(z.string()) }).meta({ id: 'BanAnswer' });
 export const unbanAnswer = z.object({ success: z.boolean(), message: z.string(), jobIds: z.array(z.string()) });
+export const unbanPlayerAnswer = z
+  .object({
+    success: z.boolean(),
+    message: z.string(),
+    bans: z.array(ban).describe('The bans revoked (each with `revokedAt`)'),
+    jobIds: z.array(z.string()).describe('UNBAN jobs, one per server where no ban of the player applies any more'),
+  })
+  .meta({ id: 'UnbanAnswer' });
 
 export const banListQuery = z
   .object({

@@ -3,13 +3,12 @@
  */
 import { z } from 'zod';
 import { GAME_TYPES, NEEDS_START_COMMAND, type GameType } from './games.ts';
-import { booleanQuery, enumFilter, id, paginationQuery, sortQuery, timestamp } from './http.ts';
+import { booleanQuery, enumFilter, id, name, paginationQuery, sortQuery, timestamp } from './http.ts';
 
 export const MACHINE_STATUSES = ['ONLINE', 'OFFLINE'] as const;
 export const SERVER_STATUSES = ['INSTALLING', 'INSTALL_FAILED', 'OFFLINE', 'STARTING', 'ONLINE', 'STOPPING', 'RESTARTING', 'CRASHED', 'UNKNOWN'] as const;
 export const DESIRED_STATUSES = ['RUNNING', 'STOPPED'] as const;
 
-const name = z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
 const PORT_MESSAGE = 'port must be between 1024 and 65535';
 const port = z.int({ message: 'expected a whole number' }).min(1024, PORT_MESSAGE).max(65535, PORT_MESSAGE);
 const gameType = z

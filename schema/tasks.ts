@@ -3,7 +3,7 @@
  * its type uses (`command` for RCON, `message` for BROADCAST).
  */
 import { z } from 'zod';
-import { booleanQuery, id, paginationQuery, sortQuery, timestamp, wholeNumber } from './http.ts';
+import { booleanQuery, id, name, paginationQuery, sortQuery, timestamp, wholeNumber } from './http.ts';
 import { rconCommand } from './jobs.ts';
 import { canonicalTimezone, checkSchedule, ScheduleError } from './schedule.ts';
 
@@ -21,7 +21,6 @@ export const MAX_STEPS = 20;
 export const MAX_SERVERS = 100;
 export const MAX_DELAY_SECONDS = 3600;
 
-const name = z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
 const description = z.string().trim().max(500, 'must be at most 500 characters').nullable();
 
 /** Why `schedule` is not usable in `timezone`, or null when it is. */

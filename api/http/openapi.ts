@@ -13,7 +13,7 @@ type JsonSchema = Record<string, unknown>;
 
 export type OpenApiDocument = {
   openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
   servers: { url: string; description?: string }[];
   paths: Record<string, Record<string, unknown>>;
   components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, unknown> };
@@ -65,7 +65,7 @@ function parameters(route: RegisteredRoute, components: Record<string, JsonSchem
     const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((json.required ?? []) as string[]);
     for (const [name, property] of Object.entries(properties)) {
-      const { description, ...rest } = property;
+      const { description, deprecated, ...rest } = property;
       // A boolean flag is a boolean (its string forms true/false/1/0 are what a query string carries anyway).
       if (rest.type === 'boolean') delete rest.enum;
       list.push({
@@ -73,6 +73,8 @@ function parameters(route: RegisteredRoute, components: Record<string, JsonSchem
         in: location,
         required: location === 'path' || required.has(name),
         ...(description ? { description } : {}),
+        // Another name kept for an old spelling: accepted, shown as such, not offered.
+        ...(deprecated ? { deprecated } : {}),
         schema: rest,
       });
     }
@@ -191,6 +193,7 @@ export function buildOpenApi(routes: readonly RegisteredRoute[], options: { vers
     info: {
       title: 'Game Server Management API',
       version: options.version,
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'Manage clusters, machines, game servers, scheduled tasks, members, players and API tokens. ' +
         'State-changing calls become durable jobs delivered to the agent on the machine that hosts the server.',

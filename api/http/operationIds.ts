@@ -115,6 +115,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'POST /api/v1/players/:id/purchases': 'recordPurchase',
   'POST /api/v1/players/:id/kick': 'kickPlayer',
   'POST /api/v1/players/:id/ban': 'banPlayer',
+  'POST /api/v1/players/:id/unban': 'unbanPlayer',
   'GET /api/v1/clusters/:clusterId/bans': 'listBans',
   'GET /api/v1/bans/:id': 'getBan',
   'DELETE /api/v1/bans/:id': 'removeBan',

@@ -10,6 +10,7 @@ import { conflict, forbidden, notFound } from '../../schema/errors.ts';
 import { ROLES, type Role } from '../../schema/roles.ts';
 import { hashSecret, looksLikeSecret } from '../../schema/secretTokens.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { quoteName } from '../mail/quoteName.ts';
 
 /** How long an invitation can be accepted. */
 export const INVITATION_DAYS = 7;
@@ -90,11 +91,13 @@ export function emailInvitation(
 ): boolean {
   if (!mailer || /\.invalid$/i.test(input.to)) return false;
   const expires = new Date(input.expiresAt).toUTCString();
+  const inviter = quoteName(input.inviter);
+  const cluster = quoteName(input.clusterName);
   void mailer.send({
     to: input.to,
-    subject: `${input.inviter} invited you to ${input.clusterName}`,
+    subject: `${inviter} invited you to ${cluster}`,
     text: [
-      `${input.inviter} invited you to join "${input.clusterName}" as ${input.role}.`,
+      `${inviter} invited you to join the cluster ${cluster} as ${input.role}.`,
       '',
       'Open this link to create your account (or sign in) and join:',
       input.link,

@@ -9,6 +9,7 @@ import { badRequest } from '../../schema/errors.ts';
 import { generateSecret, hashSecret, looksLikeSecret } from '../../schema/secretTokens.ts';
 import type { DatabasePool } from '../../sql/pool.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { quoteName } from '../mail/quoteName.ts';
 import { hashPassword } from './passwords.ts';
 import { recoverAccount } from './sessions.ts';
 
@@ -40,7 +41,7 @@ export async function requestPasswordReset(pool: DatabasePool, mailer: Mailer, i
     to: user.email,
     subject: 'Reset your password',
     text: [
-      `Hello ${user.displayName},`,
+      `Hello ${quoteName(user.displayName)},`,
       '',
       'Someone (we hope you) asked to reset the password of your account. Open this link to choose a new one:',
       resetLink(input.publicUrl, token),

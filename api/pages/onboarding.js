@@ -104,24 +104,8 @@ async function invitationPage() {
     ...(document.body.dataset.discord === 'true' ? [providerButton('discord', 'Join with Discord')] : []),
     providerStatus,
   );
-  if (invitation.accountExists) {
-    // The account exists: it joins by its own password (a game account would sign in as someone else).
-    return show(
-      title,
-      intro,
-      el('h2', { text: 'Sign in to accept' }),
-      form([['password', 'Password', 'password', { autocomplete: 'current-password' }]], 'Sign in and join', async ({ password }) => {
-        const pair = await call('/auth/login', { email: invitation.email, password });
-        try {
-          await call('/api/v1/invitations/accept', { token }, pair.accessToken);
-        } finally {
-          // This page only needed the session to accept: it leaves none behind.
-          await call('/auth/logout', {}, pair.accessToken).catch(() => undefined);
-        }
-        joined(invitation);
-      }),
-    );
-  }
+  // Both ways in are offered: the page does not say whether the address has an account (that would tell anyone who
+  // can invite an address whether it is registered here).
   return show(
     title,
     intro,
@@ -139,6 +123,18 @@ async function invitationPage() {
     ),
     el('p', { text: 'Or use a game account:' }),
     providers,
+    // An existing account joins by its own password (a game account would sign in as someone else).
+    el('h2', { text: 'Already have an account? Sign in to accept' }),
+    form([['password', 'Your password', 'password', { autocomplete: 'current-password' }]], 'Sign in and join', async ({ password }) => {
+      const pair = await call('/auth/login', { email: invitation.email, password });
+      try {
+        await call('/api/v1/invitations/accept', { token }, pair.accessToken);
+      } finally {
+        // This page only needed the session to accept: it leaves none behind.
+        await call('/auth/logout', {}, pair.accessToken).catch(() => undefined);
+      }
+      joined(invitation);
+    }),
   );
 }
 

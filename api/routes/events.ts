@@ -43,7 +43,7 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
     path: '/api/v1/clusters/:clusterId/events',
     summary: "A cluster's events",
     description:
-      'Durable events, oldest first. Filters: `type` (comma list), `serverId`, `after` (an event id: the events after it). ' +
+      'Durable events, oldest first. Filters: `types` (comma list; `type` is accepted too), `serverId`, `after` (an event id: the events after it). ' +
       'Events are kept EVENT_RETENTION_DAYS (default 7).',
     tags: ['Events'],
     auth: 'user',
@@ -52,7 +52,7 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
     permission: { action: 'cluster.read', cluster: 'clusterId' },
     responses: { 200: { description: 'Events', schema: listOf(clusterEvent) } },
     handler: (_ctx, { params, query }) =>
-      listEvents(pool, { clusterId: params.clusterId, types: query.type, serverId: query.serverId }, query.after ?? 0n, query),
+      listEvents(pool, { clusterId: params.clusterId, types: query.types, serverId: query.serverId }, query.after ?? 0n, query),
   });
 
   api.route({
@@ -63,7 +63,7 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
       'Each event is sent as `id:` (the cursor), `event:` (the type) and `data:` (the event JSON). Resumes after the ' +
       '`Last-Event-ID` header (or `?after=`) from the durable log, then goes on live with no gap and no duplicate; ' +
       'without either it starts with the events that come next. ' +
-      `Filters: \`types\` (comma list), \`serverId\`. A comment line every ${HEARTBEAT_MS / 1000} s keeps proxies open. ` +
+      `Filters: \`types\` (comma list; \`type\` is accepted too), \`serverId\`. A comment line every ${HEARTBEAT_MS / 1000} s keeps proxies open. ` +
       'The stream ends when the caller loses access to the cluster (checked every few seconds).',
     tags: ['Events'],
     auth: 'user',

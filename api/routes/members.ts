@@ -310,7 +310,7 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
     path: '/api/v1/invitations/preview',
     summary: 'Look at an invitation before joining',
     description:
-      'For the invitation page: the invited e-mail, the cluster and role, whether the invitation is still pending and whether an account with that e-mail exists. Needs no sign-in: the secret token is the permission. The token travels in the body so it stays out of access logs.',
+      'For the invitation page: the invited e-mail, the cluster and role, whether the invitation is still pending. It does not say whether the address has an account (anyone may invite any address), so the page offers both registration and sign-in. Needs no sign-in: the secret token is the permission. The token travels in the body so it stays out of access logs.',
     tags: ['Members'],
     auth: 'signin',
     body: acceptInvitationBody,
@@ -318,8 +318,7 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
     handler: async (_ctx, { body }) => {
       const row = await findInvitation(pool, body.token, false);
       if (!row) throw notFound('Invitation not found');
-      const accountExists = await pool.exists(sql.unsafe`SELECT 1 FROM users WHERE lower(email) = ${row.email.toLowerCase()}`);
-      return { email: row.email, role: row.role, clusterName: row.clusterName, status: row.status, expiresAt: row.expiresAt, accountExists };
+      return { email: row.email, role: row.role, clusterName: row.clusterName, status: row.status, expiresAt: row.expiresAt };
     },
   });
 }

@@ -30,13 +30,14 @@ import {
   serverPlayers,
   session,
   sessionListQuery,
+  unbanPlayerAnswer,
 } from '../../schema/players.ts';
 import { recordAudit } from '../../orchestrator/audit.ts';
 import { principalOf } from '../identity/principal.ts';
 import { orderBy, fetchPage } from '../../sql/listing.ts';
 import { createJob, getJob } from '../../orchestrator/jobs/store.ts';
 import { findPlayer, playerDetailOf, playerListPage, playerStatsOf, serverPlayersOf, sessionPage } from '../../orchestrator/players/store.ts';
-import { ACTIVE_BAN, BAN_COLUMNS, createBan, getBan, revokeBan } from '../../orchestrator/players/bans.ts';
+import { ACTIVE_BAN, BAN_COLUMNS, createBan, getBan, revokeBan, revokePlayerBans } from '../../orchestrator/players/bans.ts';
 import { originOf } from '../identity/origin.ts';
 
 /** How long a kick waits for the game by default (`?wait=` overrides). */
@@ -245,6 +246,26 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
         const player = await findPlayer(tx, params.id, true);
         const { ban: created, jobIds } = await createBan(tx, originOf(ctx), player, body);
         return { success: true, ban: created, jobIds };
+      }),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/api/v1/players/:id/unban',
+    summary: 'Unban a player',
+    description:
+      'Revokes every active ban of the player (on one server or cluster-wide), as `DELETE /api/v1/bans/<id>` does for each: the records stay, ' +
+      "with `revokedAt`, and the games' own ban lists are lifted at once (UNBAN jobs, `jobIds`). 409 when the player has no active ban.",
+    tags: ['Players'],
+    auth: 'user',
+    params: playerParams,
+    permission: { action: 'players.moderate', player: { param: 'id' } },
+    responses: { 200: { description: 'The bans revoked and their jobs', schema: unbanPlayerAnswer }, 409: { description: 'The player has no active ban' } },
+    handler: (ctx, { params }) =>
+      pool.transaction(async (tx) => {
+        const player = await findPlayer(tx, params.id, true);
+        const { bans, jobIds } = await revokePlayerBans(tx, originOf(ctx), player.id);
+        return { success: true, message: bans.length === 1 ? 'Removed 1 ban' : `Removed ${bans.length} bans`, bans, jobIds };
       }),
   });
 

@@ -16,7 +16,7 @@ import { recordAudit } from '../../orchestrator/audit.ts';
 import { fetchPage } from '../../sql/listing.ts';
 import { originOf } from '../identity/origin.ts';
 import { targetProblem } from '../../orchestrator/webhooks/addresses.ts';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 export const WEBHOOK_COLUMNS = sql.fragment`
   w.id, w.cluster_id AS "clusterId", w.url, w.events, w.format, w.description, w.enabled, w.disabled_reason AS "disabledReason",
@@ -42,6 +42,9 @@ const getWebhook = async (connection: CommonQueryMethods, webhookId: string) => 
   if (!row) throw notFound('Webhook not found');
   return row;
 };
+
+/** A test event's id: `test_<uuid>`, so it is never taken for an event log id (those are digits) nor for another test. */
+const testEventId = () => `test_${randomUUID()}`;
 
 /** "Now", and ahead of whatever the webhook has waiting: a test or a retry is sent next, not behind a backlog. */
 const frontOfQueue = (webhookId: string) => sql.fragment`
@@ -192,7 +195,7 @@ export function installWebhookRoutes(api: Api, deps: AppDeps) {
     path: '/api/v1/webhooks/:id/test',
     summary: 'Send a test delivery',
     description:
-      'Queues a `webhook.test` event for this webhook only (also when it is disabled: a test is how to check it works again) and answers its Delivery; follow it in the delivery log.',
+      "Queues a `webhook.test` event for this webhook only (also when it is disabled: a test is how to check it works again) and answers its Delivery; follow it in the delivery log. The test event's `id` is `test_` and a UUID, its own, never an id of the event log.",
     tags: ['Webhooks'],
     auth: 'user',
     params: webhookParams,
@@ -202,7 +205,8 @@ export function installWebhookRoutes(api: Api, deps: AppDeps) {
     handler: async (ctx, { params }) =>
       pool.transaction(async (tx) => {
         const target = await getWebhook(tx, params.id);
-        const body = { id: null, type: 'webhook.test', clusterId: target.clusterId, at: new Date().toISOString(), data: { webhookId: target.id } };
+        // Receivers de-duplicate on the event id: a test has one of its own, never one the event log could give.
+        const body = { id: testEventId(), type: 'webhook.test', clusterId: target.clusterId, at: new Date().toISOString(), data: { webhookId: target.id } };
         const deliveryId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
           INSERT INTO webhook_deliveries (webhook_id, event_type, body, next_attempt_at)
           VALUES (${params.id}, 'webhook.test', ${sql.jsonb(body)}, ${frontOfQueue(params.id)}) RETURNING id`);

@@ -148,6 +148,22 @@ export async function revokeBan(tx: CommonQueryMethods, origin: Origin, banId: s
   return jobIds;
 }
 
+/**
+ * `POST /players/<id>/unban`: revokes every active ban of the player (the caller has locked the player), each as
+ * `DELETE /bans/<id>` does, so each is audited and gives its `ban.revoked` event; 409 when there is none. Answers the
+ * revoked bans and the UNBAN jobs.
+ */
+export async function revokePlayerBans(tx: CommonQueryMethods, origin: Origin, playerId: string) {
+  const banIds = await tx.anyFirst(sql.type(z.object({ id: z.string() }))`
+    SELECT b.id FROM bans b WHERE b.player_id = ${playerId} AND ${ACTIVE_BAN} ORDER BY b.created_at, b.id`);
+  if (banIds.length === 0) throw conflict('The player has no active ban');
+  const jobIds: string[] = [];
+  // One after another: each lift sees the bans still to be revoked and leaves their servers to the last of them.
+  for (const banId of banIds) jobIds.push(...(await revokeBan(tx, origin, banId)));
+  const bans = await tx.many(sql.type(banSchema)`SELECT ${BAN_COLUMNS} FROM bans b WHERE b.id = ANY(${sql.array(banIds, 'uuid')}) ORDER BY b.created_at, b.id`);
+  return { bans, jobIds };
+}
+
 /** The expiry task: lifts an expired ban once (a revoked or already lifted one is left alone). */
 export async function expireBan(tx: CommonQueryMethods, banId: string): Promise<string[] | null> {
   await lockPlayerOfBan(tx, banId);

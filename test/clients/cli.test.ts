@@ -1,8 +1,9 @@
 /**
  * The `gsm` command line (api/clients/typescript/bin/gsm.ts) as a user runs it, as child processes against the real
  * service and agent: login keeps the token in a 0600 file; tables for people and --json for scripts; start --wait
- * exits 0 on success and 1 when the job fails; rcon; the console followed live; players, bans, tasks, jobs; usage
- * errors exit 2.
+ * exits 0 on success and 1 when the job fails; rcon; the console followed live; players, bans (and unbans), tasks,
+ * jobs; usage errors exit 2, asking for help exits 0. The token reaches `gsm login` on standard input (not echoed on a
+ * terminal: a real pseudo-terminal, from Python's pty module) or in GSM_TOKEN.
  */
 import test from 'ava';
 import { spawn } from 'node:child_process';
@@ -37,10 +38,15 @@ test.after.always(async () => {
 /**
  * Runs `gsm …` with the config directory of this test (asynchronously: the service answering it runs in this process).
  */
-function gsm(args: string[], options: { fromLoginFile?: boolean } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function gsm(
+  args: string[],
+  options: { fromLoginFile?: boolean; input?: string; env?: Record<string, string> } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   // GSM_URL and GSM_TOKEN, unless the test is about the file `gsm login` writes.
   const credentials = options.fromLoginFile ? {} : { GSM_URL: app.url, GSM_TOKEN: owner.accessToken };
-  const child = spawn(process.execPath, [GSM, ...args], { env: { PATH: process.env.PATH, XDG_CONFIG_HOME: home, ...credentials } });
+  const child = spawn(process.execPath, [GSM, ...args], { env: { PATH: process.env.PATH, XDG_CONFIG_HOME: home, ...credentials, ...options.env } });
+  // Standard input is a pipe that ends: what `gsm login` reads when no token is given otherwise.
+  child.stdin.end(options.input ?? '');
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
@@ -141,4 +147,125 @@ test.serial('players: search, show, ban (listed in bans), kick; tasks list', asy
   t.is(listed.code, 0, listed.stderr);
   t.truthy(task.id, JSON.stringify(task));
   t.regex(listed.stdout, /nightly\s+0 4 \* \* \*\s+UTC\s+true/);
+});
+
+test.serial('asking for help exits 0 with the usage on stdout; no command or a bad one exits 2 with it on stderr', async (t) => {
+  for (const args of [['--help'], ['-h'], ['help'], ['servers', '--help']]) {
+    const help = await gsm(args);
+    t.is(help.code, 0, args.join(' '));
+    t.regex(help.stdout, /^usage: gsm <command>/, args.join(' '));
+    t.is(help.stderr, '', args.join(' '));
+  }
+  for (const args of [[], ['explode'], ['servers', 'explode']]) {
+    const bad = await gsm(args);
+    t.is(bad.code, 2, args.join(' '));
+    t.regex(bad.stderr, /usage: gsm <command>/, args.join(' '));
+  }
+});
+
+test.serial('login reads the token from standard input or GSM_TOKEN, so it need not be on the command line', async (t) => {
+  const file = join(home, 'gsm', 'config.json');
+  const piped = await gsm(['login', '--url', app.url], { fromLoginFile: true, input: `${owner.accessToken}\n` });
+  t.is(piped.code, 0, piped.stderr);
+  t.regex(piped.stdout, new RegExp(`signed in to .* as ${owner.email}`));
+  t.is(JSON.parse(await readFile(file, 'utf8')).token, owner.accessToken);
+  t.false(piped.stderr.includes(owner.accessToken));
+
+  const other = await signUp(app);
+  const fromEnv = await gsm(['login', '--url', app.url], { fromLoginFile: true, env: { GSM_TOKEN: other.accessToken } });
+  t.is(fromEnv.code, 0, fromEnv.stderr);
+  t.regex(fromEnv.stdout, new RegExp(`as ${other.email}`));
+  t.is(JSON.parse(await readFile(file, 'utf8')).token, other.accessToken);
+
+  const none = await gsm(['login', '--url', app.url], { fromLoginFile: true, input: '' });
+  t.is(none.code, 2);
+  t.regex(none.stderr, /no token/);
+  const wrong = await gsm(['login', '--url', app.url], { fromLoginFile: true, input: 'gsm_live_nope\n' });
+  t.is(wrong.code, 1);
+  t.regex(wrong.stderr, /401/);
+  // --token still works, with a word about where it shows.
+  const flagged = await gsm(['login', '--url', app.url, '--token', owner.accessToken], { fromLoginFile: true });
+  t.is(flagged.code, 0, flagged.stderr);
+  t.regex(flagged.stderr, /shows in ps/);
+});
+
+/** Runs `gsm login` on a real pseudo-terminal, answers its prompt with `token` and Enter; answers what the terminal showed. */
+const ON_A_TERMINAL = `
+import json, os, pty, select, sys
+token, argv = sys.argv[1], sys.argv[2:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(argv[0], argv)
+shown = b""
+while b"not shown" not in shown:
+    ready, _, _ = select.select([fd], [], [], 60)
+    if not ready:
+        break
+    shown += os.read(fd, 1024)
+os.write(fd, token.encode() + b"\\r")
+while True:
+    try:
+        chunk = os.read(fd, 1024)
+    except OSError:
+        break
+    if not chunk:
+        break
+    shown += chunk
+_, status = os.waitpid(pid, 0)
+print(json.dumps({"shown": shown.decode(errors="replace"), "code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1}))
+`;
+
+test.serial('on a terminal, login prompts for the token and does not echo it', async (t) => {
+  const child = spawn('python3', ['-c', ON_A_TERMINAL, owner.accessToken, process.execPath, GSM, 'login', '--url', app.url], {
+    env: { PATH: process.env.PATH, XDG_CONFIG_HOME: home },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  t.is(code, 0, stderr);
+  const { shown, code: exit } = JSON.parse(stdout) as { shown: string; code: number };
+  t.is(exit, 0, shown);
+  t.regex(shown, /API token \(not shown\): /);
+  t.regex(shown, new RegExp(`signed in to .* as ${owner.email}`));
+  t.false(shown.includes(owner.accessToken), 'the token is not echoed');
+  t.is(JSON.parse(await readFile(join(home, 'gsm', 'config.json'), 'utf8')).token, owner.accessToken);
+});
+
+test.serial('clusters is a table of plain columns; bans revoke <ban> and players unban <player> lift bans', async (t) => {
+  const { clusterId } = await registerMachine(app, owner);
+  const table = await gsm(['clusters']);
+  t.is(table.code, 0, table.stderr);
+  t.regex(table.stdout, /^ID\s+NAME\s+ROLE\s+SERVERS\s+MACHINES\s+MEMBERS\n/);
+  t.false(table.stdout.includes('{'), 'no raw JSON in a column');
+  t.regex(table.stdout, new RegExp(`${clusterId}\\s+\\S.*\\s+OWNER\\s+0\\s+1\\s+1`));
+
+  const playerId = String(
+    await app.pool.oneFirst(sql.unsafe`
+      INSERT INTO players (cluster_id, steam_id, username, first_seen, last_seen, last_joined_at)
+      VALUES (${clusterId}, '76561198000000077', 'Griefer', now(), now(), now()) RETURNING id`),
+  );
+  const ban = async (reason: string) => JSON.parse((await gsm(['players', 'ban', playerId, '--reason', reason, '--json'])).stdout).id as string;
+  const first = await ban('first');
+  const revoked = await gsm(['bans', 'revoke', first]);
+  t.is(revoked.code, 0, revoked.stderr);
+  t.regex(revoked.stdout, /The ban has been removed/);
+  t.like(await body(await app.request(`/api/v1/bans/${first}`, { headers: owner.auth })), { active: false });
+  t.is((await gsm(['bans', 'revoke', first])).code, 1, 'revoking twice: 409');
+
+  const [second, third] = [await ban('second'), await ban('third')];
+  const unbanned = await gsm(['players', 'unban', playerId, '--json']);
+  t.is(unbanned.code, 0, unbanned.stderr);
+  const answer = JSON.parse(unbanned.stdout) as { bans: { id: string; active: boolean }[] };
+  t.deepEqual(answer.bans.map((revokedBan) => revokedBan.id).sort(), [second, third].sort());
+  t.true(answer.bans.every((revokedBan) => !revokedBan.active));
+  t.is((await gsm(['players', 'unban', playerId])).code, 1, 'no active ban left: 409');
+
+  const fourth = await ban('fourth');
+  const byPlayer = await gsm(['bans', 'revoke', '--player', playerId]);
+  t.is(byPlayer.code, 0, byPlayer.stderr);
+  t.regex(byPlayer.stdout, /Removed 1 ban/);
+  t.like(await body(await app.request(`/api/v1/bans/${fourth}`, { headers: owner.auth })), { active: false });
+  t.is((await gsm(['bans', 'revoke'])).code, 2, 'which ban: usage');
 });

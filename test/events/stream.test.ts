@@ -103,6 +103,45 @@ test('filters: serverId and types; another cluster never shows', async (t) => {
   reader.close();
 });
 
+test('one name for the event-type filter: `types` on the list and the stream, `type` accepted on both; both at once is a 400', async (t) => {
+  const { clusterId, server } = await cluster();
+  const serverId = await server();
+  await setStatus(serverId, 'STARTING');
+  const list = async (query: string) => app().request(`/api/v1/clusters/${clusterId}/events${query}`, { headers: owner.auth });
+  let byTypes: any;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    byTypes = await body(await list('?types=server.status'));
+    if (byTypes.data.length === 1) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  t.like(byTypes, { meta: { total: 1 }, data: [{ type: 'server.status' }] });
+  t.deepEqual(await body(await list('?type=server.status')), byTypes);
+  t.is((await body(await list('?types=job.updated'))).meta.total, 0);
+
+  const both = await list('?type=server.status&types=server.status');
+  t.is(both.status, 400);
+  t.like(await body(both), { message: 'Validation failed', details: [{ field: 'type' }] });
+  const bothOnStream = await app().request(`/api/v1/clusters/${clusterId}/events/stream?type=server.status&types=job.updated`, { headers: owner.auth });
+  t.is(bothOnStream.status, 400);
+
+  // The stream, filtered by `type`: a status change is left out, the job's event comes through.
+  const reader = await openSse(streamUrl(clusterId, '?type=job.updated'), owner.auth);
+  t.is(reader.status, 200);
+  await setStatus(serverId, 'ONLINE');
+  await app().request(`/api/v1/servers/${serverId}/stop?wait=0`, { method: 'POST', headers: owner.auth });
+  const [frame] = await reader.take(1);
+  t.is(frame!.event, 'job.updated');
+  reader.close();
+
+  // The document offers one name: `type` is there only as deprecated.
+  const document = await body(await app().request('/api/docs/openapi.json'));
+  for (const path of ['/api/v1/clusters/{clusterId}/events', '/api/v1/clusters/{clusterId}/events/stream']) {
+    const parameters = document.paths[path].get.parameters as { name: string; deprecated?: boolean }[];
+    t.falsy(parameters.find((parameter) => parameter.name === 'types')?.deprecated, path);
+    t.true(parameters.find((parameter) => parameter.name === 'type')?.deprecated, path);
+  }
+});
+
 test('a member removed from the cluster stops receiving: the stream ends', async (t) => {
   const { clusterId, server } = await cluster();
   const serverId = await server();

@@ -12,6 +12,7 @@ test('the OpenAPI document is 3.1 and lists every registered route with its meth
   const document = await body(response);
   t.is(document.openapi, '3.1.0');
   t.truthy(document.info.title);
+  t.deepEqual(document.info.license, { name: 'MIT', identifier: 'MIT' });
 
   // Every route the router knows (Koa path syntax) must be documented (OpenAPI path syntax) with the same methods.
   const registered = app().api.router.stack.flatMap((layer) =>

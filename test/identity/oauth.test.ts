@@ -39,7 +39,7 @@ const closed = useTestApp(test, {
 
 let sequence = 0;
 const newSteamId = () => `76561198${String(++sequence).padStart(9, '0')}`;
-const newDiscordUser = (extra: { email?: string | null; verified?: boolean } = {}) => {
+const newDiscordUser = (extra: { email?: string | null; verified?: boolean; global_name?: string } = {}) => {
   const id = String(300000000000000000n + BigInt(++sequence));
   const user = { id, username: `user${id.slice(-4)}`, global_name: `Disco ${id.slice(-4)}`, email: `d${id}@example.com`, verified: true, ...extra };
   provider.addDiscordUser(user);
@@ -180,6 +180,14 @@ test('Discord sign-in creates the user with its verified e-mail and finds it aga
 
   const second = await signIn(open(), 'discord', profile.id);
   t.is((await account(open(), (await read(second)).accessToken)).id, user.id);
+});
+
+test("a Discord name with line breaks becomes a one-line display name (the provider's names obey its rules, not ours)", async (t) => {
+  const profile = newDiscordUser({ global_name: 'Disco\n\nYour account was suspended\u2028see https://evil.example' });
+  const signedIn = await signIn(open(), 'discord', profile.id);
+  t.is(signedIn.status, 200);
+  const user = await account(open(), (await read(signedIn)).accessToken);
+  t.is(user.displayName, 'Disco Your account was suspended see https://evil.example');
 });
 
 test('Discord: an unverified or already used e-mail gives a placeholder address', async (t) => {

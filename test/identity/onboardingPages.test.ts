@@ -41,6 +41,8 @@ test('an invitee opens the link, creates an account and joins', async (t) => {
   await page.getByRole('heading', { name: 'Join Survival EU' }).waitFor();
   t.is(new URL(page.url()).hash, '', 'the secret left the address bar');
   await page.getByText(`You are invited as MODERATOR (${email})`).waitFor();
+  // The page offers signing in as well, so it tells nobody whether the address has an account.
+  t.true(await page.getByRole('heading', { name: 'Already have an account? Sign in to accept' }).isVisible());
   await page.getByLabel('Your name').fill('Newcomer');
   await page.getByLabel(/^Password/).fill('a long enough password');
   await page.getByRole('button', { name: 'Create account and join' }).click();
@@ -65,12 +67,14 @@ test('an invitee who has an account signs in on the page and joins; a bad passwo
 
   const { page } = await browser.page();
   await page.goto(`${app.url}/invite#token=${invitation.token}`);
-  await page.getByRole('heading', { name: 'Sign in to accept' }).waitFor();
-  await page.getByLabel('Password').fill('not the password');
+  await page.getByRole('heading', { name: 'Already have an account? Sign in to accept' }).waitFor();
+  // The same page as for an address without an account: both ways in.
+  t.true(await page.getByRole('heading', { name: 'Create your account' }).isVisible());
+  await page.getByLabel('Your password').fill('not the password');
   await page.getByRole('button', { name: 'Sign in and join' }).click();
   await page.getByRole('alert').filter({ hasText: 'Wrong e-mail or password' }).waitFor();
   t.is(await roleOf(app, clusterId, member.email), null);
-  await page.getByLabel('Password').fill('correct horse battery staple');
+  await page.getByLabel('Your password').fill('correct horse battery staple');
   await page.getByRole('button', { name: 'Sign in and join' }).click();
   await page.getByRole('heading', { name: 'Welcome to Creative' }).waitFor();
   t.is(await roleOf(app, clusterId, member.email), 'VIEWER');

@@ -134,6 +134,7 @@ const CASES: Case[] = [
   { name: 'GET bans', request: (f) => [`/api/v1/clusters/${f.clusterId}/bans`], expect: ALL_MEMBERS(200) },
   { name: 'GET ban', request: (f) => [`/api/v1/bans/${f.banId}`], expect: ALL_MEMBERS(200) },
   { name: 'DELETE ban', request: (f) => [`/api/v1/bans/${f.banId}`, { method: 'DELETE' }], expect: MODERATORS(200) },
+  { name: 'POST unban', request: (f) => [`/api/v1/players/${f.playerId}/unban`, { method: 'POST' }], expect: MODERATORS(200) },
 ];
 
 async function fixture(target: TestApp): Promise<Fixture> {

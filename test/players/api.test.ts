@@ -6,7 +6,7 @@
 import test from 'ava';
 import { sql } from 'slonik';
 import { body, json } from '../support/app.ts';
-import type { TestUser } from '../support/identity.ts';
+import { addMember, signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { clusterWithServers } from '../support/players.ts';
 import { until } from '../support/wait.ts';
@@ -30,6 +30,13 @@ async function played(serverId: string, steamId: string, username: string, from:
 
 const playerId = (clusterId: string, steamId: string) =>
   app.pool.oneFirst(sql.unsafe`SELECT id FROM players WHERE cluster_id = ${clusterId} AND steam_id = ${steamId}`) as Promise<string>;
+
+/** A user made a member of `clusterId` with `role`, signed in. */
+async function signUpMember(clusterId: string, role: 'VIEWER' | 'MODERATOR') {
+  const member = await signUp(app);
+  await addMember(app, clusterId, member, role);
+  return member;
+}
 
 const get = (user: TestUser, path: string) => app.request(path, { headers: user.auth });
 const send = (user: TestUser, method: string, path: string, payload: unknown) => app.request(path, json(payload, { method, headers: user.auth }));
@@ -256,6 +263,43 @@ test('overlapping bans revoked at the same moment still lift the game ban where 
     );
     t.deepEqual(lifted.sort(), [...serverIds].sort(), `round ${round}: one UNBAN per server`);
   }
+});
+
+test('unban by player: every active ban of the player is revoked, one UNBAN per server, audited with ban.revoked events; 409 when none', async (t) => {
+  const { user, clusterId, serverIds } = await cluster(2);
+  await played(serverIds[0]!, 'U1', 'ursula', HOUR, null, Date.now());
+  await played(serverIds[0]!, 'U2', 'uther', HOUR, null, Date.now());
+  const id = await playerId(clusterId, 'U1');
+  const other = await playerId(clusterId, 'U2');
+  const local = await body(await send(user, 'POST', `/api/v1/players/${id}/ban`, { serverId: serverIds[0], reason: 'spam' }));
+  const wide = await body(await send(user, 'POST', `/api/v1/players/${id}/ban`, { clusterWide: true, reason: 'cheating' }));
+  const untouched = await body(await send(user, 'POST', `/api/v1/players/${other}/ban`, { clusterWide: true }));
+
+  const viewer = await signUpMember(clusterId, 'VIEWER');
+  t.is((await app.request(`/api/v1/players/${id}/unban`, { method: 'POST', headers: viewer.auth })).status, 403);
+  t.is((await app.request('/api/v1/players/00000000-0000-4000-8000-000000000000/unban', { method: 'POST', headers: user.auth })).status, 404);
+
+  const response = await app.request(`/api/v1/players/${id}/unban`, { method: 'POST', headers: user.auth });
+  t.is(response.status, 200);
+  const answer = await body(response);
+  t.like(answer, { success: true, message: 'Removed 2 bans' });
+  t.deepEqual(answer.bans.map((ban: { id: string }) => ban.id).sort(), [local.ban.id, wide.ban.id].sort());
+  t.true(answer.bans.every((ban: { active: boolean; revokedAt: string | null }) => !ban.active && ban.revokedAt !== null));
+  const lifted = await Promise.all(answer.jobIds.map(async (jobId: string) => body(await get(user, `/api/v1/jobs/${jobId}`))));
+  t.deepEqual(lifted.map((job) => job.serverId).sort(), [...serverIds].sort(), 'one UNBAN per server');
+  t.true(lifted.every((job) => job.type === 'UNBAN'));
+
+  t.like(await body(await get(user, `/api/v1/bans/${untouched.ban.id}`)), { active: true }, "another player's ban stays");
+  const audit = await body(await get(user, `/api/v1/clusters/${clusterId}/audit-log?action=ban.revoke`));
+  t.deepEqual(audit.data.map((entry: { target: { id: string } }) => entry.target.id).sort(), [local.ban.id, wide.ban.id].sort());
+  await until(async () => {
+    const events = await body(await get(user, `/api/v1/clusters/${clusterId}/events?types=ban.revoked`));
+    return events.data.length === 2;
+  }, 'a ban.revoked event for each');
+
+  const again = await app.request(`/api/v1/players/${id}/unban`, { method: 'POST', headers: user.auth });
+  t.is(again.status, 409);
+  t.like(await body(again), { statusCode: 409, message: 'The player has no active ban' });
 });
 
 test('deleting a server revokes its own bans and keeps them as history; cluster-wide bans stay', async (t) => {

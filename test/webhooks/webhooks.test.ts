@@ -244,6 +244,8 @@ test.serial('redirects are not followed; a failed delivery can be sent again; a 
   const testRequest = (await target.waitFor(4))[3]!;
   t.is(testRequest.headers['gsm-event'], 'webhook.test');
   t.like(testRequest.body, { type: 'webhook.test', clusterId, data: { webhookId: hook.id } });
+  // A test event has an id of its own, never null (receivers de-duplicate on it) and never an event log's id (digits).
+  t.regex(testRequest.body.id, /^test_[0-9a-f-]{36}$/);
   t.false((await body(await app.request(`/api/v1/webhooks/${hook.id}`, { headers: owner.auth }))).enabled, 'sent while still disabled');
   const enabled = await body(await app.request(`/api/v1/webhooks/${hook.id}`, json({ enabled: true }, { method: 'PATCH', headers: owner.auth })));
   t.like(enabled, { enabled: true, disabledReason: null });

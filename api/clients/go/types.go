@@ -156,8 +156,6 @@ type InvitationPreview struct {
 	Status string `json:"status"`
 	// RFC 3339 time.
 	ExpiresAt string `json:"expiresAt"`
-	// Whether an account with this e-mail exists (then: sign in and accept).
-	AccountExists bool `json:"accountExists"`
 }
 
 // AuditEntryActor: the AuditEntryActor record.
@@ -838,6 +836,16 @@ type BanAnswer struct {
 	Success bool     `json:"success"`
 	Ban     Ban      `json:"ban"`
 	JobIDs  []string `json:"jobIds"`
+}
+
+// UnbanAnswer: the UnbanAnswer record.
+type UnbanAnswer struct {
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+	// The bans revoked (each with `revokedAt`)
+	Bans []Ban `json:"bans"`
+	// UNBAN jobs, one per server where no ban of the player applies any more
+	JobIDs []string `json:"jobIds"`
 }
 
 // Event: the Event record.

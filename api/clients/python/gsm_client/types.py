@@ -229,15 +229,12 @@ _InvitationPreviewRequired = TypedDict(
         "clusterName": str,
         "status": Literal["PENDING", "ACCEPTED", "REVOKED", "EXPIRED"],
         "expiresAt": str,
-        "accountExists": bool,
     },
 )
 
 
 class InvitationPreview(_InvitationPreviewRequired):
-    """The InvitationPreview record.
-
-    accountExists: Whether an account with this e-mail exists (then: sign in and accept)."""
+    """The InvitationPreview record."""
 
 
 _AuditEntryActorRequired = TypedDict(
@@ -1313,6 +1310,24 @@ class BanAnswer(_BanAnswerRequired):
     """The BanAnswer record."""
 
 
+_UnbanAnswerRequired = TypedDict(
+    "_UnbanAnswerRequired",
+    {
+        "success": bool,
+        "message": str,
+        "bans": List[Ban],
+        "jobIds": List[str],
+    },
+)
+
+
+class UnbanAnswer(_UnbanAnswerRequired):
+    """The UnbanAnswer record.
+
+    bans: The bans revoked (each with `revokedAt`)
+    jobIds: UNBAN jobs, one per server where no ban of the player applies any more"""
+
+
 _EventRequired = TypedDict(
     "_EventRequired",
     {
@@ -1331,4 +1346,4 @@ class Event(_EventRequired):
     id: Cursor: sorts as a string in the order events must be read"""
 
 
-__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "ServerStats", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "Ban", "BanAnswer", "Event"]
+__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "ServerStats", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]

@@ -1,8 +1,10 @@
 /**
  * `gsm`: the game server manager from a terminal, on the TypeScript client. Tables for people, `--json` for scripts;
  * the exit status is non-zero when a call fails or a job it waited for did not succeed (1: the API refused or the job
- * failed, 2: bad usage). `gsm login` keeps the URL and token in the user's config directory (mode 0600);
- * GSM_URL and GSM_TOKEN override it.
+ * failed, 2: bad usage; asking for help is not bad usage: 0). `gsm login` keeps the URL and token in the user's config
+ * directory (mode 0600); GSM_URL and GSM_TOKEN override it. The token reaches `gsm login` on standard input (typed
+ * without echo at a prompt on a terminal) or in GSM_TOKEN, so it stays out of `ps` and the shell's history; `--token`
+ * still works for scripts that insist.
  */
 import { mkdir, readFile, writeFile, chmod } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -10,7 +12,8 @@ import { dirname, join } from 'node:path';
 import { GsmClient, type Job } from './client.ts';
 
 const USAGE = `usage: gsm <command> [options]  (--json for machine-readable output)
-  login --url <url> --token <token>       keep the service URL and an API token (or GSM_URL, GSM_TOKEN)
+  login --url <url>                       keep the service URL and an API token, read from standard input
+                                          (prompted, not shown, on a terminal) or GSM_TOKEN; --token <token> also works
   clusters                                your clusters
   servers list --cluster <id>             servers of a cluster
   servers start|stop|restart|kill <id> [--wait]
@@ -20,10 +23,13 @@ const USAGE = `usage: gsm <command> [options]  (--json for machine-readable outp
   players show <id>                       a player with sessions, notes and bans
   players kick <id> [--reason <text>]
   players ban <id> [--reason <text>] [--duration <seconds>] [--server <id>]   cluster-wide unless --server
-  bans --cluster <id>                     active bans
+  players unban <id>                      revoke every active ban of a player
+  bans [list] --cluster <id>              active bans
+  bans revoke <ban> | bans revoke --player <id>   revoke one ban, or every active ban of a player
   tasks list --cluster <id> | tasks run <id> [--wait]
   jobs show <id> | jobs wait <id>
-  events --cluster <id> [--types a,b] [--server <id>]   follow the cluster's events`;
+  events --cluster <id> [--types a,b] [--server <id>]   follow the cluster's events
+  help, --help, -h                        this text`;
 
 class UsageError extends Error {}
 
@@ -34,6 +40,10 @@ function parse(argv: string[]): Parsed {
   const flags = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
+    if (arg === '-h') {
+      flags.set('help', true);
+      continue;
+    }
     if (!arg.startsWith('--')) {
       positional.push(arg);
       continue;
@@ -55,6 +65,49 @@ const configFile = () => join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.c
 async function loadLogin(): Promise<{ url?: string; token?: string }> {
   const saved = (await readFile(configFile(), 'utf8').then(JSON.parse, () => ({}))) as { url?: string; token?: string };
   return { url: process.env.GSM_URL ?? saved.url, token: process.env.GSM_TOKEN ?? saved.token };
+}
+
+/**
+ * The token for `gsm login` from standard input: on a terminal, typed at a prompt (on stderr) and not echoed; else
+ * the first line of what is piped in (`gsm login --url … < token-file`, or a secret manager's output).
+ */
+async function readToken(): Promise<string> {
+  const input = process.stdin;
+  input.setEncoding('utf8');
+  if (!input.isTTY) {
+    let text = '';
+    for await (const chunk of input) text += chunk as string;
+    return (text.split(/\r?\n/)[0] ?? '').trim();
+  }
+  // Echo off before the prompt shows: whatever is typed after it is never on the screen.
+  input.setRawMode(true);
+  process.stderr.write('API token (not shown): ');
+  input.resume();
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      let token = '';
+      const onData = (chunk: string) => {
+        for (const char of chunk) {
+          if (char === '\r' || char === '\n' || char === '\u0004') {
+            input.off('data', onData);
+            return resolve(token.trim());
+          }
+          // Raw mode turns Ctrl-C into a character: it still means stop.
+          if (char === '\u0003') {
+            input.off('data', onData);
+            return reject(new Error('interrupted'));
+          }
+          if (char === '\u007f' || char === '\b') token = token.slice(0, -1);
+          else if (char >= ' ') token += char;
+        }
+      };
+      input.on('data', onData);
+    });
+  } finally {
+    input.setRawMode(false);
+    input.pause();
+    process.stderr.write('\n');
+  }
 }
 
 /** Prints rows as an aligned table of `columns`. */
@@ -91,14 +144,22 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
     else out(table((Array.isArray(value) ? value : [value]) as Record<string, unknown>[], columns));
   };
   const [command, sub] = positional;
-  if (!command || flags.has('help')) {
+  if (flags.has('help') || command === 'help') {
     out(USAGE);
-    return command ? 0 : 2;
+    return 0;
   }
+  if (!command) throw new UsageError('a command is required');
 
   if (command === 'login') {
-    const url = need('url');
-    const token = need('token');
+    const url =
+      flag('url') ??
+      process.env.GSM_URL ??
+      (() => {
+        throw new UsageError('--url is required (or GSM_URL)');
+      })();
+    if (flag('token')) process.stderr.write('gsm: a token on the command line shows in ps and in the shell history; prefer standard input or GSM_TOKEN\n');
+    const token = flag('token') ?? process.env.GSM_TOKEN ?? (await readToken());
+    if (!token) throw new UsageError('no token: type it at the prompt, pipe it to standard input or set GSM_TOKEN');
     const check = new GsmClient({ baseUrl: url, token, retries: 1 });
     const account = await check.get<{ email: string }>('/api/v1/account');
     const file = configFile();
@@ -110,8 +171,18 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
   }
 
   const login = await loadLogin();
-  if (!login.url || !login.token) throw new UsageError('not signed in: gsm login --url <url> --token <token> (or GSM_URL and GSM_TOKEN)');
+  if (!login.url || !login.token) throw new UsageError('not signed in: gsm login --url <url> (or GSM_URL and GSM_TOKEN)');
   const gsm = new GsmClient({ baseUrl: login.url, token: login.token });
+  /** Revokes every active ban of a player (`playerId` already encoded for the path) and shows them. */
+  const unbanPlayer = async (playerId: string): Promise<number> => {
+    const answer = await gsm.post<{ message: string; bans: unknown[]; jobIds: string[] }>(`/api/v1/players/${playerId}/unban`);
+    if (json) print(answer);
+    else {
+      out(answer.message);
+      print(answer.bans, ['id', 'playerId', 'reason', 'clusterWide', 'revokedAt']);
+    }
+    return 0;
+  };
   /** Waits for a job when asked (or always), prints it, and answers the exit status it deserves. */
   const finishJob = async (job: Job, wait: boolean): Promise<number> => {
     const shown = wait ? await gsm.waitForJob(job.id) : job;
@@ -120,9 +191,17 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
   };
 
   switch (command) {
-    case 'clusters':
-      print((await gsm.get<{ data: unknown[] }>('/api/v1/clusters', { limit: 100 })).data, ['id', 'name', 'role', 'counts']);
+    case 'clusters': {
+      type Cluster = { id: string; name: string; role: string; counts: { servers: number; machines: number; members: number } };
+      const clusters = (await gsm.get<{ data: Cluster[] }>('/api/v1/clusters', { limit: 100 })).data;
+      if (json) print(clusters);
+      else
+        print(
+          clusters.map(({ counts, ...cluster }) => ({ ...cluster, ...counts })),
+          ['id', 'name', 'role', 'servers', 'machines', 'members'],
+        );
       return 0;
+    }
     case 'servers': {
       if (sub === 'list') {
         const servers = [];
@@ -192,9 +271,22 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
         print(answer.ban, ['id', 'playerId', 'reason', 'clusterWide', 'expiresAt', 'active']);
         return 0;
       }
-      throw new UsageError('gsm players search|show|kick|ban');
+      if (sub === 'unban') return unbanPlayer(playerId);
+      throw new UsageError('gsm players search|show|kick|ban|unban');
     }
     case 'bans': {
+      if (sub === 'revoke') {
+        const player = flag('player');
+        if (player) return unbanPlayer(encodeURIComponent(player));
+        const answer = await gsm.request<{ message: string; jobIds: string[] }>(
+          'delete',
+          `/api/v1/bans/${encodeURIComponent(arg(2, 'the ban id (or --player <id>)'))}`,
+        );
+        if (json) print(answer);
+        else out(`${answer.message} (UNBAN jobs: ${answer.jobIds.join(', ') || 'none'})`);
+        return 0;
+      }
+      if (sub !== undefined && sub !== 'list') throw new UsageError('gsm bans [list] --cluster <id> | gsm bans revoke <ban> | gsm bans revoke --player <id>');
       const answer = await gsm.get<{ data: unknown[] }>(`/api/v1/clusters/${encodeURIComponent(need('cluster'))}/bans`, { active: true, limit: 100 });
       print(answer.data, ['id', 'playerId', 'reason', 'clusterWide', 'expiresAt', 'createdAt']);
       return 0;
@@ -215,7 +307,7 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
       throw new UsageError('gsm jobs show|wait');
     }
     case 'events': {
-      const types = flag('types')?.split(',');
+      const types = (flag('types') ?? flag('type'))?.split(',');
       for await (const event of gsm.events(need('cluster'), { ...(types ? { types } : {}), ...(flag('server') ? { serverId: flag('server') } : {}) })) {
         out(json ? JSON.stringify(event) : `${event.at}  ${event.type.padEnd(18)} ${JSON.stringify(event.data)}`);
       }

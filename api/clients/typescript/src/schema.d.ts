@@ -564,7 +564,7 @@ export interface paths {
         };
         /**
          * A cluster's events
-         * @description Durable events, oldest first. Filters: `type` (comma list), `serverId`, `after` (an event id: the events after it). Events are kept EVENT_RETENTION_DAYS (default 7).
+         * @description Durable events, oldest first. Filters: `types` (comma list; `type` is accepted too), `serverId`, `after` (an event id: the events after it). Events are kept EVENT_RETENTION_DAYS (default 7).
          */
         get: operations["listEvents"];
         put?: never;
@@ -584,7 +584,7 @@ export interface paths {
         };
         /**
          * A cluster's events, live (Server-Sent Events)
-         * @description Each event is sent as `id:` (the cursor), `event:` (the type) and `data:` (the event JSON). Resumes after the `Last-Event-ID` header (or `?after=`) from the durable log, then goes on live with no gap and no duplicate; without either it starts with the events that come next. Filters: `types` (comma list), `serverId`. A comment line every 15 s keeps proxies open. The stream ends when the caller loses access to the cluster (checked every few seconds).
+         * @description Each event is sent as `id:` (the cursor), `event:` (the type) and `data:` (the event JSON). Resumes after the `Last-Event-ID` header (or `?after=`) from the durable log, then goes on live with no gap and no duplicate; without either it starts with the events that come next. Filters: `types` (comma list; `type` is accepted too), `serverId`. A comment line every 15 s keeps proxies open. The stream ends when the caller loses access to the cluster (checked every few seconds).
          */
         get: operations["streamEvents"];
         put?: never;
@@ -914,7 +914,7 @@ export interface paths {
         put?: never;
         /**
          * Look at an invitation before joining
-         * @description For the invitation page: the invited e-mail, the cluster and role, whether the invitation is still pending and whether an account with that e-mail exists. Needs no sign-in: the secret token is the permission. The token travels in the body so it stays out of access logs.
+         * @description For the invitation page: the invited e-mail, the cluster and role, whether the invitation is still pending. It does not say whether the address has an account (anyone may invite any address), so the page offers both registration and sign-in. Needs no sign-in: the secret token is the permission. The token travels in the body so it stays out of access logs.
          */
         post: operations["previewInvitation"];
         delete?: never;
@@ -1122,6 +1122,26 @@ export interface paths {
         get: operations["listPlayerSessions"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/players/{id}/unban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unban a player
+         * @description Revokes every active ban of the player (on one server or cluster-wide), as `DELETE /api/v1/bans/<id>` does for each: the records stay, with `revokedAt`, and the games' own ban lists are lifted at once (UNBAN jobs, `jobIds`). 409 when the player has no active ban.
+         */
+        post: operations["unbanPlayer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1570,7 +1590,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test delivery
-         * @description Queues a `webhook.test` event for this webhook only (also when it is disabled: a test is how to check it works again) and answers its Delivery; follow it in the delivery log.
+         * @description Queues a `webhook.test` event for this webhook only (also when it is disabled: a test is how to check it works again) and answers its Delivery; follow it in the delivery log. The test event's `id` is `test_` and a UUID, its own, never an id of the event log.
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -2314,13 +2334,10 @@ export interface components {
          *       "role": "MODERATOR",
          *       "clusterName": "EU Community",
          *       "status": "PENDING",
-         *       "expiresAt": "2026-12-01T03:00:00.000Z",
-         *       "accountExists": false
+         *       "expiresAt": "2026-12-01T03:00:00.000Z"
          *     }
          */
         InvitationPreview: {
-            /** @description Whether an account with this e-mail exists (then: sign in and accept). */
-            accountExists: boolean;
             clusterName: string;
             email: string;
             /** Format: date-time */
@@ -3182,6 +3199,38 @@ export interface components {
             refreshToken: string;
             /** @constant */
             tokenType: "Bearer";
+        };
+        /**
+         * @example {
+         *       "success": true,
+         *       "message": "Removed 1 ban",
+         *       "bans": [
+         *         {
+         *           "id": "01a20f00-0000-7000-8000-000000000007",
+         *           "playerId": "01a20f00-0000-7000-8000-000000000006",
+         *           "clusterId": "01a20f00-0000-7000-8000-000000000001",
+         *           "serverId": null,
+         *           "reason": "Cheating (aimbot)",
+         *           "clusterWide": true,
+         *           "expiresAt": null,
+         *           "createdBy": "01a20f00-0000-7000-8000-000000000002",
+         *           "createdAt": "2026-11-24T03:00:00.000Z",
+         *           "revokedAt": "2026-11-24T03:00:04.250Z",
+         *           "active": false
+         *         }
+         *       ],
+         *       "jobIds": [
+         *         "01a20f00-0000-7000-8000-000000000005"
+         *       ]
+         *     }
+         */
+        UnbanAnswer: {
+            /** @description The bans revoked (each with `revokedAt`) */
+            bans: components["schemas"]["Ban"][];
+            /** @description UNBAN jobs, one per server where no ban of the player applies any more */
+            jobIds: string[];
+            message: string;
+            success: boolean;
         };
         /**
          * @example {
@@ -6411,8 +6460,13 @@ export interface operations {
                 /** @description Page number, from 1. */
                 page?: number;
                 serverId?: string;
-                /** @description Comma list of: server.status, machine.status, job.updated, player.joined, player.left, ban.created, ban.revoked, task.run.finished, webhook.disabled */
+                /**
+                 * @deprecated
+                 * @description The same filter as `types` (another name for it); give one of the two.
+                 */
                 type?: string;
+                /** @description Comma list of: server.status, machine.status, job.updated, player.joined, player.left, ban.created, ban.revoked, task.run.finished, webhook.disabled */
+                types?: string;
             };
             header?: never;
             path: {
@@ -6549,6 +6603,11 @@ export interface operations {
                 /** @description An event id: answers the events after it. */
                 after?: string;
                 serverId?: string;
+                /**
+                 * @deprecated
+                 * @description The same filter as `types` (another name for it); give one of the two.
+                 */
+                type?: string;
                 /** @description Comma list of: server.status, machine.status, job.updated, player.joined, player.left, ban.created, ban.revoked, task.run.finished, webhook.disabled, server.console, server.stats (the live-only server.console and server.stats need serverId) */
                 types?: string;
             };
@@ -11363,6 +11422,127 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "message": "Not Found",
                      *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unbanPlayer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bans revoked and their jobs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnbanAnswer"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The player has no active ban */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "The player has no active ban",
+                     *       "error": "Conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
