@@ -55,7 +55,7 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
     path: '/api/v1/account/password',
     summary: 'Change your password',
     description:
-      'With a session (not an API token): `currentPassword` must be the account\'s password (a 400 on that field otherwise). ' +
+      "With a session (not an API token): `currentPassword` must be the account's password (a 400 on that field otherwise). " +
       'Every other session of the account ends at once; this one goes on, and API tokens stay.',
     tags: ['Account'],
     auth: 'user',

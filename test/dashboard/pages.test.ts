@@ -238,10 +238,7 @@ test.serial("a task's page: every run with its outcome and each step's result, a
   const server = await createFakeServer(app, owner, clusterId, machineId, { name: 'Arena' });
   const created = await app.request(
     `/api/v1/clusters/${clusterId}/tasks`,
-    json(
-      { name: 'Hourly notice', schedule: '0 * * * *', serverIds: [server.id], steps: [{ type: 'BROADCAST', message: 'Hello' }] },
-      { headers: owner.auth },
-    ),
+    json({ name: 'Hourly notice', schedule: '0 * * * *', serverIds: [server.id], steps: [{ type: 'BROADCAST', message: 'Hello' }] }, { headers: owner.auth }),
   );
   const taskId = (await body(created)).id as string;
   const run = async () => {
@@ -267,7 +264,10 @@ test.serial("a task's page: every run with its outcome and each step's result, a
   await until(async () => (await rows.count()) === 20, 'a page of 20 runs');
   const newest = rows.first();
   await newest.getByText('FAILED', { exact: true }).first().waitFor();
-  await newest.getByText(/the server is \w+, not running/).first().waitFor();
+  await newest
+    .getByText(/the server is \w+, not running/)
+    .first()
+    .waitFor();
   t.regex((await newest.textContent())!, /RCON: Arena/);
   t.regex((await rows.nth(1).textContent())!, /BROADCAST: Arena\s*SKIPPED/);
   await page.getByText('Page 1 of 2').waitFor();

@@ -18,7 +18,7 @@ const login = (email: string, password: string) => getApp().request('/auth/login
 test('the new password signs in, the old one not; other sessions end, this one goes on', async (t) => {
   const app = getApp();
   const user = await signUp(app, 'changer');
-  const other = await (await login(user.email, PASSWORD)).json();
+  const other = await body(await login(user.email, PASSWORD));
   const otherAuth = { Authorization: `Bearer ${other.accessToken}` };
   t.is((await app.request('/api/v1/account', { headers: otherAuth })).status, 200);
 
@@ -31,10 +31,7 @@ test('the new password signs in, the old one not; other sessions end, this one g
   t.is((await app.request('/api/v1/account', { headers: user.auth })).status, 200, 'the session that changed it goes on');
   t.is((await app.request('/api/v1/account', { headers: otherAuth })).status, 401, 'another session ended');
   t.is((await app.request('/auth/refresh', json({ refreshToken: other.refreshToken }))).status, 401);
-  t.is(
-    await app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM audit_log WHERE action = 'user.password_change' AND target_id = ${user.id}`),
-    1,
-  );
+  t.is(await app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM audit_log WHERE action = 'user.password_change' AND target_id = ${user.id}`), 1);
 });
 
 test('a wrong current password is a 400 on its field and changes nothing', async (t) => {

@@ -124,7 +124,8 @@ function Shell() {
   // page's buttons call another route).
   else if (cluster && (page === 'servers' || page === 'players') && id && !UUID.test(id))
     main = <p class="notice error">There is no such {page === 'servers' ? 'server' : 'player'}: the address is not one of this dashboard's.</p>;
-  else if (cluster && page === 'tasks' && id && !UUID.test(id)) main = <p class="notice error">There is no such task: the address is not one of this dashboard's.</p>;
+  else if (cluster && page === 'tasks' && id && !UUID.test(id))
+    main = <p class="notice error">There is no such task: the address is not one of this dashboard's.</p>;
   else if (cluster && page === 'servers' && id && part === 'edit') main = <ServerEditPage key={id} cluster={cluster} id={id} />;
   else if (cluster && page === 'tasks' && id) main = <TaskPage key={id} cluster={cluster} id={id} />;
   else if (cluster && page === 'servers' && id) main = <ServerPage key={id} cluster={cluster} id={id} />;

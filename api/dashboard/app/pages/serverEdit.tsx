@@ -174,20 +174,27 @@ function EditForm({ server, onSaved, onEdit }: { server: Server; onSaved: (serve
           <fieldset key={group.title}>
             <legend>{group.title}</legend>
             {group.fields.map((field) =>
-                field.kind === 'flag' ? (
-                  <Field key={field.name} name={field.name} label={field.label} type="checkbox" defaultChecked={field.current(server) === true} hint={field.hint} />
-                ) : (
-                  <Field
-                    key={field.name}
-                    name={field.name}
-                    label={field.label}
-                    hint={field.hint}
-                    type={field.kind === 'secret' ? 'password' : 'text'}
-                    autocomplete={field.kind === 'secret' ? 'new-password' : 'off'}
-                    defaultValue={shown(field.current(server))}
-                  />
-                ),
-              )}
+              field.kind === 'flag' ? (
+                <Field
+                  key={field.name}
+                  name={field.name}
+                  label={field.label}
+                  type="checkbox"
+                  defaultChecked={field.current(server) === true}
+                  hint={field.hint}
+                />
+              ) : (
+                <Field
+                  key={field.name}
+                  name={field.name}
+                  label={field.label}
+                  hint={field.hint}
+                  type={field.kind === 'secret' ? 'password' : 'text'}
+                  autocomplete={field.kind === 'secret' ? 'new-password' : 'off'}
+                  defaultValue={shown(field.current(server))}
+                />
+              ),
+            )}
           </fieldset>
         ))}
         <Variables rows={env} onChange={setEnv} />
@@ -207,7 +214,12 @@ function Variables({ rows, onChange }: { rows: Row[]; onChange: (rows: Row[]) =>
         <div class="step" key={index}>
           <label class="field">
             <span>Variable {index + 1} name</span>
-            <input value={row.name} autocomplete="off" aria-invalid={error ? true : undefined} onInput={(event) => change(index, { name: event.currentTarget.value })} />
+            <input
+              value={row.name}
+              autocomplete="off"
+              aria-invalid={error ? true : undefined}
+              onInput={(event) => change(index, { name: event.currentTarget.value })}
+            />
           </label>
           <label class="field">
             <span>Variable {index + 1} value</span>

@@ -11,7 +11,11 @@ import { Action, can, formatTime, Pager, Show, Status, Table, useLoad } from '..
 
 type Task = Schemas['Task'];
 type Job = Schemas['Job'];
-type StepOutcome = { index: number; type: string; jobs: { serverId: string; jobId: string | null; status: string; error: { code: string; message: string } | null }[] };
+type StepOutcome = {
+  index: number;
+  type: string;
+  jobs: { serverId: string; jobId: string | null; status: string; error: { code: string; message: string } | null }[];
+};
 
 const RUNS_PER_PAGE = 20;
 /** While a run on show is under way the list is read again this often (its outcome comes when it ends). */

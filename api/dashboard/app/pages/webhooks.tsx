@@ -97,7 +97,10 @@ export function WebhooksPage({ cluster }: PageProps) {
                     </button>
                     <Action
                       label={`${webhook.enabled ? 'Disable' : 'Enable'} ${webhook.url}`}
-                      run={async () => (await api.request('patch', `/api/v1/webhooks/${webhook.id}`, { body: { enabled: !webhook.enabled } }), webhooks.reload())}
+                      run={async () => (
+                        await api.request('patch', `/api/v1/webhooks/${webhook.id}`, { body: { enabled: !webhook.enabled } }),
+                        webhooks.reload()
+                      )}
                     >
                       {webhook.enabled ? 'Disable' : 'Enable'}
                     </Action>
@@ -168,7 +171,15 @@ function WebhookForm({ clusterId, webhook, onSaved }: { clusterId: string; webho
     >
       <Field name="url" label="URL" type="url" defaultValue={webhook?.url ?? ''} required placeholder="https://example.com/hooks/gsm" />
       <Events chosen={webhook?.events ?? []} everything={everything} />
-      <Select name="format" label="Format" options={[['JSON', 'JSON, signed'], ['DISCORD', 'Discord message']]} value={webhook?.format ?? 'JSON'} />
+      <Select
+        name="format"
+        label="Format"
+        options={[
+          ['JSON', 'JSON, signed'],
+          ['DISCORD', 'Discord message'],
+        ]}
+        value={webhook?.format ?? 'JSON'}
+      />
       <Field name="description" label="Description (optional)" defaultValue={webhook?.description ?? ''} maxLength={500} />
       <Field name="enabled" label="Enabled" type="checkbox" defaultChecked={webhook?.enabled ?? true} />
     </Form>
