@@ -164,7 +164,7 @@ export interface paths {
          * Change your password
          * @description With a session (not an API token): `currentPassword` must be the account's password (a 400 on that field otherwise). Every other session of the account ends at once; this one goes on, and API tokens stay.
          */
-        post: operations["postApiV1AccountPassword"];
+        post: operations["changePassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3676,7 +3676,7 @@ export interface operations {
             };
         };
     };
-    postApiV1AccountPassword: {
+    changePassword: {
         parameters: {
             query?: never;
             header?: {
