@@ -9,7 +9,7 @@ import { useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
 import { api } from '../session.ts';
 import { link, type PageProps } from '../nav.ts';
-import { can, Field, Form, Notice, Show, useFieldError, useLoad } from '../ui.tsx';
+import { can, Field, Form, Notice, Select, Show, useFieldError, useLoad } from '../ui.tsx';
 
 type Server = Schemas['Server'];
 type Body = Record<string, unknown>;
@@ -17,10 +17,18 @@ type Body = Record<string, unknown>;
 /**
  * How a field's text becomes the value sent: `text` as typed; `optionalText` empty is null (the game's own, none);
  * `int` a whole number (anything else is sent as typed, for the API to name the problem); `optionalInt` empty is null
- * (no limit); `flag` a checkbox; `secret` is write-only, empty leaves it as it is.
+ * (no limit); `flag` a checkbox; `secret` is write-only, empty leaves it as it is; `choice` one of `options` (a select).
  */
-type Kind = 'text' | 'optionalText' | 'int' | 'optionalInt' | 'flag' | 'secret';
-type FieldSpec = { name: string; label: string; kind: Kind; hint?: string; current: (server: Server) => unknown; appliesTo?: (server: Server) => boolean };
+type Kind = 'text' | 'optionalText' | 'int' | 'optionalInt' | 'flag' | 'secret' | 'choice';
+type FieldSpec = {
+  name: string;
+  label: string;
+  kind: Kind;
+  hint?: string;
+  current: (server: Server) => unknown;
+  appliesTo?: (server: Server) => boolean;
+  options?: (string | [string, string])[];
+};
 type Group = { title: string; appliesTo?: (server: Server) => boolean; fields: FieldSpec[] };
 
 const custom = (server: Server) => server.gameType === 'CUSTOM';
@@ -174,7 +182,9 @@ function EditForm({ server, onSaved, onEdit }: { server: Server; onSaved: (serve
           <fieldset key={group.title}>
             <legend>{group.title}</legend>
             {group.fields.map((field) =>
-              field.kind === 'flag' ? (
+              field.kind === 'choice' ? (
+                <Select key={field.name} name={field.name} label={field.label} options={field.options ?? []} value={shown(field.current(server))} />
+              ) : field.kind === 'flag' ? (
                 <Field
                   key={field.name}
                   name={field.name}
