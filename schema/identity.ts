@@ -65,6 +65,16 @@ export const passwordResetConfirmBody = z.object({ token: z.string().min(1, 'is 
 export const loginBody = z.object({ email, password: z.string().min(1, 'is required').max(MAX_PASSWORD_LENGTH) }).strict();
 export const refreshBody = z.object({ refreshToken: z.string().min(1, 'is required').max(200) }).strict();
 export const registerAnswer = tokenPair.extend({ user });
+export const changePasswordBody = z
+  .object({
+    currentPassword: z
+      .string()
+      .max(MAX_PASSWORD_LENGTH)
+      .optional()
+      .meta({ description: 'Required when the account has a password (one that signs in with Steam or Discord only may set its first without it).' }),
+    newPassword: password,
+  })
+  .strict();
 
 // ---- API tokens
 

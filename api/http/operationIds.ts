@@ -33,6 +33,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/v1/auth/discord/callback': 'discordSignInCallback',
 
   'GET /api/v1/account': 'getAccount',
+  'POST /api/v1/account/password': 'changePassword',
   'GET /api/v1/account/tokens': 'listApiTokens',
   'POST /api/v1/account/tokens': 'createApiToken',
   'DELETE /api/v1/account/tokens/:tokenId': 'revokeApiToken',

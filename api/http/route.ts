@@ -105,6 +105,9 @@ export function issuesToDetails(issues: readonly z.core.$ZodIssue[]): ErrorDetai
     const base = issue.path.map(String);
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) details.push({ field: [...base, key].join('.'), message: 'Unknown field' });
+    } else if (issue.code === 'invalid_key' && issue.issues[0]) {
+      // A record's key refused by its own schema (an environment variable's name): that schema's message, not "Invalid key in record".
+      details.push({ field: base.join('.'), message: issue.issues[0].message });
     } else {
       details.push({ field: base.join('.') || '(root)', message: issue.message });
     }

@@ -8,9 +8,10 @@ import type { AppDeps } from '../context.ts';
 import { conflict, forbidden, notFound, validationFailed } from '../../schema/errors.ts';
 import type { Context } from 'koa';
 import type { Api } from '../http/route.ts';
-import { apiTokenCreated, apiTokenListItem, createTokenBody, user } from '../../schema/identity.ts';
+import { apiTokenCreated, apiTokenListItem, changePasswordBody, createTokenBody, user } from '../../schema/identity.ts';
 import { id } from '../../schema/http.ts';
 import { findUserById } from '../identity/users.ts';
+import { hashPassword, verifyPassword } from '../identity/passwords.ts';
 import { principalOf } from '../identity/principal.ts';
 import { recordAudit } from '../../orchestrator/audit.ts';
 import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
@@ -47,6 +48,43 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
     auth: 'user',
     responses: { 200: { description: 'The user', schema: user } },
     handler: (ctx) => findUserById(pool, principalOf(ctx).user.id),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/api/v1/account/password',
+    summary: 'Change your password',
+    description:
+      "With a session (not an API token): `currentPassword` must be the account's password (a 400 on that field otherwise). " +
+      'Every other session of the account ends at once; this one goes on, and API tokens stay.',
+    tags: ['Account'],
+    auth: 'user',
+    body: changePasswordBody,
+    responses: { 200: { description: 'Changed', schema: z.object({ success: z.literal(true), message: z.string() }) } },
+    handler: async (ctx, { body }) => {
+      const principal = sessionOnly(ctx);
+      const stored = await pool.oneFirst(sql.type(z.object({ hash: z.string().nullable() }))`
+        SELECT password_hash AS hash FROM users WHERE id = ${principal.user.id}`);
+      if (stored !== null && !(body.currentPassword !== undefined && (await verifyPassword(body.currentPassword, stored)))) {
+        throw validationFailed([{ field: 'currentPassword', message: body.currentPassword ? 'is not your current password' : 'is required' }]);
+      }
+      const newHash = await hashPassword(body.newPassword);
+      const ended = await pool.transaction(async (tx) => {
+        // Changed only if nobody changed it meanwhile (another tab, a reset): the check above was against that hash.
+        const changed = await tx.query(sql.unsafe`
+          UPDATE users SET password_hash = ${newHash}, updated_at = now()
+           WHERE id = ${principal.user.id} AND password_hash IS NOT DISTINCT FROM ${stored}`);
+        if (changed.rowCount === 0) throw conflict('Your password was changed meanwhile; sign in again with the new one');
+        // Whoever signed in with the old password (another device, someone who learnt it) is signed out.
+        const others = await tx.query(sql.unsafe`
+          UPDATE sessions SET revoked_at = now(), revoked_reason = 'password changed'
+           WHERE user_id = ${principal.user.id} AND id <> ${principal.sessionId} AND revoked_at IS NULL`);
+        await tx.query(sql.unsafe`UPDATE password_resets SET used_at = now() WHERE user_id = ${principal.user.id} AND used_at IS NULL`);
+        await recordAudit(tx, originOf(ctx), { clusterId: null, action: 'user.password_change', target: { type: 'user', id: principal.user.id } });
+        return others.rowCount;
+      });
+      return { success: true, message: `Password changed; ${ended === 1 ? '1 other session has' : `${ended} other sessions have`} ended` };
+    },
   });
 
   api.route({

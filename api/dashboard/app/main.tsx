@@ -20,6 +20,9 @@ import { MembersPage } from './pages/members.tsx';
 import { AccountPage } from './pages/account.tsx';
 import { AuditPage } from './pages/audit.tsx';
 import { CreateCluster } from './pages/clusters.tsx';
+import { ServerEditPage } from './pages/serverEdit.tsx';
+import { WebhooksPage } from './pages/webhooks.tsx';
+import { TaskPage } from './pages/task.tsx';
 
 const PAGES: { path: string; title: string; page: (props: PageProps) => preact.JSX.Element; needs?: 'manage' }[] = [
   { path: 'servers', title: 'Servers', page: ServersPage },
@@ -29,6 +32,7 @@ const PAGES: { path: string; title: string; page: (props: PageProps) => preact.J
   { path: 'machines', title: 'Machines', page: MachinesPage },
   { path: 'members', title: 'Members', page: MembersPage },
   { path: 'audit', title: 'Audit log', page: AuditPage, needs: 'manage' },
+  { path: 'webhooks', title: 'Webhooks', page: WebhooksPage, needs: 'manage' },
 ];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -102,6 +106,7 @@ function Shell() {
   const clusters = useLoad(() => api.get<{ data: Cluster[] }>('/api/v1/clusters', { limit: 100, sort: 'name' }).then((answer) => answer.data), []);
   const account = useLoad(() => api.get<{ displayName: string; email: string }>('/api/v1/account'), []);
   const [section, clusterId, page, id] = route;
+  const part = route[4]; // a record's own page: `servers/<id>/edit`
   const cluster = section === 'c' ? clusters.data?.find((candidate) => candidate.id === clusterId) : undefined;
 
   // The start page: the first cluster's servers.
@@ -119,6 +124,10 @@ function Shell() {
   // page's buttons call another route).
   else if (cluster && (page === 'servers' || page === 'players') && id && !UUID.test(id))
     main = <p class="notice error">There is no such {page === 'servers' ? 'server' : 'player'}: the address is not one of this dashboard's.</p>;
+  else if (cluster && page === 'tasks' && id && !UUID.test(id))
+    main = <p class="notice error">There is no such task: the address is not one of this dashboard's.</p>;
+  else if (cluster && page === 'servers' && id && part === 'edit') main = <ServerEditPage key={id} cluster={cluster} id={id} />;
+  else if (cluster && page === 'tasks' && id) main = <TaskPage key={id} cluster={cluster} id={id} />;
   else if (cluster && page === 'servers' && id) main = <ServerPage key={id} cluster={cluster} id={id} />;
   else if (cluster && page === 'players' && id) main = <PlayerPage key={id} cluster={cluster} id={id} />;
   else if (cluster && current) main = <current.page cluster={cluster} />;

@@ -207,6 +207,9 @@ export function Select({ name, label, options, value }: { name: string; label: s
   );
 }
 
+/** The API's message for `name` after a refused submit of the Form around it (for inputs that are not a Field). */
+export const useFieldError = (name: string): string | undefined => useContext(FieldErrors)[name];
+
 /** A button running an action, busy while it runs, showing its error beside it. */
 export function Action({
   run,

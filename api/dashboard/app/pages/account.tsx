@@ -1,9 +1,12 @@
-/** Account settings: API tokens (created for some clusters, shown once, revoked) and linked game accounts. */
+/**
+ * Account settings: the password (changed with the current one; other sessions end), API tokens (created for some
+ * clusters, shown once, revoked) and linked game accounts.
+ */
 import { useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
 import { api } from '../session.ts';
 import type { Cluster } from '../nav.ts';
-import { Action, Field, Form, formatTime, Show, ShownOnce, Table, useLoad } from '../ui.tsx';
+import { Action, Field, Form, formatTime, Notice, Show, ShownOnce, Table, useLoad } from '../ui.tsx';
 
 type Token = Schemas['TokenListItem'];
 
@@ -29,6 +32,7 @@ export function AccountPage({ clusters }: { clusters: Cluster[] }) {
           </dl>
         )}
       </Show>
+      <ChangePassword />
       <h2>API tokens</h2>
       <p class="muted">For scripts and the gsm command line. A token reaches the clusters chosen here, with your role in each.</p>
       <Form
@@ -96,5 +100,37 @@ export function AccountPage({ clusters }: { clusters: Cluster[] }) {
         )}
       </Show>
     </section>
+  );
+}
+
+/** The current password and the new one twice (a typo in a password nobody sees would lock its owner out). */
+function ChangePassword() {
+  const [done, setDone] = useState<string | null>(null);
+  const [mismatch, setMismatch] = useState(false);
+  return (
+    <>
+      <h2>Password</h2>
+      <Form
+        class="form"
+        submit="Change password"
+        onSubmit={async (values) => {
+          setDone(null);
+          setMismatch(values.newPassword !== values.repeatPassword);
+          if (values.newPassword !== values.repeatPassword) return false;
+          const answer = await api.post<{ message: string }>('/api/v1/account/password', {
+            ...(values.currentPassword ? { currentPassword: values.currentPassword } : {}),
+            newPassword: values.newPassword,
+          });
+          setDone(answer.message);
+          return true;
+        }}
+      >
+        <Field name="currentPassword" label="Current password" type="password" autocomplete="current-password" />
+        <Field name="newPassword" label="New password" type="password" autocomplete="new-password" hint="At least 8 characters" />
+        <Field name="repeatPassword" label="New password again" type="password" autocomplete="new-password" />
+        {mismatch && <Notice kind="error">The new password and its repetition differ.</Notice>}
+      </Form>
+      {done && <Notice kind="success">{done}</Notice>}
+    </>
   );
 }

@@ -103,6 +103,7 @@ export function ServerPage({ cluster, id }: PageProps) {
               {current.name} <Status status={current.status} />
             </h1>
             <a href={link('c', cluster.id, 'servers')}>All servers</a>
+            {manage && <a href={link('c', cluster.id, 'servers', serverId, 'edit')}>Settings</a>}
           </header>
           {current.statusReason && <p class="muted">{current.statusReason}</p>}
           <dl class="facts">

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
 import { all, api, messageOf } from '../session.ts';
-import type { PageProps } from '../nav.ts';
+import { link, type PageProps } from '../nav.ts';
 import { Action, can, Field, Form, Notice, Show, Status, Table, useLoad } from '../ui.tsx';
 
 type Task = Schemas['Task'];
@@ -48,7 +48,7 @@ export function TasksPage({ cluster }: PageProps) {
             rowKey={(task) => task.id}
             empty="No tasks yet. A task runs steps on servers on a schedule: restarts, wipes, backups, broadcasts."
             columns={[
-              { title: 'Name', cell: (task) => task.name },
+              { title: 'Name', cell: (task) => <a href={link('c', cluster.id, 'tasks', task.id)}>{task.name}</a> },
               { title: 'Schedule', cell: (task) => `${task.schedule} (${task.timezone})` },
               { title: 'Next run', cell: (task) => (task.enabled ? inZone(task.nextRunAt, task.timezone) : 'disabled') },
               { title: 'Last run', cell: (task) => (task.lastRunStatus ? <Status status={task.lastRunStatus} /> : '—') },

@@ -1,0 +1,253 @@
+/**
+ * A server's settings (OWNER, ADMIN): every field `PATCH /api/v1/servers/<id>` takes, in groups. Only the fields that
+ * differ from the server's record are sent, so a save never overwrites what someone else changed in another field
+ * meanwhile; the API's 400 `details` are shown at their fields.
+ *
+ * A group is a title, which servers it applies to, and its fields: a field the API gains is one line here.
+ */
+import { useState } from 'preact/hooks';
+import type { Schemas } from '../../../clients/typescript/src/client.ts';
+import { api } from '../session.ts';
+import { link, type PageProps } from '../nav.ts';
+import { can, Field, Form, Notice, Select, Show, useFieldError, useLoad } from '../ui.tsx';
+
+type Server = Schemas['Server'];
+type Body = Record<string, unknown>;
+
+/**
+ * How a field's text becomes the value sent: `text` as typed; `optionalText` empty is null (the game's own, none);
+ * `int` a whole number (anything else is sent as typed, for the API to name the problem); `optionalInt` empty is null
+ * (no limit); `flag` a checkbox; `secret` is write-only, empty leaves it as it is; `choice` one of `options` (a select).
+ */
+type Kind = 'text' | 'optionalText' | 'int' | 'optionalInt' | 'flag' | 'secret' | 'choice';
+type FieldSpec = {
+  name: string;
+  label: string;
+  kind: Kind;
+  hint?: string;
+  current: (server: Server) => unknown;
+  appliesTo?: (server: Server) => boolean;
+  options?: (string | [string, string])[];
+};
+type Group = { title: string; appliesTo?: (server: Server) => boolean; fields: FieldSpec[] };
+
+const custom = (server: Server) => server.gameType === 'CUSTOM';
+const own = (name: keyof Server) => (server: Server) => server[name];
+
+const GROUPS: Group[] = [
+  {
+    title: 'General',
+    fields: [
+      { name: 'name', label: 'Name', kind: 'text', current: own('name') },
+      { name: 'maxPlayers', label: 'Max players', kind: 'int', current: own('maxPlayers') },
+      { name: 'autoRestart', label: 'Restart it when it crashes', kind: 'flag', current: own('autoRestart') },
+    ],
+  },
+  {
+    title: 'Ports',
+    fields: [
+      { name: 'gamePort', label: 'Game port', kind: 'int', current: own('gamePort') },
+      { name: 'queryPort', label: 'Query port', kind: 'int', current: own('queryPort') },
+      { name: 'rconPort', label: 'RCON port', kind: 'int', current: own('rconPort') },
+    ],
+  },
+  {
+    title: 'Process',
+    fields: [
+      { name: 'startCommand', label: 'Start command', kind: 'optionalText', hint: "Empty: the game's own", current: own('startCommand') },
+      {
+        name: 'installCommand',
+        label: 'Install command',
+        kind: 'optionalText',
+        hint: 'What an install or update runs in the server directory (the other games install themselves)',
+        current: own('installCommand'),
+        appliesTo: custom,
+      },
+    ],
+  },
+  {
+    title: 'Limits',
+    fields: [
+      { name: 'memoryLimitMb', label: 'Memory limit (MiB)', kind: 'optionalInt', hint: 'Empty: no limit', current: own('memoryLimitMb') },
+      { name: 'cpuLimitPercent', label: 'CPU limit (% of one core)', kind: 'optionalInt', hint: 'Empty: no limit', current: own('cpuLimitPercent') },
+    ],
+  },
+  {
+    title: 'Game and backups',
+    fields: [
+      { name: 'version', label: 'Version', kind: 'optionalText', hint: 'Empty: the latest release', current: own('version') },
+      { name: 'acceptEula', label: "I accept the game's EULA", kind: 'flag', current: own('acceptEula') },
+      { name: 'backupRetention', label: 'Backups kept', kind: 'int', current: own('backupRetention') },
+    ],
+  },
+  {
+    title: 'RCON',
+    fields: [{ name: 'rconPassword', label: 'New RCON password', kind: 'secret', hint: 'Empty: unchanged', current: () => undefined }],
+  },
+];
+/** The groups and fields that apply to a server. */
+const groupsOf = (server: Server) =>
+  GROUPS.filter((group) => !group.appliesTo || group.appliesTo(server))
+    .map((group) => ({ ...group, fields: group.fields.filter((field) => !field.appliesTo || field.appliesTo(server)) }))
+    .filter((group) => group.fields.length > 0);
+
+/** The value to send for a field's text; undefined: leave it as it is. */
+function read(kind: Kind, text: string): unknown {
+  const trimmed = text.trim();
+  switch (kind) {
+    case 'flag':
+      return text === 'true';
+    case 'secret':
+      return text === '' ? undefined : text;
+    case 'optionalText':
+      return trimmed === '' ? null : trimmed;
+    case 'optionalInt':
+      return trimmed === '' ? null : wholeNumber(trimmed);
+    case 'int':
+      return wholeNumber(trimmed);
+    default:
+      return text;
+  }
+}
+
+const wholeNumber = (text: string) => (/^-?\d+$/.test(text) ? Number(text) : text);
+const shown = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+
+/** Variables as rows of name and value; an empty name drops its row. */
+type Row = { name: string; value: string };
+const rowsOf = (env: Server['env']): Row[] => Object.entries(env ?? {}).map(([name, value]) => ({ name, value }));
+function envOf(rows: Row[]): Record<string, string> | null {
+  const kept = rows.filter((row) => row.name.trim() !== '');
+  return kept.length === 0 ? null : Object.fromEntries(kept.map((row) => [row.name.trim(), row.value]));
+}
+const sameEnv = (a: Record<string, string> | null, b: Record<string, string> | null) =>
+  JSON.stringify(Object.entries(a ?? {}).sort()) === JSON.stringify(Object.entries(b ?? {}).sort());
+
+export function ServerEditPage({ cluster, id }: PageProps) {
+  const serverId = id!;
+  const server = useLoad(() => api.get<Server>(`/api/v1/servers/${serverId}`), [serverId]);
+  const [saved, setSaved] = useState<string | null>(null);
+  // After a save the form starts again from the saved record.
+  const [version, setVersion] = useState(0);
+  if (!can(cluster.role, 'manage')) return <Notice kind="error">Only an OWNER or an ADMIN of the cluster may change a server's settings.</Notice>;
+  return (
+    <Show loaded={server}>
+      {(current) => (
+        <section>
+          <header class="page-head">
+            <h1>Settings of {current.name}</h1>
+            <a href={link('c', cluster.id, 'servers', serverId)}>Back to the server</a>
+          </header>
+          <p class="muted">Changes to the process (command, ports, variables, limits) apply at its next start.</p>
+          {saved && <Notice kind="success">{saved}</Notice>}
+          <EditForm
+            key={`${current.updatedAt}-${version}`}
+            server={current}
+            onSaved={(updated, fields) => {
+              server.setData(() => updated);
+              setVersion(version + 1);
+              setSaved(fields.length === 0 ? 'Nothing to save: no field was changed.' : `Saved: ${fields.join(', ')}.`);
+            }}
+            onEdit={() => setSaved(null)}
+          />
+        </section>
+      )}
+    </Show>
+  );
+}
+
+function EditForm({ server, onSaved, onEdit }: { server: Server; onSaved: (server: Server, fields: string[]) => void; onEdit: () => void }) {
+  const [env, setEnv] = useState<Row[]>(rowsOf(server.env));
+  const groups = groupsOf(server);
+  return (
+    <Form
+      class="form edit"
+      submit="Save changes"
+      onSubmit={async (values) => {
+        const body: Body = {};
+        for (const group of groups)
+          for (const field of group.fields) {
+            const value = read(field.kind, values[field.name] ?? '');
+            if (value !== undefined && value !== field.current(server)) body[field.name] = value;
+          }
+        const variables = envOf(env);
+        if (!sameEnv(variables, server.env)) body.env = variables;
+        const fields = Object.keys(body);
+        if (fields.length === 0) return onSaved(server, []);
+        onSaved(await api.request<Server>('patch', `/api/v1/servers/${server.id}`, { body }), fields);
+      }}
+    >
+      <div class="fields" onInput={onEdit}>
+        {groups.map((group) => (
+          <fieldset key={group.title}>
+            <legend>{group.title}</legend>
+            {group.fields.map((field) =>
+              field.kind === 'choice' ? (
+                <Select key={field.name} name={field.name} label={field.label} options={field.options ?? []} value={shown(field.current(server))} />
+              ) : field.kind === 'flag' ? (
+                <Field
+                  key={field.name}
+                  name={field.name}
+                  label={field.label}
+                  type="checkbox"
+                  defaultChecked={field.current(server) === true}
+                  hint={field.hint}
+                />
+              ) : (
+                <Field
+                  key={field.name}
+                  name={field.name}
+                  label={field.label}
+                  hint={field.hint}
+                  type={field.kind === 'secret' ? 'password' : 'text'}
+                  autocomplete={field.kind === 'secret' ? 'new-password' : 'off'}
+                  defaultValue={shown(field.current(server))}
+                />
+              ),
+            )}
+          </fieldset>
+        ))}
+        <Variables rows={env} onChange={setEnv} />
+      </div>
+    </Form>
+  );
+}
+
+function Variables({ rows, onChange }: { rows: Row[]; onChange: (rows: Row[]) => void }) {
+  const error = useFieldError('env');
+  const change = (index: number, patch: Partial<Row>) => onChange(rows.map((row, at) => (at === index ? { ...row, ...patch } : row)));
+  return (
+    <fieldset>
+      <legend>Environment variables</legend>
+      {rows.length === 0 && <p class="muted">None.</p>}
+      {rows.map((row, index) => (
+        <div class="step" key={index}>
+          <label class="field">
+            <span>Variable {index + 1} name</span>
+            <input
+              value={row.name}
+              autocomplete="off"
+              aria-invalid={error ? true : undefined}
+              onInput={(event) => change(index, { name: event.currentTarget.value })}
+            />
+          </label>
+          <label class="field">
+            <span>Variable {index + 1} value</span>
+            <input value={row.value} autocomplete="off" onInput={(event) => change(index, { value: event.currentTarget.value })} />
+          </label>
+          <button type="button" class="link" aria-label={`Remove variable ${index + 1}`} onClick={() => onChange(rows.filter((_, at) => at !== index))}>
+            Remove
+          </button>
+        </div>
+      ))}
+      {error && (
+        <small class="field-error" role="alert">
+          {error}
+        </small>
+      )}
+      <button type="button" class="secondary" onClick={() => onChange([...rows, { name: '', value: '' }])}>
+        Add variable
+      </button>
+    </fieldset>
+  );
+}
