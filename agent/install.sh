@@ -80,4 +80,5 @@ fi
 # The code (or token) arrives on this script's standard input and goes on to gsm-agent install the same way.
 eval "set -- $PASS"
 if [ -n "$MACHINE_ID" ]; then set -- --machine-id "$MACHINE_ID" "$@"; fi
-exec "$NODE" "$PREFIX/gsm-agent.mjs" install --url "$URL" "$@"
+# Not exec: the EXIT trap still removes the download directory.
+"$NODE" "$PREFIX/gsm-agent.mjs" install --url "$URL" "$@"
