@@ -25,8 +25,9 @@ import { createFakeServer, registerMachine } from '../support/agentProcess.ts';
 import { buildAgentPackage, installCommand } from '../../api/agentPackage.ts';
 
 const run = promisify(execFile);
-/** The machine's own Node.js 20 (npm puts Node 24 first on PATH for the tests themselves). */
-const NODE20 = '/usr/bin/node';
+/** A Node.js 20, the oldest line the agent supports (npm puts Node 24 first on PATH for the tests themselves): the
+ * machine's own at /usr/bin/node, or the one `npm test` fetched from npm (GSM_TEST_NODE20, test/prerequisites.ts). */
+const NODE20 = process.env.GSM_TEST_NODE20 ?? '/usr/bin/node';
 
 let app: GatewayApp;
 let owner: TestUser;
@@ -105,7 +106,7 @@ test('the package: package.json (the service’s version), one executable bundle
 });
 
 test('installed with npm into an empty folder, it runs under the machine’s Node.js 20 against the real service, within 15 MB', async (t) => {
-  if (!existsSync(NODE20)) return t.fail(`${NODE20} is missing (CI installs Debian's nodejs)`);
+  if (!existsSync(NODE20)) return t.fail(`${NODE20} is missing (npm test fetches a Node.js 20 when the machine has none: test/prerequisites.ts)`);
   t.regex(execFileSync(NODE20, ['--version'], { encoding: 'utf8' }), /^v20\./);
   const dir = await mkdtemp(join(tmpdir(), 'gsm-pkg-'));
   const pkg = await buildAgentPackage();
@@ -155,18 +156,23 @@ test('installed with npm into an empty folder, it runs under the machine’s Nod
 
 /** A throwaway HTTP server answering `GET /agent/install.sh` with `script`, everything else from the real service. */
 async function tamperedService(script: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = createServer(async (request, response) => {
+  const server = createServer((request, response) => {
     if (request.url === '/agent/install.sh') return void response.end(script);
-    const upstream = await fetch(`${app.url}${request.url}`, { method: request.method });
-    response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream' });
-    response.end(Buffer.from(await upstream.arrayBuffer()));
+    void fetch(`${app.url}${request.url}`, { method: request.method }).then(async (upstream) => {
+      response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream' });
+      response.end(Buffer.from(await upstream.arrayBuffer()));
+    });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((done) => server.close(() => done())) };
 }
 
 type Failed = { code: number; stdout: string; stderr: string };
-const failure = (promise: Promise<unknown>) => promise.then(() => ({ code: 0, stdout: '', stderr: '' }) as Failed, (error: Failed) => error);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => ({ code: 0, stdout: '', stderr: '' }) as Failed,
+    (error: Failed) => error,
+  );
 
 test('the one-line install from the registration answer: a code on standard input, as root without sudo; configuration 0600, user, unit; then it runs', async (t) => {
   if (process.getuid?.() !== 0) return t.pass('needs root (CI runs as root)');
@@ -277,7 +283,9 @@ test('the one-line install from the registration answer: a code on standard inpu
     t.regex(again.stdout, /systemd does not run on this machine; start the agent with:\n\s+\S+ \S+gsm-agent.mjs run --config /);
   // An agent token that is not one is refused before anything is written.
   const bad = await failure(
-    run('sh', ['-c', `printf 'nope\\n' | ${NODE20} ${join(env.GSM_AGENT_PREFIX, 'gsm-agent.mjs')} install --url ${app.url} --machine-id ${machineId}`], { env }),
+    run('sh', ['-c', `printf 'nope\\n' | ${NODE20} ${join(env.GSM_AGENT_PREFIX, 'gsm-agent.mjs')} install --url ${app.url} --machine-id ${machineId}`], {
+      env,
+    }),
   );
   t.is(bad.code, 2);
   t.regex(bad.stderr, /neither an agent token .* nor a registration code/);

@@ -52,7 +52,9 @@ test("registration's line carries a one-hour code, not the token; the code yield
   t.true(minutes > 55 && minutes <= 60, `expires in ${minutes} min`);
   const code = codeOf(registered.install);
 
-  const stored = await app.pool.one(sql.unsafe`SELECT encode(code_hash, 'hex') AS hash, encode(sealed_token, 'escape') AS sealed FROM agent_install_codes WHERE machine_id = ${machineId}`);
+  const stored = await app.pool.one(
+    sql.unsafe`SELECT encode(code_hash, 'hex') AS hash, encode(sealed_token, 'escape') AS sealed FROM agent_install_codes WHERE machine_id = ${machineId}`,
+  );
   t.is(String((stored as { hash: string }).hash).length, 64, 'only the SHA-256 of the code is kept');
   t.false(String((stored as { sealed: string }).sealed).includes(registered.agentToken), 'the token is kept sealed');
 
