@@ -7,13 +7,13 @@
  */
 import test from 'ava';
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'slonik';
@@ -122,11 +122,15 @@ test('installed with npm into an empty folder, it runs under the machine’s Nod
 
   const { clusterId, machineId, token } = await registerMachine(app, owner);
   const dataDir = join(dir, 'data');
+  const node20Bin = join(dir, 'bin');
+  await mkdir(node20Bin);
+  await symlink(NODE20, join(node20Bin, 'node'));
   const agent = spawn(
     NODE20,
     [join(installed, 'gsm-agent.mjs'), 'run', '--url', app.url, '--machine-id', machineId, '--data-dir', dataDir, '--allow-root', '--stop-servers-on-exit'],
     {
-      env: { PATH: process.env.PATH, GSM_AGENT_TOKEN: token },
+      // `node` on the agent's PATH is Node.js 20 too, as on a machine set up by the install line.
+      env: { PATH: `${node20Bin}:${process.env.PATH}`, GSM_AGENT_TOKEN: token },
       stdio: 'ignore',
     },
   );
@@ -152,6 +156,19 @@ test('installed with npm into an empty folder, it runs under the machine’s Nod
     return state.servers?.[0]?.status === 'ONLINE';
   }, 'status file says ONLINE');
   t.like(state, { running: true, connected: true, version: pkg.version, servers: [{ id: server.id, status: 'ONLINE' }] });
+  // The README's stand-in game (plain JavaScript) runs under this agent as its quick start creates it.
+  const standIn = await createFakeServer(app, owner, clusterId, machineId, {
+    name: 'stand-in',
+    maxPlayers: 32,
+    startCommand: `node '${resolve('docs/examples/stand-in-game.mjs')}'`,
+  });
+  const standInStarted = await body(await app.request(`/api/v1/servers/${standIn.id}/start?wait=30`, json({}, { headers: owner.auth })));
+  t.is(standInStarted.status, 'SUCCEEDED', JSON.stringify(standInStarted));
+  t.is(await serverStatus(standIn.id), 'ONLINE');
+  const standInStatus = await body(await app.request(`/api/v1/servers/${standIn.id}/rcon?wait=20`, json({ command: 'status' }, { headers: owner.auth })));
+  t.is(standInStatus.output, 'players : 0 (max 32)');
+  const standInStopped = await body(await app.request(`/api/v1/servers/${standIn.id}/stop?wait=30`, json({}, { headers: owner.auth })));
+  t.is(standInStopped.status, 'SUCCEEDED', JSON.stringify(standInStopped));
 });
 
 /** A throwaway HTTP server answering `GET /agent/install.sh` with `script`, everything else from the real service. */
