@@ -153,7 +153,9 @@ async function installCommand(args: string[]): Promise<void> {
     allowRoot: values['allow-root'] ?? existing.allowRoot,
   };
   // Everything else is checked before a code is spent: a refused setting must not cost the operator a new line.
-  const checked = settingsSchema.safeParse('code' in secret ? { ...settings, machineId: settings.machineId ?? '00000000-0000-4000-8000-000000000000' } : settings);
+  const checked = settingsSchema.safeParse(
+    'code' in secret ? { ...settings, machineId: settings.machineId ?? '00000000-0000-4000-8000-000000000000' } : settings,
+  );
   if (!checked.success) return fail(`invalid settings:\n${checked.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n')}`);
   if ('code' in secret) {
     const exchanged = await exchangeCode(checked.data.url[0], secret.code);
