@@ -15,8 +15,8 @@ const USAGE = `gsm-agent ${AGENT_VERSION}: runs game servers on this machine for
 Usage:
   gsm-agent run [--config FILE] [options]     run in the foreground
   gsm-agent install --url URL [--machine-id ID] [--config FILE] [--data-dir DIR] [--user NAME] [--no-start]
-                                              the agent token, or an install line's registration code, on
-                                              standard input (or --token-file FILE)
+                                              an install line's registration code, or with --machine-id
+                                              the agent token on standard input (or --token-file FILE)
   gsm-agent uninstall [--config FILE] [--purge]
   gsm-agent status [--config FILE] [--json]
   gsm-agent --version
