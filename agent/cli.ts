@@ -14,7 +14,8 @@ const USAGE = `gsm-agent ${AGENT_VERSION}: runs game servers on this machine for
 
 Usage:
   gsm-agent run [--config FILE] [options]     run in the foreground
-  gsm-agent install --url URL --machine-id ID [--config FILE] [--data-dir DIR] [--user NAME] [--no-start]
+  gsm-agent install --url URL [--machine-id ID] [--config FILE] [--data-dir DIR] [--user NAME] [--no-start]
+                                              an install line's registration code, or with --machine-id
                                               the agent token on standard input (or --token-file FILE)
   gsm-agent uninstall [--config FILE] [--purge]
   gsm-agent status [--config FILE] [--json]
@@ -81,8 +82,13 @@ async function run(args: string[]): Promise<void> {
   await runAgent(settings);
 }
 
-/** The token from --token-file, else standard input (not a terminal), else the existing configuration's. */
-async function readToken(tokenFile: string | undefined, existing: unknown): Promise<string> {
+const INSTALL_CODE_PATTERN = /^gsm_install_[0-9A-Za-z]{43}$/;
+
+/**
+ * What --token-file, else standard input (not a terminal), else the existing configuration holds: an agent token, or
+ * a registration code from an install line (`gsm_install_…`, exchanged below).
+ */
+async function readSecret(tokenFile: string | undefined, existing: unknown): Promise<{ token: string } | { code: string }> {
   let text: string | undefined;
   if (tokenFile !== undefined) text = await readFile(tokenFile, 'utf8').catch(() => fail(`cannot read ${tokenFile}`));
   else if (!process.stdin.isTTY) {
@@ -90,14 +96,34 @@ async function readToken(tokenFile: string | undefined, existing: unknown): Prom
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     text = Buffer.concat(chunks).toString('utf8');
   }
-  const token = text?.trim() || (typeof existing === 'string' ? existing : '');
-  if (!TOKEN_PATTERN.test(token))
+  const secret = text?.trim() || (typeof existing === 'string' ? existing : '');
+  if (INSTALL_CODE_PATTERN.test(secret)) return { code: secret };
+  if (!TOKEN_PATTERN.test(secret))
     fail(
-      token === ''
-        ? "the agent token is missing: pass it on standard input, e.g. printf '%s\\n' 'gsm_agent_…' | gsm-agent install …"
-        : 'that is not an agent token (gsm_agent_ followed by 43 letters and digits)',
+      secret === ''
+        ? "the agent token is missing: pass it (or an install line's registration code) on standard input, e.g. printf '%s\\n' 'gsm_agent_…' | gsm-agent install …"
+        : 'that is neither an agent token (gsm_agent_ followed by 43 letters and digits) nor a registration code (gsm_install_…)',
     );
-  return token;
+  return { token: secret };
+}
+
+/**
+ * Trades an install line's single-use code for the machine's id and agent token (POST /agent/register on the first
+ * URL). The service's refusal (used, replaced, expired, unknown) is printed as it says it; exit status 1.
+ */
+async function exchangeCode(url: string, code: string): Promise<{ machineId: string; token: string }> {
+  const endpoint = `${url.replace(/\/+$/, '')}/agent/register`;
+  let response: Response;
+  try {
+    response = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+  } catch (error) {
+    return fail(`could not reach ${endpoint} to exchange the registration code: ${(error as Error).cause ?? (error as Error).message}`, 1);
+  }
+  const answer = (await response.json().catch(() => ({}))) as { message?: string; machineId?: string; agentToken?: string };
+  if (!response.ok) return fail(`the service refused the registration code (${response.status}): ${answer.message ?? response.statusText}`, 1);
+  if (typeof answer.machineId !== 'string' || typeof answer.agentToken !== 'string' || !TOKEN_PATTERN.test(answer.agentToken))
+    return fail(`${endpoint} did not answer a machine and an agent token`, 1);
+  return { machineId: answer.machineId, token: answer.agentToken };
 }
 
 async function installCommand(args: string[]): Promise<void> {
@@ -115,17 +141,28 @@ async function installCommand(args: string[]): Promise<void> {
   });
   const configPath = values.config ?? (process.env.GSM_CONFIG || DEFAULT_CONFIG_PATH);
   const existing = configOrNothing(configPath);
-  const token = await readToken(values['token-file'], existing.token);
-  const parsed = settingsSchema.safeParse({
+  const secret = await readSecret(values['token-file'], existing.token);
+  const settings = {
     ...existing,
     url: values.url ?? existing.url,
     machineId: values['machine-id'] ?? existing.machineId,
-    token,
+    token: 'token' in secret ? secret.token : `gsm_agent_${'0'.repeat(43)}`,
     dataDir: values['data-dir'] ?? (process.env.GSM_DATA_DIR || undefined) ?? existing.dataDir ?? DEFAULT_DATA_DIR,
     path: values.path ?? existing.path,
     user: values.user ?? existing.user,
     allowRoot: values['allow-root'] ?? existing.allowRoot,
-  });
+  };
+  // Everything else is checked before a code is spent: a refused setting must not cost the operator a new line.
+  const checked = settingsSchema.safeParse(
+    'code' in secret ? { ...settings, machineId: settings.machineId ?? '00000000-0000-4000-8000-000000000000' } : settings,
+  );
+  if (!checked.success) return fail(`invalid settings:\n${checked.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n')}`);
+  if ('code' in secret) {
+    const exchanged = await exchangeCode(checked.data.url[0], secret.code);
+    Object.assign(settings, { machineId: exchanged.machineId, token: exchanged.token });
+    process.stdout.write(`gsm-agent: registration code exchanged for machine ${exchanged.machineId}'s agent token\n`);
+  }
+  const parsed = settingsSchema.safeParse(settings);
   if (!parsed.success) return fail(`invalid settings:\n${parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n')}`);
   await install({
     configPath,

@@ -1,10 +1,12 @@
 #!/bin/sh
 # Installs or upgrades the game server manager's agent (gsm-agent) on this machine. Served by the service at
-# /agent/install.sh; run it as the service's install command says:
-#   printf '%s\n' 'gsm_agent_…' | sudo sh gsm-agent-install.sh --url https://panel.example.org --machine-id <id>
-# The agent token is read from standard input by `gsm-agent install`; it is never put on a command line.
-# Options: --url URL (required), --machine-id ID, --prefix DIR (default /opt/gsm-agent), --upgrade (replace the
-# package and restart the agent; no token needed). Other options are passed on to `gsm-agent install`.
+# /agent/install.sh; run by the line a machine's registration answers (`install.command`), which downloads it into a
+# fresh `mktemp -d` directory, checks its SHA-256 and runs it as root (with sudo only when not root already):
+#   printf '%s\n' 'gsm_install_…' | sh "$D/install.sh" --url https://panel.example.org
+# Standard input carries the line's single-use registration code, which `gsm-agent install` exchanges for the agent
+# token (or an agent token itself, with --machine-id); neither is ever put on a command line.
+# Options: --url URL (required), --machine-id ID (with a token), --prefix DIR (default /opt/gsm-agent), --upgrade
+# (replace the package and restart the agent; no token needed). Other options are passed on to `gsm-agent install`.
 # GSM_NODE names the Node.js to use; GSM_AGENT_PREFIX, GSM_CONFIG, GSM_DATA_DIR and GSM_UNIT_DIR change the defaults.
 set -eu
 
@@ -31,7 +33,6 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$URL" ] || die "--url is required (the service's address)"
 URL="${URL%/}"
-[ "$UPGRADE" = 1 ] || [ -n "$MACHINE_ID" ] || die "--machine-id is required"
 
 NODE="${GSM_NODE:-$(command -v node || true)}"
 [ -n "$NODE" ] || die "Node.js 20 or newer is required: install it from your distribution or https://nodejs.org, then run this again"
@@ -76,6 +77,8 @@ if [ "$UPGRADE" = 1 ]; then
   exit 0
 fi
 
-# The token arrives on this script's standard input and goes on to gsm-agent install the same way.
+# The code (or token) arrives on this script's standard input and goes on to gsm-agent install the same way.
 eval "set -- $PASS"
-exec "$NODE" "$PREFIX/gsm-agent.mjs" install --url "$URL" --machine-id "$MACHINE_ID" "$@"
+if [ -n "$MACHINE_ID" ]; then set -- --machine-id "$MACHINE_ID" "$@"; fi
+# Not exec: the EXIT trap still removes the download directory.
+"$NODE" "$PREFIX/gsm-agent.mjs" install --url "$URL" "$@"

@@ -4,7 +4,8 @@
  * later, packed with agent/package.json and agent/README.md as an npm tarball (`package/…`). The service serves it at
  * `GET /agent/package.tgz` (built once per process, on first use); `npm run pack:agent` writes it to a file.
  *
- * The install script the pasted line downloads is agent/install.sh, served as it is at `GET /agent/install.sh`.
+ * The install script the pasted line downloads is agent/install.sh, served as it is at `GET /agent/install.sh`; the line
+ * carries its SHA-256.
  */
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -99,12 +100,22 @@ export function buildAgentPackage(): Promise<AgentPackage> {
 export const shellQuote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 
 /**
- * The one line an operator pastes on the machine: the install script downloaded from the service, run with sudo, the
- * token on its standard input (printf is a shell built-in, so the token is in no process's command line).
+ * The one line an operator pastes on the machine (POSIX sh; docs/agent.md#installing-it). The script goes into a fresh
+ * `mktemp -d` directory (a fixed /tmp name lets any local account plant its own file there and have it run as root)
+ * and runs only if its SHA-256 is the one in the line. It runs with sudo only when the shell is not already root
+ * (root-only hosts and containers have no sudo). The single-use code travels on standard input (printf is a shell
+ * built-in, so it is in no process's command line); the temporary directory is removed and the line's exit status is
+ * the installer's.
  */
-export function installCommand(publicUrl: string, machineId: string, token: string): string {
+export function installCommand(publicUrl: string, code: string, scriptSha256: string): string {
   const url = publicUrl.replace(/\/+$/, '');
-  return `curl -fsSL ${shellQuote(`${url}/agent/install.sh`)} -o /tmp/gsm-agent-install.sh && printf '%s\\n' ${shellQuote(token)} | sudo sh /tmp/gsm-agent-install.sh --url ${shellQuote(url)} --machine-id ${shellQuote(machineId)}`;
+  const mismatch = shellQuote('gsm-agent: error: the downloaded install script does not match the SHA-256 in this line; nothing was run');
+  return (
+    `D="$(mktemp -d)" && curl -fsSL ${shellQuote(`${url}/agent/install.sh`)} -o "$D/install.sh" && ` +
+    `if [ "$(sha256sum "$D/install.sh" | cut -d' ' -f1)" = ${shellQuote(scriptSha256)} ]; ` +
+    `then printf '%s\\n' ${shellQuote(code)} | $([ "$(id -u)" = 0 ] || echo sudo) sh "$D/install.sh" --url ${shellQuote(url)}; ` +
+    `else echo ${mismatch} >&2; false; fi; S=$?; rm -rf "$D"; [ "$S" = 0 ]`
+  );
 }
 
 // `node api/agentPackage.ts [--out DIR]` (npm run pack:agent): writes the tarball and says what it wrote.
@@ -117,5 +128,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   process.stdout.write(`${path}\n${pkg.tgz.length} bytes (bundle ${pkg.bundleBytes} bytes)\nsha256 ${pkg.sha256}\n`);
 }
 
-/** The install script (agent/install.sh). */
-export const readInstallScript = () => readFile(agentFile('install.sh'));
+let script: Promise<{ content: Buffer; sha256: string }> | undefined;
+
+/** The install script (agent/install.sh) and its SHA-256, read once per process (the install line carries the hash). */
+export function installScript(): Promise<{ content: Buffer; sha256: string }> {
+  script ??= readFile(agentFile('install.sh')).then((content) => ({ content, sha256: createHash('sha256').update(content).digest('hex') }));
+  return script;
+}

@@ -54,7 +54,8 @@ const machine = {
 const connect = { url: 'https://panel.example.org', path: '/ws' };
 const agentToken = 'gsm_agent_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw';
 const install = {
-  command: `curl -fsSL 'https://panel.example.org/agent/install.sh' -o /tmp/gsm-agent-install.sh && printf '%s\\n' '${agentToken}' | sudo sh /tmp/gsm-agent-install.sh --url 'https://panel.example.org' --machine-id '${MACHINE}'`,
+  command: `D="$(mktemp -d)" && curl -fsSL 'https://panel.example.org/agent/install.sh' -o "$D/install.sh" && if [ "$(sha256sum "$D/install.sh" | cut -d' ' -f1)" = '3f1d0c5e8a9b7c6d5e4f30211a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d' ]; then printf '%s\\n' 'gsm_install_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw' | $([ "$(id -u)" = 0 ] || echo sudo) sh "$D/install.sh" --url 'https://panel.example.org'; else echo 'gsm-agent: error: the downloaded install script does not match the SHA-256 in this line; nothing was run' >&2; false; fi; S=$?; rm -rf "$D"; [ "$S" = 0 ]`,
+  expiresAt: '2026-10-01T19:30:00.000Z',
 };
 const stats = { cpuPercent: 37.5, memoryBytes: 6442450944, at: AT };
 const server = {
@@ -206,6 +207,8 @@ export const EXAMPLES: Record<string, unknown> = {
     install,
   },
   AgentTokenRotated: { agentToken, connect, install },
+  MachineInstallCode: { connect, install },
+  InstallCodeExchanged: { machineId: MACHINE, agentToken, connect },
   Server: server,
   ServerStats: stats,
   Console: { serverId: SERVER, lines: [{ at: AT, line: 'Saving complete' }] },

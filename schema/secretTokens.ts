@@ -10,7 +10,7 @@ const SECRET_LENGTH = 43;
 
 export const TOKEN_PREFIX = 'gsm';
 
-export type SecretKind = 'live' | 'agent' | 'refresh' | 'invite' | 'reset';
+export type SecretKind = 'live' | 'agent' | 'refresh' | 'invite' | 'reset' | 'install';
 
 /** A new secret `gsm_<kind>_<43 base62 characters>`. */
 export function generateSecret(kind: SecretKind): string {

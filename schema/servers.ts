@@ -97,13 +97,30 @@ export const agentConnect = z.object({
 export const agentInstall = z.object({
   command: z.string().meta({
     description:
-      'One line to paste on the machine (Linux, Node.js 20+, as a sudoer): installs the agent package of this service, writes its configuration with this token (mode 0600) and starts it as a systemd service. The token travels on standard input. Shown only in this answer.',
+      "One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`.",
   }),
+  expiresAt: timestamp.meta({ description: "When the line's registration code stops working (one hour after it was made)." }),
 });
 export const machineRegistered = machine
   .extend({ agentToken: z.string().meta({ description: 'The agent token, shown only in this answer.' }), connect: agentConnect, install: agentInstall })
   .meta({ id: 'MachineRegistered' });
 export const agentTokenRotated = z.object({ agentToken: z.string(), connect: agentConnect, install: agentInstall }).meta({ id: 'AgentTokenRotated' });
+export const machineInstallCode = z.object({ connect: agentConnect, install: agentInstall }).meta({ id: 'MachineInstallCode' });
+export const installCodeExchangeBody = z
+  .object({
+    code: z
+      .string()
+      .regex(/^gsm_install_[0-9A-Za-z]{43}$/, 'expected a registration code (gsm_install_ followed by 43 letters and digits)')
+      .meta({ description: 'The single-use registration code of an install line.' }),
+  })
+  .strict();
+export const installCodeExchanged = z
+  .object({
+    machineId: id,
+    agentToken: z.string().meta({ description: 'The agent token (`gsm_agent_…`), answered to this one exchange only.' }),
+    connect: agentConnect,
+  })
+  .meta({ id: 'InstallCodeExchanged' });
 
 export const createMachineBody = z.object({ name }).strict();
 export const machineListQuery = z

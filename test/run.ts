@@ -1,15 +1,18 @@
 /**
- * `npm test`: type-checks the project, checks format, lint and the import rules (`npm run lint`), makes sure a Postgres
- * answers, then runs ava with any arguments given.
+ * `npm test`: makes sure what the tests need is there (test/prerequisites.ts: on Debian as root it installs and starts
+ * what is missing with .ci/setup; elsewhere it names all of it in one message), type-checks the project, checks format,
+ * lint and the import rules (`npm run lint`), makes sure a Postgres answers, then runs ava with any arguments given.
  *
  * The database is TEST_DATABASE_URL when set, else the local server at 127.0.0.1:5432; when neither answers, an
  * embedded Postgres is started for the run (data under .tmp/test-postgres) and stopped afterwards.
  */
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { startEmbeddedDatabase } from '../sql/embedded.ts';
 import { createLogger } from '../schema/logger.ts';
+import { canSetUp, findNode20, LOCAL_NODE20_PREFIX, missingPrerequisites, NODE20_PACKAGE } from './prerequisites.ts';
 
 const LOCAL_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -17,6 +20,7 @@ const run = (command: string, args: string[], env: NodeJS.ProcessEnv = process.e
   new Promise<number>((done) => {
     const child = spawn(command, args, { stdio: 'inherit', env });
     child.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0)));
+    child.on('error', () => done(127)); // not found: reported as a shell would
   });
 
 async function answers(url: string): Promise<boolean> {
@@ -33,6 +37,36 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
+const npm = process.env.npm_execpath;
+const runNpm = (args: string[]) => (npm ? run(process.execPath, [npm, ...args]) : run('npm', args));
+
+let missing = await missingPrerequisites();
+if (missing.length > 0 && canSetUp()) {
+  process.stderr.write(`Missing for the tests: ${missing.map((item) => item.what).join(', ')}; installing with .ci/setup\n`);
+  await run('bash', ['.ci/setup']);
+  missing = await missingPrerequisites();
+}
+// The packed agent is tested under Node.js 20, the oldest line it supports; npm has one for any machine.
+let node20 = findNode20();
+if (!node20) {
+  process.stderr.write(`No Node.js 20 at /usr/bin/node; installing ${NODE20_PACKAGE} from npm into ${LOCAL_NODE20_PREFIX}\n`);
+  // Its own package.json allows the package's install script (which fetches the binary for this platform).
+  await mkdir(LOCAL_NODE20_PREFIX, { recursive: true });
+  await writeFile(join(LOCAL_NODE20_PREFIX, 'package.json'), '{ "private": true, "allowScripts": { "node": true } }\n');
+  await runNpm(['install', '--prefix', LOCAL_NODE20_PREFIX, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', NODE20_PACKAGE]);
+  node20 = findNode20();
+  if (!node20) missing.push({ what: 'Node.js 20', fix: `npm install --prefix ${LOCAL_NODE20_PREFIX} ${NODE20_PACKAGE}, or set GSM_TEST_NODE20 to one` });
+}
+if (missing.length > 0) {
+  const list = missing.map((item) => `  - ${item.what}: ${item.fix}`).join('\n');
+  // Test files named on the command line may not need them all: say so, and run them.
+  const named = process.argv.slice(2).some((arg) => !arg.startsWith('-'));
+  process.stderr.write(
+    `${named ? 'Warning: the tests' : 'The tests'} need what this machine lacks (on Debian as root, npm test installs it all with .ci/setup):\n${list}\n`,
+  );
+  if (!named) process.exit(1);
+}
+
 // The service and its tests, then the dashboard's browser code (its own settings: the DOM, JSX for Preact).
 for (const project of ['.', 'api/dashboard/app']) {
   const typeCheck = await run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '--noEmit', '-p', project]);
@@ -43,8 +77,7 @@ for (const project of ['.', 'api/dashboard/app']) {
 }
 
 // Prettier (format), ESLint (lint) and dependency-cruiser (imports point one way: docs/architecture.md).
-const npm = process.env.npm_execpath;
-const lint = npm ? await run(process.execPath, [npm, 'run', '--silent', 'lint']) : await run('npm', ['run', '--silent', 'lint']);
+const lint = await runNpm(['run', '--silent', 'lint']);
 if (lint !== 0) {
   process.stderr.write('Lint failed (npm run lint): see the rule named above\n');
   process.exit(lint);
@@ -66,6 +99,7 @@ if (!databaseUrl) {
 const code = await run(process.execPath, [resolve('node_modules/ava/entrypoints/cli.js'), ...process.argv.slice(2)], {
   ...process.env,
   TEST_DATABASE_URL: databaseUrl,
+  ...(node20 ? { GSM_TEST_NODE20: node20 } : {}),
 });
 await stopEmbedded?.();
 process.exit(code);

@@ -13,6 +13,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/docs/assets/:file': 'getApiReferenceAsset',
   'GET /agent/package.tgz': 'getAgentPackage',
   'GET /agent/install.sh': 'getAgentInstallScript',
+  'POST /agent/register': 'exchangeInstallCode',
   'GET /': 'getDashboard',
   'GET /dashboard/:file': 'getDashboardAsset',
   'GET /invite': 'getInvitationPage',
@@ -59,6 +60,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/v1/machines/:id': 'getMachine',
   'DELETE /api/v1/machines/:id': 'removeMachine',
   'POST /api/v1/machines/:id/token': 'rotateAgentToken',
+  'POST /api/v1/machines/:id/install-code': 'createMachineInstallCode',
   'GET /api/v1/machines/:id/metrics': 'getMachineMetrics',
 
   'GET /api/v1/clusters/:clusterId/servers': 'listClusterServers',

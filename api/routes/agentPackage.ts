@@ -4,12 +4,10 @@
  */
 import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
-import { buildAgentPackage, readInstallScript } from '../agentPackage.ts';
+import { buildAgentPackage, installScript } from '../agentPackage.ts';
 import { notModified } from '../http/conditional.ts';
 
 export function installAgentPackageRoutes(api: Api, _deps: AppDeps) {
-  let script: Buffer | undefined;
-
   api.route({
     method: 'get',
     path: '/agent/package.tgz',
@@ -34,15 +32,17 @@ export function installAgentPackageRoutes(api: Api, _deps: AppDeps) {
     method: 'get',
     path: '/agent/install.sh',
     summary: 'The agent install script',
-    description: "Run by the line a machine's registration answers (`install.command`); the agent token on its standard input.",
+    description:
+      "Run by the line a machine's registration answers (`install.command`), which checks its SHA-256 (also its `ETag`) first; a single-use registration code (or an agent token) on its standard input.",
     tags: ['Agent'],
     auth: 'none',
     responses: { 200: { description: 'text/x-shellscript' } },
     handler: async (ctx) => {
-      script ??= await readInstallScript();
+      const script = await installScript();
       ctx.set('Cache-Control', 'no-cache');
+      ctx.set('ETag', `"${script.sha256}"`);
       ctx.type = 'text/x-shellscript; charset=utf-8';
-      ctx.body = script;
+      ctx.body = script.content;
     },
   });
 }

@@ -1,8 +1,10 @@
 /**
- * Machines: hosts that run the agent. Registering one answers its agent token once, with where the gateway is;
+ * Machines: hosts that run the agent. Registering one answers its agent token once, with where the gateway is and the
+ * install line, which carries a single-use registration code instead of the token (api/agentInstallCodes.ts);
  * status, version, hardware facts and metrics come from the agent.
  */
-import { sql, type CommonQueryMethods } from 'slonik';
+import type { Context } from 'koa';
+import { sql, type CommonQueryMethods, type DatabaseTransactionConnection } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import { conflict } from '../../schema/errors.ts';
@@ -10,13 +12,24 @@ import type { Api } from '../http/route.ts';
 import { clusterOfParam } from '../http/clusterOf.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
-import { agentTokenRotated, createMachineBody, deleteMachineQuery, machine, machineListQuery, machineRegistered } from '../../schema/servers.ts';
+import {
+  agentTokenRotated,
+  createMachineBody,
+  deleteMachineQuery,
+  installCodeExchangeBody,
+  installCodeExchanged,
+  machine,
+  machineInstallCode,
+  machineListQuery,
+  machineRegistered,
+} from '../../schema/servers.ts';
 import { recordAudit } from '../../orchestrator/audit.ts';
 import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
 import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
 import { originOf } from '../identity/origin.ts';
-import { installCommand } from '../agentPackage.ts';
+import { installCommand, installScript } from '../agentPackage.ts';
+import { issueInstallCode, redeemInstallCode } from '../agentInstallCodes.ts';
 
 /** Where agents connect (docs/agent-protocol.md; also served at /agent/ws and /ws/agent). */
 export const GATEWAY_PATH = '/ws';
@@ -29,6 +42,13 @@ const SORT = { name: sql.fragment`lower(m.name)`, createdAt: sql.fragment`m.crea
 
 const machineParams = z.object({ id });
 const success = z.object({ success: z.literal(true), message: z.string() });
+
+/** A new install line for `machineId` yielding `agentToken`, audited (the code it carries is never stored). */
+async function newInstallLine(tx: DatabaseTransactionConnection, ctx: Context, clusterId: string, machineId: string, agentToken: string, publicUrl: string) {
+  const { code, expiresAt } = await issueInstallCode(tx, machineId, agentToken);
+  await recordAudit(tx, originOf(ctx), { clusterId, action: 'machine.install_code_create', target: { type: 'machine', id: machineId } });
+  return { command: installCommand(publicUrl, code, (await installScript()).sha256), expiresAt };
+}
 
 const getMachine = (connection: CommonQueryMethods, machineId: string) =>
   connection.one(sql.type(machine)`SELECT ${MACHINE_COLUMNS} FROM machines m WHERE m.id = ${machineId}`);
@@ -62,7 +82,8 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
     method: 'post',
     path: '/api/v1/clusters/:clusterId/machines',
     summary: 'Register a machine',
-    description: 'Answers the machine with its agent token (`gsm_agent_…`, shown only here) and where the agent connects.',
+    description:
+      'Answers the machine with its agent token (`gsm_agent_…`, shown only here), where the agent connects, and the install line, which carries a single-use registration code (one hour) for that token instead of the token itself.',
     tags: ['Machines'],
     auth: 'user',
     params: clusterIdParams,
@@ -81,7 +102,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
           ...(await getMachine(tx, machineId)),
           agentToken,
           connect: connect(),
-          install: { command: installCommand(config.publicUrl, machineId, agentToken) },
+          install: await newInstallLine(tx, ctx, params.clusterId, machineId, agentToken, config.publicUrl),
         };
       });
     },
@@ -138,7 +159,8 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
     method: 'post',
     path: '/api/v1/machines/:id/token',
     summary: "Rotate a machine's agent token",
-    description: 'The old token stops working at once, and the connection it opened is closed.',
+    description:
+      'The old token stops working at once, and the connection it opened is closed. Answers the new token and an install line whose single-use code yields it; earlier codes stop working.',
     tags: ['Machines'],
     auth: 'user',
     params: machineParams,
@@ -154,8 +176,57 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
           action: 'machine.rotate_token',
           target: { type: 'machine', id: params.id },
         });
-        return { agentToken, connect: connect(), install: { command: installCommand(config.publicUrl, params.id, agentToken) } };
+        const install = await newInstallLine(tx, ctx, ctx.state.clusterId as string, params.id, agentToken, config.publicUrl);
+        return { agentToken, connect: connect(), install };
       });
     },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/api/v1/machines/:id/install-code',
+    summary: 'Make a new install line for a machine',
+    description:
+      "Answers a new install line with a single-use registration code (one hour); earlier unused codes of the machine stop working. The code yields a new agent token: the machine's current token keeps working until the code is used, and then stops (its connection is closed), as a rotation would.",
+    tags: ['Machines'],
+    auth: 'user',
+    params: machineParams,
+    permission: { action: 'machines.manage', cluster: byMachine },
+    status: 201,
+    responses: { 201: { description: 'The install line', schema: machineInstallCode } },
+    handler: (ctx, { params }) =>
+      pool.transaction(async (tx) => {
+        const install = await newInstallLine(tx, ctx, ctx.state.clusterId as string, params.id, generateSecret('agent'), config.publicUrl);
+        return { connect: connect(), install };
+      }),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/agent/register',
+    summary: 'Exchange a registration code for the agent token',
+    description:
+      "What the install script does with the code of an install line: answers the machine's id and agent token, once. A used, replaced or expired code is refused (410) and an unknown one is 404, each with a message saying what to do. No authentication (the code is the credential); limited per address like sign-in.",
+    tags: ['Agent'],
+    auth: 'signin',
+    body: installCodeExchangeBody,
+    responses: {
+      200: { description: 'The machine and its agent token', schema: installCodeExchanged },
+      404: { description: 'Unknown code' },
+      410: { description: 'The code was used, replaced or has expired' },
+    },
+    handler: (ctx, { body }) =>
+      pool.transaction(async (tx) => {
+        const origin = originOf(ctx);
+        const { machineId, clusterId, agentToken } = await redeemInstallCode(tx, body.code, origin.ip);
+        // A code from an install-code request carries a new token: it replaces the machine's now, and the agent still
+        // connected with the old one is told so (as a rotation does). A registration's or rotation's code changes nothing.
+        const changed = await tx.maybeOneFirst(sql.type(z.object({ id: z.string() }))`
+          UPDATE machines SET agent_token_hash = ${sql.binary(hashSecret(agentToken))}, updated_at = now()
+          WHERE id = ${machineId} AND agent_token_hash <> ${sql.binary(hashSecret(agentToken))} RETURNING id`);
+        if (changed) await notifyAgent(tx, { type: 'token_rotated', machineId });
+        await recordAudit(tx, origin, { clusterId, action: 'machine.install_code_use', target: { type: 'machine', id: machineId } });
+        return { machineId, agentToken, connect: connect() };
+      }),
   });
 }

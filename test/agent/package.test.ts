@@ -1,15 +1,19 @@
 /**
  * The agent as machine owners install it: the packed `gsm-agent` (served by the service at /agent/package.tgz),
  * installed with npm into an empty folder and run by the machine's own Node.js 20 against a real service; and the
- * one-line install from a machine's registration answer, run as pasted (a `sudo` that only runs its command, and the
- * install paths moved under a temporary directory).
+ * one-line install from a machine's registration answer, run as pasted (as root, where sudo is absent; as a sudoer, with
+ * a `sudo` that only runs its command; the install paths moved under a temporary directory): its code used, expired,
+ * and a tampered script.
  */
 import test from 'ava';
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'slonik';
@@ -21,8 +25,9 @@ import { createFakeServer, registerMachine } from '../support/agentProcess.ts';
 import { buildAgentPackage, installCommand } from '../../api/agentPackage.ts';
 
 const run = promisify(execFile);
-/** The machine's own Node.js 20 (npm puts Node 24 first on PATH for the tests themselves). */
-const NODE20 = '/usr/bin/node';
+/** A Node.js 20, the oldest line the agent supports (npm puts Node 24 first on PATH for the tests themselves): the
+ * machine's own at /usr/bin/node, or the one `npm test` fetched from npm (GSM_TEST_NODE20, test/prerequisites.ts). */
+const NODE20 = process.env.GSM_TEST_NODE20 ?? '/usr/bin/node';
 
 let app: GatewayApp;
 let owner: TestUser;
@@ -101,7 +106,7 @@ test('the package: package.json (the service’s version), one executable bundle
 });
 
 test('installed with npm into an empty folder, it runs under the machine’s Node.js 20 against the real service, within 15 MB', async (t) => {
-  if (!existsSync(NODE20)) return t.fail(`${NODE20} is missing (CI installs Debian's nodejs)`);
+  if (!existsSync(NODE20)) return t.fail(`${NODE20} is missing (npm test fetches a Node.js 20 when the machine has none: test/prerequisites.ts)`);
   t.regex(execFileSync(NODE20, ['--version'], { encoding: 'utf8' }), /^v20\./);
   const dir = await mkdtemp(join(tmpdir(), 'gsm-pkg-'));
   const pkg = await buildAgentPackage();
@@ -117,11 +122,15 @@ test('installed with npm into an empty folder, it runs under the machine’s Nod
 
   const { clusterId, machineId, token } = await registerMachine(app, owner);
   const dataDir = join(dir, 'data');
+  const node20Bin = join(dir, 'bin');
+  await mkdir(node20Bin);
+  await symlink(NODE20, join(node20Bin, 'node'));
   const agent = spawn(
     NODE20,
     [join(installed, 'gsm-agent.mjs'), 'run', '--url', app.url, '--machine-id', machineId, '--data-dir', dataDir, '--allow-root', '--stop-servers-on-exit'],
     {
-      env: { PATH: process.env.PATH, GSM_AGENT_TOKEN: token },
+      // `node` on the agent's PATH is Node.js 20 too, as on a machine set up by the install line.
+      env: { PATH: `${node20Bin}:${process.env.PATH}`, GSM_AGENT_TOKEN: token },
       stdio: 'ignore',
     },
   );
@@ -147,42 +156,97 @@ test('installed with npm into an empty folder, it runs under the machine’s Nod
     return state.servers?.[0]?.status === 'ONLINE';
   }, 'status file says ONLINE');
   t.like(state, { running: true, connected: true, version: pkg.version, servers: [{ id: server.id, status: 'ONLINE' }] });
+  // The README's stand-in game (plain JavaScript) runs under this agent as its quick start creates it.
+  const standIn = await createFakeServer(app, owner, clusterId, machineId, {
+    name: 'stand-in',
+    maxPlayers: 32,
+    startCommand: `node '${resolve('docs/examples/stand-in-game.mjs')}'`,
+  });
+  const standInStarted = await body(await app.request(`/api/v1/servers/${standIn.id}/start?wait=30`, json({}, { headers: owner.auth })));
+  t.is(standInStarted.status, 'SUCCEEDED', JSON.stringify(standInStarted));
+  t.is(await serverStatus(standIn.id), 'ONLINE');
+  const standInStatus = await body(await app.request(`/api/v1/servers/${standIn.id}/rcon?wait=20`, json({ command: 'status' }, { headers: owner.auth })));
+  t.is(standInStatus.output, 'players : 0 (max 32)');
+  const standInStopped = await body(await app.request(`/api/v1/servers/${standIn.id}/stop?wait=30`, json({}, { headers: owner.auth })));
+  t.is(standInStopped.status, 'SUCCEEDED', JSON.stringify(standInStopped));
 });
 
-test('the one-line install from the registration answer: token on standard input, configuration 0600, user, unit; then it runs', async (t) => {
+/** A throwaway HTTP server answering `GET /agent/install.sh` with `script`, everything else from the real service. */
+async function tamperedService(script: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((request, response) => {
+    if (request.url === '/agent/install.sh') return void response.end(script);
+    void fetch(`${app.url}${request.url}`, { method: request.method }).then(async (upstream) => {
+      response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream' });
+      response.end(Buffer.from(await upstream.arrayBuffer()));
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((done) => server.close(() => done())) };
+}
+
+type Failed = { code: number; stdout: string; stderr: string };
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => ({ code: 0, stdout: '', stderr: '' }) as Failed,
+    (error: Failed) => error,
+  );
+
+test('the one-line install from the registration answer: a code on standard input, as root without sudo; configuration 0600, user, unit; then it runs', async (t) => {
   if (process.getuid?.() !== 0) return t.pass('needs root (CI runs as root)');
   const { machineId, token } = await registerMachine(app, owner);
   const registered = await body(await app.request(`/api/v1/machines/${machineId}/token`, json({}, { headers: owner.auth })));
+  const agentToken = registered.agentToken as string;
+  t.not(agentToken, token);
   const publicUrl = app.deps.config.publicUrl;
-  t.is(registered.install.command, installCommand(publicUrl, machineId, registered.agentToken as string));
+  const line = String(registered.install.command);
+  const code = /'(gsm_install_[0-9A-Za-z]{43})'/.exec(line)![1]!;
+  const script = Buffer.from(await (await app.request('/agent/install.sh')).arrayBuffer());
+  t.is(line, installCommand(publicUrl, code, createHash('sha256').update(script).digest('hex')));
   // The test service's PUBLIC_URL is a placeholder; the line is run against where it really listens.
-  const command = String(registered.install.command).replaceAll(`'${publicUrl}`, `'${app.url}`);
-  // The token is only ever an argument of printf, a shell built-in: no process shows it in its command line.
-  t.is(command.split(registered.agentToken as string).length, 2);
-  t.true(command.includes(`printf '%s\\n' '${registered.agentToken}' | sudo sh /tmp/gsm-agent-install.sh`));
-  t.not(registered.agentToken, token);
+  const command = line.replaceAll(`'${publicUrl}`, `'${app.url}`);
+  t.false(command.includes(agentToken), 'the line carries no agent token');
+  t.false(command.includes('/tmp/'), 'no fixed temporary name');
+  t.regex(command, /^D="\$\(mktemp -d\)" && curl /);
+  // The code is only ever an argument of printf, a shell built-in: no process shows it in its command line.
+  t.true(command.includes(`printf '%s\\n' '${code}' | $([ "$(id -u)" = 0 ] || echo sudo) sh "$D/install.sh"`));
 
   const root = await mkdtemp(join(tmpdir(), 'gsm-install-'));
   const bin = join(root, 'bin');
   await mkdir(bin);
-  // `sudo` here only runs its command (the test already runs as root); `node` is the machine's Node.js 20.
-  await writeFile(join(bin, 'sudo'), '#!/bin/sh\nexec "$@"\n');
+  await mkdir(join(root, 'tmp'));
+  // As root the line must not call sudo: here `sudo` is what a root-only container answers; `node` is Node.js 20.
+  await writeFile(join(bin, 'sudo'), '#!/bin/sh\necho "sh: 1: sudo: not found" >&2\nexit 127\n');
   await writeFile(join(bin, 'node'), `#!/bin/sh\nexec ${NODE20} "$@"\n`);
   await chmod(join(bin, 'sudo'), 0o755);
   await chmod(join(bin, 'node'), 0o755);
   const env = {
     PATH: `${bin}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`,
+    TMPDIR: join(root, 'tmp'),
     GSM_AGENT_PREFIX: join(root, 'opt', 'gsm-agent'),
     GSM_CONFIG: join(root, 'etc', 'config.json'),
     GSM_DATA_DIR: join(root, 'data'),
     GSM_UNIT_DIR: join(root, 'systemd'),
   };
+
+  // A script that is not the one the line names is not run, and the code is not spent.
+  const evil = await tamperedService(`${script.toString('utf8')}\ntouch ${join(root, 'tampered-script-ran')}\n`);
+  const tampered = await failure(run('sh', ['-c', line.replaceAll(`'${publicUrl}`, `'${evil.url}`)], { env }));
+  await evil.close();
+  t.not(tampered.code, 0);
+  t.regex(tampered.stderr, /does not match the SHA-256 in this line; nothing was run/);
+  t.false(existsSync(join(root, 'tampered-script-ran')));
+  t.false(existsSync(env.GSM_AGENT_PREFIX));
+  t.deepEqual(await readdir(env.TMPDIR), [], 'the mktemp -d directory is removed');
+
   const output = await run('sh', ['-c', command], { env });
-  t.false(`${output.stdout}${output.stderr}`.includes(registered.agentToken as string), 'the token is never printed');
+  t.false(`${output.stdout}${output.stderr}`.includes(agentToken), 'the token is never printed');
+  t.false(`${output.stdout}${output.stderr}`.includes('sudo'));
   t.regex(output.stdout, /installed gsm-agent \d+\.\d+\.\d+/);
+  t.regex(output.stdout, /registration code exchanged/);
+  t.deepEqual(await readdir(env.TMPDIR), [], 'the mktemp -d directory is removed');
 
   const config = JSON.parse(await readFile(env.GSM_CONFIG, 'utf8')) as Record<string, unknown>;
-  t.like(config, { url: [app.url], machineId, token: registered.agentToken, dataDir: env.GSM_DATA_DIR, user: 'gsm', allowRoot: false });
+  t.like(config, { url: [app.url], machineId, token: agentToken, dataDir: env.GSM_DATA_DIR, user: 'gsm', allowRoot: false });
   t.is((await stat(env.GSM_CONFIG)).mode & 0o777, 0o600);
   t.is(execFileSync('id', ['-un', 'gsm'], { encoding: 'utf8' }).trim(), 'gsm');
   const unit = await readFile(join(env.GSM_UNIT_DIR, 'gsm-agent.service'), 'utf8');
@@ -192,7 +256,7 @@ test('the one-line install from the registration answer: token on standard input
   t.regex(unit, /^TimeoutStopSec=(\d+)$/m);
   t.true(Number(/^TimeoutStopSec=(\d+)$/m.exec(unit)![1]) > 60, 'longer than the graceful stop escalation (60 s)');
   t.regex(unit, new RegExp(`^ExecStart=\\S+ ${env.GSM_AGENT_PREFIX}/gsm-agent.mjs run --config ${env.GSM_CONFIG}$`, 'm'));
-  t.false(unit.includes(registered.agentToken as string));
+  t.false(unit.includes(agentToken));
 
   // What the unit runs, run here by hand (no systemd in CI): it connects with the configuration file alone.
   const agent = spawn(NODE20, [join(env.GSM_AGENT_PREFIX, 'gsm-agent.mjs'), 'run', '--config', env.GSM_CONFIG, '--stop-servers-on-exit'], {
@@ -204,13 +268,30 @@ test('the one-line install from the registration answer: token on standard input
   const status = await run(NODE20, [join(env.GSM_AGENT_PREFIX, 'gsm-agent.mjs'), 'status', '--config', env.GSM_CONFIG]);
   t.regex(status.stdout, /connection: connected to/);
 
+  // The same line again: the code is used. Run as if by a sudoer (`id -u` answers 1000), it goes through sudo, and
+  // the installer says why it stops, with a non-zero exit status; the configuration is left as it was.
+  await writeFile(join(bin, 'id'), '#!/bin/sh\n[ "$1" = -u ] && { echo 1000; exit 0; }\nexec /usr/bin/id "$@"\n');
+  await writeFile(join(bin, 'sudo'), `#!/bin/sh\ntouch ${join(root, 'sudo-used')}\nexec "$@"\n`);
+  await chmod(join(bin, 'id'), 0o755);
+  const used = await failure(run('sh', ['-c', command], { env }));
+  await rm(join(bin, 'id'));
+  t.not(used.code, 0);
+  t.true(existsSync(join(root, 'sudo-used')), 'not root: the line uses sudo');
+  t.regex(used.stderr, /the service refused the registration code \(410\): This install code was already used .*new install line/);
+  t.is(JSON.parse(await readFile(env.GSM_CONFIG, 'utf8')).token, agentToken);
+
+  // An expired code: refused the same way.
+  const fresh = await body(await app.request(`/api/v1/machines/${machineId}/install-code`, json({}, { headers: owner.auth })));
+  await app.pool.query(sql.unsafe`UPDATE agent_install_codes SET expires_at = now() - interval '1 second' WHERE machine_id = ${machineId} AND used_at IS NULL`);
+  const expired = await failure(run('sh', ['-c', String(fresh.install.command).replaceAll(`'${publicUrl}`, `'${app.url}`)], { env }));
+  t.not(expired.code, 0);
+  t.regex(expired.stderr, /the service refused the registration code \(410\): This install code expired at /);
+  t.is(await machineStatus(machineId), 'ONLINE', 'the installed agent is untouched');
+
   // Without systemd and without a unit directory, install says how to start the agent instead.
   const again = await run(
     'sh',
-    [
-      '-c',
-      `printf '%s\\n' '${registered.agentToken}' | ${NODE20} ${join(env.GSM_AGENT_PREFIX, 'gsm-agent.mjs')} install --url ${app.url} --machine-id ${machineId}`,
-    ],
+    ['-c', `printf '%s\\n' '${agentToken}' | ${NODE20} ${join(env.GSM_AGENT_PREFIX, 'gsm-agent.mjs')} install --url ${app.url} --machine-id ${machineId}`],
     {
       env: { ...env, GSM_UNIT_DIR: '' },
     },
@@ -218,13 +299,13 @@ test('the one-line install from the registration answer: token on standard input
   if (!existsSync('/run/systemd/system'))
     t.regex(again.stdout, /systemd does not run on this machine; start the agent with:\n\s+\S+ \S+gsm-agent.mjs run --config /);
   // An agent token that is not one is refused before anything is written.
-  const bad = await run(
-    'sh',
-    ['-c', `printf 'nope\\n' | ${NODE20} ${join(env.GSM_AGENT_PREFIX, 'gsm-agent.mjs')} install --url ${app.url} --machine-id ${machineId}`],
-    { env },
-  ).catch((error: { code: number; stderr: string }) => error);
-  t.is((bad as { code: number }).code, 2);
-  t.regex((bad as { stderr: string }).stderr, /not an agent token/);
+  const bad = await failure(
+    run('sh', ['-c', `printf 'nope\\n' | ${NODE20} ${join(env.GSM_AGENT_PREFIX, 'gsm-agent.mjs')} install --url ${app.url} --machine-id ${machineId}`], {
+      env,
+    }),
+  );
+  t.is(bad.code, 2);
+  t.regex(bad.stderr, /neither an agent token .* nor a registration code/);
 });
 
 test('the upgrade mode replaces the package in place and needs no token', async (t) => {

@@ -24,7 +24,7 @@ const SERVERS = Number(process.env.BENCH_AGENT_SERVERS ?? 20);
 const FLOOD_LINES_PER_SECOND = 2_000;
 const FLOOD_SECONDS = 10;
 const BASELINE = process.env.BENCH_AGENT_BASELINE ?? '1db6ac5';
-const NODE20 = process.env.BENCH_NODE20 ?? '/usr/bin/node';
+const NODE20 = process.env.BENCH_NODE20 ?? process.env.GSM_TEST_NODE20 ?? '/usr/bin/node';
 
 type Variant = { name: string; command: string[]; env: NodeJS.ProcessEnv; installedBytes: number; cleanup: () => Promise<void> };
 

@@ -137,10 +137,12 @@ test.serial('an operator signs in, registers a machine, creates and starts a ser
   await page.getByLabel("New machine's name").fill('fra-1');
   await page.getByRole('button', { name: 'Register machine' }).click();
   const oneLiner = await page.getByRole('region', { name: 'Install the agent' }).locator('pre').textContent();
-  t.regex(oneLiner ?? '', /install\.sh.*--machine-id '[0-9a-f-]{36}'/);
-  const agentToken = /printf '%s\\n' '([^']+)'/.exec(oneLiner ?? '')![1]!;
-  const machineId = /--machine-id '([0-9a-f-]{36})'/.exec(oneLiner ?? '')![1]!;
+  t.regex(oneLiner ?? '', /mktemp -d.*install\.sh.*printf '%s\\n' 'gsm_install_[0-9A-Za-z]{43}'/);
+  t.false((oneLiner ?? '').includes('gsm_agent_'), 'the line carries a single-use code, not the agent token');
   await shot(page, 'machines-registered');
+  // What the line's installer does with the code: exchange it, once, for the machine and its token.
+  const exchanged = await body(await app.request('/agent/register', json({ code: /'(gsm_install_[0-9A-Za-z]{43})'/.exec(oneLiner ?? '')![1] })));
+  const { machineId, agentToken } = exchanged as { machineId: string; agentToken: string };
   agents.push(await startAgent({ url: app.url, machineId, token: agentToken }));
   await page.getByRole('table', { name: 'Machines' }).getByText('ONLINE', { exact: true }).waitFor();
 

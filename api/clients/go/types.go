@@ -234,8 +234,11 @@ type MachineRegisteredConnect struct {
 
 // MachineRegisteredInstall: the MachineRegisteredInstall record.
 type MachineRegisteredInstall struct {
-	// One line to paste on the machine (Linux, Node.js 20+, as a sudoer): installs the agent package of this service, writes its configuration with this token (mode 0600) and starts it as a systemd service. The token travels on standard input. Shown only in this answer.
+	// One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`.
 	Command string `json:"command"`
+	// When the line's registration code stops working (one hour after it was made).
+	// RFC 3339 time.
+	ExpiresAt string `json:"expiresAt"`
 }
 
 // MachineRegistered: the MachineRegistered record.
@@ -273,8 +276,11 @@ type AgentTokenRotatedConnect struct {
 
 // AgentTokenRotatedInstall: the AgentTokenRotatedInstall record.
 type AgentTokenRotatedInstall struct {
-	// One line to paste on the machine (Linux, Node.js 20+, as a sudoer): installs the agent package of this service, writes its configuration with this token (mode 0600) and starts it as a systemd service. The token travels on standard input. Shown only in this answer.
+	// One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`.
 	Command string `json:"command"`
+	// When the line's registration code stops working (one hour after it was made).
+	// RFC 3339 time.
+	ExpiresAt string `json:"expiresAt"`
 }
 
 // AgentTokenRotated: the AgentTokenRotated record.
@@ -282,6 +288,45 @@ type AgentTokenRotated struct {
 	AgentToken string                   `json:"agentToken"`
 	Connect    AgentTokenRotatedConnect `json:"connect"`
 	Install    AgentTokenRotatedInstall `json:"install"`
+}
+
+// MachineInstallCodeConnect: the MachineInstallCodeConnect record.
+type MachineInstallCodeConnect struct {
+	// Origin of the agent gateway.
+	URL string `json:"url"`
+	// Gateway path (also served at /agent/ws and /ws/agent).
+	Path string `json:"path"`
+}
+
+// MachineInstallCodeInstall: the MachineInstallCodeInstall record.
+type MachineInstallCodeInstall struct {
+	// One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`.
+	Command string `json:"command"`
+	// When the line's registration code stops working (one hour after it was made).
+	// RFC 3339 time.
+	ExpiresAt string `json:"expiresAt"`
+}
+
+// MachineInstallCode: the MachineInstallCode record.
+type MachineInstallCode struct {
+	Connect MachineInstallCodeConnect `json:"connect"`
+	Install MachineInstallCodeInstall `json:"install"`
+}
+
+// InstallCodeExchangedConnect: the InstallCodeExchangedConnect record.
+type InstallCodeExchangedConnect struct {
+	// Origin of the agent gateway.
+	URL string `json:"url"`
+	// Gateway path (also served at /agent/ws and /ws/agent).
+	Path string `json:"path"`
+}
+
+// InstallCodeExchanged: the InstallCodeExchanged record.
+type InstallCodeExchanged struct {
+	MachineID any `json:"machineId"`
+	// The agent token (`gsm_agent_…`), answered to this one exchange only.
+	AgentToken string                      `json:"agentToken"`
+	Connect    InstallCodeExchangedConnect `json:"connect"`
 }
 
 // ServerStats: the ServerStats record.

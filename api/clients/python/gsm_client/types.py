@@ -229,12 +229,15 @@ _InvitationPreviewRequired = TypedDict(
         "clusterName": str,
         "status": Literal["PENDING", "ACCEPTED", "REVOKED", "EXPIRED"],
         "expiresAt": str,
+        "accountExists": bool,
     },
 )
 
 
 class InvitationPreview(_InvitationPreviewRequired):
-    """The InvitationPreview record."""
+    """The InvitationPreview record.
+
+    accountExists: Whether an account with this e-mail exists (then: sign in and accept)."""
 
 
 _AuditEntryActorRequired = TypedDict(
@@ -357,6 +360,7 @@ _MachineRegisteredInstallRequired = TypedDict(
     "_MachineRegisteredInstallRequired",
     {
         "command": str,
+        "expiresAt": str,
     },
 )
 
@@ -364,7 +368,8 @@ _MachineRegisteredInstallRequired = TypedDict(
 class MachineRegisteredInstall(_MachineRegisteredInstallRequired):
     """The MachineRegisteredInstall record.
 
-    command: One line to paste on the machine (Linux, Node.js 20+, as a sudoer): installs the agent package of this service, writes its configuration with this token (mode 0600) and starts it as a systemd service. The token travels on standard input. Shown only in this answer."""
+    command: One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`.
+    expiresAt: When the line's registration code stops working (one hour after it was made)."""
 
 
 _MachineRegisteredRequired = TypedDict(
@@ -416,6 +421,7 @@ _AgentTokenRotatedInstallRequired = TypedDict(
     "_AgentTokenRotatedInstallRequired",
     {
         "command": str,
+        "expiresAt": str,
     },
 )
 
@@ -423,7 +429,8 @@ _AgentTokenRotatedInstallRequired = TypedDict(
 class AgentTokenRotatedInstall(_AgentTokenRotatedInstallRequired):
     """The AgentTokenRotatedInstall record.
 
-    command: One line to paste on the machine (Linux, Node.js 20+, as a sudoer): installs the agent package of this service, writes its configuration with this token (mode 0600) and starts it as a systemd service. The token travels on standard input. Shown only in this answer."""
+    command: One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`.
+    expiresAt: When the line's registration code stops working (one hour after it was made)."""
 
 
 _AgentTokenRotatedRequired = TypedDict(
@@ -438,6 +445,83 @@ _AgentTokenRotatedRequired = TypedDict(
 
 class AgentTokenRotated(_AgentTokenRotatedRequired):
     """The AgentTokenRotated record."""
+
+
+_MachineInstallCodeConnectRequired = TypedDict(
+    "_MachineInstallCodeConnectRequired",
+    {
+        "url": str,
+        "path": str,
+    },
+)
+
+
+class MachineInstallCodeConnect(_MachineInstallCodeConnectRequired):
+    """The MachineInstallCodeConnect record.
+
+    url: Origin of the agent gateway.
+    path: Gateway path (also served at /agent/ws and /ws/agent)."""
+
+
+_MachineInstallCodeInstallRequired = TypedDict(
+    "_MachineInstallCodeInstallRequired",
+    {
+        "command": str,
+        "expiresAt": str,
+    },
+)
+
+
+class MachineInstallCodeInstall(_MachineInstallCodeInstallRequired):
+    """The MachineInstallCodeInstall record.
+
+    command: One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`.
+    expiresAt: When the line's registration code stops working (one hour after it was made)."""
+
+
+_MachineInstallCodeRequired = TypedDict(
+    "_MachineInstallCodeRequired",
+    {
+        "connect": MachineInstallCodeConnect,
+        "install": MachineInstallCodeInstall,
+    },
+)
+
+
+class MachineInstallCode(_MachineInstallCodeRequired):
+    """The MachineInstallCode record."""
+
+
+_InstallCodeExchangedConnectRequired = TypedDict(
+    "_InstallCodeExchangedConnectRequired",
+    {
+        "url": str,
+        "path": str,
+    },
+)
+
+
+class InstallCodeExchangedConnect(_InstallCodeExchangedConnectRequired):
+    """The InstallCodeExchangedConnect record.
+
+    url: Origin of the agent gateway.
+    path: Gateway path (also served at /agent/ws and /ws/agent)."""
+
+
+_InstallCodeExchangedRequired = TypedDict(
+    "_InstallCodeExchangedRequired",
+    {
+        "machineId": Any,
+        "agentToken": str,
+        "connect": InstallCodeExchangedConnect,
+    },
+)
+
+
+class InstallCodeExchanged(_InstallCodeExchangedRequired):
+    """The InstallCodeExchanged record.
+
+    agentToken: The agent token (`gsm_agent_…`), answered to this one exchange only."""
 
 
 _ServerStatsRequired = TypedDict(
@@ -1310,24 +1394,6 @@ class BanAnswer(_BanAnswerRequired):
     """The BanAnswer record."""
 
 
-_UnbanAnswerRequired = TypedDict(
-    "_UnbanAnswerRequired",
-    {
-        "success": bool,
-        "message": str,
-        "bans": List[Ban],
-        "jobIds": List[str],
-    },
-)
-
-
-class UnbanAnswer(_UnbanAnswerRequired):
-    """The UnbanAnswer record.
-
-    bans: The bans revoked (each with `revokedAt`)
-    jobIds: UNBAN jobs, one per server where no ban of the player applies any more"""
-
-
 _EventRequired = TypedDict(
     "_EventRequired",
     {
@@ -1346,4 +1412,4 @@ class Event(_EventRequired):
     id: Cursor: sorts as a string in the order events must be read"""
 
 
-__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "ServerStats", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]
+__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "ServerStats", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "Ban", "BanAnswer", "Event"]

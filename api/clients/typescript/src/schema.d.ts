@@ -32,7 +32,7 @@ export interface paths {
         };
         /**
          * The agent install script
-         * @description Run by the line a machine's registration answers (`install.command`); the agent token on its standard input.
+         * @description Run by the line a machine's registration answers (`install.command`), which checks its SHA-256 (also its `ETag`) first; a single-use registration code (or an agent token) on its standard input.
          */
         get: operations["getAgentInstallScript"];
         put?: never;
@@ -57,6 +57,26 @@ export interface paths {
         get: operations["getAgentPackage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a registration code for the agent token
+         * @description What the install script does with the code of an install line: answers the machine's id and agent token, once. A used, replaced or expired code is refused (410) and an unknown one is 404, each with a message saying what to do. No authentication (the code is the credential); limited per address like sign-in.
+         */
+        post: operations["exchangeInstallCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -685,7 +705,7 @@ export interface paths {
         put?: never;
         /**
          * Register a machine
-         * @description Answers the machine with its agent token (`gsm_agent_…`, shown only here) and where the agent connects.
+         * @description Answers the machine with its agent token (`gsm_agent_…`, shown only here), where the agent connects, and the install line, which carries a single-use registration code (one hour) for that token instead of the token itself.
          */
         post: operations["registerMachine"];
         delete?: never;
@@ -1004,6 +1024,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/machines/{id}/install-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new install line for a machine
+         * @description Answers a new install line with a single-use registration code (one hour); earlier unused codes of the machine stop working. The code yields a new agent token: the machine's current token keeps working until the code is used, and then stops (its connection is closed), as a rotation would.
+         */
+        post: operations["createMachineInstallCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/machines/{id}/metrics": {
         parameters: {
             query?: never;
@@ -1035,7 +1075,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a machine's agent token
-         * @description The old token stops working at once, and the connection it opened is closed.
+         * @description The old token stops working at once, and the connection it opened is closed. Answers the new token and an install line whose single-use code yields it; earlier codes stop working.
          */
         post: operations["rotateAgentToken"];
         delete?: never;
@@ -1996,7 +2036,8 @@ export interface components {
          *         "path": "/ws"
          *       },
          *       "install": {
-         *         "command": "curl -fsSL 'https://panel.example.org/agent/install.sh' -o /tmp/gsm-agent-install.sh && printf '%s\\n' 'gsm_agent_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw' | sudo sh /tmp/gsm-agent-install.sh --url 'https://panel.example.org' --machine-id '01a20f00-0000-7000-8000-000000000003'"
+         *         "command": "D=\"$(mktemp -d)\" && curl -fsSL 'https://panel.example.org/agent/install.sh' -o \"$D/install.sh\" && if [ \"$(sha256sum \"$D/install.sh\" | cut -d' ' -f1)\" = '3f1d0c5e8a9b7c6d5e4f30211a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d' ]; then printf '%s\\n' 'gsm_install_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw' | $([ \"$(id -u)\" = 0 ] || echo sudo) sh \"$D/install.sh\" --url 'https://panel.example.org'; else echo 'gsm-agent: error: the downloaded install script does not match the SHA-256 in this line; nothing was run' >&2; false; fi; S=$?; rm -rf \"$D\"; [ \"$S\" = 0 ]",
+         *         "expiresAt": "2026-10-01T19:30:00.000Z"
          *       }
          *     }
          */
@@ -2009,8 +2050,13 @@ export interface components {
                 url: string;
             };
             install: {
-                /** @description One line to paste on the machine (Linux, Node.js 20+, as a sudoer): installs the agent package of this service, writes its configuration with this token (mode 0600) and starts it as a systemd service. The token travels on standard input. Shown only in this answer. */
+                /** @description One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`. */
                 command: string;
+                /**
+                 * Format: date-time
+                 * @description When the line's registration code stops working (one hour after it was made).
+                 */
+                expiresAt: string;
             };
         };
         /**
@@ -2289,6 +2335,27 @@ export interface components {
         };
         /**
          * @example {
+         *       "machineId": "01a20f00-0000-7000-8000-000000000003",
+         *       "agentToken": "gsm_agent_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw",
+         *       "connect": {
+         *         "url": "https://panel.example.org",
+         *         "path": "/ws"
+         *       }
+         *     }
+         */
+        InstallCodeExchanged: {
+            /** @description The agent token (`gsm_agent_…`), answered to this one exchange only. */
+            agentToken: string;
+            connect: {
+                /** @description Gateway path (also served at /agent/ws and /ws/agent). */
+                path: string;
+                /** @description Origin of the agent gateway. */
+                url: string;
+            };
+            machineId: unknown;
+        };
+        /**
+         * @example {
          *       "id": "01a20f00-0000-7000-8000-00000000000c",
          *       "clusterId": "01a20f00-0000-7000-8000-000000000001",
          *       "email": "sam@example.org",
@@ -2503,6 +2570,35 @@ export interface components {
         };
         /**
          * @example {
+         *       "connect": {
+         *         "url": "https://panel.example.org",
+         *         "path": "/ws"
+         *       },
+         *       "install": {
+         *         "command": "D=\"$(mktemp -d)\" && curl -fsSL 'https://panel.example.org/agent/install.sh' -o \"$D/install.sh\" && if [ \"$(sha256sum \"$D/install.sh\" | cut -d' ' -f1)\" = '3f1d0c5e8a9b7c6d5e4f30211a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d' ]; then printf '%s\\n' 'gsm_install_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw' | $([ \"$(id -u)\" = 0 ] || echo sudo) sh \"$D/install.sh\" --url 'https://panel.example.org'; else echo 'gsm-agent: error: the downloaded install script does not match the SHA-256 in this line; nothing was run' >&2; false; fi; S=$?; rm -rf \"$D\"; [ \"$S\" = 0 ]",
+         *         "expiresAt": "2026-10-01T19:30:00.000Z"
+         *       }
+         *     }
+         */
+        MachineInstallCode: {
+            connect: {
+                /** @description Gateway path (also served at /agent/ws and /ws/agent). */
+                path: string;
+                /** @description Origin of the agent gateway. */
+                url: string;
+            };
+            install: {
+                /** @description One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`. */
+                command: string;
+                /**
+                 * Format: date-time
+                 * @description When the line's registration code stops working (one hour after it was made).
+                 */
+                expiresAt: string;
+            };
+        };
+        /**
+         * @example {
          *       "step": "1h",
          *       "from": "2026-11-23T03:00:00.000Z",
          *       "to": "2026-11-24T03:00:00.000Z",
@@ -2570,7 +2666,8 @@ export interface components {
          *         "path": "/ws"
          *       },
          *       "install": {
-         *         "command": "curl -fsSL 'https://panel.example.org/agent/install.sh' -o /tmp/gsm-agent-install.sh && printf '%s\\n' 'gsm_agent_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw' | sudo sh /tmp/gsm-agent-install.sh --url 'https://panel.example.org' --machine-id '01a20f00-0000-7000-8000-000000000003'"
+         *         "command": "D=\"$(mktemp -d)\" && curl -fsSL 'https://panel.example.org/agent/install.sh' -o \"$D/install.sh\" && if [ \"$(sha256sum \"$D/install.sh\" | cut -d' ' -f1)\" = '3f1d0c5e8a9b7c6d5e4f30211a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d' ]; then printf '%s\\n' 'gsm_install_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw' | $([ \"$(id -u)\" = 0 ] || echo sudo) sh \"$D/install.sh\" --url 'https://panel.example.org'; else echo 'gsm-agent: error: the downloaded install script does not match the SHA-256 in this line; nothing was run' >&2; false; fi; S=$?; rm -rf \"$D\"; [ \"$S\" = 0 ]",
+         *         "expiresAt": "2026-10-01T19:30:00.000Z"
          *       }
          *     }
          */
@@ -2591,8 +2688,13 @@ export interface components {
             hostname: string | null;
             id: string;
             install: {
-                /** @description One line to paste on the machine (Linux, Node.js 20+, as a sudoer): installs the agent package of this service, writes its configuration with this token (mode 0600) and starts it as a systemd service. The token travels on standard input. Shown only in this answer. */
+                /** @description One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`. */
                 command: string;
+                /**
+                 * Format: date-time
+                 * @description When the line's registration code stops working (one hour after it was made).
+                 */
+                expiresAt: string;
             };
             lastSeenAt: string | null;
             memoryBytes: number | null;
@@ -3468,6 +3570,119 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exchangeInstallCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The single-use registration code of an install line. */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The machine and its agent token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstallCodeExchanged"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown code */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Unknown code",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The code was used, replaced or has expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 410,
+                     *       "message": "The code was used, replaced or has expired",
+                     *       "error": "Gone"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Internal Server Error */
             500: {
@@ -10508,6 +10723,111 @@ export interface operations {
                      *       "statusCode": 409,
                      *       "message": "The machine still hosts servers",
                      *       "error": "Conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMachineInstallCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The install line */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MachineInstallCode"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

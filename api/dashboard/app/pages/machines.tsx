@@ -42,7 +42,7 @@ export function MachinesPage({ cluster }: PageProps) {
       {registered && (
         <ShownOnce
           label="Install the agent"
-          notice={`${registered.name} is registered. Paste this line on the machine (Linux with Node.js 20 or later, as a user who may use sudo). It is shown only now.`}
+          notice={`${registered.name} is registered. Paste this line on the machine (Linux with Node.js 20 or later, as root or as a user who may use sudo) before ${formatTime(registered.install.expiresAt)}: its registration code works once, within an hour. It is shown only now.`}
           secret={registered.install.command}
           onDone={() => setRegistered(null)}
         />
