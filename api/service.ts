@@ -62,7 +62,10 @@ export async function startService(config: Config, logger: Logger, role: Role = 
     if (config.METRICS_LISTEN) {
       const metrics = await startMetricsListener({ registry: deps.metrics.registry, ...config.METRICS_LISTEN, token: config.METRICS_TOKEN, logger });
       stops.push(metrics.close);
-      logger.info({ metrics: `http://${metrics.host.includes(':') ? `[${metrics.host}]` : metrics.host}:${metrics.port}/metrics` }, 'Prometheus metrics listener');
+      logger.info(
+        { metrics: `http://${metrics.host.includes(':') ? `[${metrics.host}]` : metrics.host}:${metrics.port}/metrics` },
+        'Prometheus metrics listener',
+      );
     }
     if (servesApi) {
       const liveNamespace = attachLiveNamespace(http.server, deps);

@@ -131,7 +131,13 @@ test('sockets are capped per credential (20) and per user (40), across sessions 
   for (const viewer of firsts) viewer.close();
   session!.close();
   const limiter = app.deps.rateLimiter as MemoryLimiter;
-  const [firstSlot] = socketSlots({ kind: 'TOKEN', tokenId: first.id, tokenName: '', clusterIds: new Set(), user: { id: owner.id, email: '', displayName: '', tier: 'ENTERPRISE' } });
+  const [firstSlot] = socketSlots({
+    kind: 'TOKEN',
+    tokenId: first.id,
+    tokenName: '',
+    clusterIds: new Set(),
+    user: { id: owner.id, email: '', displayName: '', tier: 'ENTERPRISE' },
+  });
   await until(async () => limiter.held(firstSlot!) === 0, 'the first token to hold no socket');
   t.is(limiter.held({ key: `user:${owner.id}`, cap: CAPS.LIVE_SOCKETS_PER_USER, what: '' }), perCredential);
 });
