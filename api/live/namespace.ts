@@ -114,9 +114,9 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
       });
       await admission.spend(principal);
       const release = await admission.hold(socket.id, principal);
-      // A client gone during these awaits never becomes a connection (no 'disconnect' would release it).
-      if (socket.conn.readyState !== 'open') return release();
-      socket.conn.once('close', release);
+      // A client gone during these awaits never becomes a connection, so no 'disconnect' would release its place.
+      if (socket.conn.readyState === 'open') socket.conn.once('close', release);
+      else release();
       socket.data = { principal, token, expiresAt, address, release };
       next();
     })().catch((cause: unknown) => next(connectError(cause)));
