@@ -54,7 +54,7 @@ export async function createAppDeps(input: {
     corsOrigins: input.config.CORS_ORIGINS,
   });
   const metrics = createHttpMetrics({ defaults: input.defaultMetrics ?? true });
-  const domainMetrics = registerDomainMetrics(metrics.registry, { pool: input.pool });
+  const domainMetrics = registerDomainMetrics(metrics.registry, { pool: input.pool, clusterLabels: input.config.METRICS_CLUSTER_LABELS });
   return {
     config: input.config,
     logger: input.logger,

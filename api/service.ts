@@ -18,6 +18,7 @@ import { startHttpServer, type HttpServer } from './server.ts';
 import { startWorker, type Worker } from '../orchestrator/worker/worker.ts';
 import { createGateway } from '../orchestrator/gateway/gateway.ts';
 import { attachLiveNamespace } from './live/namespace.ts';
+import { startMetricsListener } from './http/metricsListener.ts';
 
 export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -58,6 +59,14 @@ export async function startService(config: Config, logger: Logger, role: Role = 
     const { koa } = createApp(deps, { api: servesApi });
     const http: HttpServer = await startHttpServer(koa, { port: config.PORT, host: config.HOST });
     stops.push(() => http.close(config.SHUTDOWN_TIMEOUT_MS));
+    if (config.METRICS_LISTEN) {
+      const metrics = await startMetricsListener({ registry: deps.metrics.registry, ...config.METRICS_LISTEN, token: config.METRICS_TOKEN, logger });
+      stops.push(metrics.close);
+      logger.info(
+        { metrics: `http://${metrics.host.includes(':') ? `[${metrics.host}]` : metrics.host}:${metrics.port}/metrics` },
+        'Prometheus metrics listener',
+      );
+    }
     if (servesApi) {
       const liveNamespace = attachLiveNamespace(http.server, deps);
       // Before the HTTP server closes: viewers are told to go (and reconnect elsewhere) instead of holding it open.

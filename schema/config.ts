@@ -118,6 +118,30 @@ export const configSchema = z
      * network). Default false: such targets are refused at creation and at every delivery (docs/webhooks.md).
      */
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFromEnv.default(false),
+    /**
+     * Where Prometheus metrics are served (`/metrics`), apart from the API: `host:port` (`[::1]:9464` for IPv6), or
+     * `off`. Default loopback only, 127.0.0.1:9464; each process on one host needs its own port (or `off`).
+     */
+    METRICS_LISTEN: z
+      .string()
+      .transform((value, context) => {
+        if (value === 'off') return null;
+        const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:[\]\s]+)):(\d{1,5})$/.exec(value);
+        const port = Number(match?.[3]);
+        if (!match || port > 65535) {
+          context.addIssue({ code: 'custom', message: 'expected host:port (e.g. 127.0.0.1:9464 or [::1]:9464) or off' });
+          return z.NEVER;
+        }
+        return { host: (match[1] ?? match[2])!, port };
+      })
+      .default({ host: '127.0.0.1', port: 9464 }),
+    /**
+     * Set: `/metrics` asks for `Authorization: Bearer <METRICS_TOKEN>` on the metrics listener, and is served on the API
+     * port too (otherwise 404 there). At least 16 characters.
+     */
+    METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').max(1024).optional(),
+    /** `true`: `gsm_players_online` is labelled per cluster (`cluster_id`); default false, one figure for all. */
+    METRICS_CLUSTER_LABELS: booleanFromEnv.default(false),
     /** Days the event log keeps durable events (1..365). */
     /** Metrics history (docs/metrics.md): minute points are kept this many days, hourly points this many. */
     METRICS_MINUTE_RETENTION_DAYS: z.coerce.number().int().min(1, 'expected 1..90').max(90, 'expected 1..90').default(14),

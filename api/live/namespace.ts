@@ -9,6 +9,9 @@
  * disconnects the socket, a lost membership ends the subscriptions of that cluster. A session token's socket is told
  * `auth:expiring` a minute before the token expires and is disconnected at expiry unless `auth:refresh` brought a
  * fresh token of the same user. A viewer that does not read is disconnected rather than buffered for.
+ *
+ * The rate limits apply as in REST (admission.ts), and `subscribe` and `console:command` check the credential again
+ * before acting, so a revoked token or an ended session cannot act between two re-checks.
  */
 import type { Server as HttpServer } from 'node:http';
 import type { Socket } from 'socket.io';
@@ -26,7 +29,7 @@ import { envelopeOf } from '../../orchestrator/events/store.ts';
 import { LIVE_NAMESPACE } from '../../orchestrator/live/live.ts';
 import type { LiveEvent } from '../../orchestrator/live/relay.ts';
 import { ACCESS_RECHECK_MS } from '../routes/events.ts';
-import { principalTargets, spendTokens } from '../middleware/rateLimit.ts';
+import { addressOf, connectError, createAdmission, handshakeToken } from './admission.ts';
 
 /** Console lines replayed when a console subscription starts. */
 export const CONSOLE_REPLAY_LINES = 100;
@@ -49,7 +52,8 @@ type Ack = (answer: Record<string, unknown>) => void;
 type Subscription = { key: string; clusterId: string; serverId: string | null; types: readonly string[] | null; stop: () => void };
 
 const failure = (error: unknown) => {
-  if (error instanceof AppError && error.status < 500) return { ok: false, statusCode: error.status, message: error.message };
+  // `retryAfter` (seconds) comes with a 429 of the rate limits.
+  if (error instanceof AppError && error.status < 500) return { ok: false, statusCode: error.status, message: error.message, ...error.extra };
   if (error instanceof z.ZodError)
     return {
       ok: false,
@@ -92,6 +96,7 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
   io.attach(httpServer, { serveClient: false, maxHttpBufferSize: 64 * 1024, pingInterval: 10_000, pingTimeout: 20_000 });
   const namespace = io.of(LIVE_NAMESPACE);
   const authenticator = createAuthenticator(deps);
+  const admission = createAdmission(deps);
 
   /** The principal of a token, and when the token expires (null for API tokens, whose end is a revocation). */
   async function authenticate(token: string): Promise<{ principal: Principal; expiresAt: number | null }> {
@@ -101,24 +106,20 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
   }
 
   namespace.use((socket, next) => {
-    const token: unknown = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-    if (typeof token !== 'string' || token.length === 0 || token.length > 1024) {
-      const error = new Error('auth.token is required: a session access token or an API token') as Error & { data: unknown };
-      error.data = { statusCode: 401, message: error.message };
-      return next(error);
-    }
-    authenticate(token).then(
-      ({ principal, expiresAt }) => {
-        socket.data = { principal, token, expiresAt };
-        next();
-      },
-      (cause: unknown) => {
-        const { statusCode, message } = failure(cause) as { statusCode: number; message: string };
-        const error = new Error(message) as Error & { data: unknown };
-        error.data = { statusCode, message };
-        next(error);
-      },
-    );
+    void (async () => {
+      const address = addressOf(socket, deps.config.TRUST_PROXY);
+      const { token, principal, expiresAt } = await admission.guard(address, async () => {
+        const token = handshakeToken(socket);
+        return { token, ...(await authenticate(token)) };
+      });
+      await admission.spend(principal);
+      const release = await admission.hold(socket.id, principal);
+      // A client gone during these awaits never becomes a connection, so no 'disconnect' would release its place.
+      if (socket.conn.readyState === 'open') socket.conn.once('close', release);
+      else release();
+      socket.data = { principal, token, expiresAt, address, release };
+      next();
+    })().catch((cause: unknown) => next(connectError(cause)));
   });
 
   /** Whether a viewer has stopped reading (unsent bytes past MAX_PENDING_BYTES): it is let go. */
@@ -149,7 +150,7 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
   namespace.on('connection', (socket) => {
     const subscriptions = new Map<string, Subscription>();
     const handle = handlers();
-    const state = socket.data as { principal: Principal; token: string; expiresAt: number | null };
+    const state = socket.data as { principal: Principal; token: string; expiresAt: number | null; address: string; release: () => void };
     const timers = new Set<NodeJS.Timeout>();
 
     const later = (ms: number, run: () => void) => {
@@ -196,12 +197,35 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
     let closed = false;
     const current = (sub: Subscription) => !closed && subscriptions.get(sub.key) === sub;
 
+    /** Tells the socket its credential is gone and lets it go (after the acknowledgement under way, if any). */
+    const expire = (message: string) => {
+      setImmediate(() => {
+        socket.emit('auth:expired', { message });
+        socket.disconnect(true);
+      });
+    };
+    /**
+     * Before acting: one request of the principal's budget (spent first, so a flood past it costs no query), then the
+     * credential again (the query REST runs for every request): a revoked token or an ended session acts no more.
+     */
+    const recheckBeforeActing = async () => {
+      await admission.spend(state.principal);
+      try {
+        state.principal = (await authenticator.resolve(`Bearer ${state.token}`)).principal;
+      } catch (error) {
+        if (error instanceof AppError && error.status === 401) expire(error.message);
+        throw error;
+      }
+    };
+
     socket.on(
       'subscribe',
       handle(subscription, async (body) => {
         const key = 'clusterId' in body ? `cluster:${body.clusterId}` : `server:${body.serverId.toLowerCase()}`;
         if (!subscriptions.has(key) && subscriptions.size >= MAX_SUBSCRIPTIONS)
           throw new AppError(429, `At most ${MAX_SUBSCRIPTIONS} subscriptions per connection`);
+        await recheckBeforeActing();
+        if (closed) return {};
         if ('clusterId' in body) {
           await authorize(pool, state.principal, body.clusterId, 'cluster.read');
           if (closed) return {};
@@ -250,12 +274,12 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
     socket.on(
       'console:command',
       handle(consoleCommand, async (body) => {
-        // The same budget as REST: a console command is a request like POST /servers/<id>/rcon.
-        if (deps.rateLimiter) await spendTokens(deps.rateLimiter, principalTargets(state.principal));
+        // A console command is a request like POST /servers/<id>/rcon.
+        await recheckBeforeActing();
         const access = await authorizeResource(pool, state.principal, { kind: 'server', id: body.serverId }, 'servers.manage');
         const job = await acceptServerJob(
           pool,
-          { actor: actorOf(state.principal), userId: state.principal.user.id, ip: socket.handshake.address || null, requestId: null },
+          { actor: actorOf(state.principal), userId: state.principal.user.id, ip: state.address || null, requestId: null },
           {
             serverId: body.serverId,
             type: 'RCON',
@@ -273,7 +297,7 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
     socket.on(
       'auth:refresh',
       handle(refreshBody, async (body) => {
-        const fresh = await authenticate(body.token);
+        const fresh = await admission.guard(state.address, () => authenticate(body.token));
         if (fresh.principal.user.id !== state.principal.user.id) throw badRequest('The new token belongs to another user');
         Object.assign(state, { principal: fresh.principal, token: body.token, expiresAt: fresh.expiresAt });
         watchExpiry();
@@ -288,10 +312,7 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
           const { principal } = await authenticator.resolve(`Bearer ${state.token}`);
           state.principal = principal;
         } catch (error) {
-          if (error instanceof AppError && error.status < 500) {
-            socket.emit('auth:expired', { message: error.message });
-            socket.disconnect(true);
-          }
+          if (error instanceof AppError && error.status < 500) expire(error.message);
           return;
         }
         // A room without its subscription (it cannot happen; if it ever did, nothing else would take the socket out).
@@ -325,6 +346,7 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
 
     socket.on('disconnect', () => {
       closed = true;
+      state.release();
       clearInterval(recheck);
       for (const timer of timers) clearTimeout(timer);
       for (const sub of [...subscriptions.values()]) end(sub);

@@ -2,9 +2,11 @@
  * What every rate limiter answers, whatever holds its buckets (memory for one node, Redis for several).
  *
  * Glossary: a *key* names whose budget is spent (`token:<id>`, `user:<id>`, `ip:<address>`); a *bucket* (tiers.ts)
- * says how large that budget is and how fast it refills; a *decision* is the answer for one request.
+ * says how large that budget is and how fast it refills; a *decision* is the answer for one request. A *cap* (tiers.ts)
+ * bounds how many things a key holds at once (open `/live` sockets) rather than how often it asks; a *holder* is one
+ * such thing (a socket's id, unique across nodes).
  */
-import type { Bucket } from './tiers.ts';
+import type { Bucket, Cap } from './tiers.ts';
 
 export type Decision = {
   allowed: boolean;
@@ -21,10 +23,21 @@ export type Decision = {
 export interface RateLimiter {
   /** Spends one token of `key`'s `bucket`. Rejects with RateLimiterUnavailableError when the store cannot answer. */
   take(key: string, bucket: Bucket): Promise<Decision>;
+  /**
+   * Counts `holder` against every slot's cap, all or none: answers the first slot that is already full (nothing is
+   * held then), or null once the holder is counted in all of them. Holding again what is already held is allowed.
+   * Rejects with RateLimiterUnavailableError when the store cannot answer (nothing is held then either).
+   */
+  hold(holder: string, slots: readonly Slot[]): Promise<Slot | null>;
+  /** Ends what `hold` counted; never rejects (a store that cannot answer forgets it by itself, see the Redis limiter). */
+  release(holder: string, slots: readonly Slot[]): void;
   /** Whether the store answers now (for /readyz); rejects with RateLimiterUnavailableError when it does not. */
   check(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** One cap to count a holder against: whose (`key`) and how many at most (`cap`); `what` names it in a refusal. */
+export type Slot = { key: string; cap: Cap; what: string };
 
 /** The store of the buckets cannot answer. Callers fail closed (503): no answer is never taken as "allowed". */
 export class RateLimiterUnavailableError extends Error {

@@ -5,9 +5,10 @@
  * next request arrives, so nothing runs per bucket between requests. A bucket that has refilled completely holds no
  * information (a missing bucket counts as full), so a periodic sweep drops those: the map holds at most the keys seen
  * within the longest time-to-full (a minute for the buckets in tiers.ts) plus one sweep interval, however many
- * distinct keys a flood brings.
+ * distinct keys a flood brings. Caps are sets of holders per key, emptied by `release` (a process that ends takes its
+ * holders with it).
  */
-import { decisionFor, refillMs, refilled, type Decision, type RateLimiter } from './limiter.ts';
+import { decisionFor, refillMs, refilled, type Decision, type RateLimiter, type Slot } from './limiter.ts';
 import type { Bucket } from './tiers.ts';
 
 /** How often buckets that are full again are dropped. */
@@ -31,6 +32,7 @@ type State = {
 
 export class MemoryLimiter implements RateLimiter {
   readonly #states = new Map<string, State>();
+  readonly #holders = new Map<string, Set<string>>();
   readonly #now: () => number;
   readonly #sweeper: NodeJS.Timeout;
 
@@ -69,6 +71,30 @@ export class MemoryLimiter implements RateLimiter {
     return decisionFor(bucket, tokens, now, allowed);
   }
 
+  hold(holder: string, slots: readonly Slot[]): Promise<Slot | null> {
+    const full = slots.find((slot) => {
+      const holders = this.#holders.get(`${slot.cap.name}:${slot.key}`);
+      return holders !== undefined && !holders.has(holder) && holders.size >= slot.cap.max;
+    });
+    if (full) return Promise.resolve(full);
+    for (const slot of slots) {
+      const id = `${slot.cap.name}:${slot.key}`;
+      const holders = this.#holders.get(id) ?? new Set<string>();
+      holders.add(holder);
+      this.#holders.set(id, holders);
+    }
+    return Promise.resolve(null);
+  }
+
+  release(holder: string, slots: readonly Slot[]): void {
+    for (const slot of slots) {
+      const id = `${slot.cap.name}:${slot.key}`;
+      const holders = this.#holders.get(id);
+      holders?.delete(holder);
+      if (holders?.size === 0) this.#holders.delete(id);
+    }
+  }
+
   /** Drops every bucket that is full again; answers how many were dropped. Runs on a timer; public for tests. */
   sweep(): number {
     const now = this.#now();
@@ -87,6 +113,11 @@ export class MemoryLimiter implements RateLimiter {
     return this.#states.size;
   }
 
+  /** Holders counted against `slot` now (for tests). */
+  held(slot: Slot): number {
+    return this.#holders.get(`${slot.cap.name}:${slot.key}`)?.size ?? 0;
+  }
+
   /** In-process buckets always answer. */
   check(): Promise<void> {
     return Promise.resolve();
@@ -95,6 +126,7 @@ export class MemoryLimiter implements RateLimiter {
   close(): Promise<void> {
     clearInterval(this.#sweeper);
     this.#states.clear();
+    this.#holders.clear();
     return Promise.resolve();
   }
 }

@@ -6,6 +6,10 @@
  * share one budget. Each bucket is a hash `{ tokens, at }` that expires when it would be full again: an idle key costs
  * nothing. Needs Redis 5 or later (scripts replicate their effects, so TIME may precede writes).
  *
+ * A cap is a sorted set per key of its holders, each scored with the end of its lease (LEASE_MS, Redis's clock): this
+ * process renews its holders' leases three times a lease, so the holders of a node that died without releasing
+ * them drop out within a lease, and a Redis that lost them (restart, flush) gets them back at the next renewal.
+ *
  * Fails closed: when Redis is unreachable, or does not answer within COMMAND_TIMEOUT_MS, `take` rejects with
  * RateLimiterUnavailableError and the request is refused (503), never let through unlimited.
  */
@@ -13,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createClient, type RedisClientType } from 'redis';
 import type { Logger } from '../../schema/logger.ts';
-import { decisionFor, RateLimiterUnavailableError, type Decision, type RateLimiter } from './limiter.ts';
+import { decisionFor, RateLimiterUnavailableError, type Decision, type RateLimiter, type Slot } from './limiter.ts';
 import type { Bucket } from './tiers.ts';
 
 export const DEFAULT_PREFIX = 'gsm:rl:';
@@ -26,6 +30,10 @@ const RECONNECT_BASE_MS = 50;
 const RECONNECT_MAX_MS = 2_000;
 /** Commands already written to a Redis that stopped answering stay queued; past this many, new ones fail at once. */
 const MAX_QUEUED_COMMANDS = 10_000;
+/** How long a holder stays counted without a renewal. */
+export const LEASE_MS = 60_000;
+/** Renewals per lease: one lost to a brief outage does not drop a holder. */
+const RENEWALS_PER_LEASE = 3;
 /** How long close() lets owed answers arrive before cutting the connection. */
 const CLOSE_WAIT_MS = 1_000;
 
@@ -53,13 +61,40 @@ end
 return { allowed, string.format('%.17g', tokens), string.format('%.17g', now) }
 `;
 
-const TAKE_SHA = createHash('sha1').update(TAKE_SCRIPT).digest('hex');
+/**
+ * KEYS: the caps' sorted sets. ARGV[1]: the holder. ARGV[2]: the lease in ms. ARGV[3…]: each key's cap, or nothing to
+ * renew without checking. Answers 0 once the holder is counted in every key, else the (1-based) index of a full key,
+ * having counted it nowhere. Expired holders are dropped on the way.
+ */
+const HOLD_SCRIPT = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local lease = tonumber(ARGV[2])
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  local cap = tonumber(ARGV[i + 2])
+  if cap and not redis.call('ZSCORE', key, ARGV[1]) and redis.call('ZCARD', key) >= cap then
+    return i
+  end
+end
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, now + lease, ARGV[1])
+  redis.call('PEXPIRE', key, lease)
+end
+return 0
+`;
+
+const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
+const TAKE_SHA = sha1(TAKE_SCRIPT);
+const HOLD_SHA = sha1(HOLD_SCRIPT);
 
 export type RedisLimiterOptions = {
   /** Prepended to every key, so several installations can share one Redis. Default DEFAULT_PREFIX. */
   prefix?: string;
   /** Default COMMAND_TIMEOUT_MS. */
   timeoutMs?: number;
+  /** Default LEASE_MS (tests shorten it). */
+  leaseMs?: number;
   logger?: Logger;
 };
 
@@ -67,6 +102,10 @@ export class RedisLimiter implements RateLimiter {
   readonly #client: RedisClientType;
   readonly #prefix: string;
   readonly #timeoutMs: number;
+  readonly #leaseMs: number;
+  /** This process's holders and the keys each is counted in, renewed together. */
+  readonly #held = new Map<string, string[]>();
+  readonly #renewer: NodeJS.Timeout;
   #closed = false;
 
   /** Takes an unconnected client: its listeners must be in place before it first connects. */
@@ -75,6 +114,9 @@ export class RedisLimiter implements RateLimiter {
     this.#prefix = options.prefix ?? DEFAULT_PREFIX;
     this.#timeoutMs = options.timeoutMs ?? COMMAND_TIMEOUT_MS;
     const logger = options.logger;
+    this.#leaseMs = options.leaseMs ?? LEASE_MS;
+    this.#renewer = setInterval(() => this.#renew(), this.#leaseMs / RENEWALS_PER_LEASE);
+    this.#renewer.unref();
     let reachable = true;
     // node-redis emits 'error' for every failed (re)connect; an emitter without a listener would crash the process.
     // Log the loss once and the recovery once, not every attempt.
@@ -90,6 +132,7 @@ export class RedisLimiter implements RateLimiter {
       reachable = true;
       // Warms Redis's script cache; a miss is handled by take() anyway.
       client.scriptLoad(TAKE_SCRIPT).catch(() => undefined);
+      client.scriptLoad(HOLD_SCRIPT).catch(() => undefined);
     });
   }
 
@@ -99,6 +142,44 @@ export class RedisLimiter implements RateLimiter {
 
   take(key: string, bucket: Bucket): Promise<Decision> {
     return this.#withDeadline(this.#run(`${this.#prefix}${bucket.name}:${key}`, bucket));
+  }
+
+  async hold(holder: string, slots: readonly Slot[]): Promise<Slot | null> {
+    const keys = slots.map((slot) => `${this.#prefix}${slot.cap.name}:${slot.key}`);
+    const args = { keys, arguments: [holder, String(this.#leaseMs), ...slots.map((slot) => String(slot.cap.max))] };
+    let reply: unknown;
+    try {
+      reply = await this.#withDeadline(this.#script(HOLD_SCRIPT, HOLD_SHA, args));
+    } catch (error) {
+      // The script may have run even though its answer came too late: a refused holder must not stay counted.
+      this.#forget(holder, keys);
+      throw error;
+    }
+    const full = Number(reply);
+    if (full > 0) return slots[full - 1] ?? null;
+    this.#held.set(holder, [...new Set([...(this.#held.get(holder) ?? []), ...keys])]);
+    return null;
+  }
+
+  release(holder: string, slots: readonly Slot[]): void {
+    const keys = slots.map((slot) => `${this.#prefix}${slot.cap.name}:${slot.key}`);
+    const left = (this.#held.get(holder) ?? []).filter((key) => !keys.includes(key));
+    if (left.length > 0) this.#held.set(holder, left);
+    else this.#held.delete(holder);
+    this.#forget(holder, keys);
+  }
+
+  /** Best effort: what Redis does not hear of ends with its lease. */
+  #forget(holder: string, keys: string[]): void {
+    if (this.#closed || !this.#client.isReady) return;
+    for (const key of keys) this.#client.zRem(key, holder).catch(() => undefined);
+  }
+
+  #renew(): void {
+    if (this.#closed || !this.#client.isReady) return;
+    for (const [holder, keys] of this.#held) {
+      this.#withDeadline(this.#script(HOLD_SCRIPT, HOLD_SHA, { keys, arguments: [holder, String(this.#leaseMs)] })).catch(() => undefined);
+    }
   }
 
   async check(): Promise<void> {
@@ -126,22 +207,26 @@ export class RedisLimiter implements RateLimiter {
     }
   }
 
-  async #run(key: string, bucket: Bucket): Promise<Decision> {
-    const args = { keys: [key], arguments: [String(bucket.burst), String(bucket.perMinute)] };
-    let reply: unknown;
+  async #script(source: string, sha: string, args: { keys: string[]; arguments: string[] }): Promise<unknown> {
     try {
-      reply = await this.#client.evalSha(TAKE_SHA, args);
+      return await this.#client.evalSha(sha, args);
     } catch (error) {
       if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
       // Redis restarted or flushed its scripts since they were loaded: EVAL runs the script and caches it again.
-      reply = await this.#client.eval(TAKE_SCRIPT, args);
+      return await this.#client.eval(source, args);
     }
+  }
+
+  async #run(key: string, bucket: Bucket): Promise<Decision> {
+    const reply = await this.#script(TAKE_SCRIPT, TAKE_SHA, { keys: [key], arguments: [String(bucket.burst), String(bucket.perMinute)] });
     if (!Array.isArray(reply) || reply.length !== 3) throw new Error(`Unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
     return decisionFor(bucket, Number(reply[1]), Number(reply[2]), reply[0] === 1);
   }
 
   async close(): Promise<void> {
     this.#closed = true;
+    clearInterval(this.#renewer);
+    this.#held.clear();
     // close() waits for the answers still owed, which a Redis that stopped answering never sends.
     await Promise.race([this.#client.close().catch(() => undefined), delay(CLOSE_WAIT_MS, undefined, { ref: false })]);
     this.#client.destroy();

@@ -32,6 +32,20 @@ export const BUCKETS = {
   USER_ENTERPRISE: { name: 'USER_ENTERPRISE', perMinute: 2000, burst: 200 },
 } as const satisfies Record<string, Bucket>;
 
+/** A bound on how many things one key holds at once; `name` is part of the storage key, as a bucket's. */
+export type Cap = { name: string; max: number };
+
+/**
+ * Open `/live` sockets (docs/events.md): per credential (one API token, or one sign-in's session) and per user across
+ * all of them. The dashboard opens one socket per tab, all on the browser's one session: a user with a dozen tabs in
+ * two browsers is far inside both; a socket that dropped without a goodbye is counted until the service notices (at
+ * most 30 s), so a reconnecting tab briefly counts twice.
+ */
+export const CAPS = {
+  LIVE_SOCKETS_PER_CREDENTIAL: { name: 'LIVE_CREDENTIAL', max: 20 },
+  LIVE_SOCKETS_PER_USER: { name: 'LIVE_USER', max: 40 },
+} as const satisfies Record<string, Cap>;
+
 /** The ceiling of all of a user's API tokens together, by the user's tier. */
 export const USER_CEILING = { FREE: BUCKETS.USER_FREE, PRO: BUCKETS.USER_PRO, ENTERPRISE: BUCKETS.USER_ENTERPRISE } as const;
 

@@ -1,12 +1,13 @@
 /**
- * Liveness, readiness and metrics. No authentication and no rate limit (docs/api.md).
+ * Liveness, readiness and metrics. No rate limit (docs/api.md); `/metrics` here only with METRICS_TOKEN (docs/operations.md).
  */
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { migrationState } from '../../sql/migrate.ts';
 import { errorBody } from '../../schema/http.ts';
 import type { AppDeps } from '../context.ts';
-import { AppError } from '../../schema/errors.ts';
+import { AppError, notFound } from '../../schema/errors.ts';
+import { metricsTokenMatches } from '../http/metricsListener.ts';
 import type { Api } from '../http/route.ts';
 
 /** How long a readiness probe waits for the database before calling it unreachable. */
@@ -77,13 +78,21 @@ export function installHealthRoutes(api: Api, deps: AppDeps) {
   api.route({
     method: 'get',
     path: '/metrics',
-    summary: 'Prometheus metrics',
+    summary: 'Prometheus metrics (with METRICS_TOKEN)',
     description:
-      'Request counts and latency histograms per route, process metrics, and the domain (servers by status, players online per cluster, machines online, jobs created and ended with their latency, events, console lines, webhook deliveries; docs/operations.md), in the Prometheus text format.',
+      'Request counts and latency histograms per route, process metrics, and the domain (servers by status, players online, machines online, jobs created and ended with their latency, events, console lines, webhook deliveries; docs/operations.md), in the Prometheus text format. Served on the API port only when the installation sets METRICS_TOKEN, to `Authorization: Bearer <METRICS_TOKEN>`; otherwise 404 here, and scraped from the metrics listener (METRICS_LISTEN, default 127.0.0.1:9464).',
     tags: ['Health'],
     auth: 'none',
-    responses: { 200: { description: 'Prometheus text exposition format' } },
+    responses: {
+      200: { description: 'Prometheus text exposition format' },
+      401: { description: 'METRICS_TOKEN is set and the request does not carry it', schema: errorBody },
+      404: { description: 'METRICS_TOKEN is not set: metrics are served on the metrics listener only', schema: errorBody },
+    },
     handler: async (ctx) => {
+      const token = deps.config.METRICS_TOKEN;
+      if (!token) throw notFound('Metrics are served on the metrics listener (METRICS_LISTEN), not on the API port');
+      if (!metricsTokenMatches(ctx.get('Authorization') || undefined, token))
+        throw new AppError(401, 'Authorization: Bearer <METRICS_TOKEN> is required', { headers: { 'WWW-Authenticate': 'Bearer' } });
       ctx.type = deps.metrics.registry.contentType;
       ctx.body = await deps.metrics.registry.metrics();
     },

@@ -4,6 +4,9 @@
  * triggers, and events numbered); a scrape reads them in one round trip, cached for 10 s, so scraping stays cheap
  * with thousands of servers; every process answers the same values for them. Per-process figures (console lines
  * relayed and dropped by this gateway, webhook attempts by this orchestrator) come from the process itself.
+ *
+ * Players online is one figure unless `clusterLabels` is on: a label per cluster tells whoever reads the metrics every
+ * cluster's id and audience, which an installation shared by several tenants may not want to show its scraper.
  */
 import type { Registry } from 'prom-client';
 import { sql } from 'slonik';
@@ -31,7 +34,10 @@ type Snapshot = z.infer<typeof snapshot>;
 
 export type DomainMetrics = { attach: (more: DomainSources) => void };
 
-export function registerDomainMetrics(registry: Registry, options: { pool: DatabasePool; sources?: DomainSources }): DomainMetrics {
+export function registerDomainMetrics(
+  registry: Registry,
+  options: { pool: DatabasePool; sources?: DomainSources; /** Default false. */ clusterLabels?: boolean },
+): DomainMetrics {
   const sources: DomainSources = { ...options.sources };
   let cached: { at: number; value: Promise<Snapshot> } | undefined;
   const read = (): Promise<Snapshot> => {
@@ -56,9 +62,14 @@ export function registerDomainMetrics(registry: Registry, options: { pool: Datab
     registry.registerMetric({ name, help, type, get: async () => ({ name, help, type, values: values(await read()), aggregator: 'sum' }) } as never);
 
   metric('gsm_servers', 'Game servers by status', 'gauge', (data) => data.servers.map((row) => ({ labels: { status: row.status }, value: row.n })));
-  metric('gsm_players_online', 'Players online per cluster (clusters with none are left out)', 'gauge', (data) =>
-    data.players.map((row) => ({ labels: { cluster_id: row.clusterId }, value: row.n })),
-  );
+  if (options.clusterLabels)
+    metric('gsm_players_online', 'Players online per cluster (clusters with none are left out)', 'gauge', (data) =>
+      data.players.map((row) => ({ labels: { cluster_id: row.clusterId }, value: row.n })),
+    );
+  else
+    metric('gsm_players_online', 'Players online on every cluster together', 'gauge', (data) => [
+      { labels: {}, value: data.players.reduce((sum, row) => sum + row.n, 0) },
+    ]);
   metric('gsm_machines_online', 'Machines whose agent is connected', 'gauge', (data) => [{ labels: {}, value: data.machinesOnline }]);
   metric('gsm_jobs_created_total', 'Jobs created, by type', 'counter', (data) =>
     data.jobs.filter((row) => row.status === 'CREATED').map((row) => ({ labels: { type: row.type }, value: row.n })),

@@ -205,6 +205,7 @@ async function startService(databaseUrl: string, role: 'all' | 'web' | 'orchestr
       ...process.env,
       DATABASE_URL: databaseUrl,
       PORT: String(port),
+      METRICS_LISTEN: '127.0.0.1:0',
       RATE_LIMIT: 'off',
       LOG_LEVEL: 'info',
       AGENT_HEARTBEAT_SECONDS: '60',

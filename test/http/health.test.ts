@@ -10,7 +10,8 @@ import { captureLogs } from '../support/logs.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { body, useTestApp } from '../support/app.ts';
 
-const app = useTestApp(test);
+const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
+const app = useTestApp(test, { env: { METRICS_TOKEN } });
 
 test('healthz answers while the process is up', async (t) => {
   const response = await app().request('/healthz');
@@ -76,7 +77,7 @@ test('metrics count requests and time them per route', async (t) => {
   await app().request('/healthz');
   await app().request('/healthz');
   await app().request('/no/such/route');
-  const response = await app().request('/metrics');
+  const response = await app().request('/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
   t.is(response.status, 200);
   t.regex(response.headers.get('content-type') ?? '', /text\/plain/);
   const text = await response.text();

@@ -136,3 +136,22 @@ test('the sweep also runs on its own timer, and close() stops it', async (t) => 
   await new Promise((resolve) => setTimeout(resolve, 40));
   t.is(limiter.size, 1);
 });
+
+test('caps: a holder is counted in every slot or none; holding again is allowed; a release frees the place', async (t) => {
+  const { limiter } = clocked();
+  t.teardown(() => limiter.close());
+  const pair = { name: 'PAIR', max: 2 };
+  const x = { key: 'x', cap: pair, what: 'holders' };
+  const y = { key: 'y', cap: pair, what: 'holders' };
+  t.is(await limiter.hold('h1', [x, y]), null);
+  t.is(await limiter.hold('h2', [x]), null);
+  t.is(await limiter.hold('h1', [x, y]), null);
+  t.is(await limiter.hold('h3', [y, x]), x);
+  t.is(limiter.held(x), 2);
+  t.is(limiter.held(y), 1, 'the refused holder is not counted in the slot that had room');
+  limiter.release('h1', [x, y]);
+  limiter.release('h1', [x, y]);
+  t.is(limiter.held(x), 1);
+  t.is(limiter.held(y), 0);
+  t.is(await limiter.hold('h3', [y, x]), null);
+});

@@ -1,7 +1,8 @@
 import test from 'ava';
 import { RateLimiterUnavailableError } from '../../api/rateLimit/limiter.ts';
 import { COMMAND_TIMEOUT_MS, createRedisLimiter, type RedisLimiter } from '../../api/rateLimit/redisLimiter.ts';
-import { BUCKETS, type Bucket } from '../../api/rateLimit/tiers.ts';
+import { BUCKETS, type Bucket, type Cap } from '../../api/rateLimit/tiers.ts';
+import type { Slot } from '../../api/rateLimit/limiter.ts';
 import { captureLogs } from '../support/logs.ts';
 import { CLOSED_REDIS_URL, REDIS_URL, redisNowMs, useTestRedis } from '../support/redis.ts';
 import { startTcpProxy } from '../support/tcpProxy.ts';
@@ -161,4 +162,55 @@ test('after close, take is refused rather than allowed', async (t) => {
   const closing = await createRedisLimiter({ url: REDIS_URL, prefix: redis.prefix });
   await closing.close();
   await t.throwsAsync(closing.take('closed', BUCKETS.FREE), { instanceOf: RateLimiterUnavailableError });
+});
+
+const PAIR: Cap = { name: 'PAIR', max: 2 };
+const slot = (key: string): Slot => ({ key, cap: PAIR, what: 'holders' });
+const holders = (key: string) => redis.client().zRange(`${redis.prefix}PAIR:${key}`, 0, -1);
+
+test('caps: two limiters (two nodes) count holders against one cap, all or none; a release frees a place', async (t) => {
+  const other = await createRedisLimiter({ url: REDIS_URL, prefix: redis.prefix, timeoutMs: RELAXED_TIMEOUT_MS });
+  t.teardown(() => other.close());
+  t.is(await limiter.hold('h1', [slot('x'), slot('y')]), null);
+  t.is(await other.hold('h2', [slot('x')]), null);
+  t.is(await limiter.hold('h1', [slot('x'), slot('y')]), null, 'holding again what is held is allowed');
+  // y has room, x does not: h3 is counted in neither.
+  t.deepEqual(await other.hold('h3', [slot('y'), slot('x')]), slot('x'));
+  t.deepEqual((await holders('x')).sort(), ['h1', 'h2']);
+  t.deepEqual(await holders('y'), ['h1']);
+
+  limiter.release('h1', [slot('x'), slot('y')]);
+  let held: Slot | null = slot('x');
+  for (let attempt = 0; attempt < 50 && held; attempt += 1) {
+    held = await other.hold('h3', [slot('y'), slot('x')]);
+    if (held) await sleep(20);
+  }
+  t.is(held, null, 'the released place is taken');
+  t.deepEqual((await holders('x')).sort(), ['h2', 'h3']);
+});
+
+test('caps: the holders of a node that ended without releasing drop out after their lease; a live node renews its own', async (t) => {
+  const LEASE_MS = 1_000;
+  const dead = await createRedisLimiter({ url: REDIS_URL, prefix: redis.prefix, timeoutMs: RELAXED_TIMEOUT_MS, leaseMs: LEASE_MS });
+  const alive = await createRedisLimiter({ url: REDIS_URL, prefix: redis.prefix, timeoutMs: RELAXED_TIMEOUT_MS, leaseMs: LEASE_MS });
+  t.teardown(() => alive.close());
+  t.is(await dead.hold('gone', [slot('lease')]), null);
+  t.is(await alive.hold('here', [slot('lease')]), null);
+  await dead.close(); // no release: as if the process had died
+  const until = Date.now() + 10_000;
+  let held: Slot | null = slot('lease');
+  while (held && Date.now() < until) {
+    await sleep(50);
+    held = await limiter.hold('next', [slot('lease')]);
+  }
+  t.is(held, null, 'the holder of the dead node no longer counts');
+  // Several leases later, the live node's holder is still counted: its renewals keep it.
+  await sleep(LEASE_MS * 3);
+  t.true((await holders('lease')).includes('here'));
+});
+
+test('caps: a Redis that is down refuses to hold (fails closed)', async (t) => {
+  const down = await createRedisLimiter({ url: CLOSED_REDIS_URL, prefix: redis.prefix });
+  t.teardown(() => down.close());
+  await t.throwsAsync(down.hold('anyone', [slot('down')]), { instanceOf: RateLimiterUnavailableError });
 });

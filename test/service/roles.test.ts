@@ -19,7 +19,15 @@ async function start(t: import('ava').ExecutionContext, role: Role, env: Record<
   const dir = await mkdtemp(join(tmpdir(), 'gsm-roles-'));
   await chmod(dir, 0o755);
   const { logger, lines } = captureLogs();
-  const config = loadConfig({ DATABASE_URL: database.url, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', ...env });
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    DATA_DIR: dir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    METRICS_LISTEN: '127.0.0.1:0',
+    LOG_LEVEL: 'debug',
+    ...env,
+  });
   const service = await startService(config, logger, role);
   t.teardown(() => service.stop());
   return { service, lines, database, base: `http://127.0.0.1:${service.port}` };

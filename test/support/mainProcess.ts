@@ -19,7 +19,8 @@ export async function startMain(env: Record<string, string>, args: string[] = []
   const [program, ...scriptArgs] = START_SCRIPT.split(' ');
   if (program !== 'node') throw new Error(`unexpected start script: ${START_SCRIPT}`);
   const child = spawn(process.execPath, [...scriptArgs, ...args], {
-    env: { ...process.env, PORT: '0', DATABASE_URL: '', LOG_LEVEL: 'info', ...env },
+    // Several services run at once: each its own free port for metrics too.
+    env: { ...process.env, PORT: '0', METRICS_LISTEN: '127.0.0.1:0', DATABASE_URL: '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];

@@ -1958,8 +1958,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Prometheus metrics
-         * @description Request counts and latency histograms per route, process metrics, and the domain (servers by status, players online per cluster, machines online, jobs created and ended with their latency, events, console lines, webhook deliveries; docs/operations.md), in the Prometheus text format.
+         * Prometheus metrics (with METRICS_TOKEN)
+         * @description Request counts and latency histograms per route, process metrics, and the domain (servers by status, players online, machines online, jobs created and ended with their latency, events, console lines, webhook deliveries; docs/operations.md), in the Prometheus text format. Served on the API port only when the installation sets METRICS_TOKEN, to `Authorization: Bearer <METRICS_TOKEN>`; otherwise 404 here, and scraped from the metrics listener (METRICS_LISTEN, default 127.0.0.1:9464).
          */
         get: operations["getPrometheusMetrics"];
         put?: never;
@@ -17468,6 +17468,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description METRICS_TOKEN is set and the request does not carry it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description METRICS_TOKEN is not set: metrics are served on the metrics listener only */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Internal Server Error */
             500: {
