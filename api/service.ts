@@ -22,6 +22,12 @@ import { startMetricsListener } from './http/metricsListener.ts';
 
 export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
+/**
+ * Where a process serves Prometheus metrics when METRICS_LISTEN is unset: loopback, and a port of its own for an
+ * orchestrator-only process, so `web` and `orchestrator` from the Procfile can run on one host as they are.
+ */
+export const defaultMetricsListen = (role: Role) => ({ host: '127.0.0.1', port: role === 'orchestrator' ? 9465 : 9464 });
+
 export type Service = { port: number; databaseUrl: string; stop: () => Promise<void> };
 
 export async function startService(config: Config, logger: Logger, role: Role = config.ROLE): Promise<Service> {
@@ -59,8 +65,9 @@ export async function startService(config: Config, logger: Logger, role: Role = 
     const { koa } = createApp(deps, { api: servesApi });
     const http: HttpServer = await startHttpServer(koa, { port: config.PORT, host: config.HOST });
     stops.push(() => http.close(config.SHUTDOWN_TIMEOUT_MS));
-    if (config.METRICS_LISTEN) {
-      const metrics = await startMetricsListener({ registry: deps.metrics.registry, ...config.METRICS_LISTEN, token: config.METRICS_TOKEN, logger });
+    const metricsListen = config.METRICS_LISTEN === undefined ? defaultMetricsListen(role) : config.METRICS_LISTEN;
+    if (metricsListen) {
+      const metrics = await startMetricsListener({ registry: deps.metrics.registry, ...metricsListen, token: config.METRICS_TOKEN, logger });
       stops.push(metrics.close);
       logger.info(
         { metrics: `http://${metrics.host.includes(':') ? `[${metrics.host}]` : metrics.host}:${metrics.port}/metrics` },

@@ -120,7 +120,8 @@ export const configSchema = z
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFromEnv.default(false),
     /**
      * Where Prometheus metrics are served (`/metrics`), apart from the API: `host:port` (`[::1]:9464` for IPv6), or
-     * `off`. Default loopback only, 127.0.0.1:9464; each process on one host needs its own port (or `off`).
+     * `off`. Default loopback only: 127.0.0.1:9464, and 127.0.0.1:9465 for an orchestrator-only process, so the
+     * Procfile's two roles can share a host; further processes on one host need a port each (or `off`).
      */
     METRICS_LISTEN: z
       .string()
@@ -134,7 +135,7 @@ export const configSchema = z
         }
         return { host: (match[1] ?? match[2])!, port };
       })
-      .default({ host: '127.0.0.1', port: 9464 }),
+      .optional(),
     /**
      * Set: `/metrics` asks for `Authorization: Bearer <METRICS_TOKEN>` on the metrics listener, and is served on the API
      * port too (otherwise 404 there). At least 16 characters.

@@ -7,7 +7,7 @@ import { chmod, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { startService } from '../../api/service.ts';
+import { defaultMetricsListen, startService } from '../../api/service.ts';
 import { startMetricsListener } from '../../api/http/metricsListener.ts';
 import { ConfigError, loadConfig } from '../../schema/config.ts';
 import { body, startTestApp } from '../support/app.ts';
@@ -86,9 +86,12 @@ test('the service starts the listener of METRICS_LISTEN and logs it; an address 
   t.regex(error!.message, new RegExp(`METRICS_LISTEN 127\\.0\\.0\\.1:${port}: the address is in use`));
 });
 
-test('METRICS_LISTEN: loopback 9464 by default, host:port, [IPv6]:port or off; anything else names the setting', (t) => {
+test('METRICS_LISTEN: loopback 9464 by default (9465 for an orchestrator, so the Procfile's roles share a host), host:port, [IPv6]:port or off; anything else names the setting', (t) => {
   const base = { DATABASE_URL: 'postgres://x@localhost/x' };
-  t.deepEqual(loadConfig(base).METRICS_LISTEN, { host: '127.0.0.1', port: 9464 });
+  t.is(loadConfig(base).METRICS_LISTEN, undefined);
+  t.deepEqual(defaultMetricsListen('all'), { host: '127.0.0.1', port: 9464 });
+  t.deepEqual(defaultMetricsListen('web'), { host: '127.0.0.1', port: 9464 });
+  t.deepEqual(defaultMetricsListen('orchestrator'), { host: '127.0.0.1', port: 9465 });
   t.deepEqual(loadConfig({ ...base, METRICS_LISTEN: '0.0.0.0:9100' }).METRICS_LISTEN, { host: '0.0.0.0', port: 9100 });
   t.deepEqual(loadConfig({ ...base, METRICS_LISTEN: '[::1]:9464' }).METRICS_LISTEN, { host: '::1', port: 9464 });
   t.is(loadConfig({ ...base, METRICS_LISTEN: 'off' }).METRICS_LISTEN, null);

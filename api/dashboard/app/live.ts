@@ -16,7 +16,7 @@ import { refresh, session } from './session.ts';
 
 export type LiveEvent = { id?: string; type: string; clusterId: string; at: string; data: Record<string, unknown> };
 export type Subscription = { clusterId: string; types?: string[] } | { serverId: string; console?: boolean; stats?: boolean };
-type Ack = { ok: boolean; statusCode?: number; message?: string; jobId?: string };
+type Ack = { ok: boolean; statusCode?: number; message?: string; jobId?: string; retryAfter?: number };
 
 let socket: Socket | null = null;
 /** Per the service's key (`cluster:<id>`, `server:<id>`): what each part of the page asked, and what was last sent. */
@@ -69,13 +69,18 @@ function sync(live: Socket, key: string, force = false) {
   entry.sent = json;
   live.emit('subscribe', body, (answer: Ack | undefined) => {
     if (!answer || answer.ok || subscriptions.get(key) !== entry || entry.sent !== json) return; // a newer body was sent since
-    // The service could not check (a database blip, 5xx): asked again in a moment, still wanted.
-    if (!answer.statusCode || answer.statusCode >= 500)
-      return void setTimeout(() => {
-        if (subscriptions.get(key) !== entry || entry.sent !== json) return;
-        entry.sent = null;
-        sync(live, key);
-      }, 5_000);
+    // The service could not check (a database blip, 5xx), or the session's request budget is spent for now (429, many
+    // tabs subscribing at once after a deploy): asked again when it says, still wanted.
+    const limited = answer.statusCode === 429;
+    if (!answer.statusCode || answer.statusCode >= 500 || limited)
+      return void setTimeout(
+        () => {
+          if (subscriptions.get(key) !== entry || entry.sent !== json) return;
+          entry.sent = null;
+          sync(live, key);
+        },
+        limited ? Math.max(1, answer.retryAfter ?? 5) * 1_000 : 5_000,
+      );
     ended(key, answer); // refused: no access, no such server, too many
   });
 }
