@@ -86,7 +86,7 @@ test('the service starts the listener of METRICS_LISTEN and logs it; an address 
   t.regex(error!.message, new RegExp(`METRICS_LISTEN 127\\.0\\.0\\.1:${port}: the address is in use`));
 });
 
-test('METRICS_LISTEN: loopback 9464 by default (9465 for an orchestrator, so the Procfile's roles share a host), host:port, [IPv6]:port or off; anything else names the setting', (t) => {
+test('METRICS_LISTEN: loopback 9464 by default (9465 for an orchestrator, so the Procfile roles share a host), host:port, [IPv6]:port or off; anything else names the setting', (t) => {
   const base = { DATABASE_URL: 'postgres://x@localhost/x' };
   t.is(loadConfig(base).METRICS_LISTEN, undefined);
   t.deepEqual(defaultMetricsListen('all'), { host: '127.0.0.1', port: 9464 });
