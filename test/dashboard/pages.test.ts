@@ -110,7 +110,7 @@ test.serial('the cluster switcher remembers the last cluster, while the user is 
   t.deepEqual(errors, []);
 });
 
-test.serial("power buttons are offered only when the action makes sense; a stopped server shows no stale memory", async (t) => {
+test.serial('power buttons are offered only when the action makes sense; a stopped server shows no stale memory', async (t) => {
   const owner = await signUp(app, 'power');
   const clusterId = await createCluster(app, owner, 'Powered');
   const serverId = await idleServer(owner, clusterId, 'Arena');
@@ -142,6 +142,10 @@ test.serial("power buttons are offered only when the action makes sense; a stopp
   t.is(await memory(), '—');
   t.is(await cpu(), '—');
   t.truthy(await power.getByRole('button', { name: 'Stop', exact: true }).getAttribute('title'), 'a disabled button says why');
+  await page.getByRole('link', { name: 'All servers' }).click();
+  const listed = page.getByRole('table', { name: 'Servers' }).getByRole('row').filter({ hasText: 'Arena' });
+  await listed.getByText('OFFLINE', { exact: true }).waitFor();
+  t.false((await listed.textContent())!.includes('GiB'), 'nor in the servers list');
 
   await showAs('CRASHED');
   t.deepEqual(await enabled(), ['Start']);
@@ -211,6 +215,7 @@ test.serial('a new invitation shows its link with a Copy button and says that no
   t.regex(link, /\/invite#/);
   await invited.getByRole('button', { name: 'Copy' }).click();
   await invited.getByRole('status').filter({ hasText: 'Copied.' }).waitFor();
-  t.is(await page.evaluate(() => navigator.clipboard.readText()), link);
+  const clipboard = () => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText();
+  t.is(await page.evaluate(clipboard), link);
   t.deepEqual(errors, []);
 });

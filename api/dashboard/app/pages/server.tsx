@@ -31,6 +31,8 @@ const POWER: Record<string, readonly Status[]> = {
 };
 /** A process runs: CPU and memory figures mean something (once stopped, the last ones would be stale). */
 const RUNNING: readonly Status[] = ['STARTING', 'ONLINE', 'STOPPING', 'RESTARTING'];
+/** The server's CPU and memory sample while a process runs; null otherwise (the servers list shows the same). */
+export const liveStats = (server: Pick<Server, 'status' | 'stats'>) => (RUNNING.includes(server.status) ? server.stats : null);
 
 export function ServerPage({ cluster, id }: PageProps) {
   const serverId = id!;
@@ -138,9 +140,9 @@ export function ServerPage({ cluster, id }: PageProps) {
               {players.data?.online ?? current.playersOnline} / {current.maxPlayers}
             </dd>
             <dt>CPU</dt>
-            <dd>{current.stats && RUNNING.includes(current.status) ? `${current.stats.cpuPercent.toFixed(0)} %` : '—'}</dd>
+            <dd>{liveStats(current) ? `${liveStats(current)!.cpuPercent.toFixed(0)} %` : '—'}</dd>
             <dt>Memory</dt>
-            <dd>{RUNNING.includes(current.status) ? formatBytes(current.stats?.memoryBytes) : '—'}</dd>
+            <dd>{formatBytes(liveStats(current)?.memoryBytes)}</dd>
             <dt>Installed</dt>
             <dd>{current.installedVersion ?? (current.installedAt ? formatTime(current.installedAt) : 'not yet')}</dd>
           </dl>
@@ -158,7 +160,13 @@ export function ServerPage({ cluster, id }: PageProps) {
                     {title}
                   </Action>
                 ) : (
-                  <button key={action} type="button" class={action === 'kill' ? 'danger' : undefined} disabled title={`Not while the server is ${current.status}`}>
+                  <button
+                    key={action}
+                    type="button"
+                    class={action === 'kill' ? 'danger' : undefined}
+                    disabled
+                    title={`Not while the server is ${current.status}`}
+                  >
                     {title}
                   </button>
                 );
