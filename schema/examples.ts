@@ -179,6 +179,7 @@ export const EXAMPLES: Record<string, unknown> = {
     email: 'sam@example.org',
     role: 'MODERATOR',
     clusterName: 'EU Community',
+    clusterId: CLUSTER,
     status: 'PENDING',
     expiresAt: '2026-12-01T03:00:00.000Z',
     accountExists: false,

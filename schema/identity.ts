@@ -149,6 +149,7 @@ export const invitationPreview = z
     email: z.string(),
     role,
     clusterName: z.string(),
+    clusterId: z.string().meta({ description: 'The cluster joined (the invitation page opens it in the dashboard once joined)' }),
     status: z.enum(INVITATION_STATUSES),
     expiresAt: timestamp,
     accountExists: z.boolean().meta({ description: 'Whether an account with this e-mail exists (then: sign in and accept).' }),

@@ -68,13 +68,13 @@ function dashboardNonce() {
  * Joined: the person goes on to the dashboard signed in, with the pair this page got, on the cluster just joined
  * (the dashboard opens the cluster last opened in this browser, 'gsm.cluster').
  */
-function joined(invitation, pair, clusterId) {
+function joined(invitation, pair) {
   show(
     el('h1', { text: `Welcome to ${invitation.clusterName}` }),
     message(`You are a ${invitation.role} of ${invitation.clusterName}. Opening the dashboard…`, 'success'),
     el('p', {}, el('a', { href: '/', text: 'Open the dashboard' })),
   );
-  if (clusterId) localStorage.setItem('gsm.cluster', clusterId);
+  localStorage.setItem('gsm.cluster', invitation.clusterId);
   const fragment = new URLSearchParams({
     accessToken: pair.accessToken,
     refreshToken: pair.refreshToken,
@@ -106,7 +106,8 @@ async function invitationPage() {
       button.disabled = true;
       providerStatus.replaceChildren();
       try {
-        // Back from the provider the browser lands on the dashboard, signed in and a member.
+        // Back from the provider the browser lands on the dashboard, signed in and a member, on this cluster.
+        localStorage.setItem('gsm.cluster', invitation.clusterId);
         location.assign((await call(`/auth/${provider}/start`, { invitation: token, dashboard: dashboardNonce() })).url);
       } catch (error) {
         providerStatus.replaceChildren(message(error.message, 'error'));
@@ -130,15 +131,14 @@ async function invitationPage() {
       el('h2', { text: 'Sign in to accept' }),
       form([['password', 'Password', 'password', { autocomplete: 'current-password' }]], 'Sign in and join', async ({ password }) => {
         const pair = await call('/auth/login', { email: invitation.email, password });
-        let cluster;
         try {
-          cluster = await call('/api/v1/invitations/accept', { token }, pair.accessToken);
+          await call('/api/v1/invitations/accept', { token }, pair.accessToken);
         } catch (error) {
           // Not joined: the session made only to accept is ended, not left behind.
           await call('/auth/logout', {}, pair.accessToken).catch(() => undefined);
           throw error;
         }
-        joined(invitation, pair, cluster.id);
+        joined(invitation, pair);
       }),
     );
   }
@@ -153,7 +153,6 @@ async function invitationPage() {
       ],
       'Create account and join',
       async ({ displayName, password }) => {
-        // A new account belongs to the invited cluster only: the dashboard opens it.
         joined(invitation, await call('/auth/register', { email: invitation.email, password, displayName, invitationToken: token }));
       },
     ),

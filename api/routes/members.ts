@@ -319,7 +319,15 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
       const row = await findInvitation(pool, body.token, false);
       if (!row) throw notFound('Invitation not found');
       const accountExists = await pool.exists(sql.unsafe`SELECT 1 FROM users WHERE lower(email) = ${row.email.toLowerCase()}`);
-      return { email: row.email, role: row.role, clusterName: row.clusterName, status: row.status, expiresAt: row.expiresAt, accountExists };
+      return {
+        email: row.email,
+        role: row.role,
+        clusterName: row.clusterName,
+        clusterId: row.clusterId,
+        status: row.status,
+        expiresAt: row.expiresAt,
+        accountExists,
+      };
     },
   });
 }

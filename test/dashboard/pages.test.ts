@@ -14,19 +14,25 @@ import { addMember, createCluster, PASSWORD, signUp, type TestUser } from '../su
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { createFakeServer, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
 import { startBrowser, type TestBrowser } from '../support/browser.ts';
+import { startOAuthProvider, type OAuthProvider } from '../support/oauthProvider.ts';
 import { until } from '../support/wait.ts';
 
 let app: GatewayApp;
 let browser: TestBrowser;
 const agents: AgentProcess[] = [];
+let provider: OAuthProvider;
 test.before(async () => {
-  app = await startGatewayApp({ heartbeatSeconds: 1, worker: true });
+  provider = await startOAuthProvider();
+  app = await startGatewayApp({ heartbeatSeconds: 1, worker: true, env: provider.env });
+  // The provider sends the browser back to the installation's public address: here, the test server's own.
+  app.config.publicUrl = app.url;
   browser = await startBrowser();
 });
 test.after.always(async () => {
   await browser?.close();
   await Promise.all(agents.map((agent) => agent.stop()));
   await app?.close();
+  await provider?.close();
 });
 
 /** A browser page signed in as `user` through the sign-in form. */
@@ -218,4 +224,24 @@ test.serial('a new invitation shows its link with a Copy button and says that no
   const clipboard = () => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText();
   t.is(await page.evaluate(clipboard), link);
   t.deepEqual(errors, []);
+});
+
+test.serial('joining with Steam from an invitation lands on the dashboard on the cluster joined, not the first by name', async (t) => {
+  // The provider's user (its default SteamID) is linked to an account that is already in another cluster.
+  const player = await signUp(app, 'steamer');
+  await app.pool.query(sql.unsafe`UPDATE users SET steam_id = '76561197960287930' WHERE id = ${player.id}`);
+  await createCluster(app, player, 'Aaa own cluster');
+  const owner = await signUp(app, 'host');
+  const clusterId = await createCluster(app, owner, 'Zed community');
+  const invitation = await body(
+    await app.request(`/api/v1/clusters/${clusterId}/invitations`, json({ email: 'steam-friend@example.test', role: 'VIEWER' }, { headers: owner.auth })),
+  );
+
+  const { page } = await browser.page();
+  await page.goto(`${app.url}/invite#token=${invitation.token}`);
+  await page.getByRole('button', { name: 'Join with Steam' }).click();
+  await page.getByRole('heading', { name: 'Servers' }).waitFor();
+  await until(async () => new URL(page.url()).hash === `#/c/${clusterId}/servers`, 'the cluster joined');
+  await page.getByRole('link', { name: 'steamer', exact: true }).waitFor();
+  t.is(await page.getByRole('combobox', { name: 'Cluster' }).inputValue(), clusterId);
 });

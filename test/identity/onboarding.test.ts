@@ -67,7 +67,7 @@ test('an invitation is e-mailed with its link, and the link lets the invitee cre
   // The page shows what the invitation is before the invitee signs up.
   const preview = await app.request('/api/v1/invitations/preview', json({ token: invitation.token }));
   t.is(preview.status, 200);
-  t.like(await body(preview), { email, role: 'MODERATOR', clusterName: 'Rust EU', status: 'PENDING', accountExists: false });
+  t.like(await body(preview), { email, role: 'MODERATOR', clusterName: 'Rust EU', clusterId, status: 'PENDING', accountExists: false });
 
   // Without the invitation, registration is closed.
   t.is((await register(app, { email })).status, 403);

@@ -152,6 +152,8 @@ type InvitationPreview struct {
 	// One of OWNER, ADMIN, MODERATOR, VIEWER.
 	Role        string `json:"role"`
 	ClusterName string `json:"clusterName"`
+	// The cluster joined (the invitation page opens it in the dashboard once joined)
+	ClusterID string `json:"clusterId"`
 	// One of PENDING, ACCEPTED, REVOKED, EXPIRED.
 	Status string `json:"status"`
 	// RFC 3339 time.

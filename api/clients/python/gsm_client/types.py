@@ -227,6 +227,7 @@ _InvitationPreviewRequired = TypedDict(
         "email": str,
         "role": Literal["OWNER", "ADMIN", "MODERATOR", "VIEWER"],
         "clusterName": str,
+        "clusterId": str,
         "status": Literal["PENDING", "ACCEPTED", "REVOKED", "EXPIRED"],
         "expiresAt": str,
         "accountExists": bool,
@@ -237,6 +238,7 @@ _InvitationPreviewRequired = TypedDict(
 class InvitationPreview(_InvitationPreviewRequired):
     """The InvitationPreview record.
 
+    clusterId: The cluster joined (the invitation page opens it in the dashboard once joined)
     accountExists: Whether an account with this e-mail exists (then: sign in and accept)."""
 
 

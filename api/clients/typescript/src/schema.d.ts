@@ -2336,6 +2336,7 @@ export interface components {
          *       "email": "sam@example.org",
          *       "role": "MODERATOR",
          *       "clusterName": "EU Community",
+         *       "clusterId": "01a20f00-0000-7000-8000-000000000001",
          *       "status": "PENDING",
          *       "expiresAt": "2026-12-01T03:00:00.000Z",
          *       "accountExists": false
@@ -2344,6 +2345,8 @@ export interface components {
         InvitationPreview: {
             /** @description Whether an account with this e-mail exists (then: sign in and accept). */
             accountExists: boolean;
+            /** @description The cluster joined (the invitation page opens it in the dashboard once joined) */
+            clusterId: string;
             clusterName: string;
             email: string;
             /** Format: date-time */
