@@ -35,10 +35,20 @@ export default tseslint.config(
     languageOptions: {
       sourceType: 'script',
       globals: Object.fromEntries(
-        ['document', 'window', 'location', 'history', 'fetch', 'URLSearchParams', 'FormData', 'Headers', 'btoa', 'crypto', 'sessionStorage'].map((name) => [
-          name,
-          'readonly',
-        ]),
+        [
+          'document',
+          'window',
+          'location',
+          'history',
+          'fetch',
+          'URLSearchParams',
+          'FormData',
+          'Headers',
+          'btoa',
+          'crypto',
+          'sessionStorage',
+          'localStorage',
+        ].map((name) => [name, 'readonly']),
       ),
     },
   },

@@ -123,6 +123,8 @@ const ban = {
   createdAt: AT,
   revokedAt: null,
   active: true,
+  player: { id: PLAYER, username: 'RustLord', steamId: '76561198000000042' },
+  serverName: null,
 };
 const session = { id: '01a20f00-0000-7000-8000-00000000000d', serverId: SERVER, serverName: 'EU Main', joinedAt: AT, leftAt: null, duration: 1800 };
 const purchase = { id: '01a20f00-0000-7000-8000-00000000000e', productName: 'VIP (30 days)', amount: 9.99, currency: 'EUR', createdAt: CREATED };
@@ -178,6 +180,7 @@ export const EXAMPLES: Record<string, unknown> = {
     email: 'sam@example.org',
     role: 'MODERATOR',
     clusterName: 'EU Community',
+    clusterId: CLUSTER,
     status: 'PENDING',
     expiresAt: '2026-12-01T03:00:00.000Z',
   },
@@ -186,7 +189,7 @@ export const EXAMPLES: Record<string, unknown> = {
     clusterId: CLUSTER,
     actor: { kind: 'USER', id: USER, name: 'Alex' },
     action: 'server.restart',
-    target: { type: 'server', id: SERVER },
+    target: { type: 'server', id: SERVER, name: 'EU Main' },
     ip: '203.0.113.7',
     requestId: 'b7c9e2a4-5f0d-4a51-9c1e-2f3a4b5c6d7e',
     at: AT,

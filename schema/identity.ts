@@ -161,6 +161,7 @@ export const invitationPreview = z
     email: z.string(),
     role,
     clusterName: z.string(),
+    clusterId: z.string().meta({ description: 'The cluster joined (the invitation page opens it in the dashboard once joined)' }),
     status: z.enum(INVITATION_STATUSES),
     expiresAt: timestamp,
   })
@@ -180,7 +181,16 @@ export const auditEntry = z
     clusterId: z.string().nullable(),
     actor: z.object({ kind: z.enum(ACTOR_KINDS), id: z.string().nullable(), name: z.string().nullable() }),
     action: z.string(),
-    target: z.object({ type: z.string(), id: z.string().nullable() }),
+    target: z.object({
+      type: z.string(),
+      id: z.string().nullable(),
+      name: z
+        .string()
+        .nullable()
+        .describe(
+          "What the target is called today (a server's, machine's, task's or backup's name, a player's username, a banned player's username, a user's display name, an invitation's e-mail, a webhook's description); null when it has none or no longer exists",
+        ),
+    }),
     ip: z.string().nullable(),
     requestId: z.string().nullable(),
     at: timestamp,

@@ -145,6 +145,10 @@ export const ban = z
     createdAt: timestamp,
     revokedAt: timestamp.nullable(),
     active: z.boolean().describe('Not revoked and not expired'),
+    player: z
+      .object({ id: z.string(), username: z.string(), steamId: z.string().nullable() })
+      .describe('The banned player as people know it (its id is also `playerId`)'),
+    serverName: z.string().nullable().describe("The name of the ban's server (`serverId`); null for a cluster-wide ban"),
   })
   .meta({ id: 'Ban' });
 

@@ -54,12 +54,35 @@ function form(fields, submitLabel, onSubmit) {
   return node;
 }
 
-const joined = (invitation) =>
+// A random value this tab keeps; the dashboard takes a token pair from its address only with it (sessionStorage
+// 'gsm.oauth.nonce', as for its own Steam and Discord sign-ins), so a link someone else made cannot sign a browser in.
+function dashboardNonce() {
+  const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(18))))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_');
+  sessionStorage.setItem('gsm.oauth.nonce', nonce);
+  return nonce;
+}
+
+/**
+ * Joined: the person goes on to the dashboard signed in, with the pair this page got, on the cluster just joined
+ * (the dashboard opens the cluster last opened in this browser, 'gsm.cluster').
+ */
+function joined(invitation, pair) {
   show(
     el('h1', { text: `Welcome to ${invitation.clusterName}` }),
-    message(`You are a ${invitation.role} of ${invitation.clusterName}. Sign in with your e-mail address and password from now on.`, 'success'),
-    el('p', {}, el('a', { href: '/api/docs', text: 'API reference' })),
+    message(`You are a ${invitation.role} of ${invitation.clusterName}. Opening the dashboard…`, 'success'),
+    el('p', {}, el('a', { href: '/', text: 'Open the dashboard' })),
   );
+  localStorage.setItem('gsm.cluster', invitation.clusterId);
+  const fragment = new URLSearchParams({
+    accessToken: pair.accessToken,
+    refreshToken: pair.refreshToken,
+    expiresIn: String(pair.expiresIn),
+    nonce: dashboardNonce(),
+  });
+  location.assign(`/#${fragment}`);
+}
 
 async function invitationPage() {
   if (!token) return show(el('h1', { text: 'Invitation' }), message('This link has no invitation in it. Open the link from your e-mail again.', 'error'));
@@ -83,13 +106,9 @@ async function invitationPage() {
       button.disabled = true;
       providerStatus.replaceChildren();
       try {
-        // Back from the provider the browser lands on the dashboard, signed in and a member. The dashboard accepts the
-        // pair only with the value this tab keeps (sessionStorage 'gsm.oauth.nonce', as the dashboard's own sign-in).
-        const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(18))))
-          .replace(/\+/g, '-')
-          .replace(/\//g, '_');
-        sessionStorage.setItem('gsm.oauth.nonce', nonce);
-        location.assign((await call(`/auth/${provider}/start`, { invitation: token, dashboard: nonce })).url);
+        // Back from the provider the browser lands on the dashboard, signed in and a member, on this cluster.
+        localStorage.setItem('gsm.cluster', invitation.clusterId);
+        location.assign((await call(`/auth/${provider}/start`, { invitation: token, dashboard: dashboardNonce() })).url);
       } catch (error) {
         providerStatus.replaceChildren(message(error.message, 'error'));
         button.disabled = false;
@@ -117,8 +136,7 @@ async function invitationPage() {
       ],
       'Create account and join',
       async ({ displayName, password }) => {
-        await call('/auth/register', { email: invitation.email, password, displayName, invitationToken: token });
-        joined(invitation);
+        joined(invitation, await call('/auth/register', { email: invitation.email, password, displayName, invitationToken: token }));
       },
     ),
     el('p', { text: 'Or use a game account:' }),
@@ -129,11 +147,12 @@ async function invitationPage() {
       const pair = await call('/auth/login', { email: invitation.email, password });
       try {
         await call('/api/v1/invitations/accept', { token }, pair.accessToken);
-      } finally {
-        // This page only needed the session to accept: it leaves none behind.
+      } catch (error) {
+        // Not joined: the session made only to accept is ended, not left behind.
         await call('/auth/logout', {}, pair.accessToken).catch(() => undefined);
+        throw error;
       }
-      joined(invitation);
+      joined(invitation, pair);
     }),
   );
 }
@@ -148,7 +167,7 @@ function resetPage() {
       'Set password',
       async ({ password }) => {
         const answer = await call('/auth/password-reset/confirm', { token, password });
-        show(title, message(answer.message, 'success'), el('p', {}, el('a', { href: '/api/docs', text: 'API reference' })));
+        show(title, message(answer.message, 'success'), el('p', {}, el('a', { href: '/', text: 'Sign in to the dashboard' })));
       },
     ),
   );

@@ -318,7 +318,14 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
     handler: async (_ctx, { body }) => {
       const row = await findInvitation(pool, body.token, false);
       if (!row) throw notFound('Invitation not found');
-      return { email: row.email, role: row.role, clusterName: row.clusterName, status: row.status, expiresAt: row.expiresAt };
+      return {
+        email: row.email,
+        role: row.role,
+        clusterName: row.clusterName,
+        clusterId: row.clusterId,
+        status: row.status,
+        expiresAt: row.expiresAt,
+      };
     },
   });
 }

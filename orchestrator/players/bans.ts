@@ -22,7 +22,9 @@ const MODERATION_TTL_MS = 24 * 3_600_000;
 export const BAN_COLUMNS = sql.fragment`
   b.id, b.player_id AS "playerId", b.cluster_id AS "clusterId", b.server_id AS "serverId", b.reason, b.cluster_wide AS "clusterWide",
   b.expires_at AS "expiresAt", b.created_by AS "createdBy", b.created_at AS "createdAt", b.revoked_at AS "revokedAt",
-  (b.revoked_at IS NULL AND (b.expires_at IS NULL OR b.expires_at > now())) AS active`;
+  (b.revoked_at IS NULL AND (b.expires_at IS NULL OR b.expires_at > now())) AS active,
+  (SELECT jsonb_build_object('id', p.id, 'username', p.username, 'steamId', p.steam_id) FROM players p WHERE p.id = b.player_id) AS player,
+  (SELECT s.name FROM servers s WHERE s.id = b.server_id) AS "serverName"`;
 
 /** A ban applies to `server` (a column or value) when it is cluster-wide or names it. */
 export const ACTIVE_BAN = sql.fragment`b.revoked_at IS NULL AND (b.expires_at IS NULL OR b.expires_at > now())`;

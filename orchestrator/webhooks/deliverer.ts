@@ -73,6 +73,8 @@ const claimed = z.object({
       serverName: z.string().nullable(),
       machineName: z.string().nullable(),
       clusterName: z.string().nullable(),
+      playerName: z.string().nullable(),
+      playerSteamId: z.string().nullable(),
     })
     .nullable(),
 });
@@ -147,11 +149,13 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
       RETURNING d.id, d.lease_token AS "leaseToken", d.webhook_id AS "webhookId", d.event_id AS "eventId", d.event_type AS "eventType", d.body,
                 d.attempts, d.attempts_before_retry AS "attemptsBeforeRetry", w.url, w.secret, w.format,
                 (SELECT jsonb_build_object('position', e.position::text, 'type', e.type, 'clusterId', e.cluster_id, 'at', gsm_iso(e.at), 'data', e.data,
-                                           'serverName', s.name, 'machineName', m.name, 'clusterName', c.name)
+                                           'serverName', s.name, 'machineName', m.name, 'clusterName', c.name,
+                                           'playerName', p.username, 'playerSteamId', p.steam_id)
                    FROM events e
                    LEFT JOIN servers s ON s.id = e.server_id
                    LEFT JOIN machines m ON e.type = 'machine.status' AND m.id::text = e.data->>'machineId'
                    LEFT JOIN clusters c ON c.id = e.cluster_id
+                   LEFT JOIN players p ON e.type IN ('ban.created', 'ban.revoked') AND p.id::text = e.data->>'playerId'
                   WHERE e.id = d.event_id) AS event`);
     const now = Date.now();
     for (const row of rows) served.set(row.webhookId, now);
@@ -166,7 +170,12 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
     if (row.event) {
       const { event } = row;
       envelope = { id: cursorOf(event.position), type: event.type, clusterId: event.clusterId, at: event.at, data: event.data };
-      names = { server: event.serverName, machine: event.machineName, cluster: event.clusterName };
+      names = {
+        server: event.serverName,
+        machine: event.machineName,
+        cluster: event.clusterName,
+        player: event.playerName && { username: event.playerName, steamId: event.playerSteamId },
+      };
     } else if (!row.eventId && row.body) envelope = row.body as ClusterEvent;
     return envelope && { json: JSON.stringify(row.format === 'DISCORD' ? discordMessage(envelope, names) : envelope), type: envelope.type };
   }

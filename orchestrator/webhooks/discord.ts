@@ -11,7 +11,13 @@ const COLOURS = { danger: 0xd83c3e, warning: 0xf0a020, success: 0x3ba55d, info: 
 type Severity = keyof typeof COLOURS;
 
 /** Names of what the event's ids refer to (looked up by the deliverer), for a message people can read. */
-export type EventNames = { server?: string | null; machine?: string | null; cluster?: string | null };
+export type EventNames = {
+  server?: string | null;
+  machine?: string | null;
+  cluster?: string | null;
+  /** A ban's player (its id alone means nothing to the people reading the channel). */
+  player?: { username: string; steamId: string | null } | null;
+};
 
 export type DiscordMessage = {
   username: string;
@@ -87,16 +93,22 @@ function describe(event: ClusterEvent, names: EventNames): { title: string; desc
         fields: [['Player', data.username]],
       };
     case 'ban.created':
-    case 'ban.revoked':
+    case 'ban.revoked': {
+      const player = names.player;
+      // A Minecraft player's "Steam id" is its username: shown only when it says something more.
+      const steamId = player?.steamId && player.steamId !== player.username ? player.steamId : null;
       return {
-        title: event.type === 'ban.created' ? 'Player banned' : 'Ban revoked',
+        title: `${event.type === 'ban.created' ? 'Player banned' : 'Ban revoked'}${player ? `: ${player.username}` : ''}`,
         description: str(data.reason),
         severity: event.type === 'ban.created' ? 'danger' : 'info',
         fields: [
-          ['Player', data.playerId],
+          ['Player', player?.username ?? data.playerId],
+          ...(steamId ? ([['Steam ID', steamId]] as [string, unknown][]) : []),
+          ['Where', data.clusterWide ? 'every server' : (names.server ?? data.serverId)],
           ['Expires', data.expiresAt ?? 'never'],
         ],
       };
+    }
     case 'task.run.finished': {
       const status = String(data.status);
       return {

@@ -143,7 +143,7 @@ test('revoked and expired invitations cannot be accepted', async (t) => {
 
 test('every change writes an audit entry; OWNER and ADMIN read the log with filters', async (t) => {
   const owner = await signUp(app());
-  const viewer = await signUp(app());
+  const viewer = await signUp(app(), 'audited-viewer');
   const clusterId = await createCluster(app(), owner);
   await addMember(app(), clusterId, viewer, 'VIEWER');
   await app().request(`/api/v1/clusters/${clusterId}`, patch({ name: 'Renamed' }, { ...owner.auth, 'X-Request-Id': 'audit-trace-1' }));
@@ -157,7 +157,8 @@ test('every change writes an audit entry; OWNER and ADMIN read the log with filt
   const update = log.data[1];
   t.deepEqual(update.actor, { kind: 'USER', id: owner.id, name: update.actor.name });
   t.is(update.requestId, 'audit-trace-1');
-  t.deepEqual(update.target, { type: 'cluster', id: clusterId });
+  t.deepEqual(update.target, { type: 'cluster', id: clusterId, name: 'Renamed' }, 'the target named as it is today');
+  t.deepEqual(log.data[0].target, { type: 'user', id: viewer.id, name: 'audited-viewer' });
   t.truthy(update.ip);
 
   const filtered = await body(

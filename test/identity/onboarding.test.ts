@@ -79,9 +79,9 @@ test('an invitation is e-mailed with its link, and the link lets the invitee cre
   const preview = await app.request('/api/v1/invitations/preview', json({ token: invitation.token }));
   t.is(preview.status, 200);
   const previewed = await body(preview);
-  t.like(previewed, { email, role: 'MODERATOR', clusterName: 'Rust EU', status: 'PENDING' });
+  t.like(previewed, { email, role: 'MODERATOR', clusterName: 'Rust EU', clusterId, status: 'PENDING' });
   // Nothing in it tells whether the address has an account.
-  t.deepEqual(Object.keys(previewed).sort(), ['clusterName', 'email', 'expiresAt', 'role', 'status']);
+  t.deepEqual(Object.keys(previewed).sort(), ['clusterId', 'clusterName', 'email', 'expiresAt', 'role', 'status']);
 
   // Without the invitation, registration is closed.
   t.is((await register(app, { email })).status, 403);

@@ -1,6 +1,7 @@
 /**
  * The invitation and password-reset pages in a real headless browser: an invitee creates an account and joins, an
- * existing user signs in and joins, a forgetful user sets a new password. Nothing is loaded from another origin and
+ * existing user signs in and joins (both then land on the dashboard, signed in, on the cluster joined), a forgetful
+ * user sets a new password. Nothing is loaded from another origin and
  * the secret leaves the address bar once the page has read it.
  */
 import test from 'ava';
@@ -46,7 +47,11 @@ test('an invitee opens the link, creates an account and joins', async (t) => {
   await page.getByLabel('Your name').fill('Newcomer');
   await page.getByLabel(/^Password/).fill('a long enough password');
   await page.getByRole('button', { name: 'Create account and join' }).click();
-  await page.getByRole('heading', { name: 'Welcome to Survival EU' }).waitFor();
+  // No dead end: the dashboard opens, signed in as the new account, on the cluster joined.
+  await page.getByRole('heading', { name: 'Servers' }).waitFor();
+  t.is(new URL(page.url()).hash, `#/c/${clusterId}/servers`);
+  t.is(await page.getByRole('combobox', { name: 'Cluster' }).inputValue(), clusterId);
+  await page.getByRole('link', { name: 'Newcomer', exact: true }).waitFor();
   t.is(await roleOf(app, clusterId, email), 'MODERATOR');
   t.is((await app.request('/auth/login', json({ email, password: 'a long enough password' }))).status, 200);
   t.true(sameOrigin(app, requests), requests.join('\n'));
@@ -63,6 +68,7 @@ test('an invitee who has an account signs in on the page and joins; a bad passwo
   const owner = await signUp(app, 'owner');
   const member = await signUp(app, 'member');
   const clusterId = await createCluster(app, owner, 'Creative');
+  await createCluster(app, member, 'Aaa first by name');
   const invitation = await invite(app, owner, clusterId, member.email, 'VIEWER');
 
   const { page } = await browser.page();
@@ -76,7 +82,10 @@ test('an invitee who has an account signs in on the page and joins; a bad passwo
   t.is(await roleOf(app, clusterId, member.email), null);
   await page.getByLabel('Your password').fill('correct horse battery staple');
   await page.getByRole('button', { name: 'Sign in and join' }).click();
-  await page.getByRole('heading', { name: 'Welcome to Creative' }).waitFor();
+  // Signed in on the dashboard, on the cluster just joined (not the member's first one by name).
+  await page.getByRole('heading', { name: 'Servers' }).waitFor();
+  t.is(new URL(page.url()).hash, `#/c/${clusterId}/servers`);
+  await page.getByRole('link', { name: 'member', exact: true }).waitFor();
   t.is(await roleOf(app, clusterId, member.email), 'VIEWER');
 });
 
@@ -92,6 +101,8 @@ test('the reset page sets a new password with the secret of the link', async (t)
   await page.getByLabel(/^New password/).fill('a fresh password here');
   await page.getByRole('button', { name: 'Set password' }).click();
   await page.getByText('Password changed').waitFor();
+  await page.getByRole('link', { name: 'Sign in to the dashboard' }).click();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   t.is((await app.request('/auth/login', json({ email: user.email, password: 'a fresh password here' }))).status, 200);
   t.true(sameOrigin(app, requests), requests.join('\n'));
 

@@ -286,6 +286,29 @@ test.serial('the Discord format is a Discord webhook message within every Discor
   t.deepEqual(message.allowed_mentions, { parse: [] }, 'game text never pings');
 });
 
+test.serial("the Discord ban message names the player, its Steam id and the server, not the player's id", async (t) => {
+  const { clusterId, serverId } = await cluster();
+  const target = await receiver();
+  await body(await createWebhook(clusterId, { url: target.url, events: ['ban.created'], format: 'DISCORD' }));
+  await app.pool.query(sql.unsafe`SELECT gsm_player_event(${serverId}, 'join', '76561198000000077', 'Griefer', now(), NULL)`);
+  const playerId = String(await app.pool.oneFirst(sql.unsafe`SELECT id FROM players WHERE cluster_id = ${clusterId} AND steam_id = '76561198000000077'`));
+  const banned = await app.request(`/api/v1/players/${playerId}/ban`, json({ serverId, reason: 'Griefing' }, { headers: owner.auth }));
+  t.is(banned.status, 201);
+  const [request] = await target.waitFor(1);
+  const [embed] = request!.body.embeds;
+  t.is(embed.title, 'Player banned: Griefer');
+  t.deepEqual(
+    embed.fields.map((field: { name: string; value: string }) => [field.name, field.value]),
+    [
+      ['Player', 'Griefer'],
+      ['Steam ID', '76561198000000077'],
+      ['Where', 'EU #1'],
+      ['Expires', 'never'],
+    ],
+  );
+  t.false(JSON.stringify(embed).includes(playerId), "the player's id is nowhere in the message");
+});
+
 test.serial('many dead receivers in one cluster do not hold up the webhook of another cluster for longer than one time-out', async (t) => {
   const dead = await receiver();
   dead.answers.push(...Array.from({ length: 200 }, () => 'hang' as const));

@@ -152,6 +152,8 @@ type InvitationPreview struct {
 	// One of OWNER, ADMIN, MODERATOR, VIEWER.
 	Role        string `json:"role"`
 	ClusterName string `json:"clusterName"`
+	// The cluster joined (the invitation page opens it in the dashboard once joined)
+	ClusterID string `json:"clusterId"`
 	// One of PENDING, ACCEPTED, REVOKED, EXPIRED.
 	Status string `json:"status"`
 	// RFC 3339 time.
@@ -170,6 +172,8 @@ type AuditEntryActor struct {
 type AuditEntryTarget struct {
 	Type string  `json:"type"`
 	ID   *string `json:"id"`
+	// What the target is called today (a server's, machine's, task's or backup's name, a player's username, a banned player's username, a user's display name, an invitation's e-mail, a webhook's description); null when it has none or no longer exists
+	Name *string `json:"name"`
 }
 
 // AuditEntry: the AuditEntry record.
@@ -855,6 +859,13 @@ type KickAnswer struct {
 	Status string `json:"status"`
 }
 
+// BanPlayer: The banned player as people know it (its id is also `playerId`)
+type BanPlayer struct {
+	ID       string  `json:"id"`
+	Username string  `json:"username"`
+	SteamID  *string `json:"steamId"`
+}
+
 // Ban: the Ban record.
 type Ban struct {
 	ID          string  `json:"id"`
@@ -874,6 +885,10 @@ type Ban struct {
 	RevokedAt *string `json:"revokedAt"`
 	// Not revoked and not expired
 	Active bool `json:"active"`
+	// The banned player as people know it (its id is also `playerId`)
+	Player BanPlayer `json:"player"`
+	// The name of the ban's server (`serverId`); null for a cluster-wide ban
+	ServerName *string `json:"serverName"`
 }
 
 // BanAnswer: the BanAnswer record.

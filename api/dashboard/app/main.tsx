@@ -35,6 +35,9 @@ const PAGES: { path: string; title: string; page: (props: PageProps) => preact.J
   { path: 'webhooks', title: 'Webhooks', page: WebhooksPage, needs: 'manage' },
 ];
 
+/** The cluster last opened in this browser (the invitation page sets it too, for the cluster just joined). */
+const LAST_CLUSTER = 'gsm.cluster';
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function useHash(): string[] {
@@ -109,10 +112,16 @@ function Shell() {
   const part = route[4]; // a record's own page: `servers/<id>/edit`
   const cluster = section === 'c' ? clusters.data?.find((candidate) => candidate.id === clusterId) : undefined;
 
-  // The start page: the first cluster's servers.
+  // The start page: the servers of the cluster last opened here, while still a member of it; else of the first one.
   useEffect(() => {
-    if (route.length === 0 && clusters.data?.[0]) location.replace(link('c', clusters.data[0].id, 'servers'));
+    if (route.length !== 0 || !clusters.data?.[0]) return;
+    const last = localStorage.getItem(LAST_CLUSTER);
+    const start = clusters.data.find((candidate) => candidate.id === last) ?? clusters.data[0];
+    location.replace(link('c', start.id, 'servers'));
   }, [route.length, clusters.data]);
+  useEffect(() => {
+    if (cluster) localStorage.setItem(LAST_CLUSTER, cluster.id);
+  }, [cluster?.id]);
 
   const current = PAGES.find((candidate) => candidate.path === page);
   let main;

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
 import { api } from '../session.ts';
-import type { PageProps } from '../nav.ts';
+import { link, type PageProps } from '../nav.ts';
 import { formatTime, Pager, Show, Table, useLoad } from '../ui.tsx';
 
 export function AuditPage({ cluster }: PageProps) {
@@ -45,7 +45,7 @@ export function AuditPage({ cluster }: PageProps) {
                 { title: 'When', cell: (entry) => formatTime(entry.at) },
                 { title: 'Who', cell: (entry) => `${entry.actor.name ?? entry.actor.kind}` },
                 { title: 'Action', cell: (entry) => <code>{entry.action}</code> },
-                { title: 'Target', cell: (entry) => (entry.target ? `${entry.target.type} ${String(entry.target.id ?? '').slice(0, 8)}` : '—') },
+                { title: 'Target', cell: (entry) => <Target cluster={cluster.id} target={entry.target} /> },
                 { title: 'From', cell: (entry) => entry.ip ?? '—' },
               ]}
             />
@@ -55,4 +55,16 @@ export function AuditPage({ cluster }: PageProps) {
       </Show>
     </section>
   );
+}
+
+/** What an entry changed, by its name today (a link for a server or player still there); its short id when it has none. */
+function Target({ cluster, target }: { cluster: string; target: Schemas['AuditEntry']['target'] }) {
+  const label = target.name ?? (target.id ? target.id.slice(0, 8) : '');
+  if (target.name && target.id && (target.type === 'server' || target.type === 'player'))
+    return (
+      <>
+        {target.type} <a href={link('c', cluster, `${target.type}s`, target.id)}>{target.name}</a>
+      </>
+    );
+  return <>{`${target.type} ${label}`.trim()}</>;
 }

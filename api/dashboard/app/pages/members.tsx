@@ -1,5 +1,5 @@
 /** Members and invitations: roles changed and members removed, invitations sent and revoked (OWNER; ADMIN for MODERATOR and VIEWER). */
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
 import { all, api, messageOf } from '../session.ts';
 import type { PageProps } from '../nav.ts';
@@ -98,11 +98,7 @@ export function MembersPage({ cluster }: PageProps) {
             <Field name="email" label="E-mail" type="email" required />
             <Select name="role" label="Role" options={assignable} value="VIEWER" />
           </Form>
-          {invited && (
-            <Notice kind="success">
-              Invitation for {invited.email} {invited.emailed ? 'sent by e-mail' : 'made'}. Its link, shown only now: <code>{invited.link}</code>
-            </Notice>
-          )}
+          {invited && <InvitationLink invited={invited} />}
           <Show loaded={invitations}>
             {(rows) => (
               <Table
@@ -131,6 +127,40 @@ export function MembersPage({ cluster }: PageProps) {
           </Show>
         </>
       )}
+    </section>
+  );
+}
+
+/** A new invitation's link (shown only now) with a Copy button, and whether the invitee was e-mailed it. */
+function InvitationLink({ invited }: { invited: Schemas['InvitationCreated'] }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  const field = useRef<HTMLInputElement>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(invited.link);
+    } catch {
+      // No Clipboard API outside HTTPS and localhost (a LAN address over HTTP): the older command still copies a selection.
+      field.current?.select();
+      if (!document.execCommand('copy')) return setCopied('Select the link and copy it yourself.');
+    }
+    setCopied('Copied.');
+  };
+  return (
+    <section class="notice success" aria-label="New invitation">
+      <p>
+        Invitation for {invited.email} made.{' '}
+        {invited.emailed
+          ? 'An e-mail with its link is on its way to them.'
+          : 'No e-mail was sent (this installation has no SMTP server set up, or that address was sent three invitations today): give them this link yourself.'}{' '}
+        The link is shown only now.
+      </p>
+      <p class="copy-link">
+        <input ref={field} readOnly value={invited.link} aria-label="Invitation link" onFocus={(event) => event.currentTarget.select()} />
+        <button type="button" onClick={() => void copy()}>
+          Copy
+        </button>
+        {copied && <span role="status">{copied}</span>}
+      </p>
     </section>
   );
 }

@@ -211,9 +211,9 @@ export function BanTable({ rows, canRevoke, onRevoked, cluster }: { rows: Ban[];
       rowKey={(ban) => ban.id}
       empty="No bans."
       columns={[
-        ...(cluster ? [{ title: 'Player', cell: (ban: Ban) => <a href={link('c', cluster, 'players', ban.playerId)}>{ban.playerId.slice(0, 8)}</a> }] : []),
+        ...(cluster ? [{ title: 'Player', cell: (ban: Ban) => <a href={link('c', cluster, 'players', ban.playerId)}>{ban.player.username}</a> }] : []),
         { title: 'Reason', cell: (ban) => ban.reason || '—' },
-        { title: 'Where', cell: (ban) => (ban.clusterWide ? 'every server' : 'one server') },
+        { title: 'Where', cell: (ban) => (ban.clusterWide ? 'every server' : (ban.serverName ?? 'a deleted server')) },
         { title: 'Until', cell: (ban) => (ban.expiresAt ? formatTime(ban.expiresAt) : 'permanent') },
         { title: 'Status', cell: (ban) => <Status status={ban.active ? 'ACTIVE' : ban.revokedAt ? 'REVOKED' : 'EXPIRED'} /> },
         ...(canRevoke

@@ -16,11 +16,36 @@ type Server = Schemas['Server'];
 type Job = Schemas['Job'];
 type Backup = Schemas['Backup'];
 type OnlinePlayer = Schemas['OnlinePlayer'];
+type Status = Server['status'];
+
+/**
+ * When each power action makes sense (docs/servers.md, "Server states"): Start from a stopped, crashed or failed
+ * install; Stop and Restart while it runs; Kill whenever a process may be there (UNKNOWN: the agent is away, and the
+ * game may still run). Anything else would be refused or do nothing, so it is not offered.
+ */
+const POWER: Record<string, readonly Status[]> = {
+  start: ['OFFLINE', 'CRASHED', 'INSTALL_FAILED'],
+  stop: ['STARTING', 'ONLINE', 'RESTARTING'],
+  restart: ['STARTING', 'ONLINE', 'RESTARTING'],
+  kill: ['STARTING', 'ONLINE', 'STOPPING', 'RESTARTING', 'UNKNOWN'],
+};
+/** A process runs: CPU and memory figures mean something (once stopped, the last ones would be stale). */
+const RUNNING: readonly Status[] = ['STARTING', 'ONLINE', 'STOPPING', 'RESTARTING'];
+/** The server's CPU and memory sample while a process runs; null otherwise (the servers list shows the same). */
+export const liveStats = (server: Pick<Server, 'status' | 'stats'>) => (RUNNING.includes(server.status) ? server.stats : null);
 
 export function ServerPage({ cluster, id }: PageProps) {
   const serverId = id!;
   const server = useLoad(() => api.get<Server>(`/api/v1/servers/${serverId}`), [serverId]);
   const [job, setJob] = useState<Job | null>(null);
+  // The restore asked for from the backups list, and how it ended (shown beside the list).
+  const [restore, setRestore] = useState<{ backup: string; job: Job } | null>(null);
+  const restoring = useRef<string | null>(null);
+  const followRestore = (updated: Job) => {
+    if (updated.id !== restoring.current) return;
+    // An answer read before the job ended may arrive after the event that says it ended: an ending stays.
+    setRestore((current) => current && (finished(current.job.status) ? current : { ...current, job: updated }));
+  };
   const players = useLoad(() => api.get<Schemas['ServerPlayers']>(`/api/v1/servers/${serverId}/players`), [serverId]);
   const backups = useLoad(() => api.get<{ data: Backup[] }>(`/api/v1/servers/${serverId}/backups`, { limit: 50 }).then((answer) => answer.data), [serverId]);
   const console = useRef<ConsoleView>(null);
@@ -51,6 +76,7 @@ export function ServerPage({ cluster, id }: PageProps) {
       players.reload();
       backups.reload();
       if (job) void api.get<Job>(`/api/v1/jobs/${job.id}`).then(setJob, () => undefined);
+      if (restoring.current) void api.get<Job>(`/api/v1/jobs/${restoring.current}`).then(followRestore, () => undefined);
       return;
     }
     if (event.data.serverId !== serverId && (event.data as { id?: string }).id !== job?.id) return;
@@ -71,6 +97,7 @@ export function ServerPage({ cluster, id }: PageProps) {
       case 'job.updated': {
         const updated = event.data as unknown as Job;
         if (job && updated.id === job.id) setJob(updated);
+        followRestore(updated);
         // A command typed here: its answer goes under it in the console (also when it ended before its ack came).
         if (updated.type === 'RCON' && finished(updated.status)) {
           if (commands.current.delete(updated.id)) printAnswer(updated);
@@ -114,24 +141,37 @@ export function ServerPage({ cluster, id }: PageProps) {
               {players.data?.online ?? current.playersOnline} / {current.maxPlayers}
             </dd>
             <dt>CPU</dt>
-            <dd>{current.stats ? `${current.stats.cpuPercent.toFixed(0)} %` : '—'}</dd>
+            <dd>{liveStats(current) ? `${liveStats(current)!.cpuPercent.toFixed(0)} %` : '—'}</dd>
             <dt>Memory</dt>
-            <dd>{formatBytes(current.stats?.memoryBytes)}</dd>
+            <dd>{formatBytes(liveStats(current)?.memoryBytes)}</dd>
             <dt>Installed</dt>
             <dd>{current.installedVersion ?? (current.installedAt ? formatTime(current.installedAt) : 'not yet')}</dd>
           </dl>
           {manage && (
             <div class="buttons" role="group" aria-label="Power">
-              {['start', 'stop', 'restart', 'kill'].map((action) => (
-                <Action
-                  key={action}
-                  run={power(action)}
-                  class={action === 'kill' ? 'danger' : undefined}
-                  confirm={action === 'kill' ? 'Kill the process without saving?' : undefined}
-                >
-                  {action[0]!.toUpperCase() + action.slice(1)}
-                </Action>
-              ))}
+              {Object.entries(POWER).map(([action, from]) => {
+                const title = action[0]!.toUpperCase() + action.slice(1);
+                return from.includes(current.status) ? (
+                  <Action
+                    key={action}
+                    run={power(action)}
+                    class={action === 'kill' ? 'danger' : undefined}
+                    confirm={action === 'kill' ? 'Kill the process without saving?' : undefined}
+                  >
+                    {title}
+                  </Action>
+                ) : (
+                  <button
+                    key={action}
+                    type="button"
+                    class={action === 'kill' ? 'danger' : undefined}
+                    disabled
+                    title={`Not while the server is ${current.status}`}
+                  >
+                    {title}
+                  </button>
+                );
+              })}
             </div>
           )}
           {job && <JobProgress job={job} />}
@@ -194,6 +234,7 @@ export function ServerPage({ cluster, id }: PageProps) {
               <Field name="name" label="Name (optional)" maxLength={100} />
             </Form>
           )}
+          {restore && <RestoreOutcome backup={restore.backup} job={restore.job} />}
           <Show loaded={backups}>
             {(rows) => (
               <Table
@@ -213,7 +254,14 @@ export function ServerPage({ cluster, id }: PageProps) {
                           cell: (backup: Backup) => (
                             <>
                               <Action
-                                run={async () => setJob(await api.post<Job>(`/api/v1/backups/${backup.id}/restore`))}
+                                run={async () => {
+                                  const started = await api.post<Job>(`/api/v1/backups/${backup.id}/restore`);
+                                  setJob(started);
+                                  restoring.current = started.id;
+                                  setRestore({ backup: backup.name, job: started });
+                                  // It may have ended before this page was following it: read it once now.
+                                  followRestore(await api.get<Job>(`/api/v1/jobs/${started.id}`));
+                                }}
                                 confirm={`Restore "${backup.name}"? The server's files are replaced.`}
                               >
                                 Restore
@@ -281,6 +329,23 @@ function JobProgress({ job }: { job: Job }) {
       {job.progress?.message && <span class="muted">{job.progress.message}</span>}
       {job.error && <Notice kind="error">{job.error.message}</Notice>}
     </div>
+  );
+}
+
+/** A restore's outcome, where it was asked for: under way, restored, or why it failed. */
+function RestoreOutcome({ backup, job }: { backup: string; job: Job }) {
+  if (job.status === 'SUCCEEDED') return <Notice kind="success">Restored "{backup}": the server's files are those of the backup now.</Notice>;
+  if (finished(job.status))
+    return (
+      <Notice kind="error">
+        Restoring "{backup}" {job.status.toLowerCase()}: {job.error?.message ?? 'no reason given'}. The server's files are as they were.
+      </Notice>
+    );
+  return (
+    <Notice kind="info">
+      Restoring "{backup}"… ({job.status.toLowerCase()}
+      {job.progress?.message ? `: ${job.progress.message}` : ''})
+    </Notice>
   );
 }
 

@@ -5,6 +5,7 @@ import { all, api } from '../session.ts';
 import { ENDED, RESUMED, useLive, type LiveEvent } from '../live.ts';
 import { link, type PageProps } from '../nav.ts';
 import { can, Field, Form, formatBytes, Select, Show, Status, Table, useLoad } from '../ui.tsx';
+import { liveStats } from './server.tsx';
 
 type Server = Schemas['Server'];
 type Machine = Schemas['Machine'];
@@ -60,8 +61,8 @@ export function ServersPage({ cluster }: PageProps) {
               { title: 'Game', cell: (server) => server.gameType },
               { title: 'Status', cell: (server) => <Status status={server.status} /> },
               { title: 'Players', cell: (server) => `${server.playersOnline} / ${server.maxPlayers}`, class: 'number' },
-              { title: 'CPU', cell: (server) => (server.stats ? `${server.stats.cpuPercent.toFixed(0)} %` : '—'), class: 'number' },
-              { title: 'Memory', cell: (server) => formatBytes(server.stats?.memoryBytes), class: 'number' },
+              { title: 'CPU', cell: (server) => (liveStats(server) ? `${liveStats(server)!.cpuPercent.toFixed(0)} %` : '—'), class: 'number' },
+              { title: 'Memory', cell: (server) => formatBytes(liveStats(server)?.memoryBytes), class: 'number' },
             ]}
           />
         )}
