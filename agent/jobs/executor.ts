@@ -45,11 +45,13 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
   const stopLimitMs = options.stopTimeoutMs * 2 + STOP_MARGIN_MS;
 
   async function start(supervisor: ServerSupervisor, signal: AbortSignal): Promise<Record<string, unknown>> {
+    if (supervisor.status === 'INSTALL_FAILED')
+      throw new JobError('NOT_INSTALLED', `the server cannot be started: its install failed (${supervisor.statusMessage ?? 'no reason given'}); install it first`);
     supervisor.config = { ...supervisor.config, desiredStatus: 'RUNNING' };
     if (supervisor.status === 'ONLINE') return { message: 'already online' };
-    if (!supervisor.running) await supervisor.start();
+    if (!supervisor.running) await supervisor.startAsked();
     const reached = await supervisor
-      .waitForStatus((status) => status === 'ONLINE' || status === 'CRASHED', supervisor.adapter.startTimeoutMs + STOP_MARGIN_MS, signal)
+      .waitForStatus((status) => status === 'ONLINE' || status === 'CRASHED', supervisor.startTimeoutMs + STOP_MARGIN_MS, signal)
       .catch((error: Error) => {
         throw new JobError(signal.aborted ? 'CANCELLED' : 'TIMEOUT', error.message);
       });
