@@ -15,7 +15,11 @@ export const DEFAULT_READY_TIMEOUT_SECONDS = 300;
 /** A stop by command or signal waits this long before the kill by default. */
 export const DEFAULT_STOP_GRACE_SECONDS = 30;
 
-const seconds = (what: string, max: number) => z.int({ message: `${what} must be a whole number of seconds` }).min(1).max(max);
+const seconds = (what: string, max: number) =>
+  z
+    .int({ message: `${what} must be a whole number of seconds` })
+    .min(1)
+    .max(max);
 
 /** As the agent receives them (the service checked them; the agent trusts their shape, not their sense). */
 export const readySpec = z.object({
@@ -69,8 +73,7 @@ export const readyBody = z
   })
   .superRefine((ready, context) => {
     if (ready.mode === 'LINE' && !ready.pattern) context.addIssue({ code: 'custom', path: ['pattern'], message: 'required when mode is LINE' });
-    if (ready.mode !== 'LINE' && ready.pattern !== undefined)
-      context.addIssue({ code: 'custom', path: ['pattern'], message: 'only for mode LINE' });
+    if (ready.mode !== 'LINE' && ready.pattern !== undefined) context.addIssue({ code: 'custom', path: ['pattern'], message: 'only for mode LINE' });
     if (ready.mode !== 'PORT' && ready.port !== undefined) context.addIssue({ code: 'custom', path: ['port'], message: 'only for mode PORT' });
   })
   .nullable()
@@ -107,8 +110,7 @@ export const stopBody = z
   .superRefine((stop, context) => {
     if (stop.mode === 'COMMAND' && !stop.command) context.addIssue({ code: 'custom', path: ['command'], message: 'required when mode is COMMAND' });
     if (stop.mode === 'SIGNAL' && !stop.signal) context.addIssue({ code: 'custom', path: ['signal'], message: 'required when mode is SIGNAL' });
-    if (stop.mode !== 'COMMAND' && stop.command !== undefined)
-      context.addIssue({ code: 'custom', path: ['command'], message: 'only for mode COMMAND' });
+    if (stop.mode !== 'COMMAND' && stop.command !== undefined) context.addIssue({ code: 'custom', path: ['command'], message: 'only for mode COMMAND' });
     if (stop.mode !== 'SIGNAL' && stop.signal !== undefined) context.addIssue({ code: 'custom', path: ['signal'], message: 'only for mode SIGNAL' });
   })
   .nullable()

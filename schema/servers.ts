@@ -210,7 +210,8 @@ function checkServer(
   if (value.autoInstall && value.gameType === 'CUSTOM' && !value.installCommand) {
     context.addIssue({ code: 'custom', path: ['installCommand'], message: 'required to install a CUSTOM server' });
   }
-  if (value.gameType) for (const issue of behaviourIssues(value.gameType, value)) context.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
+  if (value.gameType)
+    for (const issue of behaviourIssues(value.gameType, value)) context.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
 }
 
 const autoInstall = z.boolean().optional().meta({

@@ -46,7 +46,10 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
 
   async function start(supervisor: ServerSupervisor, signal: AbortSignal): Promise<Record<string, unknown>> {
     if (supervisor.status === 'INSTALL_FAILED')
-      throw new JobError('NOT_INSTALLED', `the server cannot be started: its install failed (${supervisor.statusMessage ?? 'no reason given'}); install it first`);
+      throw new JobError(
+        'NOT_INSTALLED',
+        `the server cannot be started: its install failed (${supervisor.statusMessage ?? 'no reason given'}); install it first`,
+      );
     supervisor.config = { ...supervisor.config, desiredStatus: 'RUNNING' };
     if (supervisor.status === 'ONLINE') return { message: 'already online' };
     if (!supervisor.running) await supervisor.startAsked();

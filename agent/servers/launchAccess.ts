@@ -16,10 +16,11 @@ const MAX_PATH_CHARS = 4096;
 
 /** What a path argument would be resolved against by the game: its working directory, the server's directory. */
 const pathOf = (cwd: string, argument: string) => (isAbsolute(argument) ? argument : resolve(cwd, argument));
-const exists = (path: string) => lstat(path).then(
-  () => true,
-  () => false,
-);
+const exists = (path: string) =>
+  lstat(path).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * The first problem `account` would have running `launch` in `cwd`, as a sentence naming the account and the path;

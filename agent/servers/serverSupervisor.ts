@@ -80,7 +80,12 @@ type Readiness = { mode: 'LINE'; pattern: RegExp } | { mode: 'PORT'; port: numbe
 /** A connection error in a few words: `connection refused` rather than `connect ECONNREFUSED 127.0.0.1:27015`. */
 function describeRefusal(error: unknown): string {
   const code = ((error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code) as string | undefined;
-  const known: Record<string, string> = { ECONNREFUSED: 'connection refused', ECONNRESET: 'connection reset', ETIMEDOUT: 'timed out', EHOSTUNREACH: 'unreachable' };
+  const known: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    ETIMEDOUT: 'timed out',
+    EHOSTUNREACH: 'unreachable',
+  };
   return (code && known[code]) ?? (error as Error).message;
 }
 /** Console lines are batched into one `console` event per this period (a line waits at most this long). */

@@ -36,14 +36,18 @@ type Server = { status: string; statusReason: string | null; desiredStatus: stri
 const getServer = async (serverId: string) => (await body(await app.request(`/api/v1/servers/${serverId}`, { headers: owner.auth }))) as Server;
 const reaches = (serverId: string, status: string, timeoutMs?: number) =>
   until(async () => (await getServer(serverId)).status === status, `server ${status}`, timeoutMs);
-const power = (serverId: string, action: string, wait = 30) => app.request(`/api/v1/servers/${serverId}/${action}?wait=${wait}`, { method: 'POST', headers: owner.auth });
+const power = (serverId: string, action: string, wait = 30) =>
+  app.request(`/api/v1/servers/${serverId}/${action}?wait=${wait}`, { method: 'POST', headers: owner.auth });
 const consoleLog = (agent: AgentProcess, serverId: string) => readFile(`${agent.dataDir}/logs/${serverId}/console.log`, 'utf8');
 /** How many times the agent launched the server (each launch reports STARTING first). */
 const launches = (agent: AgentProcess, serverId: string) =>
   agent.lines.filter((line) => line.includes(`"serverId":"${serverId}"`) && line.includes('"msg":"server STARTING"') && !line.includes('waiting for')).length;
 
 const create = (clusterId: string, fields: Record<string, unknown>) =>
-  app.request(`/api/v1/clusters/${clusterId}/servers`, json({ name: 'x', gamePort: 30101, queryPort: 30102, rconPort: 30103, ...fields }, { headers: owner.auth }));
+  app.request(
+    `/api/v1/clusters/${clusterId}/servers`,
+    json({ name: 'x', gamePort: 30101, queryPort: 30102, rconPort: 30103, ...fields }, { headers: owner.auth }),
+  );
 
 test.serial('ready, consoleMode and stop are checked at the boundary: CUSTOM only, a pattern that compiles, a stop command needs a console', async (t) => {
   const { clusterId, machineId } = await registerMachine(app, owner);
@@ -83,7 +87,9 @@ test.serial('ready, consoleMode and stop are checked at the boundary: CUSTOM onl
   t.is(cleared.status, 200);
   t.like(await body(cleared), { ready: null, stop: null, consoleMode: 'STDIN' });
 
-  const minecraft = await body(await create(clusterId, { machineId, gameType: 'MINECRAFT', autoInstall: false, gamePort: 30201, queryPort: 30202, rconPort: 30203 }));
+  const minecraft = await body(
+    await create(clusterId, { machineId, gameType: 'MINECRAFT', autoInstall: false, gamePort: 30201, queryPort: 30202, rconPort: 30203 }),
+  );
   const wrong = await app.request(`/api/v1/servers/${minecraft.id}`, json({ ready: { mode: 'IMMEDIATE' } }, { method: 'PATCH', headers: owner.auth }));
   t.is(wrong.status, 400);
   t.regex(JSON.stringify(await body(wrong)), /only CUSTOM servers take ready/);
@@ -163,7 +169,10 @@ test.serial('ready when a port answers; STARTING says what it waits for, and the
   t.is(failed.status, 'FAILED');
   const reason = 'waiting for port 9 to accept connections: connection refused';
   t.regex(String((failed.error as { message: string }).message), new RegExp(`not ready within 3 s \\(${reason}\\)`));
-  t.true(agent.lines.some((line) => line.includes(never.id) && line.includes(reason)), 'STARTING said so while it waited');
+  t.true(
+    agent.lines.some((line) => line.includes(never.id) && line.includes(reason)),
+    'STARTING said so while it waited',
+  );
 });
 
 test.serial('given up after its crashes: not started again by other servers changing, a reconnect or an agent restart; a START starts it', async (t) => {

@@ -158,7 +158,13 @@ test('as root: a start command naming a file its account cannot read fails befor
   await chmod(secret, 0o700);
   const reports: { status: string; message?: string }[] = [];
   const supervisor = new ServerSupervisor(
-    { ...config(`${process.execPath} ${join(secret, 'game', 'server.js')}`), id: serverId, gameType: 'CUSTOM', ready: { mode: 'IMMEDIATE' }, consoleMode: 'NONE' },
+    {
+      ...config(`${process.execPath} ${join(secret, 'game', 'server.js')}`),
+      id: serverId,
+      gameType: 'CUSTOM',
+      ready: { mode: 'IMMEDIATE' },
+      consoleMode: 'NONE',
+    },
     {
       dataDir,
       runtime: new ProcessRuntime(),

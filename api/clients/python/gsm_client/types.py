@@ -457,6 +457,57 @@ class ServerStats(_ServerStatsRequired):
     """The ServerStats record."""
 
 
+_ServerReadyRequired = TypedDict(
+    "_ServerReadyRequired",
+    {
+        "mode": Literal["LINE", "PORT", "RCON", "IMMEDIATE"],
+    },
+)
+
+_ServerReadyOptional = TypedDict(
+    "_ServerReadyOptional",
+    {
+        "pattern": str,
+        "port": int,
+        "timeoutSeconds": int,
+    },
+    total=False,
+)
+
+
+class ServerReady(_ServerReadyRequired, _ServerReadyOptional):
+    """CUSTOM servers: when the server counts as ONLINE. LINE: an output line matches `pattern`; PORT: `port` (default gamePort) accepts a TCP connection; RCON: RCON answers on rconPort; IMMEDIATE: as soon as the process runs. null: RCON (the CUSTOM default).
+
+    pattern: LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`.
+    port: PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort.
+    timeoutSeconds: How long STARTING may last before the server is CRASHED (default 300)."""
+
+
+_ServerStopRequired = TypedDict(
+    "_ServerStopRequired",
+    {
+        "mode": Literal["COMMAND", "SIGNAL"],
+    },
+)
+
+_ServerStopOptional = TypedDict(
+    "_ServerStopOptional",
+    {
+        "command": str,
+        "signal": Literal["SIGINT", "SIGTERM", "SIGQUIT", "SIGHUP", "SIGUSR1", "SIGUSR2"],
+        "graceSeconds": int,
+    },
+    total=False,
+)
+
+
+class ServerStop(_ServerStopRequired, _ServerStopOptional):
+    """CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL.
+
+    command: COMMAND: sent on the console, e.g. `stop`.
+    graceSeconds: How long the server may take to exit before it is killed (default 30)."""
+
+
 _ServerRequired = TypedDict(
     "_ServerRequired",
     {
@@ -487,6 +538,9 @@ _ServerRequired = TypedDict(
         "acceptEula": bool,
         "installCommand": Optional[str],
         "backupRetention": int,
+        "ready": Optional[ServerReady],
+        "consoleMode": Optional[Literal["RCON", "STDIN", "NONE"]],
+        "stop": Optional[ServerStop],
         "createdAt": str,
         "updatedAt": str,
     },
@@ -503,7 +557,10 @@ class Server(_ServerRequired):
     stats: The latest CPU and memory sample, while it runs (null before the first one).
     version: The game version an INSTALL or UPDATE installs (null: the latest release).
     installedVersion: What the last successful INSTALL or UPDATE installed (null: never installed by the agent).
-    acceptEula: MINECRAFT: you accept Mojang's EULA; the agent writes `eula=true` only then."""
+    acceptEula: MINECRAFT: you accept Mojang's EULA; the agent writes `eula=true` only then.
+    ready: CUSTOM servers: when the server counts as ONLINE. LINE: an output line matches `pattern`; PORT: `port` (default gamePort) accepts a TCP connection; RCON: RCON answers on rconPort; IMMEDIATE: as soon as the process runs. null: RCON (the CUSTOM default).
+    consoleMode: CUSTOM servers: where console commands go. RCON: Source RCON on rconPort; STDIN: the process’s standard input (the answer is the output that follows); NONE: no console (console commands are refused with 409). null: RCON.
+    stop: CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL."""
 
 
 _ConsoleLineRequired = TypedDict(
@@ -1331,4 +1388,4 @@ class Event(_EventRequired):
     id: Cursor: sorts as a string in the order events must be read"""
 
 
-__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "ServerStats", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "Ban", "BanAnswer", "Event"]
+__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "ServerStats", "ServerReady", "ServerStop", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "Ban", "BanAnswer", "Event"]
