@@ -59,7 +59,8 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
     WITH blocked AS (
       -- Why the game cannot be launched: its last install or update failed, or the install asked for never ran.
       SELECT CASE
-               WHEN s.status = 'INSTALL_FAILED' OR last_install.status = 'FAILED'
+               -- (A failed UPDATE of a running server restarts it on its previous installation: no longer INSTALL_FAILED.)
+               WHEN s.status = 'INSTALL_FAILED' OR (s.installed_at IS NULL AND last_install.status = 'FAILED')
                  THEN 'its last ' || lower(coalesce(last_install.type, 'INSTALL')) || ' failed: '
                       || coalesce(last_install.error->>'message', s.status_reason, 'no reason given')
                -- Asked for and never done. A server created with autoInstall false has no install job: its files are the operator's.
