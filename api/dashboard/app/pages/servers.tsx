@@ -116,12 +116,12 @@ function CreateServer({ clusterId }: { clusterId: string }) {
             <Field name="acceptEula" label="I accept the game's EULA" type="checkbox" />
             <fieldset class="form grid">
               <legend>CUSTOM servers: when ready, console, stop (empty: RCON)</legend>
-              <Select name="readyMode" label="Ready when" options={READY_MODES} />
+              <Select name="ready" label="Ready when" options={READY_MODES} />
               <Field name="readyPattern" label="Ready line pattern" hint="A regular expression an output line matches, e.g. Server started" />
-              <Field name="readyPort" label="Ready port" type="number" min={1} max={65535} hint="Empty: the game port" />
+              <Field name="readyPort" label="Ready port" type="number" min={1} max={65535} hint="Empty: the gamePort" />
               <Field name="readyTimeoutSeconds" label="Start time-out (s)" type="number" min={1} hint="Empty: 300" />
               <Select name="consoleMode" label="Console" options={CONSOLE_MODES} />
-              <Select name="stopMode" label="Stop by" options={STOP_MODES} />
+              <Select name="stop" label="Stop by" options={STOP_MODES} />
               <Field name="stopCommand" label="Stop command" hint="Sent on the console, e.g. stop" />
               <Select name="stopSignal" label="Stop signal" options={STOP_SIGNALS} />
               <Field name="stopGraceSeconds" label="Kill after (s)" type="number" min={1} hint="Empty: 30" />
@@ -153,23 +153,26 @@ const STOP_MODES: [string, string][] = [
 ];
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGQUIT', 'SIGHUP', 'SIGUSR1', 'SIGUSR2'];
 
-/** The form's `ready`, `consoleMode` and `stop` as the API takes them; the fields of a mode not chosen are left out. */
+/**
+ * The form's `ready`, `consoleMode` and `stop` as the API takes them; the fields of a mode not chosen are left out. The
+ * mode selects are named after the API's fields, so that the API's message about one shows under it.
+ */
 function customBehaviour(values: Record<string, string>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   const seconds = (value: string | undefined) => (value ? Number(value) : undefined);
-  if (values.readyMode) {
+  if (values.ready) {
     body.ready = {
-      mode: values.readyMode,
-      ...(values.readyMode === 'LINE' ? { pattern: values.readyPattern } : {}),
-      ...(values.readyMode === 'PORT' && values.readyPort ? { port: Number(values.readyPort) } : {}),
+      mode: values.ready,
+      ...(values.ready === 'LINE' ? { pattern: values.readyPattern } : {}),
+      ...(values.ready === 'PORT' && values.readyPort ? { port: Number(values.readyPort) } : {}),
       ...(values.readyTimeoutSeconds ? { timeoutSeconds: seconds(values.readyTimeoutSeconds) } : {}),
     };
   }
   if (values.consoleMode) body.consoleMode = values.consoleMode;
-  if (values.stopMode) {
+  if (values.stop) {
     body.stop = {
-      mode: values.stopMode,
-      ...(values.stopMode === 'COMMAND' ? { command: values.stopCommand } : { signal: values.stopSignal }),
+      mode: values.stop,
+      ...(values.stop === 'COMMAND' ? { command: values.stopCommand } : { signal: values.stopSignal }),
       ...(values.stopGraceSeconds ? { graceSeconds: seconds(values.stopGraceSeconds) } : {}),
     };
   }
