@@ -690,7 +690,11 @@ export class ServerSupervisor {
   /** A crash with autoRestart: restarted after the policy's back-off, or left CRASHED saying why not. */
   #restartAfterCrash(exitCode: number | null, ranMs: number): void {
     if (this.config.desiredStatus !== 'RUNNING') return;
-    if (!this.config.autoRestart) return this.#crashedHeld({ exitCode, message: this.#statusExtra.message ?? 'crashed' });
+    if (!this.config.autoRestart) {
+      // Held with the crash's own reason, already reported.
+      this.#hold = this.#statusExtra.message ?? 'crashed';
+      return this.remember();
+    }
     const decision = this.#policy.recordCrash(ranMs);
     if (!decision.restart) return this.#crashedHeld({ exitCode, message: `not restarted: ${decision.reason}` });
     this.#timer(() => {

@@ -199,3 +199,37 @@ test('as root: a start command naming a file its account cannot read fails befor
   await supervisor.startAsked();
   t.is(await supervisor.waitForStatus((status) => status !== 'STARTING', STATUS_TIMEOUT_MS), 'ONLINE');
 });
+
+test('a crash without autoRestart is held: reconcile does not start it again, a START (startAsked) does', async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'gsm-supervisor-'));
+  const reports: { status: string; message?: string }[] = [];
+  const supervisor = new ServerSupervisor(
+    { ...config(`${process.execPath} ${FAKE_SERVER}`, { FAKE_MODE: 'minecraft', FAKE_READY_DELAY_MS: '0' }), autoRestart: false },
+    {
+      dataDir,
+      runtime: new ProcessRuntime(),
+      report: (event, data) => void (event === 'server:status' && reports.push(data as never)),
+      termAfterMs: 2_000,
+      killAfterMs: 4_000,
+    },
+  );
+  t.teardown(async () => {
+    await supervisor.kill();
+    await supervisor.dispose();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  await supervisor.start();
+  t.is(await supervisor.waitForStatus((status) => status !== 'STARTING', STATUS_TIMEOUT_MS), 'ONLINE');
+  await supervisor.channel.command('sim.crash').catch(() => undefined);
+  t.is(await supervisor.waitForStatus((status) => status === 'CRASHED', STATUS_TIMEOUT_MS), 'CRASHED');
+  await until(async () => supervisor.hold !== undefined, 'the hold');
+  t.is(supervisor.hold, 'exited with code 3');
+  const starts = () => reports.filter((report) => report.status === 'STARTING' && report.message === undefined).length;
+  await supervisor.reconcile();
+  t.is(starts(), 1, 'reconcile left it CRASHED');
+  t.is(supervisor.status, 'CRASHED');
+  await supervisor.startAsked();
+  t.is(await supervisor.waitForStatus((status) => status !== 'STARTING', STATUS_TIMEOUT_MS), 'ONLINE');
+  t.is(starts(), 2);
+  t.is(supervisor.hold, undefined);
+});
