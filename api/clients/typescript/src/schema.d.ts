@@ -1139,7 +1139,7 @@ export interface paths {
         put?: never;
         /**
          * Run an RCON command (variant: serverId in the body)
-         * @description Runs a console command on a running server (409 otherwise). Waits 10 s by default (`?wait=` overrides): 200 `{ success, output, jobId, status }` when finished, 202 with `output: null` when not.
+         * @description Runs a console command on a running server (409 otherwise, and for a CUSTOM server with `consoleMode` NONE). Waits 10 s by default (`?wait=` overrides): 200 `{ success, output, jobId, status }` when finished, 202 with `output: null` when not.
          */
         post: operations["executeRconCommand"];
         delete?: never;
@@ -1320,7 +1320,7 @@ export interface paths {
         put?: never;
         /**
          * Run an RCON command
-         * @description Runs a console command on a running server (409 otherwise). Waits 10 s by default (`?wait=` overrides): 200 `{ success, output, jobId, status }` when finished, 202 with `output: null` when not.
+         * @description Runs a console command on a running server (409 otherwise, and for a CUSTOM server with `consoleMode` NONE). Waits 10 s by default (`?wait=` overrides): 200 `{ success, output, jobId, status }` when finished, 202 with `output: null` when not.
          */
         post: operations["runRconCommand"];
         delete?: never;
@@ -11592,7 +11592,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is not running */
+            /** @description The server is not running, or has no console (consoleMode NONE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11601,7 +11601,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 409,
-                     *       "message": "The server is not running",
+                     *       "message": "The server is not running, or has no console (consoleMode NONE)",
                      *       "error": "Conflict"
                      *     }
                      */
@@ -13465,7 +13465,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is not running */
+            /** @description The server is not running, or has no console (consoleMode NONE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13474,7 +13474,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 409,
-                     *       "message": "The server is not running",
+                     *       "message": "The server is not running, or has no console (consoleMode NONE)",
                      *       "error": "Conflict"
                      *     }
                      */
@@ -13622,6 +13622,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The server's install failed or never ran: the message says why (install it first) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "The server's install failed or never ran: the message says why (install it first)",
+                     *       "error": "Conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too Many Requests */
             429: {
                 headers: {
@@ -13758,6 +13774,22 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "message": "Not Found",
                      *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's install failed or never ran: the message says why (install it first) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "The server's install failed or never ran: the message says why (install it first)",
+                     *       "error": "Conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
