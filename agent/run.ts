@@ -169,6 +169,13 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       const runDir = runDirOf(dataDir, id);
       const remembered = await rememberedServer(runDir);
       const proc = await runtime.adopt(runDir);
+      if (remembered?.config.id === id && proc === undefined && (remembered.hold !== undefined || remembered.status === 'INSTALL_FAILED')) {
+        // Ended under the earlier agent and held there (crash restarts given up, an install failed): still held.
+        const supervisor = new ServerSupervisor(remembered.config, supervisorOptions);
+        supervisors.set(id, supervisor);
+        supervisor.restore(remembered);
+        continue;
+      }
       if (!remembered || remembered.config.id !== id || proc === undefined) {
         // Ours (its identity checked) but not manageable without its configuration: stopped rather than left holding its ports.
         if (proc && proc !== 'gone') {

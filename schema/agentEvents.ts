@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { GAME_TYPES } from './games.ts';
 import { isStorableText, reportTime } from './storable.ts';
+import { CONSOLE_MODES, readySpec, stopSpec } from './serverBehaviour.ts';
 
 /** Largest frame the gateway accepts; a larger one closes the connection (docs/api.md). */
 export const MAX_FRAME_BYTES = 256 * 1024;
@@ -133,6 +134,10 @@ export const serverConfig = z.object({
   acceptEula: z.boolean().optional(),
   /** CUSTOM: the command an INSTALL or UPDATE runs in the server's directory. */
   installCommand: z.string().nullable().optional(),
+  /** CUSTOM: when it is ready, where console commands go, how it stops (null or absent: the game's own; schema/serverBehaviour.ts). */
+  ready: readySpec.nullable().optional(),
+  consoleMode: z.enum(CONSOLE_MODES).nullable().optional(),
+  stop: stopSpec.nullable().optional(),
   /** The ids of the server's backups that exist (PENDING or finished): the agent removes the files of any other. */
   backups: z.array(z.string()).optional(),
 });

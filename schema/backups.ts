@@ -36,7 +36,15 @@ const backupName = z
   .max(64, 'must be at most 64 characters')
   .refine((name) => !CONTROL_CHARACTERS.test(name), ONE_LINE_MESSAGE);
 
-export const createBackupBody = z.object({ name: backupName.optional().meta({ description: 'Default: `backup <date and time, UTC>`.' }) }).strict();
+export const createBackupBody = z
+  .object({
+    name: backupName.optional().meta({ description: 'Default: `backup <date and time, UTC>`.' }),
+    requireConsistent: z.boolean().optional().meta({
+      description:
+        'true: fail the backup rather than archive a running server that cannot be flushed (any running game but an ONLINE MINECRAFT server that answers `save-off`). Default false: such a backup completes with `consistent: false`, and its job’s `result.inconsistentReason` says why.',
+    }),
+  })
+  .strict();
 
 export const backupListQuery = z
   .object({ ...paginationQuery, sort: sortQuery(['createdAt'], '-createdAt'), status: enumFilter(BACKUP_STATUSES).optional() })

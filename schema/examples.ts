@@ -86,6 +86,9 @@ const server = {
   acceptEula: false,
   installCommand: null,
   backupRetention: 5,
+  ready: null,
+  consoleMode: null,
+  stop: null,
   createdAt: CREATED,
   updatedAt: AT,
 };

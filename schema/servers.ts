@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { GAME_TYPES, NEEDS_START_COMMAND, type GameType } from './games.ts';
 import { booleanQuery, enumFilter, id, name, paginationQuery, sortQuery, timestamp } from './http.ts';
+import { behaviourIssues, consoleModeBody, readyBody, stopBody, type BehaviourFields } from './serverBehaviour.ts';
 
 export const MACHINE_STATUSES = ['ONLINE', 'OFFLINE'] as const;
 export const SERVER_STATUSES = ['INSTALLING', 'INSTALL_FAILED', 'OFFLINE', 'STARTING', 'ONLINE', 'STOPPING', 'RESTARTING', 'CRASHED', 'UNKNOWN'] as const;
@@ -166,6 +167,9 @@ export const server = z
     acceptEula: z.boolean().meta({ description: "MINECRAFT: you accept Mojang's EULA; the agent writes `eula=true` only then." }),
     installCommand: z.string().nullable(),
     backupRetention: z.int(),
+    ready: readyBody,
+    consoleMode: consoleModeBody,
+    stop: stopBody,
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -188,6 +192,9 @@ const serverFields = {
   acceptEula: z.boolean().optional(),
   installCommand: installCommand.optional(),
   backupRetention: backupRetention.optional(),
+  ready: readyBody.optional(),
+  consoleMode: consoleModeBody.optional(),
+  stop: stopBody.optional(),
   rconPassword: z
     .string()
     .min(8, 'must be at least 8 characters')
@@ -200,7 +207,7 @@ type PortFields = { gamePort?: number; queryPort?: number; rconPort?: number };
 
 /** The three ports of one server differ; CUSTOM needs a start command. Reported on the offending field. */
 function checkServer(
-  value: PortFields & { gameType?: GameType; startCommand?: string | null; installCommand?: string | null; autoInstall?: boolean },
+  value: PortFields & BehaviourFields & { gameType?: GameType; startCommand?: string | null; installCommand?: string | null; autoInstall?: boolean },
   context: z.RefinementCtx,
 ) {
   const ports: [keyof PortFields, number | undefined][] = [
@@ -219,6 +226,8 @@ function checkServer(
   if (value.autoInstall && value.gameType === 'CUSTOM' && !value.installCommand) {
     context.addIssue({ code: 'custom', path: ['installCommand'], message: 'required to install a CUSTOM server' });
   }
+  if (value.gameType)
+    for (const issue of behaviourIssues(value.gameType, value)) context.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
 }
 
 const autoInstall = z.boolean().optional().meta({
@@ -249,6 +258,9 @@ export const updateServerBody = z
     acceptEula: serverFields.acceptEula,
     installCommand: serverFields.installCommand,
     backupRetention: serverFields.backupRetention,
+    ready: serverFields.ready,
+    consoleMode: serverFields.consoleMode,
+    stop: serverFields.stop,
     rconPassword: serverFields.rconPassword,
   })
   .strict()

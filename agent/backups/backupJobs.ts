@@ -4,7 +4,8 @@
  * A backup is `<data-dir>/backups/<serverId>/<backupId>.tar.gz` (the agent's own directory: the game's account cannot
  * reach it), made by archive.ts as the server's account. A running MINECRAFT server is flushed first with saving
  * paused (`save-off`, `save-all flush`, then `save-on` whatever happens), so the archive is consistent; another running
- * game is archived live and the backup says `consistent: false`. With an S3 target the archive is uploaded, a small
+ * game, or a MINECRAFT server that does not answer `save-off`, is archived live: the backup says `consistent: false` and
+ * the job's result `inconsistentReason` says why (with `requireConsistent: true` the backup fails instead). With an S3 target the archive is uploaded, a small
  * `<backupId>.s3` note takes its place, and the local copy is removed.
  *
  * The service owns the list of backups (retention, deletion): each `servers:sync` names the ids of a server's
@@ -41,10 +42,22 @@ function asJobError(error: unknown, fallback: string): JobError {
   return new JobError(fallback, (error as Error).message);
 }
 
-/** Pauses a running MINECRAFT server's saving around `work` after flushing it; answers whether that happened. */
-async function withSavingPaused<T>(supervisor: ServerSupervisor, work: (consistent: boolean) => Promise<T>): Promise<T> {
-  if (!supervisor.running) return work(true);
-  if (supervisor.config.gameType !== 'MINECRAFT' || supervisor.status !== 'ONLINE') return work(false);
+/** Why an archive of a running server is not consistent (undefined: it is). */
+type Inconsistency = string | undefined;
+
+/**
+ * Pauses a running MINECRAFT server's saving around `work` after flushing it. When the server cannot be flushed (it
+ * does not answer `save-off`: a modded or filtered console) the archive is made anyway, unflushed, and `work` is told
+ * why it is not consistent, unless `requireConsistent`: then the backup fails, saying why.
+ */
+async function withSavingPaused<T>(supervisor: ServerSupervisor, requireConsistent: boolean, work: (inconsistency: Inconsistency) => Promise<T>): Promise<T> {
+  const live = (reason: string) => {
+    if (requireConsistent) throw new JobError('NOT_CONSISTENT', `${reason}; requireConsistent asks for a consistent backup: stop the server first`);
+    return work(reason);
+  };
+  if (!supervisor.running) return work(undefined);
+  if (supervisor.config.gameType !== 'MINECRAFT' || supervisor.status !== 'ONLINE')
+    return live(`archived while the ${supervisor.config.gameType} server was ${supervisor.status} (it cannot be flushed)`);
   const channel = supervisor.channel;
   try {
     await channel.command('save-off', /Automatic saving is now disabled|Saving is already turned off/);
@@ -52,10 +65,10 @@ async function withSavingPaused<T>(supervisor: ServerSupervisor, work: (consiste
     await channel.command('save-all flush', /Saved the game/, FLUSH_TIMEOUT_MS);
   } catch (error) {
     await channel.command('save-on').catch(() => undefined);
-    throw new JobError('SAVE_FAILED', `could not flush the world before the backup: ${(error as Error).message}`);
+    return live(`the world could not be flushed (${(error as Error).message}): archived while the game was writing`);
   }
   try {
-    return await work(true);
+    return await work(undefined);
   } finally {
     if (supervisor.running) await supervisor.channel.command('save-on', /Automatic saving is now enabled|Saving is already turned on/).catch(() => undefined);
   }
@@ -77,19 +90,25 @@ export async function runBackupJob(
   if (options.account) await ownTree(supervisor.dir, options.account);
   try {
     options.progress(null, supervisor.running ? 'archiving the running server' : 'archiving');
-    const { archived, consistent } = await withSavingPaused(supervisor, async (consistent) => ({
+    const { archived, inconsistency } = await withSavingPaused(supervisor, params.requireConsistent === true, async (inconsistency) => ({
       archived: await writeArchive({ dir: supervisor.dir, destFile: file, account: options.account, signal: options.signal }),
-      consistent,
+      inconsistency,
     }));
-    const result = { backupId, sizeBytes: archived.sizeBytes, sha256: archived.sha256, consistent };
-    if (!options.s3) return { ...result, location: 'LOCAL', message: 'backed up' };
+    const result = {
+      backupId,
+      sizeBytes: archived.sizeBytes,
+      sha256: archived.sha256,
+      consistent: inconsistency === undefined,
+      ...(inconsistency === undefined ? {} : { inconsistentReason: inconsistency }),
+    };
+    if (!options.s3) return { ...result, location: 'LOCAL', message: inconsistency === undefined ? 'backed up' : 'backed up, not consistent' };
     options.progress(null, 'uploading to S3');
     const key = s3Key(serverId, backupId);
     await new S3Client(options.s3).putFile(key, file, archived.sizeBytes, archived.sha256, options.signal);
     const note: Note = { key, sizeBytes: archived.sizeBytes, sha256: archived.sha256 };
     await writeFile(join(dir, `${backupId}.s3`), JSON.stringify(note), { mode: 0o600 });
     await rm(file, { force: true });
-    return { ...result, location: 'S3', message: 'backed up to S3' };
+    return { ...result, location: 'S3', message: inconsistency === undefined ? 'backed up to S3' : 'backed up to S3, not consistent' };
   } catch (error) {
     await rm(file, { force: true });
     throw asJobError(error, 'BACKUP_FAILED');

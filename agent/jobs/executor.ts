@@ -44,12 +44,21 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
   };
   const stopLimitMs = options.stopTimeoutMs * 2 + STOP_MARGIN_MS;
 
-  async function start(supervisor: ServerSupervisor, signal: AbortSignal): Promise<Record<string, unknown>> {
+  /**
+   * `afterUpdate`: the installer starting a server again on its previous installation after a failed update (the one
+   * start an install failure does not refuse).
+   */
+  async function start(supervisor: ServerSupervisor, signal: AbortSignal, afterUpdate = false): Promise<Record<string, unknown>> {
+    if (supervisor.status === 'INSTALL_FAILED' && !afterUpdate)
+      throw new JobError(
+        'NOT_INSTALLED',
+        `the server cannot be started: its install failed (${supervisor.statusMessage ?? 'no reason given'}); install it first`,
+      );
     supervisor.config = { ...supervisor.config, desiredStatus: 'RUNNING' };
     if (supervisor.status === 'ONLINE') return { message: 'already online' };
-    if (!supervisor.running) await supervisor.start();
+    if (!supervisor.running) await (afterUpdate ? supervisor.start() : supervisor.startAsked());
     const reached = await supervisor
-      .waitForStatus((status) => status === 'ONLINE' || status === 'CRASHED', supervisor.adapter.startTimeoutMs + STOP_MARGIN_MS, signal)
+      .waitForStatus((status) => status === 'ONLINE' || status === 'CRASHED', supervisor.startTimeoutMs + STOP_MARGIN_MS, signal)
       .catch((error: Error) => {
         throw new JobError(signal.aborted ? 'CANCELLED' : 'TIMEOUT', error.message);
       });
@@ -171,7 +180,7 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
                 await stop(supervisor, signal);
                 supervisor.config = { ...supervisor.config, desiredStatus: desired };
               },
-              start: () => start(supervisor, signal),
+              start: () => start(supervisor, signal, job.type === 'UPDATE'),
             });
           } catch (error) {
             if (error instanceof InstallError) throw new JobError(error.code, error.message, error.consoleTail);

@@ -78,6 +78,8 @@ export interface RunningProcess {
   /** Writes `line` and a newline to stdin (how Minecraft-style servers take console commands). */
   write(line: string): void;
   stop(options: StopOptions): Promise<StopInfo>;
+  /** Sends `signal` to its process group (a CUSTOM server's own stop signal); nothing once it has ended. */
+  signal(signal: NodeJS.Signals): void;
   kill(): Promise<ExitInfo>;
   wait(): Promise<ExitInfo>;
   inspect(): ProcessState;
@@ -407,6 +409,10 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
 
   wait(): Promise<ExitInfo> {
     return this.#exited;
+  }
+
+  signal(signal: NodeJS.Signals): void {
+    if (this.#exitedAt === undefined) this.#signalGroup(signal);
   }
 
   kill(): Promise<ExitInfo> {

@@ -82,6 +82,11 @@ export class RestartPolicy {
     this.#stoppedReason = undefined;
   }
 
+  /** The loop was stopped before this policy existed (an earlier agent gave up): stays stopped until reset(). */
+  giveUp(reason: string): void {
+    this.#stoppedReason = reason;
+  }
+
   /** Whether the loop was stopped, and why; undefined while restarts still happen. */
   get stoppedReason(): string | undefined {
     return this.#stoppedReason;

@@ -6,8 +6,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
+import { connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
+import { DEFAULT_READY_TIMEOUT_SECONDS, DEFAULT_STOP_GRACE_SECONDS, type ConsoleMode } from '../../schema/serverBehaviour.ts';
 import type { GameAdapter, CommandChannel, PlayerInfo, PlayerLine } from '../games/adapter.ts';
 import { ADAPTERS } from '../games/index.ts';
 import { minecraft } from '../games/minecraft.ts';
@@ -20,6 +22,7 @@ import { StdinChannel } from './stdinChannel.ts';
 import { createProcessSampler, treeMemoryBytes } from './processStats.ts';
 import { PendingModeration } from './pendingModeration.ts';
 import { ownTree, type Accounts } from './accounts.ts';
+import { launchAccessProblem } from './launchAccess.ts';
 import type { Cgroups } from '../runtime/cgroups.ts';
 
 export type Reporter = (event: string, data: Record<string, unknown>) => void;
@@ -48,7 +51,11 @@ export type SupervisorOptions = {
 
 /** What a server's run directory remembers for the next agent: its configuration and last status. */
 export const SERVER_FILE = 'server.json';
-export type RememberedServer = { config: ServerConfig; status: ServerStatus };
+/**
+ * `hold`: why the server must not be started again until someone asks (a START job): its crash restarts were given up
+ * on, or it crashed with autoRestart off. Kept across agent restarts, so neither a sync nor a new agent starts it.
+ */
+export type RememberedServer = { config: ServerConfig; status: ServerStatus; message?: string; hold?: string };
 
 /** `<data-dir>/run/<serverId>`: the agent's own files about a server's process (not the game's to touch). */
 export const runDirOf = (dataDir: string, serverId: string) => join(dataDir, 'run', serverId);
@@ -62,8 +69,25 @@ export async function rememberedServer(runDir: string): Promise<RememberedServer
   }
 }
 
-/** How often an RCON game is asked whether it answers yet while STARTING without a ready line. */
+/** How often an RCON game (or a port) is asked whether it answers yet while STARTING without a ready line. */
 const READY_POLL_MS = 1_000;
+/** How long a port check may take before it counts as not answering. */
+const PORT_CHECK_TIMEOUT_MS = 2_000;
+
+/** When a run counts as ready: the server's own `ready` (CUSTOM) or its game's (a ready line, else RCON). */
+type Readiness = { mode: 'LINE'; pattern: RegExp } | { mode: 'PORT'; port: number } | { mode: 'RCON' } | { mode: 'IMMEDIATE' };
+
+/** A connection error in a few words: `connection refused` rather than `connect ECONNREFUSED 127.0.0.1:27015`. */
+function describeRefusal(error: unknown): string {
+  const code = ((error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code) as string | undefined;
+  const known: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    ETIMEDOUT: 'timed out',
+    EHOSTUNREACH: 'unreachable',
+  };
+  return (code && known[code]) ?? (error as Error).message;
+}
 /** Console lines are batched into one `console` event per this period (a line waits at most this long). */
 const CONSOLE_FLUSH_MS = 50;
 /** Lines per `console` event (the protocol's limit). */
@@ -98,6 +122,10 @@ export class ServerSupervisor {
   #consoleDropped = 0;
   readonly #players = new Map<string, PlayerInfo>();
   readonly #statusListeners = new Set<(status: ServerStatus) => void>();
+  /** Set: not started again by a sync, a reconnect or a crash restart until a START job (RememberedServer.hold). */
+  #hold: string | undefined;
+  /** How the current run becomes ready (set at each launch and adoption). */
+  #readiness: Readiness = { mode: 'RCON' };
 
   constructor(config: ServerConfig, options: SupervisorOptions) {
     this.config = config;
@@ -116,8 +144,26 @@ export class ServerSupervisor {
 
   get channel(): CommandChannel {
     if (!this.running) throw new Error('the server is not running');
-    if (this.#adapter.channel === 'stdin') return this.#stdin!;
+    const mode = this.consoleMode;
+    if (mode === 'NONE') throw new Error('the server has no console (consoleMode NONE)');
+    if (mode === 'STDIN') return this.#stdin!;
     return { command: (text) => this.#rconClient().command(text) };
+  }
+
+  /** Where console commands go: the server's own `consoleMode` (CUSTOM), else its game's. */
+  get consoleMode(): ConsoleMode {
+    return this.config.consoleMode ?? (this.#adapter.channel === 'stdin' ? 'STDIN' : 'RCON');
+  }
+
+  /** How long STARTING may last: the server's own `ready.timeoutSeconds`, else its game's. */
+  get startTimeoutMs(): number {
+    if (this.config.ready) return (this.config.ready.timeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS) * 1000;
+    return this.#adapter.startTimeoutMs;
+  }
+
+  /** Why the server is held stopped until a START job (its crash restarts were given up on), if it is. */
+  get hold(): string | undefined {
+    return this.#hold;
   }
 
   get adapter(): GameAdapter {
@@ -173,7 +219,9 @@ export class ServerSupervisor {
   /** Moves towards the desired status (after every servers:sync and reconnect). */
   async reconcile(): Promise<void> {
     if (this.#maintenance) return;
-    if (this.config.desiredStatus === 'RUNNING' && !this.running && this.status !== 'STARTING') await this.start();
+    // A server held after its crashes, or whose install failed, waits for a person (or a task): a START job.
+    const startable = this.status !== 'STARTING' && this.status !== 'INSTALL_FAILED' && this.#hold === undefined;
+    if (this.config.desiredStatus === 'RUNNING' && !this.running && startable) await this.start();
     if (this.config.desiredStatus === 'STOPPED' && this.running && !this.#stopping) await this.stop();
   }
 
@@ -181,6 +229,28 @@ export class ServerSupervisor {
   reportStatus(): void {
     // The same report again, reason and exit code included (a sync must not wipe why the server is CRASHED).
     this.#setStatus(this.status, this.#statusExtra);
+  }
+
+  /**
+   * A START job (a person or a task): clears a hold and the restart policy's given-up loop, then starts. An install
+   * that failed is not cleared: only an install that succeeds does.
+   */
+  startAsked(): Promise<void> {
+    if (this.status === 'INSTALL_FAILED') return Promise.reject(new Error(`its install failed: ${this.statusMessage ?? 'no reason given'}. Install it first`));
+    this.#hold = undefined;
+    this.#policy.reset();
+    return this.start();
+  }
+
+  /**
+   * After an agent restart, for a server whose process had already ended: keeps what the earlier agent knew (an
+   * install failure, a hold after crashes) instead of starting over as OFFLINE.
+   */
+  restore(remembered: RememberedServer): void {
+    if (remembered.status !== 'INSTALL_FAILED' && remembered.hold === undefined) return;
+    this.#hold = remembered.hold;
+    if (remembered.hold !== undefined) this.#policy.giveUp(remembered.hold);
+    this.#setStatus(remembered.status, remembered.message === undefined ? {} : { message: remembered.message });
   }
 
   /** Starts the server unless it runs or is being launched (a sync and a START job may ask at the same moment). */
@@ -204,7 +274,11 @@ export class ServerSupervisor {
       const launch = buildLaunch({ ...this.config, startCommand }, this.#dir, {
         MEMORY_MB: String(this.#options.memoryMb ?? (this.config.memoryLimitMb ? Math.max(256, Math.floor(this.config.memoryLimitMb * 0.8)) : 2048)),
       });
+      this.#readiness = this.#readinessOf();
       if (account) launch.env = { ...launch.env, HOME: this.#dir, USER: account.name, LOGNAME: account.name };
+      // A file the account cannot read fails later as something else ("Cannot find module"): said plainly, before.
+      const denied = account && (await launchAccessProblem(launch, this.#dir, account));
+      if (denied) throw new Error(denied);
       this.#cgroup = await this.#options.cgroups?.prepare(this.config.id, this.config);
       this.#log ??= await OutputLog.open(this.#logDir);
       this.#runFrom = this.#log.appended;
@@ -220,11 +294,10 @@ export class ServerSupervisor {
       });
       this.#startedAt = Date.now();
       this.#attach(proc);
-      this.#timer(() => this.#startTimedOut(proc), this.#adapter.startTimeoutMs);
-      if (!this.#adapter.readyPattern) this.#pollReady(proc);
+      this.#awaitReady(proc);
     } catch (error) {
       // The runtime says it plainly (`command not found: ./RustDedicated`, `working directory not found: …`).
-      this.#setStatus('CRASHED', { message: (error as Error).message });
+      this.#crashedHeld({ message: (error as Error).message });
     }
   }
 
@@ -235,7 +308,7 @@ export class ServerSupervisor {
   #attach(proc: RunningProcess): void {
     this.#process = proc;
     this.#log!.attach(proc);
-    this.#stdin = this.#adapter.channel === 'stdin' ? new StdinChannel(proc) : undefined;
+    this.#stdin = this.consoleMode === 'STDIN' ? new StdinChannel(proc) : undefined;
     const parsePlayerLine = this.#adapter.playerLineParser();
     proc.on('line', (_stream, line) => this.#onLine(line, parsePlayerLine));
     this.#watch(proc);
@@ -254,6 +327,7 @@ export class ServerSupervisor {
     // Its cgroup is still there; the limits are written again, as they may have changed meanwhile.
     this.#cgroup = await this.#options.cgroups?.prepare(this.config.id, this.config);
     this.#startedAt = Date.now();
+    this.#readiness = this.#readinessOf();
     this.#attach(proc);
     if (last === 'ONLINE') {
       this.#setStatus('ONLINE', { message: 'adopted from the previous agent' });
@@ -262,8 +336,7 @@ export class ServerSupervisor {
       void this.stop();
     } else {
       this.#setStatus('STARTING', { message: 'adopted from the previous agent' });
-      this.#timer(() => this.#startTimedOut(proc), this.#adapter.startTimeoutMs);
-      if (!this.#adapter.readyPattern) this.#pollReady(proc);
+      this.#awaitReady(proc);
     }
   }
 
@@ -282,10 +355,19 @@ export class ServerSupervisor {
     if (!proc || !this.running) return void this.#setStatus('OFFLINE');
     this.#stopping = true;
     this.#setStatus('STOPPING');
+    const termAfterMs = this.#options.termAfterMs ?? 30_000;
+    const killAfterMs = this.#options.killAfterMs ?? 60_000;
+    const own = this.config.stop;
+    if (!own) return void (await proc.stop({ graceful: () => this.#adapter.stop(this.channel).catch(() => undefined), termAfterMs, killAfterMs }));
+    // The server's own way (CUSTOM): its command or signal, graceSeconds to exit, then SIGTERM and SIGKILL as usual.
+    const graceMs = (own.graceSeconds ?? DEFAULT_STOP_GRACE_SECONDS) * 1000;
     await proc.stop({
-      graceful: () => this.#adapter.stop(this.channel).catch(() => undefined),
-      termAfterMs: this.#options.termAfterMs ?? 30_000,
-      killAfterMs: this.#options.killAfterMs ?? 60_000,
+      graceful: async () => {
+        if (own.mode === 'SIGNAL') proc.signal(own.signal ?? 'SIGTERM');
+        else await this.channel.command(own.command ?? 'quit').catch(() => undefined);
+      },
+      termAfterMs: graceMs,
+      killAfterMs: graceMs + Math.max(0, killAfterMs - termAfterMs),
     });
   }
 
@@ -316,7 +398,7 @@ export class ServerSupervisor {
   /** Saves the configuration and status for the next agent (adoption after a restart). */
   remember(): void {
     try {
-      const remembered: RememberedServer = { config: this.config, status: this.status };
+      const remembered: RememberedServer = { config: this.config, status: this.status, message: this.#statusExtra.message, hold: this.#hold };
       writeFileSync(join(this.#runDir, SERVER_FILE), JSON.stringify(remembered), { mode: 0o600 });
     } catch {
       // No run directory yet (never started here): nothing to adopt either.
@@ -389,7 +471,7 @@ export class ServerSupervisor {
   }
 
   #onLine(line: string, parsePlayerLine: (line: string) => PlayerLine | null): void {
-    if (this.status === 'STARTING' && this.#adapter.readyPattern?.test(line)) this.#becameReady();
+    if (this.status === 'STARTING' && this.#readiness.mode === 'LINE' && this.#readiness.pattern.test(line)) this.#becameReady();
     const player = parsePlayerLine(line);
     if (player) {
       if (player.kind === 'join') this.#players.set(player.steamId, player);
@@ -441,6 +523,8 @@ export class ServerSupervisor {
   /** Sends the full player list (the truth: joins and leaves are derived from differences by the service). */
   async snapshotPlayers(): Promise<void> {
     if (this.status !== 'ONLINE') return;
+    // A CUSTOM game's console other than RCON may not know `players`: its joins and leaves come from its output only.
+    if (this.config.consoleMode && this.config.consoleMode !== 'RCON') return;
     try {
       // Timed when asked, not when answered: a leave reported while the list was on its way is newer than the list.
       const at = new Date().toISOString();
@@ -501,29 +585,77 @@ export class ServerSupervisor {
   /** Set when the agent stopped the run for its memory: the exit that follows is that crash, not an unasked one. */
   #memoryStop: string | undefined;
 
+  #readinessOf(): Readiness {
+    const own = this.config.ready;
+    if (!own) return this.#adapter.readyPattern ? { mode: 'LINE', pattern: this.#adapter.readyPattern } : { mode: 'RCON' };
+    // The service compiled the pattern before accepting it; a broken one still fails this launch, saying why.
+    if (own.mode === 'LINE') return { mode: 'LINE', pattern: new RegExp(own.pattern ?? '') };
+    if (own.mode === 'PORT') return { mode: 'PORT', port: own.port ?? this.config.gamePort };
+    return { mode: own.mode };
+  }
+
+  /** Watches the run until it is ready (or its start time-out), saying in statusReason what it waits for. */
+  #awaitReady(proc: RunningProcess): void {
+    const timeoutMs = this.startTimeoutMs;
+    this.#timer(() => this.#startTimedOut(proc, timeoutMs), timeoutMs);
+    const readiness = this.#readiness;
+    if (readiness.mode === 'IMMEDIATE') return this.#becameReady();
+    if (readiness.mode === 'LINE') return this.#waiting(`waiting for a line matching ${readiness.pattern}`);
+    this.#waiting(readiness.mode === 'PORT' ? `waiting for port ${readiness.port} to accept connections` : `waiting for RCON on port ${this.config.rconPort}`);
+    this.#pollReady(proc);
+  }
+
+  /** STARTING, with what it waits for: reported again only when that changes. */
+  #waiting(reason: string): void {
+    if (this.status !== 'STARTING' || this.#statusExtra.message === reason) return;
+    this.#setStatus('STARTING', { message: reason });
+  }
+
   #pollReady(proc: RunningProcess): void {
     this.#timer(() => void this.#checkReady(proc), READY_POLL_MS);
   }
 
   async #checkReady(proc: RunningProcess): Promise<void> {
     if (this.#process !== proc || this.status !== 'STARTING') return;
+    if (this.#readiness.mode === 'PORT') {
+      const port = this.#readiness.port;
+      const refused = await portRefusal(port);
+      if (this.#process !== proc || this.status !== 'STARTING') return;
+      if (refused === undefined) return this.#becameReady();
+      this.#waiting(`waiting for port ${port} to accept connections: ${refused}`);
+      return this.#pollReady(proc);
+    }
     try {
       await this.#rconClient().connect();
       this.#becameReady();
     } catch (error) {
-      if (!(error instanceof RconAuthError)) return this.#pollReady(proc);
+      if (!(error instanceof RconAuthError)) {
+        this.#waiting(`waiting for RCON on port ${this.config.rconPort}: ${describeRefusal(error)}`);
+        return this.#pollReady(proc);
+      }
       // The game answers but refuses the password: waiting longer cannot help, and the operator must be told why.
-      this.#setStatus('CRASHED', { message: `RCON refused the password (${error.message}); check rconPassword and the start command` });
+      this.#crashedHeld({ message: `RCON refused the password (${error.message}); check rconPassword and the start command` });
       this.#stopping = true;
       void proc.kill();
     }
   }
 
-  #startTimedOut(proc: RunningProcess): void {
+  #startTimedOut(proc: RunningProcess, timeoutMs: number): void {
     if (this.#process !== proc || this.status !== 'STARTING') return;
-    this.#setStatus('CRASHED', { message: `not ready within ${this.#adapter.startTimeoutMs} ms` });
+    const waited = this.#statusExtra.message?.startsWith('waiting for') ? ` (${this.#statusExtra.message})` : '';
+    this.#crashedHeld({ message: `not ready within ${timeoutMs / 1000} s${waited}` });
     this.#stopping = true;
     void proc.kill();
+  }
+
+  /**
+   * CRASHED by a failure starting again would only repeat (not ready in time, a refused password, a command that
+   * cannot run): held until a START job, so a sync or a reconnect does not launch it over and over.
+   */
+  #crashedHeld(extra: { exitCode?: number | null; message: string }): void {
+    if (this.config.desiredStatus === 'RUNNING') this.#hold = extra.message;
+    this.#setStatus('CRASHED', extra);
+    this.remember();
   }
 
   async #onExit(proc: RunningProcess, exit: ExitInfo): Promise<void> {
@@ -557,14 +689,31 @@ export class ServerSupervisor {
 
   /** A crash with autoRestart: restarted after the policy's back-off, or left CRASHED saying why not. */
   #restartAfterCrash(exitCode: number | null, ranMs: number): void {
-    if (!this.config.autoRestart || this.config.desiredStatus !== 'RUNNING') return;
-    const decision = this.#policy.recordCrash(ranMs);
-    if (!decision.restart) {
-      this.#setStatus('CRASHED', { exitCode, message: `not restarted: ${decision.reason}` });
-      return;
+    if (this.config.desiredStatus !== 'RUNNING') return;
+    if (!this.config.autoRestart) {
+      // Held with the crash's own reason, already reported.
+      this.#hold = this.#statusExtra.message ?? 'crashed';
+      return this.remember();
     }
+    const decision = this.#policy.recordCrash(ranMs);
+    if (!decision.restart) return this.#crashedHeld({ exitCode, message: `not restarted: ${decision.reason}` });
     this.#timer(() => {
-      if (this.config.desiredStatus === 'RUNNING' && !this.running && !this.#stopping && !this.#maintenance) void this.start();
+      if (this.config.desiredStatus === 'RUNNING' && !this.running && !this.#stopping && !this.#maintenance && this.#hold === undefined) void this.start();
     }, decision.delayMs);
   }
+}
+
+/** undefined when `port` on 127.0.0.1 accepts a TCP connection; else why not, in a few words. */
+function portRefusal(port: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const socket = tcpConnect({ host: '127.0.0.1', port });
+    const done = (reason: string | undefined) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(reason);
+    };
+    const timer = setTimeout(() => done('timed out'), PORT_CHECK_TIMEOUT_MS);
+    socket.once('connect', () => done(undefined));
+    socket.once('error', (error) => done(describeRefusal(error)));
+  });
 }

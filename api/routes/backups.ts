@@ -38,7 +38,13 @@ export function installBackupRoutes(api: Api, deps: AppDeps) {
     responses: { 202: { description: 'The BACKUP job, accepted', schema: job, headers: { Location: 'The backup' } } },
     handler: async (ctx, { params: { id: serverId }, body }) => {
       const { job: created, backupId } = await pool.transaction((tx) =>
-        requestBackup(tx, originOf(ctx), { serverId, name: body.name, clusterId: ctx.state.clusterId as string, audit: true }),
+        requestBackup(tx, originOf(ctx), {
+          serverId,
+          name: body.name,
+          clusterId: ctx.state.clusterId as string,
+          audit: true,
+          requireConsistent: body.requireConsistent,
+        }),
       );
       ctx.set('Location', `/api/v1/backups/${backupId}`);
       return created;

@@ -81,6 +81,9 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
       responses: {
         200: { description: 'The finished job', schema: job },
         202: { description: 'The job, accepted', schema: job, headers: { Location: 'The job' } },
+        ...((power.type === 'START' || power.type === 'RESTART'
+          ? { 409: { description: "The server's install failed or never ran: the message says why (install it first)" } }
+          : {}) as Record<number, { description: string }>),
       },
       handler: async (ctx, { params, query }) =>
         answerJob(
@@ -149,7 +152,7 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
     ctx.body = { success: current.status === 'SUCCEEDED', output, jobId: current.id, status: current.status };
   }
 
-  const rconDescription = `Runs a console command on a running server (409 otherwise). Waits ${RCON_DEFAULT_WAIT_S} s by default (\`?wait=\` overrides): 200 \`{ success, output, jobId, status }\` when finished, 202 with \`output: null\` when not.`;
+  const rconDescription = `Runs a console command on a running server (409 otherwise, and for a CUSTOM server with \`consoleMode\` NONE). Waits ${RCON_DEFAULT_WAIT_S} s by default (\`?wait=\` overrides): 200 \`{ success, output, jobId, status }\` when finished, 202 with \`output: null\` when not.`;
 
   api.route({
     method: 'post',
@@ -165,7 +168,7 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
     responses: {
       200: { description: 'The command ran', schema: rconAnswer },
       202: { description: 'Still running', schema: rconAnswer },
-      409: { description: 'The server is not running' },
+      409: { description: 'The server is not running, or has no console (consoleMode NONE)' },
     },
     handler: (ctx, { params, query, body }) => rcon(ctx, params.id, body.command, query.wait),
   });
@@ -183,7 +186,7 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
     responses: {
       200: { description: 'The command ran', schema: rconAnswer },
       202: { description: 'Still running', schema: rconAnswer },
-      409: { description: 'The server is not running' },
+      409: { description: 'The server is not running, or has no console (consoleMode NONE)' },
     },
     handler: (ctx, { query, body }) => rcon(ctx, body.serverId, body.command, query.wait),
   });

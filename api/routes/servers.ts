@@ -13,6 +13,7 @@ import type { Api } from '../http/route.ts';
 import { clusterOfParam } from '../http/clusterOf.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
+import { behaviourIssues, consoleModeBody } from '../../schema/serverBehaviour.ts';
 import { clusterServerListQuery, createServerBody, createServerVariantBody, server, serverListQuery, updateServerBody } from '../../schema/servers.ts';
 import { DEFAULT_MAX_PLAYERS, type GameType } from '../../schema/games.ts';
 import { recordAudit } from '../../orchestrator/audit.ts';
@@ -34,6 +35,7 @@ const SERVER_COLUMNS = sql.fragment`
   s.last_status_at AS "lastStatusAt", s.status_reason AS "statusReason",
   s.last_exit_code AS "lastExitCode", s.stats, s.version, s.installed_version AS "installedVersion", s.installed_at AS "installedAt",
   s.accept_eula AS "acceptEula", s.install_command AS "installCommand", s.backup_retention AS "backupRetention",
+  s.ready, s.console_mode AS "consoleMode", s.stop,
   s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;
 const SORT = {
   name: sql.fragment`lower(s.name)`,
@@ -45,6 +47,8 @@ const SORT = {
 
 const serverParams = z.object({ id });
 const success = z.object({ success: z.literal(true), message: z.string() });
+
+const jsonOrNull = (value: Record<string, unknown> | null | undefined) => (value ? sql.jsonb(value as never) : null);
 
 /** A generated RCON password: 24 URL-safe characters. */
 const generateRconPassword = () => randomBytes(18).toString('base64url');
@@ -80,12 +84,13 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
       const serverId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
         INSERT INTO servers (cluster_id, machine_id, name, game_type, game_port, query_port, rcon_port, max_players,
                              auto_restart, start_command, env, memory_limit_mb, cpu_limit_percent, rcon_password,
-                             version, accept_eula, install_command, backup_retention)
+                             version, accept_eula, install_command, backup_retention, ready, console_mode, stop)
         VALUES (${clusterId}, ${body.machineId}, ${body.name}, ${body.gameType}, ${body.gamePort}, ${body.queryPort}, ${body.rconPort},
                 ${body.maxPlayers ?? DEFAULT_MAX_PLAYERS[body.gameType as GameType]}, ${body.autoRestart ?? true},
                 ${body.startCommand ?? null}, ${body.env ? sql.jsonb(body.env) : null}, ${body.memoryLimitMb ?? null}, ${body.cpuLimitPercent ?? null},
                 ${body.rconPassword ?? generateRconPassword()},
-                ${body.version ?? null}, ${body.acceptEula ?? false}, ${body.installCommand ?? null}, ${body.backupRetention ?? 5})
+                ${body.version ?? null}, ${body.acceptEula ?? false}, ${body.installCommand ?? null}, ${body.backupRetention ?? 5},
+                ${jsonOrNull(body.ready)}, ${body.consoleMode ?? null}, ${jsonOrNull(body.stop)})
         RETURNING id`);
       await claimPorts(tx, serverId, body.machineId, [body.gamePort, body.queryPort, body.rconPort]);
       await notifyAgent(tx, { type: 'servers_changed', machineId: body.machineId });
@@ -219,10 +224,12 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
             queryPort: z.number(),
             rconPort: z.number(),
             startCommand: z.string().nullable(),
+            consoleMode: consoleModeBody,
+            stop: z.object({ mode: z.string() }).nullable(),
           }),
         )`
           SELECT machine_id AS "machineId", game_type AS "gameType", game_port AS "gamePort", query_port AS "queryPort",
-                 rcon_port AS "rconPort", start_command AS "startCommand"
+                 rcon_port AS "rconPort", start_command AS "startCommand", console_mode AS "consoleMode", stop
             FROM servers WHERE id = ${params.id} FOR UPDATE`);
         const ports = {
           gamePort: body.gamePort ?? current.gamePort,
@@ -236,6 +243,12 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
         }
         const startCommand = body.startCommand === undefined ? current.startCommand : body.startCommand;
         if (current.gameType === 'CUSTOM' && !startCommand) throw validationFailed([{ field: 'startCommand', message: 'required for CUSTOM servers' }]);
+        const behaviour = behaviourIssues(current.gameType, {
+          ready: body.ready,
+          consoleMode: body.consoleMode === undefined ? current.consoleMode : body.consoleMode,
+          stop: body.stop === undefined ? current.stop : body.stop,
+        });
+        if (behaviour.length > 0) throw validationFailed(behaviour);
         await tx.query(sql.unsafe`
           UPDATE servers SET
             name = ${body.name ?? sql.fragment`name`},
@@ -251,6 +264,9 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
             install_command = ${body.installCommand === undefined ? sql.fragment`install_command` : body.installCommand},
             backup_retention = ${body.backupRetention ?? sql.fragment`backup_retention`},
             rcon_password = ${body.rconPassword ?? sql.fragment`rcon_password`},
+            ready = ${body.ready === undefined ? sql.fragment`ready` : jsonOrNull(body.ready)},
+            console_mode = ${body.consoleMode === undefined ? sql.fragment`console_mode` : body.consoleMode},
+            stop = ${body.stop === undefined ? sql.fragment`stop` : jsonOrNull(body.stop)},
             updated_at = now()
            WHERE id = ${params.id}`);
         await claimPorts(tx, params.id, current.machineId, Object.values(ports));

@@ -38,6 +38,8 @@ export type BackupRequest = {
   createdBy?: JobCreator;
   /** Writes the audit entry `server.backup` in the same statement as the job. */
   audit?: boolean;
+  /** Fail rather than archive a running server that cannot be flushed (docs/installs-and-backups.md). */
+  requireConsistent?: boolean;
 };
 
 /** The BACKUP job and its PENDING backup, in the caller's transaction (the job is announced when it commits). */
@@ -47,7 +49,7 @@ export async function requestBackup(tx: CommonQueryMethods, origin: Origin, requ
   const job = await acceptServerJob(tx, origin, {
     serverId: request.serverId,
     type: 'BACKUP',
-    params: { backupId, name },
+    params: { backupId, name, ...(request.requireConsistent ? { requireConsistent: true } : {}) },
     desired: null,
     requireRunning: false,
     clusterId: request.clusterId,

@@ -276,6 +276,7 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
                auto_restart AS "autoRestart", start_command AS "startCommand", env,
                memory_limit_mb AS "memoryLimitMb", cpu_limit_percent AS "cpuLimitPercent",
                version, accept_eula AS "acceptEula", install_command AS "installCommand",
+               ready, console_mode AS "consoleMode", stop,
                ARRAY(SELECT b.id::text FROM backups b WHERE b.server_id = s.id ORDER BY b.created_at) AS backups
           FROM servers s WHERE machine_id = ${machineId} ORDER BY created_at, id`);
     },

@@ -44,18 +44,46 @@ export type ServerJobRequest = {
 
 const accepted = z.discriminatedUnion('accepted', [
   job.extend({ accepted: z.literal(true), serverStatus: z.string() }),
-  z.object({ accepted: z.literal(false), serverStatus: z.string() }),
+  z.object({ accepted: z.literal(false), serverStatus: z.string(), notInstalled: z.string().nullable(), noConsole: z.boolean() }),
 ]);
+
+/** Job types that launch the game: refused (409) while its install failed or never ran (docs/installs-and-backups.md). */
+const LAUNCHES: ReadonlySet<JobType> = new Set(['START', 'RESTART']);
 
 export async function acceptServerJob(connection: CommonQueryMethods, origin: Origin, request: ServerJobRequest): Promise<Job> {
   const { serverId, desired } = request;
   const { actor } = origin;
   // A prepared statement: one text whatever the request (every difference is a value), planned once per connection.
+  const launches = LAUNCHES.has(request.type);
   const row = await connection.maybeOne(sql.prepared('gsm_accept_server_job', accepted)`
-    WITH server AS (
+    WITH blocked AS (
+      -- Why the game cannot be launched: its last install or update failed, or the install asked for never ran.
+      SELECT CASE
+               -- (A failed UPDATE of a running server restarts it on its previous installation: no longer INSTALL_FAILED.)
+               WHEN s.status = 'INSTALL_FAILED' OR (s.installed_at IS NULL AND last_install.status = 'FAILED')
+                 THEN 'its last ' || lower(coalesce(last_install.type, 'INSTALL')) || ' failed: '
+                      || coalesce(last_install.error->>'message', s.status_reason, 'no reason given')
+               -- Asked for and never done. A server created with autoInstall false has no install job: its files are the operator's.
+               WHEN s.installed_at IS NULL AND last_install.status IN ('CANCELLED', 'EXPIRED')
+                 THEN 'it was never installed (its ' || lower(last_install.type) || ' was ' || lower(last_install.status) || ')'
+             END AS reason
+        FROM servers s
+        LEFT JOIN LATERAL (
+          SELECT type, status, error FROM jobs WHERE server_id = s.id AND type IN ('INSTALL', 'UPDATE') ORDER BY created_at DESC, id DESC LIMIT 1
+        ) last_install ON true
+       WHERE s.id = ${serverId} AND ${launches}::boolean
+    ), server AS (
       UPDATE servers SET desired_status = coalesce(${desired}, desired_status), updated_at = CASE WHEN ${desired}::text IS NULL THEN updated_at ELSE now() END
        WHERE id = ${serverId} AND (${request.clusterId ?? null}::uuid IS NULL OR cluster_id = ${request.clusterId ?? null}::uuid)
-      RETURNING id, cluster_id, machine_id, status
+         AND NOT EXISTS (SELECT 1 FROM blocked WHERE reason IS NOT NULL)
+      RETURNING id, cluster_id, machine_id, status, console_mode
+    ), current AS (
+      -- The server as it is when nothing was changed (a refused launch), for the answer.
+      SELECT id, cluster_id, machine_id, status, console_mode FROM server
+      UNION ALL
+      SELECT id, cluster_id, machine_id, status, console_mode FROM servers
+       WHERE id = ${serverId} AND (${request.clusterId ?? null}::uuid IS NULL OR cluster_id = ${request.clusterId ?? null}::uuid)
+         AND NOT EXISTS (SELECT 1 FROM server)
     ), j AS (
       INSERT INTO jobs ${NEW_JOB_COLUMNS}
       SELECT ${newJobValues(origin, {
@@ -68,7 +96,7 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
         taskId: request.taskId ?? null,
         createdBy: request.createdBy,
       })}
-        FROM server WHERE (NOT ${request.requireRunning}::boolean OR server.status = 'ONLINE')
+        FROM server WHERE (NOT ${request.requireRunning}::boolean OR (server.status = 'ONLINE' AND server.console_mode IS DISTINCT FROM 'NONE'))
                       AND (NOT ${request.requireStopped ?? false}::boolean OR server.status NOT IN (${sql.join(
                         BUSY_STATUSES.map((status) => sql.fragment`${status}`),
                         sql.fragment`, `,
@@ -80,15 +108,19 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
              ${origin.ip}, ${origin.requestId}
         FROM j WHERE ${request.audit !== undefined}::boolean
     )
-    SELECT j.id IS NOT NULL AS accepted, server.status AS "serverStatus", ${JOB_COLUMNS}, ${ANNOUNCE_NEW_JOB}
-      FROM server LEFT JOIN j ON true`);
+    SELECT j.id IS NOT NULL AS accepted, current.status AS "serverStatus", ${JOB_COLUMNS}, ${ANNOUNCE_NEW_JOB},
+           (SELECT reason FROM blocked) AS "notInstalled", current.console_mode IS NOT DISTINCT FROM 'NONE' AS "noConsole"
+      FROM current LEFT JOIN j ON true`);
   if (!row) throw notFound('Server not found');
-  if (!row.accepted)
+  if (!row.accepted) {
+    if (row.notInstalled) throw conflict(`The server cannot be started: ${row.notInstalled}. Install it first (POST /api/v1/servers/${serverId}/install)`);
+    if (request.requireRunning && row.noConsole) throw conflict('The server has no console (consoleMode NONE): it takes no console commands');
     throw conflict(
       request.requireStopped
         ? `The server is ${row.serverStatus}: stop it first (${request.type} needs a stopped server)`
         : `The server is ${row.serverStatus}, not running: RCON needs a running server`,
     );
+  }
   const { accepted: _accepted, serverStatus: _serverStatus, ...created } = row;
   return created;
 }

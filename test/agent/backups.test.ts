@@ -67,13 +67,37 @@ async function minecraftServer(env: Record<string, string> = {}, extra: Record<s
   return { clusterId, serverId: server.id as string, agent, dir: join(agent.dataDir, 'servers', server.id) };
 }
 
-async function backUp(serverId: string, name?: string) {
-  const answer = await request(`/api/v1/servers/${serverId}/backups`, name ? { name } : {});
+async function backUp(serverId: string, name?: string, options: { requireConsistent?: boolean } = {}) {
+  const answer = await request(`/api/v1/servers/${serverId}/backups`, { ...(name ? { name } : {}), ...options });
   if (answer.status !== 202) throw new Error(`${answer.status} ${await answer.text()}`);
   const job = await body(answer);
   const ended = await jobEnds(job.id);
   return { job: ended, backup: await get(answer.headers.get('location')!) };
 }
+
+test.serial(
+  'a running MINECRAFT server that ignores save-off is archived unflushed, consistent: false with the reason; requireConsistent fails instead',
+  async (t) => {
+    const { serverId, agent } = await minecraftServer({}, { env: { FAKE_MODE: 'minecraft', FAKE_READY_DELAY_MS: '50', FAKE_IGNORE_SAVE_OFF: '1' } });
+    const { job, backup } = await backUp(serverId, 'nightly');
+    t.is(job.status, 'SUCCEEDED', JSON.stringify(job.error));
+    t.like(backup, { status: 'COMPLETED', consistent: false, error: null });
+    t.like(job.result, { consistent: false, message: 'backed up, not consistent' });
+    t.regex(
+      String(job.result.inconsistentReason),
+      /the world could not be flushed \(no answer to "save-off" within \d+ ms\): archived while the game was writing/,
+    );
+    t.true(existsSync(join(agent.dataDir, 'backups', serverId, `${backup.id}.tar.gz`)));
+
+    const strict = await backUp(serverId, 'strict', { requireConsistent: true });
+    t.is(strict.job.status, 'FAILED');
+    t.is(strict.job.error.code, 'NOT_CONSISTENT');
+    t.regex(strict.job.error.message, /could not be flushed.*requireConsistent/);
+    t.like(strict.backup, { status: 'FAILED', consistent: null });
+    t.false(existsSync(join(agent.dataDir, 'backups', serverId, `${strict.backup.id}.tar.gz`)));
+    t.is(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`), 'ONLINE', 'the server kept running');
+  },
+);
 
 test.serial('a running MINECRAFT world is flushed and archived; a change made afterwards is undone by a restore', async (t) => {
   const { serverId, agent, dir } = await minecraftServer();

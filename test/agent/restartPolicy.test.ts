@@ -97,3 +97,11 @@ test('options change the base, cap and crash limit', (t) => {
   const reason = delays(policy, 4, () => clock.advance(10))[3];
   t.regex(String(reason), /crashed 10 times within 1 second;/);
 });
+
+test('giveUp() (an earlier agent gave up) stops the loop with that reason until reset()', (t) => {
+  const policy = new RestartPolicy();
+  policy.giveUp('crashed 5 times within 10 minutes');
+  t.deepEqual(policy.recordCrash(), { restart: false, reason: 'crashed 5 times within 10 minutes' });
+  policy.reset();
+  t.deepEqual(policy.recordCrash(), { restart: true, delayMs: 1_000 });
+});

@@ -139,3 +139,97 @@ test('held for an install: nothing starts it meanwhile; an install the agent was
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   t.false(supervisor.running, 'not restarted as after a crash');
 });
+
+test('as root: a start command naming a file its account cannot read fails before it runs, naming the account and the path', async (t) => {
+  if (process.getuid?.() !== 0) return t.fail('this test runs as root (as CI does): it makes a system account');
+  const { execFileSync } = await import('node:child_process');
+  const { chmod, mkdir: makeDir, writeFile } = await import('node:fs/promises');
+  const { Accounts } = await import('../../agent/servers/accounts.ts');
+  const base = `gsmperm${process.pid % 100_000}`;
+  const serverId = '0badf00d-0000-4000-8000-000000000001';
+  const accounts = new Accounts({ user: base, enabled: true });
+  const account = await accounts.forServer(serverId)!;
+  const dataDir = await mkdtemp(join(tmpdir(), 'gsm-supervisor-'));
+  await chmod(dataDir, 0o755);
+  // A directory only root can enter, as /root is.
+  const secret = await mkdtemp(join(tmpdir(), 'gsm-rootonly-'));
+  await makeDir(join(secret, 'game'));
+  await writeFile(join(secret, 'game', 'server.js'), "console.log('up'); setInterval(() => undefined, 1000);\n");
+  await chmod(secret, 0o700);
+  const reports: { status: string; message?: string }[] = [];
+  const supervisor = new ServerSupervisor(
+    {
+      ...config(`${process.execPath} ${join(secret, 'game', 'server.js')}`),
+      id: serverId,
+      gameType: 'CUSTOM',
+      ready: { mode: 'IMMEDIATE' },
+      consoleMode: 'NONE',
+    },
+    {
+      dataDir,
+      runtime: new ProcessRuntime(),
+      report: (event, data) => void (event === 'server:status' && reports.push(data as never)),
+      accounts,
+      termAfterMs: 2_000,
+      killAfterMs: 4_000,
+    },
+  );
+  t.teardown(async () => {
+    await supervisor.kill();
+    await supervisor.dispose();
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(secret, { recursive: true, force: true });
+    execFileSync('userdel', [account.name]);
+    execFileSync('userdel', [base]);
+  });
+  await supervisor.start();
+  t.is(supervisor.status, 'CRASHED');
+  t.is(
+    supervisor.statusMessage,
+    `the server runs as the account ${account.name}, which cannot read ${join(secret, 'game', 'server.js')} (permission denied): give that account access, or move the file into the server's directory`,
+  );
+  t.false(supervisor.running, 'nothing was launched');
+  t.deepEqual(
+    reports.map((report) => report.status),
+    ['STARTING', 'CRASHED'],
+  );
+
+  // Readable by everyone: it starts, as that account.
+  await chmod(secret, 0o755);
+  await supervisor.startAsked();
+  t.is(await supervisor.waitForStatus((status) => status !== 'STARTING', STATUS_TIMEOUT_MS), 'ONLINE');
+});
+
+test('a crash without autoRestart is held: reconcile does not start it again, a START (startAsked) does', async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'gsm-supervisor-'));
+  const reports: { status: string; message?: string }[] = [];
+  const supervisor = new ServerSupervisor(
+    { ...config(`${process.execPath} ${FAKE_SERVER}`, { FAKE_MODE: 'minecraft', FAKE_READY_DELAY_MS: '0' }), autoRestart: false },
+    {
+      dataDir,
+      runtime: new ProcessRuntime(),
+      report: (event, data) => void (event === 'server:status' && reports.push(data as never)),
+      termAfterMs: 2_000,
+      killAfterMs: 4_000,
+    },
+  );
+  t.teardown(async () => {
+    await supervisor.kill();
+    await supervisor.dispose();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  await supervisor.start();
+  t.is(await supervisor.waitForStatus((status) => status !== 'STARTING', STATUS_TIMEOUT_MS), 'ONLINE');
+  await supervisor.channel.command('sim.crash').catch(() => undefined);
+  t.is(await supervisor.waitForStatus((status) => status === 'CRASHED', STATUS_TIMEOUT_MS), 'CRASHED');
+  await until(async () => supervisor.hold !== undefined, 'the hold');
+  t.is(supervisor.hold, 'exited with code 3');
+  const starts = () => reports.filter((report) => report.status === 'STARTING' && report.message === undefined).length;
+  await supervisor.reconcile();
+  t.is(starts(), 1, 'reconcile left it CRASHED');
+  t.is(supervisor.status, 'CRASHED');
+  await supervisor.startAsked();
+  t.is(await supervisor.waitForStatus((status) => status !== 'STARTING', STATUS_TIMEOUT_MS), 'ONLINE');
+  t.is(starts(), 2);
+  t.is(supervisor.hold, undefined);
+});

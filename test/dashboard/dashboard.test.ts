@@ -341,6 +341,62 @@ test.serial('a VIEWER sees servers but is offered no power buttons, console line
   t.deepEqual(errors, []);
 });
 
+test.serial(
+  'the New server form sets how a CUSTOM server is ready, its console and its stop; the backups list says which backups are consistent',
+  async (t) => {
+    const owner = await signUp(app, 'custom');
+    const clusterId = await createCluster(app, owner, 'Modded');
+    await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth }));
+    const { page, errors } = await signedIn(owner);
+    await page.getByRole('heading', { name: 'Servers' }).waitFor();
+    await page.getByRole('button', { name: 'New server' }).click();
+    const [gamePort, queryPort, rconPort] = await freePorts(3);
+    await page.getByLabel('Name', { exact: true }).fill('Modded');
+    await page.getByLabel('Game', { exact: true }).selectOption('CUSTOM');
+    await page.getByLabel('Game port').fill(String(gamePort));
+    await page.getByLabel('Query port').fill(String(queryPort));
+    await page.getByLabel('RCON port').fill(String(rconPort));
+    await page.getByLabel('Start command').fill('./start.sh');
+    await page.getByLabel('Ready when').selectOption('LINE');
+    await page.getByLabel('Ready line pattern').fill('Server (started');
+    await page.getByLabel('Console', { exact: true }).selectOption('STDIN');
+    await page.getByLabel('Stop by').selectOption('SIGNAL');
+    await page.getByLabel('Stop signal').selectOption('SIGINT');
+    await page.getByLabel('Kill after (s)').fill('20');
+    await page.getByRole('button', { name: 'Create server' }).click();
+    // A pattern that does not compile: the service's 400 is shown, and nothing is created.
+    await page.getByText('must be a valid regular expression').waitFor();
+    await page.getByLabel('Ready line pattern').fill('Server started');
+    await page.getByRole('button', { name: 'Create server' }).click();
+    await page.getByRole('heading', { name: /^Modded/ }).waitFor();
+    const serverId = page.url().split('/').at(-1)!;
+    t.is(Number(await app.pool.oneFirst(sql.unsafe`SELECT count(*) FROM servers WHERE cluster_id = ${clusterId}`)), 1, 'the refused submit created nothing');
+    const server = await body(await app.request(`/api/v1/servers/${serverId}`, { headers: owner.auth }));
+    t.like(server, {
+      ready: { mode: 'LINE', pattern: 'Server started' },
+      consoleMode: 'STDIN',
+      stop: { mode: 'SIGNAL', signal: 'SIGINT', graceSeconds: 20 },
+    });
+
+    // Two finished backups, one made while the game was writing.
+    for (const [name, consistent] of [
+      ['stopped', true],
+      ['live', false],
+    ] as const) {
+      await app.pool.query(sql.unsafe`
+      INSERT INTO backups (cluster_id, server_id, job_id, name, status, size_bytes, sha256, consistent, location, completed_at)
+      VALUES (${clusterId}, ${serverId}, gen_random_uuid(), ${name}, 'COMPLETED', 1024, ${'a'.repeat(64)}, ${consistent}, 'LOCAL', now())`);
+    }
+    await page.reload();
+    const backups = page.getByRole('table', { name: 'Backups' });
+    await backups.getByText('live').waitFor();
+    t.is(await backups.getByRole('columnheader', { name: 'Consistent' }).count(), 1);
+    t.is(await backups.getByRole('row').filter({ hasText: 'live' }).getByRole('cell', { name: 'No', exact: true }).count(), 1);
+    t.is(await backups.getByRole('row').filter({ hasText: 'stopped' }).getByRole('cell', { name: 'Yes', exact: true }).count(), 1);
+    t.deepEqual(errors, []);
+  },
+);
+
 test.serial('the session refreshes without losing the page', async (t) => {
   const owner = await signUp(app, 'refresher');
   await createCluster(app, owner, 'Long shift');

@@ -341,6 +341,30 @@ type ServerStats struct {
 	At string `json:"at"`
 }
 
+// ServerReady: CUSTOM servers: when the server counts as ONLINE. LINE: an output line matches `pattern`; PORT: `port` (default gamePort) accepts a TCP connection; RCON: RCON answers on rconPort; IMMEDIATE: as soon as the process runs. null: RCON (the CUSTOM default).
+type ServerReady struct {
+	// One of LINE, PORT, RCON, IMMEDIATE.
+	Mode string `json:"mode"`
+	// LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`.
+	Pattern *string `json:"pattern,omitempty"`
+	// PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort.
+	Port *int64 `json:"port,omitempty"`
+	// How long STARTING may last before the server is CRASHED (default 300).
+	TimeoutSeconds *int64 `json:"timeoutSeconds,omitempty"`
+}
+
+// ServerStop: CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL.
+type ServerStop struct {
+	// One of COMMAND, SIGNAL.
+	Mode string `json:"mode"`
+	// COMMAND: sent on the console, e.g. `stop`.
+	Command *string `json:"command,omitempty"`
+	// One of SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGUSR1, SIGUSR2.
+	Signal *string `json:"signal,omitempty"`
+	// How long the server may take to exit before it is killed (default 30).
+	GraceSeconds *int64 `json:"graceSeconds,omitempty"`
+}
+
 // Server: the Server record.
 type Server struct {
 	ID        string `json:"id"`
@@ -383,6 +407,13 @@ type Server struct {
 	AcceptEula      bool    `json:"acceptEula"`
 	InstallCommand  *string `json:"installCommand"`
 	BackupRetention int64   `json:"backupRetention"`
+	// CUSTOM servers: when the server counts as ONLINE. LINE: an output line matches `pattern`; PORT: `port` (default gamePort) accepts a TCP connection; RCON: RCON answers on rconPort; IMMEDIATE: as soon as the process runs. null: RCON (the CUSTOM default).
+	Ready *ServerReady `json:"ready"`
+	// CUSTOM servers: where console commands go. RCON: Source RCON on rconPort; STDIN: the process’s standard input (the answer is the output that follows); NONE: no console (console commands are refused with 409). null: RCON.
+	// One of RCON, STDIN, NONE.
+	ConsoleMode *string `json:"consoleMode"`
+	// CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL.
+	Stop *ServerStop `json:"stop"`
 	// RFC 3339 time.
 	CreatedAt string `json:"createdAt"`
 	// RFC 3339 time.

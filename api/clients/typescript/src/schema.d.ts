@@ -1219,7 +1219,7 @@ export interface paths {
         put?: never;
         /**
          * Run an RCON command (variant: serverId in the body)
-         * @description Runs a console command on a running server (409 otherwise). Waits 10 s by default (`?wait=` overrides): 200 `{ success, output, jobId, status }` when finished, 202 with `output: null` when not.
+         * @description Runs a console command on a running server (409 otherwise, and for a CUSTOM server with `consoleMode` NONE). Waits 10 s by default (`?wait=` overrides): 200 `{ success, output, jobId, status }` when finished, 202 with `output: null` when not.
          */
         post: operations["executeRconCommand"];
         delete?: never;
@@ -1400,7 +1400,7 @@ export interface paths {
         put?: never;
         /**
          * Run an RCON command
-         * @description Runs a console command on a running server (409 otherwise). Waits 10 s by default (`?wait=` overrides): 200 `{ success, output, jobId, status }` when finished, 202 with `output: null` when not.
+         * @description Runs a console command on a running server (409 otherwise, and for a CUSTOM server with `consoleMode` NONE). Waits 10 s by default (`?wait=` overrides): 200 `{ success, output, jobId, status }` when finished, 202 with `output: null` when not.
          */
         post: operations["runRconCommand"];
         delete?: never;
@@ -3021,6 +3021,9 @@ export interface components {
          *       "acceptEula": false,
          *       "installCommand": null,
          *       "backupRetention": 5,
+         *       "ready": null,
+         *       "consoleMode": null,
+         *       "stop": null,
          *       "createdAt": "2026-10-01T18:30:00.000Z",
          *       "updatedAt": "2026-11-24T03:00:00.000Z"
          *     }
@@ -3031,6 +3034,8 @@ export interface components {
             autoRestart: boolean;
             backupRetention: number;
             clusterId: string;
+            /** @description CUSTOM servers: where console commands go. RCON: Source RCON on rconPort; STDIN: the process’s standard input (the answer is the output that follows); NONE: no console (console commands are refused with 409). null: RCON. */
+            consoleMode: ("RCON" | "STDIN" | "NONE") | null;
             /** @description CPU limit in percent of one core (150 = one and a half cores); null: no limit. */
             cpuLimitPercent: number | null;
             /** Format: date-time */
@@ -3059,6 +3064,24 @@ export interface components {
             playersOnline: number;
             queryPort: number;
             rconPort: number;
+            /**
+             * @description CUSTOM servers: when the server counts as ONLINE. LINE: an output line matches `pattern`; PORT: `port` (default gamePort) accepts a TCP connection; RCON: RCON answers on rconPort; IMMEDIATE: as soon as the process runs. null: RCON (the CUSTOM default).
+             * @example {
+             *       "mode": "LINE",
+             *       "pattern": "Server started",
+             *       "timeoutSeconds": 120
+             *     }
+             */
+            ready: {
+                /** @enum {string} */
+                mode: "LINE" | "PORT" | "RCON" | "IMMEDIATE";
+                /** @description LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`. */
+                pattern?: string;
+                /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
+                port?: number;
+                /** @description How long STARTING may last before the server is CRASHED (default 300). */
+                timeoutSeconds?: number;
+            } | null;
             startCommand: string | null;
             /** @description The latest CPU and memory sample, while it runs (null before the first one). */
             stats: components["schemas"]["ServerStats"] | null;
@@ -3066,6 +3089,24 @@ export interface components {
             status: "INSTALLING" | "INSTALL_FAILED" | "OFFLINE" | "STARTING" | "ONLINE" | "STOPPING" | "RESTARTING" | "CRASHED" | "UNKNOWN";
             /** @description Why the server is in its status, from its agent: e.g. `command not found: ./RustDedicated`, `exited with code 1`. */
             statusReason: string | null;
+            /**
+             * @description CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL.
+             * @example {
+             *       "mode": "SIGNAL",
+             *       "signal": "SIGINT",
+             *       "graceSeconds": 20
+             *     }
+             */
+            stop: {
+                /** @description COMMAND: sent on the console, e.g. `stop`. */
+                command?: string;
+                /** @description How long the server may take to exit before it is killed (default 30). */
+                graceSeconds?: number;
+                /** @enum {string} */
+                mode: "COMMAND" | "SIGNAL";
+                /** @enum {string} */
+                signal?: "SIGINT" | "SIGTERM" | "SIGQUIT" | "SIGHUP" | "SIGUSR1" | "SIGUSR2";
+            } | null;
             /** Format: date-time */
             updatedAt: string;
             /** @description The game version an INSTALL or UPDATE installs (null: the latest release). */
@@ -8943,6 +8984,8 @@ export interface operations {
                      * @example 5
                      */
                     backupRetention?: number;
+                    /** @description CUSTOM servers: where console commands go. RCON: Source RCON on rconPort; STDIN: the process’s standard input (the answer is the output that follows); NONE: no console (console commands are refused with 409). null: RCON. */
+                    consoleMode?: ("RCON" | "STDIN" | "NONE") | null;
                     /**
                      * @description CPU limit in percent of one core (1..102400; 150 = one and a half cores); null: no limit.
                      * @example 200
@@ -8968,7 +9011,43 @@ export interface operations {
                     queryPort: number;
                     rconPassword?: string;
                     rconPort: number;
+                    /**
+                     * @description CUSTOM servers: when the server counts as ONLINE. LINE: an output line matches `pattern`; PORT: `port` (default gamePort) accepts a TCP connection; RCON: RCON answers on rconPort; IMMEDIATE: as soon as the process runs. null: RCON (the CUSTOM default).
+                     * @example {
+                     *       "mode": "LINE",
+                     *       "pattern": "Server started",
+                     *       "timeoutSeconds": 120
+                     *     }
+                     */
+                    ready?: {
+                        /** @enum {string} */
+                        mode: "LINE" | "PORT" | "RCON" | "IMMEDIATE";
+                        /** @description LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`. */
+                        pattern?: string;
+                        /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
+                        port?: number;
+                        /** @description How long STARTING may last before the server is CRASHED (default 300). */
+                        timeoutSeconds?: number;
+                    } | null;
                     startCommand?: string | null;
+                    /**
+                     * @description CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL.
+                     * @example {
+                     *       "mode": "SIGNAL",
+                     *       "signal": "SIGINT",
+                     *       "graceSeconds": 20
+                     *     }
+                     */
+                    stop?: {
+                        /** @description COMMAND: sent on the console, e.g. `stop`. */
+                        command?: string;
+                        /** @description How long the server may take to exit before it is killed (default 30). */
+                        graceSeconds?: number;
+                        /** @enum {string} */
+                        mode: "COMMAND" | "SIGNAL";
+                        /** @enum {string} */
+                        signal?: "SIGINT" | "SIGTERM" | "SIGQUIT" | "SIGHUP" | "SIGUSR1" | "SIGUSR2";
+                    } | null;
                     /**
                      * @description The game version to install: MINECRAFT a release or snapshot id (e.g. `1.21.4`), `latest` or null for the latest release.
                      * @example 1.21.4
@@ -12154,7 +12233,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is not running */
+            /** @description The server is not running, or has no console (consoleMode NONE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12163,7 +12242,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 409,
-                     *       "message": "The server is not running",
+                     *       "message": "The server is not running, or has no console (consoleMode NONE)",
                      *       "error": "Conflict"
                      *     }
                      */
@@ -12354,6 +12433,8 @@ export interface operations {
                     backupRetention?: number;
                     /** Format: uuid */
                     clusterId: string;
+                    /** @description CUSTOM servers: where console commands go. RCON: Source RCON on rconPort; STDIN: the process’s standard input (the answer is the output that follows); NONE: no console (console commands are refused with 409). null: RCON. */
+                    consoleMode?: ("RCON" | "STDIN" | "NONE") | null;
                     /**
                      * @description CPU limit in percent of one core (1..102400; 150 = one and a half cores); null: no limit.
                      * @example 200
@@ -12379,7 +12460,43 @@ export interface operations {
                     queryPort: number;
                     rconPassword?: string;
                     rconPort: number;
+                    /**
+                     * @description CUSTOM servers: when the server counts as ONLINE. LINE: an output line matches `pattern`; PORT: `port` (default gamePort) accepts a TCP connection; RCON: RCON answers on rconPort; IMMEDIATE: as soon as the process runs. null: RCON (the CUSTOM default).
+                     * @example {
+                     *       "mode": "LINE",
+                     *       "pattern": "Server started",
+                     *       "timeoutSeconds": 120
+                     *     }
+                     */
+                    ready?: {
+                        /** @enum {string} */
+                        mode: "LINE" | "PORT" | "RCON" | "IMMEDIATE";
+                        /** @description LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`. */
+                        pattern?: string;
+                        /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
+                        port?: number;
+                        /** @description How long STARTING may last before the server is CRASHED (default 300). */
+                        timeoutSeconds?: number;
+                    } | null;
                     startCommand?: string | null;
+                    /**
+                     * @description CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL.
+                     * @example {
+                     *       "mode": "SIGNAL",
+                     *       "signal": "SIGINT",
+                     *       "graceSeconds": 20
+                     *     }
+                     */
+                    stop?: {
+                        /** @description COMMAND: sent on the console, e.g. `stop`. */
+                        command?: string;
+                        /** @description How long the server may take to exit before it is killed (default 30). */
+                        graceSeconds?: number;
+                        /** @enum {string} */
+                        mode: "COMMAND" | "SIGNAL";
+                        /** @enum {string} */
+                        signal?: "SIGINT" | "SIGTERM" | "SIGQUIT" | "SIGHUP" | "SIGUSR1" | "SIGUSR2";
+                    } | null;
                     /**
                      * @description The game version to install: MINECRAFT a release or snapshot id (e.g. `1.21.4`), `latest` or null for the latest release.
                      * @example 1.21.4
@@ -12747,6 +12864,8 @@ export interface operations {
                      * @example 5
                      */
                     backupRetention?: number;
+                    /** @description CUSTOM servers: where console commands go. RCON: Source RCON on rconPort; STDIN: the process’s standard input (the answer is the output that follows); NONE: no console (console commands are refused with 409). null: RCON. */
+                    consoleMode?: ("RCON" | "STDIN" | "NONE") | null;
                     /**
                      * @description CPU limit in percent of one core (1..102400; 150 = one and a half cores); null: no limit.
                      * @example 200
@@ -12768,7 +12887,43 @@ export interface operations {
                     queryPort?: number;
                     rconPassword?: string;
                     rconPort?: number;
+                    /**
+                     * @description CUSTOM servers: when the server counts as ONLINE. LINE: an output line matches `pattern`; PORT: `port` (default gamePort) accepts a TCP connection; RCON: RCON answers on rconPort; IMMEDIATE: as soon as the process runs. null: RCON (the CUSTOM default).
+                     * @example {
+                     *       "mode": "LINE",
+                     *       "pattern": "Server started",
+                     *       "timeoutSeconds": 120
+                     *     }
+                     */
+                    ready?: {
+                        /** @enum {string} */
+                        mode: "LINE" | "PORT" | "RCON" | "IMMEDIATE";
+                        /** @description LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`. */
+                        pattern?: string;
+                        /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
+                        port?: number;
+                        /** @description How long STARTING may last before the server is CRASHED (default 300). */
+                        timeoutSeconds?: number;
+                    } | null;
                     startCommand?: string | null;
+                    /**
+                     * @description CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL.
+                     * @example {
+                     *       "mode": "SIGNAL",
+                     *       "signal": "SIGINT",
+                     *       "graceSeconds": 20
+                     *     }
+                     */
+                    stop?: {
+                        /** @description COMMAND: sent on the console, e.g. `stop`. */
+                        command?: string;
+                        /** @description How long the server may take to exit before it is killed (default 30). */
+                        graceSeconds?: number;
+                        /** @enum {string} */
+                        mode: "COMMAND" | "SIGNAL";
+                        /** @enum {string} */
+                        signal?: "SIGINT" | "SIGTERM" | "SIGQUIT" | "SIGHUP" | "SIGUSR1" | "SIGUSR2";
+                    } | null;
                     /**
                      * @description The game version to install: MINECRAFT a release or snapshot id (e.g. `1.21.4`), `latest` or null for the latest release.
                      * @example 1.21.4
@@ -13064,6 +13219,8 @@ export interface operations {
                 "application/json": {
                     /** @description Default: `backup <date and time, UTC>`. */
                     name?: string;
+                    /** @description true: fail the backup rather than archive a running server that cannot be flushed (any running game but an ONLINE MINECRAFT server that answers `save-off`). Default false: such a backup completes with `consistent: false`, and its job’s `result.inconsistentReason` says why. */
+                    requireConsistent?: boolean;
                 };
             };
         };
@@ -13949,7 +14106,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is not running */
+            /** @description The server is not running, or has no console (consoleMode NONE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13958,7 +14115,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 409,
-                     *       "message": "The server is not running",
+                     *       "message": "The server is not running, or has no console (consoleMode NONE)",
                      *       "error": "Conflict"
                      *     }
                      */
@@ -14106,6 +14263,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The server's install failed or never ran: the message says why (install it first) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "The server's install failed or never ran: the message says why (install it first)",
+                     *       "error": "Conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too Many Requests */
             429: {
                 headers: {
@@ -14242,6 +14415,22 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "message": "Not Found",
                      *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's install failed or never ran: the message says why (install it first) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "The server's install failed or never ran: the message says why (install it first)",
+                     *       "error": "Conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

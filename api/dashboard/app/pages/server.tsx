@@ -245,6 +245,11 @@ export function ServerPage({ cluster, id }: PageProps) {
                 columns={[
                   { title: 'Name', cell: (backup) => backup.name },
                   { title: 'Status', cell: (backup) => <Status status={backup.status} /> },
+                  {
+                    title: 'Consistent',
+                    cell: (backup) =>
+                      backup.consistent === null ? '—' : backup.consistent ? 'Yes' : <span title="Archived while the game was writing">No</span>,
+                  },
                   { title: 'Size', cell: (backup) => formatBytes(backup.sizeBytes), class: 'number' },
                   { title: 'Made', cell: (backup) => formatTime(backup.completedAt ?? backup.createdAt) },
                   ...(manage

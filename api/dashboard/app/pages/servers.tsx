@@ -97,6 +97,7 @@ function CreateServer({ clusterId }: { clusterId: string }) {
                 acceptEula: values.acceptEula === 'true',
               };
               if (values.startCommand) body.startCommand = values.startCommand;
+              Object.assign(body, customBehaviour(values));
               if (values.version) body.version = values.version;
               if (values.rconPassword) body.rconPassword = values.rconPassword;
               const server = await api.post<Server>(`/api/v1/clusters/${clusterId}/servers`, body);
@@ -114,9 +115,67 @@ function CreateServer({ clusterId }: { clusterId: string }) {
             <Field name="version" label="Version" hint="Empty: the latest" />
             <Field name="startCommand" label="Start command" hint="Empty: the game's own (installed for you)" />
             <Field name="acceptEula" label="I accept the game's EULA" type="checkbox" />
+            <fieldset class="form grid">
+              <legend>CUSTOM servers: when ready, console, stop (empty: RCON)</legend>
+              <Select name="ready" label="Ready when" options={READY_MODES} />
+              <Field name="readyPattern" label="Ready line pattern" hint="A regular expression an output line matches, e.g. Server started" />
+              <Field name="readyPort" label="Ready port" type="number" min={1} max={65535} hint="Empty: the gamePort" />
+              <Field name="readyTimeoutSeconds" label="Start time-out (s)" type="number" min={1} hint="Empty: 300" />
+              <Select name="consoleMode" label="Console" options={CONSOLE_MODES} />
+              <Select name="stop" label="Stop by" options={STOP_MODES} />
+              <Field name="stopCommand" label="Stop command" hint="Sent on the console, e.g. stop" />
+              <Select name="stopSignal" label="Stop signal" options={STOP_SIGNALS} />
+              <Field name="stopGraceSeconds" label="Kill after (s)" type="number" min={1} hint="Empty: 30" />
+            </fieldset>
           </Form>
         )
       }
     </Show>
   );
+}
+
+const READY_MODES: [string, string][] = [
+  ['', "The game's own (CUSTOM: RCON answers)"],
+  ['LINE', 'A line matches the pattern'],
+  ['PORT', 'A port accepts connections'],
+  ['RCON', 'RCON answers'],
+  ['IMMEDIATE', 'At once'],
+];
+const CONSOLE_MODES: [string, string][] = [
+  ['', "The game's own (CUSTOM: RCON)"],
+  ['RCON', 'RCON'],
+  ['STDIN', 'Standard input'],
+  ['NONE', 'None'],
+];
+const STOP_MODES: [string, string][] = [
+  ['', "The game's own (CUSTOM: RCON quit)"],
+  ['COMMAND', 'A console command'],
+  ['SIGNAL', 'A signal'],
+];
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGQUIT', 'SIGHUP', 'SIGUSR1', 'SIGUSR2'];
+
+/**
+ * The form's `ready`, `consoleMode` and `stop` as the API takes them; the fields of a mode not chosen are left out. The
+ * mode selects are named after the API's fields, so that the API's message about one shows under it.
+ */
+function customBehaviour(values: Record<string, string>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const seconds = (value: string | undefined) => (value ? Number(value) : undefined);
+  if (values.ready) {
+    body.ready = {
+      mode: values.ready,
+      ...(values.ready === 'LINE' ? { pattern: values.readyPattern } : {}),
+      ...(values.ready === 'PORT' && values.readyPort ? { port: Number(values.readyPort) } : {}),
+      ...(values.readyTimeoutSeconds ? { timeoutSeconds: seconds(values.readyTimeoutSeconds) } : {}),
+    };
+  }
+  if (values.consoleMode) body.consoleMode = values.consoleMode;
+  if (values.stop) {
+    body.stop = {
+      mode: values.stop,
+      ...(values.stop === 'COMMAND' ? { command: values.stopCommand } : { signal: values.stopSignal }),
+      ...(values.stopGraceSeconds ? { graceSeconds: seconds(values.stopGraceSeconds) } : {}),
+    };
+  }
+  return body;
 }

@@ -1,0 +1,252 @@
+/**
+ * CUSTOM servers without a template, with the real agent and the fake game: ready on a line, on a port, or waiting
+ * for RCON (statusReason says what it waits for); console on stdin, or none (409); stop by a command or a signal. A
+ * server whose crash restarts were given up on stays CRASHED through syncs, reconnects and an agent restart until a
+ * START. Start on a server whose install failed or never ran is 409 with the reason.
+ */
+import test from 'ava';
+import { readFile } from 'node:fs/promises';
+import { sql } from 'slonik';
+import { until } from '../support/wait.ts';
+import { body, json } from '../support/app.ts';
+import { signUp, type TestUser } from '../support/identity.ts';
+import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
+import { createFakeServer, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+
+let app: GatewayApp;
+let owner: TestUser;
+const agents: AgentProcess[] = [];
+test.before(async () => {
+  app = await startGatewayApp({ heartbeatSeconds: 1, authTimeoutMs: 2_000 });
+  owner = await signUp(app);
+});
+test.after.always(async () => {
+  await Promise.all(agents.map((agent) => agent.stop()));
+  await app?.close();
+});
+
+async function machineWithAgent() {
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
+  const agent = await startAgent({ url: app.url, machineId, token, keepServers: true });
+  agents.push(agent);
+  return { clusterId, machineId, token, agent };
+}
+
+type Server = { status: string; statusReason: string | null; desiredStatus: string } & Record<string, unknown>;
+const getServer = async (serverId: string) => (await body(await app.request(`/api/v1/servers/${serverId}`, { headers: owner.auth }))) as Server;
+const reaches = (serverId: string, status: string, timeoutMs?: number) =>
+  until(async () => (await getServer(serverId)).status === status, `server ${status}`, timeoutMs);
+const power = (serverId: string, action: string, wait = 30) =>
+  app.request(`/api/v1/servers/${serverId}/${action}?wait=${wait}`, { method: 'POST', headers: owner.auth });
+const consoleLog = (agent: AgentProcess, serverId: string) => readFile(`${agent.dataDir}/logs/${serverId}/console.log`, 'utf8');
+/** How many times the agent launched the server (each launch reports STARTING first). */
+const launches = (agent: AgentProcess, serverId: string) =>
+  agent.lines.filter((line) => line.includes(`"serverId":"${serverId}"`) && line.includes('"msg":"server STARTING"') && !line.includes('waiting for')).length;
+
+const create = (clusterId: string, fields: Record<string, unknown>) =>
+  app.request(
+    `/api/v1/clusters/${clusterId}/servers`,
+    json({ name: 'x', gamePort: 30101, queryPort: 30102, rconPort: 30103, ...fields }, { headers: owner.auth }),
+  );
+
+test.serial('ready, consoleMode and stop are checked at the boundary: CUSTOM only, a pattern that compiles, a stop command needs a console', async (t) => {
+  const { clusterId, machineId } = await registerMachine(app, owner);
+  const custom = { machineId, gameType: 'CUSTOM', startCommand: './run' };
+  const refused = async (fields: Record<string, unknown>, field: string, message: RegExp) => {
+    const response = await create(clusterId, fields);
+    t.is(response.status, 400, JSON.stringify(fields));
+    const answer = await body(response);
+    t.is(answer.error, 'Bad Request');
+    const detail = (answer.details as { field: string; message: string }[]).find((entry) => entry.field.startsWith(field));
+    t.regex(detail?.message ?? JSON.stringify(answer), message);
+  };
+  await refused({ ...custom, ready: { mode: 'LINE', pattern: 'Server (started' } }, 'ready', /valid regular expression/);
+  await refused({ ...custom, ready: { mode: 'LINE' } }, 'ready', /required when mode is LINE/);
+  await refused({ ...custom, ready: { mode: 'SOON' } }, 'ready', /LINE, PORT, RCON, IMMEDIATE/);
+  await refused({ ...custom, stop: { mode: 'SIGNAL', signal: 'SIGKILL' } }, 'stop', /SIGINT/);
+  await refused({ ...custom, consoleMode: 'NONE', stop: { mode: 'COMMAND', command: 'quit' } }, 'stop', /needs a console/);
+  await refused({ machineId, gameType: 'MINECRAFT', autoInstall: false, consoleMode: 'STDIN' }, 'consoleMode', /only CUSTOM servers/);
+
+  const response = await create(clusterId, {
+    ...custom,
+    ready: { mode: 'LINE', pattern: '^Done \\(', timeoutSeconds: 60 },
+    consoleMode: 'STDIN',
+    stop: { mode: 'COMMAND', command: 'stop', graceSeconds: 10 },
+  });
+  t.is(response.status, 201);
+  const created = await body(response);
+  t.deepEqual(
+    { ready: created.ready, consoleMode: created.consoleMode, stop: created.stop },
+    { ready: { mode: 'LINE', pattern: '^Done \\(', timeoutSeconds: 60 }, consoleMode: 'STDIN', stop: { mode: 'COMMAND', command: 'stop', graceSeconds: 10 } },
+  );
+  // PATCH: NONE with the stored stop command is refused, and nothing changes.
+  const patched = await app.request(`/api/v1/servers/${created.id}`, json({ consoleMode: 'NONE' }, { method: 'PATCH', headers: owner.auth }));
+  t.is(patched.status, 400);
+  t.is((await getServer(created.id)).consoleMode, 'STDIN');
+  const cleared = await app.request(`/api/v1/servers/${created.id}`, json({ ready: null, stop: null }, { method: 'PATCH', headers: owner.auth }));
+  t.is(cleared.status, 200);
+  t.like(await body(cleared), { ready: null, stop: null, consoleMode: 'STDIN' });
+
+  const minecraft = await body(
+    await create(clusterId, { machineId, gameType: 'MINECRAFT', autoInstall: false, gamePort: 30201, queryPort: 30202, rconPort: 30203 }),
+  );
+  const wrong = await app.request(`/api/v1/servers/${minecraft.id}`, json({ ready: { mode: 'IMMEDIATE' } }, { method: 'PATCH', headers: owner.auth }));
+  t.is(wrong.status, 400);
+  t.regex(JSON.stringify(await body(wrong)), /only CUSTOM servers take ready/);
+});
+
+test.serial('a game that prints a ready line and reads stdin: ONLINE on its line, console on stdin, stopped by its command', async (t) => {
+  const { clusterId, machineId, agent } = await machineWithAgent();
+  const server = await createFakeServer(app, owner, clusterId, machineId, {
+    env: { FAKE_NO_RCON: '1' },
+    ready: { mode: 'LINE', pattern: '^Server ready$' },
+    consoleMode: 'STDIN',
+    stop: { mode: 'COMMAND', command: 'quit', graceSeconds: 20 },
+  });
+  await reaches(server.id, 'OFFLINE');
+  const started = await power(server.id, 'start');
+  t.like(await body(started), { status: 'SUCCEEDED' });
+  t.is((await getServer(server.id)).status, 'ONLINE');
+  const answer = await app.request(`/api/v1/servers/${server.id}/rcon?wait=30`, json({ command: 'echo over stdin' }, { headers: owner.auth }));
+  t.like(await body(answer), { success: true, output: 'over stdin' });
+  t.like(await body(await power(server.id, 'stop')), { status: 'SUCCEEDED' });
+  const log = await consoleLog(agent, server.id);
+  t.regex(log, /Shutting down/);
+  t.notRegex(log, /received SIG/, 'stopped by its command, not a signal');
+});
+
+test.serial('stop by a signal: the game gets that signal; console NONE refuses commands with 409', async (t) => {
+  const { clusterId, machineId, agent } = await machineWithAgent();
+  const server = await createFakeServer(app, owner, clusterId, machineId, {
+    env: { FAKE_NO_RCON: '1' },
+    ready: { mode: 'IMMEDIATE' },
+    consoleMode: 'NONE',
+    stop: { mode: 'SIGNAL', signal: 'SIGINT', graceSeconds: 20 },
+  });
+  await reaches(server.id, 'OFFLINE');
+  t.like(await body(await power(server.id, 'start')), { status: 'SUCCEEDED' });
+  // Ready at once means before the game has set up its handlers: it is given the time to (its first line).
+  await until(async () => /Fake Source server/.test(await consoleLog(agent, server.id).catch(() => '')), 'the game running');
+  const refused = await app.request(`/api/v1/servers/${server.id}/rcon`, json({ command: 'echo hi' }, { headers: owner.auth }));
+  t.is(refused.status, 409);
+  t.regex(String((await body(refused)).message), /no console \(consoleMode NONE\)/);
+  t.like(await body(await power(server.id, 'stop')), { status: 'SUCCEEDED' });
+  await until(async () => /received SIGINT/.test(await consoleLog(agent, server.id)), 'the game received SIGINT');
+});
+
+test.serial('ready when a port answers; STARTING says what it waits for, and the time-out says it too', async (t) => {
+  const { clusterId, machineId, agent } = await machineWithAgent();
+  const server = await createFakeServer(app, owner, clusterId, machineId, {
+    env: { FAKE_NO_RCON: '1', FAKE_GAME_TCP: '1' },
+    ready: { mode: 'PORT' },
+    consoleMode: 'STDIN',
+  });
+  await reaches(server.id, 'OFFLINE');
+  t.like(await body(await power(server.id, 'start')), { status: 'SUCCEEDED' });
+  t.is((await getServer(server.id)).status, 'ONLINE');
+  t.like(await body(await power(server.id, 'stop')), { status: 'SUCCEEDED' });
+
+  // Nothing answers on RCON (the CUSTOM default): the reason names the port and the refusal.
+  const waiting = await createFakeServer(app, owner, clusterId, machineId, { env: { FAKE_NO_RCON: '1' }, autoRestart: false });
+  await reaches(waiting.id, 'OFFLINE');
+  t.is((await power(waiting.id, 'start', 0)).status, 202);
+  await until(
+    async () => (await getServer(waiting.id)).statusReason === `waiting for RCON on port ${waiting.rconPort}: connection refused`,
+    'STARTING says it waits for RCON',
+  );
+  t.is((await getServer(waiting.id)).status, 'STARTING');
+  await power(waiting.id, 'kill');
+
+  // A port nobody opens, with a short time-out: CRASHED saying what it waited for.
+  const never = await createFakeServer(app, owner, clusterId, machineId, {
+    env: { FAKE_NO_RCON: '1' },
+    ready: { mode: 'PORT', port: 9, timeoutSeconds: 3 },
+    consoleMode: 'STDIN',
+    autoRestart: false,
+  });
+  await reaches(never.id, 'OFFLINE');
+  const failed = await body(await power(never.id, 'start'));
+  t.is(failed.status, 'FAILED');
+  const reason = 'waiting for port 9 to accept connections: connection refused';
+  t.regex(String((failed.error as { message: string }).message), new RegExp(`not ready within 3 s \\(${reason}\\)`));
+  t.true(
+    agent.lines.some((line) => line.includes(never.id) && line.includes(reason)),
+    'STARTING said so while it waited',
+  );
+});
+
+test.serial('given up after its crashes: not started again by other servers changing, a reconnect or an agent restart; a START starts it', async (t) => {
+  const { clusterId, machineId, token, agent } = await machineWithAgent();
+  const server = await createFakeServer(app, owner, clusterId, machineId, { startCommand: "/bin/sh -c 'echo broken; exit 1'", autoRestart: true });
+  await reaches(server.id, 'OFFLINE');
+  t.is((await power(server.id, 'start', 0)).status, 202);
+  // 5 crashes within 10 minutes (restarts after 1, 2, 4 and 8 s) stop the loop.
+  await until(async () => /not restarted: crashed 5 times/.test((await getServer(server.id)).statusReason ?? ''), 'the restarts given up', 40_000);
+  // The agent's log reaches this process a moment after its reports reach the service.
+  await until(async () => launches(agent, server.id) === 5, 'five launches in the log');
+  t.is((await getServer(server.id)).desiredStatus, 'RUNNING');
+
+  // Unrelated activity: another server created, patched and deleted; each sends a servers:sync.
+  const other = await createFakeServer(app, owner, clusterId, machineId);
+  await app.request(`/api/v1/servers/${other.id}`, json({ name: 'renamed' }, { method: 'PATCH', headers: owner.auth }));
+  await app.request(`/api/v1/servers/${other.id}`, { method: 'DELETE', headers: owner.auth });
+  // A reconnect (the gateway drops the agent): another sync, and every server reported again.
+  app.gateway.session(machineId)!.link.close();
+  await reaches(server.id, 'UNKNOWN', 5_000);
+  await reaches(server.id, 'CRASHED', 10_000);
+  // A status report after the last sync proves the agent has applied it (syncs are applied in order).
+  const marker = await createFakeServer(app, owner, clusterId, machineId);
+  await reaches(marker.id, 'OFFLINE');
+  t.is(launches(agent, server.id), 5, 'no launch after giving up');
+  t.regex((await getServer(server.id)).statusReason ?? '', /not restarted: crashed 5 times/);
+
+  // The agent restarts (its games keep running, as installed): still held.
+  await agent.stop();
+  const next = await startAgent({ url: app.url, machineId, token, dataDir: agent.dataDir, keepServers: true });
+  agents.push(next);
+  await until(async () => next.lines.some((line) => line.includes(marker.id) && line.includes('"msg":"server OFFLINE"')), 'the new agent synced');
+  t.is(launches(next, server.id), 0, 'the new agent does not start it');
+  t.is((await getServer(server.id)).status, 'CRASHED');
+
+  // A person starts it: launched again (and it crashes again, as it is still broken).
+  const started = await body(await power(server.id, 'start'));
+  t.is(started.status, 'FAILED');
+  t.regex(String((started.error as { message: string }).message), /crashed while starting/);
+  await until(async () => launches(next, server.id) >= 1, 'launched by the START');
+  t.pass();
+});
+
+test.serial('Start on a server whose install failed or never ran is 409 with the reason; the reason stays through syncs', async (t) => {
+  const { clusterId, machineId } = await machineWithAgent();
+  const server = await createFakeServer(app, owner, clusterId, machineId, {
+    installCommand: "/bin/sh -c 'echo no space left on device >&2; exit 1'",
+    autoInstall: true,
+  });
+  await reaches(server.id, 'INSTALL_FAILED');
+  const reasonBefore = (await getServer(server.id)).statusReason;
+  const refused = await power(server.id, 'start');
+  t.is(refused.status, 409);
+  const answer = await body(refused);
+  t.like(answer, { statusCode: 409, error: 'Conflict' });
+  t.regex(String(answer.message), /cannot be started: its last install failed: .*Install it first/);
+  const after = await getServer(server.id);
+  t.is(after.desiredStatus, 'STOPPED', 'a refused start changes nothing');
+  const jobs = await app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM jobs WHERE server_id = ${server.id} AND type = 'START'`);
+  t.is(jobs, 0);
+
+  // A sync (the server patched) keeps the install's reason.
+  await app.request(`/api/v1/servers/${server.id}`, json({ name: 'renamed' }, { method: 'PATCH', headers: owner.auth }));
+  const other = await createFakeServer(app, owner, clusterId, machineId);
+  await reaches(other.id, 'OFFLINE');
+  t.like(await getServer(server.id), { status: 'INSTALL_FAILED', statusReason: reasonBefore });
+
+  // An install asked for but never run (cancelled before its agent took it): 409 too.
+  const { clusterId: lonelyCluster, machineId: lonelyMachine } = await registerMachine(app, owner);
+  const rust = await create(lonelyCluster, { machineId: lonelyMachine, gameType: 'RUST' });
+  const installJob = rust.headers.get('GSM-Install-Job')!;
+  const rustServer = await body(rust);
+  await app.request(`/api/v1/jobs/${installJob}/cancel`, { method: 'POST', headers: owner.auth });
+  const never = await power(rustServer.id, 'start', 0);
+  t.is(never.status, 409);
+  t.regex(String((await body(never)).message), /never installed \(its install was cancelled\)/);
+});
