@@ -171,6 +171,24 @@ test('registering with an invitation needs the invited e-mail, a pending invitat
   t.is(await memberRole(app, clusterId, email), 'VIEWER');
 });
 
+test('the link is a credential for its address: its holder (the inviter too) learns by a 409 that the address has an account, and nothing changes', async (t) => {
+  const app = mailing();
+  const owner = await signUp(app, 'owner');
+  const clusterId = await createCluster(app, owner);
+  const existing = await signUp(app, 'existing');
+  const invitation = await invite(app, owner, clusterId, existing.email, 'VIEWER');
+  // The preview does not tell (docs/access.md)…
+  const previewed = await body(await app.request('/api/v1/invitations/preview', json({ token: invitation.token })));
+  t.deepEqual(Object.keys(previewed).sort(), ['clusterName', 'email', 'expiresAt', 'role', 'status']);
+  // …but registering with the link does: whoever holds it learns that the address is registered.
+  const taken = await register(app, { email: existing.email, invitationToken: invitation.token });
+  t.is(taken.status, 409);
+  t.is(await userCount(app, existing.email), 1);
+  t.is(await memberRole(app, clusterId, existing.email), null);
+  const list = await body(await app.request(`/api/v1/clusters/${clusterId}/invitations`, { headers: owner.auth }));
+  t.is(list.data.find((item: { id: string }) => item.id === invitation.id).status, 'PENDING');
+});
+
 test('without SMTP_URL the link is in the answer, nothing is e-mailed, and self-service reset is not offered', async (t) => {
   const app = plain();
   const owner = await signUp(app, 'owner');
