@@ -3,7 +3,7 @@
  * the machine or in the machine's S3-compatible storage.
  */
 import { z } from 'zod';
-import { CONTROL_CHARACTERS, enumFilter, hasVisibleCharacter, ONE_LINE_MESSAGE, paginationQuery, sortQuery, timestamp, VISIBLE_MESSAGE } from './http.ts';
+import { enumFilter, name, paginationQuery, sortQuery, timestamp } from './http.ts';
 
 export const BACKUP_STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
 export const BACKUP_LOCATIONS = ['LOCAL', 'S3'] as const;
@@ -29,15 +29,7 @@ export const backup = z
   .meta({ id: 'Backup' });
 export type Backup = z.infer<typeof backup>;
 
-const backupName = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(64, 'must be at most 64 characters')
-  .refine((name) => !CONTROL_CHARACTERS.test(name), ONE_LINE_MESSAGE)
-  .refine(hasVisibleCharacter, VISIBLE_MESSAGE);
-
-export const createBackupBody = z.object({ name: backupName.optional().meta({ description: 'Default: `backup <date and time, UTC>`.' }) }).strict();
+export const createBackupBody = z.object({ name: name.optional().meta({ description: 'Default: `backup <date and time, UTC>`.' }) }).strict();
 
 export const backupListQuery = z
   .object({ ...paginationQuery, sort: sortQuery(['createdAt'], '-createdAt'), status: enumFilter(BACKUP_STATUSES).optional() })

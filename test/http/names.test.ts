@@ -93,6 +93,16 @@ test.serial(
   },
 );
 
+test.serial('every name is checked before it is trimmed: a control character at either end is refused, not trimmed away', async (t) => {
+  const f = await fixture();
+  const before = await counts();
+  for (const breaker of ['\n', '\t', '\u2028', '\ufeff', '\u200b']) {
+    await refusedEverywhere(t, f, `${breaker}Rust EU`, `name starting with ${codePoint(breaker)}`);
+    await refusedEverywhere(t, f, `Rust EU${breaker}`, `name ending with ${codePoint(breaker)}`);
+  }
+  t.deepEqual(await counts(), before);
+});
+
 test.serial('a name with nothing visible in it (only spaces, separators and format characters) is a 400 naming the field', async (t) => {
   const f = await fixture();
   const before = await counts();
