@@ -189,6 +189,58 @@ test.serial('login reads the token from standard input or GSM_TOKEN, so it need 
   t.regex(flagged.stderr, /shows in ps/);
 });
 
+/**
+ * Runs `gsm login` with standard input a pipe that stays open after one line (as a helper that prints the token and
+ * waits would leave it) and standard error a pseudo-terminal; closes the pipe only once `gsm` has exited. Answers the
+ * exit code, whether the pipe was still open then, and what the terminal showed.
+ */
+const OPEN_PIPE = `
+import json, os, pty, subprocess, sys
+token, argv = sys.argv[1], sys.argv[2:]
+master, slave = pty.openpty()
+child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=slave)
+os.close(slave)
+child.stdin.write(token.encode() + b"\\n")
+child.stdin.flush()
+code = child.wait(timeout=60)
+open_then = not child.stdin.closed
+child.stdin.close()
+shown = b""
+while True:
+    try:
+        chunk = os.read(master, 1024)
+    except OSError:
+        break
+    if not chunk:
+        break
+    shown += chunk
+print(json.dumps({"code": code, "openThen": open_then, "stdout": child.stdout.read().decode(), "shown": shown.decode(errors="replace")}))
+`;
+
+test.serial('login from a pipe stops at the first line, and says on a terminal that it reads standard input', async (t) => {
+  const child = spawn('python3', ['-c', OPEN_PIPE, owner.accessToken, process.execPath, GSM, 'login', '--url', app.url], {
+    env: { PATH: process.env.PATH, XDG_CONFIG_HOME: home },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  t.is(code, 0, `${stderr} ${stdout}`);
+  const answer = JSON.parse(stdout) as { code: number; openThen: boolean; stdout: string; shown: string };
+  t.is(answer.code, 0, answer.shown);
+  t.true(answer.openThen, 'gsm ended while its standard input was still open');
+  t.regex(answer.stdout, new RegExp(`signed in to .* as ${owner.email}`));
+  t.regex(answer.shown, /reading the token from standard input…/);
+  t.false(answer.shown.includes(owner.accessToken));
+  t.is(JSON.parse(await readFile(join(home, 'gsm', 'config.json'), 'utf8')).token, owner.accessToken);
+
+  // Standard error not a terminal either (a script): nothing is said.
+  const piped = await gsm(['login', '--url', app.url], { fromLoginFile: true, input: `${owner.accessToken}\n` });
+  t.is(piped.code, 0, piped.stderr);
+  t.is(piped.stderr, '');
+});
+
 /** Runs `gsm login` on a real pseudo-terminal, answers its prompt with `token` and Enter; answers what the terminal showed. */
 const ON_A_TERMINAL = `
 import json, os, pty, select, sys

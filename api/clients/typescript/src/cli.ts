@@ -69,14 +69,21 @@ async function loadLogin(): Promise<{ url?: string; token?: string }> {
 
 /**
  * The token for `gsm login` from standard input: on a terminal, typed at a prompt (on stderr) and not echoed; else
- * the first line of what is piped in (`gsm login --url … < token-file`, or a secret manager's output).
+ * the first line of what is piped in (`gsm login --url … < token-file`, or a secret manager's output). Reading stops at
+ * the first line break, so a writer that keeps its end open (a helper that prints the token and waits) is not waited for.
  */
 async function readToken(): Promise<string> {
   const input = process.stdin;
   input.setEncoding('utf8');
   if (!input.isTTY) {
+    // Someone at a terminal whose input is redirected from something that never writes would see nothing happen.
+    if (process.stderr.isTTY) process.stderr.write('reading the token from standard input…\n');
     let text = '';
-    for await (const chunk of input) text += chunk as string;
+    // Leaving the loop early destroys the stream, which stops reading.
+    for await (const chunk of input) {
+      text += chunk as string;
+      if (text.includes('\n')) break;
+    }
     return (text.split(/\r?\n/)[0] ?? '').trim();
   }
   // Echo off before the prompt shows: whatever is typed after it is never on the screen.
