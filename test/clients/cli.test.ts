@@ -101,6 +101,13 @@ test.serial('servers: list, start --wait (exit 0), a failing start (exit 1), rco
   t.is(rcon.code, 0, rcon.stderr);
   t.is(rcon.stdout.trim(), 'hello cli');
   t.is((await gsm(['rcon', broken.id, 'echo', 'x'])).code, 1, 'RCON on a server that is not running: 409, exit 1');
+  // The console command is taken as written: -h, --help or --json in it are the game's, not gsm's.
+  const verbatim = await gsm(['rcon', server.id, 'echo', '-h', '--help', '--json']);
+  t.is(verbatim.code, 0, verbatim.stderr);
+  t.is(verbatim.stdout.trim(), '-h --help --json');
+  const jsonFirst = await gsm(['rcon', '--json', server.id, 'echo', '-h']);
+  t.is(jsonFirst.code, 0, jsonFirst.stderr);
+  t.like(JSON.parse(jsonFirst.stdout), { success: true, output: '-h' });
 
   // The console: recent lines, then live ones.
   const following = spawn(process.execPath, [GSM, 'console', server.id], {
@@ -149,18 +156,22 @@ test.serial('players: search, show, ban (listed in bans), kick; tasks list', asy
   t.regex(listed.stdout, /nightly\s+0 4 \* \* \*\s+UTC\s+true/);
 });
 
-test.serial('asking for help exits 0 with the usage on stdout; no command or a bad one exits 2 with it on stderr', async (t) => {
+test.serial('asking for help (-h only before the command) exits 0 with the usage on stdout; no command or a bad one exits 2 with it on stderr', async (t) => {
   for (const args of [['--help'], ['-h'], ['help'], ['servers', '--help']]) {
     const help = await gsm(args);
     t.is(help.code, 0, args.join(' '));
     t.regex(help.stdout, /^usage: gsm <command>/, args.join(' '));
     t.is(help.stderr, '', args.join(' '));
   }
-  for (const args of [[], ['explode'], ['servers', 'explode']]) {
+  for (const args of [[], ['explode'], ['servers', 'explode'], ['--', '-h']]) {
     const bad = await gsm(args);
     t.is(bad.code, 2, args.join(' '));
     t.regex(bad.stderr, /usage: gsm <command>/, args.join(' '));
   }
+  // -h after the command is the command's argument, not a call for help: clusters runs and lists.
+  const listed = await gsm(['clusters', '-h']);
+  t.is(listed.code, 0, listed.stderr);
+  t.regex(listed.stdout, /^ID\s+NAME\s+ROLE/);
 });
 
 test.serial('login reads the token from standard input or GSM_TOKEN, so it need not be on the command line', async (t) => {

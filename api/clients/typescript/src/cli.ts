@@ -17,7 +17,7 @@ const USAGE = `usage: gsm <command> [options]  (--json for machine-readable outp
   clusters                                your clusters
   servers list --cluster <id>             servers of a cluster
   servers start|stop|restart|kill <id> [--wait]
-  rcon <server> <command…>                run a console command and print its answer
+  rcon <server> <command…>                run a console command (taken as written) and print its answer
   console <server>                        the recent console, then follow it live
   players search --cluster <id> [text]    players (--online for those online)
   players show <id>                       a player with sessions, notes and bans
@@ -29,18 +29,33 @@ const USAGE = `usage: gsm <command> [options]  (--json for machine-readable outp
   tasks list --cluster <id> | tasks run <id> [--wait]
   jobs show <id> | jobs wait <id>
   events --cluster <id> [--types a,b] [--server <id>]   follow the cluster's events
-  help, --help, -h                        this text`;
+  help, --help, -h                        this text (-h only before the command)
+  --                                      what follows is arguments, never options`;
 
 class UsageError extends Error {}
 
 type Parsed = { positional: string[]; flags: Map<string, string | true> };
 
+/**
+ * Options may come anywhere, except that the arguments of a command are its own: `-h` means help only before the
+ * command (`gsm servers list -h` lists; `gsm -h` helps), everything after `--` is an argument, and the console command
+ * of `gsm rcon <server> <command…>` is taken as written (`gsm rcon <server> help -h` sends `help -h`), so gsm's own
+ * options go before it.
+ */
 function parse(argv: string[]): Parsed {
   const positional: string[] = [];
   const flags = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '-h') {
+    if (arg === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (positional[0] === 'rcon' && positional.length >= 2) {
+      positional.push(...argv.slice(i));
+      break;
+    }
+    if (arg === '-h' && positional.length === 0) {
       flags.set('help', true);
       continue;
     }
