@@ -48,17 +48,21 @@ export const hasVisibleCharacter = (text: string) => text.replace(NOT_SEEN, '') 
 export const oneLine = (text: string) => text.replace(LINE_BREAK_RUNS, ' ').replace(INVISIBLE_RUNS, '');
 
 /**
- * A name people give a thing (cluster, machine, server, task, token, backup) or themselves (display name): 1..64
- * characters of one line, trimmed, with at least one visible character. The raw value is checked first, so control
- * characters are refused even at the ends (not trimmed away), and what is stored is what was typed.
+ * The rule of names (docs/api.md#names), up to `max` characters: one line, trimmed, with at least one visible
+ * character. The raw value is checked first, so control characters are refused even at the ends (not trimmed away),
+ * and what is stored is what was typed.
  */
-export const name = z
-  .string()
-  .refine((value) => !CONTROL_CHARACTERS.test(value), ONE_LINE_MESSAGE)
-  .trim()
-  .min(1, 'must not be empty')
-  .max(64, 'must be at most 64 characters')
-  .refine((value) => value === '' || hasVisibleCharacter(value), VISIBLE_MESSAGE);
+export const nameOfAtMost = (max: number) =>
+  z
+    .string()
+    .refine((value) => !CONTROL_CHARACTERS.test(value), ONE_LINE_MESSAGE)
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .refine((value) => value === '' || hasVisibleCharacter(value), VISIBLE_MESSAGE);
+
+/** A name people give a thing (cluster, machine, server, task, token, backup) or themselves (display name): 1..64. */
+export const name = nameOfAtMost(64);
 
 /** Largest page size a list accepts. */
 export const MAX_LIMIT = 100;
