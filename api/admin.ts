@@ -17,6 +17,7 @@ import { createDatabasePool, type DatabasePool } from '../sql/pool.ts';
 import { sql } from 'slonik';
 import { createUser, setPassword, setTier } from './identity/users.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, TIERS, type Tier } from '../schema/identity.ts';
+import { name } from '../schema/http.ts';
 
 const USAGE = `usage: npm run admin -- create-user <email> [password|-] [display name]
        npm run admin -- reset-password <email> [password|-]
@@ -78,11 +79,19 @@ async function passwordArgument(value: string | undefined): Promise<string> {
   return password;
 }
 
+function displayNameArgument(value: string): string {
+  const parsed = name.safeParse(value);
+  if (!parsed.success) throw new UsageError(`the display name ${parsed.error.issues[0]!.message}`);
+  return parsed.data;
+}
+
 async function run(args: string[]): Promise<string> {
   const [command, email, value, ...rest] = args;
   if (!command || !email || !['create-user', 'reset-password', 'set-tier'].includes(command)) throw new UsageError(USAGE);
   if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new UsageError(`not an e-mail address: ${email}`);
   if (command === 'set-tier' && !TIERS.includes(value as Tier)) throw new UsageError(`tier must be one of ${TIERS.join(', ')}`);
+  // The display name obeys the rule of the API's (docs/api.md#names), checked before a password is read from stdin.
+  const displayName = command === 'create-user' ? displayNameArgument(rest.join(' ') || email.split('@')[0]!) : '';
   const password = command === 'set-tier' ? '' : await passwordArgument(value);
 
   const config = loadConfig();
@@ -102,7 +111,7 @@ async function run(args: string[]): Promise<string> {
     await migrate(databaseUrl, { logger });
     pool = await createDatabasePool(databaseUrl, { maxPoolSize: 1 });
     if (command === 'create-user') {
-      const user = await createUser(pool, { email, password, displayName: rest.join(' ') || email.split('@')[0]!, tier: config.DEFAULT_TIER });
+      const user = await createUser(pool, { email, password, displayName, tier: config.DEFAULT_TIER });
       return `created user ${user.id} <${user.email}> (${user.tier})`;
     }
     if (command === 'reset-password') {

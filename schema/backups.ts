@@ -3,7 +3,7 @@
  * the machine or in the machine's S3-compatible storage.
  */
 import { z } from 'zod';
-import { CONTROL_CHARACTERS, enumFilter, ONE_LINE_MESSAGE, paginationQuery, sortQuery, timestamp } from './http.ts';
+import { enumFilter, name, paginationQuery, sortQuery, timestamp } from './http.ts';
 
 export const BACKUP_STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
 export const BACKUP_LOCATIONS = ['LOCAL', 'S3'] as const;
@@ -29,16 +29,9 @@ export const backup = z
   .meta({ id: 'Backup' });
 export type Backup = z.infer<typeof backup>;
 
-const backupName = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(64, 'must be at most 64 characters')
-  .refine((name) => !CONTROL_CHARACTERS.test(name), ONE_LINE_MESSAGE);
-
 export const createBackupBody = z
   .object({
-    name: backupName.optional().meta({ description: 'Default: `backup <date and time, UTC>`.' }),
+    name: name.optional().meta({ description: 'Default: `backup <date and time, UTC>`.' }),
     requireConsistent: z.boolean().optional().meta({
       description:
         'true: fail the backup rather than archive a running server that cannot be flushed (any running game but an ONLINE MINECRAFT server that answers `save-off`). Default false: such a backup completes with `consistent: false`, and its job’s `result.inconsistentReason` says why.',

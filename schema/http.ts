@@ -26,22 +26,43 @@ export const errorBody = z
  * C0 and C1 control characters (line breaks, tabs, escape, NEL…) and the Unicode line and paragraph separators: none
  * belongs in a name, and a name with line breaks could write paragraphs of its own into the installation's e-mails.
  */
-export const CONTROL_CHARACTERS = /[\p{Cc}\u2028\u2029]/u;
-export const ONE_LINE_MESSAGE = 'must be one line without control characters';
-const CONTROL_RUNS = new RegExp(`${CONTROL_CHARACTERS.source}+`, 'gu');
-/** Text from elsewhere (an identity provider, rows older than the check) made one line: each run of them becomes a space. */
-export const oneLine = (text: string) => text.replace(CONTROL_RUNS, ' ');
+const LINE_BREAKING = '\\p{Cc}\\u2028\\u2029';
+/**
+ * Bidi controls (U+061C, U+200E/F, U+202A–E, U+2066–9) and zero-width characters (U+200B–D, U+2060–4, U+FEFF): invisible,
+ * they can reorder the text around a name or make two names look alike ("Trojan Source").
+ */
+const INVISIBLE = '\\u061C\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u2069\\uFEFF';
+export const CONTROL_CHARACTERS = new RegExp(`[${LINE_BREAKING}${INVISIBLE}]`, 'u');
+export const ONE_LINE_MESSAGE = 'must be one line without control characters (line breaks, bidi or zero-width characters)';
+export const VISIBLE_MESSAGE = 'must contain a visible character';
+const LINE_BREAK_RUNS = new RegExp(`[${LINE_BREAKING}]+`, 'gu');
+const INVISIBLE_RUNS = new RegExp(`[${INVISIBLE}]+`, 'gu');
+const NOT_SEEN = /[\p{Cf}\p{Z}\s]/gu;
+/** Whether anything is left to see once format characters, separators and white space are taken out. */
+export const hasVisibleCharacter = (text: string) => text.replace(NOT_SEEN, '') !== '';
+/**
+ * Text from elsewhere (an identity provider, rows older than the check) made one line: each run of line breaks or
+ * other control characters becomes a space, and bidi and zero-width characters are dropped so they cannot reorder what
+ * follows the text.
+ */
+export const oneLine = (text: string) => text.replace(LINE_BREAK_RUNS, ' ').replace(INVISIBLE_RUNS, '');
 
 /**
- * A name people give a thing (cluster, machine, server, task, token) or themselves (display name): 1..64 characters of
- * one line, trimmed. Control characters are refused, not stripped, so what is stored is what was typed.
+ * The rule of names (docs/api.md#names), up to `max` characters: one line, trimmed, with at least one visible
+ * character. The raw value is checked first, so control characters are refused even at the ends (not trimmed away),
+ * and what is stored is what was typed.
  */
-export const name = z
-  .string()
-  .refine((value) => !CONTROL_CHARACTERS.test(value), ONE_LINE_MESSAGE)
-  .trim()
-  .min(1, 'must not be empty')
-  .max(64, 'must be at most 64 characters');
+export const nameOfAtMost = (max: number) =>
+  z
+    .string()
+    .refine((value) => !CONTROL_CHARACTERS.test(value), ONE_LINE_MESSAGE)
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .refine((value) => value === '' || hasVisibleCharacter(value), VISIBLE_MESSAGE);
+
+/** A name people give a thing (cluster, machine, server, task, token, backup) or themselves (display name): 1..64. */
+export const name = nameOfAtMost(64);
 
 /** Largest page size a list accepts. */
 export const MAX_LIMIT = 100;

@@ -154,7 +154,8 @@ export const invitationCreated = invitation
   .meta({ id: 'InvitationCreated' });
 /**
  * What the invitation page shows before the invitee signs up: the cluster and role, not the inviter's secrets, and not
- * whether the address has an account (anyone who can create a cluster could invite any address and learn it).
+ * whether the address has an account. (Registering with the token does tell, by a 409: the token is a credential for
+ * the address, and the inviter holds it too.)
  */
 export const invitationPreview = z
   .object({

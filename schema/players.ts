@@ -2,7 +2,7 @@
  * Players, sessions, notes, purchases, bans and statistics (docs/api.md).
  */
 import { z } from 'zod';
-import { booleanQuery, id, paginationQuery, sortQuery, timestamp } from './http.ts';
+import { booleanQuery, id, nameOfAtMost, paginationQuery, sortQuery, timestamp } from './http.ts';
 import { JOB_STATUSES } from './jobs.ts';
 
 const noNul = (value: string) => !value.includes('\u0000');
@@ -101,7 +101,8 @@ export const playerPatchAnswer = z.object({ id: z.string(), flags: z.array(z.str
 
 export const purchaseBody = z
   .object({
-    productName: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').refine(noNul, 'must not contain NUL'),
+    // Shown in the dashboard and exports like any name: one line, nothing invisible that could reorder what is around it.
+    productName: nameOfAtMost(200),
     amount: z
       .number()
       .min(-1e12)

@@ -87,7 +87,10 @@ export const delivery = z
   .object({
     id: z.string(),
     webhookId: z.string(),
-    eventId: z.string().nullable().meta({ description: "The event's id (its cursor); null for a test delivery" }),
+    eventId: z
+      .string()
+      .nullable()
+      .meta({ description: "The event's id (its cursor); for a test delivery, the test's own id (`test_` and a UUID) that its body carries" }),
     eventType: z.string(),
     status: z.enum(DELIVERY_STATUSES),
     attempts: z.number(),

@@ -4,7 +4,7 @@
  */
 import { sql, type CommonQueryMethods } from 'slonik';
 import { conflict, unauthorized } from '../../schema/errors.ts';
-import { oneLine } from '../../schema/http.ts';
+import { hasVisibleCharacter, oneLine } from '../../schema/http.ts';
 import type { Tier, User } from '../../schema/identity.ts';
 import type { OAuthProvider } from './oauthState.ts';
 import { createUser, USER_COLUMNS, userRow } from './users.ts';
@@ -54,8 +54,10 @@ export async function linkProviderAccount(connection: CommonQueryMethods, userId
 export async function createProviderUser(connection: CommonQueryMethods, account: ProviderAccount, tier: Tier): Promise<User> {
   const email = account.verifiedEmail?.toLowerCase() ?? null;
   const emailTaken = email !== null && (await connection.exists(sql.unsafe`SELECT 1 FROM users WHERE lower(email) = ${email}`));
-  // The provider's name obeys its rules, not ours: a display name here is one line, like one typed into the API.
-  const displayName = oneLine(account.displayName).trim().slice(0, 64) || `${PROVIDER_NAMES[account.provider]} ${account.id}`;
+  // The provider's name obeys its rules, not ours: a display name here is one line without bidi or zero-width
+  // characters, like one typed into the API, and one with nothing visible left gives way to the provider's id.
+  const providerName = oneLine(account.displayName).trim().slice(0, 64);
+  const displayName = hasVisibleCharacter(providerName) ? providerName : `${PROVIDER_NAMES[account.provider]} ${account.id}`;
   return createUser(connection, {
     email: email && !emailTaken ? email : `${account.provider}-${account.id}@users.invalid`,
     displayName,

@@ -123,8 +123,8 @@ async function invitationPage() {
     ...(document.body.dataset.discord === 'true' ? [providerButton('discord', 'Join with Discord')] : []),
     providerStatus,
   );
-  // Both ways in are offered: the page does not say whether the address has an account (that would tell anyone who
-  // can invite an address whether it is registered here).
+  // Both ways in are offered: the page itself does not say whether the address has an account (registering with the
+  // link does, with a 409, to whoever holds the link).
   return show(
     title,
     intro,

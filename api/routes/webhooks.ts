@@ -21,8 +21,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 export const WEBHOOK_COLUMNS = sql.fragment`
   w.id, w.cluster_id AS "clusterId", w.url, w.events, w.format, w.description, w.enabled, w.disabled_reason AS "disabledReason",
   w.created_at AS "createdAt", w.updated_at AS "updatedAt"`;
+// A test is in no event log: its id is the one its body carries, so the log shows what the receiver saw.
 const DELIVERY_COLUMNS = sql.fragment`
-  d.id, d.webhook_id AS "webhookId", CASE WHEN e.position IS NULL THEN NULL ELSE lpad(e.position::text, 16, '0') END AS "eventId",
+  d.id, d.webhook_id AS "webhookId",
+  CASE WHEN e.position IS NOT NULL THEN lpad(e.position::text, 16, '0') WHEN d.event_id IS NULL AND d.event_type = 'webhook.test' THEN d.body->>'id' END AS "eventId",
   d.event_type AS "eventType", d.status, d.attempts, d.last_status_code AS "lastStatusCode", d.last_error AS "lastError",
   d.duration_ms AS "durationMs", CASE WHEN d.status = 'PENDING' THEN d.next_attempt_at END AS "nextAttemptAt",
   d.created_at AS "createdAt", d.delivered_at AS "deliveredAt"`;

@@ -101,6 +101,13 @@ test.serial('servers: list, start --wait (exit 0), a failing start (exit 1), rco
   t.is(rcon.code, 0, rcon.stderr);
   t.is(rcon.stdout.trim(), 'hello cli');
   t.is((await gsm(['rcon', broken.id, 'echo', 'x'])).code, 1, 'RCON on a server that is not running: 409, exit 1');
+  // The console command is taken as written: -h, --help or --json in it are the game's, not gsm's.
+  const verbatim = await gsm(['rcon', server.id, 'echo', '-h', '--help', '--json']);
+  t.is(verbatim.code, 0, verbatim.stderr);
+  t.is(verbatim.stdout.trim(), '-h --help --json');
+  const jsonFirst = await gsm(['rcon', '--json', server.id, 'echo', '-h']);
+  t.is(jsonFirst.code, 0, jsonFirst.stderr);
+  t.like(JSON.parse(jsonFirst.stdout), { success: true, output: '-h' });
 
   // The console: recent lines, then live ones.
   const following = spawn(process.execPath, [GSM, 'console', server.id], {
@@ -149,18 +156,22 @@ test.serial('players: search, show, ban (listed in bans), kick; tasks list', asy
   t.regex(listed.stdout, /nightly\s+0 4 \* \* \*\s+UTC\s+true/);
 });
 
-test.serial('asking for help exits 0 with the usage on stdout; no command or a bad one exits 2 with it on stderr', async (t) => {
+test.serial('asking for help (-h only before the command) exits 0 with the usage on stdout; no command or a bad one exits 2 with it on stderr', async (t) => {
   for (const args of [['--help'], ['-h'], ['help'], ['servers', '--help']]) {
     const help = await gsm(args);
     t.is(help.code, 0, args.join(' '));
     t.regex(help.stdout, /^usage: gsm <command>/, args.join(' '));
     t.is(help.stderr, '', args.join(' '));
   }
-  for (const args of [[], ['explode'], ['servers', 'explode']]) {
+  for (const args of [[], ['explode'], ['servers', 'explode'], ['--', '-h']]) {
     const bad = await gsm(args);
     t.is(bad.code, 2, args.join(' '));
     t.regex(bad.stderr, /usage: gsm <command>/, args.join(' '));
   }
+  // -h after the command is the command's argument, not a call for help: clusters runs and lists.
+  const listed = await gsm(['clusters', '-h']);
+  t.is(listed.code, 0, listed.stderr);
+  t.regex(listed.stdout, /^ID\s+NAME\s+ROLE/);
 });
 
 test.serial('login reads the token from standard input or GSM_TOKEN, so it need not be on the command line', async (t) => {
@@ -187,6 +198,58 @@ test.serial('login reads the token from standard input or GSM_TOKEN, so it need 
   const flagged = await gsm(['login', '--url', app.url, '--token', owner.accessToken], { fromLoginFile: true });
   t.is(flagged.code, 0, flagged.stderr);
   t.regex(flagged.stderr, /shows in ps/);
+});
+
+/**
+ * Runs `gsm login` with standard input a pipe that stays open after one line (as a helper that prints the token and
+ * waits would leave it) and standard error a pseudo-terminal; closes the pipe only once `gsm` has exited. Answers the
+ * exit code, whether the pipe was still open then, and what the terminal showed.
+ */
+const OPEN_PIPE = `
+import json, os, pty, subprocess, sys
+token, argv = sys.argv[1], sys.argv[2:]
+master, slave = pty.openpty()
+child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=slave)
+os.close(slave)
+child.stdin.write(token.encode() + b"\\n")
+child.stdin.flush()
+code = child.wait(timeout=60)
+open_then = not child.stdin.closed
+child.stdin.close()
+shown = b""
+while True:
+    try:
+        chunk = os.read(master, 1024)
+    except OSError:
+        break
+    if not chunk:
+        break
+    shown += chunk
+print(json.dumps({"code": code, "openThen": open_then, "stdout": child.stdout.read().decode(), "shown": shown.decode(errors="replace")}))
+`;
+
+test.serial('login from a pipe stops at the first line, and says on a terminal that it reads standard input', async (t) => {
+  const child = spawn('python3', ['-c', OPEN_PIPE, owner.accessToken, process.execPath, GSM, 'login', '--url', app.url], {
+    env: { PATH: process.env.PATH, XDG_CONFIG_HOME: home },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  t.is(code, 0, `${stderr} ${stdout}`);
+  const answer = JSON.parse(stdout) as { code: number; openThen: boolean; stdout: string; shown: string };
+  t.is(answer.code, 0, answer.shown);
+  t.true(answer.openThen, 'gsm ended while its standard input was still open');
+  t.regex(answer.stdout, new RegExp(`signed in to .* as ${owner.email}`));
+  t.regex(answer.shown, /reading the token from standard input…/);
+  t.false(answer.shown.includes(owner.accessToken));
+  t.is(JSON.parse(await readFile(join(home, 'gsm', 'config.json'), 'utf8')).token, owner.accessToken);
+
+  // Standard error not a terminal either (a script): nothing is said.
+  const piped = await gsm(['login', '--url', app.url], { fromLoginFile: true, input: `${owner.accessToken}\n` });
+  t.is(piped.code, 0, piped.stderr);
+  t.is(piped.stderr, '');
 });
 
 /** Runs `gsm login` on a real pseudo-terminal, answers its prompt with `token` and Enter; answers what the terminal showed. */

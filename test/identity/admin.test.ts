@@ -89,6 +89,32 @@ test('admin failures are one line, never a stack trace; a password may come on s
   t.regex(short.stderr, /at least/);
 });
 
+test('create-user refuses a display name the API would refuse, with one clear line and nothing created', async (t) => {
+  const database = await createTestDatabase();
+  t.teardown(() => database.drop());
+  const pool = await createDatabasePool(database.url, { maxPoolSize: 1 });
+  t.teardown(() => pool.end());
+
+  const cases: [string[], RegExp][] = [
+    [['Ops\nYour account was suspended'], /^the display name must be one line without control characters/],
+    [['Ops\u202Etxt.exe'], /^the display name must be one line without control characters/],
+    [['\u00ad'], /^the display name must contain a visible character$/],
+    [['x'.repeat(65)], /^the display name must be at most 64 characters$/],
+  ];
+  for (const [words, message] of cases) {
+    const refused = run(database.url, 'create-user', 'ops@example.test', 'long enough password', ...words);
+    t.is(refused.status, 2, `${JSON.stringify(words)}: ${refused.stderr}`);
+    t.is(refused.stderr.trim().split('\n').length, 1, refused.stderr);
+    t.regex(refused.stderr.trim(), message);
+  }
+  t.is(await pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM users`), 0);
+
+  // Trimmed like any name.
+  const created = run(database.url, 'create-user', 'ops@example.test', 'long enough password', ' Ops ', ' Team ');
+  t.is(created.status, 0, created.stderr);
+  t.is(await pool.oneFirst(sql.unsafe`SELECT display_name FROM users WHERE email = 'ops@example.test'`), 'Ops   Team');
+});
+
 test('ADMIN_EMAIL and ADMIN_PASSWORD create the first user at start-up, once', async (t) => {
   const database = await createTestDatabase();
   t.teardown(() => database.drop());

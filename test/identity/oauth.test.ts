@@ -190,6 +190,18 @@ test("a Discord name with line breaks becomes a one-line display name (the provi
   t.is(user.displayName, 'Disco Your account was suspended see https://evil.example');
 });
 
+test('a Discord name loses its bidi and zero-width characters, and one with nothing visible left gives way to the id', async (t) => {
+  const reordered = newDiscordUser({ global_name: 'Disco\u202Enimda\u202C\u200B\uFEFF' });
+  const first = await signIn(open(), 'discord', reordered.id);
+  t.is(first.status, 200);
+  t.is((await account(open(), (await read(first)).accessToken)).displayName, 'Disconimda');
+
+  const invisible = newDiscordUser({ global_name: '\u200B\u2066 \u3000\u2069\u00AD' });
+  const second = await signIn(open(), 'discord', invisible.id);
+  t.is(second.status, 200);
+  t.is((await account(open(), (await read(second)).accessToken)).displayName, `Discord ${invisible.id}`);
+});
+
 test('Discord: an unverified or already used e-mail gives a placeholder address', async (t) => {
   const unverified = newDiscordUser({ verified: false });
   const taken = newDiscordUser({ email: (await account(open(), (await register(open(), 'taken')).accessToken)).email.toUpperCase() });

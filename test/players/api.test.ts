@@ -132,6 +132,12 @@ test('detail, sessions paging, flags and notes, purchases; bad input changes not
     { productName: 'x', amount: 5, currency: 'EURO' },
     { amount: 5 },
     { productName: 'x', amount: 1.23456 },
+    // A product name follows the rule of names: one line, nothing invisible, something visible, checked before trimming.
+    { productName: 'VIP\nRefund approved', amount: 5 },
+    { productName: '\tVIP', amount: 5 },
+    { productName: 'VIP \u202E(sdays 03)', amount: 5 },
+    { productName: 'VIP\u200B', amount: 5 },
+    { productName: '\u00ad', amount: 5 },
   ]) {
     t.is((await send(user, 'POST', `/api/v1/players/${id}/purchases`, payload)).status, 400, JSON.stringify(payload));
   }

@@ -33,7 +33,23 @@ function run(command: string, args: string[], input: string) {
   });
 }
 
-/** Reads the snippet on stdin, lists annotations that need Python 3.10, then runs verify() on a good and two bad signatures. */
+/**
+ * Headers a sender could forge that are no signature: a timestamp of a superscript digit ('²'.isdigit() is true, int('²')
+ * raises) or other non-ASCII digits, one too long for int() (Python 3.11+ refuses more than 4300 digits), a non-ASCII v1 of
+ * the right length (Node's timingSafeEqual throws on buffers of different lengths). Each must give false, not an exception.
+ */
+const ODD_HEADERS = (now: number, v1: string) => [
+  `t=\u00b2,v1=${v1}`,
+  `t=${now}\u00b2,v1=${v1}`,
+  `t=\u0663\u0664,v1=${v1}`,
+  `t=${'9'.repeat(5000)},v1=${v1}`,
+  `t=${now},v1=${'\u00e9'.repeat(v1.length)}`,
+  `t=${now},v1`,
+  't',
+  '',
+];
+
+/** Reads the snippet on stdin, lists annotations that need Python 3.10, then runs verify() on a good and some bad signatures. */
 const PYTHON_CHECK = `
 import ast, json, sys
 source = sys.stdin.read()
@@ -55,14 +71,17 @@ print(json.dumps({
     "good": scope["verify"](secret, good, body),
     "tampered": scope["verify"](secret, good, body + b" "),
     "missing": scope["verify"](secret, None, body),
+    "odd": [scope["verify"](secret, odd, body) for odd in json.loads(sys.argv[4])],
 }))
 `;
 
 test('the Python snippet runs on Python 3.9 and accepts the service’s signature, and only it', async (t) => {
-  const header = signature(SECRET, BODY, Math.floor(Date.now() / 1000));
-  const { code, output } = await run('python3', ['-c', PYTHON_CHECK, header, BODY, SECRET], snippet('python'));
+  const now = Math.floor(Date.now() / 1000);
+  const header = signature(SECRET, BODY, now);
+  const odd = ODD_HEADERS(now, /v1=([0-9a-f]+)/.exec(header)![1]!);
+  const { code, output } = await run('python3', ['-c', PYTHON_CHECK, header, BODY, SECRET, JSON.stringify(odd)], snippet('python'));
   t.is(code, 0, output);
-  t.deepEqual(JSON.parse(output), { newer: [], good: true, tampered: false, missing: false });
+  t.deepEqual(JSON.parse(output), { newer: [], good: true, tampered: false, missing: false, odd: odd.map(() => false) });
 });
 
 test('the Node.js snippet accepts the service’s signature, and only it', async (t) => {
@@ -76,4 +95,6 @@ test('the Node.js snippet accepts the service’s signature, and only it', async
   t.false(verify(SECRET, header, `${BODY} `));
   t.false(verify(SECRET, undefined, BODY));
   t.false(verify(SECRET, signature(SECRET, BODY, Math.floor(Date.now() / 1000) - 3600), BODY), 'an old timestamp is refused');
+  const now = Math.floor(Date.now() / 1000);
+  for (const odd of ODD_HEADERS(now, /v1=([0-9a-f]+)/.exec(header)![1]!)) t.false(verify(SECRET, odd, BODY), JSON.stringify(odd.slice(0, 80)));
 });

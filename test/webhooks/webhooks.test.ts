@@ -240,8 +240,13 @@ test.serial('redirects are not followed; a failed delivery can be sent again; a 
   // A test goes out even while disabled; enabling clears the reason; a retry sends the same delivery again.
   const test1 = await app.request(`/api/v1/webhooks/${hook.id}/test`, { method: 'POST', headers: owner.auth });
   t.is(test1.status, 202);
-  t.like(await body(test1), { eventType: 'webhook.test', status: 'PENDING', eventId: null });
+  const testDelivery = await body(test1);
+  t.like(testDelivery, { eventType: 'webhook.test', status: 'PENDING' });
   const testRequest = (await target.waitFor(4))[3]!;
+  // The delivery log shows the id the receiver saw.
+  t.is(testDelivery.eventId, testRequest.body.id);
+  t.is((await body(await app.request(`/api/v1/webhooks/${hook.id}/deliveries/${testDelivery.id}`, { headers: owner.auth }))).eventId, testRequest.body.id);
+  t.is((await deliveries(hook.id)).data.find((delivery: { id: string }) => delivery.id === testDelivery.id).eventId, testRequest.body.id);
   t.is(testRequest.headers['gsm-event'], 'webhook.test');
   t.like(testRequest.body, { type: 'webhook.test', clusterId, data: { webhookId: hook.id } });
   // A test event has an id of its own, never null (receivers de-duplicate on it) and never an event log's id (digits).

@@ -468,7 +468,7 @@ type WebhookCreated struct {
 type WebhookDelivery struct {
 	ID        string `json:"id"`
 	WebhookID string `json:"webhookId"`
-	// The event's id (its cursor); null for a test delivery
+	// The event's id (its cursor); for a test delivery, the test's own id (`test_` and a UUID) that its body carries
 	EventID   *string `json:"eventId"`
 	EventType string  `json:"eventType"`
 	// One of PENDING, SUCCEEDED, FAILED.

@@ -680,7 +680,7 @@ _WebhookDeliveryRequired = TypedDict(
 class WebhookDelivery(_WebhookDeliveryRequired):
     """The WebhookDelivery record.
 
-    eventId: The event's id (its cursor); null for a test delivery"""
+    eventId: The event's id (its cursor); for a test delivery, the test's own id (`test_` and a UUID) that its body carries"""
 
 
 _JobErrorRequired = TypedDict(

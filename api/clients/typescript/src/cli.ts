@@ -17,7 +17,7 @@ const USAGE = `usage: gsm <command> [options]  (--json for machine-readable outp
   clusters                                your clusters
   servers list --cluster <id>             servers of a cluster
   servers start|stop|restart|kill <id> [--wait]
-  rcon <server> <command…>                run a console command and print its answer
+  rcon <server> <command…>                run a console command (taken as written) and print its answer
   console <server>                        the recent console, then follow it live
   players search --cluster <id> [text]    players (--online for those online)
   players show <id>                       a player with sessions, notes and bans
@@ -29,18 +29,33 @@ const USAGE = `usage: gsm <command> [options]  (--json for machine-readable outp
   tasks list --cluster <id> | tasks run <id> [--wait]
   jobs show <id> | jobs wait <id>
   events --cluster <id> [--types a,b] [--server <id>]   follow the cluster's events
-  help, --help, -h                        this text`;
+  help, --help, -h                        this text (-h only before the command)
+  --                                      what follows is arguments, never options`;
 
 class UsageError extends Error {}
 
 type Parsed = { positional: string[]; flags: Map<string, string | true> };
 
+/**
+ * Options may come anywhere, except that the arguments of a command are its own: `-h` means help only before the
+ * command (`gsm servers list -h` lists; `gsm -h` helps), everything after `--` is an argument, and the console command
+ * of `gsm rcon <server> <command…>` is taken as written (`gsm rcon <server> help -h` sends `help -h`), so gsm's own
+ * options go before it.
+ */
 function parse(argv: string[]): Parsed {
   const positional: string[] = [];
   const flags = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '-h') {
+    if (arg === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (positional[0] === 'rcon' && positional.length >= 2) {
+      positional.push(...argv.slice(i));
+      break;
+    }
+    if (arg === '-h' && positional.length === 0) {
       flags.set('help', true);
       continue;
     }
@@ -69,14 +84,21 @@ async function loadLogin(): Promise<{ url?: string; token?: string }> {
 
 /**
  * The token for `gsm login` from standard input: on a terminal, typed at a prompt (on stderr) and not echoed; else
- * the first line of what is piped in (`gsm login --url … < token-file`, or a secret manager's output).
+ * the first line of what is piped in (`gsm login --url … < token-file`, or a secret manager's output). Reading stops at
+ * the first line break, so a writer that keeps its end open (a helper that prints the token and waits) is not waited for.
  */
 async function readToken(): Promise<string> {
   const input = process.stdin;
   input.setEncoding('utf8');
   if (!input.isTTY) {
+    // Someone at a terminal whose input is redirected from something that never writes would see nothing happen.
+    if (process.stderr.isTTY) process.stderr.write('reading the token from standard input…\n');
     let text = '';
-    for await (const chunk of input) text += chunk as string;
+    // Leaving the loop early destroys the stream, which stops reading.
+    for await (const chunk of input) {
+      text += chunk as string;
+      if (text.includes('\n')) break;
+    }
     return (text.split(/\r?\n/)[0] ?? '').trim();
   }
   // Echo off before the prompt shows: whatever is typed after it is never on the screen.

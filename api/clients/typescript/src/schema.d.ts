@@ -3501,7 +3501,7 @@ export interface components {
             createdAt: string;
             deliveredAt: string | null;
             durationMs: number | null;
-            /** @description The event's id (its cursor); null for a test delivery */
+            /** @description The event's id (its cursor); for a test delivery, the test's own id (`test_` and a UUID) that its body carries */
             eventId: string | null;
             eventType: string;
             id: string;
