@@ -69,7 +69,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   const recovered = await recoverInterruptedRestores(join(dataDir, 'servers'));
   if (recovered.length > 0) logger.warn({ servers: recovered }, 'put back server directories a restore interrupted by the agent stopping had moved aside');
   const runtime = new ProcessRuntime();
-  const accounts = new Accounts({ user: settings.user, enabled: isRoot && !settings.allowRoot });
+  const accounts = new Accounts({ user: settings.user, enabled: isRoot && !settings.allowRoot, dataDir });
   const cgroups = new Cgroups();
   if (isRoot) await cgroups.setUp(process.env.GSM_CGROUP_ROOT);
   if (isRoot && settings.allowRoot) logger.warn('allowRoot is set: game servers run as root');

@@ -19,7 +19,7 @@ import { RestartPolicy } from '../runtime/restartPolicy.ts';
 import { StdinChannel } from './stdinChannel.ts';
 import { createProcessSampler, treeMemoryBytes } from './processStats.ts';
 import { PendingModeration } from './pendingModeration.ts';
-import { ownTree, type Accounts } from './accounts.ts';
+import { endProcessesOf, prepareServerDir, type Accounts } from './accounts.ts';
 import type { Cgroups } from '../runtime/cgroups.ts';
 
 export type Reporter = (event: string, data: Record<string, unknown>) => void;
@@ -149,6 +149,9 @@ export class ServerSupervisor {
     this.#maintenance = what;
     if (status) this.#setStatus(status, { message: `${what.toLowerCase()} under way` });
     try {
+      // Nothing of the server may still run while its files change (a helper its game left behind included).
+      const account = await this.#options.accounts?.forServer(this.config.id);
+      if (account) await endProcessesOf(account);
       return await work();
     } finally {
       this.#maintenance = undefined;
@@ -196,9 +199,9 @@ export class ServerSupervisor {
     this.#memoryStop = undefined;
     this.#setStatus('STARTING');
     try {
-      await mkdir(this.#dir, { recursive: true });
       const account = await this.#options.accounts?.forServer(this.config.id);
-      if (account) await ownTree(this.#dir, account);
+      if (account) await prepareServerDir(this.#dir, account);
+      else await mkdir(this.#dir, { recursive: true });
       if (this.#adapter === minecraft) await minecraft.prepare(this.#dir, this.config, account);
       const startCommand = this.config.startCommand ?? this.#adapter.defaultStartCommand;
       const launch = buildLaunch({ ...this.config, startCommand }, this.#dir, {
@@ -215,7 +218,8 @@ export class ServerSupervisor {
         ...launch,
         cwd: this.#dir,
         runDir: this.#runDir,
-        ...(account ? { user: { uid: account.uid, gid: account.gid } } : {}),
+        // The account is the server's alone: when it stops, every process of the account goes (even one that left its group).
+        ...(account ? { user: { uid: account.uid, gid: account.gid }, ownAccount: true } : {}),
         ...(this.#cgroup ? { cgroup: this.#cgroup } : {}),
       });
       this.#startedAt = Date.now();

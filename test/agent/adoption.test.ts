@@ -5,6 +5,7 @@
  * pipe). A game that died while no agent ran is CRASHED and restarted by its policy. As root, games run as their own
  * unprivileged account and cannot read each other's files.
  */
+import { accountNameOf } from '../../agent/servers/accounts.ts';
 import test from 'ava';
 import { connect, type Socket } from 'node:net';
 import { readFile, stat, writeFile } from 'node:fs/promises';
@@ -207,7 +208,7 @@ test.serial('run as root, each game runs as its own unprivileged account and can
   t.not(uidOne, 0);
   t.not(uidTwo, 0);
   t.not(uidOne, uidTwo);
-  t.is(execFileSync('id', ['-nu', String(uidOne)], { encoding: 'utf8' }).trim(), `gsm-${one.id.replaceAll('-', '').slice(0, 12)}`);
+  t.is(execFileSync('id', ['-nu', String(uidOne)], { encoding: 'utf8' }).trim(), accountNameOf('gsm', one.id));
   const dirOne = join(agent.dataDir, 'servers', one.id);
   t.is((await stat(dirOne)).uid, uidOne);
   t.is((await stat(dirOne)).mode & 0o777, 0o700);

@@ -6,6 +6,7 @@
  * progress becomes the job's, a failed run is tried again; CUSTOM runs installCommand; a running server cannot be
  * installed over (409).
  */
+import { accountNameOf } from '../../agent/servers/accounts.ts';
 import test from 'ava';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -263,7 +264,7 @@ test.serial('as root, SteamCMD and the installed files belong to the server’s 
   const created = await request(`/api/v1/clusters/${clusterId}/servers`, { name: 'cs', gameType: 'CS2', machineId, gamePort, queryPort, rconPort });
   const server = await body(created);
   t.is((await jobEnds(created.headers.get('gsm-install-job')!)).status, 'SUCCEEDED');
-  const account = `gsm-${server.id.replaceAll('-', '').slice(0, 12)}`;
+  const account = accountNameOf('gsm', server.id);
   t.is(await readFile(join(dirOf(agent, server.id), 'installed-app-730.txt'), 'utf8'), `app 730 installed by ${account}\n`);
 });
 
