@@ -50,6 +50,11 @@ export const serverStatusEvent = z
     at: iso,
     exitCode: z.int().nullable().optional(),
     message: z.string().max(2000).optional(),
+    /** The OS account the server runs as (absent: unchanged). */
+    osUser: z
+      .string()
+      .regex(/^[^\x00-\x20\x7f]{1,64}$/)
+      .optional(),
   })
   .strict();
 

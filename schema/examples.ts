@@ -82,6 +82,7 @@ const server = {
   version: null,
   installedVersion: null,
   installedAt: CREATED,
+  osUser: 'gsm-5d41402abc4b',
   acceptEula: false,
   installCommand: null,
   backupRetention: 5,

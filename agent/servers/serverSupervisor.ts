@@ -6,6 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
 import type { GameAdapter, CommandChannel, PlayerInfo, PlayerLine } from '../games/adapter.ts';
@@ -21,6 +22,15 @@ import { createProcessSampler, treeMemoryBytes } from './processStats.ts';
 import { PendingModeration } from './pendingModeration.ts';
 import { endProcessesOf, prepareServerDir, type Accounts } from './accounts.ts';
 import type { Cgroups } from '../runtime/cgroups.ts';
+
+/** The agent's own user (servers run as it when the agent is not root, or with allowRoot). */
+function agentUser(): string | undefined {
+  try {
+    return userInfo().username;
+  } catch {
+    return undefined;
+  }
+}
 
 export type Reporter = (event: string, data: Record<string, unknown>) => void;
 
@@ -108,7 +118,12 @@ export class ServerSupervisor {
     this.#logDir = join(options.dataDir, 'logs', config.id);
     this.pendingModeration = new PendingModeration(this.#runDir);
     this.#policy = options.restartPolicy ?? new RestartPolicy();
+    if (options.accounts?.enabled) void options.accounts.nameOf(config.id).then((name) => (this.#osUser ??= name), () => undefined);
+    else this.#osUser = agentUser();
   }
+
+  /** The OS account the server runs as, reported with its status (once known: an account is made at the first start). */
+  #osUser: string | undefined;
 
   get running(): boolean {
     return this.#process?.inspect().running ?? false;
@@ -151,6 +166,7 @@ export class ServerSupervisor {
     try {
       // Nothing of the server may still run while its files change (a helper its game left behind included).
       const account = await this.#options.accounts?.forServer(this.config.id);
+      if (account) this.#osUser = account.name;
       if (account) await endProcessesOf(account);
       return await work();
     } finally {
@@ -200,6 +216,7 @@ export class ServerSupervisor {
     this.#setStatus('STARTING');
     try {
       const account = await this.#options.accounts?.forServer(this.config.id);
+      if (account) this.#osUser = account.name;
       if (account) await prepareServerDir(this.#dir, account);
       else await mkdir(this.#dir, { recursive: true });
       if (this.#adapter === minecraft) await minecraft.prepare(this.#dir, this.config, account);
@@ -381,7 +398,13 @@ export class ServerSupervisor {
     this.#statusExtra = extra;
     if (changed) this.remember();
     for (const listener of [...this.#statusListeners]) listener(status);
-    this.#options.report('server:status', { serverId: this.config.id, status, at: new Date().toISOString(), ...extra });
+    this.#options.report('server:status', {
+      serverId: this.config.id,
+      status,
+      at: new Date().toISOString(),
+      ...extra,
+      ...(this.#osUser ? { osUser: this.#osUser } : {}),
+    });
   }
 
   #timer(run: () => void, ms: number): void {

@@ -5,7 +5,6 @@
  * pipe). A game that died while no agent ran is CRASHED and restarted by its policy. As root, games run as their own
  * unprivileged account and cannot read each other's files.
  */
-import { accountNameOf } from '../../agent/servers/accounts.ts';
 import test from 'ava';
 import { connect, type Socket } from 'node:net';
 import { readFile, stat, writeFile } from 'node:fs/promises';
@@ -19,6 +18,8 @@ import { until } from '../support/wait.ts';
 import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { createFakeServer, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+import { userInfo } from 'node:os';
+import { accountNameOf } from '../../agent/servers/accounts.ts';
 
 let app: GatewayApp;
 let owner: TestUser;
@@ -151,6 +152,9 @@ test.serial('stdin-console games (Minecraft) take commands through the named pip
   await until(async () => second.lines.some((line) => line.includes('adopted a running game server')), 'adopted');
   await reaches(server.id, 'ONLINE', 15_000);
   t.is(await pidOf(second, server.id), pid);
+  // Run without per-server accounts, a server runs as the agent's own user, and its record says so.
+  const record = await body(await app.request(`/api/v1/servers/${server.id}`, { headers: owner.auth }));
+  t.is(record.osUser, userInfo().username);
   const answer = await body(await post(`/api/v1/servers/${server.id}/rcon?wait=20`, { command: 'list' }));
   t.is(answer.status, 'SUCCEEDED', JSON.stringify(answer));
   t.regex(String(answer.output), /There are 1 of a max of \d+ players online: Steve/);
@@ -209,6 +213,10 @@ test.serial('run as root, each game runs as its own unprivileged account and can
   t.not(uidTwo, 0);
   t.not(uidOne, uidTwo);
   t.is(execFileSync('id', ['-nu', String(uidOne)], { encoding: 'utf8' }).trim(), accountNameOf('gsm', one.id));
+  // The server record says which account it runs as (reported by the agent with its status).
+  const osUserOf = async (id: string) => (await body(await app.request(`/api/v1/servers/${id}`, { headers: owner.auth }))).osUser;
+  await until(async () => (await osUserOf(one.id)) === accountNameOf('gsm', one.id), 'osUser reported');
+  t.is(await osUserOf(two.id), accountNameOf('gsm', two.id));
   const dirOne = join(agent.dataDir, 'servers', one.id);
   t.is((await stat(dirOne)).uid, uidOne);
   t.is((await stat(dirOne)).mode & 0o777, 0o700);

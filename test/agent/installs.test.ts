@@ -6,7 +6,6 @@
  * progress becomes the job's, a failed run is tried again; CUSTOM runs installCommand; a running server cannot be
  * installed over (409).
  */
-import { accountNameOf } from '../../agent/servers/accounts.ts';
 import test from 'ava';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -19,6 +18,7 @@ import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { createFakeServer, FAKE_SERVER, freePorts, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
 import { fakeJar, serveMinecraft, serveSteamcmd, startDownloadServer, type DownloadServer } from '../support/downloads.ts';
+import { accountNameOf } from '../../agent/servers/accounts.ts';
 
 let app: GatewayApp;
 let owner: TestUser;
