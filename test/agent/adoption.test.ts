@@ -7,9 +7,9 @@
  */
 import test from 'ava';
 import { connect, type Socket } from 'node:net';
-import { readFile, stat, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { sql } from 'slonik';
@@ -265,4 +265,38 @@ test.serial('where no cgroup enforces it, a server over its memory limit is stop
   await reaches(server.id, 'CRASHED', 15_000);
   const record = await body(await app.request(`/api/v1/servers/${server.id}`, { headers: owner.auth }));
   t.regex(String(record.statusReason), /memory use \d+ MiB over its limit of 256 MiB/);
+});
+
+test.serial('as root, a deleted server leaves nothing on the machine but its backups: no process, no directory, no account', async (t) => {
+  if (process.getuid?.() !== 0) return t.pass('needs root (CI runs as root)');
+  // Accounts of a prefix of this test's own, removed afterwards.
+  const prefix = `gd${Date.now().toString(36).slice(-5)}`;
+  t.teardown(() => {
+    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+      const name = line.split(':')[0]!;
+      if (name === prefix || name.startsWith(`${prefix}-`)) spawnSync('userdel', [name]);
+    }
+    spawnSync('groupdel', [prefix]);
+  });
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
+  const agent = await startAgent({ url: app.url, machineId, token, accounts: true, env: { GSM_USER: prefix } });
+  agents.push(agent);
+  const server = await createFakeServer(app, owner, clusterId, machineId);
+  t.is((await post(`/api/v1/servers/${server.id}/start?wait=60`, {})).status, 200);
+  const name = accountNameOf(prefix, server.id);
+  const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim());
+  // Something the game left running outside its process group.
+  const stray = spawn('setsid', ['sleep', '1000'], { uid, gid: Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim()), stdio: 'ignore' });
+  const backups = join(agent.dataDir, 'backups', server.id);
+  await mkdir(backups, { recursive: true });
+  await writeFile(join(backups, 'kept.txt'), 'a backup');
+  t.is((await app.request(`/api/v1/servers/${server.id}`, { method: 'DELETE', headers: owner.auth })).status, 200);
+  const accountExists = () => spawnSync('id', ['-u', name]).status === 0;
+  await until(async () => !accountExists(), 'the account removed', 30_000);
+  t.false(existsSync(join(agent.dataDir, 'servers', server.id)), 'its directory is gone');
+  t.false(existsSync(join(agent.dataDir, 'run', server.id)));
+  t.is(await readFile(join(backups, 'kept.txt'), 'utf8'), 'a backup', 'its backups stay');
+  await until(async () => stray.exitCode !== null || stray.signalCode !== null, 'the stray process ended');
+  const left = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] === String(uid));
+  t.deepEqual(left, []);
 });
