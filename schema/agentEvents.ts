@@ -53,7 +53,7 @@ export const serverStatusEvent = z
     /** The OS account the server runs as (absent: unchanged). */
     osUser: z
       .string()
-      .regex(/^[^\x00-\x20\x7f]{1,64}$/)
+      .regex(/^[\w.$@-]{1,64}$/)
       .optional(),
   })
   .strict();

@@ -321,7 +321,8 @@ async function moveTreeTo(dir: string, from: RunAs, to: Account): Promise<void> 
     writer.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-2048)));
     const ended = (child: ReturnType<typeof spawn>) => new Promise<number | null>((resolve) => child.on('close', resolve).on('error', () => resolve(null)));
     const [readCode, writeCode] = await Promise.all([ended(reader), ended(writer)]);
-    if ((readCode !== 0 && readCode !== 1) || writeCode !== 0) throw new Error(`the files could not be copied to ${to.name} (tar: ${stderr.trim() || `exit ${readCode}/${writeCode}`})`);
+    if ((readCode !== 0 && readCode !== 1) || writeCode !== 0)
+      throw new Error(`the files could not be copied to ${to.name} (tar: ${stderr.trim() || `exit ${readCode}/${writeCode}`})`);
     await rename(dir, aside);
     await rename(fresh, dir);
   } catch (error) {

@@ -118,7 +118,11 @@ export class ServerSupervisor {
     this.#logDir = join(options.dataDir, 'logs', config.id);
     this.pendingModeration = new PendingModeration(this.#runDir);
     this.#policy = options.restartPolicy ?? new RestartPolicy();
-    if (options.accounts?.enabled) void options.accounts.nameOf(config.id).then((name) => (this.#osUser ??= name), () => undefined);
+    if (options.accounts?.enabled)
+      void options.accounts.nameOf(config.id).then(
+        (name) => (this.#osUser ??= name),
+        () => undefined,
+      );
     else this.#osUser = agentUser();
   }
 

@@ -297,6 +297,8 @@ test.serial('as root, a deleted server leaves nothing on the machine but its bac
   t.false(existsSync(join(agent.dataDir, 'run', server.id)));
   t.is(await readFile(join(backups, 'kept.txt'), 'utf8'), 'a backup', 'its backups stay');
   await until(async () => stray.exitCode !== null || stray.signalCode !== null, 'the stray process ended');
-  const left = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] === String(uid));
+  const left = readdirSync('/proc').filter(
+    (pid) => /^\d+$/.test(pid) && /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] === String(uid),
+  );
   t.deepEqual(left, []);
 });

@@ -154,54 +154,57 @@ test.serial('an account an earlier agent shared between two servers is split at 
   t.is(record[legacyAccountNameOf(prefix, ids[0]!)], null, 'the old shared account stays recorded as this agent’s (purge removes it)');
 });
 
-test.serial('a process of the server’s account swapping directories for links to root’s files during handovers and SteamCMD unpacks never gets them chowned', async (t) => {
-  if (!isRoot) return t.pass('needs root (CI runs as root)');
-  const dir = await dataDir();
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const outside = await rootsFile();
-  t.teardown(() => rm(outside.dir, { recursive: true, force: true }));
-  const serverId = randomUUID();
-  const account = await new Accounts({ user: prefix, enabled: true, dataDir: dir }).forServer(serverId)!;
-  const serverDir = join(dir, 'servers', serverId);
-  const home = join(dir, 'steamcmd', serverId);
-  await prepareServerDir(serverDir, account);
-  // Left running by the game: makes directories, then swaps them for links to root's directory and file, over and
-  // over, in the server's directory and its SteamCMD copy, and deletes steamcmd.sh so that every install unpacks again.
-  runAsAccount(
-    account,
-    `while :; do for d in "${serverDir}" "${home}" "${home}/linux32"; do
+test.serial(
+  'a process of the server’s account swapping directories for links to root’s files during handovers and SteamCMD unpacks never gets them chowned',
+  async (t) => {
+    if (!isRoot) return t.pass('needs root (CI runs as root)');
+    const dir = await dataDir();
+    t.teardown(() => rm(dir, { recursive: true, force: true }));
+    const outside = await rootsFile();
+    t.teardown(() => rm(outside.dir, { recursive: true, force: true }));
+    const serverId = randomUUID();
+    const account = await new Accounts({ user: prefix, enabled: true, dataDir: dir }).forServer(serverId)!;
+    const serverDir = join(dir, 'servers', serverId);
+    const home = join(dir, 'steamcmd', serverId);
+    await prepareServerDir(serverDir, account);
+    // Left running by the game: makes directories, then swaps them for links to root's directory and file, over and
+    // over, in the server's directory and its SteamCMD copy, and deletes steamcmd.sh so that every install unpacks again.
+    runAsAccount(
+      account,
+      `while :; do for d in "${serverDir}" "${home}" "${home}/linux32"; do
       mkdir -p "$d/a/b" 2>/dev/null; mv "$d/a" "$d/old" 2>/dev/null; ln -sfn "${outside.dir}" "$d/a" 2>/dev/null; ln -sf "${outside.file}" "$d/a2" 2>/dev/null;
       rm -rf "$d/old" "$d/linux32.x" 2>/dev/null; mv "$d/linux32" "$d/linux32.x" 2>/dev/null && ln -sfn "${outside.dir}" "$d/linux32" 2>/dev/null;
       rm -f "${home}/steamcmd.sh" 2>/dev/null; done; done`,
-  );
-  const steamcmdUrl = await serveSteamcmd(downloads);
-  const context: InstallContext = {
-    dataDir: dir,
-    manifestUrl: 'http://127.0.0.1:1/unused',
-    steamcmdUrl,
-    serverId,
-    dir: serverDir,
-    stagingDir: join(dir, 'staging', serverId),
-    account,
-    version: null,
-    acceptEula: false,
-    signal: new AbortController().signal,
-    progress: () => undefined,
-    line: () => undefined,
-    retries: 0,
-  };
-  for (let round = 0; round < 3; round++) {
-    // The way an operator handed a directory back to the agent before ("chown root it, the next start does it").
-    await chown(serverDir, 0, 0);
-    await prepareServerDir(serverDir, account);
-    // The install itself may fail (the attacker deletes SteamCMD under it): what matters is what root did meanwhile.
-    await installSteamApp(context, 'CS2').catch(() => undefined);
-    await unchanged(t, outside);
-  }
-  t.is((await stat(serverDir)).uid, account.uid);
-  t.is((await stat(home)).uid, account.uid);
-  t.is((await stat(join(dir, 'steamcmd'))).uid, 0, 'the SteamCMD download stays root’s');
-});
+    );
+    const steamcmdUrl = await serveSteamcmd(downloads);
+    const context: InstallContext = {
+      dataDir: dir,
+      manifestUrl: 'http://127.0.0.1:1/unused',
+      steamcmdUrl,
+      serverId,
+      dir: serverDir,
+      stagingDir: join(dir, 'staging', serverId),
+      account,
+      version: null,
+      acceptEula: false,
+      signal: new AbortController().signal,
+      progress: () => undefined,
+      line: () => undefined,
+      retries: 0,
+    };
+    for (let round = 0; round < 3; round++) {
+      // The way an operator handed a directory back to the agent before ("chown root it, the next start does it").
+      await chown(serverDir, 0, 0);
+      await prepareServerDir(serverDir, account);
+      // The install itself may fail (the attacker deletes SteamCMD under it): what matters is what root did meanwhile.
+      await installSteamApp(context, 'CS2').catch(() => undefined);
+      await unchanged(t, outside);
+    }
+    t.is((await stat(serverDir)).uid, account.uid);
+    t.is((await stat(home)).uid, account.uid);
+    t.is((await stat(join(dir, 'steamcmd'))).uid, 0, 'the SteamCMD download stays root’s');
+  },
+);
 
 test.serial('STOP ends every process of the server, also one that left its process group with setsid', async (t) => {
   if (!isRoot) return t.pass('needs root (CI runs as root)');
@@ -256,5 +259,10 @@ test.serial('uninstall --purge removes only the accounts this agent recorded (an
   t.false(exists(oldName), 'the earlier agent’s account of our server is removed');
   t.true(exists(theirs), 'another agent’s account stays');
   t.deepEqual(await processesOf(ours.uid), [], 'anything of ours left running has ended');
-  t.not(await new Promise((resolve) => (stray.exitCode !== null || stray.signalCode !== null ? resolve(stray.signalCode) : stray.once('exit', (_code, signal) => resolve(signal)))), null);
+  t.not(
+    await new Promise((resolve) =>
+      stray.exitCode !== null || stray.signalCode !== null ? resolve(stray.signalCode) : stray.once('exit', (_code, signal) => resolve(signal)),
+    ),
+    null,
+  );
 });
