@@ -250,6 +250,7 @@ export async function removeAs(who: RunAs | undefined, paths: string[]): Promise
   }
   const done = await runAs(who, 'rm', ['-rf', '--one-file-system', '--', ...paths]);
   if (done.error) throw done.error;
+  if (done.code !== 0) throw new Error(`could not remove everything as the server's account: ${done.stderr.split('\n')[0] || `rm exit ${done.code}`}`);
 }
 
 /**

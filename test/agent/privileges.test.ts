@@ -6,12 +6,16 @@ import test from 'ava';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installSteamApp } from '../../agent/installs/steam.ts';
 import type { InstallContext } from '../../agent/installs/context.ts';
 import { uninstall } from '../../agent/install/systemUnit.ts';
 import { ProcessRuntime } from '../../agent/runtime/processRuntime.ts';
+import { killLeftovers } from '../../agent/servers/leftovers.ts';
+import { wipe } from '../../agent/servers/wipe.ts';
+import type { Logger } from '../../schema/logger.ts';
 import { ACCOUNTS_FILE, accountNameOf, Accounts, ensureBaseUser, legacyAccountNameOf, prepareServerDir, type Account } from '../../agent/servers/accounts.ts';
 import { serveSteamcmd, startDownloadServer, type DownloadServer } from '../support/downloads.ts';
 
@@ -265,4 +269,45 @@ test.serial('uninstall --purge removes only the accounts this agent recorded (an
     ),
     null,
   );
+});
+
+test.serial('WIPE deletes as the server’s account: what the account could not delete itself stays', async (t) => {
+  if (!isRoot) return t.pass('needs root (CI runs as root)');
+  const dir = await dataDir();
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const serverId = randomUUID();
+  const account = await new Accounts({ user: prefix, enabled: true, dataDir: dir }).forServer(serverId)!;
+  const serverDir = join(dir, 'servers', serverId);
+  await prepareServerDir(serverDir, account);
+  await mkdir(join(serverDir, 'world'));
+  await writeFile(join(serverDir, 'world', 'level.dat'), 'the game’s');
+  await chown(join(serverDir, 'world'), account.uid, account.gid);
+  await chown(join(serverDir, 'world', 'level.dat'), account.uid, account.gid);
+  // A directory of root's inside (as a link the game swapped in mid-wipe would lead to): the account cannot empty it.
+  await mkdir(join(serverDir, 'world_nether'), { mode: 0o755 });
+  await writeFile(join(serverDir, 'world_nether', 'root.txt'), 'root’s');
+  await t.throwsAsync(wipe(serverDir, ['world', 'world_nether'], account), {
+    message: /could not remove everything as the server's account: .*Permission denied/,
+  });
+  t.false(existsSync(join(serverDir, 'world')), 'the account’s files go');
+  t.is(await readFile(join(serverDir, 'world_nether', 'root.txt'), 'utf8'), 'root’s', 'root’s stay: the deleting was not done as root');
+});
+
+test.serial('a server.pid the game’s account wrote is not believed: root never kills the process group it names', async (t) => {
+  if (!isRoot) return t.pass('needs root (CI runs as root)');
+  const dir = await dataDir();
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const serverId = randomUUID();
+  const account = await new Accounts({ user: prefix, enabled: true, dataDir: dir }).forServer(serverId)!;
+  const serverDir = join(dir, 'servers', serverId);
+  await prepareServerDir(serverDir, account);
+  // A process group of root's that the game would like to see killed.
+  const victim = spawn('sleep', ['1000'], { detached: true, stdio: 'ignore' });
+  attackers.push(victim);
+  const written = spawnSync('/bin/sh', ['-c', `echo ${victim.pid} > "${join(serverDir, 'server.pid')}"`], { uid: account.uid, gid: account.gid });
+  t.is(written.status, 0);
+  const killed = await killLeftovers(dir, { warn: () => undefined } as unknown as Logger);
+  t.is(killed, 0);
+  t.notThrows(() => process.kill(victim.pid!, 0), 'root’s process still runs');
+  t.is(victim.exitCode, null);
 });
