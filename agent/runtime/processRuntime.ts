@@ -14,7 +14,21 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { closeSync, constants, fstatSync, ftruncateSync, openSync, read, readFileSync, rmSync, watch, writeFileSync, writeSync, type FSWatcher } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  read,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  watch,
+  writeFileSync,
+  writeSync,
+  type FSWatcher,
+} from 'node:fs';
 import { access, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 
 import { promisify } from 'node:util';
@@ -130,9 +144,9 @@ type ProcessIdentity = {
  * Ends every process of an account of a server's own at once: a helper running as the account sends SIGKILL to -1,
  * which the kernel delivers to every process of that uid in one pass (one forking meanwhile cannot slip through).
  */
-export function killAccount(account: { uid: number; gid: number }): Promise<void> {
-  if (account.uid === 0 || account.uid === process.getuid?.()) return Promise.resolve();
-  return new Promise((resolve) => {
+export async function killAccount(account: { uid: number; gid: number }): Promise<void> {
+  if (account.uid === 0 || account.uid === process.getuid?.()) return;
+  await new Promise<void>((resolve) => {
     const child = spawn(process.execPath, ['-e', "try { process.kill(-1, 'SIGKILL') } catch {}"], {
       cwd: '/',
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
@@ -143,6 +157,42 @@ export function killAccount(account: { uid: number; gid: number }): Promise<void
     child.on('error', () => resolve());
     child.on('close', () => resolve());
   });
+  // Should the helper not run (Node.js not executable by the account), root signals each process of the uid it finds,
+  // again until none is left.
+  for (let round = 0; round < 20; round++) {
+    const left = processesOfUid(account.uid);
+    if (left.length === 0) return;
+    for (const pid of left) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Pids of the processes whose real uid is `uid` (zombies excluded: they run nothing). */
+function processesOfUid(uid: number): number[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const found: number[] = [];
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    let status: string;
+    try {
+      status = readFileSync(`/proc/${name}/status`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (/^Uid:\s+(\d+)/m.exec(status)?.[1] === String(uid) && /^State:\s+(\S)/m.exec(status)?.[1] !== 'Z') found.push(Number(name));
+  }
+  return found;
 }
 
 /** Every process of a server: its process group, then its cgroup (`cgroup.kill`) and its own account, if it has them. */
