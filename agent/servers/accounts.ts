@@ -262,7 +262,9 @@ export async function removeTree(dir: string): Promise<void> {
   const owner = await ownerOf(dir);
   if (!owner) return void (await rm(dir, { force: true }).catch(() => undefined));
   if (owner.uid === 0 || owner.uid === process.getuid?.()) return void (await rm(dir, { recursive: true, force: true }));
-  // As the owner, the content goes (the owner cannot remove the directory itself from the agent's parent).
+  // As the owner, the content goes (the owner cannot remove the directory itself from the agent's parent); directories
+  // it closed to itself are opened again first.
+  await runAs(owner, 'chmod', ['-R', 'u+rwx', '--', dir]);
   await runAs(owner, 'find', [dir, '-mindepth', '1', '-delete']);
   await rmdir(dir).catch(async (error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw new Error(`${dir} could not be removed entirely: ${error.code}`, { cause: error });

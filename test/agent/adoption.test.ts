@@ -287,6 +287,14 @@ test.serial('as root, a deleted server leaves nothing on the machine but its bac
   const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim());
   // Something the game left running outside its process group.
   const stray = spawn('setsid', ['sleep', '1000'], { uid, gid: Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim()), stdio: 'ignore' });
+  // A directory the game closed to itself: removed all the same.
+  const gid = Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim());
+  const serverDir = join(agent.dataDir, 'servers', server.id);
+  t.is(
+    spawnSync('/bin/sh', ['-c', `mkdir -p "${serverDir}/closed/inner" && touch "${serverDir}/closed/inner/f" && chmod 000 "${serverDir}/closed"`], { uid, gid })
+      .status,
+    0,
+  );
   const backups = join(agent.dataDir, 'backups', server.id);
   await mkdir(backups, { recursive: true });
   await writeFile(join(backups, 'kept.txt'), 'a backup');
