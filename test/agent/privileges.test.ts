@@ -14,7 +14,9 @@ import type { InstallContext } from '../../agent/installs/context.ts';
 import { uninstall } from '../../agent/install/systemUnit.ts';
 import { ProcessRuntime } from '../../agent/runtime/processRuntime.ts';
 import { killLeftovers } from '../../agent/servers/leftovers.ts';
+import { ServerSupervisor } from '../../agent/servers/serverSupervisor.ts';
 import { wipe } from '../../agent/servers/wipe.ts';
+import type { ServerConfig } from '../../schema/agentEvents.ts';
 import type { Logger } from '../../schema/logger.ts';
 import { ACCOUNTS_FILE, accountNameOf, Accounts, ensureBaseUser, legacyAccountNameOf, prepareServerDir, type Account } from '../../agent/servers/accounts.ts';
 import { serveSteamcmd, startDownloadServer, type DownloadServer } from '../support/downloads.ts';
@@ -312,4 +314,33 @@ test.serial('a server.pid the game’s account wrote is not believed: root never
   t.is(killed, 0);
   t.notThrows(() => process.kill(victim.pid!, 0), 'root’s process still runs');
   t.is(victim.exitCode, null);
+});
+
+test.serial('an install (or update, restore) begins by ending whatever of the server’s account still runs', async (t) => {
+  if (!isRoot) return t.pass('needs root (CI runs as root)');
+  const dir = await dataDir();
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const serverId = randomUUID();
+  const accounts = new Accounts({ user: prefix, enabled: true, dataDir: dir });
+  const account = await accounts.forServer(serverId)!;
+  const config: ServerConfig = {
+    id: serverId,
+    name: 'held',
+    gameType: 'CUSTOM',
+    gamePort: 41000,
+    queryPort: 41001,
+    rconPort: 41002,
+    rconPassword: 'unused-password',
+    maxPlayers: 4,
+    desiredStatus: 'STOPPED',
+    autoRestart: false,
+    startCommand: 'true',
+    env: null,
+  };
+  const supervisor = new ServerSupervisor(config, { dataDir: dir, runtime: new ProcessRuntime(), report: () => undefined, accounts });
+  runAsAccount(account, 'setsid sleep 1000');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.true((await processesOf(account.uid)).length > 0, 'something of the account runs');
+  const seen = await supervisor.maintain('INSTALL', () => processesOf(account.uid));
+  t.deepEqual(seen, [], 'none of it runs while the files change');
 });
