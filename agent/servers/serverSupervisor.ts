@@ -170,8 +170,10 @@ export class ServerSupervisor {
     try {
       // Nothing of the server may still run while its files change (a helper its game left behind included).
       const account = await this.#options.accounts?.forServer(this.config.id);
-      if (account) this.#osUser = account.name;
-      if (account) await endProcessesOf(account);
+      if (account) {
+        this.#osUser = account.name;
+        await endProcessesOf(account);
+      }
       return await work();
     } finally {
       this.#maintenance = undefined;
@@ -220,9 +222,10 @@ export class ServerSupervisor {
     this.#setStatus('STARTING');
     try {
       const account = await this.#options.accounts?.forServer(this.config.id);
-      if (account) this.#osUser = account.name;
-      if (account) await prepareServerDir(this.#dir, account);
-      else await mkdir(this.#dir, { recursive: true });
+      if (account) {
+        this.#osUser = account.name;
+        await prepareServerDir(this.#dir, account);
+      } else await mkdir(this.#dir, { recursive: true });
       if (this.#adapter === minecraft) await minecraft.prepare(this.#dir, this.config, account);
       const startCommand = this.config.startCommand ?? this.#adapter.defaultStartCommand;
       const launch = buildLaunch({ ...this.config, startCommand }, this.#dir, {
