@@ -274,7 +274,9 @@ test.serial('as root, a deleted server leaves nothing on the machine but its bac
   t.teardown(() => {
     for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
       const name = line.split(':')[0]!;
-      if (name === prefix || name.startsWith(`${prefix}-`)) spawnSync('userdel', [name]);
+      if (name !== prefix && !name.startsWith(`${prefix}-`)) continue;
+      spawnSync('pkill', ['-KILL', '-u', name]); // a failed test may leave its game running
+      spawnSync('userdel', [name]);
     }
     spawnSync('groupdel', [prefix]);
   });
