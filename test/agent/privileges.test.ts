@@ -18,7 +18,16 @@ import { ServerSupervisor } from '../../agent/servers/serverSupervisor.ts';
 import { wipe } from '../../agent/servers/wipe.ts';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
 import type { Logger } from '../../schema/logger.ts';
-import { ACCOUNTS_FILE, accountNameOf, Accounts, ensureBaseUser, legacyAccountNameOf, prepareServerDir, type Account } from '../../agent/servers/accounts.ts';
+import {
+  ACCOUNTS_FILE,
+  accountNameOf,
+  Accounts,
+  endProcessesOf,
+  ensureBaseUser,
+  legacyAccountNameOf,
+  prepareServerDir,
+  type Account,
+} from '../../agent/servers/accounts.ts';
 import { serveSteamcmd, startDownloadServer, type DownloadServer } from '../support/downloads.ts';
 
 const isRoot = process.getuid?.() === 0;
@@ -173,6 +182,8 @@ test.serial(
     const serverDir = join(dir, 'servers', serverId);
     const home = join(dir, 'steamcmd', serverId);
     await prepareServerDir(serverDir, account);
+    // (Ended before the directories are removed, whether the test passes or not.)
+    t.teardown(() => endProcessesOf(account));
     // Left running by the game: makes directories, then swaps them for links to root's directory and file, over and
     // over, in the server's directory and its SteamCMD copy, and deletes steamcmd.sh so that every install unpacks again.
     runAsAccount(
@@ -218,6 +229,7 @@ test.serial(
     const copy = await stat(home).catch(() => undefined);
     t.is(copy?.uid ?? account.uid, account.uid);
     t.is((await stat(join(dir, 'steamcmd'))).uid, 0, 'the SteamCMD download stays root’s');
+    await endProcessesOf(account);
   },
 );
 
