@@ -30,6 +30,7 @@ import { createExecutor } from './jobs/executor.ts';
 import { pruneBackups, type BackupSettings } from './backups/backupJobs.ts';
 import { recoverInterruptedRestores } from './backups/archiver.ts';
 import { killLeftovers } from './servers/leftovers.ts';
+import { removeServer } from './servers/removal.ts';
 import { Supervisors } from './servers/supervisors.ts';
 import { GatewayAddresses } from './connection/gatewayAddresses.ts';
 import { UntilAcked, type Delivery } from './connection/untilAcked.ts';
@@ -69,7 +70,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   const recovered = await recoverInterruptedRestores(join(dataDir, 'servers'));
   if (recovered.length > 0) logger.warn({ servers: recovered }, 'put back server directories a restore interrupted by the agent stopping had moved aside');
   const runtime = new ProcessRuntime();
-  const accounts = new Accounts({ user: settings.user, enabled: isRoot && !settings.allowRoot });
+  const accounts = new Accounts({ user: settings.user, enabled: isRoot && !settings.allowRoot, dataDir });
   const cgroups = new Cgroups();
   if (isRoot) await cgroups.setUp(process.env.GSM_CGROUP_ROOT);
   if (isRoot && settings.allowRoot) logger.warn('allowRoot is set: game servers run as root');
@@ -288,6 +289,11 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       if (!wanted.has(id)) {
         supervisors.delete(id);
         await supervisor.dispose().catch((error: unknown) => logger.error({ err: error, serverId: id }, 'could not stop a removed server'));
+        // Deleted in the service: its files and account go too (its backups stay).
+        await removeServer(dataDir, id, accounts).then(
+          () => logger.info({ serverId: id }, 'removed a deleted server’s files and account'),
+          (error: unknown) => logger.error({ err: error, serverId: id }, 'could not remove a deleted server’s files'),
+        );
       }
     }
     for (const config of wanted.values()) {

@@ -51,6 +51,11 @@ export const serverStatusEvent = z
     at: iso,
     exitCode: z.int().nullable().optional(),
     message: z.string().max(2000).optional(),
+    /** The OS account the server runs as (absent: unchanged). */
+    osUser: z
+      .string()
+      .regex(/^[\w.$@-]{1,64}$/)
+      .optional(),
   })
   .strict();
 

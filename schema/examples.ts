@@ -83,6 +83,7 @@ const server = {
   version: null,
   installedVersion: null,
   installedAt: CREATED,
+  osUser: 'gsm-5d41402abc4b',
   acceptEula: false,
   installCommand: null,
   backupRetention: 5,

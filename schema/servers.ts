@@ -164,6 +164,7 @@ export const server = z
     version: z.string().nullable().meta({ description: 'The game version an INSTALL or UPDATE installs (null: the latest release).' }),
     installedVersion: z.string().nullable().meta({ description: 'What the last successful INSTALL or UPDATE installed (null: never installed by the agent).' }),
     installedAt: timestamp.nullable(),
+    osUser: z.string().nullable().meta({ description: 'The OS account the server runs as on its machine, as its agent reported it (null: not reported yet).' }),
     acceptEula: z.boolean().meta({ description: "MINECRAFT: you accept Mojang's EULA; the agent writes `eula=true` only then." }),
     installCommand: z.string().nullable(),
     backupRetention: z.int(),

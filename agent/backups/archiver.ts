@@ -22,6 +22,7 @@ import { basename, dirname, join } from 'node:path';
 import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import { removeTree } from '../servers/accounts.ts';
 
 export type ArchiveAccount = { uid: number; gid: number } | undefined;
 export type ArchiveErrorCode = 'DISK_FULL' | 'ARCHIVE_FAILED' | 'CHECKSUM_MISMATCH' | 'RESTORE_FAILED' | 'CANCELLED';
@@ -193,11 +194,12 @@ export async function restoreArchive(options: {
       if (existed) await rename(aside, options.dir);
       throw error;
     }
-    await rm(aside, { recursive: true, force: true });
+    // The old files are the account's, and may be changed by it while they go: removed as the account (removeTree).
+    await removeTree(aside);
   } catch (error) {
     await archiveFile?.close().catch(() => undefined);
     archiveFile = undefined;
-    await rm(fresh, { recursive: true, force: true });
+    await removeTree(fresh).catch(() => undefined);
     if (error instanceof ArchiveError) throw error;
     if (isDiskFull(error)) throw new ArchiveError('DISK_FULL', `no space left on the disk of ${options.dir} for the restore`);
     if (options.signal?.aborted) throw new ArchiveError('CANCELLED', 'the restore was cancelled');
@@ -258,7 +260,7 @@ export async function recoverInterruptedRestores(serversDir: string): Promise<st
     if (match[2] === 'old' && !(await stat(original).catch(() => undefined))) {
       await rename(path, original);
       recovered.push(match[1]!);
-    } else await rm(path, { recursive: true, force: true });
+    } else await removeTree(path);
   }
   return recovered;
 }

@@ -14,7 +14,7 @@
  */
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ownTree, type Account } from '../servers/accounts.ts';
+import { prepareServerDir, type Account } from '../servers/accounts.ts';
 import type { ServerSupervisor } from '../servers/serverSupervisor.ts';
 import { JobError } from '../jobs/jobRunner.ts';
 import { ArchiveError, restoreArchive, writeArchive } from './archiver.ts';
@@ -86,8 +86,8 @@ export async function runBackupJob(
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, `${backupId}.tar.gz`);
   // A server never started has no directory yet: made as the game would have it (its account's, closed to others).
-  await mkdir(supervisor.dir, { recursive: true });
-  if (options.account) await ownTree(supervisor.dir, options.account);
+  if (options.account) await prepareServerDir(supervisor.dir, options.account);
+  else await mkdir(supervisor.dir, { recursive: true });
   try {
     options.progress(null, supervisor.running ? 'archiving the running server' : 'archiving');
     const { archived, inconsistency } = await withSavingPaused(supervisor, params.requireConsistent === true, async (inconsistency) => ({

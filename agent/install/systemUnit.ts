@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ensureBaseUser } from '../servers/accounts.ts';
+import { endProcessesOf, ensureBaseUser, ownAccounts } from '../servers/accounts.ts';
 import { isSameProcess } from '../runtime/processRuntime.ts';
 import type { AgentSettings } from '../settings.ts';
 
@@ -159,19 +159,16 @@ export async function uninstall({ configPath, dataDir, user, unitDir, purge, pri
     print(`stopped and disabled ${UNIT_NAME}`);
   }
   await stopServers(dataDir, 30_000, print);
+  // Only the accounts this agent made (another agent's on the same machine stay); anything of theirs that left its
+  // server's process group ends too.
+  const accounts = process.getuid?.() === 0 ? await ownAccounts(dataDir, user) : [];
+  for (const account of accounts) await endProcessesOf(account);
   await rm(unitPath, { force: true });
   if (systemdRuns()) spawnSync('systemctl', ['daemon-reload'], { stdio: 'ignore' });
   await rm(configPath, { force: true });
   print(`removed ${unitPath} and ${configPath}`);
   if (!purge) return print(`kept ${dataDir} (game servers' files); --purge removes it and the servers' accounts`);
   await rm(dataDir, { recursive: true, force: true });
-  if (process.getuid?.() === 0) {
-    const passwd = await readFile('/etc/passwd', 'utf8').catch(() => '');
-    const prefix = `${user}-`;
-    for (const line of passwd.split('\n')) {
-      const name = line.split(':')[0];
-      if (name.startsWith(prefix) && /^[0-9a-f]{12}$/.test(name.slice(prefix.length))) spawnSync('userdel', [name], { stdio: 'ignore' });
-    }
-  }
+  for (const account of accounts) spawnSync('userdel', [account.name], { stdio: 'ignore' });
   print(`removed ${dataDir} and the servers' accounts`);
 }

@@ -12,7 +12,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
-import { ownTree, type Account } from '../servers/accounts.ts';
+import { prepareServerDir, type Account } from '../servers/accounts.ts';
 import type { ServerSupervisor } from '../servers/serverSupervisor.ts';
 import { buildLaunch, CommandLineError } from '../runtime/commandLine.ts';
 import { InstallError } from './download.ts';
@@ -67,8 +67,8 @@ async function runInstallCommand(context: InstallContext, config: ServerConfig):
 
 /** Installs with the server's recipe; the server must not run (the caller holds it stopped). */
 async function install(context: InstallContext, config: ServerConfig): Promise<{ version: string | null; message: string }> {
-  await mkdir(context.dir, { recursive: true });
-  if (context.account) await ownTree(context.dir, context.account);
+  if (context.account) await prepareServerDir(context.dir, context.account);
+  else await mkdir(context.dir, { recursive: true });
   try {
     if (config.gameType === 'MINECRAFT') return await installMinecraft(context);
     if (STEAM_APPS[config.gameType]) return await installSteamApp(context, config.gameType);

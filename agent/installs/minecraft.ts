@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
-import { lchown, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
@@ -36,7 +36,8 @@ async function fileSha1(path: string): Promise<string | undefined> {
     return undefined;
   }
   try {
-    if (!(await handle.stat()).isFile()) return undefined;
+    const info = await handle.stat();
+    if (!info.isFile() || info.nlink > 1) return undefined;
     const hash = createHash('sha1');
     await pipeline(createReadStream('', { fd: handle, autoClose: false }), hash);
     return hash.digest('hex');
@@ -77,7 +78,16 @@ export async function installMinecraft(context: InstallContext): Promise<{ versi
       ...(server.size === undefined ? {} : { size: server.size }),
       onProgress: (received, total) => context.progress(total ? Math.min(99, Math.floor((received / total) * 100)) : null, `downloading server.jar`),
     });
-    if (account) await lchown(staged, account.uid, account.gid);
+    if (account) {
+      // The staged file is the agent's own (in root's staging directory), changed through its descriptor all the same.
+      const handle = await open(staged, constants.O_RDONLY | constants.O_NOFOLLOW);
+      try {
+        if ((await handle.stat()).nlink > 1) throw new InstallError('INSTALL_FAILED', 'the downloaded server.jar has more than one hard link');
+        await handle.chown(account.uid, account.gid);
+      } finally {
+        await handle.close();
+      }
+    }
     // One rename: the old jar stays whole until the checked new one replaces it.
     await rename(staged, jar);
     message = `installed Minecraft ${wanted}`;

@@ -3,21 +3,22 @@
  * and the panels do it: `+force_install_dir <server dir> +login anonymous +app_update <appId> validate +quit`.
  *
  * SteamCMD's tarball is downloaded once (from `steamcmdUrl`) into `<data-dir>/steamcmd/`, then unpacked per server into
- * `<data-dir>/steamcmd/<serverId>/`, owned by the server's account: SteamCMD updates itself and writes its caches
- * there, and one server's account must not be able to change the SteamCMD another server's install runs. SteamCMD
+ * `<data-dir>/steamcmd/<serverId>/`, owned by the server's account and unpacked as it: SteamCMD updates itself and
+ * writes its caches there, and one server's account must not be able to change the SteamCMD another server's install
+ * runs. SteamCMD
  * runs as the server's account. Its progress lines (`Update state (0x61) downloading, progress: 45.12 (…)`) become
  * the job's progress; success is its `Success! App '<id>' fully installed.` line, whatever its exit status says.
  * A failed run is tried again (SteamCMD often fails a first run while it updates itself), except when the disk is
  * full (state 0x202), which no retry mends.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { chmod, mkdir, rm } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { chmod, mkdir, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import * as tar from 'tar';
 import type { GameType } from '../../schema/games.ts';
-import { ownTree } from '../servers/accounts.ts';
+import { prepareServerDir, removeTree, runAs } from '../servers/accounts.ts';
 import { download, InstallError } from './download.ts';
 import type { InstallContext } from './context.ts';
 
@@ -56,7 +57,8 @@ async function steamcmdFor(context: InstallContext): Promise<string> {
   }
   const home = join(root, context.serverId);
   const script = join(home, 'steamcmd.sh');
-  if (!existsSync(script)) {
+  if (context.account) await unpackAsAccount(context, tarball, home, script);
+  else if (!existsSync(script)) {
     await rm(home, { recursive: true, force: true });
     await mkdir(home, { mode: 0o700 });
     try {
@@ -73,8 +75,35 @@ async function steamcmdFor(context: InstallContext): Promise<string> {
       throw new InstallError('STEAMCMD_FAILED', `${context.steamcmdUrl} has no steamcmd.sh`);
     }
   }
-  if (context.account) await ownTree(home, context.account);
   return home;
+}
+
+/**
+ * The server's SteamCMD is its account's to change (SteamCMD updates itself there), so everything inside it is done as
+ * the account: root only makes the directory (in its own `steamcmd/`) and hands it over through a descriptor, and the
+ * machine's tar, running as the account, unpacks the tarball root opened for it. Root never walks the copy: a link the
+ * account put in it can only lead tar (the account) where the account could go anyway.
+ */
+async function unpackAsAccount(context: InstallContext, tarball: string, home: string, script: string): Promise<void> {
+  const account = context.account!;
+  await prepareServerDir(home, account);
+  if (existsSync(script)) return;
+  const failed = async (message: string) => {
+    await removeTree(home).catch(() => undefined);
+    // A broken download is not kept: the next install fetches it again.
+    await rm(tarball, { force: true });
+    return new InstallError('STEAMCMD_FAILED', message);
+  };
+  const archive = await open(tarball, constants.O_RDONLY | constants.O_NOFOLLOW);
+  let unpacked;
+  try {
+    unpacked = await runAs(account, 'tar', ['--extract', '--gzip', '--file=-', `--directory=${home}`, '--no-same-owner'], { stdin: archive.fd });
+  } finally {
+    await archive.close();
+  }
+  if (unpacked.error || unpacked.code !== 0)
+    throw await failed(`SteamCMD's tarball could not be unpacked: ${unpacked.error?.message ?? (unpacked.stderr || `tar exit ${unpacked.code}`)}`);
+  if (!existsSync(script)) throw await failed(`${context.steamcmdUrl} has no steamcmd.sh`);
 }
 
 type RunOutcome = { ok: true } | { ok: false; diskFull: boolean; reason: string; tail: string[] };

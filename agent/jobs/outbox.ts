@@ -12,7 +12,7 @@
  * new file, plus at worst a stray .tmp that `open()` removes. Only the job id and finish time of done/ records stay
  * in memory; their results are read back from disk on the rare duplicate.
  */
-import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { chmod, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export type JobResultEvent = {
@@ -48,6 +48,9 @@ export class Outbox {
 
   /** Creates the directories, removes .tmp leftovers of a crash and loads what is on disk. */
   static async open(jobsDir: string, options: OutboxOptions = {}): Promise<Outbox> {
+    // Results name servers, players and errors: root's alone (0700/0600), also on installations made before that rule.
+    await mkdir(jobsDir, { recursive: true, mode: 0o700 });
+    await chmod(jobsDir, 0o700);
     const outbox = new Outbox(jobsDir, options);
     await outbox.#load();
     return outbox;
@@ -68,9 +71,11 @@ export class Outbox {
       [this.#outboxDir, 'pending'],
       [this.#doneDir, 'done'],
     ] as const) {
-      await mkdir(dir, { recursive: true });
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await chmod(dir, 0o700);
       for (const name of await readdir(dir)) {
         const path = join(dir, name);
+        await chmod(path, 0o600).catch(() => undefined);
         // A .tmp file is a write that never reached its rename: the result it held was never sent, nor acknowledged.
         if (name.endsWith('.tmp')) {
           await unlink(path).catch(() => undefined);
@@ -160,8 +165,9 @@ async function readStored(path: string): Promise<Stored | undefined> {
 /** temp file + fsync + rename (+ directory fsync, so the rename itself survives a power cut). */
 async function writeAtomically(path: string, text: string): Promise<void> {
   const tmp = `${path}.tmp`;
-  const file = await open(tmp, 'w');
+  const file = await open(tmp, 'w', 0o600);
   try {
+    await file.chmod(0o600);
     await file.writeFile(text);
     await file.sync();
   } finally {

@@ -14,7 +14,21 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { closeSync, constants, fstatSync, ftruncateSync, openSync, read, readFileSync, rmSync, watch, writeFileSync, writeSync, type FSWatcher } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  read,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  watch,
+  writeFileSync,
+  writeSync,
+  type FSWatcher,
+} from 'node:fs';
 import { access, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 
 import { promisify } from 'node:util';
@@ -34,6 +48,8 @@ export interface LaunchSpec {
   user?: { uid: number; gid: number };
   /** A cgroup v2 directory the process joins before any of its own code runs (limits, see cgroups.ts). */
   cgroup?: string;
+  /** `user` is the server's alone: once it ends, every process of that account ends too (one that left the group too). */
+  ownAccount?: boolean;
 }
 
 export interface ExitInfo {
@@ -116,7 +132,82 @@ const OUTPUT_SPOOL = 'output';
 const OFFSET_FILE = 'output.offset';
 
 /** What names a process uniquely on this machine: a pid is reused, its start time since boot and the boot are not. */
-type ProcessIdentity = { pid: number; startTicks: string; bootId: string; startedAt: string };
+type ProcessIdentity = {
+  pid: number;
+  startTicks: string;
+  bootId: string;
+  startedAt: string;
+  /** What else ends with it (kept for the next agent, which may be the one that stops it). */
+  account?: { uid: number; gid: number };
+  cgroup?: string;
+};
+
+/**
+ * Ends every process of an account of a server's own at once: a helper running as the account sends SIGKILL to -1,
+ * which the kernel delivers to every process of that uid in one pass (one forking meanwhile cannot slip through).
+ */
+export async function killAccount(account: { uid: number; gid: number }): Promise<void> {
+  if (account.uid === 0 || account.uid === process.getuid?.()) return;
+  await new Promise<void>((resolve) => {
+    const child = spawn(process.execPath, ['-e', "try { process.kill(-1, 'SIGKILL') } catch {}"], {
+      cwd: '/',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      stdio: 'ignore',
+      uid: account.uid,
+      gid: account.gid,
+    });
+    child.on('error', () => resolve());
+    child.on('close', () => resolve());
+  });
+  // Should the helper not run (Node.js not executable by the account), root signals each process of the uid it finds,
+  // again until none is left.
+  for (let round = 0; round < 20; round++) {
+    const left = processesOfUid(account.uid);
+    if (left.length === 0) return;
+    for (const pid of left) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Pids of the processes whose real uid is `uid` (zombies excluded: they run nothing). */
+function processesOfUid(uid: number): number[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const found: number[] = [];
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    let status: string;
+    try {
+      status = readFileSync(`/proc/${name}/status`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (/^Uid:\s+(\d+)/m.exec(status)?.[1] === String(uid) && /^State:\s+(\S)/m.exec(status)?.[1] !== 'Z') found.push(Number(name));
+  }
+  return found;
+}
+
+/** Every process of a server: its process group, then its cgroup (`cgroup.kill`) and its own account, if it has them. */
+async function killEverything(identity: ProcessIdentity): Promise<void> {
+  if (identity.cgroup) {
+    try {
+      writeFileSync(join(identity.cgroup, 'cgroup.kill'), '1');
+    } catch {
+      // No cgroup.kill before Linux 5.14, or the cgroup is gone: the account (or the group) is what is left.
+    }
+  }
+  if (identity.account) await killAccount(identity.account);
+}
 
 const bootId = (() => {
   let cached: string | undefined;
@@ -339,11 +430,13 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
     for (const timer of this.#timers) clearInterval(timer);
     clearTimeout(this.#soon);
     this.#watcher?.close();
-    // Whatever the leader left behind in its group goes too, even if it ignored SIGTERM.
+    // Whatever the leader left behind in its group goes too, even if it ignored SIGTERM, and so does anything of the
+    // server's that left the group (setsid): its cgroup, its account.
     this.#signalGroup('SIGKILL');
+    const swept = killEverything(this.#identity);
     // The last lines, so wait() callers see all output: a read under way (and the one it may have queued) read only
     // what was there when it began, so once they are done the spool is read once more, to its end.
-    void this.#finalRead().then(() => {
+    void Promise.all([swept, this.#finalRead()]).then(() => {
       this.#pending += this.#decoder.end();
       if (this.#pending !== '' && !this.#dropping) this.#emitLine(this.#pending);
       this.#pending = '';
@@ -519,6 +612,8 @@ export class ProcessRuntime implements Runtime {
       startTicks: processStart(child.pid)?.startTicks ?? '',
       bootId: bootId(),
       startedAt: new Date().toISOString(),
+      ...(spec.ownAccount && spec.user ? { account: spec.user } : {}),
+      ...(spec.cgroup ? { cgroup: spec.cgroup } : {}),
     };
     writeFileSync(join(runDir, PROCESS_FILE), JSON.stringify(identity), { mode: 0o600 });
     const handle = new GameProcess({ identity, runDir, spool, offset: 0, child });

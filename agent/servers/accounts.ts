@@ -1,21 +1,38 @@
 /**
  * Least privilege (docs/agent.md#least-privilege): an agent running as root never runs a game server as root (unless
- * the machine's configuration says `allowRoot`). Each server runs as its own system account `<user>-<first 12 hex
- * digits of its id>`, in the group `<user>` (default `gsm`), with its directory owned by it and closed to others
+ * the machine's configuration says `allowRoot`). Each server runs as its own system account `<user>-<12 hex digits of
+ * a hash of its whole id>`, in the group `<user>` (default `gsm`), with its directory owned by it and closed to others
  * (0700): one server cannot read another's files, and none can read the agent's configuration or token. An agent that
  * is not root runs its servers as its own user (it cannot do otherwise).
+ *
+ * Which server an account belongs to is recorded in `<data-dir>/accounts.json` (root's, 0600) before the account is
+ * made: a server never runs under an account recorded for another, nor under one this agent did not make, and
+ * `uninstall --purge` removes only the accounts recorded there.
+ *
+ * Root never walks a tree a server's account can write (the account could swap a directory for a link to /etc between
+ * two steps of the walk): work inside it runs as the account (runAs), and root touches only the server's directory
+ * itself, through a descriptor opened without following links.
  */
-import { execFile } from 'node:child_process';
-import { chmod, lchown, lstat, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { execFile, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { killAccount } from '../runtime/processRuntime.ts';
 
 const run = promisify(execFile);
 
 export type Account = { name: string; uid: number; gid: number };
+/** Who a helper runs as: a server's account, or the owner of a tree found on disk. */
+export type RunAs = { uid: number; gid: number };
 
 /** A valid base user name (the server accounts add 13 characters; Linux allows 32). */
 export const USER_NAME = /^[a-z_][a-z0-9_-]{0,18}$/;
+
+/** `<data-dir>/accounts.json`: account name → the id of the server it belongs to (null: this agent's, no server). */
+export const ACCOUNTS_FILE = 'accounts.json';
+export type AccountRecord = Record<string, string | null>;
 
 async function lookup(name: string): Promise<Account | undefined> {
   try {
@@ -45,15 +62,37 @@ export async function ensureBaseUser(name: string): Promise<Account> {
   return made;
 }
 
+/** The account name of a server: a hash of its whole id (a UUID v7's first digits are only its creation millisecond). */
+export const accountNameOf = (user: string, serverId: string) => `${user}-${createHash('sha256').update(serverId.toLowerCase()).digest('hex').slice(0, 12)}`;
+/** The name agents before this rule gave a server: the first 12 hex digits of its id. */
+export const legacyAccountNameOf = (user: string, serverId: string) => `${user}-${serverId.replaceAll('-', '').slice(0, 12).toLowerCase()}`;
+
+/** The accounts this agent recorded as its own (an unreadable or missing file: none). */
+export async function recordedAccounts(dataDir: string): Promise<AccountRecord> {
+  try {
+    const parsed = JSON.parse(await readFile(join(dataDir, ACCOUNTS_FILE), 'utf8')) as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).filter(([, value]) => value === null || typeof value === 'string')) as AccountRecord;
+  } catch {
+    return {};
+  }
+}
+
+export class AccountError extends Error {}
+
 export class Accounts {
   readonly #user: string;
   readonly #enabled: boolean;
+  readonly #dataDir: string;
   readonly #known = new Map<string, Promise<Account>>();
+  /** Changes to the record, one after the other. */
+  #queue: Promise<unknown> = Promise.resolve();
 
   /** `enabled`: the agent runs as root and `allowRoot` is not set. */
-  constructor(options: { user: string; enabled: boolean }) {
+  constructor(options: { user: string; enabled: boolean; dataDir: string }) {
     this.#user = options.user;
     this.#enabled = options.enabled;
+    this.#dataDir = options.dataDir;
   }
 
   get enabled(): boolean {
@@ -63,14 +102,93 @@ export class Accounts {
   /** The account server `serverId` runs as (made on first use); undefined when servers run as the agent's user. */
   forServer(serverId: string): Promise<Account> | undefined {
     if (!this.#enabled) return undefined;
-    const name = `${this.#user}-${serverId.replaceAll('-', '').slice(0, 12).toLowerCase()}`;
-    let account = this.#known.get(name);
+    let account = this.#known.get(serverId);
     if (!account) {
-      account = this.#make(name);
-      this.#known.set(name, account);
-      account.catch(() => this.#known.delete(name));
+      account = this.#serial(() => this.#resolve(serverId));
+      this.#known.set(serverId, account);
+      account.catch(() => this.#known.delete(serverId));
     }
     return account;
+  }
+
+  /** The account's name if this server already has one (for its status report); never makes one. */
+  async nameOf(serverId: string): Promise<string | undefined> {
+    if (!this.#enabled) return undefined;
+    const record = await recordedAccounts(this.#dataDir);
+    return Object.entries(record).find(([, owner]) => owner === serverId)?.[0];
+  }
+
+  /** Removes a deleted server's account (its processes ended first) and its record. */
+  async removeServer(serverId: string): Promise<void> {
+    if (!this.#enabled) return;
+    await this.#serial(async () => {
+      const record = await recordedAccounts(this.#dataDir);
+      for (const [name, owner] of Object.entries(record)) {
+        if (owner !== serverId) continue;
+        const account = await lookup(name);
+        if (account) {
+          await endProcessesOf(account);
+          await run('userdel', [name]).catch(() => undefined);
+        }
+        delete record[name];
+      }
+      await this.#save(record);
+      this.#known.delete(serverId);
+    });
+  }
+
+  #serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(work, work);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async #save(record: AccountRecord): Promise<void> {
+    const file = join(this.#dataDir, ACCOUNTS_FILE);
+    await writeFile(`${file}.tmp`, JSON.stringify(record, null, 2), { mode: 0o600 });
+    await rename(`${file}.tmp`, file);
+  }
+
+  async #resolve(serverId: string): Promise<Account> {
+    const record = await recordedAccounts(this.#dataDir);
+    const recorded = Object.entries(record).find(([, owner]) => owner === serverId)?.[0];
+    if (recorded) return (await lookup(recorded)) ?? (await this.#make(recorded));
+    const adopted = await this.#adoptLegacy(serverId, record);
+    if (adopted) return adopted;
+    const name = accountNameOf(this.#user, serverId);
+    if (name in record) throw new AccountError(`the account ${name} belongs to another server (${record[name] ?? 'none'}): not running ${serverId} under it`);
+    if (await lookup(name)) throw new AccountError(`the account ${name} exists but was not made by this agent: not running ${serverId} under it`);
+    // Recorded before it exists: an agent stopped in between finds it recorded, never a stranger's.
+    record[name] = serverId;
+    await this.#save(record);
+    return this.#make(name);
+  }
+
+  /**
+   * A server an earlier agent ran under `<user>-<first 12 hex digits of its id>` keeps that account, unless another
+   * server here has the same name (created in the same millisecond): then neither keeps it, each gets an account of its
+   * own at its next start (its files copied over as the accounts, prepareServerDir), and the old one stays recorded as
+   * this agent's (no server) so that `uninstall --purge` removes it.
+   */
+  async #adoptLegacy(serverId: string, record: AccountRecord): Promise<Account | undefined> {
+    const legacy = legacyAccountNameOf(this.#user, serverId);
+    if (legacy in record && record[legacy] !== serverId) return undefined;
+    const account = await lookup(legacy);
+    if (!account) return undefined;
+    const dir = join(this.#dataDir, 'servers', serverId);
+    const owner = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW)
+      .then(async (handle) => (await handle.stat().finally(() => handle.close())).uid)
+      .catch(() => undefined);
+    if (owner !== account.uid) return undefined;
+    const others = new Set<string>();
+    for (const place of ['servers', 'run']) {
+      for (const name of await readdir(join(this.#dataDir, place)).catch(() => [] as string[])) {
+        if (/^[0-9a-f-]{36}$/i.test(name) && name !== serverId && legacyAccountNameOf(this.#user, name) === legacy) others.add(name);
+      }
+    }
+    record[legacy] = others.size === 0 ? serverId : null;
+    await this.#save(record);
+    return others.size === 0 ? account : undefined;
   }
 
   async #make(name: string): Promise<Account> {
@@ -84,19 +202,155 @@ export class Accounts {
   }
 }
 
+/** Runs `command` as `who` (never root's environment: a bare PATH), from `/`; answers its exit code and stderr's tail. */
+export function runAs(
+  who: RunAs,
+  command: string,
+  args: string[],
+  options: { stdin?: number; cwd?: string } = {},
+): Promise<{ code: number | null; stderr: string; error?: Error }> {
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? '/',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', HOME: '/' },
+    stdio: [options.stdin ?? 'ignore', 'ignore', 'pipe'],
+    uid: who.uid,
+    gid: who.gid,
+  });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-4096)));
+  return new Promise((resolve) => {
+    child.on('error', (error) => resolve({ code: null, stderr, error }));
+    child.on('close', (code) => resolve({ code, stderr: stderr.trim() }));
+  });
+}
+
+/** Ends every process of `who` at once (an account that is the server's alone). */
+export const endProcessesOf = (who: RunAs): Promise<void> => killAccount(who);
+
+/** The owner of `dir` itself, read through a descriptor (never following a link); undefined when it is not a directory. */
+async function ownerOf(dir: string): Promise<RunAs | undefined> {
+  try {
+    const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+    const info = await handle.stat().finally(() => handle.close());
+    return { uid: info.uid, gid: info.gid };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Gives `dir` and everything in it to `account` (when it is not theirs yet: a new server, or files copied in by
- * root), closed to others. Symbolic links are changed themselves, never followed.
+ * Removes `paths` as `who` (the server's account: it can only remove what it could anyway, whatever links it put in
+ * the way); without an account, as the agent's own user.
  */
-export async function ownTree(dir: string, account: Account): Promise<void> {
-  const top = await lstat(dir);
-  await chmod(dir, 0o700);
-  if (top.uid === account.uid && top.gid === account.gid) return;
-  const walk = async (path: string): Promise<void> => {
-    const info = await lstat(path);
-    if (info.uid !== account.uid || info.gid !== account.gid) await lchown(path, account.uid, account.gid).catch(() => undefined);
-    if (!info.isDirectory()) return;
-    for (const entry of await readdir(path)) await walk(join(path, entry));
-  };
-  await walk(dir);
+export async function removeAs(who: RunAs | undefined, paths: string[]): Promise<void> {
+  if (paths.length === 0) return;
+  if (!who || who.uid === process.getuid?.()) {
+    for (const path of paths) await rm(path, { recursive: true, force: true });
+    return;
+  }
+  const done = await runAs(who, 'rm', ['-rf', '--one-file-system', '--', ...paths]);
+  if (done.error) throw done.error;
+  if (done.code !== 0) throw new Error(`could not remove everything as the server's account: ${done.stderr.split('\n')[0] || `rm exit ${done.code}`}`);
+}
+
+/**
+ * Removes the directory `dir` (whose parent is the agent's, so the name itself cannot be swapped): its content as the
+ * directory's owner, then the empty directory as root. A directory root owns (one the agent made and never handed
+ * over) is removed by the agent itself.
+ */
+export async function removeTree(dir: string): Promise<void> {
+  const owner = await ownerOf(dir);
+  if (!owner) return void (await rm(dir, { force: true }).catch(() => undefined));
+  if (owner.uid === 0 || owner.uid === process.getuid?.()) return void (await rm(dir, { recursive: true, force: true }));
+  // As the owner, the content goes (the owner cannot remove the directory itself from the agent's parent); directories
+  // it closed to itself are opened again first.
+  await runAs(owner, 'chmod', ['-R', 'u+rwx', '--', dir]);
+  await runAs(owner, 'find', [dir, '-mindepth', '1', '-delete']);
+  await rmdir(dir).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw new Error(`${dir} could not be removed entirely: ${error.code}`, { cause: error });
+  });
+}
+
+/**
+ * Makes `dir` (`<data-dir>/servers/<id>` or another directory in a parent only root can write) the account's, closed
+ * to others. Only the directory itself is changed by root, through a descriptor. When it belonged to another account
+ * (one an earlier agent shared between two servers), its content is copied over as the two accounts (tar reading as
+ * the old one, tar writing as the new one), then put in its place: no file's ownership is changed by a root walk.
+ */
+export async function prepareServerDir(dir: string, account: Account): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  let previous: RunAs | undefined;
+  try {
+    const info = await handle.stat();
+    if (info.uid !== account.uid || info.gid !== account.gid) {
+      if (info.uid !== 0 && info.uid !== account.uid) previous = { uid: info.uid, gid: info.gid };
+      else await handle.chown(account.uid, account.gid);
+    }
+    await handle.chmod(0o700);
+  } finally {
+    await handle.close();
+  }
+  if (previous) await moveTreeTo(dir, previous, account);
+}
+
+async function moveTreeTo(dir: string, from: RunAs, to: Account): Promise<void> {
+  // The names recoverInterruptedRestores knows: an agent stopped half-way puts the old directory back.
+  const suffix = randomBytes(6).toString('hex');
+  const fresh = join(dirname(dir), `.${basename(dir)}.restore-${suffix}`);
+  const aside = join(dirname(dir), `.${basename(dir)}.old-${suffix}`);
+  await mkdir(fresh, { mode: 0o700 });
+  try {
+    const made = await open(fresh, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+    await made.chown(to.uid, to.gid).finally(() => made.close());
+    const [reader, writer] = [
+      spawn('tar', ['--create', '--file=-', '--format=posix', `--directory=${dir}`, '--ignore-failed-read', '.'], {
+        cwd: '/',
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
+        stdio: ['ignore', 'pipe', 'ignore'],
+        uid: from.uid,
+        gid: from.gid,
+      }),
+      spawn('tar', ['--extract', '--file=-', `--directory=${fresh}`, '--no-same-owner', '--delay-directory-restore'], {
+        cwd: '/',
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
+        stdio: ['pipe', 'ignore', 'pipe'],
+        uid: to.uid,
+        gid: to.gid,
+      }),
+    ];
+    reader.stdout!.pipe(writer.stdin!);
+    let stderr = '';
+    writer.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-2048)));
+    const ended = (child: ReturnType<typeof spawn>) => new Promise<number | null>((resolve) => child.on('close', resolve).on('error', () => resolve(null)));
+    const [readCode, writeCode] = await Promise.all([ended(reader), ended(writer)]);
+    if ((readCode !== 0 && readCode !== 1) || writeCode !== 0)
+      throw new Error(`the files could not be copied to ${to.name} (tar: ${stderr.trim() || `exit ${readCode}/${writeCode}`})`);
+    await rename(dir, aside);
+    await rename(fresh, dir);
+  } catch (error) {
+    await removeTree(fresh).catch(() => undefined);
+    throw error;
+  }
+  await removeTree(aside).catch(() => undefined);
+}
+
+/**
+ * The accounts of this agent's servers, for `uninstall --purge`: those recorded in its data directory, and those an
+ * agent before the record made for the servers in it (`<user>-<first 12 hex digits>` owning the server's directory).
+ */
+export async function ownAccounts(dataDir: string, user: string): Promise<Account[]> {
+  const names = new Set(Object.keys(await recordedAccounts(dataDir)));
+  for (const id of await readdir(join(dataDir, 'servers')).catch(() => [] as string[])) {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) continue;
+    const legacy = legacyAccountNameOf(user, id);
+    const [account, owner] = await Promise.all([lookup(legacy), ownerOf(join(dataDir, 'servers', id))]);
+    if (account && owner?.uid === account.uid) names.add(legacy);
+  }
+  const found: Account[] = [];
+  for (const name of names) {
+    const account = await lookup(name);
+    if (account && account.uid !== 0) found.push(account);
+  }
+  return found;
 }

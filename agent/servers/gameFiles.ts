@@ -24,7 +24,10 @@ export async function readGameFile(path: string): Promise<string | undefined> {
     throw error;
   }
   try {
-    if (!(await handle.stat()).isFile()) throw new Error(`${basename(path)} is not a regular file`);
+    const info = await handle.stat();
+    if (!info.isFile()) throw new Error(`${basename(path)} is not a regular file`);
+    // A hard link the game made to a file outside (e.g. /etc/shadow) would otherwise be read, and written back, by root.
+    if (info.nlink > 1) throw new Error(`${basename(path)} has more than one hard link; the agent does not read it`);
     return await handle.readFile('utf8');
   } finally {
     await handle.close();

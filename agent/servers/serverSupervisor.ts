@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { connect as tcpConnect } from 'node:net';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
 import { DEFAULT_READY_TIMEOUT_SECONDS, DEFAULT_STOP_GRACE_SECONDS, type ConsoleMode } from '../../schema/serverBehaviour.ts';
@@ -21,9 +22,18 @@ import { RestartPolicy } from '../runtime/restartPolicy.ts';
 import { StdinChannel } from './stdinChannel.ts';
 import { createProcessSampler, treeMemoryBytes } from './processStats.ts';
 import { PendingModeration } from './pendingModeration.ts';
-import { ownTree, type Accounts } from './accounts.ts';
+import { endProcessesOf, prepareServerDir, type Accounts } from './accounts.ts';
 import { launchAccessProblem } from './launchAccess.ts';
 import type { Cgroups } from '../runtime/cgroups.ts';
+
+/** The agent's own user (servers run as it when the agent is not root, or with allowRoot). */
+function agentUser(): string | undefined {
+  try {
+    return userInfo().username;
+  } catch {
+    return undefined;
+  }
+}
 
 export type Reporter = (event: string, data: Record<string, unknown>) => void;
 
@@ -136,7 +146,16 @@ export class ServerSupervisor {
     this.#logDir = join(options.dataDir, 'logs', config.id);
     this.pendingModeration = new PendingModeration(this.#runDir);
     this.#policy = options.restartPolicy ?? new RestartPolicy();
+    if (options.accounts?.enabled)
+      void options.accounts.nameOf(config.id).then(
+        (name) => (this.#osUser ??= name),
+        () => undefined,
+      );
+    else this.#osUser = agentUser();
   }
+
+  /** The OS account the server runs as, reported with its status (once known: an account is made at the first start). */
+  #osUser: string | undefined;
 
   get running(): boolean {
     return this.#process?.inspect().running ?? false;
@@ -195,6 +214,12 @@ export class ServerSupervisor {
     this.#maintenance = what;
     if (status) this.#setStatus(status, { message: `${what.toLowerCase()} under way` });
     try {
+      // Nothing of the server may still run while its files change (a helper its game left behind included).
+      const account = await this.#options.accounts?.forServer(this.config.id);
+      if (account) {
+        this.#osUser = account.name;
+        await endProcessesOf(account);
+      }
       return await work();
     } finally {
       this.#maintenance = undefined;
@@ -266,9 +291,11 @@ export class ServerSupervisor {
     this.#memoryStop = undefined;
     this.#setStatus('STARTING');
     try {
-      await mkdir(this.#dir, { recursive: true });
       const account = await this.#options.accounts?.forServer(this.config.id);
-      if (account) await ownTree(this.#dir, account);
+      if (account) {
+        this.#osUser = account.name;
+        await prepareServerDir(this.#dir, account);
+      } else await mkdir(this.#dir, { recursive: true });
       if (this.#adapter === minecraft) await minecraft.prepare(this.#dir, this.config, account);
       const startCommand = this.config.startCommand ?? this.#adapter.defaultStartCommand;
       const launch = buildLaunch({ ...this.config, startCommand }, this.#dir, {
@@ -289,7 +316,8 @@ export class ServerSupervisor {
         ...launch,
         cwd: this.#dir,
         runDir: this.#runDir,
-        ...(account ? { user: { uid: account.uid, gid: account.gid } } : {}),
+        // The account is the server's alone: when it stops, every process of the account goes (even one that left its group).
+        ...(account ? { user: { uid: account.uid, gid: account.gid }, ownAccount: true } : {}),
         ...(this.#cgroup ? { cgroup: this.#cgroup } : {}),
       });
       this.#startedAt = Date.now();
@@ -459,7 +487,13 @@ export class ServerSupervisor {
     this.#statusExtra = extra;
     if (changed) this.remember();
     for (const listener of [...this.#statusListeners]) listener(status);
-    this.#options.report('server:status', { serverId: this.config.id, status, at: new Date().toISOString(), ...extra });
+    this.#options.report('server:status', {
+      serverId: this.config.id,
+      status,
+      at: new Date().toISOString(),
+      ...extra,
+      ...(this.#osUser ? { osUser: this.#osUser } : {}),
+    });
   }
 
   #timer(run: () => void, ms: number): void {

@@ -4,8 +4,9 @@
  * walk never passes through a symbolic link: a link that matches is removed itself, its target is left alone, and a
  * linked directory is never entered. So a server directory holding `server -> /` cannot make a wipe reach outside.
  */
-import { lstat, readdir, rm } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
+import { removeAs, type RunAs } from './accounts.ts';
 
 /** One path segment with `*` wildcards as a regular expression (no other glob syntax). */
 const segmentPattern = (segment: string) =>
@@ -43,15 +44,19 @@ async function matches(dir: string, segments: string[]): Promise<string[]> {
   return found;
 }
 
-/** Deletes what the patterns match inside `serverDir`; answers the deleted paths relative to it. */
-export async function wipe(serverDir: string, patterns: readonly string[]): Promise<string[]> {
+/**
+ * Deletes what the patterns match inside `serverDir`; answers the deleted paths relative to it. The deleting is done as
+ * the server's account (`account`, when it has one): root only reads names here, so a directory the account swaps for
+ * a link while the wipe runs leads the removal only where the account could go anyway.
+ */
+export async function wipe(serverDir: string, patterns: readonly string[], account?: RunAs): Promise<string[]> {
   const checked = patterns.map(segmentsOf);
   const deleted: string[] = [];
   for (const segments of checked) {
     for (const path of await matches(serverDir, segments)) {
       const inside = relative(serverDir, path);
       if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) continue;
-      await rm(path, { recursive: true, force: true });
+      await removeAs(account, [path]);
       deleted.push(inside);
     }
   }

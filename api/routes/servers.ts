@@ -33,7 +33,7 @@ const SERVER_COLUMNS = sql.fragment`
   s.status, s.desired_status AS "desiredStatus", s.players_online AS "playersOnline", s.auto_restart AS "autoRestart",
   s.start_command AS "startCommand", s.env, s.memory_limit_mb AS "memoryLimitMb", s.cpu_limit_percent AS "cpuLimitPercent",
   s.last_status_at AS "lastStatusAt", s.status_reason AS "statusReason",
-  s.last_exit_code AS "lastExitCode", s.stats, s.version, s.installed_version AS "installedVersion", s.installed_at AS "installedAt",
+  s.last_exit_code AS "lastExitCode", s.stats, s.version, s.installed_version AS "installedVersion", s.installed_at AS "installedAt", s.os_user AS "osUser",
   s.accept_eula AS "acceptEula", s.install_command AS "installCommand", s.backup_retention AS "backupRetention",
   s.ready, s.console_mode AS "consoleMode", s.stop,
   s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;

@@ -197,6 +197,7 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
         UPDATE servers SET status = ${report.status}, last_status_at = least(${report.at}::timestamptz, now()), updated_at = now(),
                players_online = CASE WHEN ${report.status} = 'ONLINE' THEN players_online ELSE 0 END,
                status_reason = ${reason},
+               os_user = coalesce(${report.osUser ?? null}::text, os_user),
                last_exit_code = CASE WHEN ${report.exitCode !== undefined} THEN ${report.exitCode ?? null}::int ELSE last_exit_code END
          WHERE id = ${report.serverId}
            -- an agent's clock ahead of ours must not freeze the status: its reports count as no later than now

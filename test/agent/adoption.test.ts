@@ -7,9 +7,9 @@
  */
 import test from 'ava';
 import { connect, type Socket } from 'node:net';
-import { readFile, stat, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { sql } from 'slonik';
@@ -18,6 +18,8 @@ import { until } from '../support/wait.ts';
 import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { createFakeServer, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+import { userInfo } from 'node:os';
+import { accountNameOf } from '../../agent/servers/accounts.ts';
 
 let app: GatewayApp;
 let owner: TestUser;
@@ -150,6 +152,9 @@ test.serial('stdin-console games (Minecraft) take commands through the named pip
   await until(async () => second.lines.some((line) => line.includes('adopted a running game server')), 'adopted');
   await reaches(server.id, 'ONLINE', 15_000);
   t.is(await pidOf(second, server.id), pid);
+  // Run without per-server accounts, a server runs as the agent's own user, and its record says so.
+  const record = await body(await app.request(`/api/v1/servers/${server.id}`, { headers: owner.auth }));
+  t.is(record.osUser, userInfo().username);
   const answer = await body(await post(`/api/v1/servers/${server.id}/rcon?wait=20`, { command: 'list' }));
   t.is(answer.status, 'SUCCEEDED', JSON.stringify(answer));
   t.regex(String(answer.output), /There are 1 of a max of \d+ players online: Steve/);
@@ -207,7 +212,11 @@ test.serial('run as root, each game runs as its own unprivileged account and can
   t.not(uidOne, 0);
   t.not(uidTwo, 0);
   t.not(uidOne, uidTwo);
-  t.is(execFileSync('id', ['-nu', String(uidOne)], { encoding: 'utf8' }).trim(), `gsm-${one.id.replaceAll('-', '').slice(0, 12)}`);
+  t.is(execFileSync('id', ['-nu', String(uidOne)], { encoding: 'utf8' }).trim(), accountNameOf('gsm', one.id));
+  // The server record says which account it runs as (reported by the agent with its status).
+  const osUserOf = async (id: string) => (await body(await app.request(`/api/v1/servers/${id}`, { headers: owner.auth }))).osUser;
+  await until(async () => (await osUserOf(one.id)) === accountNameOf('gsm', one.id), 'osUser reported');
+  t.is(await osUserOf(two.id), accountNameOf('gsm', two.id));
   const dirOne = join(agent.dataDir, 'servers', one.id);
   t.is((await stat(dirOne)).uid, uidOne);
   t.is((await stat(dirOne)).mode & 0o777, 0o700);
@@ -256,4 +265,50 @@ test.serial('where no cgroup enforces it, a server over its memory limit is stop
   await reaches(server.id, 'CRASHED', 15_000);
   const record = await body(await app.request(`/api/v1/servers/${server.id}`, { headers: owner.auth }));
   t.regex(String(record.statusReason), /memory use \d+ MiB over its limit of 256 MiB/);
+});
+
+test.serial('as root, a deleted server leaves nothing on the machine but its backups: no process, no directory, no account', async (t) => {
+  if (process.getuid?.() !== 0) return t.pass('needs root (CI runs as root)');
+  // Accounts of a prefix of this test's own, removed afterwards.
+  const prefix = `gd${Date.now().toString(36).slice(-5)}`;
+  t.teardown(() => {
+    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+      const name = line.split(':')[0]!;
+      if (name !== prefix && !name.startsWith(`${prefix}-`)) continue;
+      spawnSync('pkill', ['-KILL', '-u', name]); // a failed test may leave its game running
+      spawnSync('userdel', [name]);
+    }
+    spawnSync('groupdel', [prefix]);
+  });
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
+  const agent = await startAgent({ url: app.url, machineId, token, accounts: true, env: { GSM_USER: prefix } });
+  agents.push(agent);
+  const server = await createFakeServer(app, owner, clusterId, machineId);
+  t.is((await post(`/api/v1/servers/${server.id}/start?wait=60`, {})).status, 200);
+  const name = accountNameOf(prefix, server.id);
+  const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim());
+  // Something the game left running outside its process group.
+  const stray = spawn('setsid', ['sleep', '1000'], { uid, gid: Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim()), stdio: 'ignore' });
+  // A directory the game closed to itself: removed all the same.
+  const gid = Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim());
+  const serverDir = join(agent.dataDir, 'servers', server.id);
+  t.is(
+    spawnSync('/bin/sh', ['-c', `mkdir -p "${serverDir}/closed/inner" && touch "${serverDir}/closed/inner/f" && chmod 000 "${serverDir}/closed"`], { uid, gid })
+      .status,
+    0,
+  );
+  const backups = join(agent.dataDir, 'backups', server.id);
+  await mkdir(backups, { recursive: true });
+  await writeFile(join(backups, 'kept.txt'), 'a backup');
+  t.is((await app.request(`/api/v1/servers/${server.id}`, { method: 'DELETE', headers: owner.auth })).status, 200);
+  const accountExists = () => spawnSync('id', ['-u', name]).status === 0;
+  await until(async () => !accountExists(), 'the account removed', 30_000);
+  t.false(existsSync(join(agent.dataDir, 'servers', server.id)), 'its directory is gone');
+  t.false(existsSync(join(agent.dataDir, 'run', server.id)));
+  t.is(await readFile(join(backups, 'kept.txt'), 'utf8'), 'a backup', 'its backups stay');
+  await until(async () => stray.exitCode !== null || stray.signalCode !== null, 'the stray process ended');
+  const left = readdirSync('/proc').filter(
+    (pid) => /^\d+$/.test(pid) && /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] === String(uid),
+  );
+  t.deepEqual(left, []);
 });

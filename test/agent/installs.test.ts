@@ -18,6 +18,7 @@ import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { createFakeServer, FAKE_SERVER, freePorts, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
 import { fakeJar, serveMinecraft, serveSteamcmd, startDownloadServer, type DownloadServer } from '../support/downloads.ts';
+import { accountNameOf } from '../../agent/servers/accounts.ts';
 
 let app: GatewayApp;
 let owner: TestUser;
@@ -263,7 +264,7 @@ test.serial('as root, SteamCMD and the installed files belong to the server’s 
   const created = await request(`/api/v1/clusters/${clusterId}/servers`, { name: 'cs', gameType: 'CS2', machineId, gamePort, queryPort, rconPort });
   const server = await body(created);
   t.is((await jobEnds(created.headers.get('gsm-install-job')!)).status, 'SUCCEEDED');
-  const account = `gsm-${server.id.replaceAll('-', '').slice(0, 12)}`;
+  const account = accountNameOf('gsm', server.id);
   t.is(await readFile(join(dirOf(agent, server.id), 'installed-app-730.txt'), 'utf8'), `app 730 installed by ${account}\n`);
 });
 

@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JobError, JobRunner, type AgentJob, type JobExecutor, type JobType } from '../../agent/jobs/jobRunner.ts';
@@ -289,4 +289,24 @@ test('game output Postgres cannot store (NUL, lone surrogates) is made storable 
     const text = await readFile(join(dir, 'jobs', 'outbox', name), 'utf8');
     t.false(/\\u0000|\\ud[89a-f]/i.test(text), name);
   }
+});
+
+test('job results are root’s alone: jobs/ and its folders 0700, result files 0600, also fixed on an existing installation', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'gsm-jobs-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  // As an earlier agent left it: folders and files readable by every local account.
+  await mkdir(join(dir, 'jobs', 'outbox'), { recursive: true, mode: 0o755 });
+  await mkdir(join(dir, 'jobs', 'done'), { recursive: true, mode: 0o755 });
+  const old = { seq: 1, event: { jobId: 'old', status: 'SUCCEEDED', result: {}, finishedAt: new Date().toISOString() } };
+  await writeFile(join(dir, 'jobs', 'outbox', 'old.json'), JSON.stringify(old), { mode: 0o644 });
+  await chmod(join(dir, 'jobs'), 0o755);
+  const { runner } = await setup(t, dir);
+  runner.receive(job('new', 's1'));
+  await runner.idle();
+  const mode = async (path: string) => (await stat(join(dir, 'jobs', path))).mode & 0o777;
+  t.is(await mode('.'), 0o700);
+  t.is(await mode('outbox'), 0o700);
+  t.is(await mode('done'), 0o700);
+  t.is(await mode('outbox/old.json'), 0o600);
+  t.is(await mode('outbox/new.json'), 0o600);
 });

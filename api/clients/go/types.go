@@ -403,6 +403,8 @@ type Server struct {
 	InstalledVersion *string `json:"installedVersion"`
 	// RFC 3339 time.
 	InstalledAt *string `json:"installedAt"`
+	// The OS account the server runs as on its machine, as its agent reported it (null: not reported yet).
+	OSUser *string `json:"osUser"`
 	// MINECRAFT: you accept Mojang's EULA; the agent writes `eula=true` only then.
 	AcceptEula      bool    `json:"acceptEula"`
 	InstallCommand  *string `json:"installCommand"`

@@ -565,6 +565,7 @@ _ServerRequired = TypedDict(
         "version": Optional[str],
         "installedVersion": Optional[str],
         "installedAt": Optional[str],
+        "osUser": Optional[str],
         "acceptEula": bool,
         "installCommand": Optional[str],
         "backupRetention": int,
@@ -584,6 +585,7 @@ class Server(_ServerRequired):
     stats: The latest CPU and memory sample, while it runs (null before the first one).
     version: The game version an INSTALL or UPDATE installs (null: the latest release).
     installedVersion: What the last successful INSTALL or UPDATE installed (null: never installed by the agent).
+    osUser: The OS account the server runs as on its machine, as its agent reported it (null: not reported yet).
     acceptEula: MINECRAFT: you accept Mojang's EULA; the agent writes `eula=true` only then."""
 
 

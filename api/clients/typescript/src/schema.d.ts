@@ -3018,6 +3018,7 @@ export interface components {
          *       "version": null,
          *       "installedVersion": null,
          *       "installedAt": "2026-10-01T18:30:00.000Z",
+         *       "osUser": "gsm-5d41402abc4b",
          *       "acceptEula": false,
          *       "installCommand": null,
          *       "backupRetention": 5,
@@ -3061,6 +3062,8 @@ export interface components {
             /** @description Memory limit of the game process in MiB; null: no limit. */
             memoryLimitMb: number | null;
             name: string;
+            /** @description The OS account the server runs as on its machine, as its agent reported it (null: not reported yet). */
+            osUser: string | null;
             playersOnline: number;
             queryPort: number;
             rconPort: number;
