@@ -143,8 +143,11 @@ export function installOAuthRoutes(api: Api, deps: AppDeps) {
       throw badRequest(`Invalid or expired ${PROVIDER_NAMES[provider]} sign-in; start again`, [
         { field: 'state', message: 'invalid, expired or not issued for this provider' },
       ]);
-    const cookie = ctx.cookies.get(STATE_COOKIE) ?? '';
-    if (cookie.length !== claims.nonce.length || !timingSafeEqual(Buffer.from(cookie), Buffer.from(claims.nonce))) {
+    // Compared as bytes: a cookie with characters outside ASCII has more bytes than characters (timingSafeEqual throws on
+    // buffers of different lengths).
+    const cookie = Buffer.from(ctx.cookies.get(STATE_COOKIE) ?? '');
+    const nonce = Buffer.from(claims.nonce);
+    if (cookie.length !== nonce.length || !timingSafeEqual(cookie, nonce)) {
       throw badRequest(`This ${PROVIDER_NAMES[provider]} sign-in was not started in this browser; start again`, [
         { field: 'state', message: 'not started in this browser' },
       ]);

@@ -147,10 +147,10 @@ test('as root: a start command naming a file its account cannot read fails befor
   const { Accounts } = await import('../../agent/servers/accounts.ts');
   const base = `gsmperm${process.pid % 100_000}`;
   const serverId = '0badf00d-0000-4000-8000-000000000001';
-  const accounts = new Accounts({ user: base, enabled: true });
-  const account = await accounts.forServer(serverId)!;
   const dataDir = await mkdtemp(join(tmpdir(), 'gsm-supervisor-'));
   await chmod(dataDir, 0o755);
+  const accounts = new Accounts({ user: base, enabled: true, dataDir });
+  const account = await accounts.forServer(serverId)!;
   // A directory only root can enter, as /root is.
   const secret = await mkdtemp(join(tmpdir(), 'gsm-rootonly-'));
   await makeDir(join(secret, 'game'));

@@ -355,3 +355,12 @@ test('a provider that cannot be reached is 503, not a failed sign-in', async (t)
   const error = await t.throwsAsync(discord.userFromCode('code', returnTo));
   t.is((error as unknown as { status: number }).status, 503);
 });
+
+test('a callback whose state cookie holds characters outside ASCII is refused as not started here, never a 500', async (t) => {
+  const { accessToken } = await register(open(), 'odd-cookie');
+  const url = await callbackUrl(open(), 'steam', newSteamId(), bearer(accessToken));
+  // As many characters as the nonce (16 random bytes, base64url: 22), each two bytes in UTF-8.
+  const response = await fetch(url, { redirect: 'manual', headers: { cookie: `gsm_oauth_state=${'\u00e9'.repeat(22)}` } });
+  t.is(response.status, 400);
+  t.deepEqual((await read(response)).details, [{ field: 'state', message: 'not started in this browser' }]);
+});
