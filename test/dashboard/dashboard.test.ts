@@ -172,6 +172,10 @@ test.serial('an operator signs in, registers a machine, creates and starts a ser
   await page.getByRole('table', { name: 'Servers' }).getByText('ONLINE', { exact: true }).waitFor();
   await shot(page, 'servers');
   await page.getByRole('table', { name: 'Servers' }).getByRole('link', { name: 'Main' }).click();
+  // The page names the machine's account the game runs as, as the API reports it.
+  const { osUser } = await body(await app.request(`/api/v1/servers/${serverId}`, { headers: owner.auth }));
+  t.truthy(osUser, 'the agent reported the account');
+  await page.locator('dl.facts dt:text-is("Runs as") + dd').getByText(osUser, { exact: true }).waitFor();
 
   // The console: a command's answer appears under it.
   await page.getByLabel('Command').fill('echo hello from the dashboard');

@@ -146,6 +146,8 @@ export function ServerPage({ cluster, id }: PageProps) {
             <dd>{formatBytes(liveStats(current)?.memoryBytes)}</dd>
             <dt>Installed</dt>
             <dd>{current.installedVersion ?? (current.installedAt ? formatTime(current.installedAt) : 'not yet')}</dd>
+            <dt>Runs as</dt>
+            <dd title="The machine's account the game runs as: files you copy onto the machine must be readable by it">{current.osUser ?? 'not known yet'}</dd>
           </dl>
           {manage && (
             <div class="buttons" role="group" aria-label="Power">
