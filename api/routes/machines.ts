@@ -28,7 +28,7 @@ import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
 import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
 import { originOf } from '../identity/origin.ts';
-import { installCommand, installScript } from '../agentPackage.ts';
+import { installCommand, installHashes } from '../agentPackage.ts';
 import { issueInstallCode, lockMachine, redeemInstallCode } from '../agentInstallCodes.ts';
 
 /** Where agents connect (docs/agent-protocol.md; also served at /agent/ws and /ws/agent). */
@@ -47,7 +47,8 @@ const success = z.object({ success: z.literal(true), message: z.string() });
 async function newInstallLine(tx: DatabaseTransactionConnection, ctx: Context, clusterId: string, machineId: string, agentToken: string, publicUrl: string) {
   const { code, expiresAt } = await issueInstallCode(tx, machineId, agentToken);
   await recordAudit(tx, originOf(ctx), { clusterId, action: 'machine.install_code_create', target: { type: 'machine', id: machineId } });
-  return { command: installCommand(publicUrl, code, (await installScript()).sha256), expiresAt };
+  const hashes = await installHashes();
+  return { command: installCommand(publicUrl, code, hashes), upgradeCommand: installCommand(publicUrl, null, hashes), expiresAt };
 }
 
 const getMachine = (connection: CommonQueryMethods, machineId: string) =>

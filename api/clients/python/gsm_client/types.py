@@ -227,9 +227,9 @@ _InvitationPreviewRequired = TypedDict(
         "email": str,
         "role": Literal["OWNER", "ADMIN", "MODERATOR", "VIEWER"],
         "clusterName": str,
+        "clusterId": str,
         "status": Literal["PENDING", "ACCEPTED", "REVOKED", "EXPIRED"],
         "expiresAt": str,
-        "accountExists": bool,
     },
 )
 
@@ -237,7 +237,7 @@ _InvitationPreviewRequired = TypedDict(
 class InvitationPreview(_InvitationPreviewRequired):
     """The InvitationPreview record.
 
-    accountExists: Whether an account with this e-mail exists (then: sign in and accept)."""
+    clusterId: The cluster joined (the invitation page opens it in the dashboard once joined)"""
 
 
 _AuditEntryActorRequired = TypedDict(
@@ -259,12 +259,15 @@ _AuditEntryTargetRequired = TypedDict(
     {
         "type": str,
         "id": Optional[str],
+        "name": Optional[str],
     },
 )
 
 
 class AuditEntryTarget(_AuditEntryTargetRequired):
-    """The AuditEntryTarget record."""
+    """The AuditEntryTarget record.
+
+    name: What the target is called today (a server's, machine's, task's or backup's name, a player's username, a banned player's username, a user's display name, an invitation's e-mail, a webhook's description); null when it has none or no longer exists"""
 
 
 _AuditEntryRequired = TypedDict(
@@ -360,6 +363,7 @@ _MachineRegisteredInstallRequired = TypedDict(
     "_MachineRegisteredInstallRequired",
     {
         "command": str,
+        "upgradeCommand": str,
         "expiresAt": str,
     },
 )
@@ -368,7 +372,8 @@ _MachineRegisteredInstallRequired = TypedDict(
 class MachineRegisteredInstall(_MachineRegisteredInstallRequired):
     """The MachineRegisteredInstall record.
 
-    command: One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`.
+    command: One line to paste on the machine (Linux, Node.js 20+, `sha256sum`, as root or a sudoer): in one root shell (sudo only when not root) it downloads the install script into a fresh root-owned `mktemp -d /tmp/gsm.XXXXXX` directory, runs it only if its SHA-256 is the one in the line, and the script installs the agent package only if its SHA-256 is the one in the line too. A single-use registration code travels on standard input; the installer exchanges it for the agent token (`POST /agent/register`) before replacing anything, writes the configuration (mode 0600) and starts the agent as a systemd service. The code works once, until `expiresAt`.
+    upgradeCommand: The line that upgrades an installed agent to this service's package, checked the same way (no code: it keeps the machine's token).
     expiresAt: When the line's registration code stops working (one hour after it was made)."""
 
 
@@ -421,6 +426,7 @@ _AgentTokenRotatedInstallRequired = TypedDict(
     "_AgentTokenRotatedInstallRequired",
     {
         "command": str,
+        "upgradeCommand": str,
         "expiresAt": str,
     },
 )
@@ -429,7 +435,8 @@ _AgentTokenRotatedInstallRequired = TypedDict(
 class AgentTokenRotatedInstall(_AgentTokenRotatedInstallRequired):
     """The AgentTokenRotatedInstall record.
 
-    command: One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`.
+    command: One line to paste on the machine (Linux, Node.js 20+, `sha256sum`, as root or a sudoer): in one root shell (sudo only when not root) it downloads the install script into a fresh root-owned `mktemp -d /tmp/gsm.XXXXXX` directory, runs it only if its SHA-256 is the one in the line, and the script installs the agent package only if its SHA-256 is the one in the line too. A single-use registration code travels on standard input; the installer exchanges it for the agent token (`POST /agent/register`) before replacing anything, writes the configuration (mode 0600) and starts the agent as a systemd service. The code works once, until `expiresAt`.
+    upgradeCommand: The line that upgrades an installed agent to this service's package, checked the same way (no code: it keeps the machine's token).
     expiresAt: When the line's registration code stops working (one hour after it was made)."""
 
 
@@ -467,6 +474,7 @@ _MachineInstallCodeInstallRequired = TypedDict(
     "_MachineInstallCodeInstallRequired",
     {
         "command": str,
+        "upgradeCommand": str,
         "expiresAt": str,
     },
 )
@@ -475,7 +483,8 @@ _MachineInstallCodeInstallRequired = TypedDict(
 class MachineInstallCodeInstall(_MachineInstallCodeInstallRequired):
     """The MachineInstallCodeInstall record.
 
-    command: One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`.
+    command: One line to paste on the machine (Linux, Node.js 20+, `sha256sum`, as root or a sudoer): in one root shell (sudo only when not root) it downloads the install script into a fresh root-owned `mktemp -d /tmp/gsm.XXXXXX` directory, runs it only if its SHA-256 is the one in the line, and the script installs the agent package only if its SHA-256 is the one in the line too. A single-use registration code travels on standard input; the installer exchanges it for the agent token (`POST /agent/register`) before replacing anything, writes the configuration (mode 0600) and starts the agent as a systemd service. The code works once, until `expiresAt`.
+    upgradeCommand: The line that upgrades an installed agent to this service's package, checked the same way (no code: it keeps the machine's token).
     expiresAt: When the line's registration code stops working (one hour after it was made)."""
 
 
@@ -1354,6 +1363,20 @@ class KickAnswer(_KickAnswerRequired):
     """The KickAnswer record."""
 
 
+_BanPlayerRequired = TypedDict(
+    "_BanPlayerRequired",
+    {
+        "id": str,
+        "username": str,
+        "steamId": Optional[str],
+    },
+)
+
+
+class BanPlayer(_BanPlayerRequired):
+    """The banned player as people know it (its id is also `playerId`)"""
+
+
 _BanRequired = TypedDict(
     "_BanRequired",
     {
@@ -1368,6 +1391,8 @@ _BanRequired = TypedDict(
         "createdAt": str,
         "revokedAt": Optional[str],
         "active": bool,
+        "player": BanPlayer,
+        "serverName": Optional[str],
     },
 )
 
@@ -1377,7 +1402,9 @@ class Ban(_BanRequired):
 
     expiresAt: Null: permanent
     createdBy: User id
-    active: Not revoked and not expired"""
+    active: Not revoked and not expired
+    player: The banned player as people know it (its id is also `playerId`)
+    serverName: The name of the ban's server (`serverId`); null for a cluster-wide ban"""
 
 
 _BanAnswerRequired = TypedDict(
@@ -1392,6 +1419,24 @@ _BanAnswerRequired = TypedDict(
 
 class BanAnswer(_BanAnswerRequired):
     """The BanAnswer record."""
+
+
+_UnbanAnswerRequired = TypedDict(
+    "_UnbanAnswerRequired",
+    {
+        "success": bool,
+        "message": str,
+        "bans": List[Ban],
+        "jobIds": List[str],
+    },
+)
+
+
+class UnbanAnswer(_UnbanAnswerRequired):
+    """The UnbanAnswer record.
+
+    bans: The bans revoked (each with `revokedAt`)
+    jobIds: UNBAN jobs, one per server where no ban of the player applies any more"""
 
 
 _EventRequired = TypedDict(
@@ -1412,4 +1457,4 @@ class Event(_EventRequired):
     id: Cursor: sorts as a string in the order events must be read"""
 
 
-__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "ServerStats", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "Ban", "BanAnswer", "Event"]
+__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "ServerStats", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "BanPlayer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]
