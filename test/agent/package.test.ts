@@ -360,3 +360,42 @@ test.serial('the upgrade line replaces the package in place, checked the same wa
   const explicit = await run('sh', [script, '--url', app.url, '--upgrade', '--no-package-check'], { env });
   t.regex(explicit.stdout, /installed gsm-agent/);
 });
+
+test('the code exchange follows no redirect, and a 429 or 5xx is "try again later" with the code still good', async (t) => {
+  const { machineId } = await registerMachine(app, owner);
+  const fresh = await body(await app.request(`/api/v1/machines/${machineId}/install-code`, json({}, { headers: owner.auth })));
+  const code = /'(gsm_install_[0-9A-Za-z]{43})'/.exec(String(fresh.install.command))![1]!;
+  const root = await mkdtemp(join(tmpdir(), 'gsm-exchange-'));
+  let answer: { status: number; headers: Record<string, string> } = { status: 307, headers: { location: `${app.url}/agent/register` } };
+  const server = createServer((_request, response) => {
+    response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+    response.end(JSON.stringify({ statusCode: answer.status, message: 'busy' }));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  t.teardown(() => new Promise<void>((done) => server.close(() => done())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const exchange = () =>
+    failure(
+      run(
+        'sh',
+        [
+          '-c',
+          `printf '%s\\n' '${code}' | ${process.execPath} agent/cli.ts install --url ${url} --config ${join(root, 'config.json')} --credentials-to ${root}`,
+        ],
+        { env: { PATH: process.env.PATH } },
+      ),
+    );
+
+  const redirected = await exchange();
+  t.is(redirected.code, 1);
+  t.regex(redirected.stderr, /could not reach .*\/agent\/register to exchange the registration code/);
+  for (const status of [429, 503]) {
+    answer = { status, headers: {} };
+    const busy = await exchange();
+    t.is(busy.code, 1);
+    t.regex(busy.stderr, new RegExp(`could not take the registration code now \\(${status}\\): busy; the code was not used: try the same line again later`));
+  }
+  t.false(existsSync(join(root, 'token')));
+  // The redirect was not followed: the code still works.
+  t.is((await app.request('/agent/register', json({ code }))).status, 200);
+});
