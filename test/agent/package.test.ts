@@ -359,6 +359,11 @@ test.serial('the upgrade line replaces the package in place, checked the same wa
   t.regex(unchecked.stderr, /--package-sha256 is required/);
   const explicit = await run('sh', [script, '--url', app.url, '--upgrade', '--no-package-check'], { env });
   t.regex(explicit.stdout, /installed gsm-agent/);
+  t.false(explicit.stderr.includes('WARNING'), 'plain http to this host is not warned about');
+  // Plain http elsewhere: a loud warning before anything is downloaded.
+  const exposed = await failure(run('sh', [script, '--url', 'http://gsm.invalid', '--upgrade', '--no-package-check'], { env }));
+  t.not(exposed.code, 0);
+  t.regex(exposed.stderr, /WARNING: http:\/\/gsm\.invalid is plain http: the registration code, the agent token and the package cross the network unencrypted/);
 });
 
 test('the code exchange follows no redirect, and a 429 or 5xx is "try again later" with the code still good', async (t) => {
