@@ -3,7 +3,7 @@
  * options alone mean `run` (as `npm run agent -- --url …` always did).
  */
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { AGENT_VERSION } from './version.ts';
@@ -109,18 +109,31 @@ async function readSecret(tokenFile: string | undefined, existing: unknown): Pro
 
 /**
  * Trades an install line's single-use code for the machine's id and agent token (POST /agent/register on the first
- * URL). The service's refusal (used, replaced, expired, unknown) is printed as it says it; exit status 1.
+ * URL). No redirect is followed (the code goes only where the line says). The service's refusal (used, replaced,
+ * expired, unknown) is printed as it says it; a 429 or 5xx is "try again later" (the code may still be good); exit
+ * status 1 either way. `savedToken` (an earlier configuration's) is named as the way back when the code is spent.
  */
-async function exchangeCode(url: string, code: string): Promise<{ machineId: string; token: string }> {
+async function exchangeCode(url: string, code: string, saved: { path: string; token: boolean }): Promise<{ machineId: string; token: string }> {
   const endpoint = `${url.replace(/\/+$/, '')}/agent/register`;
   let response: Response;
   try {
-    response = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    response = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }), redirect: 'error' });
   } catch (error) {
     return fail(`could not reach ${endpoint} to exchange the registration code: ${(error as Error).cause ?? (error as Error).message}`, 1);
   }
   const answer = (await response.json().catch(() => ({}))) as { message?: string; machineId?: string; agentToken?: string };
-  if (!response.ok) return fail(`the service refused the registration code (${response.status}): ${answer.message ?? response.statusText}`, 1);
+  if (response.status === 429 || response.status >= 500)
+    return fail(
+      `the service could not take the registration code now (${response.status}): ${answer.message ?? response.statusText}; the code was not used: try the same line again later`,
+      1,
+    );
+  if (!response.ok) {
+    const recover =
+      response.status === 410 && saved.token
+        ? `\n${saved.path} already holds an agent token for this machine: to reinstall with it, run the install script without a code (nothing on standard input), or \`gsm-agent install --url ${url}\` as root; it keeps the saved token`
+        : '';
+    return fail(`the service refused the registration code (${response.status}): ${answer.message ?? response.statusText}${recover}`, 1);
+  }
   if (typeof answer.machineId !== 'string' || typeof answer.agentToken !== 'string' || !TOKEN_PATTERN.test(answer.agentToken))
     return fail(`${endpoint} did not answer a machine and an agent token`, 1);
   return { machineId: answer.machineId, token: answer.agentToken };
@@ -138,6 +151,7 @@ async function installCommand(args: string[]): Promise<void> {
     'unit-dir': { type: 'string' },
     'allow-root': { type: 'boolean' },
     'no-start': { type: 'boolean' },
+    'credentials-to': { type: 'string' },
   });
   const configPath = values.config ?? (process.env.GSM_CONFIG || DEFAULT_CONFIG_PATH);
   const existing = configOrNothing(configPath);
@@ -158,12 +172,20 @@ async function installCommand(args: string[]): Promise<void> {
   );
   if (!checked.success) return fail(`invalid settings:\n${checked.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n')}`);
   if ('code' in secret) {
-    const exchanged = await exchangeCode(checked.data.url[0], secret.code);
+    const exchanged = await exchangeCode(checked.data.url[0], secret.code, { path: configPath, token: typeof existing.token === 'string' });
     Object.assign(settings, { machineId: exchanged.machineId, token: exchanged.token });
     process.stdout.write(`gsm-agent: registration code exchanged for machine ${exchanged.machineId}'s agent token\n`);
   }
   const parsed = settingsSchema.safeParse(settings);
   if (!parsed.success) return fail(`invalid settings:\n${parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n')}`);
+  const credentialsTo = values['credentials-to'];
+  if (credentialsTo !== undefined) {
+    // install.sh resolves the credentials with the new package before it replaces the installed one (a refused code
+    // leaves the machine as it was), then installs from these files: the token in a file, never on a command line.
+    await writeFile(join(credentialsTo, 'token'), `${parsed.data.token}\n`, { mode: 0o600, flag: 'wx' });
+    await writeFile(join(credentialsTo, 'machine-id'), `${parsed.data.machineId}\n`, { mode: 0o600, flag: 'wx' });
+    return;
+  }
   await install({
     configPath,
     settings: parsed.data,

@@ -30,18 +30,40 @@ function unseal(code: string, sealed: Uint8Array): string {
   return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
 }
 
+/** How long a used, replaced or expired code's row is kept (the audit log keeps the rest). */
+export const INSTALL_CODE_RETENTION_DAYS = 30;
+
+/**
+ * Expired codes keep nothing to unseal, and rows older than the retention go. Run on every new code and exchange
+ * (cheap: both are rare), so no code outlives its hour with a sealed token for long.
+ */
+export async function sweepInstallCodes(tx: CommonQueryMethods) {
+  await tx.query(sql.unsafe`UPDATE agent_install_codes SET sealed_token = NULL WHERE expires_at <= now() AND sealed_token IS NOT NULL`);
+  await tx.query(sql.unsafe`
+    DELETE FROM agent_install_codes WHERE created_at < now() - make_interval(days => ${INSTALL_CODE_RETENTION_DAYS})`);
+}
+
+/**
+ * Locks the machine's row for the rest of `tx`: new codes and token changes of one machine happen one at a time, so
+ * two concurrent requests cannot both leave a live code (the partial unique index would refuse the second anyway).
+ * Answers whether the machine exists.
+ */
+export const lockMachine = async (tx: CommonQueryMethods, machineId: string) =>
+  (await tx.maybeOneFirst(sql.type(z.object({ id: z.string() }))`SELECT id FROM machines WHERE id = ${machineId} FOR UPDATE`)) !== null;
+
 /**
  * A new code for `machineId` that yields `agentToken`; any earlier unused code of the machine stops working (the
- * newest line is the only one that installs).
+ * newest line is the only one that installs). The caller holds the machine's lock (`lockMachine`).
  */
 export async function issueInstallCode(tx: DatabaseTransactionConnection, machineId: string, agentToken: string) {
   const code = generateSecret('install');
+  await sweepInstallCodes(tx);
   await tx.query(sql.unsafe`
     UPDATE agent_install_codes SET replaced_at = now(), sealed_token = NULL
     WHERE machine_id = ${machineId} AND used_at IS NULL AND replaced_at IS NULL`);
   const expiresAt = await tx.oneFirst(sql.type(z.object({ expiresAt: z.string() }))`
-    INSERT INTO agent_install_codes (code_hash, machine_id, sealed_token, expires_at)
-    VALUES (${sql.binary(hashSecret(code))}, ${machineId}, ${sql.binary(seal(code, agentToken))},
+    INSERT INTO agent_install_codes (code_hash, machine_id, sealed_token, token_hash, expires_at)
+    VALUES (${sql.binary(hashSecret(code))}, ${machineId}, ${sql.binary(seal(code, agentToken))}, ${sql.binary(hashSecret(agentToken))},
             now() + make_interval(secs => ${INSTALL_CODE_TTL_SECONDS}))
     RETURNING expires_at AS "expiresAt"`);
   return { code, expiresAt };
@@ -66,6 +88,7 @@ export async function redeemInstallCode(tx: CommonQueryMethods, code: string, fr
     FROM used JOIN machines m ON m.id = used.machine_id`);
   // The token is handed out now: nothing is left to unseal later.
   if (claimed) await tx.query(sql.unsafe`UPDATE agent_install_codes SET sealed_token = NULL WHERE code_hash = ${codeHash}`);
+  else await sweepInstallCodes(tx);
   if (claimed) return { machineId: claimed.machineId, clusterId: claimed.clusterId, agentToken: unseal(code, claimed.sealed) };
 
   const row = await tx.maybeOne(sql.type(z.object({ usedAt: z.string().nullable(), replaced: z.boolean(), expiresAt: z.string() }))`

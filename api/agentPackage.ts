@@ -99,23 +99,48 @@ export function buildAgentPackage(): Promise<AgentPackage> {
 /** Quotes `value` for a POSIX shell: single quotes, an embedded one closed, escaped and reopened. */
 export const shellQuote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 
+/** The SHA-256 of what an install line runs: the install script and the agent package it installs. */
+export type InstallHashes = { script: string; package: string };
+
+/** Whether `url` is plain http to somewhere other than this host (the code and the package cross the network in clear). */
+export const exposedOnNetwork = (url: string) => {
+  const { protocol, hostname } = new URL(url);
+  return protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(hostname);
+};
+
 /**
- * The one line an operator pastes on the machine (POSIX sh; docs/agent.md#installing-it). The script goes into a fresh
- * `mktemp -d` directory (a fixed /tmp name lets any local account plant its own file there and have it run as root)
- * and runs only if its SHA-256 is the one in the line. It runs with sudo only when the shell is not already root
- * (root-only hosts and containers have no sudo). The single-use code travels on standard input (printf is a shell
- * built-in, so it is in no process's command line); the temporary directory is removed and the line's exit status is
- * the installer's.
+ * The one line an operator pastes on the machine (POSIX sh; docs/agent.md#installing-it), or with no `code` the line
+ * that upgrades an installed agent. It needs `sha256sum` and says so before doing anything. Everything else happens in
+ * one root shell (sudo only when the shell is not root already: root-only hosts and containers have no sudo): the
+ * script is downloaded into a fresh root-owned `mktemp -d /tmp/gsm.XXXXXX` directory (no other account can swap the
+ * checked file for another before it runs; TMPDIR is not trusted), read through `sha256sum <` (no path to escape), and
+ * run only if its SHA-256 is the one in the line; the script in turn installs the package only if its SHA-256 is the
+ * one in the line. With an https URL curl refuses any other protocol, redirects included. The single-use code travels
+ * on standard input (printf is a shell built-in, so it is in no process's command line); the directory is removed and
+ * the line's exit status is the installer's.
  */
-export function installCommand(publicUrl: string, code: string, scriptSha256: string): string {
+export function installCommand(publicUrl: string, code: string | null, hashes: InstallHashes): string {
   const url = publicUrl.replace(/\/+$/, '');
-  const mismatch = shellQuote('gsm-agent: error: the downloaded install script does not match the SHA-256 in this line; nothing was run');
+  const curl = url.startsWith('https:') ? 'curl --proto =https --proto-redir =https -fsSL' : 'curl -fsSL';
+  const inner =
+    'D="$(mktemp -d /tmp/gsm.XXXXXX)" || exit 1; trap "rm -rf $D" EXIT; trap "exit 1" HUP INT TERM; ' +
+    `${curl} "$1/agent/install.sh" -o "$D/install.sh" || exit 1; ` +
+    'if [ "$(sha256sum < "$D/install.sh" | cut -d" " -f1)" != "$2" ]; then ' +
+    'echo "gsm-agent: error: the downloaded install script does not match the SHA-256 in this line; nothing was run" >&2; exit 1; fi; ' +
+    `sh "$D/install.sh" --url "$1" --package-sha256 "$3"${code === null ? ' --upgrade' : ''}`;
+  const noSha = shellQuote('gsm-agent: error: sha256sum is required (GNU coreutils) to check what this line downloads; nothing was run');
   return (
-    `D="$(mktemp -d)" && curl -fsSL ${shellQuote(`${url}/agent/install.sh`)} -o "$D/install.sh" && ` +
-    `if [ "$(sha256sum "$D/install.sh" | cut -d' ' -f1)" = ${shellQuote(scriptSha256)} ]; ` +
-    `then printf '%s\\n' ${shellQuote(code)} | $([ "$(id -u)" = 0 ] || echo sudo) sh "$D/install.sh" --url ${shellQuote(url)}; ` +
-    `else echo ${mismatch} >&2; false; fi; S=$?; rm -rf "$D"; [ "$S" = 0 ]`
+    `command -v sha256sum >/dev/null 2>&1 || { echo ${noSha} >&2; false; } && ` +
+    (code === null ? '' : `printf '%s\\n' ${shellQuote(code)} | `) +
+    `$([ "$(id -u)" = 0 ] || echo sudo) sh -c ${shellQuote(inner)} gsm-install ${shellQuote(url)} ${shellQuote(hashes.script)} ${shellQuote(hashes.package)}` +
+    (code === null ? ' </dev/null' : '')
   );
+}
+
+/** The hashes an install line of this service pins (the script's and the package's, both built once per process). */
+export async function installHashes(): Promise<InstallHashes> {
+  const [script, pkg] = await Promise.all([installScript(), buildAgentPackage()]);
+  return { script: script.sha256, package: pkg.sha256 };
 }
 
 // `node api/agentPackage.ts [--out DIR]` (npm run pack:agent): writes the tarball and says what it wrote.

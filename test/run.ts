@@ -1,6 +1,7 @@
 /**
  * `npm test`: makes sure what the tests need is there (test/prerequisites.ts: on Debian as root it installs and starts
- * what is missing with .ci/setup; elsewhere it names all of it in one message), type-checks the project, checks format,
+ * what is missing with .ci/setup, saying what first; GSM_TEST_SETUP=0 never installs; elsewhere it names all of it in
+ * one message), type-checks the project, checks format,
  * lint and the import rules (`npm run lint`), makes sure a Postgres answers, then runs ava with any arguments given.
  *
  * The database is TEST_DATABASE_URL when set, else the local server at 127.0.0.1:5432; when neither answers, an
@@ -12,7 +13,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { startEmbeddedDatabase } from '../sql/embedded.ts';
 import { createLogger } from '../schema/logger.ts';
-import { canSetUp, findNode20, LOCAL_NODE20_PREFIX, missingPrerequisites, NODE20_PACKAGE } from './prerequisites.ts';
+import { canSetUp, findNode20, LOCAL_NODE20_PREFIX, missingPrerequisites, NODE20_PACKAGE, setupAllowed } from './prerequisites.ts';
 
 const LOCAL_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -41,22 +42,37 @@ const npm = process.env.npm_execpath;
 const runNpm = (args: string[]) => (npm ? run(process.execPath, [npm, ...args]) : run('npm', args));
 
 let missing = await missingPrerequisites();
-if (missing.length > 0 && canSetUp()) {
-  process.stderr.write(`Missing for the tests: ${missing.map((item) => item.what).join(', ')}; installing with .ci/setup\n`);
+if (missing.length > 0 && setupAllowed() && canSetUp()) {
+  process.stderr.write(
+    `Missing for the tests: ${missing.map((item) => item.what).join(', ')}; installing with .ci/setup (apt-get as root; GSM_TEST_SETUP=0 skips this)\n`,
+  );
   await run('bash', ['.ci/setup']);
   missing = await missingPrerequisites();
 }
 // The packed agent is tested under Node.js 20, the oldest line it supports; npm has one for any machine.
 let node20 = findNode20();
-if (!node20) {
-  process.stderr.write(`No Node.js 20 at /usr/bin/node; installing ${NODE20_PACKAGE} from npm into ${LOCAL_NODE20_PREFIX}\n`);
-  // Its own package.json allows the package's install script (which fetches the binary for this platform).
+if (!node20 && setupAllowed()) {
+  process.stderr.write(
+    `No Node.js 20 (GSM_TEST_NODE20, node on PATH, nvm's, /usr/bin/node); installing ${NODE20_PACKAGE} from npm into ${LOCAL_NODE20_PREFIX} (GSM_TEST_SETUP=0 skips this)\n`,
+  );
+  // The package's install script fetches the binary for this platform: npm runs it unless scripts are switched off,
+  // so this one install says explicitly that it needs it.
   await mkdir(LOCAL_NODE20_PREFIX, { recursive: true });
-  await writeFile(join(LOCAL_NODE20_PREFIX, 'package.json'), '{ "private": true, "allowScripts": { "node": true } }\n');
-  await runNpm(['install', '--prefix', LOCAL_NODE20_PREFIX, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', NODE20_PACKAGE]);
+  await writeFile(join(LOCAL_NODE20_PREFIX, 'package.json'), '{ "private": true }\n');
+  await runNpm([
+    'install',
+    '--prefix',
+    LOCAL_NODE20_PREFIX,
+    '--ignore-scripts=false',
+    '--no-save',
+    '--no-package-lock',
+    '--no-audit',
+    '--no-fund',
+    NODE20_PACKAGE,
+  ]);
   node20 = findNode20();
-  if (!node20) missing.push({ what: 'Node.js 20', fix: `npm install --prefix ${LOCAL_NODE20_PREFIX} ${NODE20_PACKAGE}, or set GSM_TEST_NODE20 to one` });
 }
+if (!node20) missing.push({ what: 'Node.js 20', fix: `npm install --prefix ${LOCAL_NODE20_PREFIX} ${NODE20_PACKAGE}, or set GSM_TEST_NODE20 to one` });
 if (missing.length > 0) {
   const list = missing.map((item) => `  - ${item.what}: ${item.fix}`).join('\n');
   // Test files named on the command line may not need them all: say so, and run them.

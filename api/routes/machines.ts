@@ -28,8 +28,8 @@ import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
 import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
 import { originOf } from '../identity/origin.ts';
-import { installCommand, installScript } from '../agentPackage.ts';
-import { issueInstallCode, redeemInstallCode } from '../agentInstallCodes.ts';
+import { installCommand, installHashes } from '../agentPackage.ts';
+import { issueInstallCode, lockMachine, redeemInstallCode } from '../agentInstallCodes.ts';
 
 /** Where agents connect (docs/agent-protocol.md; also served at /agent/ws and /ws/agent). */
 export const GATEWAY_PATH = '/ws';
@@ -47,7 +47,8 @@ const success = z.object({ success: z.literal(true), message: z.string() });
 async function newInstallLine(tx: DatabaseTransactionConnection, ctx: Context, clusterId: string, machineId: string, agentToken: string, publicUrl: string) {
   const { code, expiresAt } = await issueInstallCode(tx, machineId, agentToken);
   await recordAudit(tx, originOf(ctx), { clusterId, action: 'machine.install_code_create', target: { type: 'machine', id: machineId } });
-  return { command: installCommand(publicUrl, code, (await installScript()).sha256), expiresAt };
+  const hashes = await installHashes();
+  return { command: installCommand(publicUrl, code, hashes), upgradeCommand: installCommand(publicUrl, null, hashes), expiresAt };
 }
 
 const getMachine = (connection: CommonQueryMethods, machineId: string) =>
@@ -169,7 +170,10 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
     handler: (ctx, { params }) => {
       const agentToken = generateSecret('agent');
       return pool.transaction(async (tx) => {
-        await tx.query(sql.unsafe`UPDATE machines SET agent_token_hash = ${sql.binary(hashSecret(agentToken))}, updated_at = now() WHERE id = ${params.id}`);
+        await lockMachine(tx, params.id);
+        // A token still pending from an install-code exchange goes too: only the new one works from now on.
+        await tx.query(sql.unsafe`
+          UPDATE machines SET agent_token_hash = ${sql.binary(hashSecret(agentToken))}, pending_token_hash = NULL, updated_at = now() WHERE id = ${params.id}`);
         await notifyAgent(tx, { type: 'token_rotated', machineId: params.id });
         await recordAudit(tx, originOf(ctx), {
           clusterId: ctx.state.clusterId as string,
@@ -187,7 +191,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
     path: '/api/v1/machines/:id/install-code',
     summary: 'Make a new install line for a machine',
     description:
-      "Answers a new install line with a single-use registration code (one hour); earlier unused codes of the machine stop working. The code yields a new agent token: the machine's current token keeps working until the code is used, and then stops (its connection is closed), as a rotation would.",
+      "Answers a new install line with a single-use registration code (one hour); earlier unused codes of the machine stop working. The code yields a new agent token: the machine's current token keeps working until an agent first connects with the new one, and then stops.",
     tags: ['Machines'],
     auth: 'user',
     params: machineParams,
@@ -196,6 +200,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
     responses: { 201: { description: 'The install line', schema: machineInstallCode } },
     handler: (ctx, { params }) =>
       pool.transaction(async (tx) => {
+        await lockMachine(tx, params.id);
         const install = await newInstallLine(tx, ctx, ctx.state.clusterId as string, params.id, generateSecret('agent'), config.publicUrl);
         return { connect: connect(), install };
       }),
@@ -218,13 +223,18 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
     handler: (ctx, { body }) =>
       pool.transaction(async (tx) => {
         const origin = originOf(ctx);
+        // The machine first, then the code, as a rotation or a new line does: the same lock order cannot deadlock.
+        const owner = await tx.maybeOneFirst(sql.type(z.object({ machineId: z.string() }))`
+          SELECT machine_id AS "machineId" FROM agent_install_codes WHERE code_hash = ${sql.binary(hashSecret(body.code))}`);
+        if (owner) await lockMachine(tx, owner);
         const { machineId, clusterId, agentToken } = await redeemInstallCode(tx, body.code, origin.ip);
-        // A code from an install-code request carries a new token: it replaces the machine's now, and the agent still
-        // connected with the old one is told so (as a rotation does). A registration's or rotation's code changes nothing.
-        const changed = await tx.maybeOneFirst(sql.type(z.object({ id: z.string() }))`
-          UPDATE machines SET agent_token_hash = ${sql.binary(hashSecret(agentToken))}, updated_at = now()
-          WHERE id = ${machineId} AND agent_token_hash <> ${sql.binary(hashSecret(agentToken))} RETURNING id`);
-        if (changed) await notifyAgent(tx, { type: 'token_rotated', machineId });
+        // A code from an install-code request carries a new token. It is pending until it first authenticates at the
+        // gateway (orchestrator/gateway/machineStore.ts), which then drops the old one: should this answer be lost or
+        // the install fail, the agent running with the old token stays connected. A registration's or rotation's code
+        // yields the current token and changes nothing.
+        const tokenHash = sql.binary(hashSecret(agentToken));
+        await tx.query(sql.unsafe`
+          UPDATE machines SET pending_token_hash = ${tokenHash}, updated_at = now() WHERE id = ${machineId} AND agent_token_hash <> ${tokenHash}`);
         await recordAudit(tx, origin, { clusterId, action: 'machine.install_code_use', target: { type: 'machine', id: machineId } });
         return { machineId, agentToken, connect: connect() };
       }),

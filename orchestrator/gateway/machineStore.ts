@@ -105,11 +105,28 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
     return items.map((_, index) => known.has(index));
   });
   return {
-    /** The machine an agent token belongs to, or null. */
+    /**
+     * The machine an agent token belongs to, or null. A token pending from an install-code exchange becomes the
+     * machine's token here, on its first use, and the old one stops working (docs/agent.md#installing-it); the first
+     * connection with a token an install code yields marks that code used (its sealed copy is no longer needed).
+     */
     async byToken(token: string): Promise<{ id: string; clusterId: string } | null> {
-      const row = await pool.maybeOne(sql.type(machineRow)`
-        SELECT id, cluster_id AS "clusterId", agent_token_hash AS "tokenHash" FROM machines
-         WHERE agent_token_hash = ${sql.binary(hashSecret(token))}`);
+      const hash = sql.binary(hashSecret(token));
+      const row = await pool.transaction(async (tx) => {
+        const found = await tx.maybeOne(sql.type(machineRow)`
+          UPDATE machines SET agent_token_hash = pending_token_hash, pending_token_hash = NULL, updated_at = now()
+           WHERE pending_token_hash = ${hash}
+          RETURNING id, cluster_id AS "clusterId", agent_token_hash AS "tokenHash"`);
+        const machine =
+          found ??
+          (await tx.maybeOne(sql.type(machineRow)`
+            SELECT id, cluster_id AS "clusterId", agent_token_hash AS "tokenHash" FROM machines WHERE agent_token_hash = ${hash}`));
+        if (machine)
+          await tx.query(sql.unsafe`
+            UPDATE agent_install_codes SET used_at = now(), used_from = 'agent connection', sealed_token = NULL
+             WHERE token_hash = ${hash} AND machine_id = ${machine.id} AND used_at IS NULL AND replaced_at IS NULL`);
+        return machine;
+      });
       return row && secretMatches(token, row.tokenHash) ? { id: row.id, clusterId: row.clusterId } : null;
     },
 

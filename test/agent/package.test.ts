@@ -3,7 +3,7 @@
  * installed with npm into an empty folder and run by the machine's own Node.js 20 against a real service; and the
  * one-line install from a machine's registration answer, run as pasted (as root, where sudo is absent; as a sudoer, with
  * a `sudo` that only runs its command; the install paths moved under a temporary directory): its code used, expired,
- * and a tampered script.
+ * a tampered script or package, no sha256sum; and the upgrade line.
  */
 import test from 'ava';
 import { execFile, execFileSync, spawn } from 'node:child_process';
@@ -171,10 +171,10 @@ test('installed with npm into an empty folder, it runs under the machine’s Nod
   t.is(standInStopped.status, 'SUCCEEDED', JSON.stringify(standInStopped));
 });
 
-/** A throwaway HTTP server answering `GET /agent/install.sh` with `script`, everything else from the real service. */
-async function tamperedService(script: string): Promise<{ url: string; close: () => Promise<void> }> {
+/** A throwaway HTTP server answering `GET <path>` with `content`, everything else from the real service. */
+async function tamperedService(content: string | Buffer, path = '/agent/install.sh'): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createServer((request, response) => {
-    if (request.url === '/agent/install.sh') return void response.end(script);
+    if (request.url === path) return void response.end(content);
     void fetch(`${app.url}${request.url}`, { method: request.method }).then(async (upstream) => {
       response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream' });
       response.end(Buffer.from(await upstream.arrayBuffer()));
@@ -191,7 +191,10 @@ const failure = (promise: Promise<unknown>) =>
     (error: Failed) => error,
   );
 
-test('the one-line install from the registration answer: a code on standard input, as root without sudo; configuration 0600, user, unit; then it runs', async (t) => {
+/** The private download directories the install line and script make (`mktemp -d /tmp/gsm.XXXXXX`). */
+const downloadDirs = async () => (await readdir('/tmp')).filter((name) => /^gsm\.[A-Za-z0-9]{6}$/.test(name)).sort();
+
+test.serial('the one-line install from the registration answer: a code on stdin, as root without sudo; config 0600, user, unit; it runs', async (t) => {
   if (process.getuid?.() !== 0) return t.pass('needs root (CI runs as root)');
   const { machineId, token } = await registerMachine(app, owner);
   const registered = await body(await app.request(`/api/v1/machines/${machineId}/token`, json({}, { headers: owner.auth })));
@@ -201,14 +204,19 @@ test('the one-line install from the registration answer: a code on standard inpu
   const line = String(registered.install.command);
   const code = /'(gsm_install_[0-9A-Za-z]{43})'/.exec(line)![1]!;
   const script = Buffer.from(await (await app.request('/agent/install.sh')).arrayBuffer());
-  t.is(line, installCommand(publicUrl, code, createHash('sha256').update(script).digest('hex')));
+  const pkg = await buildAgentPackage();
+  t.is(line, installCommand(publicUrl, code, { script: createHash('sha256').update(script).digest('hex'), package: pkg.sha256 }));
+  t.true(line.endsWith(`'${pkg.sha256}'`), 'the line pins the package too');
   // The test service's PUBLIC_URL is a placeholder; the line is run against where it really listens.
   const command = line.replaceAll(`'${publicUrl}`, `'${app.url}`);
   t.false(command.includes(agentToken), 'the line carries no agent token');
-  t.false(command.includes('/tmp/'), 'no fixed temporary name');
-  t.regex(command, /^D="\$\(mktemp -d\)" && curl /);
-  // The code is only ever an argument of printf, a shell built-in: no process shows it in its command line.
-  t.true(command.includes(`printf '%s\\n' '${code}' | $([ "$(id -u)" = 0 ] || echo sudo) sh "$D/install.sh"`));
+  t.regex(command, /^command -v sha256sum /, 'sha256sum is looked for first');
+  t.true(command.includes('D="$(mktemp -d /tmp/gsm.XXXXXX)"'), 'a fresh directory under /tmp, whatever TMPDIR says');
+  t.true(command.includes('sha256sum < "$D/install.sh"'));
+  // The code is only ever an argument of printf, a shell built-in: no process shows it in its command line. Download,
+  // check and run happen in one root shell, so the file checked is the file run.
+  t.true(command.includes(`printf '%s\\n' '${code}' | $([ "$(id -u)" = 0 ] || echo sudo) sh -c 'D=`));
+  const tmpBefore = await downloadDirs();
 
   const root = await mkdtemp(join(tmpdir(), 'gsm-install-'));
   const bin = join(root, 'bin');
@@ -236,14 +244,28 @@ test('the one-line install from the registration answer: a code on standard inpu
   t.regex(tampered.stderr, /does not match the SHA-256 in this line; nothing was run/);
   t.false(existsSync(join(root, 'tampered-script-ran')));
   t.false(existsSync(env.GSM_AGENT_PREFIX));
-  t.deepEqual(await readdir(env.TMPDIR), [], 'the mktemp -d directory is removed');
+  t.deepEqual(await downloadDirs(), tmpBefore, 'the mktemp -d directory is removed');
+
+  // Without sha256sum the line says so and does nothing else.
+  const noSha = await failure(run('/bin/sh', ['-c', command], { env: { PATH: join(root, 'tmp') } }));
+  t.not(noSha.code, 0);
+  t.regex(noSha.stderr, /sha256sum is required .*nothing was run/);
+
+  // A package that is not the one the line names is not installed, and the code is not spent.
+  const evilPackage = await tamperedService(Buffer.concat([pkg.tgz, Buffer.from('x')]), '/agent/package.tgz');
+  const badPackage = await failure(run('sh', ['-c', line.replaceAll(`'${publicUrl}`, `'${evilPackage.url}`)], { env }));
+  await evilPackage.close();
+  t.not(badPackage.code, 0);
+  t.regex(badPackage.stderr, /the downloaded agent package does not match the SHA-256 in the install line; nothing was installed/);
+  t.false(existsSync(env.GSM_AGENT_PREFIX));
+  t.deepEqual(await downloadDirs(), tmpBefore, 'the script removes its directory too');
 
   const output = await run('sh', ['-c', command], { env });
   t.false(`${output.stdout}${output.stderr}`.includes(agentToken), 'the token is never printed');
   t.false(`${output.stdout}${output.stderr}`.includes('sudo'));
   t.regex(output.stdout, /installed gsm-agent \d+\.\d+\.\d+/);
   t.regex(output.stdout, /registration code exchanged/);
-  t.deepEqual(await readdir(env.TMPDIR), [], 'the mktemp -d directory is removed');
+  t.deepEqual(await downloadDirs(), tmpBefore, 'the directories are removed');
 
   const config = JSON.parse(await readFile(env.GSM_CONFIG, 'utf8')) as Record<string, unknown>;
   t.like(config, { url: [app.url], machineId, token: agentToken, dataDir: env.GSM_DATA_DIR, user: 'gsm', allowRoot: false });
@@ -273,12 +295,16 @@ test('the one-line install from the registration answer: a code on standard inpu
   await writeFile(join(bin, 'id'), '#!/bin/sh\n[ "$1" = -u ] && { echo 1000; exit 0; }\nexec /usr/bin/id "$@"\n');
   await writeFile(join(bin, 'sudo'), `#!/bin/sh\ntouch ${join(root, 'sudo-used')}\nexec "$@"\n`);
   await chmod(join(bin, 'id'), 0o755);
+  // A refused code changes nothing on the machine: the installed package is not replaced either.
+  await writeFile(join(env.GSM_AGENT_PREFIX, 'still-here'), '');
   const used = await failure(run('sh', ['-c', command], { env }));
   await rm(join(bin, 'id'));
   t.not(used.code, 0);
   t.true(existsSync(join(root, 'sudo-used')), 'not root: the line uses sudo');
   t.regex(used.stderr, /the service refused the registration code \(410\): This install code was already used .*new install line/);
   t.is(JSON.parse(await readFile(env.GSM_CONFIG, 'utf8')).token, agentToken);
+  t.true(existsSync(join(env.GSM_AGENT_PREFIX, 'still-here')), 'the package was not replaced');
+  t.regex(used.stderr, /already holds an agent token for this machine: to reinstall with it/);
 
   // An expired code: refused the same way.
   const fresh = await body(await app.request(`/api/v1/machines/${machineId}/install-code`, json({}, { headers: owner.auth })));
@@ -308,15 +334,73 @@ test('the one-line install from the registration answer: a code on standard inpu
   t.regex(bad.stderr, /neither an agent token .* nor a registration code/);
 });
 
-test('the upgrade mode replaces the package in place and needs no token', async (t) => {
+test.serial('the upgrade line replaces the package in place, checked the same way, and needs no token; the script alone wants the hash', async (t) => {
   const root = await mkdtemp(join(tmpdir(), 'gsm-upgrade-'));
   const prefix = join(root, 'opt', 'gsm-agent');
-  const script = join(root, 'install.sh');
-  await writeFile(script, Buffer.from(await (await app.request('/agent/install.sh')).arrayBuffer()));
-  const output = await run('sh', [script, '--url', app.url, '--upgrade'], { env: { PATH: process.env.PATH, GSM_AGENT_PREFIX: prefix, GSM_NODE: NODE20 } });
+  const { machineId } = await registerMachine(app, owner);
+  const answer = await body(await app.request(`/api/v1/machines/${machineId}/install-code`, json({}, { headers: owner.auth })));
+  const publicUrl = app.deps.config.publicUrl;
+  const upgrade = String(answer.install.upgradeCommand);
+  t.false(upgrade.includes('gsm_install_'), 'no code in the upgrade line');
+  t.regex(upgrade, / --upgrade' gsm-install /);
+  const env = { PATH: process.env.PATH, GSM_AGENT_PREFIX: prefix, GSM_NODE: NODE20 };
+  const output = await run('sh', ['-c', upgrade.replaceAll(`'${publicUrl}`, `'${app.url}`)], { env });
   t.regex(output.stdout, /installed gsm-agent/);
   t.true(existsSync(join(prefix, 'gsm-agent.mjs')));
   t.false(existsSync(`${prefix}.old`));
   const version = JSON.parse(await readFile('package.json', 'utf8')).version as string;
   t.is(execFileSync(NODE20, [join(prefix, 'gsm-agent.mjs'), '--version'], { encoding: 'utf8' }).trim(), version);
+
+  // The script run by hand refuses to install a package it cannot check, unless told so explicitly.
+  const script = join(root, 'install.sh');
+  await writeFile(script, Buffer.from(await (await app.request('/agent/install.sh')).arrayBuffer()));
+  const unchecked = await failure(run('sh', [script, '--url', app.url, '--upgrade'], { env }));
+  t.is(unchecked.code, 1);
+  t.regex(unchecked.stderr, /--package-sha256 is required/);
+  const explicit = await run('sh', [script, '--url', app.url, '--upgrade', '--no-package-check'], { env });
+  t.regex(explicit.stdout, /installed gsm-agent/);
+  t.false(explicit.stderr.includes('WARNING'), 'plain http to this host is not warned about');
+  // Plain http elsewhere: a loud warning before anything is downloaded.
+  const exposed = await failure(run('sh', [script, '--url', 'http://gsm.invalid', '--upgrade', '--no-package-check'], { env }));
+  t.not(exposed.code, 0);
+  t.regex(exposed.stderr, /WARNING: http:\/\/gsm\.invalid is plain http: the registration code, the agent token and the package cross the network unencrypted/);
+});
+
+test('the code exchange follows no redirect, and a 429 or 5xx is "try again later" with the code still good', async (t) => {
+  const { machineId } = await registerMachine(app, owner);
+  const fresh = await body(await app.request(`/api/v1/machines/${machineId}/install-code`, json({}, { headers: owner.auth })));
+  const code = /'(gsm_install_[0-9A-Za-z]{43})'/.exec(String(fresh.install.command))![1]!;
+  const root = await mkdtemp(join(tmpdir(), 'gsm-exchange-'));
+  let answer: { status: number; headers: Record<string, string> } = { status: 307, headers: { location: `${app.url}/agent/register` } };
+  const server = createServer((_request, response) => {
+    response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+    response.end(JSON.stringify({ statusCode: answer.status, message: 'busy' }));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  t.teardown(() => new Promise<void>((done) => server.close(() => done())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const exchange = () =>
+    failure(
+      run(
+        'sh',
+        [
+          '-c',
+          `printf '%s\\n' '${code}' | ${process.execPath} agent/cli.ts install --url ${url} --config ${join(root, 'config.json')} --credentials-to ${root}`,
+        ],
+        { env: { PATH: process.env.PATH } },
+      ),
+    );
+
+  const redirected = await exchange();
+  t.is(redirected.code, 1);
+  t.regex(redirected.stderr, /could not reach .*\/agent\/register to exchange the registration code/);
+  for (const status of [429, 503]) {
+    answer = { status, headers: {} };
+    const busy = await exchange();
+    t.is(busy.code, 1);
+    t.regex(busy.stderr, new RegExp(`could not take the registration code now \\(${status}\\): busy; the code was not used: try the same line again later`));
+  }
+  t.false(existsSync(join(root, 'token')));
+  // The redirect was not followed: the code still works.
+  t.is((await app.request('/agent/register', json({ code }))).status, 200);
 });

@@ -1,8 +1,9 @@
 /**
  * The install line's single-use registration codes (docs/agent.md#installing-it) against a real service and gateway:
  * a code yields a working agent token once; a second use, a replaced code and an expired one are refused with a message
- * saying what to do; of concurrent exchanges exactly one wins; a new line for an existing machine makes a new token that
- * replaces the old one when used; codes are stored hashed and audited; the exchange is limited per address.
+ * saying what to do; of concurrent exchanges exactly one wins, of concurrent requests for a line exactly one code stays
+ * live; a new line for an existing machine makes a new token that replaces the old one when it first connects;
+ * expired codes lose their sealed token and old rows go; codes are stored hashed and audited; the exchange is limited per address.
  */
 import test from 'ava';
 import { sql } from 'slonik';
@@ -129,10 +130,85 @@ test('a new install line for an existing machine: a new token that replaces the 
   const used = await body(await exchange(codeOf(fresh.install)));
   t.is(used.machineId, machineId);
   t.not(used.agentToken, registered.agentToken);
-  t.true(await authenticates(used.agentToken, machineId));
+  // The answer may be lost or the install fail: until the new token is used, the old one still works and its agent
+  // stays connected.
+  t.false(connected.isClosed(), 'the running agent is not disconnected by the exchange');
+  t.true(await authenticates(registered.agentToken, machineId), 'the old token works until the new one is used');
+  t.true(await authenticates(used.agentToken, machineId), 'the new token works, and from now on is the only one');
   t.false(await authenticates(registered.agentToken, machineId), 'the old token stops working');
-  await connected.closed; // and its connection is closed, as after a rotation
+  t.true(await authenticates(used.agentToken, machineId));
+  await connected.closed; // the old connection was replaced by the new one
   t.true(connected.isClosed());
+  t.is(await app.pool.oneFirst(sql.unsafe`SELECT pending_token_hash IS NULL FROM machines WHERE id = ${machineId}`), true);
+});
+
+test('a new token never used stays pending: a rotation drops it, and it then does not authenticate', async (t) => {
+  const { user, machineId } = await register();
+  const fresh = await body(await app.request(`/api/v1/machines/${machineId}/install-code`, json({}, { headers: user.auth })));
+  const pending = (await body(await exchange(codeOf(fresh.install)))).agentToken as string;
+  const rotated = await body(await app.request(`/api/v1/machines/${machineId}/token`, json({}, { headers: user.auth })));
+  t.false(await authenticates(pending, machineId), 'the pending token went with the rotation');
+  t.true(await authenticates(rotated.agentToken, machineId));
+});
+
+test('concurrent requests for a new line leave exactly one live code, the last one made', async (t) => {
+  const { user, machineId } = await register();
+  const answers = await Promise.all(
+    Array.from({ length: 6 }, () => app.request(`/api/v1/machines/${machineId}/install-code`, json({}, { headers: user.auth }))),
+  );
+  t.deepEqual(
+    answers.map((answer) => answer.status),
+    [201, 201, 201, 201, 201, 201],
+  );
+  const lines = await Promise.all(answers.map((answer) => body(answer)));
+  const live = await app.pool.oneFirst(
+    sql.unsafe`SELECT count(*)::int FROM agent_install_codes WHERE machine_id = ${machineId} AND used_at IS NULL AND replaced_at IS NULL`,
+  );
+  t.is(live, 1);
+  const statuses = [];
+  for (const line of lines) statuses.push((await exchange(codeOf(line.install))).status);
+  t.deepEqual(
+    statuses.filter((status) => status === 200),
+    [200],
+    'only one of the lines installs',
+  );
+});
+
+test('an expired code keeps no sealed token once another line is made; rows older than 30 days are deleted', async (t) => {
+  const { user, machineId, registered } = await register();
+  const other = await register(user);
+  await app.pool.query(sql.unsafe`UPDATE agent_install_codes SET expires_at = now() - interval '1 second' WHERE machine_id = ${machineId}`);
+  await app.pool.query(
+    sql.unsafe`UPDATE agent_install_codes SET created_at = now() - interval '31 days', expires_at = now() - interval '31 days' WHERE machine_id = ${other.machineId}`,
+  );
+  // Any new line sweeps (here one for a third machine).
+  await register(user);
+  t.is(
+    await app.pool.oneFirst(
+      sql.unsafe`SELECT sealed_token IS NULL FROM agent_install_codes WHERE code_hash = sha256(convert_to(${codeOf(registered.install)}, 'UTF8'))`,
+    ),
+    true,
+    'nothing left to unseal in an expired code',
+  );
+  t.is(
+    await app.pool.oneFirst(
+      sql.unsafe`SELECT count(*)::int FROM agent_install_codes WHERE code_hash = sha256(convert_to(${codeOf(other.registered.install)}, 'UTF8'))`,
+    ),
+    0,
+    'a 31-day-old row is gone',
+  );
+});
+
+test("a registration's code is used up when an agent first connects with the token it yields", async (t) => {
+  const { machineId, registered } = await register();
+  t.true(await authenticates(registered.agentToken, machineId));
+  const row = await app.pool.one(
+    sql.unsafe`SELECT used_at IS NOT NULL AS used, sealed_token IS NULL AS emptied FROM agent_install_codes WHERE machine_id = ${machineId}`,
+  );
+  t.deepEqual(row, { used: true, emptied: true });
+  const late = await exchange(codeOf(registered.install));
+  t.is(late.status, 410);
+  t.regex((await body(late)).message, /already used/);
 });
 
 test('rotating the token answers a line for the new token; the earlier line stops working', async (t) => {

@@ -5,8 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { findChromium } from '../prerequisites.ts';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** CHROMIUM_PATH, else /usr/bin/chromium, else chromium on PATH: the rule npm test and .ci/setup check by. */
+export const CHROMIUM = findChromium() ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export type TestBrowser = { browser: Browser; page: () => Promise<{ page: Page; requests: string[] }>; close: () => Promise<void> };
 

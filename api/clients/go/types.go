@@ -238,8 +238,10 @@ type MachineRegisteredConnect struct {
 
 // MachineRegisteredInstall: the MachineRegisteredInstall record.
 type MachineRegisteredInstall struct {
-	// One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`.
+	// One line to paste on the machine (Linux, Node.js 20+, `sha256sum`, as root or a sudoer): in one root shell (sudo only when not root) it downloads the install script into a fresh root-owned `mktemp -d /tmp/gsm.XXXXXX` directory, runs it only if its SHA-256 is the one in the line, and the script installs the agent package only if its SHA-256 is the one in the line too. A single-use registration code travels on standard input; the installer exchanges it for the agent token (`POST /agent/register`) before replacing anything, writes the configuration (mode 0600) and starts the agent as a systemd service. The code works once, until `expiresAt`.
 	Command string `json:"command"`
+	// The line that upgrades an installed agent to this service's package, checked the same way (no code: it keeps the machine's token).
+	UpgradeCommand string `json:"upgradeCommand"`
 	// When the line's registration code stops working (one hour after it was made).
 	// RFC 3339 time.
 	ExpiresAt string `json:"expiresAt"`
@@ -280,8 +282,10 @@ type AgentTokenRotatedConnect struct {
 
 // AgentTokenRotatedInstall: the AgentTokenRotatedInstall record.
 type AgentTokenRotatedInstall struct {
-	// One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`.
+	// One line to paste on the machine (Linux, Node.js 20+, `sha256sum`, as root or a sudoer): in one root shell (sudo only when not root) it downloads the install script into a fresh root-owned `mktemp -d /tmp/gsm.XXXXXX` directory, runs it only if its SHA-256 is the one in the line, and the script installs the agent package only if its SHA-256 is the one in the line too. A single-use registration code travels on standard input; the installer exchanges it for the agent token (`POST /agent/register`) before replacing anything, writes the configuration (mode 0600) and starts the agent as a systemd service. The code works once, until `expiresAt`.
 	Command string `json:"command"`
+	// The line that upgrades an installed agent to this service's package, checked the same way (no code: it keeps the machine's token).
+	UpgradeCommand string `json:"upgradeCommand"`
 	// When the line's registration code stops working (one hour after it was made).
 	// RFC 3339 time.
 	ExpiresAt string `json:"expiresAt"`
@@ -304,8 +308,10 @@ type MachineInstallCodeConnect struct {
 
 // MachineInstallCodeInstall: the MachineInstallCodeInstall record.
 type MachineInstallCodeInstall struct {
-	// One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`.
+	// One line to paste on the machine (Linux, Node.js 20+, `sha256sum`, as root or a sudoer): in one root shell (sudo only when not root) it downloads the install script into a fresh root-owned `mktemp -d /tmp/gsm.XXXXXX` directory, runs it only if its SHA-256 is the one in the line, and the script installs the agent package only if its SHA-256 is the one in the line too. A single-use registration code travels on standard input; the installer exchanges it for the agent token (`POST /agent/register`) before replacing anything, writes the configuration (mode 0600) and starts the agent as a systemd service. The code works once, until `expiresAt`.
 	Command string `json:"command"`
+	// The line that upgrades an installed agent to this service's package, checked the same way (no code: it keeps the machine's token).
+	UpgradeCommand string `json:"upgradeCommand"`
 	// When the line's registration code stops working (one hour after it was made).
 	// RFC 3339 time.
 	ExpiresAt string `json:"expiresAt"`

@@ -1035,7 +1035,7 @@ export interface paths {
         put?: never;
         /**
          * Make a new install line for a machine
-         * @description Answers a new install line with a single-use registration code (one hour); earlier unused codes of the machine stop working. The code yields a new agent token: the machine's current token keeps working until the code is used, and then stops (its connection is closed), as a rotation would.
+         * @description Answers a new install line with a single-use registration code (one hour); earlier unused codes of the machine stop working. The code yields a new agent token: the machine's current token keeps working until an agent first connects with the new one, and then stops.
          */
         post: operations["createMachineInstallCode"];
         delete?: never;
@@ -2036,7 +2036,8 @@ export interface components {
          *         "path": "/ws"
          *       },
          *       "install": {
-         *         "command": "D=\"$(mktemp -d)\" && curl -fsSL 'https://panel.example.org/agent/install.sh' -o \"$D/install.sh\" && if [ \"$(sha256sum \"$D/install.sh\" | cut -d' ' -f1)\" = '3f1d0c5e8a9b7c6d5e4f30211a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d' ]; then printf '%s\\n' 'gsm_install_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw' | $([ \"$(id -u)\" = 0 ] || echo sudo) sh \"$D/install.sh\" --url 'https://panel.example.org'; else echo 'gsm-agent: error: the downloaded install script does not match the SHA-256 in this line; nothing was run' >&2; false; fi; S=$?; rm -rf \"$D\"; [ \"$S\" = 0 ]",
+         *         "command": "command -v sha256sum >/dev/null 2>&1 || { echo 'gsm-agent: error: sha256sum is required (GNU coreutils) to check what this line downloads; nothing was run' >&2; false; } && printf '%s\\n' 'gsm_install_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw' | $([ \"$(id -u)\" = 0 ] || echo sudo) sh -c 'D=\"$(mktemp -d /tmp/gsm.XXXXXX)\" || exit 1; trap \"rm -rf $D\" EXIT; trap \"exit 1\" HUP INT TERM; curl --proto =https --proto-redir =https -fsSL \"$1/agent/install.sh\" -o \"$D/install.sh\" || exit 1; if [ \"$(sha256sum < \"$D/install.sh\" | cut -d\" \" -f1)\" != \"$2\" ]; then echo \"gsm-agent: error: the downloaded install script does not match the SHA-256 in this line; nothing was run\" >&2; exit 1; fi; sh \"$D/install.sh\" --url \"$1\" --package-sha256 \"$3\"' gsm-install 'https://panel.example.org' '3f1d0c5e8a9b7c6d5e4f30211a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d' '9c2e4b6a8d0f1e3c5a7b9d1f3e5c7a9b1d3f5e7c9a1b3d5f7e9c1a3b5d7f9e1c'",
+         *         "upgradeCommand": "command -v sha256sum >/dev/null 2>&1 || { echo 'gsm-agent: error: sha256sum is required (GNU coreutils) to check what this line downloads; nothing was run' >&2; false; } && $([ \"$(id -u)\" = 0 ] || echo sudo) sh -c 'D=\"$(mktemp -d /tmp/gsm.XXXXXX)\" || exit 1; trap \"rm -rf $D\" EXIT; trap \"exit 1\" HUP INT TERM; curl --proto =https --proto-redir =https -fsSL \"$1/agent/install.sh\" -o \"$D/install.sh\" || exit 1; if [ \"$(sha256sum < \"$D/install.sh\" | cut -d\" \" -f1)\" != \"$2\" ]; then echo \"gsm-agent: error: the downloaded install script does not match the SHA-256 in this line; nothing was run\" >&2; exit 1; fi; sh \"$D/install.sh\" --url \"$1\" --package-sha256 \"$3\" --upgrade' gsm-install 'https://panel.example.org' '3f1d0c5e8a9b7c6d5e4f30211a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d' '9c2e4b6a8d0f1e3c5a7b9d1f3e5c7a9b1d3f5e7c9a1b3d5f7e9c1a3b5d7f9e1c' </dev/null",
          *         "expiresAt": "2026-10-01T19:30:00.000Z"
          *       }
          *     }
@@ -2050,13 +2051,15 @@ export interface components {
                 url: string;
             };
             install: {
-                /** @description One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`. */
+                /** @description One line to paste on the machine (Linux, Node.js 20+, `sha256sum`, as root or a sudoer): in one root shell (sudo only when not root) it downloads the install script into a fresh root-owned `mktemp -d /tmp/gsm.XXXXXX` directory, runs it only if its SHA-256 is the one in the line, and the script installs the agent package only if its SHA-256 is the one in the line too. A single-use registration code travels on standard input; the installer exchanges it for the agent token (`POST /agent/register`) before replacing anything, writes the configuration (mode 0600) and starts the agent as a systemd service. The code works once, until `expiresAt`. */
                 command: string;
                 /**
                  * Format: date-time
                  * @description When the line's registration code stops working (one hour after it was made).
                  */
                 expiresAt: string;
+                /** @description The line that upgrades an installed agent to this service's package, checked the same way (no code: it keeps the machine's token). */
+                upgradeCommand: string;
             };
         };
         /**
@@ -2601,7 +2604,8 @@ export interface components {
          *         "path": "/ws"
          *       },
          *       "install": {
-         *         "command": "D=\"$(mktemp -d)\" && curl -fsSL 'https://panel.example.org/agent/install.sh' -o \"$D/install.sh\" && if [ \"$(sha256sum \"$D/install.sh\" | cut -d' ' -f1)\" = '3f1d0c5e8a9b7c6d5e4f30211a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d' ]; then printf '%s\\n' 'gsm_install_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw' | $([ \"$(id -u)\" = 0 ] || echo sudo) sh \"$D/install.sh\" --url 'https://panel.example.org'; else echo 'gsm-agent: error: the downloaded install script does not match the SHA-256 in this line; nothing was run' >&2; false; fi; S=$?; rm -rf \"$D\"; [ \"$S\" = 0 ]",
+         *         "command": "command -v sha256sum >/dev/null 2>&1 || { echo 'gsm-agent: error: sha256sum is required (GNU coreutils) to check what this line downloads; nothing was run' >&2; false; } && printf '%s\\n' 'gsm_install_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw' | $([ \"$(id -u)\" = 0 ] || echo sudo) sh -c 'D=\"$(mktemp -d /tmp/gsm.XXXXXX)\" || exit 1; trap \"rm -rf $D\" EXIT; trap \"exit 1\" HUP INT TERM; curl --proto =https --proto-redir =https -fsSL \"$1/agent/install.sh\" -o \"$D/install.sh\" || exit 1; if [ \"$(sha256sum < \"$D/install.sh\" | cut -d\" \" -f1)\" != \"$2\" ]; then echo \"gsm-agent: error: the downloaded install script does not match the SHA-256 in this line; nothing was run\" >&2; exit 1; fi; sh \"$D/install.sh\" --url \"$1\" --package-sha256 \"$3\"' gsm-install 'https://panel.example.org' '3f1d0c5e8a9b7c6d5e4f30211a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d' '9c2e4b6a8d0f1e3c5a7b9d1f3e5c7a9b1d3f5e7c9a1b3d5f7e9c1a3b5d7f9e1c'",
+         *         "upgradeCommand": "command -v sha256sum >/dev/null 2>&1 || { echo 'gsm-agent: error: sha256sum is required (GNU coreutils) to check what this line downloads; nothing was run' >&2; false; } && $([ \"$(id -u)\" = 0 ] || echo sudo) sh -c 'D=\"$(mktemp -d /tmp/gsm.XXXXXX)\" || exit 1; trap \"rm -rf $D\" EXIT; trap \"exit 1\" HUP INT TERM; curl --proto =https --proto-redir =https -fsSL \"$1/agent/install.sh\" -o \"$D/install.sh\" || exit 1; if [ \"$(sha256sum < \"$D/install.sh\" | cut -d\" \" -f1)\" != \"$2\" ]; then echo \"gsm-agent: error: the downloaded install script does not match the SHA-256 in this line; nothing was run\" >&2; exit 1; fi; sh \"$D/install.sh\" --url \"$1\" --package-sha256 \"$3\" --upgrade' gsm-install 'https://panel.example.org' '3f1d0c5e8a9b7c6d5e4f30211a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d' '9c2e4b6a8d0f1e3c5a7b9d1f3e5c7a9b1d3f5e7c9a1b3d5f7e9c1a3b5d7f9e1c' </dev/null",
          *         "expiresAt": "2026-10-01T19:30:00.000Z"
          *       }
          *     }
@@ -2614,13 +2618,15 @@ export interface components {
                 url: string;
             };
             install: {
-                /** @description One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`. */
+                /** @description One line to paste on the machine (Linux, Node.js 20+, `sha256sum`, as root or a sudoer): in one root shell (sudo only when not root) it downloads the install script into a fresh root-owned `mktemp -d /tmp/gsm.XXXXXX` directory, runs it only if its SHA-256 is the one in the line, and the script installs the agent package only if its SHA-256 is the one in the line too. A single-use registration code travels on standard input; the installer exchanges it for the agent token (`POST /agent/register`) before replacing anything, writes the configuration (mode 0600) and starts the agent as a systemd service. The code works once, until `expiresAt`. */
                 command: string;
                 /**
                  * Format: date-time
                  * @description When the line's registration code stops working (one hour after it was made).
                  */
                 expiresAt: string;
+                /** @description The line that upgrades an installed agent to this service's package, checked the same way (no code: it keeps the machine's token). */
+                upgradeCommand: string;
             };
         };
         /**
@@ -2692,7 +2698,8 @@ export interface components {
          *         "path": "/ws"
          *       },
          *       "install": {
-         *         "command": "D=\"$(mktemp -d)\" && curl -fsSL 'https://panel.example.org/agent/install.sh' -o \"$D/install.sh\" && if [ \"$(sha256sum \"$D/install.sh\" | cut -d' ' -f1)\" = '3f1d0c5e8a9b7c6d5e4f30211a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d' ]; then printf '%s\\n' 'gsm_install_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw' | $([ \"$(id -u)\" = 0 ] || echo sudo) sh \"$D/install.sh\" --url 'https://panel.example.org'; else echo 'gsm-agent: error: the downloaded install script does not match the SHA-256 in this line; nothing was run' >&2; false; fi; S=$?; rm -rf \"$D\"; [ \"$S\" = 0 ]",
+         *         "command": "command -v sha256sum >/dev/null 2>&1 || { echo 'gsm-agent: error: sha256sum is required (GNU coreutils) to check what this line downloads; nothing was run' >&2; false; } && printf '%s\\n' 'gsm_install_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw' | $([ \"$(id -u)\" = 0 ] || echo sudo) sh -c 'D=\"$(mktemp -d /tmp/gsm.XXXXXX)\" || exit 1; trap \"rm -rf $D\" EXIT; trap \"exit 1\" HUP INT TERM; curl --proto =https --proto-redir =https -fsSL \"$1/agent/install.sh\" -o \"$D/install.sh\" || exit 1; if [ \"$(sha256sum < \"$D/install.sh\" | cut -d\" \" -f1)\" != \"$2\" ]; then echo \"gsm-agent: error: the downloaded install script does not match the SHA-256 in this line; nothing was run\" >&2; exit 1; fi; sh \"$D/install.sh\" --url \"$1\" --package-sha256 \"$3\"' gsm-install 'https://panel.example.org' '3f1d0c5e8a9b7c6d5e4f30211a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d' '9c2e4b6a8d0f1e3c5a7b9d1f3e5c7a9b1d3f5e7c9a1b3d5f7e9c1a3b5d7f9e1c'",
+         *         "upgradeCommand": "command -v sha256sum >/dev/null 2>&1 || { echo 'gsm-agent: error: sha256sum is required (GNU coreutils) to check what this line downloads; nothing was run' >&2; false; } && $([ \"$(id -u)\" = 0 ] || echo sudo) sh -c 'D=\"$(mktemp -d /tmp/gsm.XXXXXX)\" || exit 1; trap \"rm -rf $D\" EXIT; trap \"exit 1\" HUP INT TERM; curl --proto =https --proto-redir =https -fsSL \"$1/agent/install.sh\" -o \"$D/install.sh\" || exit 1; if [ \"$(sha256sum < \"$D/install.sh\" | cut -d\" \" -f1)\" != \"$2\" ]; then echo \"gsm-agent: error: the downloaded install script does not match the SHA-256 in this line; nothing was run\" >&2; exit 1; fi; sh \"$D/install.sh\" --url \"$1\" --package-sha256 \"$3\" --upgrade' gsm-install 'https://panel.example.org' '3f1d0c5e8a9b7c6d5e4f30211a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d' '9c2e4b6a8d0f1e3c5a7b9d1f3e5c7a9b1d3f5e7c9a1b3d5f7e9c1a3b5d7f9e1c' </dev/null",
          *         "expiresAt": "2026-10-01T19:30:00.000Z"
          *       }
          *     }
@@ -2714,13 +2721,15 @@ export interface components {
             hostname: string | null;
             id: string;
             install: {
-                /** @description One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`. */
+                /** @description One line to paste on the machine (Linux, Node.js 20+, `sha256sum`, as root or a sudoer): in one root shell (sudo only when not root) it downloads the install script into a fresh root-owned `mktemp -d /tmp/gsm.XXXXXX` directory, runs it only if its SHA-256 is the one in the line, and the script installs the agent package only if its SHA-256 is the one in the line too. A single-use registration code travels on standard input; the installer exchanges it for the agent token (`POST /agent/register`) before replacing anything, writes the configuration (mode 0600) and starts the agent as a systemd service. The code works once, until `expiresAt`. */
                 command: string;
                 /**
                  * Format: date-time
                  * @description When the line's registration code stops working (one hour after it was made).
                  */
                 expiresAt: string;
+                /** @description The line that upgrades an installed agent to this service's package, checked the same way (no code: it keeps the machine's token). */
+                upgradeCommand: string;
             };
             lastSeenAt: string | null;
             memoryBytes: number | null;

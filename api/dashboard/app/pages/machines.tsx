@@ -1,4 +1,7 @@
-/** Machines: status and load live, metrics, registering one (OWNER, ADMIN) with the one line to paste on it, and removing. */
+/**
+ * Machines: status and load live, metrics, registering one (OWNER, ADMIN) with the one line to paste on it, a new install
+ * line for one already registered (to reinstall it, or when its first line expired), and removing.
+ */
 import { useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
 import { all, api } from '../session.ts';
@@ -9,10 +12,12 @@ import { MetricsCharts } from './metrics.tsx';
 
 type Machine = Schemas['Machine'];
 type Registered = Schemas['MachineRegistered'];
+type InstallLine = Schemas['MachineInstallCode'];
 
 export function MachinesPage({ cluster }: PageProps) {
   const machines = useLoad(() => all<Machine>(`/api/v1/clusters/${cluster.id}/machines`, { sort: 'name' }), [cluster.id]);
   const [registered, setRegistered] = useState<Registered | null>(null);
+  const [line, setLine] = useState<{ name: string; install: InstallLine['install'] } | null>(null);
   const [chart, setChart] = useState<string | null>(null);
   const manage = can(cluster.role, 'manage');
   useLive({ clusterId: cluster.id, types: ['machine.status'] }, (event) => {
@@ -45,6 +50,14 @@ export function MachinesPage({ cluster }: PageProps) {
           notice={`${registered.name} is registered. Paste this line on the machine (Linux with Node.js 20 or later, as root or as a user who may use sudo) before ${formatTime(registered.install.expiresAt)}: its registration code works once, within an hour. It is shown only now.`}
           secret={registered.install.command}
           onDone={() => setRegistered(null)}
+        />
+      )}
+      {line && (
+        <ShownOnce
+          label={`New install line for ${line.name}`}
+          notice={`Paste this line on ${line.name} (as root or as a user who may use sudo) before ${formatTime(line.install.expiresAt)}: its registration code works once, within an hour. The machine's agent keeps its current token until the agent this line installs first connects; earlier unused lines no longer work. It is shown only now.`}
+          secret={line.install.command}
+          onDone={() => setLine(null)}
         />
       )}
       <Show loaded={machines}>
@@ -82,6 +95,18 @@ export function MachinesPage({ cluster }: PageProps) {
                     >
                       Metrics
                     </button>
+                    {manage && (
+                      <Action
+                        class="secondary"
+                        run={async () => {
+                          const answer = await api.post<InstallLine>(`/api/v1/machines/${machine.id}/install-code`, {});
+                          setRegistered(null);
+                          setLine({ name: machine.name, install: answer.install });
+                        }}
+                      >
+                        New install line
+                      </Action>
+                    )}
                     {manage && (
                       <Action
                         class="danger"
