@@ -363,6 +363,7 @@ _MachineRegisteredInstallRequired = TypedDict(
     "_MachineRegisteredInstallRequired",
     {
         "command": str,
+        "upgradeCommand": str,
         "expiresAt": str,
     },
 )
@@ -371,7 +372,8 @@ _MachineRegisteredInstallRequired = TypedDict(
 class MachineRegisteredInstall(_MachineRegisteredInstallRequired):
     """The MachineRegisteredInstall record.
 
-    command: One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`.
+    command: One line to paste on the machine (Linux, Node.js 20+, `sha256sum`, as root or a sudoer): in one root shell (sudo only when not root) it downloads the install script into a fresh root-owned `mktemp -d /tmp/gsm.XXXXXX` directory, runs it only if its SHA-256 is the one in the line, and the script installs the agent package only if its SHA-256 is the one in the line too. A single-use registration code travels on standard input; the installer exchanges it for the agent token (`POST /agent/register`) before replacing anything, writes the configuration (mode 0600) and starts the agent as a systemd service. The code works once, until `expiresAt`.
+    upgradeCommand: The line that upgrades an installed agent to this service's package, checked the same way (no code: it keeps the machine's token).
     expiresAt: When the line's registration code stops working (one hour after it was made)."""
 
 
@@ -424,6 +426,7 @@ _AgentTokenRotatedInstallRequired = TypedDict(
     "_AgentTokenRotatedInstallRequired",
     {
         "command": str,
+        "upgradeCommand": str,
         "expiresAt": str,
     },
 )
@@ -432,7 +435,8 @@ _AgentTokenRotatedInstallRequired = TypedDict(
 class AgentTokenRotatedInstall(_AgentTokenRotatedInstallRequired):
     """The AgentTokenRotatedInstall record.
 
-    command: One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`.
+    command: One line to paste on the machine (Linux, Node.js 20+, `sha256sum`, as root or a sudoer): in one root shell (sudo only when not root) it downloads the install script into a fresh root-owned `mktemp -d /tmp/gsm.XXXXXX` directory, runs it only if its SHA-256 is the one in the line, and the script installs the agent package only if its SHA-256 is the one in the line too. A single-use registration code travels on standard input; the installer exchanges it for the agent token (`POST /agent/register`) before replacing anything, writes the configuration (mode 0600) and starts the agent as a systemd service. The code works once, until `expiresAt`.
+    upgradeCommand: The line that upgrades an installed agent to this service's package, checked the same way (no code: it keeps the machine's token).
     expiresAt: When the line's registration code stops working (one hour after it was made)."""
 
 
@@ -470,6 +474,7 @@ _MachineInstallCodeInstallRequired = TypedDict(
     "_MachineInstallCodeInstallRequired",
     {
         "command": str,
+        "upgradeCommand": str,
         "expiresAt": str,
     },
 )
@@ -478,7 +483,8 @@ _MachineInstallCodeInstallRequired = TypedDict(
 class MachineInstallCodeInstall(_MachineInstallCodeInstallRequired):
     """The MachineInstallCodeInstall record.
 
-    command: One line to paste on the machine (Linux, Node.js 20+, as root or a sudoer): downloads the install script into a fresh `mktemp -d` directory, checks its SHA-256 (in the line), and runs it (with sudo only when not root) with a single-use registration code on standard input, which the installer exchanges for the agent token (`POST /agent/register`). It installs this service's agent package, writes its configuration (mode 0600) and starts it as a systemd service. The code works once, until `expiresAt`.
+    command: One line to paste on the machine (Linux, Node.js 20+, `sha256sum`, as root or a sudoer): in one root shell (sudo only when not root) it downloads the install script into a fresh root-owned `mktemp -d /tmp/gsm.XXXXXX` directory, runs it only if its SHA-256 is the one in the line, and the script installs the agent package only if its SHA-256 is the one in the line too. A single-use registration code travels on standard input; the installer exchanges it for the agent token (`POST /agent/register`) before replacing anything, writes the configuration (mode 0600) and starts the agent as a systemd service. The code works once, until `expiresAt`.
+    upgradeCommand: The line that upgrades an installed agent to this service's package, checked the same way (no code: it keeps the machine's token).
     expiresAt: When the line's registration code stops working (one hour after it was made)."""
 
 
