@@ -1,3 +1,4 @@
+-- ban.created and ban.revoked events, written in the transaction that creates or revokes the ban (docs/events.md).
 CREATE OR REPLACE FUNCTION gsm_bans_event() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO events (cluster_id, type, server_id, data)

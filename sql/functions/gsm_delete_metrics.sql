@@ -1,3 +1,5 @@
+-- A deleted server's or machine's metrics history goes with it (the partitioned metrics tables have no foreign keys),
+-- whichever way the row is deleted, including with its cluster.
 CREATE OR REPLACE FUNCTION gsm_delete_metrics() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_TABLE_NAME = 'servers' THEN

@@ -1,3 +1,7 @@
+-- Job counters for /metrics (docs/operations.md#the-domain-on-metrics): jobs created by type, ended by type and status, and the
+-- accept → end latency histogram, kept in the same transaction as the job's change, so they are exact across every
+-- process and survive restarts. Each count is spread over 16 slots (a row lock per slot, not one for all jobs of a
+-- type); a scrape sums them.
 CREATE OR REPLACE FUNCTION gsm_jobs_count() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   v_slot smallint := floor(random() * 16);

@@ -1,3 +1,4 @@
+-- job.updated events (and task.run.finished when a task run ends), written in the transaction that changes the job.
 CREATE OR REPLACE FUNCTION gsm_jobs_event() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO events (cluster_id, type, server_id, data)

@@ -1,3 +1,4 @@
+-- machine.status events, written in the transaction that changes the machine's status.
 CREATE OR REPLACE FUNCTION gsm_machines_status_event() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO events (cluster_id, type, data)

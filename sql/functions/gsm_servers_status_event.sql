@@ -1,3 +1,4 @@
+-- server.status events, written in the transaction that changes the server's status, with why (docs/servers.md).
 CREATE OR REPLACE FUNCTION gsm_servers_status_event() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO events (cluster_id, type, server_id, data)

@@ -1,3 +1,4 @@
+-- player.left events, once per statement (ingest closes many sessions at once).
 CREATE OR REPLACE FUNCTION gsm_sessions_left_event() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO events (cluster_id, type, server_id, at, data)
