@@ -39,6 +39,13 @@ const DEFINITION_FILE_NAME = /^([a-z0-9_]+)\.sql$/;
 /** Statements that define a function, procedure or trigger (CREATE [OR REPLACE] …). */
 const DEFINING = /\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:CONSTRAINT\s+)?(FUNCTION|PROCEDURE|TRIGGER)\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z0-9_."]+)/gi;
 
+/**
+ * What a migration after the baseline may not do: define or alter a function, procedure or trigger (an ALTER would be
+ * undone by the next change of the function's file). Dropping one is allowed: that is how a signature changes.
+ */
+const REFUSED_IN_MIGRATIONS =
+  /\b(CREATE\s+(?:OR\s+REPLACE\s+)?(?:CONSTRAINT\s+)?|ALTER\s+)(FUNCTION|PROCEDURE|TRIGGER)\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z0-9_."]+)/gi;
+
 export type Migration = { id: number; name: string; file: string };
 
 export type Definition = { name: string; file: string; text: string; checksum: string };
@@ -63,10 +70,11 @@ export async function listMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migrati
     if (migration.id !== index + 1) throw new Error(`Migration ${migration.file} is out of sequence: expected number ${index + 1}`);
   });
   for (const migration of migrations.filter((each) => each.id > DEFINITIONS_BASELINE)) {
-    const defining = [...withoutComments(await readFile(new URL(migration.file, dir), 'utf8')).matchAll(DEFINING)][0];
-    if (defining) {
+    const refused = [...withoutComments(await readFile(new URL(migration.file, dir), 'utf8')).matchAll(REFUSED_IN_MIGRATIONS)][0];
+    if (refused) {
+      const verb = refused[1]!.toUpperCase().startsWith('ALTER') ? 'alters' : 'defines';
       throw new Error(
-        `Migration ${migration.file} defines ${defining[1]!.toLowerCase()} ${defining[2]}: functions and triggers are defined in sql/functions/<function>.sql, migrations hold tables and data`,
+        `Migration ${migration.file} ${verb} ${refused[2]!.toLowerCase()} ${refused[3]}: functions and triggers are defined in sql/functions/<function>.sql, migrations hold tables and data`,
       );
     }
   }
@@ -117,7 +125,8 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
   const known = await listMigrations(migrationsDir);
   const migrations = known.filter((migration) => options.upTo === undefined || migration.id <= options.upTo);
   // The definitions are today's: they fit only a database with every migration (an upgrade test stops part-way).
-  const definitions = migrations.length === known.length ? await listDefinitions(options.definitionsDir) : [];
+  const complete = migrations.length === known.length;
+  const definitions = complete ? await listDefinitions(options.definitionsDir) : [];
   const client = new pg.Client({ connectionString: databaseUrl });
   client.on('error', (error) => options.logger?.warn({ err: error }, 'migration connection error'));
   await client.connect();
@@ -145,8 +154,11 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
       (await client.query<{ name: string; checksum: string }>('SELECT name, checksum FROM schema_definitions')).rows.map((row) => [row.name, row.checksum]),
     );
     const pending = migrations.filter((migration) => !done.has(migration.id));
-    const changed = ahead ? [] : definitions.filter((definition) => recorded.get(definition.name) !== definition.checksum);
-    if (pending.length > 0 || changed.length > 0) {
+    // After migrations every definition is applied again, changed or not: a migration may have rebuilt a table (its
+    // triggers went with the old one) or dropped a function to change its signature.
+    const changed = ahead ? [] : definitions.filter((definition) => pending.length > 0 || recorded.get(definition.name) !== definition.checksum);
+    const forgotten = ahead || !complete ? [] : [...recorded.keys()].filter((name) => !definitions.some((definition) => definition.name === name));
+    if (pending.length > 0 || changed.length > 0 || forgotten.length > 0) {
       await client.query('BEGIN');
       let current = '';
       try {
@@ -164,6 +176,8 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
             [definition.name, definition.checksum],
           );
         }
+        // A file that is gone leaves no checksum behind, so the same text added again is applied again.
+        if (forgotten.length > 0) await client.query('DELETE FROM schema_definitions WHERE name = ANY($1)', [forgotten]);
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');

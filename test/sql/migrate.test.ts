@@ -191,12 +191,16 @@ test('a migration after the baseline that defines a function or trigger is refus
   for (const statement of [
     'CREATE FUNCTION gsm_more() RETURNS integer LANGUAGE sql AS $$ SELECT 1 $$;',
     'CREATE OR REPLACE TRIGGER jobs_more AFTER INSERT ON jobs FOR EACH ROW EXECUTE FUNCTION gsm_jobs_event();',
+    'ALTER FUNCTION gsm_more() SET plan_cache_mode = force_generic_plan;',
   ]) {
     const file = nextMigrationFile(count, 'more');
     const dirs = await scratchTree({ [file]: `-- CREATE FUNCTION in a comment is not one.\nALTER TABLE jobs ADD COLUMN more integer;\n${statement}\n` });
     const database = await emptyDatabase();
     const error = await t.throwsAsync(migrate(database.url, { skipWorkerSchema: true, ...dirs }));
-    t.regex(error!.message, new RegExp(`${file.slice('migrations/'.length)} defines (function gsm_more|trigger jobs_more).*sql/functions/`));
+    t.regex(
+      error!.message,
+      new RegExp(`${file.slice('migrations/'.length)} (defines function gsm_more|defines trigger jobs_more|alters function gsm_more).*sql/functions/`),
+    );
     t.deepEqual(await query(database.url, "SELECT to_regclass('schema_migrations') AS present"), [{ present: null }], 'nothing was applied');
   }
   // A comment that names a statement is not one.
@@ -225,4 +229,39 @@ test('a failing definition rolls back the migrations of its run with it and name
   t.deepEqual(await query(database.url, 'SELECT id FROM schema_migrations'), []);
   t.deepEqual(await query(database.url, 'SELECT name FROM schema_definitions'), []);
   t.deepEqual(await query(database.url, "SELECT to_regclass('jobs') AS present"), [{ present: null }]);
+});
+
+test('after a migration every definition is applied again: a rebuilt table gets its triggers back', async (t) => {
+  const database = await emptyDatabase();
+  await migrate(database.url, { skipWorkerSchema: true });
+  const count = (await listMigrations()).length;
+  const dirs = await scratchTree({
+    [nextMigrationFile(count, 'rebuild_event_positions')]: `
+      ALTER TABLE event_positions RENAME TO event_positions_old;
+      CREATE TABLE event_positions (LIKE event_positions_old INCLUDING ALL);
+      INSERT INTO event_positions SELECT * FROM event_positions_old;
+      DROP TABLE event_positions_old;`,
+  });
+  const result = await migrate(database.url, { skipWorkerSchema: true, ...dirs });
+  t.is(result.applied.length, 1);
+  t.deepEqual(
+    result.defined,
+    (await listDefinitions()).map((definition) => definition.file),
+  );
+  const triggers = await query<{ name: string }>(database.url, "SELECT tgname AS name FROM pg_trigger WHERE tgrelid = 'event_positions'::regclass");
+  t.deepEqual(triggers, [{ name: 'event_positions_webhook_wake' }]);
+});
+
+test('a definition file removed leaves no checksum behind, so the same text added again is applied again', async (t) => {
+  const database = await emptyDatabase();
+  const without = await scratchTree({});
+  await rm(new URL('gsm_iso.sql', without.definitionsDir));
+  await migrate(database.url, { skipWorkerSchema: true });
+  t.deepEqual(await query(database.url, "SELECT name FROM schema_definitions WHERE name = 'gsm_iso'"), [{ name: 'gsm_iso' }]);
+  t.deepEqual(await migrate(database.url, { skipWorkerSchema: true, ...without }), { applied: [], defined: [] });
+  t.deepEqual(await query(database.url, "SELECT name FROM schema_definitions WHERE name = 'gsm_iso'"), []);
+  await query(database.url, "CREATE OR REPLACE FUNCTION gsm_iso(p timestamptz) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 'dropped' $$");
+  t.deepEqual(await migrate(database.url, { skipWorkerSchema: true }), { applied: [], defined: ['gsm_iso.sql'] });
+  const [row] = await query<{ iso: string }>(database.url, "SELECT gsm_iso('2026-01-02 03:04:05.678+00') AS iso");
+  t.is(row!.iso, '2026-01-02T03:04:05.678Z');
 });
