@@ -1,5 +1,5 @@
 -- Creates the partitions around `now` (minute tables: the day before to two days ahead; hour tables: this month and
--- the next), idempotently. Called by every orchestrator on a slow beat, and here for the first ones.
+-- the next), idempotently. Called by every orchestrator on a slow beat, and by sql/migrations/000023 for the first ones.
 CREATE OR REPLACE FUNCTION gsm_metrics_partitions(now timestamptz) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   day timestamp;

@@ -1,7 +1,8 @@
 -- Removed players take their sessions and presence with them (those tables have no foreign key to players: its check
 -- was a statement of its own for every session opened and every presence recorded, a tenth of ingest; their rows are
--- only ever written by the functions below, for a player row they have just read or written). Players removed with
--- their cluster need nothing more; any other removal is subtracted from the day rows.
+-- only ever written by the ingest functions (gsm_apply_player_event, gsm_players_snapshot and the ones they call), for a
+-- player row they have just read or written). Players removed with their cluster need nothing more; any other removal
+-- is subtracted from the day rows.
 CREATE OR REPLACE FUNCTION gsm_players_removed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM player_sessions WHERE player_id IN (SELECT id FROM removed);
