@@ -61,7 +61,7 @@ async function schemaSnapshot(url: string): Promise<string[]> {
     SELECT 'function ' || p.oid::regprocedure || ' ' || md5(pg_get_functiondef(p.oid)) FROM pg_proc p
       WHERE p.pronamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace) AND p.prokind IN ('f', 'p')
     UNION ALL
-    SELECT 'trigger ' || tgrelid::regclass || ' ' || tgname FROM pg_trigger WHERE NOT tgisinternal`,
+    SELECT 'trigger ' || tgrelid::regclass || ' ' || pg_get_triggerdef(oid) FROM pg_trigger WHERE NOT tgisinternal`,
   );
   return rows.map((row) => row.item).sort();
 }
@@ -264,4 +264,19 @@ test('a definition file removed leaves no checksum behind, so the same text adde
   t.deepEqual(await migrate(database.url, { skipWorkerSchema: true }), { applied: [], defined: ['gsm_iso.sql'] });
   const [row] = await query<{ iso: string }>(database.url, "SELECT gsm_iso('2026-01-02 03:04:05.678+00') AS iso");
   t.is(row!.iso, '2026-01-02T03:04:05.678Z');
+});
+
+test('a database migrated before definitions had files gets them all once, and its schema stays the same', async (t) => {
+  const database = await emptyDatabase();
+  await migrate(database.url, { skipWorkerSchema: true });
+  // What the runner before sql/functions/ left: every migration, no record of definitions.
+  await query(database.url, 'DROP TABLE schema_definitions');
+  const before = await schemaSnapshot(database.url);
+  const result = await migrate(database.url, { skipWorkerSchema: true });
+  t.deepEqual(result, { applied: [], defined: (await listDefinitions()).map((definition) => definition.file) });
+  const after = await schemaSnapshot(database.url);
+  t.deepEqual(
+    after.filter((item) => !item.includes('schema_definitions')),
+    before,
+  );
 });
