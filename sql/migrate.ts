@@ -1,9 +1,13 @@
 /**
- * Forward-only migrations: `sql/NNNNNN_name.sql`, applied in order, each in its own transaction, recorded in
- * `schema_migrations`. A session-level advisory lock makes several processes that start at once migrate exactly once:
- * the first applies, the others wait and then find nothing to do. graphile-worker's own schema is installed under the
- * same lock.
+ * Forward-only migrations: `sql/migrations/NNNNNN_name.sql`, applied in order and recorded in `schema_migrations`, for
+ * tables and data. SQL functions and their triggers are not migrations: each has one current definition,
+ * `sql/functions/<name>.sql`, applied after the migrations whenever its text changed (its checksum is recorded in
+ * `schema_definitions`), like Flyway's repeatable migrations. The pending migrations and the changed definitions commit
+ * in one transaction, so a database is never seen with new tables and old functions. A session-level advisory lock
+ * makes several processes that start at once migrate exactly once: the first applies, the others wait and then find
+ * nothing to do. graphile-worker's own schema is installed under the same lock. docs/development.md#migrations.
  */
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { runMigrations as runWorkerMigrations } from 'graphile-worker';
@@ -15,17 +19,48 @@ import type { DatabasePool } from './pool.ts';
 import { createPgPool } from './pgPool.ts';
 
 export const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+export const DEFINITIONS_DIR = new URL('./functions/', import.meta.url);
+
+/**
+ * The last migration that may define a function or trigger. Migrations up to it are history: they created and replaced
+ * functions on the way, and a fresh database still replays them, which is what keeps a fresh migrate equal to an
+ * upgrade. Every function they leave is also in `sql/functions/`, and that file is its one current definition (applied
+ * last, it is what the database runs). Migrations after it hold tables and data only.
+ */
+export const DEFINITIONS_BASELINE = 25;
 
 /** Arbitrary constant naming our advisory lock ("gsm-migrate" in ASCII, truncated to fit a bigint). */
 const MIGRATION_LOCK_KEY = 0x67736d2d6d6967n;
 
 const FILE_NAME = /^(\d{6})_([a-z0-9_]+)\.sql$/;
 
+const DEFINITION_FILE_NAME = /^([a-z0-9_]+)\.sql$/;
+
+/** Statements that define a function, procedure or trigger (CREATE [OR REPLACE] …). */
+const DEFINING = /\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:CONSTRAINT\s+)?(FUNCTION|PROCEDURE|TRIGGER)\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z0-9_."]+)/gi;
+
+/**
+ * What a migration after the baseline may not do: define or alter a function, procedure or trigger (an ALTER would be
+ * undone by the next change of the function's file). Dropping one is allowed: that is how a signature changes.
+ */
+const REFUSED_IN_MIGRATIONS =
+  /\b(CREATE\s+(?:OR\s+REPLACE\s+)?(?:CONSTRAINT\s+)?|ALTER\s+)(FUNCTION|PROCEDURE|TRIGGER)\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z0-9_."]+)/gi;
+
 export type Migration = { id: number; name: string; file: string };
 
-/** Lists the migration files and checks their numbering (1, 2, 3… with no gap or duplicate). */
-export async function listMigrations(): Promise<Migration[]> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((file) => file.endsWith('.sql')).sort();
+export type Definition = { name: string; file: string; text: string; checksum: string };
+
+/** SQL text without its comments, so a comment that names a statement is not taken for one. */
+function withoutComments(text: string): string {
+  return text.replace(/--[^\n]*/g, '').replace(/\/\*[\s\S]*?\*\//g, '');
+}
+
+/**
+ * Lists the migration files and checks their numbering (1, 2, 3… with no gap or duplicate) and that none after the
+ * baseline defines a function or trigger (those belong in `sql/functions/`).
+ */
+export async function listMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migration[]> {
+  const files = (await readdir(dir)).filter((file) => file.endsWith('.sql')).sort();
   const migrations = files.map((file) => {
     const match = FILE_NAME.exec(file);
     if (!match) throw new Error(`Migration file name ${file} does not match NNNNNN_name.sql`);
@@ -34,7 +69,37 @@ export async function listMigrations(): Promise<Migration[]> {
   migrations.forEach((migration, index) => {
     if (migration.id !== index + 1) throw new Error(`Migration ${migration.file} is out of sequence: expected number ${index + 1}`);
   });
+  for (const migration of migrations.filter((each) => each.id > DEFINITIONS_BASELINE)) {
+    const refused = [...withoutComments(await readFile(new URL(migration.file, dir), 'utf8')).matchAll(REFUSED_IN_MIGRATIONS)][0];
+    if (refused) {
+      const verb = refused[1]!.toUpperCase().startsWith('ALTER') ? 'alters' : 'defines';
+      throw new Error(
+        `Migration ${migration.file} ${verb} ${refused[2]!.toLowerCase()} ${refused[3]}: functions and triggers are defined in sql/functions/<function>.sql, migrations hold tables and data`,
+      );
+    }
+  }
   return migrations;
+}
+
+/**
+ * Lists the definition files in the order they are applied (by name) and checks that each defines the function its
+ * file is named after and no other, so every function has exactly one file. Its triggers are in the same file.
+ */
+export async function listDefinitions(dir: URL = DEFINITIONS_DIR): Promise<Definition[]> {
+  const files = (await readdir(dir)).filter((file) => file.endsWith('.sql')).sort();
+  return Promise.all(
+    files.map(async (file) => {
+      const match = DEFINITION_FILE_NAME.exec(file);
+      if (!match) throw new Error(`Definition file name ${file} does not match <function>.sql`);
+      const name = match[1]!;
+      const text = await readFile(new URL(file, dir), 'utf8');
+      const functions = [...withoutComments(text).matchAll(DEFINING)].filter((found) => found[1]!.toUpperCase() !== 'TRIGGER').map((found) => found[2]);
+      if (functions.length !== 1 || functions[0] !== name) {
+        throw new Error(`Definition ${file} must define the function ${name} and no other (found: ${functions.join(', ') || 'none'})`);
+      }
+      return { name, file, text, checksum: createHash('sha256').update(text).digest('hex') };
+    }),
+  );
 }
 
 export type MigrateOptions = {
@@ -43,14 +108,29 @@ export type MigrateOptions = {
   upTo?: number;
   /** Skip graphile-worker's schema (tests of our own upgrade paths). */
   skipWorkerSchema?: boolean;
+  /** Other folders than `sql/migrations/` and `sql/functions/` (tests of the runner's own checks). */
+  migrationsDir?: URL;
+  definitionsDir?: URL;
 };
 
-export async function migrate(databaseUrl: string, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
-  const migrations = (await listMigrations()).filter((migration) => options.upTo === undefined || migration.id <= options.upTo);
+export type MigrateResult = {
+  /** The migration files applied by this run. */
+  applied: string[];
+  /** The definition files applied by this run (new or changed since the database last applied them). */
+  defined: string[];
+};
+
+export async function migrate(databaseUrl: string, options: MigrateOptions = {}): Promise<MigrateResult> {
+  const migrationsDir = options.migrationsDir ?? MIGRATIONS_DIR;
+  const known = await listMigrations(migrationsDir);
+  const migrations = known.filter((migration) => options.upTo === undefined || migration.id <= options.upTo);
+  // The definitions are today's: they fit only a database with every migration (an upgrade test stops part-way).
+  const complete = migrations.length === known.length;
+  const definitions = complete ? await listDefinitions(options.definitionsDir) : [];
   const client = new pg.Client({ connectionString: databaseUrl });
   client.on('error', (error) => options.logger?.warn({ err: error }, 'migration connection error'));
   await client.connect();
-  const applied: string[] = [];
+  const result: MigrateResult = { applied: [], defined: [] };
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
     await client.query(`
@@ -58,30 +138,62 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
         id integer PRIMARY KEY,
         name text NOT NULL,
         applied_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE IF NOT EXISTS schema_definitions (
+        name text PRIMARY KEY,
+        checksum text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
       )`);
     const { rows } = await client.query<{ id: number }>('SELECT id FROM schema_migrations');
     const done = new Set(rows.map((row) => row.id));
-    for (const migration of migrations) {
-      if (done.has(migration.id)) continue;
-      const text = await readFile(new URL(migration.file, MIGRATIONS_DIR), 'utf8');
+    // A database migrated by a newer build is ahead of these definitions: putting back older ones would undo its.
+    const ahead = rows.some((row) => !known.some((migration) => migration.id === row.id));
+    if (ahead)
+      options.logger?.warn({ known: known.length, applied: rows.length }, 'database has migrations this build does not know: definitions left as they are');
+    const recorded = new Map(
+      (await client.query<{ name: string; checksum: string }>('SELECT name, checksum FROM schema_definitions')).rows.map((row) => [row.name, row.checksum]),
+    );
+    const pending = migrations.filter((migration) => !done.has(migration.id));
+    // After migrations every definition is applied again, changed or not: a migration may have rebuilt a table (its
+    // triggers went with the old one) or dropped a function to change its signature.
+    const changed = ahead ? [] : definitions.filter((definition) => pending.length > 0 || recorded.get(definition.name) !== definition.checksum);
+    const forgotten = ahead || !complete ? [] : [...recorded.keys()].filter((name) => !definitions.some((definition) => definition.name === name));
+    if (pending.length > 0 || changed.length > 0 || forgotten.length > 0) {
       await client.query('BEGIN');
+      let current = '';
       try {
-        await client.query(text);
-        await client.query('INSERT INTO schema_migrations (id, name) VALUES ($1, $2)', [migration.id, migration.name]);
+        for (const migration of pending) {
+          current = `Migration ${migration.file}`;
+          await client.query(await readFile(new URL(migration.file, migrationsDir), 'utf8'));
+          await client.query('INSERT INTO schema_migrations (id, name) VALUES ($1, $2)', [migration.id, migration.name]);
+        }
+        for (const definition of changed) {
+          current = `Definition ${definition.file}`;
+          await client.query(definition.text);
+          await client.query(
+            `INSERT INTO schema_definitions (name, checksum) VALUES ($1, $2)
+             ON CONFLICT (name) DO UPDATE SET checksum = EXCLUDED.checksum, applied_at = now()`,
+            [definition.name, definition.checksum],
+          );
+        }
+        // A file that is gone leaves no checksum behind, so the same text added again is applied again.
+        if (forgotten.length > 0) await client.query('DELETE FROM schema_definitions WHERE name = ANY($1)', [forgotten]);
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');
-        throw new Error(`Migration ${migration.file} failed: ${(error as Error).message}`, { cause: error });
+        throw new Error(`${current} failed: ${(error as Error).message}`, { cause: error });
       }
-      applied.push(migration.file);
-      options.logger?.info({ migration: migration.file }, 'migration applied');
+      result.applied = pending.map((migration) => migration.file);
+      result.defined = changed.map((definition) => definition.file);
+      for (const file of result.applied) options.logger?.info({ migration: file }, 'migration applied');
+      for (const file of result.defined) options.logger?.info({ definition: file }, 'definition applied');
     }
     if (!options.skipWorkerSchema) await installWorkerSchema(databaseUrl, options.logger);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]).catch(() => undefined);
     await client.end().catch(() => undefined);
   }
-  return { applied };
+  return result;
 }
 
 async function installWorkerSchema(databaseUrl: string, logger?: Logger): Promise<void> {

@@ -1,3 +1,5 @@
+-- History: the functions and triggers below are as this migration left them. Their current definitions are in
+-- sql/functions/<function>.sql, applied after the migrations (docs/development.md#migrations).
 -- Foundation: the id generator every table uses.
 -- UUID v7 (RFC 9562): 48-bit Unix milliseconds, version and variant bits, the rest random, so ids sort by creation
 -- time and index well. Postgres 18 has uuidv7() built in; this function gives the same on older servers.

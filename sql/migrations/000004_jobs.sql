@@ -1,3 +1,5 @@
+-- History: the functions and triggers below are as this migration left them. Their current definitions are in
+-- sql/functions/<function>.sql, applied after the migrations (docs/development.md#migrations).
 -- Durable jobs: every state-changing call on a game server becomes a row here, committed with graphile-worker's
 -- add_job, the audit entry and the server's desired status in one transaction.
 

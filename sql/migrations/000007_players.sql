@@ -1,3 +1,5 @@
+-- History: the functions and triggers below are as this migration left them. Their current definitions are in
+-- sql/functions/<function>.sql, applied after the migrations (docs/development.md#migrations).
 -- Players seen on a cluster's servers, their sessions, notes, purchases and bans (docs/api.md, issue 6).
 --
 -- Agent reports arrive at least once and possibly out of order, so ingest is done by the functions below, one call per

@@ -1,3 +1,5 @@
+-- History: the functions and triggers below are as this migration left them. Their current definitions are in
+-- sql/functions/<function>.sql, applied after the migrations (docs/development.md#migrations).
 -- Player activity per UTC day, so the statistics (docs/api.md) and a cluster's player count are sums over a few
 -- hundred rows instead of scans of a million players: for each cluster and day, how many players were first seen
 -- that day, how many were last seen that day, and of the first ones how many came back (a session starting 1, 7 or

@@ -1,3 +1,5 @@
+-- History: the functions and triggers below are as this migration left them. Their current definitions are in
+-- sql/functions/<function>.sql, applied after the migrations (docs/development.md#migrations).
 -- A user API token acts in a cluster only while its user is a member there (docs/access.md). Its scope row for that
 -- cluster used to survive the membership, so a member who was removed (or left) and was later invited again got the
 -- old token's access back. The scope now ends with the membership, whichever way it ends (leave, removal, a deleted

@@ -1,3 +1,5 @@
+-- History: the functions and triggers below are as this migration left them. Their current definitions are in
+-- sql/functions/<function>.sql, applied after the migrations (docs/development.md#migrations).
 -- The event log (docs/events.md): everything that happens in a cluster, written by triggers in the same transaction as
 -- the change it describes (an outbox), so a committed change always has its event and a rolled-back one never has.
 --

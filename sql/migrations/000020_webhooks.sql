@@ -1,3 +1,5 @@
+-- History: the functions and triggers below are as this migration left them. Their current definitions are in
+-- sql/functions/<function>.sql, applied after the migrations (docs/development.md#migrations).
 -- Webhooks (docs/webhooks.md): a cluster's subscriptions to its durable events, delivered by HTTP POST.
 --
 -- A delivery is made by a trigger in the same transaction as the event it carries (so a committed event always has

@@ -1,3 +1,5 @@
+-- History: the functions and triggers below are as this migration left them. Their current definitions are in
+-- sql/functions/<function>.sql, applied after the migrations (docs/development.md#migrations).
 -- Metrics history (docs/metrics.md): per-minute points per server and per machine, rolled up to hourly points.
 -- Each point keeps sums and maxima with its sample count, so points written by several gateways in one minute merge
 -- (sum + sum, greatest of the maxima) and averages are sum / samples. Tables are partitioned by time: minute points

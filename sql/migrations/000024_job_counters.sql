@@ -1,3 +1,5 @@
+-- History: the functions and triggers below are as this migration left them. Their current definitions are in
+-- sql/functions/<function>.sql, applied after the migrations (docs/development.md#migrations).
 -- Job counters for /metrics (docs/operations.md#metrics): jobs created by type, ended by type and status, and the
 -- accept → end latency histogram, kept by triggers in the same transaction as the job's change, so they are exact
 -- across every process and survive restarts. Each count is spread over 16 slots (a row lock per slot, not one for all

@@ -1,3 +1,5 @@
+-- History: the functions and triggers below are as this migration left them. Their current definitions are in
+-- sql/functions/<function>.sql, applied after the migrations (docs/development.md#migrations).
 -- Game installation, updates and backups (docs/installs-and-backups.md).
 
 -- New job types, and a job's progress while it runs ({ percent: 0..100 or null, message }), from its agent.

@@ -1,12 +1,32 @@
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import test from 'ava';
 import pg from 'pg';
-import { listMigrations, migrate } from '../../sql/migrate.ts';
+import { DEFINITIONS_BASELINE, DEFINITIONS_DIR, MIGRATIONS_DIR, listDefinitions, listMigrations, migrate } from '../../sql/migrate.ts';
 import { createEmptyDatabase, type TestDatabase } from '../support/database.ts';
 
 const databases: TestDatabase[] = [];
+const scratchDirs: string[] = [];
 test.after.always(async () => {
   await Promise.all(databases.map((database) => database.drop()));
+  await Promise.all(scratchDirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
+
+/** A copy of sql/migrations/ and sql/functions/ to break on purpose; `extra` adds files (path relative to it: text). */
+async function scratchTree(extra: Record<string, string>): Promise<{ migrationsDir: URL; definitionsDir: URL }> {
+  const root = await mkdtemp(join(tmpdir(), 'gsm-sql-'));
+  scratchDirs.push(root);
+  await cp(MIGRATIONS_DIR, join(root, 'migrations'), { recursive: true });
+  await cp(DEFINITIONS_DIR, join(root, 'functions'), { recursive: true });
+  for (const [path, text] of Object.entries(extra)) await writeFile(join(root, path), text);
+  return { migrationsDir: pathToFileURL(join(root, 'migrations/')), definitionsDir: pathToFileURL(join(root, 'functions/')) };
+}
+
+function nextMigrationFile(count: number, name: string): string {
+  return `migrations/${String(count + 1).padStart(6, '0')}_${name}.sql`;
+}
 
 async function emptyDatabase() {
   const database = await createEmptyDatabase();
@@ -41,7 +61,7 @@ async function schemaSnapshot(url: string): Promise<string[]> {
     SELECT 'function ' || p.oid::regprocedure || ' ' || md5(pg_get_functiondef(p.oid)) FROM pg_proc p
       WHERE p.pronamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace) AND p.prokind IN ('f', 'p')
     UNION ALL
-    SELECT 'trigger ' || tgrelid::regclass || ' ' || tgname FROM pg_trigger WHERE NOT tgisinternal`,
+    SELECT 'trigger ' || tgrelid::regclass || ' ' || pg_get_triggerdef(oid) FROM pg_trigger WHERE NOT tgisinternal`,
   );
   return rows.map((row) => row.item).sort();
 }
@@ -56,10 +76,15 @@ test('several processes migrating at once apply each migration exactly once', as
   const database = await emptyDatabase();
   const results = await Promise.all(Array.from({ length: 6 }, () => migrate(database.url)));
   const expected = (await listMigrations()).map((migration) => migration.file);
+  const definitions = await listDefinitions();
   // Exactly one of the racers applied everything; the others found nothing to do.
   t.deepEqual(
     results.map((result) => result.applied.length).sort((a, b) => b - a),
     [expected.length, 0, 0, 0, 0, 0],
+  );
+  t.deepEqual(
+    results.map((result) => result.defined.length).sort((a, b) => b - a),
+    [definitions.length, 0, 0, 0, 0, 0],
   );
   const rows = await query<{ id: number; count: string }>(database.url, 'SELECT id, count(*) OVER () AS count FROM schema_migrations ORDER BY id');
   t.deepEqual(
@@ -68,7 +93,7 @@ test('several processes migrating at once apply each migration exactly once', as
   );
   const worker = await query<{ present: boolean }>(database.url, "SELECT to_regclass('graphile_worker.jobs') IS NOT NULL AS present");
   t.true(worker[0]!.present, 'graphile-worker schema installed');
-  t.deepEqual((await migrate(database.url)).applied, [], 'a second run is a no-op');
+  t.deepEqual(await migrate(database.url), { applied: [], defined: [] }, 'a second run is a no-op');
 });
 
 test('upgrading one migration at a time gives the same schema as a fresh migrate', async (t) => {
@@ -97,4 +122,161 @@ test('ids are UUID v7 and sort by creation time', async (t) => {
   const first = rows[0]!.id;
   const millis = Number.parseInt(first.replace(/-/g, '').slice(0, 12), 16);
   t.true(Math.abs(millis - Date.now()) < 60_000, 'the first 48 bits are the current time in ms');
+});
+
+test('every function and trigger of a migrated database is defined in exactly one file of sql/functions/, its own', async (t) => {
+  const database = await emptyDatabase();
+  await migrate(database.url, { skipWorkerSchema: true });
+  // Functions of extensions (pg_trgm's) are theirs, not ours.
+  const functions = await query<{ name: string }>(
+    database.url,
+    `SELECT p.proname AS name FROM pg_proc p
+      WHERE p.pronamespace = 'public'::regnamespace
+        AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')`,
+  );
+  const definitions = await listDefinitions();
+  t.deepEqual(functions.map((row) => row.name).sort(), definitions.map((definition) => definition.name).sort());
+  const triggers = await query<{ name: string; function: string }>(
+    database.url,
+    'SELECT tgname AS name, tgfoid::regproc::text AS function FROM pg_trigger WHERE NOT tgisinternal',
+  );
+  t.true(triggers.length > 0);
+  for (const trigger of triggers) {
+    const owners = definitions.filter((definition) => new RegExp(`CREATE OR REPLACE TRIGGER ${trigger.name}\\b`).test(definition.text));
+    t.deepEqual(
+      owners.map((definition) => definition.name),
+      [trigger.function],
+      `trigger ${trigger.name} is defined once, beside ${trigger.function}`,
+    );
+  }
+  const recorded = await query<{ name: string; checksum: string }>(database.url, 'SELECT name, checksum FROM schema_definitions ORDER BY name');
+  t.deepEqual(
+    recorded,
+    definitions.map(({ name, checksum }) => ({ name, checksum })).sort((a, b) => a.name.localeCompare(b.name)),
+  );
+});
+
+test('a definition whose text changed is applied again on the next run, and only it', async (t) => {
+  const database = await emptyDatabase();
+  await migrate(database.url, { skipWorkerSchema: true });
+  // What an older build left: another body for gsm_iso, recorded with that body's checksum.
+  await query(
+    database.url,
+    `CREATE OR REPLACE FUNCTION gsm_iso(p timestamptz) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 'old' $$;
+     UPDATE schema_definitions SET checksum = 'older' WHERE name = 'gsm_iso'`,
+  );
+  t.deepEqual(await migrate(database.url, { skipWorkerSchema: true }), { applied: [], defined: ['gsm_iso.sql'] });
+  const [row] = await query<{ iso: string }>(database.url, "SELECT gsm_iso('2026-01-02 03:04:05.678+00') AS iso");
+  t.is(row!.iso, '2026-01-02T03:04:05.678Z');
+  t.deepEqual(await migrate(database.url, { skipWorkerSchema: true }), { applied: [], defined: [] });
+});
+
+test('a database migrated by a newer build keeps its definitions', async (t) => {
+  const database = await emptyDatabase();
+  await migrate(database.url, { skipWorkerSchema: true });
+  await query(
+    database.url,
+    `CREATE OR REPLACE FUNCTION gsm_iso(p timestamptz) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 'newer' $$;
+     UPDATE schema_definitions SET checksum = 'newer' WHERE name = 'gsm_iso';
+     INSERT INTO schema_migrations (id, name) VALUES (999999, 'from_a_newer_build')`,
+  );
+  t.deepEqual(await migrate(database.url, { skipWorkerSchema: true }), { applied: [], defined: [] });
+  const [row] = await query<{ iso: string }>(database.url, 'SELECT gsm_iso(now()) AS iso');
+  t.is(row!.iso, 'newer');
+});
+
+test('a migration after the baseline that defines a function or trigger is refused, naming the file', async (t) => {
+  const count = (await listMigrations()).length;
+  t.true(count > DEFINITIONS_BASELINE);
+  for (const statement of [
+    'CREATE FUNCTION gsm_more() RETURNS integer LANGUAGE sql AS $$ SELECT 1 $$;',
+    'CREATE OR REPLACE TRIGGER jobs_more AFTER INSERT ON jobs FOR EACH ROW EXECUTE FUNCTION gsm_jobs_event();',
+    'ALTER FUNCTION gsm_more() SET plan_cache_mode = force_generic_plan;',
+  ]) {
+    const file = nextMigrationFile(count, 'more');
+    const dirs = await scratchTree({ [file]: `-- CREATE FUNCTION in a comment is not one.\nALTER TABLE jobs ADD COLUMN more integer;\n${statement}\n` });
+    const database = await emptyDatabase();
+    const error = await t.throwsAsync(migrate(database.url, { skipWorkerSchema: true, ...dirs }));
+    t.regex(
+      error!.message,
+      new RegExp(`${file.slice('migrations/'.length)} (defines function gsm_more|defines trigger jobs_more|alters function gsm_more).*sql/functions/`),
+    );
+    t.deepEqual(await query(database.url, "SELECT to_regclass('schema_migrations') AS present"), [{ present: null }], 'nothing was applied');
+  }
+  // A comment that names a statement is not one.
+  const dirs = await scratchTree({
+    [nextMigrationFile(count, 'more')]: '-- CREATE FUNCTION in a comment is not one.\nALTER TABLE jobs ADD COLUMN more integer;\n',
+  });
+  const database = await emptyDatabase();
+  t.is((await migrate(database.url, { skipWorkerSchema: true, ...dirs })).applied.length, count + 1);
+});
+
+test('a definition file defines the function it is named after and no other', async (t) => {
+  const dirs = await scratchTree({
+    'functions/gsm_other.sql': 'CREATE OR REPLACE FUNCTION gsm_iso(p timestamptz) RETURNS text LANGUAGE sql AS $$ SELECT 1::text $$;\n',
+  });
+  const error = await t.throwsAsync(listDefinitions(dirs.definitionsDir));
+  t.regex(error!.message, /gsm_other\.sql must define the function gsm_other and no other \(found: gsm_iso\)/);
+});
+
+test('a failing definition rolls back the migrations of its run with it and names the file', async (t) => {
+  const dirs = await scratchTree({
+    'functions/gsm_broken.sql': 'CREATE OR REPLACE FUNCTION gsm_broken() RETURNS integer LANGUAGE sql AS $$ SELECT missing FROM nowhere $$;\n',
+  });
+  const database = await emptyDatabase();
+  const error = await t.throwsAsync(migrate(database.url, { skipWorkerSchema: true, ...dirs }));
+  t.regex(error!.message, /Definition gsm_broken\.sql failed: relation "nowhere" does not exist/);
+  t.deepEqual(await query(database.url, 'SELECT id FROM schema_migrations'), []);
+  t.deepEqual(await query(database.url, 'SELECT name FROM schema_definitions'), []);
+  t.deepEqual(await query(database.url, "SELECT to_regclass('jobs') AS present"), [{ present: null }]);
+});
+
+test('after a migration every definition is applied again: a rebuilt table gets its triggers back', async (t) => {
+  const database = await emptyDatabase();
+  await migrate(database.url, { skipWorkerSchema: true });
+  const count = (await listMigrations()).length;
+  const dirs = await scratchTree({
+    [nextMigrationFile(count, 'rebuild_event_positions')]: `
+      ALTER TABLE event_positions RENAME TO event_positions_old;
+      CREATE TABLE event_positions (LIKE event_positions_old INCLUDING ALL);
+      INSERT INTO event_positions SELECT * FROM event_positions_old;
+      DROP TABLE event_positions_old;`,
+  });
+  const result = await migrate(database.url, { skipWorkerSchema: true, ...dirs });
+  t.is(result.applied.length, 1);
+  t.deepEqual(
+    result.defined,
+    (await listDefinitions()).map((definition) => definition.file),
+  );
+  const triggers = await query<{ name: string }>(database.url, "SELECT tgname AS name FROM pg_trigger WHERE tgrelid = 'event_positions'::regclass");
+  t.deepEqual(triggers, [{ name: 'event_positions_webhook_wake' }]);
+});
+
+test('a definition file removed leaves no checksum behind, so the same text added again is applied again', async (t) => {
+  const database = await emptyDatabase();
+  const without = await scratchTree({});
+  await rm(new URL('gsm_iso.sql', without.definitionsDir));
+  await migrate(database.url, { skipWorkerSchema: true });
+  t.deepEqual(await query(database.url, "SELECT name FROM schema_definitions WHERE name = 'gsm_iso'"), [{ name: 'gsm_iso' }]);
+  t.deepEqual(await migrate(database.url, { skipWorkerSchema: true, ...without }), { applied: [], defined: [] });
+  t.deepEqual(await query(database.url, "SELECT name FROM schema_definitions WHERE name = 'gsm_iso'"), []);
+  await query(database.url, "CREATE OR REPLACE FUNCTION gsm_iso(p timestamptz) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 'dropped' $$");
+  t.deepEqual(await migrate(database.url, { skipWorkerSchema: true }), { applied: [], defined: ['gsm_iso.sql'] });
+  const [row] = await query<{ iso: string }>(database.url, "SELECT gsm_iso('2026-01-02 03:04:05.678+00') AS iso");
+  t.is(row!.iso, '2026-01-02T03:04:05.678Z');
+});
+
+test('a database migrated before definitions had files gets them all once, and its schema stays the same', async (t) => {
+  const database = await emptyDatabase();
+  await migrate(database.url, { skipWorkerSchema: true });
+  // What the runner before sql/functions/ left: every migration, no record of definitions.
+  await query(database.url, 'DROP TABLE schema_definitions');
+  const before = await schemaSnapshot(database.url);
+  const result = await migrate(database.url, { skipWorkerSchema: true });
+  t.deepEqual(result, { applied: [], defined: (await listDefinitions()).map((definition) => definition.file) });
+  const after = await schemaSnapshot(database.url);
+  t.deepEqual(
+    after.filter((item) => !item.includes('schema_definitions')),
+    before,
+  );
 });

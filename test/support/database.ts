@@ -1,12 +1,12 @@
 /**
  * A fresh database per test file, cloned from a migrated template. The template's name carries a hash of the
- * migrations and graphile-worker's version, so a changed migration gets a new template; it is built once, under an
+ * migrations, the function definitions and graphile-worker's version, so a changed migration or function gets a new template; it is built once, under an
  * advisory lock, by whichever test process needs it first.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import pg from 'pg';
-import { MIGRATIONS_DIR, migrate } from '../../sql/migrate.ts';
+import { DEFINITIONS_DIR, MIGRATIONS_DIR, migrate } from '../../sql/migrate.ts';
 
 /** The server the tests use: TEST_DATABASE_URL (a maintenance database such as `postgres`), default the local one. */
 export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -32,8 +32,8 @@ export async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Pro
 
 async function templateName(): Promise<string> {
   const hash = createHash('sha256');
-  for (const file of (await readdir(MIGRATIONS_DIR)).sort()) {
-    hash.update(file).update(await readFile(new URL(file, MIGRATIONS_DIR)));
+  for (const dir of [MIGRATIONS_DIR, DEFINITIONS_DIR]) {
+    for (const file of (await readdir(dir)).sort()) hash.update(file).update(await readFile(new URL(file, dir)));
   }
   hash.update(await readFile(new URL('../../node_modules/graphile-worker/package.json', import.meta.url)));
   return `gsm_template_${hash.digest('hex').slice(0, 16)}`;

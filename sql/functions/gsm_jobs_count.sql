@@ -1,0 +1,28 @@
+-- Job counters for /metrics (docs/operations.md#the-domain-on-metrics): jobs created by type, ended by type and status, and the
+-- accept → end latency histogram, kept in the same transaction as the job's change, so they are exact across every
+-- process and survive restarts. Each count is spread over 16 slots (a row lock per slot, not one for all jobs of a
+-- type); a scrape sums them.
+CREATE OR REPLACE FUNCTION gsm_jobs_count() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  v_slot smallint := floor(random() * 16);
+  v_seconds double precision;
+  v_bucket smallint;
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO job_counters AS c (type, status, slot, n) VALUES (NEW.type, 'CREATED', v_slot, 1)
+      ON CONFLICT ON CONSTRAINT job_counters_pkey DO UPDATE SET n = c.n + 1;
+    RETURN NULL;
+  END IF;
+  IF NEW.status IN ('SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED') AND OLD.status NOT IN ('SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED') THEN
+    INSERT INTO job_counters AS c (type, status, slot, n) VALUES (NEW.type, NEW.status, v_slot, 1)
+      ON CONFLICT ON CONSTRAINT job_counters_pkey DO UPDATE SET n = c.n + 1;
+    v_seconds := greatest(extract(epoch FROM coalesce(NEW.finished_at, now()) - NEW.created_at), 0);
+    SELECT coalesce(min(i), array_length(gsm_job_latency_bounds(), 1) + 1) INTO v_bucket
+      FROM generate_subscripts(gsm_job_latency_bounds(), 1) i WHERE v_seconds <= (gsm_job_latency_bounds())[i];
+    INSERT INTO job_latency AS l (type, bucket, slot, n, seconds) VALUES (NEW.type, v_bucket, v_slot, 1, v_seconds)
+      ON CONFLICT ON CONSTRAINT job_latency_pkey DO UPDATE SET n = l.n + 1, seconds = l.seconds + EXCLUDED.seconds;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER jobs_counted_inserted AFTER INSERT ON jobs FOR EACH ROW EXECUTE FUNCTION gsm_jobs_count();
+CREATE OR REPLACE TRIGGER jobs_counted_updated AFTER UPDATE OF status ON jobs FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION gsm_jobs_count();
