@@ -42,6 +42,7 @@ export async function startOrchestrator(input: {
     reconnectGraceSeconds: config.AGENT_RECONNECT_GRACE_SECONDS,
     authTimeoutMs: config.AGENT_AUTH_TIMEOUT_MS,
     minVersion: config.MIN_AGENT_VERSION,
+    serviceVersion: input.version,
     relay: input.live.relay,
     history: input.live.history,
     servesLive: input.servesLive,

@@ -96,7 +96,7 @@ export const configSchema = z
       .default(15),
     /** How long a new gateway connection may take to send `auth`. */
     AGENT_AUTH_TIMEOUT_MS: positiveInt.default(10_000),
-    /** Agents reporting an older version are refused with UNSUPPORTED_VERSION. */
+    /** Agents reporting an older version (or another major version than the service's) are refused with UNSUPPORTED_VERSION. */
     MIN_AGENT_VERSION: z
       .string()
       .regex(/^\d+\.\d+\.\d+$/, 'expected a version like 1.2.3')
