@@ -1,52 +1,109 @@
 /**
  * Entry point: `npm start` (every role in one process), `npm run web`, `npm run orchestrator`.
- * Parses the configuration, starts the service, logs where the API reference is, and shuts down cleanly on
- * SIGINT/SIGTERM: stop taking requests, drain in-flight ones, stop the job runner, close the pool, stop the embedded
- * database. A second signal exits at once.
+ * `startService` composes the roles: the database every role shares, then the HTTP side from api/service.ts (the API,
+ * or health only for a pure orchestrator), then the orchestrator role from orchestrator/service.ts unless this is a web
+ * process. Run as the program, it parses the configuration, starts the service, logs where the API reference is, and
+ * shuts down cleanly on SIGINT/SIGTERM: stop the job runners and the gateway, stop taking requests, drain in-flight
+ * ones, close the pool, stop the embedded database. A second signal exits at once.
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, ROLES, type Config, type Role } from './schema/config.ts';
-import { createLogger } from './schema/logger.ts';
-import { startService, type Service } from './api/service.ts';
+import { createLogger, type Logger } from './schema/logger.ts';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from './sql/embedded.ts';
+import { migrate } from './sql/migrate.ts';
+import { createDatabasePool } from './sql/pool.ts';
+import { startApi, VERSION } from './api/service.ts';
+import { startOrchestrator } from './orchestrator/service.ts';
 
-const { values: args } = parseArgs({ options: { role: { type: 'string' } }, strict: true });
+export type Service = { port: number; databaseUrl: string; stop: () => Promise<void> };
 
-let config: Config;
-try {
-  config = loadConfig({ ...process.env, ...(args.role ? { ROLE: args.role } : {}) });
-} catch (error) {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`${error.message}\n(roles: ${ROLES.join(', ')})\n`);
-    process.exit(1);
+/** Starts the parts of the service that `role` runs, in dependency order; `stop` stops them in reverse. */
+export async function startService(config: Config, logger: Logger, role: Role = config.ROLE): Promise<Service> {
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) {
+      try {
+        await stop();
+      } catch (error) {
+        logger.error({ err: error }, 'error during shutdown');
+      }
+    }
+    stops.length = 0;
+  };
+
+  try {
+    let embedded: EmbeddedDatabase | undefined;
+    if (!config.DATABASE_URL) {
+      embedded = await startEmbeddedDatabase({ dataDir: config.DATA_DIR, port: config.EMBEDDED_POSTGRES_PORT, logger });
+      stops.push(embedded.stop);
+    }
+    const databaseUrl = config.DATABASE_URL ?? embedded!.url;
+    await migrate(databaseUrl, { logger });
+    const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.DATABASE_POOL_SIZE });
+    stops.push(() => pool.end());
+
+    const api = await startApi({ config, logger, pool, databaseUrl, role });
+    stops.push(api.stop);
+    if (role !== 'web') {
+      const orchestrator = await startOrchestrator({
+        config,
+        logger,
+        pool,
+        databaseUrl,
+        version: VERSION,
+        server: api.server,
+        servesLive: role === 'all',
+        ...api.shared,
+      });
+      stops.push(orchestrator.stop);
+    }
+    return { port: api.port, databaseUrl, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
   }
-  throw error;
 }
 
-const logger = createLogger(config.LOG_LEVEL);
-const role: Role = config.ROLE;
+if (import.meta.main) {
+  const { values: args } = parseArgs({ options: { role: { type: 'string' } }, strict: true });
 
-let service: Service;
-try {
-  service = await startService(config, logger, role);
-} catch (error) {
-  logger.fatal({ err: error }, 'start-up failed');
-  process.exit(1);
-}
+  let config: Config;
+  try {
+    config = loadConfig({ ...process.env, ...(args.role ? { ROLE: args.role } : {}) });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n(roles: ${ROLES.join(', ')})\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
 
-const base = config.PUBLIC_URL ? config.publicUrl : `http://localhost:${service.port}`;
-logger.info({ role, port: service.port, docs: `${base}/api/docs` }, `API reference at ${base}/api/docs`);
+  const logger = createLogger(config.LOG_LEVEL);
+  const role: Role = config.ROLE;
 
-let stopping = false;
-const shutdown = async (signal: NodeJS.Signals) => {
-  if (stopping) {
-    logger.warn({ signal }, 'second signal: exiting at once');
+  let service: Service;
+  try {
+    service = await startService(config, logger, role);
+  } catch (error) {
+    logger.fatal({ err: error }, 'start-up failed');
     process.exit(1);
   }
-  stopping = true;
-  logger.info({ signal }, 'shutting down');
-  await service.stop();
-  logger.info('stopped');
-  process.exit(0);
-};
-process.on('SIGINT', (signal) => void shutdown(signal));
-process.on('SIGTERM', (signal) => void shutdown(signal));
+
+  const base = config.PUBLIC_URL ? config.publicUrl : `http://localhost:${service.port}`;
+  logger.info({ role, port: service.port, docs: `${base}/api/docs` }, `API reference at ${base}/api/docs`);
+
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting at once');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    await service.stop();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', (signal) => void shutdown(signal));
+  process.on('SIGTERM', (signal) => void shutdown(signal));
+}

@@ -1,5 +1,5 @@
 /**
- * What the HTTP layer is given to work with. Built once in main.ts (or by a test) and passed to `createApp`.
+ * What the HTTP layer is given to work with. Built once per process by api/service.ts (or by a test) and passed to `createApp`.
  */
 import type { DomainMetrics } from '../orchestrator/metrics/prometheus.ts';
 import type { Config } from '../schema/config.ts';

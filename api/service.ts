@@ -1,22 +1,21 @@
 /**
- * Starts the parts of the service that this process's role runs, in dependency order, and stops them in reverse:
- * database (embedded when DATABASE_URL is unset) → migrations → secrets → pool → first admin → HTTP (API, or health only for a
- * pure orchestrator) → job runner.
+ * The HTTP side of a process, which main.ts starts for every role: for `web` and `all` the API (routes, `/live`,
+ * event streams, rate limits), for a pure orchestrator only health and readiness. Then Prometheus metrics on their own
+ * listener. It builds nothing of the orchestrator role (gateway, job runners): main.ts starts that from
+ * orchestrator/service.ts on the server this returns. Stops in reverse order of start.
  */
+import type { Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { Config, Role } from '../schema/config.ts';
 import type { Logger } from '../schema/logger.ts';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from '../sql/embedded.ts';
-import { migrate } from '../sql/migrate.ts';
-import { createDatabasePool, type DatabasePool } from '../sql/pool.ts';
+import type { DatabasePool } from '../sql/pool.ts';
 import { loadSecrets } from './identity/secrets.ts';
 import { createApp } from './app.ts';
 import { createAppDeps } from './deps.ts';
+import type { AppDeps } from './context.ts';
 import { bootstrapAdmin } from './identity/users.ts';
 import { checkSharedSessionKey } from './identity/sessionKeyCheck.ts';
-import { startHttpServer, type HttpServer } from './server.ts';
-import { startWorker, type Worker } from '../orchestrator/worker/worker.ts';
-import { createGateway } from '../orchestrator/gateway/gateway.ts';
+import { startHttpServer } from './server.ts';
 import { attachLiveNamespace } from './live/namespace.ts';
 import { startMetricsListener } from './http/metricsListener.ts';
 
@@ -28,14 +27,22 @@ export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json'
  */
 export const defaultMetricsListen = (role: Role) => ({ host: '127.0.0.1', port: role === 'orchestrator' ? 9465 : 9464 });
 
-export type Service = { port: number; databaseUrl: string; stop: () => Promise<void> };
+export type Api = {
+  port: number;
+  /** The HTTP server, on which the orchestrator role (when this process runs it) attaches the agent gateway. */
+  server: Server;
+  /** What the orchestrator role shares with this process's API: live relaying, job waiters, Prometheus figures. */
+  shared: Pick<AppDeps, 'live' | 'jobEvents' | 'domainMetrics'>;
+  stop: () => Promise<void>;
+};
 
-export async function startService(config: Config, logger: Logger, role: Role = config.ROLE): Promise<Service> {
+export async function startApi(input: { config: Config; logger: Logger; pool: DatabasePool; databaseUrl: string; role: Role }): Promise<Api> {
+  const { config, logger, pool, databaseUrl, role } = input;
   const stops: (() => Promise<void>)[] = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) {
+  const stop = async () => {
+    for (const next of stops.reverse()) {
       try {
-        await stop();
+        await next();
       } catch (error) {
         logger.error({ err: error }, 'error during shutdown');
       }
@@ -44,18 +51,7 @@ export async function startService(config: Config, logger: Logger, role: Role = 
   };
 
   try {
-    let embedded: EmbeddedDatabase | undefined;
-    if (!config.DATABASE_URL) {
-      embedded = await startEmbeddedDatabase({ dataDir: config.DATA_DIR, port: config.EMBEDDED_POSTGRES_PORT, logger });
-      stops.push(embedded.stop);
-    }
-    const databaseUrl = config.DATABASE_URL ?? embedded!.url;
-
-    await migrate(databaseUrl, { logger });
     const secrets = await loadSecrets({ dataDir: config.DATA_DIR, pasetoKey: config.PASETO_KEY });
-
-    const pool: DatabasePool = await createDatabasePool(databaseUrl, { maxPoolSize: config.DATABASE_POOL_SIZE });
-    stops.push(() => pool.end());
     await bootstrapAdmin(pool, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD, tier: config.DEFAULT_TIER, logger });
 
     const servesApi = role !== 'orchestrator';
@@ -63,7 +59,7 @@ export async function startService(config: Config, logger: Logger, role: Role = 
     stops.push(deps.close);
     if (servesApi) await checkSharedSessionKey(pool, deps.accessTokens, logger);
     const { koa } = createApp(deps, { api: servesApi });
-    const http: HttpServer = await startHttpServer(koa, { port: config.PORT, host: config.HOST });
+    const http = await startHttpServer(koa, { port: config.PORT, host: config.HOST });
     stops.push(() => http.close(config.SHUTDOWN_TIMEOUT_MS));
     const metricsListen = config.METRICS_LISTEN === undefined ? defaultMetricsListen(role) : config.METRICS_LISTEN;
     if (metricsListen) {
@@ -82,35 +78,9 @@ export async function startService(config: Config, logger: Logger, role: Role = 
     // Runs before the HTTP server closes: event streams end at once instead of holding the shutdown open.
     stops.push(() => deps.eventFeed.close());
 
-    if (role !== 'web') {
-      const gateway = await createGateway(http.server, {
-        pool,
-        databaseUrl,
-        logger,
-        heartbeatSeconds: config.AGENT_HEARTBEAT_SECONDS,
-        reconnectGraceSeconds: config.AGENT_RECONNECT_GRACE_SECONDS,
-        authTimeoutMs: config.AGENT_AUTH_TIMEOUT_MS,
-        minVersion: config.MIN_AGENT_VERSION,
-        relay: deps.live.relay,
-        history: deps.live.history,
-        servesLive: servesApi,
-      });
-      stops.push(gateway.close);
-      const worker: Worker = await startWorker({
-        databaseUrl,
-        logger,
-        tasks: { pool, jobEvents: deps.jobEvents },
-        eventRetentionDays: config.EVENT_RETENTION_DAYS,
-        metricsRetention: { minuteDays: config.METRICS_MINUTE_RETENTION_DAYS, hourDays: config.METRICS_HOUR_RETENTION_DAYS },
-        webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, userAgent: `GameServerManager-Webhooks/${VERSION}` },
-      });
-      stops.push(worker.stop);
-      deps.domainMetrics.attach({ console: gateway.live.counters, webhooks: worker.deliverer.outcomes });
-    }
-
-    return { port: http.port, databaseUrl, stop: stopAll };
+    return { port: http.port, server: http.server, shared: { live: deps.live, jobEvents: deps.jobEvents, domainMetrics: deps.domainMetrics }, stop };
   } catch (error) {
-    await stopAll();
+    await stop();
     throw error;
   }
 }

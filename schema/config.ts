@@ -96,7 +96,7 @@ export const configSchema = z
       .default(15),
     /** How long a new gateway connection may take to send `auth`. */
     AGENT_AUTH_TIMEOUT_MS: positiveInt.default(10_000),
-    /** Agents reporting an older version are refused with UNSUPPORTED_VERSION. */
+    /** Agents reporting an older version (or another major version than the service's) are refused with UNSUPPORTED_VERSION. */
     MIN_AGENT_VERSION: z
       .string()
       .regex(/^\d+\.\d+\.\d+$/, 'expected a version like 1.2.3')
@@ -143,10 +143,10 @@ export const configSchema = z
     METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').max(1024).optional(),
     /** `true`: `gsm_players_online` is labelled per cluster (`cluster_id`); default false, one figure for all. */
     METRICS_CLUSTER_LABELS: booleanFromEnv.default(false),
-    /** Days the event log keeps durable events (1..365). */
     /** Metrics history (docs/metrics.md): minute points are kept this many days, hourly points this many. */
     METRICS_MINUTE_RETENTION_DAYS: z.coerce.number().int().min(1, 'expected 1..90').max(90, 'expected 1..90').default(14),
     METRICS_HOUR_RETENTION_DAYS: z.coerce.number().int().min(1, 'expected 1..3650').max(3650, 'expected 1..3650').default(400),
+    /** Days the event log keeps durable events (1..365). */
     EVENT_RETENTION_DAYS: z.coerce.number().int().min(1, 'expected 1..365').max(365, 'expected 1..365').default(7),
     /** With ADMIN_PASSWORD: the first user, created at start-up when no user exists. */
     ADMIN_EMAIL: z.email({ message: 'expected an e-mail address' }).optional(),

@@ -33,6 +33,8 @@ export type SessionOptions = {
   heartbeatSeconds: number;
   authTimeoutMs: number;
   minVersion: string;
+  /** The service's own version: agents of another major version are refused (the protocol may change between them). */
+  serviceVersion: string;
   /** Registers the authenticated session; the registry closes an older session of the same machine. */
   claim: (session: AgentSession) => void;
   /** Whether this session is still the machine's registered one (a replaced session must not mark it offline). */
@@ -56,6 +58,8 @@ const STORE_FAILED = { accepted: false, retry: true, reason: 'the service could 
 
 /** Error codes an agent reads (schema/agentEvents.ts); UNAVAILABLE is retryable, the others are final. */
 type Refusal = 'AUTH_FAILED' | 'UNSUPPORTED_VERSION' | 'UNAVAILABLE';
+
+const majorOf = (version: string) => Number.parseInt(version, 10) || 0;
 
 const compareVersions = (a: string, b: string) => {
   const [x, y] = [a, b].map((version) =>
@@ -259,6 +263,13 @@ export class AgentSession {
     if (machine.id !== machineId.toLowerCase()) return this.#refuse('AUTH_FAILED', 'invalid agent token: it belongs to another machine');
     if (compareVersions(version, this.#options.minVersion) < 0) {
       return this.#refuse('UNSUPPORTED_VERSION', `agent ${version} is older than the minimum ${this.#options.minVersion}; upgrade the agent`);
+    }
+    const [agentMajor, serviceMajor] = [version, this.#options.serviceVersion].map(majorOf);
+    if (agentMajor !== serviceMajor) {
+      return this.#refuse(
+        'UNSUPPORTED_VERSION',
+        `agent ${version} is of major version ${agentMajor}; this service (${this.#options.serviceVersion}) accepts agents of major version ${serviceMajor}; install the service's own agent package`,
+      );
     }
     this.machineId = machine.id;
     this.clusterId = machine.clusterId;

@@ -38,6 +38,8 @@ export type GatewayOptions = {
   reconnectGraceSeconds?: number;
   authTimeoutMs: number;
   minVersion: string;
+  /** The service's own version: agents of another major version are refused. */
+  serviceVersion: string;
   /** Where console lines and stats go (default: this process only, which is what most tests need). */
   relay?: LiveRelay;
   history?: ConsoleHistory;
@@ -77,6 +79,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
       heartbeatSeconds: options.heartbeatSeconds,
       authTimeoutMs: options.authTimeoutMs,
       minVersion: options.minVersion,
+      serviceVersion: options.serviceVersion,
       claim: (claimer) => {
         const previous = sessions.get(claimer.machineId!);
         sessions.set(claimer.machineId!, claimer);

@@ -15,7 +15,7 @@ import { expireBanTask } from './bans__expire.ts';
 
 export type TaskDeps = { pool: DatabasePool; jobEvents: JobEvents };
 
-/** Every task but `tasks__run`: short jobs, run by the main runner (orchestrator/worker.ts). */
+/** Every task but `tasks__run`: short jobs, run by the main runner (`orchestrator/worker/worker.ts`). */
 export const createTaskList = (deps: TaskDeps): TaskList => ({
   [DISPATCH_TASK]: dispatchTask(deps),
   [TRIGGER_TASK]: triggerTask(deps),

@@ -15,6 +15,7 @@ import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { createFakeServer, freePorts, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
 import { until } from '../support/wait.ts';
+import { VERSION } from '../../api/service.ts';
 
 let app: GatewayApp;
 let owner: TestUser;
@@ -86,6 +87,7 @@ test.serial('several gateway URLs: an unreachable one is skipped, and the agent 
     heartbeatSeconds: 1,
     authTimeoutMs: 2_000,
     minVersion: '0.1.0',
+    serviceVersion: VERSION,
   });
   let secondOpen = true;
   const closeSecond = async () => {

@@ -7,6 +7,7 @@ import { sql } from 'slonik';
 import { body, json } from '../support/app.ts';
 import { createApiToken, createCluster, signUp, type TestUser } from '../support/identity.ts';
 import { AGENTS, plainAgent, socketIoAgent, startGatewayApp, type GatewayApp } from '../support/gateway.ts';
+import { VERSION } from '../../api/service.ts';
 
 let app: GatewayApp;
 test.before(async () => {
@@ -246,6 +247,26 @@ test('an old agent version is UNSUPPORTED_VERSION', async (t) => {
   await agent.closed;
 });
 
+test('an agent of another major version than the service is UNSUPPORTED_VERSION, even above the minimum', async (t) => {
+  const { machineId, token } = await machine();
+  const major = Number.parseInt(VERSION, 10);
+  const newer = `${major + 1}.0.0`;
+  const refused = await plainAgent(app);
+  refused.send('auth', { token, machineId, version: newer });
+  const error = await refused.next('error');
+  t.is(error.code, 'UNSUPPORTED_VERSION');
+  t.is(
+    error.message,
+    `agent ${newer} is of major version ${major + 1}; this service (${VERSION}) accepts agents of major version ${major}; install the service's own agent package`,
+  );
+  await refused.closed;
+  // The service's own version (what its agent package reports) is accepted.
+  const agent = await plainAgent(app);
+  agent.send('auth', { token, machineId, version: VERSION });
+  t.is((await agent.next('authenticated')).machineId, machineId);
+  agent.close();
+});
+
 test('frames over 256 KiB close the connection; non-JSON plain frames are INVALID_EVENT once authenticated', async (t) => {
   const { machineId, token } = await machine();
   const plain = await plainAgent(app);
@@ -315,6 +336,7 @@ test('with two orchestrator processes, a newer connection replaces the older one
     heartbeatSeconds: 1,
     authTimeoutMs: 1_500,
     minVersion: '0.1.0',
+    serviceVersion: VERSION,
   });
   t.teardown(async () => {
     await second.close();

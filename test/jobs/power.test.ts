@@ -6,9 +6,10 @@ import test from 'ava';
 import { sql } from 'slonik';
 import { body, json } from '../support/app.ts';
 import { until } from '../support/wait.ts';
-import { createCluster, signUp, type TestUser } from '../support/identity.ts';
+import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
-import { FAKE_SERVER, freePorts, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+import type { AgentProcess } from '../support/agentProcess.ts';
+import { createWorld } from '../support/world.ts';
 
 let app: GatewayApp;
 let owner: TestUser;
@@ -22,37 +23,8 @@ test.after.always(async () => {
   await app?.close();
 });
 
-async function setup(options: { agent?: boolean; env?: Record<string, string> } = {}) {
-  const clusterId = await createCluster(app, owner);
-  const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
-  const [gamePort, queryPort, rconPort] = await freePorts(3);
-  const server = await body(
-    await app.request(
-      `/api/v1/clusters/${clusterId}/servers`,
-      json(
-        {
-          name: 'fake',
-          gameType: 'CUSTOM',
-          machineId: machine.id,
-          gamePort,
-          queryPort,
-          rconPort,
-          rconPassword: 'fake-password',
-          startCommand: `${process.execPath} ${FAKE_SERVER}`,
-          env: options.env ?? null,
-        },
-        { headers: owner.auth },
-      ),
-    ),
-  );
-  const connect = async (dataDir?: string) => {
-    const agent = await startAgent({ url: app.url, machineId: machine.id, token: machine.agentToken, dataDir });
-    agents.push(agent);
-    return agent;
-  };
-  if (options.agent ?? true) await connect();
-  return { clusterId, machineId: machine.id as string, serverId: server.id as string, connect };
-}
+const setup = (options: { agent?: boolean; env?: Record<string, string> } = {}) =>
+  createWorld(app, owner, { agent: options.agent, server: { env: options.env ?? null }, agents });
 
 const post = (path: string, payload?: unknown) =>
   app.request(path, payload === undefined ? { method: 'POST', headers: owner.auth } : json(payload, { headers: owner.auth }));

@@ -6,9 +6,10 @@
 import test from 'ava';
 import { body, json } from '../support/app.ts';
 import { until } from '../support/wait.ts';
-import { addMember, createCluster, signUp, type TestUser } from '../support/identity.ts';
+import { addMember, signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
-import { FAKE_SERVER, freePorts, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+import type { AgentProcess } from '../support/agentProcess.ts';
+import { createWorld } from '../support/world.ts';
 
 let app: GatewayApp;
 let owner: TestUser;
@@ -32,33 +33,11 @@ const as = (user: TestUser) => ({
     app.request(path, payload === undefined ? { method: 'POST', headers: user.auth } : json(payload, { headers: user.auth })),
 });
 
-async function addServer(clusterId: string, machineId: string, name: string) {
-  const [gamePort, queryPort, rconPort] = await freePorts(3);
-  const created = await body(
-    await as(owner).post(`/api/v1/clusters/${clusterId}/servers`, {
-      name,
-      gameType: 'CUSTOM',
-      machineId,
-      gamePort,
-      queryPort,
-      rconPort,
-      rconPassword: 'fake-password',
-      startCommand: `${process.execPath} ${FAKE_SERVER}`,
-    }),
-  );
-  const started = await as(owner).post(`/api/v1/servers/${created.id}/start?wait=30`);
-  if ((await body(started)).status !== 'SUCCEEDED') throw new Error('the fake server did not start');
-  return created.id as string;
-}
-
 async function setup() {
-  const clusterId = await createCluster(app, owner);
-  await addMember(app, clusterId, moderator, 'MODERATOR');
-  await addMember(app, clusterId, viewer, 'VIEWER');
-  const machine = await body(await as(owner).post(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' }));
-  agents.push(await startAgent({ url: app.url, machineId: machine.id, token: machine.agentToken }));
-  const serverId = await addServer(clusterId, machine.id, 'main');
-  return { clusterId, machineId: machine.id as string, serverId };
+  const world = await createWorld(app, owner, { server: { name: 'main' }, start: true, agents });
+  await addMember(app, world.clusterId, moderator, 'MODERATOR');
+  await addMember(app, world.clusterId, viewer, 'VIEWER');
+  return world;
 }
 
 /** A console command in the game (as the owner, through the API): how tests make players join and look around. */
@@ -110,7 +89,7 @@ test.serial('players join and leave through the game and show up online with the
 });
 
 test.serial("ban pushes to the game's list and kicks; a banned player who joins anyway is kicked within 2 s; expiry lifts the ban in the game", async (t) => {
-  const { clusterId, machineId, serverId } = await setup();
+  const { clusterId, serverId, addServer } = await setup();
   await game(serverId, 'sim.join 76561198000000002 Mallory');
   await until(async () => (await player(clusterId, '76561198000000002'))?.online === true, 'Mallory online');
   const mallory = (await player(clusterId, '76561198000000002'))!;
@@ -126,7 +105,7 @@ test.serial("ban pushes to the game's list and kicks; a banned player who joins 
   t.regex(await game(serverId, 'sim.join 76561198000000002 Mallory'), /is banned/, "the game's own list refuses the player");
 
   // A server added after a cluster-wide ban is covered too: its game has never heard of the ban, the service kicks.
-  const second = await addServer(clusterId, machineId, 'second');
+  const second = (await addServer({ name: 'second' })).id;
   await game(second, 'sim.join 76561198000000002 Mallory');
   await until(
     async () => {

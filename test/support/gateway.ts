@@ -9,6 +9,7 @@ import { startWorker, type Worker } from '../../orchestrator/worker/worker.ts';
 import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
 import { startTestApp, type TestApp } from './app.ts';
 import { startTcpProxy, type TcpProxy } from './tcpProxy.ts';
+import { VERSION } from '../../api/service.ts';
 
 export type GatewayApp = TestApp & {
   gateway: Gateway;
@@ -59,6 +60,7 @@ export async function startGatewayApp(
     reconnectGraceSeconds: options.reconnectGraceSeconds ?? 0,
     authTimeoutMs: options.authTimeoutMs ?? 1_500, // long enough for a loaded CI machine, short enough to test the time-out
     minVersion: '0.1.0',
+    serviceVersion: VERSION,
     relay: app.deps.live.relay,
     history: app.deps.live.history,
   });

@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import { sql } from 'slonik';
 import { body, json } from '../support/app.ts';
 import { until } from '../support/wait.ts';
-import { createCluster, signUp, type TestUser } from '../support/identity.ts';
+import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
-import { FAKE_SERVER, freePorts, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+import type { AgentProcess } from '../support/agentProcess.ts';
+import { createWorld } from '../support/world.ts';
 import { startWorker, type Worker } from '../../orchestrator/worker/worker.ts';
 import { runKey, scheduleOccurrence, TRIGGER_TASK } from '../../orchestrator/tasks/store.ts';
 import { SYSTEM_ORIGIN } from '../../schema/origin.ts';
@@ -34,33 +35,7 @@ const post = (path: string, payload?: unknown) =>
 const get = async (path: string) => body(await app.request(path, { headers: owner.auth }));
 
 /** A cluster with one fake game server (CUSTOM) on a machine, its agent connected (or not), the server started. */
-async function setup(options: { agent?: boolean; online?: boolean } = {}) {
-  const clusterId = await createCluster(app, owner);
-  const machine = await body(await post(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' }));
-  const [gamePort, queryPort, rconPort] = await freePorts(3);
-  const server = await body(
-    await post(`/api/v1/clusters/${clusterId}/servers`, {
-      name: 'fake',
-      gameType: 'CUSTOM',
-      machineId: machine.id,
-      gamePort,
-      queryPort,
-      rconPort,
-      rconPassword: 'fake-password',
-      startCommand: `${process.execPath} ${FAKE_SERVER}`,
-    }),
-  );
-  let agent: AgentProcess | undefined;
-  if (options.agent ?? true) {
-    agent = await startAgent({ url: app.url, machineId: machine.id, token: machine.agentToken });
-    agents.push(agent);
-    if (options.online ?? true) {
-      const started = await body(await post(`/api/v1/servers/${server.id}/start?wait=30`));
-      if (started.status !== 'SUCCEEDED') throw new Error(`start failed: ${JSON.stringify(started)}`);
-    }
-  }
-  return { clusterId, serverId: server.id as string, agent };
-}
+const setup = (options: { agent?: boolean; online?: boolean } = {}) => createWorld(app, owner, { agent: options.agent, start: options.online ?? true, agents });
 
 async function createTask(clusterId: string, serverIds: string[], steps: unknown[], extra: Record<string, unknown> = {}) {
   const response = await post(`/api/v1/clusters/${clusterId}/tasks`, {
@@ -468,24 +443,13 @@ test.serial('lastRunStatus after a cancel: CANCELLED at once; the next run is RU
 });
 
 test.serial("the classic weekly wipe on a RUST server: warnings, stop, the adapter's wipe paths deleted (config kept), start", async (t) => {
-  const clusterId = await createCluster(app, owner);
-  const machine = await body(await post(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' }));
-  const [gamePort, queryPort, rconPort] = await freePorts(3);
-  const server = await body(
-    await post(`/api/v1/clusters/${clusterId}/servers`, {
-      name: 'rust',
-      gameType: 'RUST',
-      machineId: machine.id,
-      gamePort,
-      queryPort,
-      rconPort,
-      rconPassword: 'fake-password',
-      startCommand: `${process.execPath} ${FAKE_SERVER}`,
-      env: { FAKE_READY_LINE: 'Server startup complete' },
-    }),
-  );
-  const agent = await startAgent({ url: app.url, machineId: machine.id, token: machine.agentToken });
-  agents.push(agent);
+  const world = await createWorld(app, owner, {
+    server: { name: 'rust', gameType: 'RUST', env: { FAKE_READY_LINE: 'Server startup complete' } },
+    agents,
+  });
+  const { clusterId } = world;
+  const agent = world.agent!;
+  const server = { id: world.serverId };
   t.is((await body(await post(`/api/v1/servers/${server.id}/start?wait=30`))).status, 'SUCCEEDED');
   const dir = join(agent.dataDir, 'servers', server.id, 'server', 'main');
   const { mkdir, writeFile, readdir } = await import('node:fs/promises');

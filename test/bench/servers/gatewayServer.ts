@@ -7,6 +7,7 @@ import { Server as SocketIoServer } from 'socket.io';
 import { createDatabasePool } from '../../../sql/pool.ts';
 import { createLogger } from '../../../schema/logger.ts';
 import { createGateway } from '../../../orchestrator/gateway/gateway.ts';
+import { VERSION } from '../../../api/service.ts';
 
 const [mode, databaseUrl] = process.argv.slice(2);
 const server = createServer((request, response) => {
@@ -33,6 +34,7 @@ if (mode === 'bare') {
     heartbeatSeconds: 10,
     authTimeoutMs: 60_000,
     minVersion: '0.1.0',
+    serviceVersion: VERSION,
   });
 }
 server.listen(0, '127.0.0.1', () => {
