@@ -60,6 +60,8 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
     tags: ['Account'],
     auth: 'user',
     body: changePasswordBody,
+    // The body is two passwords: nothing of it may be kept for a replay.
+    idempotent: false,
     responses: { 200: { description: 'Changed', schema: z.object({ success: z.literal(true), message: z.string() }) } },
     handler: async (ctx, { body }) => {
       const principal = sessionOnly(ctx);
