@@ -16,6 +16,9 @@ import { principalOf } from '../identity/principal.ts';
 import { recordAudit } from '../../orchestrator/audit.ts';
 import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
 import { originOf } from '../identity/origin.ts';
+import { checkPasswordGuesses, spendPasswordGuess } from '../identity/passwordGuesses.ts';
+import { spend } from '../middleware/rateLimit.ts';
+import { BUCKETS } from '../rateLimit/tiers.ts';
 
 const TOKEN_COLUMNS = sql.fragment`
   t.id, t.name, t.created_at AS "createdAt", t.last_used_at AS "lastUsedAt", t.expires_at AS "expiresAt",
@@ -65,10 +68,18 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'Changed', schema: z.object({ success: z.literal(true), message: z.string() }) } },
     handler: async (ctx, { body }) => {
       const principal = sessionOnly(ctx);
-      const stored = await pool.oneFirst(sql.type(z.object({ hash: z.string().nullable() }))`
-        SELECT password_hash AS hash FROM users WHERE id = ${principal.user.id}`);
-      if (stored !== null && !(body.currentPassword !== undefined && (await verifyPassword(body.currentPassword, stored)))) {
-        throw validationFailed([{ field: 'currentPassword', message: body.currentPassword ? 'is not your current password' : 'is required' }]);
+      // Each attempt spends the address's sign-in budget, as a sign-in does: a session must not be a way around it.
+      if (deps.rateLimiter) await spend(deps.rateLimiter, ctx, [{ key: `ip:${ctx.ip}`, bucket: BUCKETS.SIGN_IN }]);
+      const account = await pool.one(sql.type(z.object({ hash: z.string().nullable(), email: z.string() }))`
+        SELECT password_hash AS hash, email FROM users WHERE id = ${principal.user.id}`);
+      const stored = account.hash;
+      if (stored !== null) {
+        await checkPasswordGuesses(deps.rateLimiter, account.email);
+        if (!(body.currentPassword !== undefined && (await verifyPassword(body.currentPassword, stored)))) {
+          await recordAudit(pool, originOf(ctx), { clusterId: null, action: 'user.password_change_failed', target: { type: 'user', id: principal.user.id } });
+          if (body.currentPassword) await spendPasswordGuess(deps.rateLimiter, account.email);
+          throw validationFailed([{ field: 'currentPassword', message: body.currentPassword ? 'is not your current password' : 'is required' }]);
+        }
       }
       const newHash = await hashPassword(body.newPassword);
       const ended = await pool.transaction(async (tx) => {

@@ -21,6 +21,7 @@ import { joinByInvitation, pendingInvitation } from '../identity/invitations.ts'
 import { completePasswordReset, requestPasswordReset, RESET_MINUTES } from '../identity/passwordResets.ts';
 import { createUser, findUserForLogin, registrationOpen } from '../identity/users.ts';
 import { verifyPassword } from '../identity/passwords.ts';
+import { checkPasswordGuesses, spendPasswordGuess } from '../identity/passwordGuesses.ts';
 import { endSession, refreshSession, startSession, type ClientInfo } from '../identity/sessions.ts';
 import type { AccessTokens } from '../identity/accessTokens.ts';
 import { sql, type CommonQueryMethods } from 'slonik';
@@ -138,9 +139,13 @@ export function installAuthRoutes(api: Api, deps: AppDeps) {
     body: loginBody,
     responses: { 200: { description: 'Signed in', schema: tokenPair } },
     handler: async (ctx, { body }) => {
+      await checkPasswordGuesses(deps.rateLimiter, body.email);
       const found = await findUserForLogin(pool, body.email);
       const valid = await verifyPassword(body.password, found?.passwordHash ?? null);
-      if (!found || !valid) throw unauthorized('Wrong e-mail or password');
+      if (!found || !valid) {
+        await spendPasswordGuess(deps.rateLimiter, body.email);
+        throw unauthorized('Wrong e-mail or password');
+      }
       return pool.transaction((tx) => signIn(tx, ctx, accessTokens, found));
     },
   });
