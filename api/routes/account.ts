@@ -83,6 +83,9 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
       }
       const newHash = await hashPassword(body.newPassword);
       const ended = await pool.transaction(async (tx) => {
+        // The account's open reset links are locked before its row, in the order a reset confirm takes them
+        // (completePasswordReset): taken the other way round, a change and a reset racing would deadlock.
+        await tx.query(sql.unsafe`SELECT 1 FROM password_resets WHERE user_id = ${principal.user.id} AND used_at IS NULL ORDER BY id FOR UPDATE`);
         // Changed only if nobody changed it meanwhile (another tab, a reset): the check above was against that hash.
         const changed = await tx.query(sql.unsafe`
           UPDATE users SET password_hash = ${newHash}, updated_at = now()

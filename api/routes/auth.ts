@@ -146,7 +146,15 @@ export function installAuthRoutes(api: Api, deps: AppDeps) {
         await spendPasswordGuess(deps.rateLimiter, body.email);
         throw unauthorized('Wrong e-mail or password');
       }
-      return pool.transaction((tx) => signIn(tx, ctx, accessTokens, found));
+      return pool.transaction(async (tx) => {
+        // A password change or reset may have committed since the password was checked, and ended the sessions it
+        // found: a session opened now with the old password would outlive it. Read under a share lock, so a change
+        // still running waits for this sign-in and then ends its session too.
+        const current = await tx.maybeOneFirst(sql.type(z.object({ hash: z.string().nullable() }))`
+          SELECT password_hash AS hash FROM users WHERE id = ${found.id} FOR SHARE`);
+        if (current !== found.passwordHash) throw unauthorized('Wrong e-mail or password');
+        return signIn(tx, ctx, accessTokens, found);
+      });
     },
   });
 
