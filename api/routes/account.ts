@@ -32,13 +32,22 @@ export const MAX_ACTIVE_TOKENS = 25;
 
 /**
  * API tokens are managed from a session: a token limited to some clusters must not mint, list or revoke tokens that
- * reach further or outlive it.
+ * reach further or outlive it. Nor may a token change the password that would let it sign in. `message` says which.
  */
-function sessionOnly(ctx: Context) {
+function sessionOnly(ctx: Context, message: string) {
   const principal = principalOf(ctx);
-  if (principal.kind !== 'USER') throw forbidden('API tokens are managed while signed in with a session, not with an API token');
+  if (principal.kind !== 'USER') throw forbidden(message);
   return principal;
 }
+
+const TOKENS_FROM_SESSION = 'API tokens are managed while signed in with a session, not with an API token';
+
+/**
+ * An account without a password (made with Steam or Discord) sets its first one with no current password to prove:
+ * only a session this recent (a fresh sign-in with the provider) may, so a session left open somewhere, or a stolen
+ * access token, cannot add a password and so a way in that outlives it.
+ */
+export const FIRST_PASSWORD_SIGN_IN_MINUTES = 10;
 
 export function installAccountRoutes(api: Api, deps: AppDeps) {
   const { pool } = deps;
@@ -59,20 +68,37 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
     summary: 'Change your password',
     description:
       "With a session (not an API token): `currentPassword` must be the account's password (a 400 on that field otherwise). " +
-      'Every other session of the account ends at once; this one goes on, and API tokens stay.',
+      `An account without a password (\`hasPassword: false\`, made with Steam or Discord) sets its first without one, from a session signed in within the last ${FIRST_PASSWORD_SIGN_IN_MINUTES} minutes (403 otherwise). ` +
+      'Every other session of the account ends at once; this one goes on, and API tokens and linked Steam or Discord accounts stay. ' +
+      "Each attempt spends the sign-in budget of the address, and a wrong password the account's budget of wrong passwords (429 past either). " +
+      'An `Idempotency-Key` is ignored: nothing of the body is kept.',
     tags: ['Account'],
     auth: 'user',
     body: changePasswordBody,
     // The body is two passwords: nothing of it may be kept for a replay.
     idempotent: false,
-    responses: { 200: { description: 'Changed', schema: z.object({ success: z.literal(true), message: z.string() }) } },
+    responses: {
+      200: { description: 'Changed', schema: z.object({ success: z.literal(true), message: z.string() }) },
+      400: { description: '`currentPassword` is wrong or missing, or `newPassword` is not acceptable' },
+      403: { description: 'Called with an API token, or a first password from a session older than the sign-in it needs' },
+      409: { description: 'The password was changed meanwhile (another tab, a reset link): nothing was changed' },
+      429: { description: "The address's sign-in budget or the account's budget of wrong passwords is spent" },
+    },
     handler: async (ctx, { body }) => {
-      const principal = sessionOnly(ctx);
+      const principal = sessionOnly(ctx, 'Your password is changed while signed in with a session, not with an API token');
       // Each attempt spends the address's sign-in budget, as a sign-in does: a session must not be a way around it.
       if (deps.rateLimiter) await spend(deps.rateLimiter, ctx, [{ key: `ip:${ctx.ip}`, bucket: BUCKETS.SIGN_IN }]);
-      const account = await pool.one(sql.type(z.object({ hash: z.string().nullable(), email: z.string() }))`
-        SELECT password_hash AS hash, email FROM users WHERE id = ${principal.user.id}`);
+      const account = await pool.one(sql.type(z.object({ hash: z.string().nullable(), email: z.string(), fresh: z.boolean() }))`
+        SELECT u.password_hash AS hash, u.email,
+               s.created_at > now() - make_interval(mins => ${FIRST_PASSWORD_SIGN_IN_MINUTES}) AS fresh
+          FROM users u JOIN sessions s ON s.user_id = u.id AND s.id = ${principal.sessionId}
+         WHERE u.id = ${principal.user.id}`);
       const stored = account.hash;
+      if (stored === null && !account.fresh) {
+        throw forbidden(
+          `This account has no password yet: setting the first one needs a sign-in within the last ${FIRST_PASSWORD_SIGN_IN_MINUTES} minutes. Sign out, sign in again with Steam or Discord, then set it.`,
+        );
+      }
       if (stored !== null) {
         await checkPasswordGuesses(deps.rateLimiter, account.email);
         if (!(body.currentPassword !== undefined && (await verifyPassword(body.currentPassword, stored)))) {
@@ -113,7 +139,7 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'Your tokens, newest first', schema: z.object({ tokens: z.array(apiTokenListItem) }) } },
     handler: async (ctx) => ({
       tokens: await pool.any(sql.type(apiTokenListItem)`
-        SELECT ${TOKEN_COLUMNS} FROM api_tokens t WHERE t.user_id = ${sessionOnly(ctx).user.id} ORDER BY t.created_at DESC, t.id DESC`),
+        SELECT ${TOKEN_COLUMNS} FROM api_tokens t WHERE t.user_id = ${sessionOnly(ctx, TOKENS_FROM_SESSION).user.id} ORDER BY t.created_at DESC, t.id DESC`),
     }),
   });
 
@@ -131,7 +157,7 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
       409: { description: `You already hold ${MAX_ACTIVE_TOKENS} active tokens` },
     },
     handler: async (ctx, { body }) => {
-      const principal = sessionOnly(ctx);
+      const principal = sessionOnly(ctx, TOKENS_FROM_SESSION);
       if (body.expiresAt && Date.parse(body.expiresAt) <= Date.now()) {
         throw validationFailed([{ field: 'expiresAt', message: 'must be in the future' }]);
       }
@@ -178,7 +204,7 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
     params: z.object({ tokenId: id }),
     responses: { 200: { description: 'Revoked', schema: z.object({ success: z.literal(true), message: z.string() }) } },
     handler: async (ctx, { params }) => {
-      const principal = sessionOnly(ctx);
+      const principal = sessionOnly(ctx, TOKENS_FROM_SESSION);
       await pool.transaction(async (tx) => {
         const deleted = await tx.query(sql.unsafe`DELETE FROM api_tokens WHERE id = ${params.tokenId} AND user_id = ${principal.user.id}`);
         if (deleted.rowCount === 0) throw notFound('Token not found');

@@ -35,7 +35,9 @@ test('the 11th wrong current password from one address within a minute is 429', 
   t.is(refused.status, 429, 'the right password too, once the address has no attempt left');
   t.truthy(refused.headers.get('retry-after'));
   t.is(await app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM audit_log WHERE action = 'user.password_change_failed'`), 10);
-  const audited = await app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM audit_log WHERE action = 'user.password_change_failed' AND target_id = ${users[0]!.id}`);
+  const audited = await app.pool.oneFirst(
+    sql.unsafe`SELECT count(*)::int FROM audit_log WHERE action = 'user.password_change_failed' AND target_id = ${users[0]!.id}`,
+  );
   t.is(audited, 4);
 });
 

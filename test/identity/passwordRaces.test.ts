@@ -114,7 +114,11 @@ test.serial('a password changed meanwhile: the change is 409 and has no side eff
   t.is(answer.status, 409);
   t.is((await body(answer)).statusCode, 409);
   t.is((await app.request('/api/v1/account', { headers: { Authorization: `Bearer ${other.accessToken}` } })).status, 200, 'no session ended');
-  t.is(await app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM password_resets WHERE user_id = ${user.id} AND used_at IS NULL`), 1, 'the link is still open');
+  t.is(
+    await app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM password_resets WHERE user_id = ${user.id} AND used_at IS NULL`),
+    1,
+    'the link is still open',
+  );
   t.is(await app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM audit_log WHERE action = 'user.password_change' AND target_id = ${user.id}`), 0);
   t.is((await app.request('/auth/login', json({ email: user.email, password: 'changed elsewhere' }))).status, 200);
 });

@@ -47,6 +47,7 @@ _UserRequired = TypedDict(
         "displayName": str,
         "steamId": Optional[str],
         "discordId": Optional[str],
+        "hasPassword": bool,
         "tier": Literal["FREE", "PRO", "ENTERPRISE"],
         "createdAt": str,
     },
@@ -54,7 +55,9 @@ _UserRequired = TypedDict(
 
 
 class User(_UserRequired):
-    """The User record."""
+    """The User record.
+
+    hasPassword: Whether the account has a password (one made with Steam or Discord has none until it sets one)."""
 
 
 _TokenPairRequired = TypedDict(
@@ -227,9 +230,9 @@ _InvitationPreviewRequired = TypedDict(
         "email": str,
         "role": Literal["OWNER", "ADMIN", "MODERATOR", "VIEWER"],
         "clusterName": str,
+        "clusterId": str,
         "status": Literal["PENDING", "ACCEPTED", "REVOKED", "EXPIRED"],
         "expiresAt": str,
-        "accountExists": bool,
     },
 )
 
@@ -237,7 +240,7 @@ _InvitationPreviewRequired = TypedDict(
 class InvitationPreview(_InvitationPreviewRequired):
     """The InvitationPreview record.
 
-    accountExists: Whether an account with this e-mail exists (then: sign in and accept)."""
+    clusterId: The cluster joined (the invitation page opens it in the dashboard once joined)"""
 
 
 _AuditEntryActorRequired = TypedDict(
@@ -259,12 +262,15 @@ _AuditEntryTargetRequired = TypedDict(
     {
         "type": str,
         "id": Optional[str],
+        "name": Optional[str],
     },
 )
 
 
 class AuditEntryTarget(_AuditEntryTargetRequired):
-    """The AuditEntryTarget record."""
+    """The AuditEntryTarget record.
+
+    name: What the target is called today (a server's, machine's, task's or backup's name, a player's username, a banned player's username, a user's display name, an invitation's e-mail, a webhook's description); null when it has none or no longer exists"""
 
 
 _AuditEntryRequired = TypedDict(
@@ -1354,6 +1360,20 @@ class KickAnswer(_KickAnswerRequired):
     """The KickAnswer record."""
 
 
+_BanPlayerRequired = TypedDict(
+    "_BanPlayerRequired",
+    {
+        "id": str,
+        "username": str,
+        "steamId": Optional[str],
+    },
+)
+
+
+class BanPlayer(_BanPlayerRequired):
+    """The banned player as people know it (its id is also `playerId`)"""
+
+
 _BanRequired = TypedDict(
     "_BanRequired",
     {
@@ -1368,6 +1388,8 @@ _BanRequired = TypedDict(
         "createdAt": str,
         "revokedAt": Optional[str],
         "active": bool,
+        "player": BanPlayer,
+        "serverName": Optional[str],
     },
 )
 
@@ -1377,7 +1399,9 @@ class Ban(_BanRequired):
 
     expiresAt: Null: permanent
     createdBy: User id
-    active: Not revoked and not expired"""
+    active: Not revoked and not expired
+    player: The banned player as people know it (its id is also `playerId`)
+    serverName: The name of the ban's server (`serverId`); null for a cluster-wide ban"""
 
 
 _BanAnswerRequired = TypedDict(
@@ -1392,6 +1416,24 @@ _BanAnswerRequired = TypedDict(
 
 class BanAnswer(_BanAnswerRequired):
     """The BanAnswer record."""
+
+
+_UnbanAnswerRequired = TypedDict(
+    "_UnbanAnswerRequired",
+    {
+        "success": bool,
+        "message": str,
+        "bans": List[Ban],
+        "jobIds": List[str],
+    },
+)
+
+
+class UnbanAnswer(_UnbanAnswerRequired):
+    """The UnbanAnswer record.
+
+    bans: The bans revoked (each with `revokedAt`)
+    jobIds: UNBAN jobs, one per server where no ban of the player applies any more"""
 
 
 _EventRequired = TypedDict(
@@ -1412,4 +1454,4 @@ class Event(_EventRequired):
     id: Cursor: sorts as a string in the order events must be read"""
 
 
-__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "ServerStats", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "Ban", "BanAnswer", "Event"]
+__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "ServerStats", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "BanPlayer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]

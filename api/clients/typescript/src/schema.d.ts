@@ -182,7 +182,7 @@ export interface paths {
         put?: never;
         /**
          * Change your password
-         * @description With a session (not an API token): `currentPassword` must be the account's password (a 400 on that field otherwise). Every other session of the account ends at once; this one goes on, and API tokens stay.
+         * @description With a session (not an API token): `currentPassword` must be the account's password (a 400 on that field otherwise). An account without a password (`hasPassword: false`, made with Steam or Discord) sets its first without one, from a session signed in within the last 10 minutes (403 otherwise). Every other session of the account ends at once; this one goes on, and API tokens and linked Steam or Discord accounts stay. Each attempt spends the sign-in budget of the address, and a wrong password the account's budget of wrong passwords (429 past either). An `Idempotency-Key` is ignored: nothing of the body is kept.
          */
         post: operations["changePassword"];
         delete?: never;
@@ -2071,7 +2071,8 @@ export interface components {
          *       "action": "server.restart",
          *       "target": {
          *         "type": "server",
-         *         "id": "01a20f00-0000-7000-8000-000000000004"
+         *         "id": "01a20f00-0000-7000-8000-000000000004",
+         *         "name": "EU Main"
          *       },
          *       "ip": "203.0.113.7",
          *       "requestId": "b7c9e2a4-5f0d-4a51-9c1e-2f3a4b5c6d7e",
@@ -2094,6 +2095,8 @@ export interface components {
             requestId: string | null;
             target: {
                 id: string | null;
+                /** @description What the target is called today (a server's, machine's, task's or backup's name, a player's username, a banned player's username, a user's display name, an invitation's e-mail, a webhook's description); null when it has none or no longer exists */
+                name: string | null;
                 type: string;
             };
         };
@@ -2152,7 +2155,13 @@ export interface components {
          *       "createdBy": "01a20f00-0000-7000-8000-000000000002",
          *       "createdAt": "2026-11-24T03:00:00.000Z",
          *       "revokedAt": null,
-         *       "active": true
+         *       "active": true,
+         *       "player": {
+         *         "id": "01a20f00-0000-7000-8000-000000000006",
+         *         "username": "RustLord",
+         *         "steamId": "76561198000000042"
+         *       },
+         *       "serverName": null
          *     }
          */
         Ban: {
@@ -2167,10 +2176,18 @@ export interface components {
             /** @description Null: permanent */
             expiresAt: string | null;
             id: string;
+            /** @description The banned player as people know it (its id is also `playerId`) */
+            player: {
+                id: string;
+                steamId: string | null;
+                username: string;
+            };
             playerId: string;
             reason: string;
             revokedAt: string | null;
             serverId: string | null;
+            /** @description The name of the ban's server (`serverId`); null for a cluster-wide ban */
+            serverName: string | null;
         };
         /**
          * @example {
@@ -2186,7 +2203,13 @@ export interface components {
          *         "createdBy": "01a20f00-0000-7000-8000-000000000002",
          *         "createdAt": "2026-11-24T03:00:00.000Z",
          *         "revokedAt": null,
-         *         "active": true
+         *         "active": true,
+         *         "player": {
+         *           "id": "01a20f00-0000-7000-8000-000000000006",
+         *           "username": "RustLord",
+         *           "steamId": "76561198000000042"
+         *         },
+         *         "serverName": null
          *       },
          *       "jobIds": [
          *         "01a20f00-0000-7000-8000-000000000005"
@@ -2420,11 +2443,14 @@ export interface components {
          *       "email": "sam@example.org",
          *       "role": "MODERATOR",
          *       "clusterName": "EU Community",
+         *       "clusterId": "01a20f00-0000-7000-8000-000000000001",
          *       "status": "PENDING",
          *       "expiresAt": "2026-12-01T03:00:00.000Z"
          *     }
          */
         InvitationPreview: {
+            /** @description The cluster joined (the invitation page opens it in the dashboard once joined) */
+            clusterId: string;
             clusterName: string;
             email: string;
             /** Format: date-time */
@@ -3338,7 +3364,13 @@ export interface components {
          *           "createdBy": "01a20f00-0000-7000-8000-000000000002",
          *           "createdAt": "2026-11-24T03:00:00.000Z",
          *           "revokedAt": "2026-11-24T03:00:04.250Z",
-         *           "active": false
+         *           "active": false,
+         *           "player": {
+         *             "id": "01a20f00-0000-7000-8000-000000000006",
+         *             "username": "RustLord",
+         *             "steamId": "76561198000000042"
+         *           },
+         *           "serverName": null
          *         }
          *       ],
          *       "jobIds": [
@@ -3361,6 +3393,7 @@ export interface components {
          *       "displayName": "Alex",
          *       "steamId": "76561198000000001",
          *       "discordId": null,
+         *       "hasPassword": true,
          *       "tier": "FREE",
          *       "createdAt": "2026-10-01T18:30:00.000Z"
          *     }
@@ -3371,6 +3404,8 @@ export interface components {
             discordId: string | null;
             displayName: string;
             email: string;
+            /** @description Whether the account has a password (one made with Steam or Discord has none until it sets one). */
+            hasPassword: boolean;
             id: string;
             steamId: string | null;
             /** @enum {string} */
@@ -3973,7 +4008,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
+            /** @description `currentPassword` is wrong or missing, or `newPassword` is not acceptable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4011,7 +4046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Called with an API token, or a first password from a session older than the sign-in it needs */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4020,14 +4055,30 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Called with an API token, or a first password from a session older than the sign-in it needs",
                      *       "error": "Forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests */
+            /** @description The password was changed meanwhile (another tab, a reset link): nothing was changed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "The password was changed meanwhile (another tab, a reset link): nothing was changed",
+                     *       "error": "Conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The address's sign-in budget or the account's budget of wrong passwords is spent */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4036,7 +4087,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 429,
-                     *       "message": "Too Many Requests",
+                     *       "message": "The address's sign-in budget or the account's budget of wrong passwords is spent",
                      *       "error": "Too Many Requests"
                      *     }
                      */
