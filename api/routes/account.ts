@@ -16,6 +16,7 @@ import { principalOf } from '../identity/principal.ts';
 import { recordAudit } from '../../orchestrator/audit.ts';
 import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
 import { originOf } from '../identity/origin.ts';
+import { quoteName } from '../mail/quoteName.ts';
 import { checkPasswordGuesses, spendPasswordGuess } from '../identity/passwordGuesses.ts';
 import { spend } from '../middleware/rateLimit.ts';
 import { BUCKETS } from '../rateLimit/tiers.ts';
@@ -50,7 +51,7 @@ const TOKENS_FROM_SESSION = 'API tokens are managed while signed in with a sessi
 export const FIRST_PASSWORD_SIGN_IN_MINUTES = 10;
 
 export function installAccountRoutes(api: Api, deps: AppDeps) {
-  const { pool } = deps;
+  const { pool, config } = deps;
 
   api.route({
     method: 'get',
@@ -125,6 +126,21 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
         await recordAudit(tx, originOf(ctx), { clusterId: null, action: 'user.password_change', target: { type: 'user', id: principal.user.id } });
         return others.rowCount;
       });
+      // The owner hears of it even if it was not them (someone with their session): the e-mail says what to do.
+      // Not awaited: the mailer logs a failure, and the change is done whether or not the e-mail goes out.
+      if (deps.mailer) {
+        void deps.mailer.send({
+          to: account.email,
+          subject: stored === null ? 'A password was set for your account' : 'Your password was changed',
+          text: [
+            `Hello ${quoteName(principal.user.displayName)},`,
+            '',
+            `The password of your account was ${stored === null ? 'set' : 'changed'}, and every other session of the account was signed out.`,
+            'If you did this, there is nothing more to do.',
+            `If you did not, ask for a password reset at once from the sign-in page (${config.publicUrl}): a reset also signs out the session that made this change, deletes your API tokens and unlinks Steam and Discord.`,
+          ].join('\n'),
+        });
+      }
       return { success: true, message: `Password changed; ${ended === 1 ? '1 other session has' : `${ended} other sessions have`} ended` };
     },
   });
