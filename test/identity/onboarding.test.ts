@@ -360,7 +360,10 @@ test('a password change e-mails the owner when e-mail is configured, with no pas
   const app = mailing();
   const user = await signUp(app, 'notified');
   const before = smtp.mails.length;
-  const changed = await app.request('/api/v1/account/password', json({ currentPassword: PASSWORD, newPassword: 'the new passphrase here' }, { headers: user.auth }));
+  const changed = await app.request(
+    '/api/v1/account/password',
+    json({ currentPassword: PASSWORD, newPassword: 'the new passphrase here' }, { headers: user.auth }),
+  );
   t.is(changed.status, 200);
   const mail = await smtp.next(user.email, before);
   t.regex(mail.text, /password of your account was changed/);
