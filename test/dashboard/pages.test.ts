@@ -292,3 +292,80 @@ test.serial("a task's page: every run with its outcome and each step's result, a
   );
   t.deepEqual(errors, []);
 });
+
+test.serial(
+  "settings: an untouched multi-line start command is not sent; a server or task of another cluster is not shown under this one's role",
+  async (t) => {
+    const owner = await signUp(app, 'lines-owner');
+    const { clusterId, machineId } = await registerMachine(app, owner);
+    const server = await createFakeServer(app, owner, clusterId, machineId, { name: 'Lines' });
+    const command = 'node server.js \\\n  --port 1';
+    const patched = await app.request(`/api/v1/servers/${server.id}`, {
+      method: 'PATCH',
+      headers: { ...owner.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ startCommand: command, env: { GREETING: 'two\nlines' } }),
+    });
+    t.is(patched.status, 200);
+    const { page, errors } = await signedIn(owner);
+    await page.goto(`${app.url}/#/c/${clusterId}/servers/${server.id}/edit`);
+    await page.getByRole('heading', { name: 'Settings of Lines' }).waitFor();
+    t.is(await page.getByLabel('Start command').inputValue(), command, 'shown with its line break');
+    t.is(await page.getByLabel('Variable 1 value').inputValue(), 'two\nlines');
+    const patches: unknown[] = [];
+    page.on('request', (request) => void (request.method() === 'PATCH' && patches.push(request.postDataJSON())));
+    await page.getByLabel('Name', { exact: true }).fill('Lines renamed');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved:' }).waitFor();
+    t.deepEqual(patches, [{ name: 'Lines renamed' }]);
+    t.like(await getServer(owner, server.id), { startCommand: command, env: { GREETING: 'two\nlines' } });
+
+    // The owner is a VIEWER of another cluster: its server and task, opened under the first cluster's address, are
+    // not shown with the OWNER's role there.
+    const stranger = await signUp(app, 'lines-stranger');
+    const other = await registerMachine(app, stranger);
+    const foreign = await createFakeServer(app, stranger, other.clusterId, other.machineId, { name: 'Foreign' });
+    await addMember(app, other.clusterId, owner, 'VIEWER');
+    const task = await app.request(
+      `/api/v1/clusters/${other.clusterId}/tasks`,
+      json(
+        { name: 'Foreign task', schedule: '0 * * * *', serverIds: [foreign.id], steps: [{ type: 'BROADCAST', message: 'Hello' }] },
+        { headers: stranger.auth },
+      ),
+    );
+    const taskId = (await body(task)).id as string;
+    await page.goto(`${app.url}/#/c/${clusterId}/servers/${foreign.id}/edit`);
+    await page.getByText(/This server is not in the cluster/).waitFor();
+    t.is(await page.getByRole('button', { name: 'Save changes' }).count(), 0);
+    await page.goto(`${app.url}/#/c/${clusterId}/tasks/${taskId}`);
+    await page.getByText(/This task is not in the cluster/).waitFor();
+    t.is(await page.getByRole('button', { name: 'Run now' }).count(), 0);
+    t.deepEqual(errors, []);
+  },
+);
+
+test.serial('editing a webhook sends only the fields changed: one the service disabled stays disabled, with its reason', async (t) => {
+  const owner = await signUp(app, 'hook-edit');
+  const clusterId = await createCluster(app, owner, 'Edited hooks');
+  const created = await app.request(
+    `/api/v1/clusters/${clusterId}/webhooks`,
+    json({ url: `${receiver.url}/edit`, events: ['server.status'] }, { headers: owner.auth }),
+  );
+  const webhookId = (await body(created)).id as string;
+  await app.pool.query(sql.unsafe`UPDATE webhooks SET enabled = false, disabled_reason = 'disabled after 10 failed deliveries' WHERE id = ${webhookId}`);
+  const { page, errors } = await signedIn(owner);
+  await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+  await page.getByRole('button', { name: `Edit ${receiver.url}/edit` }).click();
+  // The choices are the API's event types (its schema's enum), and "all".
+  t.is(await page.getByRole('group', { name: 'Events' }).getByRole('checkbox').count(), 10);
+  const patches: unknown[] = [];
+  page.on('request', (request) => void (request.method() === 'PATCH' && patches.push(request.postDataJSON())));
+  await page.getByLabel('Description (optional)').fill('Renamed only');
+  await page.getByRole('button', { name: 'Save webhook' }).click();
+  await page.getByRole('table', { name: 'Webhooks' }).getByText('Renamed only').waitFor();
+  t.deepEqual(patches, [{ description: 'Renamed only' }]);
+  t.like(await app.pool.one(sql.unsafe`SELECT enabled, disabled_reason FROM webhooks WHERE id = ${webhookId}`), {
+    enabled: false,
+    disabled_reason: 'disabled after 10 failed deliveries',
+  });
+  t.deepEqual(errors, []);
+});

@@ -3434,7 +3434,7 @@ export interface components {
             description: string | null;
             disabledReason: string | null;
             enabled: boolean;
-            events: string[];
+            events: ("*" | "server.status" | "machine.status" | "job.updated" | "player.joined" | "player.left" | "ban.created" | "ban.revoked" | "task.run.finished" | "webhook.disabled")[];
             /** @enum {string} */
             format: "JSON" | "DISCORD";
             id: string;
@@ -3465,7 +3465,7 @@ export interface components {
             description: string | null;
             disabledReason: string | null;
             enabled: boolean;
-            events: string[];
+            events: ("*" | "server.status" | "machine.status" | "job.updated" | "player.joined" | "player.left" | "ban.created" | "ban.revoked" | "task.run.finished" | "webhook.disabled")[];
             /** @enum {string} */
             format: "JSON" | "DISCORD";
             id: string;
