@@ -132,7 +132,10 @@ test('a web node that died between accepting the job and storing the answer: a r
 
 test('request hashes are keyed with a server secret, and a password change keeps nothing of its body', async (t) => {
   const user = await signUp(app());
-  const sha256 = (method: string, path: string, sent: unknown) => createHash('sha256').update(`${method} ${path}\n${JSON.stringify(sent)}`).digest('hex');
+  const sha256 = (method: string, path: string, sent: unknown) =>
+    createHash('sha256')
+      .update(`${method} ${path}\n${JSON.stringify(sent)}`)
+      .digest('hex');
   const change = { currentPassword: PASSWORD, newPassword: 'another good passphrase' };
   const changed = await app().request('/api/v1/account/password', json(change, { headers: withKey('pw-1', user.auth) }));
   t.is(changed.status, 200);
