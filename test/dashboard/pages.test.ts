@@ -369,3 +369,41 @@ test.serial('editing a webhook sends only the fields changed: one the service di
   });
   t.deepEqual(errors, []);
 });
+
+test.serial('deliveries are read again every 2 s only while a pending one is due within a minute', async (t) => {
+  const owner = await signUp(app, 'hook-poll');
+  const clusterId = await createCluster(app, owner, 'Polled hooks');
+  const created = await app.request(
+    `/api/v1/clusters/${clusterId}/webhooks`,
+    json({ url: `${receiver.url}/poll`, events: ['server.status'] }, { headers: owner.auth }),
+  );
+  const webhookId = (await body(created)).id as string;
+  // Disabled, so the service leaves its pending delivery alone: its next try is an hour away.
+  await app.pool.query(sql.unsafe`UPDATE webhooks SET enabled = false WHERE id = ${webhookId}`);
+  const deliveryId = await app.pool.oneFirst(sql.unsafe`
+    INSERT INTO webhook_deliveries (webhook_id, event_type, body, attempts, next_attempt_at)
+    VALUES (${webhookId}, 'webhook.test', '{}', 1, now() + interval '1 hour') RETURNING id`);
+  const { page, errors } = await signedIn(owner);
+  // The page's timers run on a clock the test moves: no waiting, and no timing in the assertions.
+  await page.clock.install();
+  await page.reload();
+  await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+  const reads: string[] = [];
+  page.on('request', (request) => void (request.method() === 'GET' && request.url().includes('/deliveries') && reads.push(request.url())));
+  await page.getByRole('button', { name: `Deliveries of ${receiver.url}/poll` }).click();
+  const deliveries = page.getByRole('table', { name: 'Deliveries' });
+  await deliveries.getByText('PENDING', { exact: true }).waitFor();
+  t.is(reads.length, 1);
+  await page.clock.runFor(20_000);
+  // Due within a minute now: Refresh reads it, and from then on it is read every 2 s.
+  await app.pool.query(sql.unsafe`UPDATE webhook_deliveries SET next_attempt_at = now() + interval '30 seconds' WHERE id = ${deliveryId}`);
+  t.is(reads.length, 1, 'not read again in 20 s while its next try is an hour away');
+  const refreshed = page.waitForResponse((response) => response.url().includes('/deliveries'));
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await refreshed;
+  const polled = page.waitForRequest((request) => request.url().includes('/deliveries'));
+  await page.clock.runFor(2_500);
+  await polled;
+  t.is(reads.length, 3);
+  t.deepEqual(errors, []);
+});
