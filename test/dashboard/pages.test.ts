@@ -202,6 +202,7 @@ test.serial('the account page changes the password: a wrong current one is refus
   const { page, errors } = await signedIn(user);
   await page.getByRole('link', { name: 'passwords' }).click();
   await page.getByRole('heading', { name: 'Password' }).waitFor();
+  await page.locator('dl.facts').getByText('set', { exact: true }).waitFor();
 
   await page.getByLabel('Current password').fill('not my password');
   await page.locator('input[name=newPassword]').fill('a much better passphrase');
