@@ -397,7 +397,7 @@ test.serial('deliveries are read again every 2 s only while a pending one is due
   t.is(reads.length, 1);
   await page.clock.runFor(20_000);
   // Due within a minute now: Refresh reads it, and from then on it is read every 2 s.
-  await app.pool.query(sql.unsafe`UPDATE webhook_deliveries SET next_attempt_at = now() + interval '30 seconds' WHERE id = ${deliveryId}`);
+  await app.pool.query(sql.unsafe`UPDATE webhook_deliveries SET next_attempt_at = now() + interval '30 seconds' WHERE id = ${String(deliveryId)}`);
   t.is(reads.length, 1, 'not read again in 20 s while its next try is an hour away');
   const refreshed = page.waitForResponse((response) => response.url().includes('/deliveries'));
   await page.getByRole('button', { name: 'Refresh' }).click();
