@@ -104,7 +104,7 @@ function accessHooks(deps: AppDeps): AccessHooks {
     authenticate: limiter ? (scopeOf) => limitFailures(limiter, authFailures, authenticator.middleware(scopeOf)) : authenticator.middleware,
     rateLimitPrincipal: limiter ? rateLimit(limiter, (ctx) => principalTargets(principalOf(ctx))) : passThrough,
     rateLimitSignIn: limiter ? rateLimit(limiter, (ctx) => ({ key: `ip:${ctx.ip}`, bucket: BUCKETS.SIGN_IN })) : passThrough,
-    idempotency: idempotency(deps.pool),
+    idempotency: idempotency(deps.pool, deps.accessTokens.deriveSubkey('idempotency request hash')),
     authorize: async (ctx, clusterId, permission) => (await authorize(deps.pool, principalOf(ctx), clusterId, permission, ctx.state.membership)).role,
     authorizeResource: (ctx, resource, permission) => authorizeResource(deps.pool, principalOf(ctx), resource, permission, ctx.state.membership),
   };

@@ -17,7 +17,16 @@ const AT = '2026-11-24T03:00:00.000Z';
 const LATER = '2026-11-24T03:00:04.250Z';
 const CREATED = '2026-10-01T18:30:00.000Z';
 
-const user = { id: USER, email: 'alex@example.org', displayName: 'Alex', steamId: '76561198000000001', discordId: null, tier: 'FREE', createdAt: CREATED };
+const user = {
+  id: USER,
+  email: 'alex@example.org',
+  displayName: 'Alex',
+  steamId: '76561198000000001',
+  discordId: null,
+  hasPassword: true,
+  tier: 'FREE',
+  createdAt: CREATED,
+};
 const token = {
   id: '01a20f00-0000-7000-8000-00000000000b',
   name: 'restart script',

@@ -16,10 +16,17 @@ const email = z
   .email({ message: 'expected an e-mail address' })
   .max(254)
   .transform((value) => value.toLowerCase());
+/**
+ * A lone surrogate (JSON allows `"\ud800"`) becomes U+FFFD when the password is encoded to be hashed, so many
+ * different passwords would hash alike: such text is refused.
+ */
+const wellFormed = (value: string) => value.isWellFormed();
+const WELL_FORMED = 'must be well-formed text (no lone surrogate characters)';
 const password = z
   .string()
   .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
-  .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`);
+  .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`)
+  .refine(wellFormed, WELL_FORMED);
 export const role = z.enum(ROLES, { message: `expected one of ${ROLES.join(', ')}` });
 
 // ---- users and sessions
@@ -31,6 +38,7 @@ export const user = z
     displayName: z.string(),
     steamId: z.string().nullable(),
     discordId: z.string().nullable(),
+    hasPassword: z.boolean().meta({ description: 'Whether the account has a password (one made with Steam or Discord has none until it sets one).' }),
     tier: z.enum(TIERS),
     createdAt: timestamp,
   })
@@ -62,7 +70,7 @@ export const registerBody = z
   .strict();
 export const passwordResetBody = z.object({ email }).strict();
 export const passwordResetConfirmBody = z.object({ token: z.string().min(1, 'is required').max(200), password }).strict();
-export const loginBody = z.object({ email, password: z.string().min(1, 'is required').max(MAX_PASSWORD_LENGTH) }).strict();
+export const loginBody = z.object({ email, password: z.string().min(1, 'is required').max(MAX_PASSWORD_LENGTH).refine(wellFormed, WELL_FORMED) }).strict();
 export const refreshBody = z.object({ refreshToken: z.string().min(1, 'is required').max(200) }).strict();
 export const registerAnswer = tokenPair.extend({ user });
 export const changePasswordBody = z
@@ -70,6 +78,7 @@ export const changePasswordBody = z
     currentPassword: z
       .string()
       .max(MAX_PASSWORD_LENGTH)
+      .refine(wellFormed, WELL_FORMED)
       .optional()
       .meta({ description: 'Required when the account has a password (one that signs in with Steam or Discord only may set its first without it).' }),
     newPassword: password,

@@ -69,7 +69,8 @@ export const webhook = z
     id: z.string(),
     clusterId: z.string(),
     url: z.string(),
-    events: z.array(z.string()),
+    // An enum, not text: clients (the dashboard's event choices) take the list of types from the API's own schema.
+    events: z.array(z.enum(['*', ...WEBHOOK_EVENT_TYPES])),
     format: z.enum(WEBHOOK_FORMATS),
     description: z.string().nullable(),
     enabled: z.boolean(),

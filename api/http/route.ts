@@ -88,6 +88,11 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodT
   /** Status of a successful answer; default 200. */
   status?: number;
   responses: Record<number, ResponseSpec>;
+  /**
+   * False: an `Idempotency-Key` is ignored (nothing of the request is kept), for routes whose body is a secret that
+   * must not outlive the request (a password change). Default: POST routes of authenticated callers honour it.
+   */
+  idempotent?: false;
   /** Further middleware run after authentication and before validation. */
   use?: Middleware[];
   handler: (ctx: Context, input: RouteInput<P, Q, B>) => unknown;
@@ -243,7 +248,7 @@ export class Api {
           validate,
           ...authorize,
           // After validation and authorization: only the handler's own answers are remembered for a key.
-          ...(spec.method === 'post' && spec.auth === 'user' && access ? [access.idempotency] : []),
+          ...(spec.method === 'post' && spec.auth === 'user' && spec.idempotent !== false && access ? [access.idempotency] : []),
           handle,
         ],
       );

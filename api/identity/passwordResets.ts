@@ -57,11 +57,16 @@ export async function completePasswordReset(tx: CommonQueryMethods, token: strin
   const invalid = () =>
     badRequest('This reset link is invalid, expired or already used; ask for a new one', [{ field: 'token', message: 'invalid, expired or used' }]);
   if (!looksLikeSecret(token, 'reset')) throw invalid();
+  const tokenHash = sql.binary(hashSecret(token));
   const userId = await tx.maybeOneFirst(sql.type(z.object({ userId: z.string() }))`
-    SELECT user_id AS "userId" FROM password_resets
-     WHERE token_hash = ${sql.binary(hashSecret(token))} AND used_at IS NULL AND expires_at > now()
-     FOR UPDATE`);
+    SELECT user_id AS "userId" FROM password_resets WHERE token_hash = ${tokenHash} AND used_at IS NULL AND expires_at > now()`);
   if (userId === null) throw invalid();
+  // Every open link of the user, in id order, and only then the user's row: the order a password change takes them
+  // too, so the two cannot deadlock. A link spent meanwhile (another confirm, a change) drops out of the locked rows.
+  const open = await tx.anyFirst(sql.type(z.object({ mine: z.boolean() }))`
+    SELECT (token_hash = ${tokenHash} AND expires_at > now()) AS mine FROM password_resets
+     WHERE user_id = ${userId} AND used_at IS NULL ORDER BY id FOR UPDATE`);
+  if (!open.includes(true)) throw invalid();
   await tx.query(sql.unsafe`UPDATE users SET password_hash = ${await hashPassword(password)}, updated_at = now() WHERE id = ${userId}`);
   await tx.query(sql.unsafe`UPDATE password_resets SET used_at = now() WHERE user_id = ${userId} AND used_at IS NULL`);
   await recoverAccount(tx, userId, 'password reset');

@@ -52,5 +52,10 @@ export function fromDatabaseError(error: unknown): AppError | undefined {
   // Text Postgres cannot store (a NUL character, in text or in JSON).
   if (code === '22021' || code === '22P05') return new AppError(400, 'Text must not contain NUL characters', { cause: error });
   if (typeof code === 'string' && CONNECTION_CODES.has(code)) return new AppError(503, 'Database unavailable', { cause: error });
+  // A deadlock or serialization failure: the transaction was rolled back whole, and the same request sent again
+  // normally succeeds. Not the client's fault, and not a bug to report as 500.
+  if (code === '40P01' || code === '40001') {
+    return new AppError(503, 'The request collided with a concurrent change and was undone; retry it', { headers: { 'Retry-After': '1' }, cause: error });
+  }
   return undefined;
 }

@@ -24,6 +24,11 @@ export interface RateLimiter {
   /** Spends one token of `key`'s `bucket`. Rejects with RateLimiterUnavailableError when the store cannot answer. */
   take(key: string, bucket: Bucket): Promise<Decision>;
   /**
+   * Whether `key`'s `bucket` has a token now (`allowed`), spending nothing: for budgets spent only by failures, which
+   * must refuse an attempt before it is known to fail. Rejects as `take` does.
+   */
+  peek(key: string, bucket: Bucket): Promise<Decision>;
+  /**
    * Counts `holder` against every slot's cap, all or none: answers the first slot that is already full (nothing is
    * held then), or null once the holder is counted in all of them. Holding again what is already held is allowed.
    * Rejects with RateLimiterUnavailableError when the store cannot answer (nothing is held then either).

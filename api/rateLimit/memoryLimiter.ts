@@ -48,6 +48,13 @@ export class MemoryLimiter implements RateLimiter {
     return Promise.resolve(this.takeNow(key, bucket));
   }
 
+  peek(key: string, bucket: Bucket): Promise<Decision> {
+    const now = this.#now();
+    const state = this.#states.get(`${bucket.name}:${key}`);
+    const tokens = state ? Math.min(bucket.burst, state.tokens + refilled(bucket, Math.max(0, now - state.updatedAt))) : bucket.burst;
+    return Promise.resolve(decisionFor(bucket, tokens, now, tokens >= 1));
+  }
+
   takeNow(key: string, bucket: Bucket): Decision {
     const now = this.#now();
     const id = `${bucket.name}:${key}`;

@@ -38,8 +38,9 @@ const RENEWALS_PER_LEASE = 3;
 const CLOSE_WAIT_MS = 1_000;
 
 /**
- * KEYS[1]: the bucket's hash. ARGV[1]: burst (capacity). ARGV[2]: refill per minute. Answers { allowed, tokens, now ms }.
- * A refused request writes nothing: the stored state computes the same tokens later, and its expiry stays right.
+ * KEYS[1]: the bucket's hash. ARGV[1]: burst (capacity). ARGV[2]: refill per minute. ARGV[3]: "peek" to spend
+ * nothing. Answers { allowed, tokens, now ms }. A refused request (or a peek) writes nothing: the stored state computes
+ * the same tokens later, and its expiry stays right.
  */
 const TAKE_SCRIPT = `
 local burst = tonumber(ARGV[1])
@@ -52,7 +53,9 @@ if state[1] and state[2] then
   tokens = math.min(burst, tonumber(state[1]) + math.max(0, now - tonumber(state[2])) * perMinute / 60000)
 end
 local allowed = 0
-if tokens >= 1 then
+if tokens >= 1 and ARGV[3] == 'peek' then
+  allowed = 1
+elseif tokens >= 1 then
   allowed = 1
   tokens = tokens - 1
   redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'at', string.format('%.17g', now))
@@ -141,7 +144,11 @@ export class RedisLimiter implements RateLimiter {
   }
 
   take(key: string, bucket: Bucket): Promise<Decision> {
-    return this.#withDeadline(this.#run(`${this.#prefix}${bucket.name}:${key}`, bucket));
+    return this.#withDeadline(this.#run(`${this.#prefix}${bucket.name}:${key}`, bucket, false));
+  }
+
+  peek(key: string, bucket: Bucket): Promise<Decision> {
+    return this.#withDeadline(this.#run(`${this.#prefix}${bucket.name}:${key}`, bucket, true));
   }
 
   async hold(holder: string, slots: readonly Slot[]): Promise<Slot | null> {
@@ -217,8 +224,9 @@ export class RedisLimiter implements RateLimiter {
     }
   }
 
-  async #run(key: string, bucket: Bucket): Promise<Decision> {
-    const reply = await this.#script(TAKE_SCRIPT, TAKE_SHA, { keys: [key], arguments: [String(bucket.burst), String(bucket.perMinute)] });
+  async #run(key: string, bucket: Bucket, peek: boolean): Promise<Decision> {
+    const args = [String(bucket.burst), String(bucket.perMinute), ...(peek ? ['peek'] : [])];
+    const reply = await this.#script(TAKE_SCRIPT, TAKE_SHA, { keys: [key], arguments: args });
     if (!Array.isArray(reply) || reply.length !== 3) throw new Error(`Unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
     return decisionFor(bucket, Number(reply[1]), Number(reply[2]), reply[0] === 1);
   }

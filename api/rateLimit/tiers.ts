@@ -7,6 +7,8 @@
  * - SIGN_IN: per client IP on the sign-in endpoints, so password guessing is slow whoever is guessed.
  * - AUTH_FAILURE: per client IP, spent only by requests whose credential is refused (401), so guessing tokens is slow
  *   and a flood of bad tokens is cut off early, while a valid credential from the same address is never refused by it.
+ * - ACCOUNT_GUESS: per account (its e-mail address), spent only by a wrong password (a failed sign-in, a refused password
+ *   change), 5 per 15 minutes: guessing one account's password from many addresses stays slow.
  * - USER_<tier>: per user, spent by every request of any of the user's API tokens on top of the token's own bucket,
  *   at twice the tier's rate and burst: creating more tokens does not multiply a user's budget.
  */
@@ -27,6 +29,7 @@ export const BUCKETS = {
   SESSION: { name: 'SESSION', perMinute: 100, burst: 20 },
   SIGN_IN: { name: 'SIGN_IN', perMinute: 10, burst: 10 },
   AUTH_FAILURE: { name: 'AUTH_FAILURE', perMinute: 30, burst: 30 },
+  ACCOUNT_GUESS: { name: 'ACCOUNT_GUESS', perMinute: 5 / 15, burst: 5 },
   USER_FREE: { name: 'USER_FREE', perMinute: 120, burst: 20 },
   USER_PRO: { name: 'USER_PRO', perMinute: 600, burst: 100 },
   USER_ENTERPRISE: { name: 'USER_ENTERPRISE', perMinute: 2000, burst: 200 },

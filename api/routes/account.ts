@@ -16,6 +16,10 @@ import { principalOf } from '../identity/principal.ts';
 import { recordAudit } from '../../orchestrator/audit.ts';
 import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
 import { originOf } from '../identity/origin.ts';
+import { quoteName } from '../mail/quoteName.ts';
+import { checkPasswordGuesses, spendPasswordGuess } from '../identity/passwordGuesses.ts';
+import { spend } from '../middleware/rateLimit.ts';
+import { BUCKETS } from '../rateLimit/tiers.ts';
 
 const TOKEN_COLUMNS = sql.fragment`
   t.id, t.name, t.created_at AS "createdAt", t.last_used_at AS "lastUsedAt", t.expires_at AS "expiresAt",
@@ -29,16 +33,25 @@ export const MAX_ACTIVE_TOKENS = 25;
 
 /**
  * API tokens are managed from a session: a token limited to some clusters must not mint, list or revoke tokens that
- * reach further or outlive it.
+ * reach further or outlive it. Nor may a token change the password that would let it sign in. `message` says which.
  */
-function sessionOnly(ctx: Context) {
+function sessionOnly(ctx: Context, message: string) {
   const principal = principalOf(ctx);
-  if (principal.kind !== 'USER') throw forbidden('API tokens are managed while signed in with a session, not with an API token');
+  if (principal.kind !== 'USER') throw forbidden(message);
   return principal;
 }
 
+const TOKENS_FROM_SESSION = 'API tokens are managed while signed in with a session, not with an API token';
+
+/**
+ * An account without a password (made with Steam or Discord) sets its first one with no current password to prove:
+ * only a session this recent (a fresh sign-in with the provider) may, so a session left open somewhere, or a stolen
+ * access token, cannot add a password and so a way in that outlives it.
+ */
+export const FIRST_PASSWORD_SIGN_IN_MINUTES = 10;
+
 export function installAccountRoutes(api: Api, deps: AppDeps) {
-  const { pool } = deps;
+  const { pool, config } = deps;
 
   api.route({
     method: 'get',
@@ -56,20 +69,50 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
     summary: 'Change your password',
     description:
       "With a session (not an API token): `currentPassword` must be the account's password (a 400 on that field otherwise). " +
-      'Every other session of the account ends at once; this one goes on, and API tokens stay.',
+      `An account without a password (\`hasPassword: false\`, made with Steam or Discord) sets its first without one, from a session signed in within the last ${FIRST_PASSWORD_SIGN_IN_MINUTES} minutes (403 otherwise). ` +
+      'Every other session of the account ends at once; this one goes on, and API tokens and linked Steam or Discord accounts stay. ' +
+      "Each attempt spends the sign-in budget of the address, and a wrong password the account's budget of wrong passwords (429 past either). " +
+      'An `Idempotency-Key` is ignored: nothing of the body is kept.',
     tags: ['Account'],
     auth: 'user',
     body: changePasswordBody,
-    responses: { 200: { description: 'Changed', schema: z.object({ success: z.literal(true), message: z.string() }) } },
+    // The body is two passwords: nothing of it may be kept for a replay.
+    idempotent: false,
+    responses: {
+      200: { description: 'Changed', schema: z.object({ success: z.literal(true), message: z.string() }) },
+      400: { description: '`currentPassword` is wrong or missing, or `newPassword` is not acceptable' },
+      403: { description: 'Called with an API token, or a first password from a session older than the sign-in it needs' },
+      409: { description: 'The password was changed meanwhile (another tab, a reset link): nothing was changed' },
+      429: { description: "The address's sign-in budget or the account's budget of wrong passwords is spent" },
+    },
     handler: async (ctx, { body }) => {
-      const principal = sessionOnly(ctx);
-      const stored = await pool.oneFirst(sql.type(z.object({ hash: z.string().nullable() }))`
-        SELECT password_hash AS hash FROM users WHERE id = ${principal.user.id}`);
-      if (stored !== null && !(body.currentPassword !== undefined && (await verifyPassword(body.currentPassword, stored)))) {
-        throw validationFailed([{ field: 'currentPassword', message: body.currentPassword ? 'is not your current password' : 'is required' }]);
+      const principal = sessionOnly(ctx, 'Your password is changed while signed in with a session, not with an API token');
+      // Each attempt spends the address's sign-in budget, as a sign-in does: a session must not be a way around it.
+      if (deps.rateLimiter) await spend(deps.rateLimiter, ctx, [{ key: `ip:${ctx.ip}`, bucket: BUCKETS.SIGN_IN }]);
+      const account = await pool.one(sql.type(z.object({ hash: z.string().nullable(), email: z.string(), fresh: z.boolean() }))`
+        SELECT u.password_hash AS hash, u.email,
+               s.created_at > now() - make_interval(mins => ${FIRST_PASSWORD_SIGN_IN_MINUTES}) AS fresh
+          FROM users u JOIN sessions s ON s.user_id = u.id AND s.id = ${principal.sessionId}
+         WHERE u.id = ${principal.user.id}`);
+      const stored = account.hash;
+      if (stored === null && !account.fresh) {
+        throw forbidden(
+          `This account has no password yet: setting the first one needs a sign-in within the last ${FIRST_PASSWORD_SIGN_IN_MINUTES} minutes. Sign out, sign in again with Steam or Discord, then set it.`,
+        );
+      }
+      if (stored !== null) {
+        await checkPasswordGuesses(deps.rateLimiter, account.email);
+        if (!(body.currentPassword !== undefined && (await verifyPassword(body.currentPassword, stored)))) {
+          await recordAudit(pool, originOf(ctx), { clusterId: null, action: 'user.password_change_failed', target: { type: 'user', id: principal.user.id } });
+          if (body.currentPassword) await spendPasswordGuess(deps.rateLimiter, account.email);
+          throw validationFailed([{ field: 'currentPassword', message: body.currentPassword ? 'is not your current password' : 'is required' }]);
+        }
       }
       const newHash = await hashPassword(body.newPassword);
       const ended = await pool.transaction(async (tx) => {
+        // The account's open reset links are locked before its row, in the order a reset confirm takes them
+        // (completePasswordReset): taken the other way round, a change and a reset racing would deadlock.
+        await tx.query(sql.unsafe`SELECT 1 FROM password_resets WHERE user_id = ${principal.user.id} AND used_at IS NULL ORDER BY id FOR UPDATE`);
         // Changed only if nobody changed it meanwhile (another tab, a reset): the check above was against that hash.
         const changed = await tx.query(sql.unsafe`
           UPDATE users SET password_hash = ${newHash}, updated_at = now()
@@ -83,6 +126,21 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
         await recordAudit(tx, originOf(ctx), { clusterId: null, action: 'user.password_change', target: { type: 'user', id: principal.user.id } });
         return others.rowCount;
       });
+      // The owner hears of it even if it was not them (someone with their session): the e-mail says what to do.
+      // Not awaited: the mailer logs a failure, and the change is done whether or not the e-mail goes out.
+      if (deps.mailer) {
+        void deps.mailer.send({
+          to: account.email,
+          subject: stored === null ? 'A password was set for your account' : 'Your password was changed',
+          text: [
+            `Hello ${quoteName(principal.user.displayName)},`,
+            '',
+            `The password of your account was ${stored === null ? 'set' : 'changed'}, and every other session of the account was signed out.`,
+            'If you did this, there is nothing more to do.',
+            `If you did not, ask for a password reset at once from the sign-in page (${config.publicUrl}): a reset also signs out the session that made this change, deletes your API tokens and unlinks Steam and Discord.`,
+          ].join('\n'),
+        });
+      }
       return { success: true, message: `Password changed; ${ended === 1 ? '1 other session has' : `${ended} other sessions have`} ended` };
     },
   });
@@ -97,7 +155,7 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'Your tokens, newest first', schema: z.object({ tokens: z.array(apiTokenListItem) }) } },
     handler: async (ctx) => ({
       tokens: await pool.any(sql.type(apiTokenListItem)`
-        SELECT ${TOKEN_COLUMNS} FROM api_tokens t WHERE t.user_id = ${sessionOnly(ctx).user.id} ORDER BY t.created_at DESC, t.id DESC`),
+        SELECT ${TOKEN_COLUMNS} FROM api_tokens t WHERE t.user_id = ${sessionOnly(ctx, TOKENS_FROM_SESSION).user.id} ORDER BY t.created_at DESC, t.id DESC`),
     }),
   });
 
@@ -115,7 +173,7 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
       409: { description: `You already hold ${MAX_ACTIVE_TOKENS} active tokens` },
     },
     handler: async (ctx, { body }) => {
-      const principal = sessionOnly(ctx);
+      const principal = sessionOnly(ctx, TOKENS_FROM_SESSION);
       if (body.expiresAt && Date.parse(body.expiresAt) <= Date.now()) {
         throw validationFailed([{ field: 'expiresAt', message: 'must be in the future' }]);
       }
@@ -162,7 +220,7 @@ export function installAccountRoutes(api: Api, deps: AppDeps) {
     params: z.object({ tokenId: id }),
     responses: { 200: { description: 'Revoked', schema: z.object({ success: z.literal(true), message: z.string() }) } },
     handler: async (ctx, { params }) => {
-      const principal = sessionOnly(ctx);
+      const principal = sessionOnly(ctx, TOKENS_FROM_SESSION);
       await pool.transaction(async (tx) => {
         const deleted = await tx.query(sql.unsafe`DELETE FROM api_tokens WHERE id = ${params.tokenId} AND user_id = ${principal.user.id}`);
         if (deleted.rowCount === 0) throw notFound('Token not found');

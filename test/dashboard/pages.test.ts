@@ -202,6 +202,7 @@ test.serial('the account page changes the password: a wrong current one is refus
   const { page, errors } = await signedIn(user);
   await page.getByRole('link', { name: 'passwords' }).click();
   await page.getByRole('heading', { name: 'Password' }).waitFor();
+  await page.locator('dl.facts').getByText('set', { exact: true }).waitFor();
 
   await page.getByLabel('Current password').fill('not my password');
   await page.locator('input[name=newPassword]').fill('a much better passphrase');
@@ -290,5 +291,120 @@ test.serial("a task's page: every run with its outcome and each step's result, a
     async () => (await rows.first().getAttribute('data-key')) === started && /FAILED/.test((await rows.first().textContent()) ?? ''),
     'the new run listed first, with its outcome',
   );
+  t.deepEqual(errors, []);
+});
+
+test.serial(
+  "settings: an untouched multi-line start command is not sent; a server or task of another cluster is not shown under this one's role",
+  async (t) => {
+    const owner = await signUp(app, 'lines-owner');
+    const { clusterId, machineId } = await registerMachine(app, owner);
+    const server = await createFakeServer(app, owner, clusterId, machineId, { name: 'Lines' });
+    const command = 'node server.js \\\n  --port 1';
+    const patched = await app.request(`/api/v1/servers/${server.id}`, {
+      method: 'PATCH',
+      headers: { ...owner.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ startCommand: command, env: { GREETING: 'two\nlines' } }),
+    });
+    t.is(patched.status, 200);
+    const { page, errors } = await signedIn(owner);
+    await page.goto(`${app.url}/#/c/${clusterId}/servers/${server.id}/edit`);
+    await page.getByRole('heading', { name: 'Settings of Lines' }).waitFor();
+    t.is(await page.getByLabel('Start command').inputValue(), command, 'shown with its line break');
+    t.is(await page.getByLabel('Variable 1 value').inputValue(), 'two\nlines');
+    const patches: unknown[] = [];
+    page.on('request', (request) => void (request.method() === 'PATCH' && patches.push(request.postDataJSON())));
+    await page.getByLabel('Name', { exact: true }).fill('Lines renamed');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved:' }).waitFor();
+    t.deepEqual(patches, [{ name: 'Lines renamed' }]);
+    t.like(await getServer(owner, server.id), { startCommand: command, env: { GREETING: 'two\nlines' } });
+
+    // The owner is a VIEWER of another cluster: its server and task, opened under the first cluster's address, are
+    // not shown with the OWNER's role there.
+    const stranger = await signUp(app, 'lines-stranger');
+    const other = await registerMachine(app, stranger);
+    const foreign = await createFakeServer(app, stranger, other.clusterId, other.machineId, { name: 'Foreign' });
+    await addMember(app, other.clusterId, owner, 'VIEWER');
+    const task = await app.request(
+      `/api/v1/clusters/${other.clusterId}/tasks`,
+      json(
+        { name: 'Foreign task', schedule: '0 * * * *', serverIds: [foreign.id], steps: [{ type: 'BROADCAST', message: 'Hello' }] },
+        { headers: stranger.auth },
+      ),
+    );
+    const taskId = (await body(task)).id as string;
+    await page.goto(`${app.url}/#/c/${clusterId}/servers/${foreign.id}/edit`);
+    await page.getByText(/This server is not in the cluster/).waitFor();
+    t.is(await page.getByRole('button', { name: 'Save changes' }).count(), 0);
+    await page.goto(`${app.url}/#/c/${clusterId}/tasks/${taskId}`);
+    await page.getByText(/This task is not in the cluster/).waitFor();
+    t.is(await page.getByRole('button', { name: 'Run now' }).count(), 0);
+    t.deepEqual(errors, []);
+  },
+);
+
+test.serial('editing a webhook sends only the fields changed: one the service disabled stays disabled, with its reason', async (t) => {
+  const owner = await signUp(app, 'hook-edit');
+  const clusterId = await createCluster(app, owner, 'Edited hooks');
+  const created = await app.request(
+    `/api/v1/clusters/${clusterId}/webhooks`,
+    json({ url: `${receiver.url}/edit`, events: ['server.status'] }, { headers: owner.auth }),
+  );
+  const webhookId = (await body(created)).id as string;
+  await app.pool.query(sql.unsafe`UPDATE webhooks SET enabled = false, disabled_reason = 'disabled after 10 failed deliveries' WHERE id = ${webhookId}`);
+  const { page, errors } = await signedIn(owner);
+  await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+  await page.getByRole('button', { name: `Edit ${receiver.url}/edit` }).click();
+  // The choices are the API's event types (its schema's enum), and "all".
+  t.is(await page.getByRole('group', { name: 'Events' }).getByRole('checkbox').count(), 10);
+  const patches: unknown[] = [];
+  page.on('request', (request) => void (request.method() === 'PATCH' && patches.push(request.postDataJSON())));
+  await page.getByLabel('Description (optional)').fill('Renamed only');
+  await page.getByRole('button', { name: 'Save webhook' }).click();
+  await page.getByRole('table', { name: 'Webhooks' }).getByText('Renamed only').waitFor();
+  t.deepEqual(patches, [{ description: 'Renamed only' }]);
+  t.like(await app.pool.one(sql.unsafe`SELECT enabled, disabled_reason FROM webhooks WHERE id = ${webhookId}`), {
+    enabled: false,
+    disabled_reason: 'disabled after 10 failed deliveries',
+  });
+  t.deepEqual(errors, []);
+});
+
+test.serial('deliveries are read again every 2 s only while a pending one is due within a minute', async (t) => {
+  const owner = await signUp(app, 'hook-poll');
+  const clusterId = await createCluster(app, owner, 'Polled hooks');
+  const created = await app.request(
+    `/api/v1/clusters/${clusterId}/webhooks`,
+    json({ url: `${receiver.url}/poll`, events: ['server.status'] }, { headers: owner.auth }),
+  );
+  const webhookId = (await body(created)).id as string;
+  // Disabled, so the service leaves its pending delivery alone: its next try is an hour away.
+  await app.pool.query(sql.unsafe`UPDATE webhooks SET enabled = false WHERE id = ${webhookId}`);
+  const deliveryId = await app.pool.oneFirst(sql.unsafe`
+    INSERT INTO webhook_deliveries (webhook_id, event_type, body, attempts, next_attempt_at)
+    VALUES (${webhookId}, 'webhook.test', '{}', 1, now() + interval '1 hour') RETURNING id`);
+  const { page, errors } = await signedIn(owner);
+  // The page's timers run on a clock the test moves: no waiting, and no timing in the assertions.
+  await page.clock.install();
+  await page.reload();
+  await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+  const reads: string[] = [];
+  page.on('request', (request) => void (request.method() === 'GET' && request.url().includes('/deliveries') && reads.push(request.url())));
+  await page.getByRole('button', { name: `Deliveries of ${receiver.url}/poll` }).click();
+  const deliveries = page.getByRole('table', { name: 'Deliveries' });
+  await deliveries.getByText('PENDING', { exact: true }).waitFor();
+  t.is(reads.length, 1);
+  await page.clock.runFor(20_000);
+  // Due within a minute now: Refresh reads it, and from then on it is read every 2 s.
+  await app.pool.query(sql.unsafe`UPDATE webhook_deliveries SET next_attempt_at = now() + interval '30 seconds' WHERE id = ${String(deliveryId)}`);
+  t.is(reads.length, 1, 'not read again in 20 s while its next try is an hour away');
+  const refreshed = page.waitForResponse((response) => response.url().includes('/deliveries'));
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await refreshed;
+  const polled = page.waitForRequest((request) => request.url().includes('/deliveries'));
+  await page.clock.runFor(2_500);
+  await polled;
+  t.is(reads.length, 3);
   t.deepEqual(errors, []);
 });

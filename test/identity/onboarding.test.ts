@@ -5,7 +5,7 @@
 import test from 'ava';
 import { sql } from 'slonik';
 import { body, json, useTestApp, type TestApp } from '../support/app.ts';
-import { createCluster, signUp, type TestUser } from '../support/identity.ts';
+import { createCluster, PASSWORD, signUp, type TestUser } from '../support/identity.ts';
 import { startTestSmtp } from '../support/smtp.ts';
 import { startOAuthProvider } from '../support/oauthProvider.ts';
 import { bearer, callbackUrl, get, PUBLIC_URL } from '../support/oauthFlow.ts';
@@ -389,4 +389,19 @@ test('no e-mail goes to a placeholder address of a Steam-only account', async (t
   const clusterId = await createCluster(app, owner);
   const invitation = await invite(app, owner, clusterId, 'steam-76561198000000001@users.invalid');
   t.false(invitation.emailed);
+});
+
+test('a password change e-mails the owner when e-mail is configured, with no password in it', async (t) => {
+  const app = mailing();
+  const user = await signUp(app, 'notified');
+  const before = smtp.mails.length;
+  const changed = await app.request(
+    '/api/v1/account/password',
+    json({ currentPassword: PASSWORD, newPassword: 'the new passphrase here' }, { headers: user.auth }),
+  );
+  t.is(changed.status, 200);
+  const mail = await smtp.next(user.email, before);
+  t.regex(mail.text, /password of your account was changed/);
+  t.regex(mail.text, /password reset/);
+  t.false(mail.text.includes(PASSWORD) || mail.text.includes('the new passphrase here'));
 });

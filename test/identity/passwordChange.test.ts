@@ -66,3 +66,48 @@ test('an API token may not change the password; an account without one sets its 
   t.is(set.status, 200);
   t.is((await login(steam.email, NEW_PASSWORD)).status, 200);
 });
+
+test('a first password needs a sign-in within the last 10 minutes; the account says whether it has a password', async (t) => {
+  const app = getApp();
+  const steam = await createUser(app.pool, { email: `stale-${Date.now()}@example.test`, displayName: 'stale', steamId: '76561198000000078', tier: 'FREE' });
+  const pair = await startSession(app.pool, app.deps.accessTokens, steam.id, { ip: null, userAgent: null });
+  const auth = { Authorization: `Bearer ${pair.accessToken}` };
+  t.false((await body(await app.request('/api/v1/account', { headers: auth }))).hasPassword);
+  await app.pool.query(sql.unsafe`UPDATE sessions SET created_at = now() - interval '11 minutes' WHERE id = ${pair.sessionId}`);
+  const refused = await app.request('/api/v1/account/password', json({ newPassword: NEW_PASSWORD }, { headers: auth }));
+  t.is(refused.status, 403);
+  t.regex((await body(refused)).message, /no password yet.*sign-in within the last 10 minutes/);
+  t.is((await login(steam.email, NEW_PASSWORD)).status, 401, 'no password was set');
+
+  const fresh = await startSession(app.pool, app.deps.accessTokens, steam.id, { ip: null, userAgent: null });
+  const freshAuth = { Authorization: `Bearer ${fresh.accessToken}` };
+  t.is((await app.request('/api/v1/account/password', json({ newPassword: NEW_PASSWORD }, { headers: freshAuth }))).status, 200);
+  t.true((await body(await app.request('/api/v1/account', { headers: freshAuth }))).hasPassword);
+});
+
+test('an API token is refused with a message about the password; lone surrogates in a password are 400', async (t) => {
+  const app = getApp();
+  const user = await signUp(app, 'surrogates');
+  const clusterId = await createCluster(app, user);
+  const token = await createApiToken(app, user, [clusterId]);
+  const refused = await app.request('/api/v1/account/password', json({ currentPassword: PASSWORD, newPassword: NEW_PASSWORD }, { headers: token.auth }));
+  t.regex((await body(refused)).message, /password is changed while signed in with a session/);
+
+  // JSON may carry a lone surrogate, which would be hashed as U+FFFD like any other.
+  const lone = (password: string) => `{"currentPassword":"${PASSWORD}","newPassword":"${password}"}`;
+  const send = (text: string) =>
+    app.request('/api/v1/account/password', { method: 'POST', headers: { ...user.auth, 'content-type': 'application/json' }, body: text });
+  const answer = await send(lone('passphrase \\ud800 long'));
+  t.is(answer.status, 400);
+  const details = (await body(answer)).details;
+  t.deepEqual(details, [{ field: 'newPassword', message: 'must be well-formed text (no lone surrogate characters)' }]);
+  t.is((await send(lone('passphrase \\udfff long'))).status, 400);
+  t.is((await login(user.email, PASSWORD)).status, 200, 'unchanged');
+  const signIn = await app.request('/auth/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: `{"email":"${user.email}","password":"x\\ud800"}`,
+  });
+  t.is(signIn.status, 400);
+  t.is((await send(lone('a pair \\ud83d\\ude00 is fine'))).status, 200);
+});

@@ -1,7 +1,8 @@
 import test from 'ava';
 import { sql } from 'slonik';
 import { body, json, useTestApp } from '../support/app.ts';
-import { signUp } from '../support/identity.ts';
+import { createHash } from 'node:crypto';
+import { PASSWORD, signUp } from '../support/identity.ts';
 
 const app = useTestApp(test);
 
@@ -127,4 +128,26 @@ test('a web node that died between accepting the job and storing the answer: a r
   t.is(later.status, 202);
   t.is((await body(later)).id, first.id);
   t.is(Number(await app().pool.oneFirst(sql.unsafe`SELECT count(*) FROM jobs WHERE server_id = ${serverId}`)), 1);
+});
+
+test('request hashes are keyed with a server secret, and a password change keeps nothing of its body', async (t) => {
+  const user = await signUp(app());
+  const sha256 = (method: string, path: string, sent: unknown) =>
+    createHash('sha256')
+      .update(`${method} ${path}\n${JSON.stringify(sent)}`)
+      .digest('hex');
+  const change = { currentPassword: PASSWORD, newPassword: 'another good passphrase' };
+  const changed = await app().request('/api/v1/account/password', json(change, { headers: withKey('pw-1', user.auth) }));
+  t.is(changed.status, 200);
+  t.is(await app().pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM idempotency_keys WHERE principal = ${`user:${user.id}`}`), 0, 'nothing kept');
+
+  // Ordinary POSTs are still de-duplicated by their key, and what is kept is not the plain SHA-256 of the body.
+  const first = await app().request('/api/v1/clusters', json({ name: 'keyed' }, { headers: withKey('c-1', user.auth) }));
+  t.is(first.status, 201);
+  const again = await app().request('/api/v1/clusters', json({ name: 'keyed' }, { headers: withKey('c-1', user.auth) }));
+  t.is(again.headers.get('idempotent-replayed'), 'true');
+  const hashes = await app().pool.anyFirst(sql.unsafe`SELECT request_hash FROM idempotency_keys WHERE principal = ${`user:${user.id}`}`);
+  t.is(hashes.length, 1);
+  t.false(hashes.includes(sha256('POST', '/api/v1/clusters', { name: 'keyed' })));
+  t.false(hashes.includes(sha256('POST', '/api/v1/account/password', change)));
 });

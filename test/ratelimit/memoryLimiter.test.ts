@@ -155,3 +155,14 @@ test('caps: a holder is counted in every slot or none; holding again is allowed;
   t.is(limiter.held(y), 0);
   t.is(await limiter.hold('h3', [y, x]), null);
 });
+
+test('peek answers whether a token is left and spends none; tokens refill for it as for take', async (t) => {
+  const { limiter, advance } = clocked();
+  const bucket: Bucket = { name: 'PEEK', perMinute: 60, burst: 1 };
+  t.like(await limiter.peek('p', bucket), { allowed: true, remaining: 1 });
+  t.like(limiter.takeNow('p', bucket), { allowed: true, remaining: 0 });
+  t.like(await limiter.peek('p', bucket), { allowed: false, retryAfterSeconds: 1 });
+  advance(1_000);
+  t.like(await limiter.peek('p', bucket), { allowed: true });
+  t.like(await limiter.peek('p', bucket), { allowed: true }, 'a peek spent nothing');
+});

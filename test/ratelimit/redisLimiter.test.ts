@@ -214,3 +214,10 @@ test('caps: a Redis that is down refuses to hold (fails closed)', async (t) => {
   t.teardown(() => down.close());
   await t.throwsAsync(down.hold('anyone', [slot('down')]), { instanceOf: RateLimiterUnavailableError });
 });
+
+test('peek answers whether a token is left and spends none', async (t) => {
+  t.like(await limiter.peek('peeked', TINY), { allowed: true, remaining: 1 });
+  t.like(await limiter.peek('peeked', TINY), { allowed: true, remaining: 1 }, 'a peek spent nothing');
+  t.like(await limiter.take('peeked', TINY), { allowed: true, remaining: 0 });
+  t.like(await limiter.peek('peeked', TINY), { allowed: false, remaining: 0 });
+});

@@ -24,6 +24,8 @@ type User struct {
 	DisplayName string  `json:"displayName"`
 	SteamID     *string `json:"steamId"`
 	DiscordID   *string `json:"discordId"`
+	// Whether the account has a password (one made with Steam or Discord has none until it sets one).
+	HasPassword bool `json:"hasPassword"`
 	// One of FREE, PRO, ENTERPRISE.
 	Tier string `json:"tier"`
 	// RFC 3339 time.

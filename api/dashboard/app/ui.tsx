@@ -164,17 +164,22 @@ type FieldProps = {
   max?: number;
   autocomplete?: string;
   placeholder?: string;
+  /** A textarea instead of an input: text that may span lines, whose line breaks an input would drop. */
+  multiline?: boolean;
   onInput?: (event: TargetedInputEvent<HTMLInputElement>) => void;
 };
 
+const withoutType = ({ type: _type, ...rest }: Omit<FieldProps, 'name' | 'label' | 'hint' | 'multiline'>) => rest;
+
 /** A labelled input; shows the API's message for this field after a refused submit. */
-export function Field({ name, label, hint, ...input }: FieldProps) {
+export function Field({ name, label, hint, multiline, ...input }: FieldProps) {
   const error = useContext(FieldErrors)[name];
   const id = useId(); // unique on the page, though two forms (two players' ban forms) have fields of one name
+  const shared = { id, name, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? `${id}-error` : undefined };
   return (
     <label class={input.type === 'checkbox' ? 'field checkbox' : 'field'} for={id}>
       <span>{label}</span>
-      <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...(input as object)} />
+      {multiline ? <textarea rows={2} {...shared} {...(withoutType(input) as object)} /> : <input {...shared} {...(input as object)} />}
       {hint && <small class="muted">{hint}</small>}
       {error && (
         <small class="field-error" id={`${id}-error`}>

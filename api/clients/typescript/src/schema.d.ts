@@ -182,7 +182,7 @@ export interface paths {
         put?: never;
         /**
          * Change your password
-         * @description With a session (not an API token): `currentPassword` must be the account's password (a 400 on that field otherwise). Every other session of the account ends at once; this one goes on, and API tokens stay.
+         * @description With a session (not an API token): `currentPassword` must be the account's password (a 400 on that field otherwise). An account without a password (`hasPassword: false`, made with Steam or Discord) sets its first without one, from a session signed in within the last 10 minutes (403 otherwise). Every other session of the account ends at once; this one goes on, and API tokens and linked Steam or Discord accounts stay. Each attempt spends the sign-in budget of the address, and a wrong password the account's budget of wrong passwords (429 past either). An `Idempotency-Key` is ignored: nothing of the body is kept.
          */
         post: operations["changePassword"];
         delete?: never;
@@ -3446,6 +3446,7 @@ export interface components {
          *       "displayName": "Alex",
          *       "steamId": "76561198000000001",
          *       "discordId": null,
+         *       "hasPassword": true,
          *       "tier": "FREE",
          *       "createdAt": "2026-10-01T18:30:00.000Z"
          *     }
@@ -3456,6 +3457,8 @@ export interface components {
             discordId: string | null;
             displayName: string;
             email: string;
+            /** @description Whether the account has a password (one made with Steam or Discord has none until it sets one). */
+            hasPassword: boolean;
             id: string;
             steamId: string | null;
             /** @enum {string} */
@@ -3484,7 +3487,7 @@ export interface components {
             description: string | null;
             disabledReason: string | null;
             enabled: boolean;
-            events: string[];
+            events: ("*" | "server.status" | "machine.status" | "job.updated" | "player.joined" | "player.left" | "ban.created" | "ban.revoked" | "task.run.finished" | "webhook.disabled")[];
             /** @enum {string} */
             format: "JSON" | "DISCORD";
             id: string;
@@ -3515,7 +3518,7 @@ export interface components {
             description: string | null;
             disabledReason: string | null;
             enabled: boolean;
-            events: string[];
+            events: ("*" | "server.status" | "machine.status" | "job.updated" | "player.joined" | "player.left" | "ban.created" | "ban.revoked" | "task.run.finished" | "webhook.disabled")[];
             /** @enum {string} */
             format: "JSON" | "DISCORD";
             id: string;
@@ -4058,7 +4061,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
+            /** @description `currentPassword` is wrong or missing, or `newPassword` is not acceptable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4096,7 +4099,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Called with an API token, or a first password from a session older than the sign-in it needs */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4105,14 +4108,30 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Called with an API token, or a first password from a session older than the sign-in it needs",
                      *       "error": "Forbidden"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests */
+            /** @description The password was changed meanwhile (another tab, a reset link): nothing was changed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "The password was changed meanwhile (another tab, a reset link): nothing was changed",
+                     *       "error": "Conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The address's sign-in budget or the account's budget of wrong passwords is spent */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4121,7 +4140,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 429,
-                     *       "message": "Too Many Requests",
+                     *       "message": "The address's sign-in budget or the account's budget of wrong passwords is spent",
                      *       "error": "Too Many Requests"
                      *     }
                      */

@@ -29,10 +29,12 @@ export function AccountPage({ clusters }: { clusters: Cluster[] }) {
             <dd>{user.steamId ?? 'not linked'}</dd>
             <dt>Discord</dt>
             <dd>{user.discordId ?? 'not linked'}</dd>
+            <dt>Password</dt>
+            <dd>{user.hasPassword ? 'set' : 'none yet: you sign in with Steam or Discord'}</dd>
           </dl>
         )}
       </Show>
-      <ChangePassword />
+      <Show loaded={account}>{(user) => <ChangePassword hasPassword={user.hasPassword} onSet={account.reload} />}</Show>
       <h2>API tokens</h2>
       <p class="muted">For scripts and the gsm command line. A token reaches the clusters chosen here, with your role in each.</p>
       <Form
@@ -103,16 +105,25 @@ export function AccountPage({ clusters }: { clusters: Cluster[] }) {
   );
 }
 
-/** The current password and the new one twice (a typo in a password nobody sees would lock its owner out). */
-function ChangePassword() {
+/**
+ * The current password and the new one twice (a typo in a password nobody sees would lock its owner out). An account
+ * without a password sets its first with no current one, from a recent sign-in (the service says so otherwise).
+ */
+function ChangePassword({ hasPassword, onSet }: { hasPassword: boolean; onSet: () => void }) {
   const [done, setDone] = useState<string | null>(null);
   const [mismatch, setMismatch] = useState(false);
   return (
     <>
       <h2>Password</h2>
+      {!hasPassword && (
+        <p class="muted">
+          Your account has no password yet. Setting one lets you also sign in with your e-mail; it needs a sign-in with Steam or Discord within the last 10
+          minutes (sign out and in again first if it was longer ago).
+        </p>
+      )}
       <Form
         class="form"
-        submit="Change password"
+        submit={hasPassword ? 'Change password' : 'Set password'}
         onSubmit={async (values) => {
           setDone(null);
           setMismatch(values.newPassword !== values.repeatPassword);
@@ -122,10 +133,11 @@ function ChangePassword() {
             newPassword: values.newPassword,
           });
           setDone(answer.message);
+          if (!hasPassword) onSet();
           return true;
         }}
       >
-        <Field name="currentPassword" label="Current password" type="password" autocomplete="current-password" />
+        {hasPassword && <Field name="currentPassword" label="Current password" type="password" autocomplete="current-password" required />}
         <Field name="newPassword" label="New password" type="password" autocomplete="new-password" hint="At least 8 characters" />
         <Field name="repeatPassword" label="New password again" type="password" autocomplete="new-password" />
         {mismatch && <Notice kind="error">The new password and its repetition differ.</Notice>}

@@ -28,6 +28,8 @@ type FieldSpec = {
   current: (server: Server) => unknown;
   appliesTo?: (server: Server) => boolean;
   options?: (string | [string, string])[];
+  /** Text that may span lines (a shell command): a textarea, which keeps line breaks an input would drop. */
+  multiline?: boolean;
 };
 type Group = { title: string; appliesTo?: (server: Server) => boolean; fields: FieldSpec[] };
 
@@ -54,7 +56,7 @@ const GROUPS: Group[] = [
   {
     title: 'Process',
     fields: [
-      { name: 'startCommand', label: 'Start command', kind: 'optionalText', hint: "Empty: the game's own", current: own('startCommand') },
+      { name: 'startCommand', label: 'Start command', kind: 'optionalText', hint: "Empty: the game's own", current: own('startCommand'), multiline: true },
       {
         name: 'installCommand',
         label: 'Install command',
@@ -62,6 +64,7 @@ const GROUPS: Group[] = [
         hint: 'What an install or update runs in the server directory (the other games install themselves)',
         current: own('installCommand'),
         appliesTo: custom,
+        multiline: true,
       },
     ],
   },
@@ -130,6 +133,8 @@ export function ServerEditPage({ cluster, id }: PageProps) {
   // After a save the form starts again from the saved record.
   const [version, setVersion] = useState(0);
   if (!can(cluster.role, 'manage')) return <Notice kind="error">Only an OWNER or an ADMIN of the cluster may change a server's settings.</Notice>;
+  // The role checked above is the one in the address's cluster: a server of another cluster is not this page's.
+  if (server.data && server.data.clusterId !== cluster.id) return <Notice kind="error">This server is not in the cluster {cluster.name}.</Notice>;
   return (
     <Show loaded={server}>
       {(current) => (
@@ -163,11 +168,15 @@ function EditForm({ server, onSaved, onEdit }: { server: Server; onSaved: (serve
     <Form
       class="form edit"
       submit="Save changes"
-      onSubmit={async (values) => {
+      onSubmit={async (values, form) => {
         const body: Body = {};
         for (const group of groups)
           for (const field of group.fields) {
-            const value = read(field.kind, values[field.name] ?? '');
+            const text = values[field.name] ?? '';
+            // Untouched: what the input showed at the start (an input may show a value other than the record's).
+            const input = form.elements.namedItem(field.name) as HTMLInputElement | HTMLTextAreaElement | null;
+            if (field.kind !== 'flag' && field.kind !== 'choice' && input && text === input.defaultValue) continue;
+            const value = read(field.kind, text);
             if (value !== undefined && value !== field.current(server)) body[field.name] = value;
           }
         const variables = envOf(env);
@@ -199,6 +208,7 @@ function EditForm({ server, onSaved, onEdit }: { server: Server; onSaved: (serve
                   name={field.name}
                   label={field.label}
                   hint={field.hint}
+                  multiline={field.multiline}
                   type={field.kind === 'secret' ? 'password' : 'text'}
                   autocomplete={field.kind === 'secret' ? 'new-password' : 'off'}
                   defaultValue={shown(field.current(server))}
@@ -233,7 +243,7 @@ function Variables({ rows, onChange }: { rows: Row[]; onChange: (rows: Row[]) =>
           </label>
           <label class="field">
             <span>Variable {index + 1} value</span>
-            <input value={row.value} autocomplete="off" onInput={(event) => change(index, { value: event.currentTarget.value })} />
+            <textarea rows={1} value={row.value} autocomplete="off" onInput={(event) => change(index, { value: event.currentTarget.value })} />
           </label>
           <button type="button" class="link" aria-label={`Remove variable ${index + 1}`} onClick={() => onChange(rows.filter((_, at) => at !== index))}>
             Remove

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
 import { all, api } from '../session.ts';
 import { link, type PageProps } from '../nav.ts';
-import { Action, can, formatTime, Pager, Show, Status, Table, useLoad } from '../ui.tsx';
+import { Action, can, formatTime, Notice, Pager, Show, Status, Table, useLoad } from '../ui.tsx';
 
 type Task = Schemas['Task'];
 type Job = Schemas['Job'];
@@ -44,6 +44,8 @@ export function TaskPage({ cluster, id }: PageProps) {
     return () => clearTimeout(timer);
   }, [active, runs.loading, runs.reload]);
   const serverName = (serverId: string) => servers.data?.find((server) => server.id === serverId)?.name ?? serverId.slice(0, 8);
+  // What this page offers depends on the role in the address's cluster: a task of another cluster is not this page's.
+  if (task.data && task.data.clusterId !== cluster.id) return <Notice kind="error">This task is not in the cluster {cluster.name}.</Notice>;
 
   return (
     <Show loaded={task}>

@@ -10,18 +10,24 @@ import { Action, can, Field, Form, formatTime, Notice, Pager, Select, Show, Show
 
 type Webhook = Schemas['Webhook'];
 type Delivery = Schemas['WebhookDelivery'];
-/** The durable event types a webhook may follow (docs/events.md). */
-const EVENT_TYPES = [
-  'server.status',
-  'machine.status',
-  'job.updated',
-  'player.joined',
-  'player.left',
-  'ban.created',
-  'ban.revoked',
-  'task.run.finished',
-  'webhook.disabled',
-];
+/** An event type a webhook may follow (docs/events.md), as the API's schema names them; `*` is "all". */
+type EventType = Exclude<Webhook['events'][number], '*'>;
+/**
+ * Every type of the API's schema, each once: the compiler refuses this record when the API gains or drops a type (the
+ * generated client types change), so the choices never drift from what the API accepts.
+ */
+const EVENT_CHOICES: Record<EventType, true> = {
+  'server.status': true,
+  'machine.status': true,
+  'job.updated': true,
+  'player.joined': true,
+  'player.left': true,
+  'ban.created': true,
+  'ban.revoked': true,
+  'task.run.finished': true,
+  'webhook.disabled': true,
+};
+const EVENT_TYPES = Object.keys(EVENT_CHOICES) as EventType[];
 
 export function WebhooksPage({ cluster }: PageProps) {
   const webhooks = useLoad(() => all<Webhook>(`/api/v1/clusters/${cluster.id}/webhooks`), [cluster.id]);
@@ -147,6 +153,10 @@ export function WebhooksPage({ cluster }: PageProps) {
   );
 }
 
+/** Equal as the API keeps them: event lists in any order. */
+const sameValue = (a: unknown, b: unknown) =>
+  Array.isArray(a) && Array.isArray(b) ? a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n') : a === b;
+
 function WebhookForm({ clusterId, webhook, onSaved }: { clusterId: string; webhook: Webhook | null; onSaved: (answer: Webhook) => void }) {
   const everything = webhook?.events.includes('*') ?? false;
   return (
@@ -155,18 +165,18 @@ function WebhookForm({ clusterId, webhook, onSaved }: { clusterId: string; webho
       submit={webhook ? 'Save webhook' : 'Create webhook'}
       onSubmit={async (values, form) => {
         const chosen = [...form.querySelectorAll<HTMLInputElement>('input[name=events]:checked')].map((box) => box.value);
-        const body = {
+        const body: Record<string, unknown> = {
           url: values.url,
           events: chosen.includes('*') ? ['*'] : chosen,
           format: values.format,
           description: values.description?.trim() ? values.description.trim() : null,
           enabled: values.enabled === 'true',
         };
-        onSaved(
-          webhook
-            ? await api.request<Webhook>('patch', `/api/v1/webhooks/${webhook.id}`, { body })
-            : await api.post<Schemas['WebhookCreated']>(`/api/v1/clusters/${clusterId}/webhooks`, body),
-        );
+        if (!webhook) return onSaved(await api.post<Schemas['WebhookCreated']>(`/api/v1/clusters/${clusterId}/webhooks`, body));
+        // Only what was changed: sending `enabled: true` again would re-enable a webhook the service disabled after
+        // failing deliveries (and clear why) while someone only edited its description.
+        const changed = Object.fromEntries(Object.entries(body).filter(([field, value]) => !sameValue(value, webhook[field as keyof Webhook])));
+        onSaved(Object.keys(changed).length === 0 ? webhook : await api.request<Webhook>('patch', `/api/v1/webhooks/${webhook.id}`, { body: changed }));
       }}
     >
       <Field name="url" label="URL" type="url" defaultValue={webhook?.url ?? ''} required placeholder="https://example.com/hooks/gsm" />
@@ -211,6 +221,19 @@ function Events({ chosen, everything }: { chosen: string[]; everything: boolean 
 }
 
 const PENDING_POLL_MS = 2_000;
+/** A pending delivery whose next try is further off than this is read again only this often. */
+const NEAR_MS = 60_000;
+
+/**
+ * When to read the deliveries again: soon while a pending one is in flight or due within a minute, else once a minute
+ * (a delivery backing off for an hour needs no reading every 2 s); null with nothing pending.
+ */
+function nextPoll(deliveries: Delivery[], now: number): number | null {
+  const pending = deliveries.filter((delivery) => delivery.status === 'PENDING');
+  if (pending.length === 0) return null;
+  const due = Math.min(...pending.map((delivery) => (delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) - now : 0)));
+  return due <= NEAR_MS ? PENDING_POLL_MS : NEAR_MS;
+}
 
 /** A webhook's delivery log, newest first, a page at a time; read again while a delivery on show is still pending. */
 function Deliveries({ webhook }: { webhook: Webhook }) {
@@ -224,12 +247,12 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
       }),
     [webhook.id, query],
   );
-  const pending = deliveries.data?.data.some((delivery) => delivery.status === 'PENDING') ?? false;
+  const delay = deliveries.data ? nextPoll(deliveries.data.data, Date.now()) : null;
   useEffect(() => {
-    if (!pending || deliveries.loading) return;
-    const timer = setTimeout(deliveries.reload, PENDING_POLL_MS);
+    if (delay === null || deliveries.loading) return;
+    const timer = setTimeout(deliveries.reload, delay);
     return () => clearTimeout(timer);
-  }, [pending, deliveries.loading, deliveries.reload]);
+  }, [delay, deliveries.data, deliveries.loading, deliveries.reload]);
   return (
     <section aria-label={`Deliveries of ${webhook.url}`}>
       <header class="page-head">
