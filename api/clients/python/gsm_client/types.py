@@ -47,6 +47,7 @@ _UserRequired = TypedDict(
         "displayName": str,
         "steamId": Optional[str],
         "discordId": Optional[str],
+        "hasPassword": bool,
         "tier": Literal["FREE", "PRO", "ENTERPRISE"],
         "createdAt": str,
     },
@@ -54,7 +55,9 @@ _UserRequired = TypedDict(
 
 
 class User(_UserRequired):
-    """The User record."""
+    """The User record.
+
+    hasPassword: Whether the account has a password (one made with Steam or Discord has none until it sets one)."""
 
 
 _TokenPairRequired = TypedDict(
@@ -687,7 +690,7 @@ _WebhookRequired = TypedDict(
         "id": str,
         "clusterId": str,
         "url": str,
-        "events": List[str],
+        "events": List[Literal["*", "server.status", "machine.status", "job.updated", "player.joined", "player.left", "ban.created", "ban.revoked", "task.run.finished", "webhook.disabled"]],
         "format": Literal["JSON", "DISCORD"],
         "description": Optional[str],
         "enabled": bool,
@@ -708,7 +711,7 @@ _WebhookCreatedRequired = TypedDict(
         "id": str,
         "clusterId": str,
         "url": str,
-        "events": List[str],
+        "events": List[Literal["*", "server.status", "machine.status", "job.updated", "player.joined", "player.left", "ban.created", "ban.revoked", "task.run.finished", "webhook.disabled"]],
         "format": Literal["JSON", "DISCORD"],
         "description": Optional[str],
         "enabled": bool,
