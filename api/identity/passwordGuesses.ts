@@ -1,5 +1,5 @@
 /**
- * A budget of wrong passwords per account (docs/access.md, "Rate limits"), shared by sign-in and the password change:
+ * A budget of wrong current passwords per account (docs/access.md, "Rate limits") on the password change:
  * the per-address sign-in limit alone lets many addresses guess one account's password. Keyed by the e-mail address
  * as typed (lower-cased), so an address without an account is limited the same way and a 429 says nothing about
  * whether an account exists.

@@ -21,7 +21,6 @@ import { joinByInvitation, pendingInvitation } from '../identity/invitations.ts'
 import { completePasswordReset, requestPasswordReset, RESET_MINUTES } from '../identity/passwordResets.ts';
 import { createUser, findUserForLogin, registrationOpen } from '../identity/users.ts';
 import { verifyPassword } from '../identity/passwords.ts';
-import { checkPasswordGuesses, spendPasswordGuess } from '../identity/passwordGuesses.ts';
 import { endSession, refreshSession, startSession, type ClientInfo } from '../identity/sessions.ts';
 import type { AccessTokens } from '../identity/accessTokens.ts';
 import { sql, type CommonQueryMethods } from 'slonik';
@@ -139,13 +138,9 @@ export function installAuthRoutes(api: Api, deps: AppDeps) {
     body: loginBody,
     responses: { 200: { description: 'Signed in', schema: tokenPair } },
     handler: async (ctx, { body }) => {
-      await checkPasswordGuesses(deps.rateLimiter, body.email);
       const found = await findUserForLogin(pool, body.email);
       const valid = await verifyPassword(body.password, found?.passwordHash ?? null);
-      if (!found || !valid) {
-        await spendPasswordGuess(deps.rateLimiter, body.email);
-        throw unauthorized('Wrong e-mail or password');
-      }
+      if (!found || !valid) throw unauthorized('Wrong e-mail or password');
       return pool.transaction(async (tx) => {
         // A password change or reset may have committed since the password was checked, and ended the sessions it
         // found: a session opened now with the old password would outlive it. Read under a share lock, so a change

@@ -29,31 +29,34 @@ test('the 11th wrong current password from one address within a minute is 429', 
   // Spread over three accounts, so no account's own budget (5) is what refuses.
   const users = [await account(app, 'a'), await account(app, 'b'), await account(app, 'c')];
   const statuses: number[] = [];
-  for (let guess = 0; guess < 11; guess++) statuses.push((await change(app, users[guess % 3]!.auth, `wrong guess ${guess}`)).status);
-  t.deepEqual(statuses, [...Array<number>(10).fill(400), 429]);
+  // The budget refills one attempt every 6 s: on a slow machine an attempt or two may come back during the burst.
+  for (let guess = 0; guess < 15 && statuses.at(-1) !== 429; guess++) statuses.push((await change(app, users[guess % 3]!.auth, `wrong guess ${guess}`)).status);
+  t.deepEqual(statuses.slice(0, 10), Array<number>(10).fill(400));
+  t.is(statuses.at(-1), 429);
+  const failed = statuses.length - 1;
   const refused = await change(app, users[0]!.auth, PASSWORD);
   t.is(refused.status, 429, 'the right password too, once the address has no attempt left');
   t.truthy(refused.headers.get('retry-after'));
-  t.is(await app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM audit_log WHERE action = 'user.password_change_failed'`), 10);
+  t.is(await app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM audit_log WHERE action = 'user.password_change_failed'`), failed);
   const audited = await app.pool.oneFirst(
     sql.unsafe`SELECT count(*)::int FROM audit_log WHERE action = 'user.password_change_failed' AND target_id = ${users[0]!.id}`,
   );
-  t.is(audited, 4);
+  t.is(audited, Math.ceil(failed / 3));
 });
 
-test('an account has 5 wrong passwords per 15 minutes, shared by the password change and sign-in', async (t) => {
+test('an account has 5 wrong current passwords per 15 minutes on the password change; sign-in keeps only its per-address limit', async (t) => {
   const app = await startTestApp({ RATE_LIMIT: 'on' });
   t.teardown(() => app.close());
   const user = await account(app, 'target');
-  for (let guess = 0; guess < 3; guess++) t.is((await change(app, user.auth, `wrong guess ${guess}`)).status, 400);
-  for (let guess = 0; guess < 2; guess++) t.is((await app.request('/auth/login', json({ email: user.email, password: `wrong ${guess}` }))).status, 401);
-  const login = await app.request('/auth/login', json({ email: user.email.toUpperCase(), password: PASSWORD }));
-  t.is(login.status, 429, 'even the right password, until a guess refills');
-  const answer = await body(login);
+  for (let guess = 0; guess < 5; guess++) t.is((await change(app, user.auth, `wrong guess ${guess}`)).status, 400);
+  const refused = await change(app, user.auth, PASSWORD);
+  t.is(refused.status, 429, 'even the right password, until a guess refills');
+  const answer = await body(refused);
   t.is(answer.error, 'Too Many Requests');
   t.regex(answer.message, /wrong passwords for this account/);
   t.true(answer.retryAfter > 60, 'a guess refills in 3 minutes');
-  t.is((await change(app, user.auth, PASSWORD)).status, 429);
+  // Sign-in is not locked by it: a stranger's wrong guesses never lock the owner out of signing in.
+  t.is((await app.request('/auth/login', json({ email: user.email, password: PASSWORD }))).status, 200);
   // Another account from the same address is not refused by this one's budget.
   const other = await account(app, 'other');
   t.is((await change(app, other.auth, PASSWORD)).status, 200);
