@@ -196,7 +196,7 @@ test('the link is a credential for its address: its holder (the inviter too) lea
   const invitation = await invite(app, owner, clusterId, existing.email, 'VIEWER');
   // The preview does not tell (docs/access.md)…
   const previewed = await body(await app.request('/api/v1/invitations/preview', json({ token: invitation.token })));
-  t.deepEqual(Object.keys(previewed).sort(), ['clusterName', 'email', 'expiresAt', 'role', 'status']);
+  t.deepEqual(Object.keys(previewed).sort(), ['clusterId', 'clusterName', 'email', 'expiresAt', 'role', 'status']);
   // …but registering with the link does: whoever holds it learns that the address is registered.
   const taken = await register(app, { email: existing.email, invitationToken: invitation.token });
   t.is(taken.status, 409);
