@@ -118,8 +118,7 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
     body: updateServerBody,
     permission: { action: 'servers.manage', cluster: byServer },
     responses: { 200: { description: 'The server', schema: server }, 409: { description: 'A port is taken on that machine' } },
-    handler: (ctx, { params, body }) =>
-      pool.transaction((tx) => updateServer(tx, originOf(ctx), ctx.state.clusterId as string, params.id, body)),
+    handler: (ctx, { params, body }) => pool.transaction((tx) => updateServer(tx, originOf(ctx), ctx.state.clusterId as string, params.id, body)),
   });
 
   api.route({
