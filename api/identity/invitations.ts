@@ -11,15 +11,10 @@ import { ROLES, type Role } from '../../schema/roles.ts';
 import { hashSecret, looksLikeSecret } from '../../schema/secretTokens.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { quoteName } from '../mail/quoteName.ts';
+import { INVITATION_STATUS_SQL } from '../../orchestrator/members/invitations.ts';
 
-/** How long an invitation can be accepted. */
-export const INVITATION_DAYS = 7;
-/** Invitations one user may create in 24 hours (429 past it). */
-export const INVITATIONS_PER_DAY = 100;
 /** Invitation e-mails one address receives in 24 hours, whoever invites; later invitations are made but not e-mailed. */
 export const INVITATION_MAILS_PER_ADDRESS_PER_DAY = 3;
-
-export const INVITATION_STATUS_SQL = sql.fragment`(CASE WHEN i.status = 'PENDING' AND i.expires_at <= now() THEN 'EXPIRED' ELSE i.status END)`;
 
 export const invitationLink = (publicUrl: string, token: string) => `${publicUrl}/invite#token=${token}`;
 

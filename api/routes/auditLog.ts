@@ -1,46 +1,11 @@
 /**
  * The audit log of a cluster (OWNER and ADMIN): who changed what, from where, with which request id.
  */
-import { sql } from 'slonik';
-import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
 import { listOf } from '../../schema/http.ts';
 import { auditEntry, auditListQuery, clusterIdParams } from '../../schema/identity.ts';
-import { fetchPage, orderBy } from '../../sql/listing.ts';
-
-const entryRow = z.object({
-  id: z.string(),
-  clusterId: z.string().nullable(),
-  actorKind: auditEntry.shape.actor.shape.kind,
-  actorId: z.string().nullable(),
-  actorName: z.string().nullable(),
-  action: z.string(),
-  targetType: z.string(),
-  targetId: z.string().nullable(),
-  targetName: z.string().nullable(),
-  ip: z.string().nullable(),
-  requestId: z.string().nullable(),
-  at: z.string(),
-});
-
-/**
- * A target's name as it is today, looked up with the page (a scalar lookup by primary key per entry), so that people
- * read "server Main" and not an id. Only records of the entry's own cluster are named; a webhook is named by its
- * description, never its URL (a Discord URL carries its secret).
- */
-const TARGET_NAME = sql.fragment`CASE a.target_type
-  WHEN 'server' THEN (SELECT t.name FROM servers t WHERE t.id = a.target_id AND t.cluster_id = a.cluster_id)
-  WHEN 'machine' THEN (SELECT t.name FROM machines t WHERE t.id = a.target_id AND t.cluster_id = a.cluster_id)
-  WHEN 'player' THEN (SELECT t.username FROM players t WHERE t.id = a.target_id AND t.cluster_id = a.cluster_id)
-  WHEN 'ban' THEN (SELECT p.username FROM bans t JOIN players p ON p.id = t.player_id WHERE t.id = a.target_id AND t.cluster_id = a.cluster_id)
-  WHEN 'task' THEN (SELECT t.name FROM tasks t WHERE t.id = a.target_id AND t.cluster_id = a.cluster_id)
-  WHEN 'backup' THEN (SELECT t.name FROM backups t WHERE t.id = a.target_id AND t.cluster_id = a.cluster_id)
-  WHEN 'invitation' THEN (SELECT t.email FROM invitations t WHERE t.id = a.target_id AND t.cluster_id = a.cluster_id)
-  WHEN 'webhook' THEN (SELECT t.description FROM webhooks t WHERE t.id = a.target_id AND t.cluster_id = a.cluster_id)
-  WHEN 'cluster' THEN (SELECT t.name FROM clusters t WHERE t.id = a.target_id AND t.id = a.cluster_id)
-  WHEN 'user' THEN (SELECT t.display_name FROM users t WHERE t.id = a.target_id)
-END`;
+import { auditLogPage } from '../../orchestrator/audit.ts';
 
 export function installAuditLogRoutes(api: Api, deps: AppDeps) {
   const { pool } = deps;
@@ -57,33 +22,7 @@ export function installAuditLogRoutes(api: Api, deps: AppDeps) {
     permission: { action: 'audit.read', cluster: 'clusterId' },
     responses: { 200: { description: 'Audit entries', schema: listOf(auditEntry) } },
     handler: async (_ctx, { params, query }) => {
-      const filters = [
-        sql.fragment`a.cluster_id = ${params.clusterId}`,
-        ...(query.action ? [sql.fragment`a.action = ${query.action}`] : []),
-        ...(query.actorId ? [sql.fragment`a.actor_id = ${query.actorId}`] : []),
-        ...(query.targetId ? [sql.fragment`a.target_id = ${query.targetId}`] : []),
-      ];
-      const where = sql.join(filters, sql.fragment` AND `);
-      const page = await fetchPage(pool, {
-        schema: entryRow,
-        columns: sql.fragment`
-          a.id, a.cluster_id AS "clusterId", a.actor_kind AS "actorKind", a.actor_id AS "actorId", a.actor_name AS "actorName",
-          a.action, a.target_type AS "targetType", a.target_id AS "targetId", ${TARGET_NAME} AS "targetName", a.ip, a.request_id AS "requestId", a.at`,
-        from: sql.fragment`audit_log a WHERE ${where}`,
-        order: orderBy(query.sort, { at: sql.fragment`a.at` }, sql.fragment`a.id`),
-        page: query,
-      });
-      const data = page.data.map((row) => ({
-        id: row.id,
-        clusterId: row.clusterId,
-        actor: { kind: row.actorKind, id: row.actorId, name: row.actorName },
-        action: row.action,
-        target: { type: row.targetType, id: row.targetId, name: row.targetName },
-        ip: row.ip,
-        requestId: row.requestId,
-        at: row.at,
-      }));
-      return { ...page, data };
+      return auditLogPage(pool, params.clusterId, query);
     },
   });
 }

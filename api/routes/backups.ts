@@ -2,7 +2,6 @@
  * Backups of a server (docs/installs-and-backups.md): OWNER and ADMIN make one (a BACKUP job), restore one onto the
  * stopped server (a RESTORE job) and delete one; every member lists and reads them.
  */
-import { sql } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
@@ -10,8 +9,7 @@ import { clusterOfParam } from '../http/clusterOf.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { job } from '../../schema/jobs.ts';
 import { backup, backupListQuery, createBackupBody } from '../../schema/backups.ts';
-import { BACKUP_COLUMNS, deleteBackup, getBackup, requestBackup, requestRestore } from '../../orchestrator/backups/store.ts';
-import { fetchPage, orderBy } from '../../sql/listing.ts';
+import { backupPage, deleteBackup, getBackup, requestBackup, requestRestore } from '../../orchestrator/backups/store.ts';
 import { originOf } from '../identity/origin.ts';
 
 const params = z.object({ id });
@@ -62,14 +60,7 @@ export function installBackupRoutes(api: Api, deps: AppDeps) {
     query: backupListQuery,
     permission: { action: 'cluster.read', cluster: byServer },
     responses: { 200: { description: 'Backups', schema: listOf(backup) } },
-    handler: (_ctx, { params: { id: serverId }, query }) =>
-      fetchPage(pool, {
-        schema: backup,
-        columns: BACKUP_COLUMNS,
-        from: sql.fragment`backups b WHERE b.server_id = ${serverId}${query.status ? sql.fragment` AND b.status = ${query.status}` : sql.fragment``}`,
-        order: orderBy(query.sort, { createdAt: sql.fragment`b.created_at` }, sql.fragment`b.id`),
-        page: query,
-      }),
+    handler: (_ctx, { params: { id: serverId }, query }) => backupPage(pool, serverId, query),
   });
 
   api.route({

@@ -1,9 +1,9 @@
 /**
  * Liveness, readiness and metrics. No rate limit (docs/api.md); `/metrics` here only with METRICS_TOKEN (docs/operations.md).
  */
-import { sql } from 'slonik';
 import { z } from 'zod';
 import { migrationState } from '../../sql/migrate.ts';
+import { pingDatabase } from '../../orchestrator/readiness.ts';
 import { errorBody } from '../../schema/http.ts';
 import type { AppDeps } from '../context.ts';
 import { AppError, notFound } from '../../schema/errors.ts';
@@ -47,7 +47,7 @@ export function installHealthRoutes(api: Api, deps: AppDeps) {
     handler: async () => {
       const failures: { field: string; message: string }[] = [];
       try {
-        await withTimeout(deps.pool.query(sql.unsafe`SELECT 1`), READY_TIMEOUT_MS, 'database check');
+        await withTimeout(pingDatabase(deps.pool), READY_TIMEOUT_MS, 'database check');
         const state = await withTimeout(migrationState(deps.pool, deps.expectedMigrations), READY_TIMEOUT_MS, 'migration check');
         if (!state.current) {
           failures.push({

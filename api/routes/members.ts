@@ -5,10 +5,9 @@
  * A membership that ends (leave, removal) takes that cluster out of the user's API tokens' scope, so inviting the user
  * again does not bring an old token back (a trigger: sql/migrations/000013_token_scope_follows_membership.sql).
  */
-import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { AppError, conflict, forbidden, notFound } from '../../schema/errors.ts';
+import { forbidden, notFound } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
 import { id, listOf } from '../../schema/http.ts';
 import {
@@ -26,62 +25,28 @@ import {
 } from '../../schema/identity.ts';
 import { principalOf } from '../identity/principal.ts';
 import { recordAudit } from '../../orchestrator/audit.ts';
-import { canManageRole, ROLES, type Role } from '../../schema/roles.ts';
+import { canManageRole, type Role } from '../../schema/roles.ts';
 import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
-import { fetchPage, orderBy } from '../../sql/listing.ts';
-import { getCluster } from './clusters.ts';
+import { getCluster } from '../../orchestrator/clusters/store.ts';
 import { CONSTRAINT_MESSAGES } from '../middleware/databaseErrors.ts';
 import { originOf } from '../identity/origin.ts';
 import {
   emailInvitation,
   findInvitation,
-  INVITATION_DAYS,
   INVITATION_MAILS_PER_ADDRESS_PER_DAY,
-  INVITATIONS_PER_DAY,
-  INVITATION_STATUS_SQL,
   invitationLink,
   joinByInvitation,
   pendingInvitation,
 } from '../identity/invitations.ts';
+import { changeMemberRole, leaveCluster, memberPage, removeMember } from '../../orchestrator/members/store.ts';
+import { createInvitation, INVITATION_DAYS, invitationPage, revokeInvitation } from '../../orchestrator/members/invitations.ts';
 
 CONSTRAINT_MESSAGES.invitations_pending_email_key = 'An invitation to this e-mail address is already pending';
 CONSTRAINT_MESSAGES.cluster_members_pkey = 'Already a member of this cluster';
 
-const MEMBER_COLUMNS = sql.fragment`
-  m.user_id AS "userId", u.email, u.display_name AS "displayName", m.role, m.joined_at AS "joinedAt"`;
-const MEMBER_SORT = {
-  joinedAt: sql.fragment`m.joined_at`,
-  displayName: sql.fragment`lower(u.display_name)`,
-  email: sql.fragment`lower(u.email)`,
-  role: sql.fragment`m.role`,
-};
-
-const INVITATION_COLUMNS = sql.fragment`
-  i.id, i.cluster_id AS "clusterId", i.email, i.role,
-  CASE WHEN i.status = 'PENDING' AND i.expires_at <= now() THEN 'EXPIRED' ELSE i.status END AS status,
-  i.expires_at AS "expiresAt", i.invited_by AS "invitedBy", i.created_at AS "createdAt"`;
-const INVITATION_SORT = { createdAt: sql.fragment`i.created_at`, email: sql.fragment`lower(i.email)` };
-
 const memberParams = z.object({ clusterId: id, userId: id });
 const invitationParams = z.object({ clusterId: id, invitationId: id });
 const success = z.object({ success: z.literal(true), message: z.string() });
-const roleRow = z.object({ role: z.enum(ROLES) });
-
-/** Locks the cluster's membership and answers the target member's role (404 if not a member). */
-async function lockMember(tx: CommonQueryMethods, clusterId: string, userId: string): Promise<Role> {
-  await tx.query(sql.unsafe`SELECT 1 FROM clusters WHERE id = ${clusterId} FOR UPDATE`);
-  const row = await tx.maybeOne(sql.type(roleRow)`SELECT role FROM cluster_members WHERE cluster_id = ${clusterId} AND user_id = ${userId}`);
-  if (!row) throw notFound('Member not found');
-  return row.role;
-}
-
-async function assertNotLastOwner(tx: CommonQueryMethods, clusterId: string, currentRole: Role): Promise<void> {
-  if (currentRole !== 'OWNER') return;
-  const owners = await tx.oneFirst(sql.type(z.object({ count: z.number() }))`
-    SELECT count(*)::int AS count FROM cluster_members WHERE cluster_id = ${clusterId} AND role = 'OWNER'`);
-  if (owners <= 1) throw conflict('A cluster must keep at least one OWNER: promote another member first');
-}
-
 export function installMemberRoutes(api: Api, deps: AppDeps) {
   const { pool, config, mailer } = deps;
   const clusterOf = 'clusterId';
@@ -96,16 +61,7 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
     query: memberListQuery,
     permission: { action: 'cluster.read', cluster: clusterOf },
     responses: { 200: { description: 'Members', schema: listOf(member) } },
-    handler: async (_ctx, { params, query }) => {
-      const where = sql.fragment`m.cluster_id = ${params.clusterId} ${query.role ? sql.fragment`AND m.role = ${query.role}` : sql.fragment``}`;
-      return fetchPage(pool, {
-        schema: member,
-        columns: MEMBER_COLUMNS,
-        from: sql.fragment`cluster_members m JOIN users u ON u.id = m.user_id WHERE ${where}`,
-        order: orderBy(query.sort, MEMBER_SORT, sql.fragment`m.user_id`),
-        page: query,
-      });
-    },
+    handler: (_ctx, { params, query }) => memberPage(pool, params.clusterId, query),
   });
 
   api.route({
@@ -120,19 +76,9 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
     permission: { action: 'members.manage', cluster: clusterOf },
     responses: { 200: { description: 'The member', schema: member } },
     handler: (ctx, { params, body }) =>
-      pool.transaction(async (tx) => {
-        const current = await lockMember(tx, params.clusterId, params.userId);
-        const actor = ctx.state.role as Role;
-        if (!canManageRole(actor, current) || !canManageRole(actor, body.role)) {
-          throw forbidden(`As ${actor} you cannot change a ${current} to ${body.role}`);
-        }
-        if (body.role !== 'OWNER') await assertNotLastOwner(tx, params.clusterId, current);
-        await tx.query(sql.unsafe`UPDATE cluster_members SET role = ${body.role} WHERE cluster_id = ${params.clusterId} AND user_id = ${params.userId}`);
-        await recordAudit(tx, originOf(ctx), { clusterId: params.clusterId, action: 'member.update', target: { type: 'user', id: params.userId } });
-        return tx.one(sql.type(member)`
-          SELECT ${MEMBER_COLUMNS} FROM cluster_members m JOIN users u ON u.id = m.user_id
-           WHERE m.cluster_id = ${params.clusterId} AND m.user_id = ${params.userId}`);
-      }),
+      pool.transaction((tx) =>
+        changeMemberRole(tx, originOf(ctx), { clusterId: params.clusterId, userId: params.userId, role: body.role, actor: ctx.state.role as Role }),
+      ),
   });
 
   api.route({
@@ -147,11 +93,7 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'Left', schema: success } },
     handler: async (ctx, { params }) => {
       const userId = principalOf(ctx).user.id;
-      await pool.transaction(async (tx) => {
-        await assertNotLastOwner(tx, params.clusterId, await lockMember(tx, params.clusterId, userId));
-        await tx.query(sql.unsafe`DELETE FROM cluster_members WHERE cluster_id = ${params.clusterId} AND user_id = ${userId}`);
-        await recordAudit(tx, originOf(ctx), { clusterId: params.clusterId, action: 'member.leave', target: { type: 'user', id: userId } });
-      });
+      await pool.transaction((tx) => leaveCluster(tx, originOf(ctx), params.clusterId, userId));
       return { success: true, message: 'You left the cluster' };
     },
   });
@@ -167,14 +109,7 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
     permission: { action: 'members.manage', cluster: clusterOf },
     responses: { 200: { description: 'Removed', schema: success } },
     handler: async (ctx, { params }) => {
-      await pool.transaction(async (tx) => {
-        const current = await lockMember(tx, params.clusterId, params.userId);
-        const actor = ctx.state.role as Role;
-        if (!canManageRole(actor, current)) throw forbidden(`As ${actor} you cannot remove a ${current}`);
-        await assertNotLastOwner(tx, params.clusterId, current);
-        await tx.query(sql.unsafe`DELETE FROM cluster_members WHERE cluster_id = ${params.clusterId} AND user_id = ${params.userId}`);
-        await recordAudit(tx, originOf(ctx), { clusterId: params.clusterId, action: 'member.remove', target: { type: 'user', id: params.userId } });
-      });
+      await pool.transaction((tx) => removeMember(tx, originOf(ctx), { clusterId: params.clusterId, userId: params.userId, actor: ctx.state.role as Role }));
       return { success: true, message: 'Member removed' };
     },
   });
@@ -189,16 +124,7 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
     query: invitationListQuery,
     permission: { action: 'members.manage', cluster: clusterOf },
     responses: { 200: { description: 'Invitations (without their secrets)', schema: listOf(invitation) } },
-    handler: async (_ctx, { params, query }) => {
-      const where = sql.fragment`i.cluster_id = ${params.clusterId} ${query.status ? sql.fragment`AND ${INVITATION_STATUS_SQL} = ${query.status}` : sql.fragment``}`;
-      return fetchPage(pool, {
-        schema: invitation,
-        columns: INVITATION_COLUMNS,
-        from: sql.fragment`invitations i WHERE ${where}`,
-        order: orderBy(query.sort, INVITATION_SORT, sql.fragment`i.id`),
-        page: query,
-      });
-    },
+    handler: (_ctx, { params, query }) => invitationPage(pool, params.clusterId, query),
   });
 
   api.route({
@@ -221,32 +147,9 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
       if (!canManageRole(actor, body.role)) throw forbidden(`As ${actor} you cannot invite a ${body.role}`);
       const token = generateSecret('invite');
       const inviterId = principalOf(ctx).user.id;
-      const { created, clusterName, mailsToAddress } = await pool.transaction(async (tx) => {
-        const sentByInviter = await tx.oneFirst(sql.type(z.object({ count: z.number() }))`
-          SELECT count(*)::int AS count FROM invitations WHERE invited_by = ${inviterId} AND created_at > now() - interval '1 day'`);
-        if (sentByInviter >= INVITATIONS_PER_DAY)
-          throw new AppError(429, `You created ${INVITATIONS_PER_DAY} invitations in the last 24 hours, the most a user may; try again later`);
-        const alreadyMember = await tx.exists(sql.unsafe`
-          SELECT 1 FROM cluster_members m JOIN users u ON u.id = m.user_id WHERE m.cluster_id = ${params.clusterId} AND lower(u.email) = ${body.email}`);
-        if (alreadyMember) throw conflict('This person is already a member of the cluster');
-        // An invitation to this address that ran out is closed, so it does not block a new one.
-        await tx.query(sql.unsafe`
-          UPDATE invitations SET status = 'EXPIRED', updated_at = now()
-           WHERE cluster_id = ${params.clusterId} AND lower(email) = ${body.email} AND status = 'PENDING' AND expires_at <= now()`);
-        const invitationId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
-          INSERT INTO invitations (cluster_id, email, role, token_hash, expires_at, invited_by)
-          VALUES (${params.clusterId}, ${body.email}, ${body.role}, ${sql.binary(hashSecret(token))},
-                  now() + make_interval(days => ${INVITATION_DAYS}), ${inviterId})
-          RETURNING id`);
-        // Invitations to this address in the last day, from anyone (this one included): past the limit no more
-        // e-mail goes to it (the link in this answer still works), so revoking and re-inviting cannot flood an inbox.
-        const mailsToAddress = await tx.oneFirst(sql.type(z.object({ count: z.number() }))`
-          SELECT count(*)::int AS count FROM invitations WHERE lower(email) = ${body.email} AND created_at > now() - interval '1 day'`);
-        await recordAudit(tx, originOf(ctx), { clusterId: params.clusterId, action: 'invitation.create', target: { type: 'invitation', id: invitationId } });
-        const clusterName = await tx.oneFirst(sql.type(z.object({ name: z.string() }))`SELECT name FROM clusters WHERE id = ${params.clusterId}`);
-        const created = await tx.one(sql.type(invitation)`SELECT ${INVITATION_COLUMNS} FROM invitations i WHERE i.id = ${invitationId}`);
-        return { created, clusterName, mailsToAddress };
-      });
+      const { created, clusterName, mailsToAddress } = await pool.transaction((tx) =>
+        createInvitation(tx, originOf(ctx), { clusterId: params.clusterId, email: body.email, role: body.role, inviterId, tokenHash: hashSecret(token) }),
+      );
       // Sent once the invitation exists for good, in the background (a slow SMTP server does not hold the answer up):
       // `emailed` says it is on its way; a failed send is logged, and the link in this answer works either way.
       const link = invitationLink(config.publicUrl, token);
@@ -268,19 +171,9 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
     permission: { action: 'members.manage', cluster: clusterOf },
     responses: { 200: { description: 'Revoked', schema: success }, 409: { description: 'No longer pending' } },
     handler: async (ctx, { params }) => {
-      await pool.transaction(async (tx) => {
-        const row = await tx.maybeOne(sql.type(z.object({ role: z.enum(ROLES), status: z.string() }))`
-          SELECT role, ${INVITATION_STATUS_SQL} AS status FROM invitations i WHERE i.id = ${params.invitationId} AND i.cluster_id = ${params.clusterId} FOR UPDATE`);
-        if (!row) throw notFound('Invitation not found');
-        if (!canManageRole(ctx.state.role as Role, row.role)) throw forbidden(`As ${ctx.state.role} you cannot revoke an invitation for a ${row.role}`);
-        if (row.status !== 'PENDING') throw conflict(`The invitation is ${row.status.toLowerCase()}, not pending`);
-        await tx.query(sql.unsafe`UPDATE invitations SET status = 'REVOKED', updated_at = now() WHERE id = ${params.invitationId}`);
-        await recordAudit(tx, originOf(ctx), {
-          clusterId: params.clusterId,
-          action: 'invitation.revoke',
-          target: { type: 'invitation', id: params.invitationId },
-        });
-      });
+      await pool.transaction((tx) =>
+        revokeInvitation(tx, originOf(ctx), { clusterId: params.clusterId, invitationId: params.invitationId, actor: ctx.state.role as Role }),
+      );
       return { success: true, message: 'Invitation revoked' };
     },
   });

@@ -3,10 +3,9 @@
  * flags and notes, purchases, kicks and bans. Reading needs membership; moderation needs `players.moderate`
  * (OWNER, ADMIN, MODERATOR). Kicks and bans reach the game through durable jobs.
  */
-import { sql } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { conflict, notFound } from '../../schema/errors.ts';
+import { notFound } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
 import { clusterOfParam } from '../http/clusterOf.ts';
 import { id, listOf } from '../../schema/http.ts';
@@ -32,13 +31,12 @@ import {
   sessionListQuery,
   unbanPlayerAnswer,
 } from '../../schema/players.ts';
-import { recordAudit } from '../../orchestrator/audit.ts';
 import { principalOf } from '../identity/principal.ts';
-import { orderBy, fetchPage } from '../../sql/listing.ts';
-import { createJob, getJob } from '../../orchestrator/jobs/store.ts';
+import { getJob } from '../../orchestrator/jobs/store.ts';
 import { findPlayer, playerDetailOf, playerListPage, playerStatsOf, serverPlayersOf, sessionPage } from '../../orchestrator/players/store.ts';
-import { ACTIVE_BAN, BAN_COLUMNS, createBan, getBan, revokeBan, revokePlayerBans } from '../../orchestrator/players/bans.ts';
+import { banPage, createBan, getBan, revokeBan, revokePlayerBans } from '../../orchestrator/players/bans.ts';
 import { originOf } from '../identity/origin.ts';
+import { addPurchase, requestKick, updatePlayer } from '../../orchestrator/players/records.ts';
 
 /** How long a kick waits for the game by default (`?wait=` overrides). */
 const KICK_DEFAULT_WAIT_S = 10;
@@ -132,20 +130,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     permission: { action: 'players.moderate', player: { param: 'id' } },
     responses: { 200: { description: 'The player', schema: playerPatchAnswer } },
     handler: (ctx, { params, body }) =>
-      pool.transaction(async (tx) => {
-        const player = await findPlayer(tx, params.id, true);
-        if (body.notes !== undefined) {
-          await tx.query(
-            sql.unsafe`INSERT INTO player_notes (player_id, content, created_by) VALUES (${params.id}, ${body.notes}, ${principalOf(ctx).user.id})`,
-          );
-        }
-        const answer = await tx.one(sql.type(playerPatchAnswer)`
-          UPDATE players SET flags = ${body.flags ? sql.array(body.flags, 'text') : sql.fragment`flags`}, updated_at = now()
-           WHERE id = ${params.id} RETURNING id, flags, updated_at AS "updatedAt"`);
-        const action = body.flags && body.notes !== undefined ? 'player.update' : body.flags ? 'player.flags' : 'player.note';
-        await recordAudit(tx, originOf(ctx), { clusterId: player.clusterId, action, target: { type: 'player', id: params.id } });
-        return answer;
-      }),
+      pool.transaction((tx) => updatePlayer(tx, originOf(ctx), { playerId: params.id, userId: principalOf(ctx).user.id, body })),
   });
 
   api.route({
@@ -161,15 +146,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     status: 201,
     responses: { 201: { description: 'The purchase', schema: purchase } },
     handler: (ctx, { params, body }) =>
-      pool.transaction(async (tx) => {
-        const player = await findPlayer(tx, params.id);
-        const created = await tx.one(sql.type(purchase)`
-          INSERT INTO player_purchases (player_id, product_name, amount, currency, created_by)
-          VALUES (${params.id}, ${body.productName}, ${body.amount}, ${body.currency}, ${principalOf(ctx).user.id})
-          RETURNING id, product_name AS "productName", amount::float8 AS amount, currency, created_at AS "createdAt"`);
-        await recordAudit(tx, originOf(ctx), { clusterId: player.clusterId, action: 'purchase.create', target: { type: 'player', id: params.id } });
-        return created;
-      }),
+      pool.transaction((tx) => addPurchase(tx, originOf(ctx), { playerId: params.id, userId: principalOf(ctx).user.id, body })),
   });
 
   api.route({
@@ -191,26 +168,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
       409: { description: 'The player is not on that server' },
     },
     handler: async (ctx, { params, query, body }) => {
-      const created = await pool.transaction(async (tx) => {
-        const player = await findPlayer(tx, params.id);
-        const serverId = body.serverId ?? player.currentServerId;
-        if (!serverId) throw conflict('The player is not online');
-        const server = await tx.maybeOne(sql.type(z.object({ machineId: z.string(), name: z.string() }))`
-          SELECT sv.machine_id AS "machineId", sv.name FROM servers sv
-           WHERE sv.id = ${serverId} AND sv.cluster_id = ${player.clusterId}
-             AND EXISTS (SELECT 1 FROM player_sessions s WHERE s.server_id = sv.id AND s.player_id = ${player.id} AND s.left_at IS NULL)`);
-        if (!server) throw conflict('The player is not on that server');
-        const job = await createJob(tx, originOf(ctx), {
-          clusterId: player.clusterId,
-          serverId,
-          machineId: server.machineId,
-          playerId: player.id,
-          type: 'KICK',
-          params: { steamId: player.steamId, username: player.username, reason: body.reason },
-        });
-        await recordAudit(tx, originOf(ctx), { clusterId: player.clusterId, action: 'player.kick', target: { type: 'player', id: player.id } });
-        return { job, player, server };
-      });
+      const created = await pool.transaction((tx) => requestKick(tx, originOf(ctx), params.id, body));
       const wait = query.wait ?? KICK_DEFAULT_WAIT_S;
       if (wait > 0) await jobEvents.waitForEnd(created.job.id, wait * 1000);
       const current = wait > 0 ? await getJob(pool, created.job.id) : created.job;
@@ -280,21 +238,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     query: banListQuery,
     permission: { action: 'cluster.read', cluster: 'clusterId' },
     responses: { 200: { description: 'Bans', schema: listOf(ban) } },
-    handler: (_ctx, { params, query }) => {
-      const filters = [
-        sql.fragment`b.cluster_id = ${params.clusterId}`,
-        ...(query.playerId ? [sql.fragment`b.player_id = ${query.playerId}`] : []),
-        ...(query.serverId ? [sql.fragment`(b.cluster_wide OR b.server_id = ${query.serverId})`] : []),
-        ...(query.active === undefined ? [] : [query.active ? sql.fragment`${ACTIVE_BAN}` : sql.fragment`NOT (${ACTIVE_BAN})`]),
-      ];
-      return fetchPage(pool, {
-        schema: ban,
-        columns: BAN_COLUMNS,
-        from: sql.fragment`bans b WHERE ${sql.join(filters, sql.fragment` AND `)}`,
-        order: orderBy(query.sort, { createdAt: sql.fragment`b.created_at`, expiresAt: sql.fragment`b.expires_at` }, sql.fragment`b.id`),
-        page: query,
-      });
-    },
+    handler: (_ctx, { params, query }) => banPage(pool, params.clusterId, query),
   });
 
   api.route({

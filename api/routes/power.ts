@@ -5,7 +5,6 @@
  * 202 with the Job and `Location`, or — with `?wait=N`, and by default for RCON (10 s) — the finished result.
  */
 import type { Context } from 'koa';
-import { sql } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
@@ -15,6 +14,7 @@ import { getJob } from '../../orchestrator/jobs/store.ts';
 import { uuidV7 } from '../../sql/uuidV7.ts';
 import { acceptServerJob, DESIRED_BY_TYPE, type ServerJobRequest } from '../../orchestrator/jobs/serverJobs.ts';
 import { originOf } from '../identity/origin.ts';
+import { serverVersion } from '../../orchestrator/servers/store.ts';
 
 /** How long an RCON call waits for its output when `?wait` is not given. */
 const RCON_DEFAULT_WAIT_S = 10;
@@ -133,7 +133,7 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
       },
       handler: async (ctx, { params, query }) => {
         // The version asked for travels with the job: a PATCH just before reaches the agent's configuration later.
-        const version = await pool.maybeOneFirst(sql.type(z.object({ version: z.string().nullable() }))`SELECT version FROM servers WHERE id = ${params.id}`);
+        const version = await serverVersion(pool, params.id);
         const request = { serverId: params.id, type: install.type, params: { version: version ?? null }, desired: null, requireRunning: false };
         answerJob(ctx, await acceptAndSettle(ctx, { ...request, requireStopped: install.requireStopped }, query.wait ?? 0));
       },

@@ -9,54 +9,23 @@
  * routes do).
  */
 import type { Context } from 'koa';
-import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { conflict, validationFailed } from '../../schema/errors.ts';
+import { validationFailed } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
 import { clusterOfParam } from '../http/clusterOf.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
 import { job, powerQuery } from '../../schema/jobs.ts';
-import { createTaskBody, schedulePreview, schedulePreviewQuery, scheduleProblem, task, taskListQuery, updateTaskBody, type Step } from '../../schema/tasks.ts';
-import { recordAudit } from '../../orchestrator/audit.ts';
-import { fetchPage, orderBy } from '../../sql/listing.ts';
+import { createTaskBody, schedulePreview, schedulePreviewQuery, scheduleProblem, task, taskListQuery, updateTaskBody } from '../../schema/tasks.ts';
 import { getJob } from '../../orchestrator/jobs/store.ts';
 import { nextRunAfter } from '../../schema/schedule.ts';
-import { getTask, runUnderway, scheduleOccurrence, setTaskServers, startRun, TASK_COLUMNS, unscheduleTask } from '../../orchestrator/tasks/store.ts';
+import { getTask } from '../../orchestrator/tasks/store.ts';
+import { createTask, deleteTask, startManualRun, taskPage, updateTask } from '../../orchestrator/tasks/definitions.ts';
 import { originOf } from '../identity/origin.ts';
-
-const SORT = {
-  name: sql.fragment`lower(t.name)`,
-  createdAt: sql.fragment`t.created_at`,
-  nextRunAt: sql.fragment`t.next_run_at`,
-  lastRunAt: sql.fragment`t.last_run_at`,
-};
 
 const taskParams = z.object({ id });
 const success = z.object({ success: z.literal(true), message: z.string() });
-
-/** Checks that every server is in the cluster (locking them against deletion until the transaction ends). */
-async function checkServers(tx: CommonQueryMethods, clusterId: string, serverIds: readonly string[]): Promise<void> {
-  const found = new Set(
-    await tx.anyFirst(sql.type(z.object({ id: z.string() }))`
-      SELECT id FROM servers WHERE id = ANY(${sql.array([...serverIds], 'uuid')}) AND cluster_id = ${clusterId} FOR SHARE`),
-  );
-  const missing = serverIds.flatMap((serverId, index) =>
-    found.has(serverId) ? [] : [{ field: `serverIds.${index}`, message: 'no such server in this cluster' }],
-  );
-  if (missing.length > 0) throw validationFailed(missing);
-}
-
-/** Steps as stored: only the fields each type uses, defaults filled. */
-const storable = (steps: readonly Step[]) =>
-  steps.map((step) => ({
-    type: step.type,
-    ...(step.command !== undefined ? { command: step.command } : {}),
-    ...(step.message !== undefined ? { message: step.message } : {}),
-    delaySeconds: step.delaySeconds,
-    continueOnFailure: step.continueOnFailure,
-  }));
 
 export function installTaskRoutes(api: Api, deps: AppDeps) {
   const { pool, jobEvents } = deps;
@@ -73,17 +42,7 @@ export function installTaskRoutes(api: Api, deps: AppDeps) {
     query: taskListQuery,
     permission: { action: 'cluster.read', cluster: 'clusterId' },
     responses: { 200: { description: 'Tasks', schema: listOf(task) } },
-    handler: (_ctx, { params, query }) =>
-      fetchPage(pool, {
-        schema: task,
-        columns: TASK_COLUMNS,
-        from: sql.fragment`tasks t WHERE ${sql.join(
-          [sql.fragment`t.cluster_id = ${params.clusterId}`, ...(query.enabled === undefined ? [] : [sql.fragment`t.enabled = ${query.enabled}`])],
-          sql.fragment` AND `,
-        )}`,
-        order: orderBy(query.sort, SORT, sql.fragment`t.id`),
-        page: query,
-      }),
+    handler: (_ctx, { params, query }) => taskPage(pool, params.clusterId, query),
   });
 
   api.route({
@@ -101,19 +60,7 @@ export function installTaskRoutes(api: Api, deps: AppDeps) {
     status: 201,
     responses: { 201: { description: 'The task', schema: task, headers: { Location: 'The task' } } },
     handler: async (ctx, { params, body }) => {
-      const created = await pool.transaction(async (tx) => {
-        await checkServers(tx, params.clusterId, body.serverIds);
-        const enabled = body.enabled ?? true;
-        const taskId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
-          INSERT INTO tasks (cluster_id, name, description, schedule, timezone, steps, only_when_online, enabled)
-          VALUES (${params.clusterId}, ${body.name}, ${body.description ?? null}, ${body.schedule}, ${body.timezone ?? 'UTC'},
-                  ${sql.jsonb(storable(body.steps) as never)}, ${body.onlyWhenOnline ?? false}, ${enabled})
-          RETURNING id`);
-        await setTaskServers(tx, taskId, body.serverIds);
-        await scheduleOccurrence(tx, taskId, enabled ? nextRunAfter(body.schedule, body.timezone ?? 'UTC', new Date()) : null);
-        await recordAudit(tx, originOf(ctx), { clusterId: params.clusterId, action: 'task.create', target: { type: 'task', id: taskId } });
-        return getTask(tx, taskId);
-      });
+      const created = await pool.transaction((tx) => createTask(tx, originOf(ctx), params.clusterId, body));
       ctx.set('Location', `/api/v1/tasks/${created.id}`);
       return created;
     },
@@ -165,32 +112,7 @@ export function installTaskRoutes(api: Api, deps: AppDeps) {
     body: updateTaskBody,
     permission: { action: 'tasks.manage', cluster: byTask },
     responses: { 200: { description: 'The task', schema: task } },
-    handler: (ctx, { params, body }) =>
-      pool.transaction(async (tx) => {
-        const current = await tx.one(sql.type(z.object({ clusterId: z.string(), schedule: z.string(), timezone: z.string(), enabled: z.boolean() }))`
-          SELECT cluster_id AS "clusterId", schedule, timezone, enabled FROM tasks WHERE id = ${params.id} FOR UPDATE`);
-        const schedule = body.schedule ?? current.schedule;
-        const timezone = body.timezone ?? current.timezone;
-        const enabled = body.enabled ?? current.enabled;
-        const problem = scheduleProblem(schedule, timezone);
-        if (problem) throw validationFailed([{ field: body.schedule !== undefined ? 'schedule' : 'timezone', message: problem }]);
-        if (body.serverIds) await checkServers(tx, current.clusterId, body.serverIds);
-        await tx.query(sql.unsafe`
-          UPDATE tasks SET
-            name = ${body.name ?? sql.fragment`name`},
-            description = ${body.description === undefined ? sql.fragment`description` : body.description},
-            schedule = ${schedule}, timezone = ${timezone}, enabled = ${enabled},
-            next_run_at = CASE WHEN ${enabled} THEN next_run_at END,
-            steps = ${body.steps ? sql.jsonb(storable(body.steps) as never) : sql.fragment`steps`},
-            only_when_online = ${body.onlyWhenOnline ?? sql.fragment`only_when_online`},
-            updated_at = now()
-           WHERE id = ${params.id}`);
-        if (body.serverIds) await setTaskServers(tx, params.id, body.serverIds);
-        const rescheduled = schedule !== current.schedule || timezone !== current.timezone || enabled !== current.enabled;
-        if (rescheduled) await scheduleOccurrence(tx, params.id, enabled ? nextRunAfter(schedule, timezone, new Date()) : null);
-        await recordAudit(tx, originOf(ctx), { clusterId: current.clusterId, action: 'task.update', target: { type: 'task', id: params.id } });
-        return getTask(tx, params.id);
-      }),
+    handler: (ctx, { params, body }) => pool.transaction((tx) => updateTask(tx, originOf(ctx), params.id, body)),
   });
 
   api.route({
@@ -204,12 +126,7 @@ export function installTaskRoutes(api: Api, deps: AppDeps) {
     permission: { action: 'tasks.manage', cluster: byTask },
     responses: { 200: { description: 'Deleted', schema: success } },
     handler: async (ctx, { params }) => {
-      await pool.transaction(async (tx) => {
-        const clusterId = await tx.oneFirst(sql.type(z.object({ clusterId: z.string() }))`
-          DELETE FROM tasks WHERE id = ${params.id} RETURNING cluster_id AS "clusterId"`);
-        await unscheduleTask(tx, params.id);
-        await recordAudit(tx, originOf(ctx), { clusterId, action: 'task.delete', target: { type: 'task', id: params.id } });
-      });
+      await pool.transaction((tx) => deleteTask(tx, originOf(ctx), params.id));
       return { success: true, message: 'Task deleted' };
     },
   });
@@ -232,14 +149,7 @@ export function installTaskRoutes(api: Api, deps: AppDeps) {
       409: { description: 'A run of the task is under way' },
     },
     handler: async (ctx: Context, { params, query }) => {
-      const started = await pool.transaction(async (tx) => {
-        const clusterId = await tx.oneFirst(sql.type(z.object({ clusterId: z.string() }))`
-          SELECT cluster_id AS "clusterId" FROM tasks WHERE id = ${params.id} FOR UPDATE`);
-        if (await runUnderway(tx, params.id)) throw conflict('A run of this task is under way; wait for it to end');
-        const run = await startRun(tx, originOf(ctx), params.id, { trigger: 'MANUAL' });
-        await recordAudit(tx, originOf(ctx), { clusterId, action: 'task.run', target: { type: 'task', id: params.id } });
-        return run;
-      });
+      const started = await pool.transaction((tx) => startManualRun(tx, originOf(ctx), params.id));
       const wait = query.wait ?? 0;
       if (wait > 0) await jobEvents.waitForEnd(started.id, wait * 1000);
       const current = wait > 0 ? await getJob(pool, started.id) : started;

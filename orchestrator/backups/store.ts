@@ -6,10 +6,11 @@
  */
 import { sql, type CommonQueryMethods, type DatabasePool } from 'slonik';
 import { z } from 'zod';
-import { backup, type Backup } from '../../schema/backups.ts';
+import { backup, type Backup, type backupListQuery } from '../../schema/backups.ts';
 import { conflict, notFound } from '../../schema/errors.ts';
 import type { Job } from '../../schema/jobs.ts';
 import type { Origin } from '../../schema/origin.ts';
+import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { uuidV7 } from '../../sql/uuidV7.ts';
 import { recordAudit } from '../audit.ts';
 import { notifyAgent } from '../gateway/notifications.ts';
@@ -25,6 +26,16 @@ export const getBackup = async (connection: CommonQueryMethods, backupId: string
   if (!found) throw notFound('Backup not found');
   return found;
 };
+
+/** One page of `serverId`'s backups, filtered by status and sorted as asked. */
+export const backupPage = (connection: CommonQueryMethods, serverId: string, query: z.output<typeof backupListQuery>) =>
+  fetchPage(connection, {
+    schema: backup,
+    columns: BACKUP_COLUMNS,
+    from: sql.fragment`backups b WHERE b.server_id = ${serverId}${query.status ? sql.fragment` AND b.status = ${query.status}` : sql.fragment``}`,
+    order: orderBy(query.sort, { createdAt: sql.fragment`b.created_at` }, sql.fragment`b.id`),
+    page: query,
+  });
 
 /** `backup 2026-11-24 03:00 UTC` */
 const defaultName = (at: Date) => `backup ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;

@@ -12,7 +12,8 @@ import { badRequest, conflict, notFound } from '../../schema/errors.ts';
 import { recordAudit } from '../audit.ts';
 import { SYSTEM_ORIGIN, type Origin } from '../../schema/origin.ts';
 import { createJob, type JobCreator } from '../jobs/store.ts';
-import { ban as banSchema } from '../../schema/players.ts';
+import { ban as banSchema, type banListQuery } from '../../schema/players.ts';
+import { fetchPage, orderBy } from '../../sql/listing.ts';
 import type { PlayerRef } from './store.ts';
 
 export const BAN_EXPIRE_TASK = 'bans__expire';
@@ -175,4 +176,21 @@ export async function expireBan(tx: CommonQueryMethods, banId: string): Promise<
   // Run a moment early (clocks): throwing makes graphile-worker try again shortly.
   if (!ban.due) throw new Error(`ban ${banId} has not expired yet`);
   return lift(tx, SYSTEM_ORIGIN, banId);
+}
+
+/** One page of a cluster's bans: of a player, those that apply to a server (its own and cluster-wide ones), active or not. */
+export function banPage(connection: CommonQueryMethods, clusterId: string, query: z.output<typeof banListQuery>) {
+  const filters = [
+    sql.fragment`b.cluster_id = ${clusterId}`,
+    ...(query.playerId ? [sql.fragment`b.player_id = ${query.playerId}`] : []),
+    ...(query.serverId ? [sql.fragment`(b.cluster_wide OR b.server_id = ${query.serverId})`] : []),
+    ...(query.active === undefined ? [] : [query.active ? sql.fragment`${ACTIVE_BAN}` : sql.fragment`NOT (${ACTIVE_BAN})`]),
+  ];
+  return fetchPage(connection, {
+    schema: banSchema,
+    columns: BAN_COLUMNS,
+    from: sql.fragment`bans b WHERE ${sql.join(filters, sql.fragment` AND `)}`,
+    order: orderBy(query.sort, { createdAt: sql.fragment`b.created_at`, expiresAt: sql.fragment`b.expires_at` }, sql.fragment`b.id`),
+    page: query,
+  });
 }

@@ -1,0 +1,210 @@
+/**
+ * Servers as rows (docs/api.md): created, listed, changed and deleted here; the HTTP routes parse, authorize and call.
+ * Every change tells the server's agent (servers:sync) and records an audit entry in the change's transaction.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+import { validationFailed } from '../../schema/errors.ts';
+import { DEFAULT_MAX_PLAYERS, type GameType } from '../../schema/games.ts';
+import type { Origin } from '../../schema/origin.ts';
+import { behaviourIssues, consoleModeBody } from '../../schema/serverBehaviour.ts';
+import { server, type clusterServerListQuery, type createServerBody, type serverListQuery, type updateServerBody } from '../../schema/servers.ts';
+import { fetchPage, orderBy } from '../../sql/listing.ts';
+import { recordAudit } from '../audit.ts';
+import { notifyAgent } from '../gateway/notifications.ts';
+import { acceptServerJob } from '../jobs/serverJobs.ts';
+
+const SERVER_COLUMNS = sql.fragment`
+  s.id, s.cluster_id AS "clusterId", s.machine_id AS "machineId", s.name, s.game_type AS "gameType",
+  s.game_port AS "gamePort", s.query_port AS "queryPort", s.rcon_port AS "rconPort", s.max_players AS "maxPlayers",
+  s.status, s.desired_status AS "desiredStatus", s.players_online AS "playersOnline", s.auto_restart AS "autoRestart",
+  s.start_command AS "startCommand", s.env, s.memory_limit_mb AS "memoryLimitMb", s.cpu_limit_percent AS "cpuLimitPercent",
+  s.last_status_at AS "lastStatusAt", s.status_reason AS "statusReason",
+  s.last_exit_code AS "lastExitCode", s.stats, s.version, s.installed_version AS "installedVersion", s.installed_at AS "installedAt", s.os_user AS "osUser",
+  s.accept_eula AS "acceptEula", s.install_command AS "installCommand", s.backup_retention AS "backupRetention",
+  s.ready, s.console_mode AS "consoleMode", s.stop,
+  s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;
+const SORT = {
+  name: sql.fragment`lower(s.name)`,
+  createdAt: sql.fragment`s.created_at`,
+  status: sql.fragment`s.status`,
+  gameType: sql.fragment`s.game_type`,
+  playersOnline: sql.fragment`s.players_online`,
+};
+
+type Server = z.output<typeof server>;
+
+const jsonOrNull = (value: Record<string, unknown> | null | undefined) => (value ? sql.jsonb(value as never) : null);
+
+/** A generated RCON password: 24 URL-safe characters. */
+const generateRconPassword = () => randomBytes(18).toString('base64url');
+
+export const getServer = (connection: CommonQueryMethods, serverId: string): Promise<Server> =>
+  connection.one(sql.type(server)`SELECT ${SERVER_COLUMNS} FROM servers s WHERE s.id = ${serverId}`);
+
+/** The version a server is set to install (null: the latest), or null for no such server. */
+export const serverVersion = (connection: CommonQueryMethods, serverId: string): Promise<string | null> =>
+  connection.maybeOneFirst(sql.type(z.object({ version: z.string().nullable() }))`SELECT version FROM servers WHERE id = ${serverId}`);
+
+/** Replaces the server's rows in server_ports; a port taken on the machine is a 409 (primary key). */
+async function claimPorts(tx: CommonQueryMethods, serverId: string, machineId: string, ports: number[]): Promise<void> {
+  await tx.query(sql.unsafe`DELETE FROM server_ports WHERE server_id = ${serverId}`);
+  await tx.query(sql.unsafe`
+    INSERT INTO server_ports (machine_id, port, server_id) SELECT ${machineId}, unnest(${sql.array(ports, 'int4')}), ${serverId}`);
+}
+
+function filters(query: { status?: string; gameType?: string; game?: string; machineId?: string }) {
+  const gameType = query.gameType ?? query.game;
+  return [
+    ...(query.status ? [sql.fragment`s.status = ${query.status}`] : []),
+    ...(gameType ? [sql.fragment`s.game_type = ${gameType}`] : []),
+    ...(query.machineId ? [sql.fragment`s.machine_id = ${query.machineId}`] : []),
+  ];
+}
+
+/** One page of a cluster's servers. */
+export const clusterServerPage = (connection: CommonQueryMethods, clusterId: string, query: z.output<typeof clusterServerListQuery>) =>
+  fetchPage(connection, {
+    schema: server,
+    columns: SERVER_COLUMNS,
+    from: sql.fragment`servers s WHERE ${sql.join([sql.fragment`s.cluster_id = ${clusterId}`, ...filters(query)], sql.fragment` AND `)}`,
+    order: orderBy(query.sort, SORT, sql.fragment`s.id`),
+    page: query,
+  });
+
+/** Who lists servers across clusters: a user sees their clusters' servers; an API token only those of its scope too. */
+export type ServerViewer = { userId: string; tokenClusterIds: readonly string[] | null };
+
+/** One page of the servers of every cluster `viewer` can see. */
+export function visibleServerPage(connection: CommonQueryMethods, viewer: ServerViewer, query: z.output<typeof serverListQuery>) {
+  const visible = [
+    sql.fragment`s.cluster_id IN (SELECT cluster_id FROM cluster_members WHERE user_id = ${viewer.userId})`,
+    ...(viewer.tokenClusterIds ? [sql.fragment`s.cluster_id = ANY(${sql.array([...viewer.tokenClusterIds], 'uuid')})`] : []),
+    ...(query.clusterId ? [sql.fragment`s.cluster_id = ${query.clusterId}`] : []),
+  ];
+  return fetchPage(connection, {
+    schema: server,
+    columns: SERVER_COLUMNS,
+    from: sql.fragment`servers s WHERE ${sql.join([...visible, ...filters(query)], sql.fragment` AND `)}`,
+    order: orderBy(query.sort, SORT, sql.fragment`s.id`),
+    page: query,
+  });
+}
+
+/**
+ * Creates a server in `clusterId` on `tx` (the request's transaction) and, for a server that runs its game's default
+ * start command, accepts its INSTALL job at once (docs/installs-and-backups.md).
+ */
+export async function createServer(
+  tx: CommonQueryMethods,
+  origin: Origin,
+  clusterId: string,
+  body: z.output<typeof createServerBody>,
+): Promise<{ server: Server; installJobId: string | null }> {
+  const machineCluster = await tx.maybeOneFirst(sql.type(z.object({ clusterId: z.string() }))`
+    SELECT cluster_id AS "clusterId" FROM machines WHERE id = ${body.machineId} FOR SHARE`);
+  if (machineCluster !== clusterId) throw validationFailed([{ field: 'machineId', message: 'no such machine in this cluster' }]);
+  const serverId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
+    INSERT INTO servers (cluster_id, machine_id, name, game_type, game_port, query_port, rcon_port, max_players,
+                         auto_restart, start_command, env, memory_limit_mb, cpu_limit_percent, rcon_password,
+                         version, accept_eula, install_command, backup_retention, ready, console_mode, stop)
+    VALUES (${clusterId}, ${body.machineId}, ${body.name}, ${body.gameType}, ${body.gamePort}, ${body.queryPort}, ${body.rconPort},
+            ${body.maxPlayers ?? DEFAULT_MAX_PLAYERS[body.gameType as GameType]}, ${body.autoRestart ?? true},
+            ${body.startCommand ?? null}, ${body.env ? sql.jsonb(body.env) : null}, ${body.memoryLimitMb ?? null}, ${body.cpuLimitPercent ?? null},
+            ${body.rconPassword ?? generateRconPassword()},
+            ${body.version ?? null}, ${body.acceptEula ?? false}, ${body.installCommand ?? null}, ${body.backupRetention ?? 5},
+            ${jsonOrNull(body.ready)}, ${body.consoleMode ?? null}, ${jsonOrNull(body.stop)})
+    RETURNING id`);
+  await claimPorts(tx, serverId, body.machineId, [body.gamePort, body.queryPort, body.rconPort]);
+  await notifyAgent(tx, { type: 'servers_changed', machineId: body.machineId });
+  await recordAudit(tx, origin, { clusterId, action: 'server.create', target: { type: 'server', id: serverId } });
+  let installJobId: string | null = null;
+  if (body.autoInstall ?? (!body.startCommand && body.gameType !== 'CUSTOM')) {
+    const install = await acceptServerJob(tx, origin, {
+      serverId,
+      type: 'INSTALL',
+      params: { version: body.version ?? null },
+      desired: null,
+      requireRunning: false,
+      audit: { action: 'server.install' },
+    });
+    installJobId = install.id;
+  }
+  return { server: await getServer(tx, serverId), installJobId };
+}
+
+/** Changes a server of `clusterId` on `tx` (the request's transaction): what the body leaves out stays as it is. */
+export async function updateServer(
+  tx: CommonQueryMethods,
+  origin: Origin,
+  clusterId: string,
+  serverId: string,
+  body: z.output<typeof updateServerBody>,
+): Promise<Server> {
+  const current = await tx.one(sql.type(
+    z.object({
+      machineId: z.string(),
+      gameType: z.string(),
+      gamePort: z.number(),
+      queryPort: z.number(),
+      rconPort: z.number(),
+      startCommand: z.string().nullable(),
+      consoleMode: consoleModeBody,
+      stop: z.object({ mode: z.string() }).nullable(),
+    }),
+  )`
+    SELECT machine_id AS "machineId", game_type AS "gameType", game_port AS "gamePort", query_port AS "queryPort",
+           rcon_port AS "rconPort", start_command AS "startCommand", console_mode AS "consoleMode", stop
+      FROM servers WHERE id = ${serverId} FOR UPDATE`);
+  const ports = {
+    gamePort: body.gamePort ?? current.gamePort,
+    queryPort: body.queryPort ?? current.queryPort,
+    rconPort: body.rconPort ?? current.rconPort,
+  };
+  const distinct = new Set(Object.values(ports)).size === 3;
+  if (!distinct) {
+    const fields = (['gamePort', 'queryPort', 'rconPort'] as const).filter((field) => body[field] !== undefined);
+    throw validationFailed(fields.map((field) => ({ field, message: 'the game, query and RCON ports of a server must differ' })));
+  }
+  const startCommand = body.startCommand === undefined ? current.startCommand : body.startCommand;
+  if (current.gameType === 'CUSTOM' && !startCommand) throw validationFailed([{ field: 'startCommand', message: 'required for CUSTOM servers' }]);
+  const behaviour = behaviourIssues(current.gameType, {
+    ready: body.ready,
+    consoleMode: body.consoleMode === undefined ? current.consoleMode : body.consoleMode,
+    stop: body.stop === undefined ? current.stop : body.stop,
+  });
+  if (behaviour.length > 0) throw validationFailed(behaviour);
+  await tx.query(sql.unsafe`
+    UPDATE servers SET
+      name = ${body.name ?? sql.fragment`name`},
+      game_port = ${ports.gamePort}, query_port = ${ports.queryPort}, rcon_port = ${ports.rconPort},
+      max_players = ${body.maxPlayers ?? sql.fragment`max_players`},
+      auto_restart = ${body.autoRestart ?? sql.fragment`auto_restart`},
+      start_command = ${startCommand},
+      env = ${body.env === undefined ? sql.fragment`env` : body.env === null ? null : sql.jsonb(body.env)},
+      memory_limit_mb = ${body.memoryLimitMb === undefined ? sql.fragment`memory_limit_mb` : body.memoryLimitMb},
+      cpu_limit_percent = ${body.cpuLimitPercent === undefined ? sql.fragment`cpu_limit_percent` : body.cpuLimitPercent},
+      version = ${body.version === undefined ? sql.fragment`version` : body.version},
+      accept_eula = ${body.acceptEula ?? sql.fragment`accept_eula`},
+      install_command = ${body.installCommand === undefined ? sql.fragment`install_command` : body.installCommand},
+      backup_retention = ${body.backupRetention ?? sql.fragment`backup_retention`},
+      rcon_password = ${body.rconPassword ?? sql.fragment`rcon_password`},
+      ready = ${body.ready === undefined ? sql.fragment`ready` : jsonOrNull(body.ready)},
+      console_mode = ${body.consoleMode === undefined ? sql.fragment`console_mode` : body.consoleMode},
+      stop = ${body.stop === undefined ? sql.fragment`stop` : jsonOrNull(body.stop)},
+      updated_at = now()
+     WHERE id = ${serverId}`);
+  await claimPorts(tx, serverId, current.machineId, Object.values(ports));
+  await notifyAgent(tx, { type: 'servers_changed', machineId: current.machineId });
+  await recordAudit(tx, origin, { clusterId, action: 'server.update', target: { type: 'server', id: serverId } });
+  return getServer(tx, serverId);
+}
+
+/** Deletes a server of `clusterId` on `tx` (the request's transaction, which has already cancelled its unfinished jobs). */
+export async function deleteServer(tx: CommonQueryMethods, origin: Origin, clusterId: string, serverId: string): Promise<void> {
+  const machineId = await tx.oneFirst(sql.type(z.object({ machineId: z.string() }))`
+    DELETE FROM servers WHERE id = ${serverId} RETURNING machine_id AS "machineId"`);
+  await notifyAgent(tx, { type: 'servers_changed', machineId });
+  await recordAudit(tx, origin, { clusterId, action: 'server.delete', target: { type: 'server', id: serverId } });
+}
