@@ -128,6 +128,50 @@ test.serial("a server's settings: changed fields saved (and only they sent), a b
   t.deepEqual([...errors, ...seen.errors], []);
 });
 
+test.serial("a CUSTOM server's settings: how it is ready, its console and its stop, sent only when changed, and back to the game's own", async (t) => {
+  const owner = await signUp(app, 'behaviour-owner');
+  const { clusterId, machineId } = await registerMachine(app, owner);
+  const server = await createFakeServer(app, owner, clusterId, machineId, { name: 'Modded' });
+  const { page, errors } = await signedIn(owner);
+  const patches: unknown[] = [];
+  page.on('request', (request) => void (request.method() === 'PATCH' && patches.push(request.postDataJSON())));
+
+  await page.goto(`${app.url}/#/c/${clusterId}/servers/${server.id}/edit`);
+  await page.getByRole('heading', { name: 'Settings of Modded' }).waitFor();
+  await page.getByLabel('Ready when').selectOption('LINE');
+  await page.getByLabel('Ready line pattern').fill('^Server started');
+  await page.getByLabel('Console', { exact: true }).selectOption('STDIN');
+  await page.getByLabel('Stop by').selectOption('COMMAND');
+  await page.getByLabel('Stop command').fill('quit');
+  await page.getByLabel('Grace before SIGTERM (s)').fill('10');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByRole('status').filter({ hasText: 'Saved:' }).waitFor();
+  const wanted = {
+    ready: { mode: 'LINE', pattern: '^Server started' },
+    consoleMode: 'STDIN',
+    stop: { mode: 'COMMAND', command: 'quit', graceSeconds: 10 },
+  };
+  t.deepEqual(patches, [wanted]);
+  t.like(await getServer(owner, server.id), wanted);
+
+  // Shown again as saved; untouched, nothing is sent.
+  await page.reload();
+  t.is(await page.getByLabel('Ready line pattern').inputValue(), '^Server started');
+  t.is(await page.getByLabel('Console', { exact: true }).inputValue(), 'STDIN');
+  patches.length = 0;
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByText('Nothing to save').waitFor();
+  t.deepEqual(patches, []);
+
+  // An empty mode is the game's own again: null.
+  await page.getByLabel('Ready when').selectOption('');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByRole('status').filter({ hasText: 'Saved:' }).waitFor();
+  t.deepEqual(patches, [{ ready: null }]);
+  t.like(await getServer(owner, server.id), { ready: null, consoleMode: 'STDIN' });
+  t.deepEqual(errors, []);
+});
+
 test.serial('webhooks: created with the secret shown once, tested against a receiver, a failed delivery retried, disabled, deleted', async (t) => {
   const owner = await signUp(app, 'hooks');
   const clusterId = await createCluster(app, owner, 'Hooked');

@@ -190,7 +190,23 @@ export function Field({ name, label, hint, multiline, ...input }: FieldProps) {
   );
 }
 
-export function Select({ name, label, options, value }: { name: string; label: string; options: (string | [string, string])[]; value?: string }) {
+/**
+ * A labelled select. `value` holds it to a value (it is set again at every render); `initial` only chooses the option
+ * shown first, leaving the choice to the user (a form that starts from a record's values).
+ */
+export function Select({
+  name,
+  label,
+  options,
+  value,
+  initial,
+}: {
+  name: string;
+  label: string;
+  options: (string | [string, string])[];
+  value?: string;
+  initial?: string;
+}) {
   const error = useContext(FieldErrors)[name];
   const id = useId();
   // The label does not wrap the select: its chosen option would become part of the label's name.
@@ -201,7 +217,7 @@ export function Select({ name, label, options, value }: { name: string; label: s
         {options.map((option) => {
           const [key, text] = typeof option === 'string' ? [option, option] : option;
           return (
-            <option key={key} value={key}>
+            <option key={key} value={key} selected={initial === undefined ? undefined : key === initial}>
               {text}
             </option>
           );

@@ -10,6 +10,7 @@ import type { Schemas } from '../../../clients/typescript/src/client.ts';
 import { api } from '../session.ts';
 import { link, type PageProps } from '../nav.ts';
 import { can, Field, Form, Notice, Select, Show, useFieldError, useLoad } from '../ui.tsx';
+import { CONSOLE_MODES, customBehaviour, READY_MODES, STOP_MODES, STOP_SIGNALS } from './servers.tsx';
 
 type Server = Schemas['Server'];
 type Body = Record<string, unknown>;
@@ -181,6 +182,11 @@ function EditForm({ server, onSaved, onEdit }: { server: Server; onSaved: (serve
           }
         const variables = envOf(env);
         if (!sameEnv(variables, server.env)) body.env = variables;
+        if (custom(server)) {
+          // A mode left empty is the game's own behaviour again (null); a group is sent only when it differs.
+          const wanted = customBehaviour(values);
+          for (const key of BEHAVIOUR) if (canonical(wanted[key] ?? null) !== canonical(server[key] ?? null)) body[key] = wanted[key] ?? null;
+        }
         const fields = Object.keys(body);
         if (fields.length === 0) return onSaved(server, []);
         onSaved(await api.request<Server>('patch', `/api/v1/servers/${server.id}`, { body }), fields);
@@ -192,7 +198,7 @@ function EditForm({ server, onSaved, onEdit }: { server: Server; onSaved: (serve
             <legend>{group.title}</legend>
             {group.fields.map((field) =>
               field.kind === 'choice' ? (
-                <Select key={field.name} name={field.name} label={field.label} options={field.options ?? []} value={shown(field.current(server))} />
+                <Select key={field.name} name={field.name} label={field.label} options={field.options ?? []} initial={shown(field.current(server))} />
               ) : field.kind === 'flag' ? (
                 <Field
                   key={field.name}
@@ -217,9 +223,44 @@ function EditForm({ server, onSaved, onEdit }: { server: Server; onSaved: (serve
             )}
           </fieldset>
         ))}
+        {custom(server) && <Behaviour server={server} />}
         <Variables rows={env} onChange={setEnv} />
       </div>
     </Form>
+  );
+}
+
+/** A CUSTOM server's own `ready`, `consoleMode` and `stop` (docs/servers.md#custom-servers). */
+const BEHAVIOUR = ['ready', 'consoleMode', 'stop'] as const;
+/** JSON with sorted keys, so the same settings compare equal whatever order their fields came in. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b))) : inner,
+  );
+
+function Behaviour({ server }: { server: Server }) {
+  const ready = server.ready;
+  const stop = server.stop;
+  return (
+    <fieldset>
+      <legend>When ready, console, stop (empty: RCON)</legend>
+      <Select name="ready" label="Ready when" options={READY_MODES} initial={ready?.mode ?? ''} />
+      <Field name="readyPattern" label="Ready line pattern" hint="A regular expression an output line matches" defaultValue={shown(ready?.pattern)} />
+      <Field name="readyPort" label="Ready port" type="number" min={1} max={65535} hint="Empty: the gamePort" defaultValue={shown(ready?.port)} />
+      <Field name="readyTimeoutSeconds" label="Start time-out (s)" type="number" min={1} hint="Empty: 300" defaultValue={shown(ready?.timeoutSeconds)} />
+      <Select name="consoleMode" label="Console" options={CONSOLE_MODES} initial={server.consoleMode ?? ''} />
+      <Select name="stop" label="Stop by" options={STOP_MODES} initial={stop?.mode ?? ''} />
+      <Field name="stopCommand" label="Stop command" hint="Sent on the console, e.g. stop" defaultValue={shown(stop?.command)} />
+      <Select name="stopSignal" label="Stop signal" options={STOP_SIGNALS} initial={stop?.signal ?? 'SIGINT'} />
+      <Field
+        name="stopGraceSeconds"
+        label="Grace before SIGTERM (s)"
+        type="number"
+        min={1}
+        hint="Empty: 30; SIGKILL follows 30 s later"
+        defaultValue={shown(stop?.graceSeconds)}
+      />
+    </fieldset>
   );
 }
 

@@ -134,31 +134,31 @@ function CreateServer({ clusterId }: { clusterId: string }) {
   );
 }
 
-const READY_MODES: [string, string][] = [
+export const READY_MODES: [string, string][] = [
   ['', "The game's own (CUSTOM: RCON answers)"],
   ['LINE', 'A line matches the pattern'],
   ['PORT', 'A port accepts connections'],
   ['RCON', 'RCON answers'],
   ['IMMEDIATE', 'At once'],
 ];
-const CONSOLE_MODES: [string, string][] = [
+export const CONSOLE_MODES: [string, string][] = [
   ['', "The game's own (CUSTOM: RCON)"],
   ['RCON', 'RCON'],
   ['STDIN', 'Standard input'],
   ['NONE', 'None'],
 ];
-const STOP_MODES: [string, string][] = [
+export const STOP_MODES: [string, string][] = [
   ['', "The game's own (CUSTOM: RCON quit)"],
   ['COMMAND', 'A console command'],
   ['SIGNAL', 'A signal'],
 ];
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGQUIT', 'SIGHUP', 'SIGUSR1', 'SIGUSR2'];
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGQUIT', 'SIGHUP', 'SIGUSR1', 'SIGUSR2'];
 
 /**
  * The form's `ready`, `consoleMode` and `stop` as the API takes them; the fields of a mode not chosen are left out. The
  * mode selects are named after the API's fields, so that the API's message about one shows under it.
  */
-function customBehaviour(values: Record<string, string>): Record<string, unknown> {
+export function customBehaviour(values: Record<string, string>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   const seconds = (value: string | undefined) => (value ? Number(value) : undefined);
   if (values.ready) {
