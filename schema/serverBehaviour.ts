@@ -4,6 +4,7 @@
  * stop by a console command or a signal, then the kill. Null on a server: the game's own behaviour.
  */
 import { z } from 'zod';
+import { linearPatternProblem } from './linearRegExp.ts';
 
 export const READY_MODES = ['LINE', 'PORT', 'RCON', 'IMMEDIATE'] as const;
 export const CONSOLE_MODES = ['RCON', 'STDIN', 'NONE'] as const;
@@ -38,16 +39,6 @@ export type ReadySpec = z.infer<typeof readySpec>;
 export type StopSpec = z.infer<typeof stopSpec>;
 export type ConsoleMode = (typeof CONSOLE_MODES)[number];
 
-/** Whether `pattern` compiles as a JavaScript regular expression (the agent tests each output line with it). */
-const compiles = (pattern: string) => {
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 const oneLine = (text: string) => ![...text].some((c) => c < ' ' || c === '\u007f');
 
 /** The API's `ready`: checked at the boundary (a pattern that does not compile is a 400, not a server stuck in STARTING). */
@@ -58,9 +49,15 @@ export const readyBody = z
       .string()
       .min(1, 'must not be empty')
       .max(512, 'must be at most 512 characters')
-      .refine(compiles, 'must be a valid regular expression')
+      .superRefine((pattern, context) => {
+        const problem = linearPatternProblem(pattern);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      })
       .optional()
-      .meta({ description: 'LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`.' }),
+      .meta({
+        description:
+          'LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`.',
+      }),
     port: z
       .int({ message: 'port must be a whole number' })
       .min(1, 'port must be between 1 and 65535')

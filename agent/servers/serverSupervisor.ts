@@ -9,6 +9,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
+import { linearRegExp } from '../../schema/linearRegExp.ts';
 import { DEFAULT_READY_TIMEOUT_SECONDS, DEFAULT_STOP_GRACE_SECONDS, type ConsoleMode } from '../../schema/serverBehaviour.ts';
 import type { GameAdapter, CommandChannel, PlayerInfo, PlayerLine } from '../games/adapter.ts';
 import { ADAPTERS } from '../games/index.ts';
@@ -73,6 +74,8 @@ export async function rememberedServer(runDir: string): Promise<RememberedServer
 const READY_POLL_MS = 1_000;
 /** How long a port check may take before it counts as not answering. */
 const PORT_CHECK_TIMEOUT_MS = 2_000;
+/** A ready pattern is tested on this much of a line: a game's line of megabytes costs no more than its start. */
+const READY_LINE_CHARS = 1024;
 
 /** When a run counts as ready: the server's own `ready` (CUSTOM) or its game's (a ready line, else RCON). */
 type Readiness = { mode: 'LINE'; pattern: RegExp } | { mode: 'PORT'; port: number } | { mode: 'RCON' } | { mode: 'IMMEDIATE' };
@@ -327,8 +330,18 @@ export class ServerSupervisor {
     // Its cgroup is still there; the limits are written again, as they may have changed meanwhile.
     this.#cgroup = await this.#options.cgroups?.prepare(this.config.id, this.config);
     this.#startedAt = Date.now();
-    this.#readiness = this.#readinessOf();
+    let unready: string | undefined;
+    try {
+      this.#readiness = this.#readinessOf();
+    } catch (error) {
+      unready = (error as Error).message;
+    }
     this.#attach(proc);
+    if (unready !== undefined) {
+      this.#crashedHeld({ message: unready });
+      this.#stopping = true;
+      return void proc.kill();
+    }
     if (last === 'ONLINE') {
       this.#setStatus('ONLINE', { message: 'adopted from the previous agent' });
       void this.#applyPendingModeration().then(() => this.snapshotPlayers());
@@ -471,7 +484,7 @@ export class ServerSupervisor {
   }
 
   #onLine(line: string, parsePlayerLine: (line: string) => PlayerLine | null): void {
-    if (this.status === 'STARTING' && this.#readiness.mode === 'LINE' && this.#readiness.pattern.test(line)) this.#becameReady();
+    if (this.status === 'STARTING' && this.#readiness.mode === 'LINE' && this.#readiness.pattern.test(line.slice(0, READY_LINE_CHARS))) this.#becameReady();
     const player = parsePlayerLine(line);
     if (player) {
       if (player.kind === 'join') this.#players.set(player.steamId, player);
@@ -588,8 +601,8 @@ export class ServerSupervisor {
   #readinessOf(): Readiness {
     const own = this.config.ready;
     if (!own) return this.#adapter.readyPattern ? { mode: 'LINE', pattern: this.#adapter.readyPattern } : { mode: 'RCON' };
-    // The service compiled the pattern before accepting it; a broken one still fails this launch, saying why.
-    if (own.mode === 'LINE') return { mode: 'LINE', pattern: new RegExp(own.pattern ?? '') };
+    // Linear time, or not at all (the service checked it with the same function); else this launch fails, saying why.
+    if (own.mode === 'LINE') return { mode: 'LINE', pattern: linearRegExp(own.pattern ?? '') };
     if (own.mode === 'PORT') return { mode: 'PORT', port: own.port ?? this.config.gamePort };
     return { mode: own.mode };
   }

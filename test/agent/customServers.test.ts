@@ -250,3 +250,30 @@ test.serial('Start on a server whose install failed or never ran is 409 with the
   t.is(never.status, 409);
   t.regex(String((await body(never)).message), /never installed \(its install was cancelled\)/);
 });
+
+test.serial('a ready pattern runs in linear time: backreferences and lookaround are 400; a catastrophic pattern and line do not block the agent', async (t) => {
+  const { clusterId, machineId } = await machineWithAgent();
+  for (const pattern of ['^(a)\\1$', '(?=Done)Done', '(?<!not )ready', 'a{1,1000}']) {
+    const response = await create(clusterId, { machineId, gameType: 'CUSTOM', startCommand: './run', ready: { mode: 'LINE', pattern } });
+    t.is(response.status, 400, pattern);
+    t.regex(JSON.stringify(await body(response)), /must run in linear time/);
+  }
+
+  // `^(a+)+$` on 40 a's and a b backtracks 2^40 times: the agent would test it for hours, every other server waiting.
+  const line = `${'a'.repeat(40)}b`;
+  const evil = await createFakeServer(app, owner, clusterId, machineId, {
+    startCommand: `/bin/sh -c 'for i in 1 2 3 4 5; do echo ${line}; done; exec sleep 600'`,
+    ready: { mode: 'LINE', pattern: '^(a+)+$', timeoutSeconds: 600 },
+    consoleMode: 'NONE',
+    stop: { mode: 'SIGNAL', signal: 'SIGTERM' },
+  });
+  const other = await createFakeServer(app, owner, clusterId, machineId);
+  await reaches(evil.id, 'OFFLINE');
+  await reaches(other.id, 'OFFLINE');
+  t.is((await power(evil.id, 'start', 0)).status, 202);
+  await until(async () => (await getServer(evil.id)).statusReason?.startsWith('waiting for a line') ?? false, 'the pattern server STARTING');
+  t.like(await body(await power(other.id, 'start')), { status: 'SUCCEEDED' });
+  t.is((await getServer(evil.id)).status, 'STARTING');
+  t.like(await body(await power(evil.id, 'kill')), { status: 'SUCCEEDED' });
+  t.like(await body(await power(other.id, 'stop')), { status: 'SUCCEEDED' });
+});
