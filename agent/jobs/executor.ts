@@ -44,16 +44,10 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
   };
   const stopLimitMs = options.stopTimeoutMs * 2 + STOP_MARGIN_MS;
 
-  /**
-   * `afterUpdate`: the installer starting a server again on its previous installation after a failed update (the one
-   * start an install failure does not refuse).
-   */
+  /** `afterUpdate`: the installer starting a server again (on its new files, or its previous ones after a failed update). */
   async function start(supervisor: ServerSupervisor, signal: AbortSignal, afterUpdate = false): Promise<Record<string, unknown>> {
-    if (supervisor.status === 'INSTALL_FAILED' && !afterUpdate)
-      throw new JobError(
-        'NOT_INSTALLED',
-        `the server cannot be started: its install failed (${supervisor.statusMessage ?? 'no reason given'}); install it first`,
-      );
+    // A START after a failed install never reaches here (the service refuses it with 409 until an install has
+    // succeeded); after a failed UPDATE the previous installation is still there and starts.
     supervisor.config = { ...supervisor.config, desiredStatus: 'RUNNING' };
     if (supervisor.status === 'ONLINE') return { message: 'already online' };
     if (!supervisor.running) await (afterUpdate ? supervisor.start() : supervisor.startAsked());

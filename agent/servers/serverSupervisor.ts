@@ -235,11 +235,10 @@ export class ServerSupervisor {
   }
 
   /**
-   * A START job (a person or a task): clears a hold and the restart policy's given-up loop, then starts. An install
-   * that failed is not cleared: only an install that succeeds does.
+   * A START job (a person or a task): clears a hold and the restart policy's given-up loop, then starts. The service
+   * refuses it while no install has succeeded; INSTALL_FAILED here is a failed UPDATE, whose previous files still run.
    */
   startAsked(): Promise<void> {
-    if (this.status === 'INSTALL_FAILED') return Promise.reject(new Error(`its install failed: ${this.statusMessage ?? 'no reason given'}. Install it first`));
     this.#hold = undefined;
     this.#policy.reset();
     return this.start();

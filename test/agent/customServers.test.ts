@@ -277,3 +277,50 @@ test.serial('a ready pattern runs in linear time: backreferences and lookaround 
   t.like(await body(await power(evil.id, 'kill')), { status: 'SUCCEEDED' });
   t.like(await body(await power(other.id, 'stop')), { status: 'SUCCEEDED' });
 });
+
+test.serial(
+  'the install 409 is narrow: START on an ONLINE server is "already online"; a failed UPDATE of an installed server still starts; a CUSTOM server without installCommand cannot be installed',
+  async (t) => {
+    const { clusterId, machineId } = await machineWithAgent();
+    const failing = "/bin/sh -c 'echo mirror down >&2; exit 1'";
+    // Never installed (autoInstall false), running; an UPDATE that fails starts it again on its files.
+    const running = await createFakeServer(app, owner, clusterId, machineId, { installCommand: failing });
+    await reaches(running.id, 'OFFLINE');
+    t.like(await body(await power(running.id, 'start')), { status: 'SUCCEEDED' });
+    t.like(await body(await power(running.id, 'update', 60)), { status: 'FAILED' });
+    await reaches(running.id, 'ONLINE');
+    const again = await power(running.id, 'start');
+    t.is(again.status, 200);
+    t.like(await body(again), { status: 'SUCCEEDED', result: { message: 'already online' } });
+    t.like(await body(await power(running.id, 'stop')), { status: 'SUCCEEDED' });
+
+    // Installed once, then an UPDATE fails: INSTALL_FAILED, but its previous installation starts.
+    const installed = await createFakeServer(app, owner, clusterId, machineId, { installCommand: "/bin/sh -c 'echo installed'", autoInstall: true });
+    await until(async () => (await getServer(installed.id)).installedAt !== null, 'the install recorded');
+    await app.request(`/api/v1/servers/${installed.id}`, json({ installCommand: failing }, { method: 'PATCH', headers: owner.auth }));
+    t.like(await body(await power(installed.id, 'update', 60)), { status: 'FAILED' });
+    await reaches(installed.id, 'INSTALL_FAILED');
+    t.like(await body(await power(installed.id, 'start')), { status: 'SUCCEEDED' });
+    t.is((await getServer(installed.id)).status, 'ONLINE');
+    t.like(await body(await power(installed.id, 'stop')), { status: 'SUCCEEDED' });
+
+    // No installCommand: INSTALL and UPDATE are 409 and make no job (create with autoInstall is a 400).
+    const bare = await createFakeServer(app, owner, clusterId, machineId);
+    for (const action of ['install', 'update']) {
+      const refused = await power(bare.id, action, 0);
+      t.is(refused.status, 409, action);
+      t.regex(String((await body(refused)).message), /no installCommand/);
+    }
+    t.is(await app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM jobs WHERE server_id = ${bare.id}`), 0);
+    const created = await create(clusterId, {
+      machineId,
+      gameType: 'CUSTOM',
+      startCommand: './run',
+      autoInstall: true,
+      gamePort: 30301,
+      queryPort: 30302,
+      rconPort: 30303,
+    });
+    t.is(created.status, 400);
+  },
+);

@@ -345,7 +345,7 @@ type ServerStats struct {
 type ServerReady struct {
 	// One of LINE, PORT, RCON, IMMEDIATE.
 	Mode string `json:"mode"`
-	// LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`.
+	// LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`.
 	Pattern *string `json:"pattern,omitempty"`
 	// PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort.
 	Port *int64 `json:"port,omitempty"`

@@ -227,9 +227,9 @@ _InvitationPreviewRequired = TypedDict(
         "email": str,
         "role": Literal["OWNER", "ADMIN", "MODERATOR", "VIEWER"],
         "clusterName": str,
+        "clusterId": str,
         "status": Literal["PENDING", "ACCEPTED", "REVOKED", "EXPIRED"],
         "expiresAt": str,
-        "accountExists": bool,
     },
 )
 
@@ -237,7 +237,7 @@ _InvitationPreviewRequired = TypedDict(
 class InvitationPreview(_InvitationPreviewRequired):
     """The InvitationPreview record.
 
-    accountExists: Whether an account with this e-mail exists (then: sign in and accept)."""
+    clusterId: The cluster joined (the invitation page opens it in the dashboard once joined)"""
 
 
 _AuditEntryActorRequired = TypedDict(
@@ -259,12 +259,15 @@ _AuditEntryTargetRequired = TypedDict(
     {
         "type": str,
         "id": Optional[str],
+        "name": Optional[str],
     },
 )
 
 
 class AuditEntryTarget(_AuditEntryTargetRequired):
-    """The AuditEntryTarget record."""
+    """The AuditEntryTarget record.
+
+    name: What the target is called today (a server's, machine's, task's or backup's name, a player's username, a banned player's username, a user's display name, an invitation's e-mail, a webhook's description); null when it has none or no longer exists"""
 
 
 _AuditEntryRequired = TypedDict(
@@ -538,6 +541,57 @@ class ServerStats(_ServerStatsRequired):
     """The ServerStats record."""
 
 
+_ServerReadyRequired = TypedDict(
+    "_ServerReadyRequired",
+    {
+        "mode": Literal["LINE", "PORT", "RCON", "IMMEDIATE"],
+    },
+)
+
+_ServerReadyOptional = TypedDict(
+    "_ServerReadyOptional",
+    {
+        "pattern": str,
+        "port": int,
+        "timeoutSeconds": int,
+    },
+    total=False,
+)
+
+
+class ServerReady(_ServerReadyRequired, _ServerReadyOptional):
+    """CUSTOM servers: when the server counts as ONLINE. LINE: an output line matches `pattern`; PORT: `port` (default gamePort) accepts a TCP connection; RCON: RCON answers on rconPort; IMMEDIATE: as soon as the process runs. null: RCON (the CUSTOM default).
+
+    pattern: LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`.
+    port: PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort.
+    timeoutSeconds: How long STARTING may last before the server is CRASHED (default 300)."""
+
+
+_ServerStopRequired = TypedDict(
+    "_ServerStopRequired",
+    {
+        "mode": Literal["COMMAND", "SIGNAL"],
+    },
+)
+
+_ServerStopOptional = TypedDict(
+    "_ServerStopOptional",
+    {
+        "command": str,
+        "signal": Literal["SIGINT", "SIGTERM", "SIGQUIT", "SIGHUP", "SIGUSR1", "SIGUSR2"],
+        "graceSeconds": int,
+    },
+    total=False,
+)
+
+
+class ServerStop(_ServerStopRequired, _ServerStopOptional):
+    """CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL.
+
+    command: COMMAND: sent on the console, e.g. `stop`.
+    graceSeconds: How long the server may take to exit before it is killed (default 30)."""
+
+
 _ServerRequired = TypedDict(
     "_ServerRequired",
     {
@@ -568,6 +622,9 @@ _ServerRequired = TypedDict(
         "acceptEula": bool,
         "installCommand": Optional[str],
         "backupRetention": int,
+        "ready": Optional[ServerReady],
+        "consoleMode": Optional[Literal["RCON", "STDIN", "NONE"]],
+        "stop": Optional[ServerStop],
         "createdAt": str,
         "updatedAt": str,
     },
@@ -584,7 +641,10 @@ class Server(_ServerRequired):
     stats: The latest CPU and memory sample, while it runs (null before the first one).
     version: The game version an INSTALL or UPDATE installs (null: the latest release).
     installedVersion: What the last successful INSTALL or UPDATE installed (null: never installed by the agent).
-    acceptEula: MINECRAFT: you accept Mojang's EULA; the agent writes `eula=true` only then."""
+    acceptEula: MINECRAFT: you accept Mojang's EULA; the agent writes `eula=true` only then.
+    ready: CUSTOM servers: when the server counts as ONLINE. LINE: an output line matches `pattern`; PORT: `port` (default gamePort) accepts a TCP connection; RCON: RCON answers on rconPort; IMMEDIATE: as soon as the process runs. null: RCON (the CUSTOM default).
+    consoleMode: CUSTOM servers: where console commands go. RCON: Source RCON on rconPort; STDIN: the process’s standard input (the answer is the output that follows); NONE: no console (console commands are refused with 409). null: RCON.
+    stop: CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL."""
 
 
 _ConsoleLineRequired = TypedDict(
@@ -1354,6 +1414,20 @@ class KickAnswer(_KickAnswerRequired):
     """The KickAnswer record."""
 
 
+_BanPlayerRequired = TypedDict(
+    "_BanPlayerRequired",
+    {
+        "id": str,
+        "username": str,
+        "steamId": Optional[str],
+    },
+)
+
+
+class BanPlayer(_BanPlayerRequired):
+    """The banned player as people know it (its id is also `playerId`)"""
+
+
 _BanRequired = TypedDict(
     "_BanRequired",
     {
@@ -1368,6 +1442,8 @@ _BanRequired = TypedDict(
         "createdAt": str,
         "revokedAt": Optional[str],
         "active": bool,
+        "player": BanPlayer,
+        "serverName": Optional[str],
     },
 )
 
@@ -1377,7 +1453,9 @@ class Ban(_BanRequired):
 
     expiresAt: Null: permanent
     createdBy: User id
-    active: Not revoked and not expired"""
+    active: Not revoked and not expired
+    player: The banned player as people know it (its id is also `playerId`)
+    serverName: The name of the ban's server (`serverId`); null for a cluster-wide ban"""
 
 
 _BanAnswerRequired = TypedDict(
@@ -1392,6 +1470,24 @@ _BanAnswerRequired = TypedDict(
 
 class BanAnswer(_BanAnswerRequired):
     """The BanAnswer record."""
+
+
+_UnbanAnswerRequired = TypedDict(
+    "_UnbanAnswerRequired",
+    {
+        "success": bool,
+        "message": str,
+        "bans": List[Ban],
+        "jobIds": List[str],
+    },
+)
+
+
+class UnbanAnswer(_UnbanAnswerRequired):
+    """The UnbanAnswer record.
+
+    bans: The bans revoked (each with `revokedAt`)
+    jobIds: UNBAN jobs, one per server where no ban of the player applies any more"""
 
 
 _EventRequired = TypedDict(
@@ -1412,4 +1508,4 @@ class Event(_EventRequired):
     id: Cursor: sorts as a string in the order events must be read"""
 
 
-__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "ServerStats", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "Ban", "BanAnswer", "Event"]
+__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "ServerStats", "ServerReady", "ServerStop", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "BanPlayer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]

@@ -2071,7 +2071,8 @@ export interface components {
          *       "action": "server.restart",
          *       "target": {
          *         "type": "server",
-         *         "id": "01a20f00-0000-7000-8000-000000000004"
+         *         "id": "01a20f00-0000-7000-8000-000000000004",
+         *         "name": "EU Main"
          *       },
          *       "ip": "203.0.113.7",
          *       "requestId": "b7c9e2a4-5f0d-4a51-9c1e-2f3a4b5c6d7e",
@@ -2094,6 +2095,8 @@ export interface components {
             requestId: string | null;
             target: {
                 id: string | null;
+                /** @description What the target is called today (a server's, machine's, task's or backup's name, a player's username, a banned player's username, a user's display name, an invitation's e-mail, a webhook's description); null when it has none or no longer exists */
+                name: string | null;
                 type: string;
             };
         };
@@ -2152,7 +2155,13 @@ export interface components {
          *       "createdBy": "01a20f00-0000-7000-8000-000000000002",
          *       "createdAt": "2026-11-24T03:00:00.000Z",
          *       "revokedAt": null,
-         *       "active": true
+         *       "active": true,
+         *       "player": {
+         *         "id": "01a20f00-0000-7000-8000-000000000006",
+         *         "username": "RustLord",
+         *         "steamId": "76561198000000042"
+         *       },
+         *       "serverName": null
          *     }
          */
         Ban: {
@@ -2167,10 +2176,18 @@ export interface components {
             /** @description Null: permanent */
             expiresAt: string | null;
             id: string;
+            /** @description The banned player as people know it (its id is also `playerId`) */
+            player: {
+                id: string;
+                steamId: string | null;
+                username: string;
+            };
             playerId: string;
             reason: string;
             revokedAt: string | null;
             serverId: string | null;
+            /** @description The name of the ban's server (`serverId`); null for a cluster-wide ban */
+            serverName: string | null;
         };
         /**
          * @example {
@@ -2186,7 +2203,13 @@ export interface components {
          *         "createdBy": "01a20f00-0000-7000-8000-000000000002",
          *         "createdAt": "2026-11-24T03:00:00.000Z",
          *         "revokedAt": null,
-         *         "active": true
+         *         "active": true,
+         *         "player": {
+         *           "id": "01a20f00-0000-7000-8000-000000000006",
+         *           "username": "RustLord",
+         *           "steamId": "76561198000000042"
+         *         },
+         *         "serverName": null
          *       },
          *       "jobIds": [
          *         "01a20f00-0000-7000-8000-000000000005"
@@ -2420,11 +2443,14 @@ export interface components {
          *       "email": "sam@example.org",
          *       "role": "MODERATOR",
          *       "clusterName": "EU Community",
+         *       "clusterId": "01a20f00-0000-7000-8000-000000000001",
          *       "status": "PENDING",
          *       "expiresAt": "2026-12-01T03:00:00.000Z"
          *     }
          */
         InvitationPreview: {
+            /** @description The cluster joined (the invitation page opens it in the dashboard once joined) */
+            clusterId: string;
             clusterName: string;
             email: string;
             /** Format: date-time */
@@ -3075,7 +3101,7 @@ export interface components {
             ready: {
                 /** @enum {string} */
                 mode: "LINE" | "PORT" | "RCON" | "IMMEDIATE";
-                /** @description LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`. */
+                /** @description LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`. */
                 pattern?: string;
                 /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
                 port?: number;
@@ -3379,7 +3405,13 @@ export interface components {
          *           "createdBy": "01a20f00-0000-7000-8000-000000000002",
          *           "createdAt": "2026-11-24T03:00:00.000Z",
          *           "revokedAt": "2026-11-24T03:00:04.250Z",
-         *           "active": false
+         *           "active": false,
+         *           "player": {
+         *             "id": "01a20f00-0000-7000-8000-000000000006",
+         *             "username": "RustLord",
+         *             "steamId": "76561198000000042"
+         *           },
+         *           "serverName": null
          *         }
          *       ],
          *       "jobIds": [
@@ -9022,7 +9054,7 @@ export interface operations {
                     ready?: {
                         /** @enum {string} */
                         mode: "LINE" | "PORT" | "RCON" | "IMMEDIATE";
-                        /** @description LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`. */
+                        /** @description LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`. */
                         pattern?: string;
                         /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
                         port?: number;
@@ -12471,7 +12503,7 @@ export interface operations {
                     ready?: {
                         /** @enum {string} */
                         mode: "LINE" | "PORT" | "RCON" | "IMMEDIATE";
-                        /** @description LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`. */
+                        /** @description LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`. */
                         pattern?: string;
                         /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
                         port?: number;
@@ -12898,7 +12930,7 @@ export interface operations {
                     ready?: {
                         /** @enum {string} */
                         mode: "LINE" | "PORT" | "RCON" | "IMMEDIATE";
-                        /** @description LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`. */
+                        /** @description LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`. */
                         pattern?: string;
                         /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
                         port?: number;
@@ -13574,7 +13606,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is running */
+            /** @description The server is running, or it is a CUSTOM server without installCommand */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13583,7 +13615,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 409,
-                     *       "message": "The server is running",
+                     *       "message": "The server is running, or it is a CUSTOM server without installCommand",
                      *       "error": "Conflict"
                      *     }
                      */
@@ -14263,7 +14295,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server's install failed or never ran: the message says why (install it first) */
+            /** @description The server was never installed: its install failed or never ran (the message says why; install it first) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14272,7 +14304,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 409,
-                     *       "message": "The server's install failed or never ran: the message says why (install it first)",
+                     *       "message": "The server was never installed: its install failed or never ran (the message says why; install it first)",
                      *       "error": "Conflict"
                      *     }
                      */
@@ -14420,7 +14452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server's install failed or never ran: the message says why (install it first) */
+            /** @description The server was never installed: its install failed or never ran (the message says why; install it first) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14429,7 +14461,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 409,
-                     *       "message": "The server's install failed or never ran: the message says why (install it first)",
+                     *       "message": "The server was never installed: its install failed or never ran (the message says why; install it first)",
                      *       "error": "Conflict"
                      *     }
                      */
@@ -14713,6 +14745,22 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "message": "Not Found",
                      *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A CUSTOM server without installCommand */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A CUSTOM server without installCommand",
+                     *       "error": "Conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
