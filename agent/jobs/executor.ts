@@ -44,13 +44,13 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
   };
   const stopLimitMs = options.stopTimeoutMs * 2 + STOP_MARGIN_MS;
 
-  /** `afterUpdate`: the installer starting a server again (on its new files, or its previous ones after a failed update). */
-  async function start(supervisor: ServerSupervisor, signal: AbortSignal, afterUpdate = false): Promise<Record<string, unknown>> {
+  async function start(supervisor: ServerSupervisor, signal: AbortSignal): Promise<Record<string, unknown>> {
     // A START after a failed install never reaches here (the service refuses it with 409 until an install has
     // succeeded); after a failed UPDATE the previous installation is still there and starts.
     supervisor.config = { ...supervisor.config, desiredStatus: 'RUNNING' };
     if (supervisor.status === 'ONLINE') return { message: 'already online' };
-    if (!supervisor.running) await (afterUpdate ? supervisor.start() : supervisor.startAsked());
+    // Asked for (a START, or an UPDATE's restart): a hold after given-up crashes and the back-off are cleared.
+    if (!supervisor.running) await supervisor.startAsked();
     const reached = await supervisor
       .waitForStatus((status) => status === 'ONLINE' || status === 'CRASHED', supervisor.startTimeoutMs + STOP_MARGIN_MS, signal)
       .catch((error: Error) => {
@@ -174,7 +174,7 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
                 await stop(supervisor, signal);
                 supervisor.config = { ...supervisor.config, desiredStatus: desired };
               },
-              start: () => start(supervisor, signal, job.type === 'UPDATE'),
+              start: () => start(supervisor, signal),
             });
           } catch (error) {
             if (error instanceof InstallError) throw new JobError(error.code, error.message, error.consoleTail);

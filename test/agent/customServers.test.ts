@@ -324,3 +324,22 @@ test.serial(
     t.is(created.status, 400);
   },
 );
+
+test.serial('an UPDATE that starts a held server again clears its hold: a later crash is restarted', async (t) => {
+  const { clusterId, machineId } = await machineWithAgent();
+  const server = await createFakeServer(app, owner, clusterId, machineId, {
+    installCommand: "/bin/sh -c 'echo updated'",
+    ready: { mode: 'PORT', port: 9, timeoutSeconds: 2 },
+  });
+  await reaches(server.id, 'OFFLINE');
+  t.like(await body(await power(server.id, 'start')), { status: 'FAILED' });
+  t.regex((await getServer(server.id)).statusReason ?? '', /not ready within 2 s/);
+  // Held. Ready on RCON from now on, and updated: the update starts it (its desired status is RUNNING).
+  await app.request(`/api/v1/servers/${server.id}`, json({ ready: null }, { method: 'PATCH', headers: owner.auth }));
+  t.like(await body(await power(server.id, 'update', 60)), { status: 'SUCCEEDED' });
+  await reaches(server.id, 'ONLINE');
+  await app.request(`/api/v1/servers/${server.id}/rcon?wait=5`, json({ command: 'sim.crash' }, { headers: owner.auth }));
+  await reaches(server.id, 'CRASHED');
+  await reaches(server.id, 'ONLINE', 20_000);
+  t.like(await body(await power(server.id, 'stop')), { status: 'SUCCEEDED' });
+});
