@@ -4,7 +4,7 @@
  * with autoRestart, STARTING again after the restart policy's back-off; not ready in time is CRASHED (killed).
  * Output goes to a size-capped log and out as `console` events; joins and leaves seen in the output are reported.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
@@ -411,9 +411,12 @@ export class ServerSupervisor {
   remember(): void {
     try {
       const remembered: RememberedServer = { config: this.config, status: this.status, message: this.#statusExtra.message, hold: this.#hold };
+      // Also before a first launch: an install failure or a hold must outlive the agent. The agent's own directory
+      // (root's, 0700), outside the server's tree.
+      mkdirSync(this.#runDir, { recursive: true, mode: 0o700 });
       writeFileSync(join(this.#runDir, SERVER_FILE), JSON.stringify(remembered), { mode: 0o600 });
     } catch {
-      // No run directory yet (never started here): nothing to adopt either.
+      // A full or read-only disk: the next agent starts from the service's configuration instead.
     }
   }
 

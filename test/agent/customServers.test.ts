@@ -343,3 +343,22 @@ test.serial('an UPDATE that starts a held server again clears its hold: a later 
   await reaches(server.id, 'ONLINE', 20_000);
   t.like(await body(await power(server.id, 'stop')), { status: 'SUCCEEDED' });
 });
+
+test.serial('an agent restart after a first install failed (the server never launched) keeps INSTALL_FAILED and its reason', async (t) => {
+  const { clusterId, machineId, token, agent } = await machineWithAgent();
+  const server = await createFakeServer(app, owner, clusterId, machineId, {
+    installCommand: "/bin/sh -c 'echo disk quota exceeded >&2; exit 1'",
+    autoInstall: true,
+  });
+  await reaches(server.id, 'INSTALL_FAILED');
+  const reason = (await getServer(server.id)).statusReason;
+  await agent.stop();
+  const next = await startAgent({ url: app.url, machineId, token, dataDir: agent.dataDir, keepServers: true });
+  agents.push(next);
+  const reported = (status: string) => next.lines.some((line) => line.includes(`"serverId":"${server.id}"`) && line.includes(`"msg":"server ${status}"`));
+  await until(async () => reported('INSTALL_FAILED'), 'the new agent reports INSTALL_FAILED');
+  const marker = await createFakeServer(app, owner, clusterId, machineId);
+  await reaches(marker.id, 'OFFLINE');
+  t.false(reported('OFFLINE'), 'not OFFLINE after the sync');
+  t.like(await getServer(server.id), { status: 'INSTALL_FAILED', statusReason: reason });
+});
