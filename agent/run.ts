@@ -230,7 +230,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     })().finally(() => (statusWriting = undefined));
   };
 
-  const backups: BackupSettings = { dataDir, ...(settings.backupS3 ? { s3: settings.backupS3 } : {}) };
+  const backups: BackupSettings = { dataDir, flushTimeoutMs: settings.flushTimeoutMs, ...(settings.backupS3 ? { s3: settings.backupS3 } : {}) };
   const jobs = new JobRunner({
     dataDir,
     executor: createExecutor({
