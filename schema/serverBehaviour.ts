@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { linearPatternProblem } from './linearRegExp.ts';
+import { isStorableText } from './storable.ts';
 
 export const READY_MODES = ['LINE', 'PORT', 'RCON', 'IMMEDIATE'] as const;
 export const CONSOLE_MODES = ['RCON', 'STDIN', 'NONE'] as const;
@@ -49,6 +50,8 @@ export const readyBody = z
       .string()
       .min(1, 'must not be empty')
       .max(512, 'must be at most 512 characters')
+      // Stored in jsonb, which refuses them (a 500 otherwise).
+      .refine(isStorableText, { message: 'must not contain NUL or lone surrogate characters', abort: true })
       .superRefine((pattern, context) => {
         const problem = linearPatternProblem(pattern);
         if (problem) context.addIssue({ code: 'custom', message: problem });
@@ -97,6 +100,7 @@ export const stopBody = z
       .min(1, 'must not be empty')
       .max(256, 'must be at most 256 characters')
       .refine(oneLine, 'must be one line without control characters')
+      .refine(isStorableText, 'must not contain NUL or lone surrogate characters')
       .optional()
       .meta({ description: 'COMMAND: sent on the console, e.g. `stop`.' }),
     signal: z.enum(STOP_SIGNALS, { message: `signal must be one of ${STOP_SIGNALS.join(', ')}` }).optional(),

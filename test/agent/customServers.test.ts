@@ -66,6 +66,9 @@ test.serial('ready, consoleMode and stop are checked at the boundary: CUSTOM onl
   await refused({ ...custom, stop: { mode: 'SIGNAL', signal: 'SIGKILL' } }, 'stop', /SIGINT/);
   await refused({ ...custom, consoleMode: 'NONE', stop: { mode: 'COMMAND', command: 'quit' } }, 'stop', /needs a console/);
   await refused({ machineId, gameType: 'MINECRAFT', autoInstall: false, consoleMode: 'STDIN' }, 'consoleMode', /only CUSTOM servers/);
+  // Lone surrogates: jsonb refuses them, so they are a 400, not a 500.
+  await refused({ ...custom, ready: { mode: 'LINE', pattern: 'ready \ud800' } }, 'ready', /lone surrogate/);
+  await refused({ ...custom, stop: { mode: 'COMMAND', command: 'stop \udc00' } }, 'stop', /lone surrogate/);
 
   const response = await create(clusterId, {
     ...custom,
@@ -83,6 +86,12 @@ test.serial('ready, consoleMode and stop are checked at the boundary: CUSTOM onl
   const patched = await app.request(`/api/v1/servers/${created.id}`, json({ consoleMode: 'NONE' }, { method: 'PATCH', headers: owner.auth }));
   t.is(patched.status, 400);
   t.is((await getServer(created.id)).consoleMode, 'STDIN');
+  const surrogate = await app.request(
+    `/api/v1/servers/${created.id}`,
+    json({ ready: { mode: 'LINE', pattern: '\ud83d' } }, { method: 'PATCH', headers: owner.auth }),
+  );
+  t.is(surrogate.status, 400);
+  t.like((await getServer(created.id)).ready, { pattern: '^Done \\(' });
   const cleared = await app.request(`/api/v1/servers/${created.id}`, json({ ready: null, stop: null }, { method: 'PATCH', headers: owner.auth }));
   t.is(cleared.status, 200);
   t.like(await body(cleared), { ready: null, stop: null, consoleMode: 'STDIN' });
