@@ -370,6 +370,8 @@ export class ServerSupervisor {
     const termAfterMs = this.#options.termAfterMs ?? 30_000;
     const killAfterMs = this.#options.killAfterMs ?? 60_000;
     const own = this.config.stop;
+    // No console to send a stop command on: SIGTERM at once rather than a wait for a command that cannot be sent.
+    if (!own && this.consoleMode === 'NONE') return void (await proc.stop({ termAfterMs: 0, killAfterMs: Math.max(0, killAfterMs - termAfterMs) }));
     if (!own) return void (await proc.stop({ graceful: () => this.#adapter.stop(this.channel).catch(() => undefined), termAfterMs, killAfterMs }));
     // The server's own way (CUSTOM): its command or signal, graceSeconds to exit, then SIGTERM and SIGKILL as usual.
     const graceMs = (own.graceSeconds ?? DEFAULT_STOP_GRACE_SECONDS) * 1000;

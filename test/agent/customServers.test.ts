@@ -371,3 +371,16 @@ test.serial('an agent restart after a first install failed (the server never lau
   t.false(reported('OFFLINE'), 'not OFFLINE after the sync');
   t.like(await getServer(server.id), { status: 'INSTALL_FAILED', statusReason: reason });
 });
+
+test.serial('consoleMode NONE without a stop: a STOP sends SIGTERM at once, not after the stop time-out', async (t) => {
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
+  // A stop time-out far beyond the STOP call's wait: only a SIGTERM sent at once ends the job within it.
+  const agent = await startAgent({ url: app.url, machineId, token, keepServers: true, stopTimeoutMs: 120_000 });
+  agents.push(agent);
+  const server = await createFakeServer(app, owner, clusterId, machineId, { env: { FAKE_NO_RCON: '1' }, ready: { mode: 'IMMEDIATE' }, consoleMode: 'NONE' });
+  await reaches(server.id, 'OFFLINE');
+  t.like(await body(await power(server.id, 'start')), { status: 'SUCCEEDED' });
+  await until(async () => /Fake Source server/.test(await consoleLog(agent, server.id).catch(() => '')), 'the game running');
+  t.like(await body(await power(server.id, 'stop', 30)), { status: 'SUCCEEDED' });
+  t.regex(await consoleLog(agent, server.id), /received SIGTERM/);
+});
