@@ -16,12 +16,18 @@ export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGQUIT', 'SIGHUP', 'SIGUSR1'
 export const DEFAULT_READY_TIMEOUT_SECONDS = 300;
 /** A stop by command or signal waits this long before the kill by default. */
 export const DEFAULT_STOP_GRACE_SECONDS = 30;
+/**
+ * The longest each may be: a RESTART (a stop: grace, 30 s to SIGKILL, then a start: its time-out) must end within the
+ * 10 minutes a power job lives before it expires.
+ */
+export const MAX_READY_TIMEOUT_SECONDS = 420;
+export const MAX_STOP_GRACE_SECONDS = 120;
 
 const seconds = (what: string, max: number) =>
   z
     .int({ message: `${what} must be a whole number of seconds` })
-    .min(1)
-    .max(max);
+    .min(1, `${what} must be at least 1`)
+    .max(max, `${what} must be at most ${max} seconds (a power job must end within its 10 minutes)`);
 
 /** As the agent receives them (the service checked them; the agent trusts their shape, not their sense). */
 export const readySpec = z.object({
@@ -67,9 +73,11 @@ export const readyBody = z
       .max(65535, 'port must be between 1 and 65535')
       .optional()
       .meta({ description: 'PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort.' }),
-    timeoutSeconds: seconds('timeoutSeconds', 86_400)
+    timeoutSeconds: seconds('timeoutSeconds', MAX_READY_TIMEOUT_SECONDS)
       .optional()
-      .meta({ description: `How long STARTING may last before the server is CRASHED (default ${DEFAULT_READY_TIMEOUT_SECONDS}).` }),
+      .meta({
+        description: `How long STARTING may last before the server is CRASHED (default ${DEFAULT_READY_TIMEOUT_SECONDS}, at most ${MAX_READY_TIMEOUT_SECONDS}).`,
+      }),
   })
   .superRefine((ready, context) => {
     if (ready.mode === 'LINE' && !ready.pattern) context.addIssue({ code: 'custom', path: ['pattern'], message: 'required when mode is LINE' });
@@ -104,9 +112,11 @@ export const stopBody = z
       .optional()
       .meta({ description: 'COMMAND: sent on the console, e.g. `stop`.' }),
     signal: z.enum(STOP_SIGNALS, { message: `signal must be one of ${STOP_SIGNALS.join(', ')}` }).optional(),
-    graceSeconds: seconds('graceSeconds', 3_600)
+    graceSeconds: seconds('graceSeconds', MAX_STOP_GRACE_SECONDS)
       .optional()
-      .meta({ description: `How long the server may take to exit before it is killed (default ${DEFAULT_STOP_GRACE_SECONDS}).` }),
+      .meta({
+        description: `How long the server may take to exit before SIGTERM (default ${DEFAULT_STOP_GRACE_SECONDS}, at most ${MAX_STOP_GRACE_SECONDS}); SIGKILL follows 30 s later.`,
+      }),
   })
   .superRefine((stop, context) => {
     if (stop.mode === 'COMMAND' && !stop.command) context.addIssue({ code: 'custom', path: ['command'], message: 'required when mode is COMMAND' });

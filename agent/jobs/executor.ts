@@ -4,6 +4,7 @@
  * reaches the state asked for; CRASHED on the way fails it.
  */
 import type { ServerSupervisor } from '../servers/serverSupervisor.ts';
+import { DEFAULT_STOP_GRACE_SECONDS } from '../../schema/serverBehaviour.ts';
 import type { PlayerInfo } from '../games/adapter.ts';
 import { wipe, WipeError } from '../servers/wipe.ts';
 import type { Account } from '../servers/accounts.ts';
@@ -68,8 +69,11 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
     supervisor.config = { ...supervisor.config, desiredStatus: 'STOPPED' };
     if (!supervisor.running) return { message: 'already offline' };
     const stopping = supervisor.stop();
+    // A server's own stop waits its graceSeconds before SIGTERM, then the usual time to SIGKILL.
+    const own = supervisor.config.stop;
+    const limitMs = own ? Math.max(stopLimitMs, (own.graceSeconds ?? DEFAULT_STOP_GRACE_SECONDS) * 1000 + options.stopTimeoutMs + STOP_MARGIN_MS) : stopLimitMs;
     await supervisor
-      .waitForStatus((status) => status === 'OFFLINE' || status === 'CRASHED', stopLimitMs, signal)
+      .waitForStatus((status) => status === 'OFFLINE' || status === 'CRASHED', limitMs, signal)
       .catch((error: Error) => {
         throw new JobError(signal.aborted ? 'CANCELLED' : 'TIMEOUT', error.message);
       });

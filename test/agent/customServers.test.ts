@@ -64,6 +64,9 @@ test.serial('ready, consoleMode and stop are checked at the boundary: CUSTOM onl
   await refused({ ...custom, ready: { mode: 'LINE' } }, 'ready', /required when mode is LINE/);
   await refused({ ...custom, ready: { mode: 'SOON' } }, 'ready', /LINE, PORT, RCON, IMMEDIATE/);
   await refused({ ...custom, stop: { mode: 'SIGNAL', signal: 'SIGKILL' } }, 'stop', /SIGINT/);
+  // Within a power job's 10 minutes: a RESTART waits for both.
+  await refused({ ...custom, ready: { mode: 'IMMEDIATE', timeoutSeconds: 421 } }, 'ready', /at most 420 seconds/);
+  await refused({ ...custom, stop: { mode: 'SIGNAL', signal: 'SIGINT', graceSeconds: 121 } }, 'stop', /at most 120 seconds/);
   await refused({ ...custom, consoleMode: 'NONE', stop: { mode: 'COMMAND', command: 'quit' } }, 'stop', /needs a console/);
   await refused({ machineId, gameType: 'MINECRAFT', autoInstall: false, consoleMode: 'STDIN' }, 'consoleMode', /only CUSTOM servers/);
   // Lone surrogates: jsonb refuses them, so they are a 400, not a 500.
@@ -383,4 +386,20 @@ test.serial('consoleMode NONE without a stop: a STOP sends SIGTERM at once, not 
   await until(async () => /Fake Source server/.test(await consoleLog(agent, server.id).catch(() => '')), 'the game running');
   t.like(await body(await power(server.id, 'stop', 30)), { status: 'SUCCEEDED' });
   t.regex(await consoleLog(agent, server.id), /received SIGTERM/);
+});
+
+test.serial("a STOP waits for the server's own graceSeconds before failing: the job's limit follows the server's stop", async (t) => {
+  const { clusterId, machineId } = await machineWithAgent();
+  // The agent's own stop limit here is 12 s (a stop time-out of 1 s); this game ignores its stop signal for 15 s.
+  const server = await createFakeServer(app, owner, clusterId, machineId, {
+    startCommand: `/bin/sh -c 'trap "" USR2; echo up; exec sleep 600'`,
+    ready: { mode: 'IMMEDIATE' },
+    consoleMode: 'NONE',
+    stop: { mode: 'SIGNAL', signal: 'SIGUSR2', graceSeconds: 15 },
+  });
+  await reaches(server.id, 'OFFLINE');
+  t.like(await body(await power(server.id, 'start')), { status: 'SUCCEEDED' });
+  const stopped = await body(await power(server.id, 'stop', 40));
+  t.like(stopped, { status: 'SUCCEEDED', result: { message: 'offline' } });
+  t.is((await getServer(server.id)).status, 'OFFLINE');
 });

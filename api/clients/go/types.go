@@ -349,7 +349,7 @@ type ServerReady struct {
 	Pattern *string `json:"pattern,omitempty"`
 	// PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort.
 	Port *int64 `json:"port,omitempty"`
-	// How long STARTING may last before the server is CRASHED (default 300).
+	// How long STARTING may last before the server is CRASHED (default 300, at most 420).
 	TimeoutSeconds *int64 `json:"timeoutSeconds,omitempty"`
 }
 
@@ -361,7 +361,7 @@ type ServerStop struct {
 	Command *string `json:"command,omitempty"`
 	// One of SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGUSR1, SIGUSR2.
 	Signal *string `json:"signal,omitempty"`
-	// How long the server may take to exit before it is killed (default 30).
+	// How long the server may take to exit before SIGTERM (default 30, at most 120); SIGKILL follows 30 s later.
 	GraceSeconds *int64 `json:"graceSeconds,omitempty"`
 }
 

@@ -3105,7 +3105,7 @@ export interface components {
                 pattern?: string;
                 /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
                 port?: number;
-                /** @description How long STARTING may last before the server is CRASHED (default 300). */
+                /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                 timeoutSeconds?: number;
             } | null;
             startCommand: string | null;
@@ -3126,7 +3126,7 @@ export interface components {
             stop: {
                 /** @description COMMAND: sent on the console, e.g. `stop`. */
                 command?: string;
-                /** @description How long the server may take to exit before it is killed (default 30). */
+                /** @description How long the server may take to exit before SIGTERM (default 30, at most 120); SIGKILL follows 30 s later. */
                 graceSeconds?: number;
                 /** @enum {string} */
                 mode: "COMMAND" | "SIGNAL";
@@ -9058,7 +9058,7 @@ export interface operations {
                         pattern?: string;
                         /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
                         port?: number;
-                        /** @description How long STARTING may last before the server is CRASHED (default 300). */
+                        /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                         timeoutSeconds?: number;
                     } | null;
                     startCommand?: string | null;
@@ -9073,7 +9073,7 @@ export interface operations {
                     stop?: {
                         /** @description COMMAND: sent on the console, e.g. `stop`. */
                         command?: string;
-                        /** @description How long the server may take to exit before it is killed (default 30). */
+                        /** @description How long the server may take to exit before SIGTERM (default 30, at most 120); SIGKILL follows 30 s later. */
                         graceSeconds?: number;
                         /** @enum {string} */
                         mode: "COMMAND" | "SIGNAL";
@@ -12507,7 +12507,7 @@ export interface operations {
                         pattern?: string;
                         /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
                         port?: number;
-                        /** @description How long STARTING may last before the server is CRASHED (default 300). */
+                        /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                         timeoutSeconds?: number;
                     } | null;
                     startCommand?: string | null;
@@ -12522,7 +12522,7 @@ export interface operations {
                     stop?: {
                         /** @description COMMAND: sent on the console, e.g. `stop`. */
                         command?: string;
-                        /** @description How long the server may take to exit before it is killed (default 30). */
+                        /** @description How long the server may take to exit before SIGTERM (default 30, at most 120); SIGKILL follows 30 s later. */
                         graceSeconds?: number;
                         /** @enum {string} */
                         mode: "COMMAND" | "SIGNAL";
@@ -12934,7 +12934,7 @@ export interface operations {
                         pattern?: string;
                         /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
                         port?: number;
-                        /** @description How long STARTING may last before the server is CRASHED (default 300). */
+                        /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                         timeoutSeconds?: number;
                     } | null;
                     startCommand?: string | null;
@@ -12949,7 +12949,7 @@ export interface operations {
                     stop?: {
                         /** @description COMMAND: sent on the console, e.g. `stop`. */
                         command?: string;
-                        /** @description How long the server may take to exit before it is killed (default 30). */
+                        /** @description How long the server may take to exit before SIGTERM (default 30, at most 120); SIGKILL follows 30 s later. */
                         graceSeconds?: number;
                         /** @enum {string} */
                         mode: "COMMAND" | "SIGNAL";
