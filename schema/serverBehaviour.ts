@@ -72,7 +72,10 @@ export const readyBody = z
       .min(1, 'port must be between 1 and 65535')
       .max(65535, 'port must be between 1 and 65535')
       .optional()
-      .meta({ description: 'PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort.' }),
+      .meta({
+        description:
+          'PORT: the TCP port on 127.0.0.1 that must accept a connection: one of the server’s own ports (default its gamePort; a UDP-only port never accepts one).',
+      }),
     timeoutSeconds: seconds('timeoutSeconds', MAX_READY_TIMEOUT_SECONDS)
       .optional()
       .meta({
@@ -132,7 +135,14 @@ export const stopBody = z
   });
 
 /** The three settings together, for the checks that need the game type and each other. */
-export type BehaviourFields = { ready?: unknown; consoleMode?: ConsoleMode | null; stop?: { mode: string } | null };
+export type BehaviourFields = {
+  ready?: unknown;
+  consoleMode?: ConsoleMode | null;
+  stop?: { mode: string } | null;
+  gamePort?: number;
+  queryPort?: number;
+  rconPort?: number;
+};
 
 /** Problems with these settings on a server of `gameType` (only CUSTOM takes them; a stop command needs a console). */
 export function behaviourIssues(gameType: string, fields: BehaviourFields): { field: string; message: string }[] {
@@ -141,8 +151,14 @@ export function behaviourIssues(gameType: string, fields: BehaviourFields): { fi
     for (const field of ['ready', 'consoleMode', 'stop'] as const)
       if (fields[field] !== undefined && fields[field] !== null)
         issues.push({ field, message: `only CUSTOM servers take ${field}; a ${gameType} server uses its game's own` });
-  } else if (fields.consoleMode === 'NONE' && fields.stop?.mode === 'COMMAND') {
-    issues.push({ field: 'stop', message: 'a stop command needs a console: consoleMode is NONE' });
+  } else {
+    if (fields.consoleMode === 'NONE' && fields.stop?.mode === 'COMMAND')
+      issues.push({ field: 'stop', message: 'a stop command needs a console: consoleMode is NONE' });
+    // The agent connects to it as root: only to the server's own ports, not to any service on the machine.
+    const port = (fields.ready as { mode?: string; port?: number } | null | undefined)?.port;
+    const own = [fields.gamePort, fields.queryPort, fields.rconPort];
+    if (port !== undefined && own.every((value) => value !== undefined) && !own.includes(port))
+      issues.push({ field: 'ready', message: `port must be one of the server's own ports (gamePort, queryPort, rconPort: ${own.join(', ')})` });
   }
   return issues;
 }

@@ -226,10 +226,11 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
             startCommand: z.string().nullable(),
             consoleMode: consoleModeBody,
             stop: z.object({ mode: z.string() }).nullable(),
+            ready: z.object({ mode: z.string(), port: z.number().optional() }).nullable(),
           }),
         )`
           SELECT machine_id AS "machineId", game_type AS "gameType", game_port AS "gamePort", query_port AS "queryPort",
-                 rcon_port AS "rconPort", start_command AS "startCommand", console_mode AS "consoleMode", stop
+                 rcon_port AS "rconPort", start_command AS "startCommand", console_mode AS "consoleMode", stop, ready
             FROM servers WHERE id = ${params.id} FOR UPDATE`);
         const ports = {
           gamePort: body.gamePort ?? current.gamePort,
@@ -244,7 +245,8 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
         const startCommand = body.startCommand === undefined ? current.startCommand : body.startCommand;
         if (current.gameType === 'CUSTOM' && !startCommand) throw validationFailed([{ field: 'startCommand', message: 'required for CUSTOM servers' }]);
         const behaviour = behaviourIssues(current.gameType, {
-          ready: body.ready,
+          ...ports,
+          ready: body.ready === undefined ? current.ready : body.ready,
           consoleMode: body.consoleMode === undefined ? current.consoleMode : body.consoleMode,
           stop: body.stop === undefined ? current.stop : body.stop,
         });

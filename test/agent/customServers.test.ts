@@ -66,6 +66,12 @@ test.serial('ready, consoleMode and stop are checked at the boundary: CUSTOM onl
   await refused({ ...custom, stop: { mode: 'SIGNAL', signal: 'SIGKILL' } }, 'stop', /SIGINT/);
   // Within a power job's 10 minutes: a RESTART waits for both.
   await refused({ ...custom, ready: { mode: 'IMMEDIATE', timeoutSeconds: 421 } }, 'ready', /at most 420 seconds/);
+  // The agent connects as root: only to the server's own ports.
+  await refused(
+    { ...custom, ready: { mode: 'PORT', port: 22 } },
+    'ready',
+    /one of the server's own ports \(gamePort, queryPort, rconPort: 30101, 30102, 30103\)/,
+  );
   await refused({ ...custom, stop: { mode: 'SIGNAL', signal: 'SIGINT', graceSeconds: 121 } }, 'stop', /at most 120 seconds/);
   await refused({ ...custom, consoleMode: 'NONE', stop: { mode: 'COMMAND', command: 'quit' } }, 'stop', /needs a console/);
   await refused({ machineId, gameType: 'MINECRAFT', autoInstall: false, consoleMode: 'STDIN' }, 'consoleMode', /only CUSTOM servers/);
@@ -89,6 +95,16 @@ test.serial('ready, consoleMode and stop are checked at the boundary: CUSTOM onl
   const patched = await app.request(`/api/v1/servers/${created.id}`, json({ consoleMode: 'NONE' }, { method: 'PATCH', headers: owner.auth }));
   t.is(patched.status, 400);
   t.is((await getServer(created.id)).consoleMode, 'STDIN');
+  const elsewhere = await app.request(`/api/v1/servers/${created.id}`, json({ ready: { mode: 'PORT', port: 5432 } }, { method: 'PATCH', headers: owner.auth }));
+  t.is(elsewhere.status, 400);
+  const own = await app.request(`/api/v1/servers/${created.id}`, json({ ready: { mode: 'PORT', port: 30102 } }, { method: 'PATCH', headers: owner.auth }));
+  t.is(own.status, 200);
+  // Its ports changed away from the ready port: refused too.
+  t.is((await app.request(`/api/v1/servers/${created.id}`, json({ queryPort: 30104 }, { method: 'PATCH', headers: owner.auth }))).status, 400);
+  await app.request(
+    `/api/v1/servers/${created.id}`,
+    json({ ready: { mode: 'LINE', pattern: '^Done \\(', timeoutSeconds: 60 } }, { method: 'PATCH', headers: owner.auth }),
+  );
   const surrogate = await app.request(
     `/api/v1/servers/${created.id}`,
     json({ ready: { mode: 'LINE', pattern: '\ud83d' } }, { method: 'PATCH', headers: owner.auth }),
@@ -169,17 +185,17 @@ test.serial('ready when a port answers; STARTING says what it waits for, and the
   t.is((await getServer(waiting.id)).status, 'STARTING');
   await power(waiting.id, 'kill');
 
-  // A port nobody opens, with a short time-out: CRASHED saying what it waited for.
+  // A port nobody opens (its game port: this game listens on none), with a short time-out: CRASHED saying what it waited for.
   const never = await createFakeServer(app, owner, clusterId, machineId, {
     env: { FAKE_NO_RCON: '1' },
-    ready: { mode: 'PORT', port: 9, timeoutSeconds: 3 },
+    ready: { mode: 'PORT', timeoutSeconds: 3 },
     consoleMode: 'STDIN',
     autoRestart: false,
   });
   await reaches(never.id, 'OFFLINE');
   const failed = await body(await power(never.id, 'start'));
   t.is(failed.status, 'FAILED');
-  const reason = 'waiting for port 9 to accept connections: connection refused';
+  const reason = `waiting for port ${(await getServer(never.id)).gamePort} to accept connections: connection refused`;
   t.regex(String((failed.error as { message: string }).message), new RegExp(`not ready within 3 s \\(${reason}\\)`));
   t.true(
     agent.lines.some((line) => line.includes(never.id) && line.includes(reason)),
@@ -341,7 +357,7 @@ test.serial('an UPDATE that starts a held server again clears its hold: a later 
   const { clusterId, machineId } = await machineWithAgent();
   const server = await createFakeServer(app, owner, clusterId, machineId, {
     installCommand: "/bin/sh -c 'echo updated'",
-    ready: { mode: 'PORT', port: 9, timeoutSeconds: 2 },
+    ready: { mode: 'PORT', timeoutSeconds: 2 },
   });
   await reaches(server.id, 'OFFLINE');
   t.like(await body(await power(server.id, 'start')), { status: 'FAILED' });

@@ -347,7 +347,7 @@ type ServerReady struct {
 	Mode string `json:"mode"`
 	// LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`.
 	Pattern *string `json:"pattern,omitempty"`
-	// PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort.
+	// PORT: the TCP port on 127.0.0.1 that must accept a connection: one of the server’s own ports (default its gamePort; a UDP-only port never accepts one).
 	Port *int64 `json:"port,omitempty"`
 	// How long STARTING may last before the server is CRASHED (default 300, at most 420).
 	TimeoutSeconds *int64 `json:"timeoutSeconds,omitempty"`

@@ -563,7 +563,7 @@ class ServerReady(_ServerReadyRequired, _ServerReadyOptional):
     """CUSTOM servers: when the server counts as ONLINE. LINE: an output line matches `pattern`; PORT: `port` (default gamePort) accepts a TCP connection; RCON: RCON answers on rconPort; IMMEDIATE: as soon as the process runs. null: RCON (the CUSTOM default).
 
     pattern: LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`.
-    port: PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort.
+    port: PORT: the TCP port on 127.0.0.1 that must accept a connection: one of the server’s own ports (default its gamePort; a UDP-only port never accepts one).
     timeoutSeconds: How long STARTING may last before the server is CRASHED (default 300, at most 420)."""
 
 

@@ -3103,7 +3103,7 @@ export interface components {
                 mode: "LINE" | "PORT" | "RCON" | "IMMEDIATE";
                 /** @description LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`. */
                 pattern?: string;
-                /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
+                /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection: one of the server’s own ports (default its gamePort; a UDP-only port never accepts one). */
                 port?: number;
                 /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                 timeoutSeconds?: number;
@@ -9056,7 +9056,7 @@ export interface operations {
                         mode: "LINE" | "PORT" | "RCON" | "IMMEDIATE";
                         /** @description LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`. */
                         pattern?: string;
-                        /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
+                        /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection: one of the server’s own ports (default its gamePort; a UDP-only port never accepts one). */
                         port?: number;
                         /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                         timeoutSeconds?: number;
@@ -12505,7 +12505,7 @@ export interface operations {
                         mode: "LINE" | "PORT" | "RCON" | "IMMEDIATE";
                         /** @description LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`. */
                         pattern?: string;
-                        /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
+                        /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection: one of the server’s own ports (default its gamePort; a UDP-only port never accepts one). */
                         port?: number;
                         /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                         timeoutSeconds?: number;
@@ -12932,7 +12932,7 @@ export interface operations {
                         mode: "LINE" | "PORT" | "RCON" | "IMMEDIATE";
                         /** @description LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`. */
                         pattern?: string;
-                        /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
+                        /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection: one of the server’s own ports (default its gamePort; a UDP-only port never accepts one). */
                         port?: number;
                         /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                         timeoutSeconds?: number;
