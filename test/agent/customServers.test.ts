@@ -419,3 +419,17 @@ test.serial("a STOP waits for the server's own graceSeconds before failing: the 
   t.like(stopped, { status: 'SUCCEEDED', result: { message: 'offline' } });
   t.is((await getServer(server.id)).status, 'OFFLINE');
 });
+
+test.serial("the install check reads a server's latest INSTALL or UPDATE job through its own index", async (t) => {
+  const plan = await app.pool.transaction(async (tx) => {
+    // Few rows here: the planner would scan; what matters is that the index serves this lookup.
+    await tx.query(sql.unsafe`SET LOCAL enable_seqscan = off`);
+    const rows = await tx.any(sql.unsafe`
+      EXPLAIN SELECT type, status, error FROM jobs
+       WHERE server_id = ${'00000000-0000-4000-8000-000000000000'} AND type IN ('INSTALL', 'UPDATE')
+       ORDER BY created_at DESC, id DESC LIMIT 1`);
+    return rows.map((row) => Object.values(row).join(' ')).join('\n');
+  });
+  t.regex(plan, /Index Scan using jobs_server_installs_idx/);
+  t.notRegex(plan, /Sort/, 'read newest first, not sorted');
+});
