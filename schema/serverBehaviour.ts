@@ -134,6 +134,30 @@ export const stopBody = z
     example: { mode: 'SIGNAL', signal: 'SIGINT', graceSeconds: 20 },
   });
 
+/** The first agent version that knows ready, consoleMode and stop (an older one would run the server without them). */
+export const BEHAVIOUR_AGENT_VERSION = '0.1.0';
+
+/** Whether an agent's `version` (`x.y.z`) is older than `since`; false when unknown or not of that form. */
+export function olderAgent(version: string | null | undefined, since: string = BEHAVIOUR_AGENT_VERSION): boolean {
+  const parts = (text: string) => /^(\d+)\.(\d+)\.(\d+)/.exec(text)?.slice(1).map(Number);
+  const mine = version ? parts(version) : undefined;
+  const wanted = parts(since)!;
+  if (!mine) return false;
+  const differs = mine.findIndex((part, index) => part !== wanted[index]);
+  return differs !== -1 && mine[differs]! < wanted[differs]!;
+}
+
+/** Problems with setting these fields (non-null) on a machine whose agent reported `agentVersion`. */
+export function agentVersionIssues(agentVersion: string | null | undefined, fields: BehaviourFields): { field: string; message: string }[] {
+  if (!olderAgent(agentVersion)) return [];
+  return (['ready', 'consoleMode', 'stop'] as const)
+    .filter((field) => fields[field] !== undefined && fields[field] !== null)
+    .map((field) => ({
+      field,
+      message: `the machine's agent is version ${agentVersion}, which does not know ${field} (it needs ${BEHAVIOUR_AGENT_VERSION} or newer): update the agent first`,
+    }));
+}
+
 /** The three settings together, for the checks that need the game type and each other. */
 export type BehaviourFields = {
   ready?: unknown;

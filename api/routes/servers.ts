@@ -13,7 +13,7 @@ import type { Api } from '../http/route.ts';
 import { clusterOfParam } from '../http/clusterOf.ts';
 import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
-import { behaviourIssues, consoleModeBody } from '../../schema/serverBehaviour.ts';
+import { agentVersionIssues, behaviourIssues, consoleModeBody } from '../../schema/serverBehaviour.ts';
 import { clusterServerListQuery, createServerBody, createServerVariantBody, server, serverListQuery, updateServerBody } from '../../schema/servers.ts';
 import { DEFAULT_MAX_PLAYERS, type GameType } from '../../schema/games.ts';
 import { recordAudit } from '../../orchestrator/audit.ts';
@@ -78,9 +78,11 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
 
   async function create(ctx: Context, clusterId: string, body: z.output<typeof createServerBody>) {
     return pool.transaction(async (tx) => {
-      const machineCluster = await tx.maybeOneFirst(sql.type(z.object({ clusterId: z.string() }))`
-        SELECT cluster_id AS "clusterId" FROM machines WHERE id = ${body.machineId} FOR SHARE`);
-      if (machineCluster !== clusterId) throw validationFailed([{ field: 'machineId', message: 'no such machine in this cluster' }]);
+      const machine = await tx.maybeOne(sql.type(z.object({ clusterId: z.string(), agentVersion: z.string().nullable() }))`
+        SELECT cluster_id AS "clusterId", agent_version AS "agentVersion" FROM machines WHERE id = ${body.machineId} FOR SHARE`);
+      if (machine?.clusterId !== clusterId) throw validationFailed([{ field: 'machineId', message: 'no such machine in this cluster' }]);
+      const tooOld = agentVersionIssues(machine.agentVersion, body);
+      if (tooOld.length > 0) throw validationFailed(tooOld);
       const serverId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
         INSERT INTO servers (cluster_id, machine_id, name, game_type, game_port, query_port, rcon_port, max_players,
                              auto_restart, start_command, env, memory_limit_mb, cpu_limit_percent, rcon_password,
@@ -227,10 +229,12 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
             consoleMode: consoleModeBody,
             stop: z.object({ mode: z.string() }).nullable(),
             ready: z.object({ mode: z.string(), port: z.number().optional() }).nullable(),
+            agentVersion: z.string().nullable(),
           }),
         )`
           SELECT machine_id AS "machineId", game_type AS "gameType", game_port AS "gamePort", query_port AS "queryPort",
-                 rcon_port AS "rconPort", start_command AS "startCommand", console_mode AS "consoleMode", stop, ready
+                 rcon_port AS "rconPort", start_command AS "startCommand", console_mode AS "consoleMode", stop, ready,
+                 (SELECT agent_version FROM machines WHERE machines.id = servers.machine_id) AS "agentVersion"
             FROM servers WHERE id = ${params.id} FOR UPDATE`);
         const ports = {
           gamePort: body.gamePort ?? current.gamePort,
@@ -251,6 +255,8 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
           stop: body.stop === undefined ? current.stop : body.stop,
         });
         if (behaviour.length > 0) throw validationFailed(behaviour);
+        const tooOld = agentVersionIssues(current.agentVersion, body);
+        if (tooOld.length > 0) throw validationFailed(tooOld);
         await tx.query(sql.unsafe`
           UPDATE servers SET
             name = ${body.name ?? sql.fragment`name`},

@@ -12,6 +12,7 @@ import { body, json } from '../support/app.ts';
 import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { createFakeServer, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+import { serverConfig } from '../../schema/agentEvents.ts';
 
 let app: GatewayApp;
 let owner: TestUser;
@@ -428,8 +429,45 @@ test.serial("the install check reads a server's latest INSTALL or UPDATE job thr
       EXPLAIN SELECT type, status, error FROM jobs
        WHERE server_id = ${'00000000-0000-4000-8000-000000000000'} AND type IN ('INSTALL', 'UPDATE')
        ORDER BY created_at DESC, id DESC LIMIT 1`);
-    return rows.map((row) => Object.values(row).join(' ')).join('\n');
+    return rows.map((row) => Object.values(row as Record<string, unknown>).join(' ')).join('\n');
   });
   t.regex(plan, /Index Scan using jobs_server_installs_idx/);
   t.notRegex(plan, /Sort/, 'read newest first, not sorted');
+});
+
+test.serial('an agent older than these settings: they are 400 on its machine; this agent takes a mode it does not know as the default', async (t) => {
+  const { clusterId, machineId } = await registerMachine(app, owner);
+  await app.pool.query(sql.unsafe`UPDATE machines SET agent_version = '0.0.9' WHERE id = ${machineId}`);
+  const old = await create(clusterId, { machineId, gameType: 'CUSTOM', startCommand: './run', consoleMode: 'STDIN' });
+  t.is(old.status, 400);
+  t.regex(JSON.stringify(await body(old)), /agent is version 0\.0\.9, which does not know consoleMode \(it needs 0\.1\.0 or newer\)/);
+  const plain = await create(clusterId, { machineId, gameType: 'CUSTOM', startCommand: './run' });
+  t.is(plain.status, 201);
+  const plainId = String((await body(plain)).id);
+  const patched = await app.request(
+    `/api/v1/servers/${plainId}`,
+    json({ stop: { mode: 'SIGNAL', signal: 'SIGINT' } }, { method: 'PATCH', headers: owner.auth }),
+  );
+  t.is(patched.status, 400);
+  t.like(await getServer(plainId), { stop: null });
+
+  // From a newer service: unknown modes are the defaults, the rest of the server's configuration is kept.
+  const config = serverConfig.parse({
+    id: '00000000-0000-4000-8000-000000000001',
+    name: 'x',
+    gameType: 'CUSTOM',
+    gamePort: 1,
+    queryPort: 2,
+    rconPort: 3,
+    rconPassword: 'p',
+    maxPlayers: 1,
+    autoRestart: true,
+    desiredStatus: 'RUNNING',
+    startCommand: './run',
+    env: null,
+    ready: { mode: 'LOG_FILE', path: 'x' },
+    consoleMode: 'WEBSOCKET',
+    stop: { mode: 'COMMAND', command: 'stop' },
+  });
+  t.like(config, { ready: null, consoleMode: null, stop: { mode: 'COMMAND', command: 'stop' }, startCommand: './run' });
 });
