@@ -292,7 +292,7 @@ test.serial('a ready pattern runs in linear time: backreferences and lookaround 
   const line = `${'a'.repeat(40)}b`;
   const evil = await createFakeServer(app, owner, clusterId, machineId, {
     startCommand: `/bin/sh -c 'for i in 1 2 3 4 5; do echo ${line}; done; exec sleep 600'`,
-    ready: { mode: 'LINE', pattern: '^(a+)+$', timeoutSeconds: 600 },
+    ready: { mode: 'LINE', pattern: '^(a+)+$', timeoutSeconds: 400 },
     consoleMode: 'NONE',
     stop: { mode: 'SIGNAL', signal: 'SIGTERM' },
   });
