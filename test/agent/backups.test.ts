@@ -110,8 +110,11 @@ test.serial('a MINECRAFT server that pauses saving but never finishes its flush:
   t.regex(job.error.message, /not flushed \(no answer to "save-all flush" within 1500 ms\); automatic saving is on again/);
   t.like(backup, { status: 'FAILED', consistent: null });
   t.false(existsSync(join(agent.dataDir, 'backups', serverId, `${backup.id}.tar.gz`)));
-  const lines = await consoleLines(serverId);
-  t.true(lines.lastIndexOf('Automatic saving is now enabled') > lines.lastIndexOf('Saving the game (this may take a moment!)'));
+  // The console reaches the service on its own path: it may come a moment after the job's result.
+  await until(async () => {
+    const lines = await consoleLines(serverId);
+    return lines.lastIndexOf('Automatic saving is now enabled') > lines.lastIndexOf('Saving the game (this may take a moment!)');
+  }, 'saving turned on again after the flush');
 });
 
 test.serial('a running MINECRAFT world is flushed and archived; a change made afterwards is undone by a restore', async (t) => {
