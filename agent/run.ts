@@ -231,7 +231,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     })().finally(() => (statusWriting = undefined));
   };
 
-  const backups: BackupSettings = { dataDir, ...(settings.backupS3 ? { s3: settings.backupS3 } : {}) };
+  const backups: BackupSettings = { dataDir, flushTimeoutMs: settings.flushTimeoutMs, ...(settings.backupS3 ? { s3: settings.backupS3 } : {}) };
   const jobs = new JobRunner({
     dataDir,
     executor: createExecutor({
@@ -261,6 +261,12 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   async function applySync(data: unknown): Promise<void> {
     const parsed = serversSyncEvent.safeParse(data);
     if (!parsed.success) return logger.error('malformed servers:sync');
+    parsed.data.servers.forEach((config, index) => {
+      const raw = (data as { servers: Record<string, unknown>[] }).servers[index]!;
+      for (const field of ['ready', 'consoleMode', 'stop'] as const)
+        if (raw[field] !== undefined && raw[field] !== null && config[field] === null)
+          logger.warn({ serverId: config.id, field, value: raw[field] }, `${field} is unknown to this agent (a newer service?): the default is used`);
+    });
     const wanted = new Map(parsed.data.servers.map((server) => [server.id, server]));
     // Every server is set up before any is reconciled (which can take a while): a job waiting for one runs at once.
     for (const config of wanted.values()) {

@@ -32,6 +32,8 @@ export const settingsSchema = z.object({
   path: z.string().startsWith('/').default('/ws'),
   /** Graceful stop: SIGTERM after this, SIGKILL after twice this (default 30 s and 60 s). */
   stopTimeoutMs: z.coerce.number().int().positive().default(30_000),
+  /** How long a running MINECRAFT world may take to flush (`save-all flush`) before its backup fails (default 2 min). */
+  flushTimeoutMs: z.coerce.number().int().positive().default(120_000),
   /** How often running servers' stats and player lists are reported (default 10 s and 30 s). */
   reportIntervalMs: z.coerce.number().int().positive().optional(),
   /** The group of the servers' accounts, and the prefix of their names (agent running as root). */
@@ -71,6 +73,7 @@ const fileSchema = z
     dataDir: z.unknown(),
     path: z.unknown(),
     stopTimeoutMs: z.unknown(),
+    flushTimeoutMs: z.unknown(),
     reportIntervalMs: z.unknown(),
     user: z.unknown(),
     allowRoot: z.unknown(),
@@ -118,6 +121,7 @@ export function loadSettings(options: SettingsInput, env: NodeJS.ProcessEnv = pr
     dataDir: env.GSM_DATA_DIR,
     path: env.GSM_GATEWAY_PATH,
     stopTimeoutMs: env.GSM_STOP_TIMEOUT_MS,
+    flushTimeoutMs: env.GSM_FLUSH_TIMEOUT_MS,
     reportIntervalMs: env.GSM_REPORT_INTERVAL_MS,
     user: env.GSM_USER,
     allowRoot: env.GSM_ALLOW_ROOT,

@@ -140,9 +140,11 @@ export const serverConfig = z.object({
   /** CUSTOM: the command an INSTALL or UPDATE runs in the server's directory. */
   installCommand: z.string().nullable().optional(),
   /** CUSTOM: when it is ready, where console commands go, how it stops (null or absent: the game's own; schema/serverBehaviour.ts). */
-  ready: readySpec.nullable().optional(),
-  consoleMode: z.enum(CONSOLE_MODES).nullable().optional(),
-  stop: stopSpec.nullable().optional(),
+  // A mode a newer service knows and this agent does not is the default (null) here, not a sync refused whole; the
+  // agent logs it (agent/run.ts).
+  ready: readySpec.nullable().optional().catch(null),
+  consoleMode: z.enum(CONSOLE_MODES).nullable().optional().catch(null),
+  stop: stopSpec.nullable().optional().catch(null),
   /** The ids of the server's backups that exist (PENDING or finished): the agent removes the files of any other. */
   backups: z.array(z.string()).optional(),
 });

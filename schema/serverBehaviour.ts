@@ -4,6 +4,8 @@
  * stop by a console command or a signal, then the kill. Null on a server: the game's own behaviour.
  */
 import { z } from 'zod';
+import { linearPatternProblem } from './linearRegExp.ts';
+import { isStorableText } from './storable.ts';
 
 export const READY_MODES = ['LINE', 'PORT', 'RCON', 'IMMEDIATE'] as const;
 export const CONSOLE_MODES = ['RCON', 'STDIN', 'NONE'] as const;
@@ -14,12 +16,18 @@ export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGQUIT', 'SIGHUP', 'SIGUSR1'
 export const DEFAULT_READY_TIMEOUT_SECONDS = 300;
 /** A stop by command or signal waits this long before the kill by default. */
 export const DEFAULT_STOP_GRACE_SECONDS = 30;
+/**
+ * The longest each may be: a RESTART (a stop: grace, 30 s to SIGKILL, then a start: its time-out) must end within the
+ * 10 minutes a power job lives before it expires.
+ */
+export const MAX_READY_TIMEOUT_SECONDS = 420;
+export const MAX_STOP_GRACE_SECONDS = 120;
 
 const seconds = (what: string, max: number) =>
   z
     .int({ message: `${what} must be a whole number of seconds` })
-    .min(1)
-    .max(max);
+    .min(1, `${what} must be at least 1`)
+    .max(max, `${what} must be at most ${max} seconds (a power job must end within its 10 minutes)`);
 
 /** As the agent receives them (the service checked them; the agent trusts their shape, not their sense). */
 export const readySpec = z.object({
@@ -38,16 +46,6 @@ export type ReadySpec = z.infer<typeof readySpec>;
 export type StopSpec = z.infer<typeof stopSpec>;
 export type ConsoleMode = (typeof CONSOLE_MODES)[number];
 
-/** Whether `pattern` compiles as a JavaScript regular expression (the agent tests each output line with it). */
-const compiles = (pattern: string) => {
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 const oneLine = (text: string) => ![...text].some((c) => c < ' ' || c === '\u007f');
 
 /** The API's `ready`: checked at the boundary (a pattern that does not compile is a 400, not a server stuck in STARTING). */
@@ -58,18 +56,31 @@ export const readyBody = z
       .string()
       .min(1, 'must not be empty')
       .max(512, 'must be at most 512 characters')
-      .refine(compiles, 'must be a valid regular expression')
+      // Stored in jsonb, which refuses them (a 500 otherwise).
+      .refine(isStorableText, { message: 'must not contain NUL or lone surrogate characters', abort: true })
+      .superRefine((pattern, context) => {
+        const problem = linearPatternProblem(pattern);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      })
       .optional()
-      .meta({ description: 'LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`.' }),
+      .meta({
+        description:
+          'LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`.',
+      }),
     port: z
       .int({ message: 'port must be a whole number' })
       .min(1, 'port must be between 1 and 65535')
       .max(65535, 'port must be between 1 and 65535')
       .optional()
-      .meta({ description: 'PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort.' }),
-    timeoutSeconds: seconds('timeoutSeconds', 86_400)
+      .meta({
+        description:
+          'PORT: the TCP port on 127.0.0.1 that must accept a connection: one of the server’s own ports (default its gamePort; a UDP-only port never accepts one).',
+      }),
+    timeoutSeconds: seconds('timeoutSeconds', MAX_READY_TIMEOUT_SECONDS)
       .optional()
-      .meta({ description: `How long STARTING may last before the server is CRASHED (default ${DEFAULT_READY_TIMEOUT_SECONDS}).` }),
+      .meta({
+        description: `How long STARTING may last before the server is CRASHED (default ${DEFAULT_READY_TIMEOUT_SECONDS}, at most ${MAX_READY_TIMEOUT_SECONDS}).`,
+      }),
   })
   .superRefine((ready, context) => {
     if (ready.mode === 'LINE' && !ready.pattern) context.addIssue({ code: 'custom', path: ['pattern'], message: 'required when mode is LINE' });
@@ -100,12 +111,15 @@ export const stopBody = z
       .min(1, 'must not be empty')
       .max(256, 'must be at most 256 characters')
       .refine(oneLine, 'must be one line without control characters')
+      .refine(isStorableText, 'must not contain NUL or lone surrogate characters')
       .optional()
       .meta({ description: 'COMMAND: sent on the console, e.g. `stop`.' }),
     signal: z.enum(STOP_SIGNALS, { message: `signal must be one of ${STOP_SIGNALS.join(', ')}` }).optional(),
-    graceSeconds: seconds('graceSeconds', 3_600)
+    graceSeconds: seconds('graceSeconds', MAX_STOP_GRACE_SECONDS)
       .optional()
-      .meta({ description: `How long the server may take to exit before it is killed (default ${DEFAULT_STOP_GRACE_SECONDS}).` }),
+      .meta({
+        description: `How long the server may take to exit before SIGTERM (default ${DEFAULT_STOP_GRACE_SECONDS}, at most ${MAX_STOP_GRACE_SECONDS}); SIGKILL follows 30 s later.`,
+      }),
   })
   .superRefine((stop, context) => {
     if (stop.mode === 'COMMAND' && !stop.command) context.addIssue({ code: 'custom', path: ['command'], message: 'required when mode is COMMAND' });
@@ -120,8 +134,39 @@ export const stopBody = z
     example: { mode: 'SIGNAL', signal: 'SIGINT', graceSeconds: 20 },
   });
 
+/** The first agent version that knows ready, consoleMode and stop (an older one would run the server without them). */
+export const BEHAVIOUR_AGENT_VERSION = '0.1.0';
+
+/** Whether an agent's `version` (`x.y.z`) is older than `since`; false when unknown or not of that form. */
+export function olderAgent(version: string | null | undefined, since: string = BEHAVIOUR_AGENT_VERSION): boolean {
+  const parts = (text: string) => /^(\d+)\.(\d+)\.(\d+)/.exec(text)?.slice(1).map(Number);
+  const mine = version ? parts(version) : undefined;
+  const wanted = parts(since)!;
+  if (!mine) return false;
+  const differs = mine.findIndex((part, index) => part !== wanted[index]);
+  return differs !== -1 && mine[differs]! < wanted[differs]!;
+}
+
+/** Problems with setting these fields (non-null) on a machine whose agent reported `agentVersion`. */
+export function agentVersionIssues(agentVersion: string | null | undefined, fields: BehaviourFields): { field: string; message: string }[] {
+  if (!olderAgent(agentVersion)) return [];
+  return (['ready', 'consoleMode', 'stop'] as const)
+    .filter((field) => fields[field] !== undefined && fields[field] !== null)
+    .map((field) => ({
+      field,
+      message: `the machine's agent is version ${agentVersion}, which does not know ${field} (it needs ${BEHAVIOUR_AGENT_VERSION} or newer): update the agent first`,
+    }));
+}
+
 /** The three settings together, for the checks that need the game type and each other. */
-export type BehaviourFields = { ready?: unknown; consoleMode?: ConsoleMode | null; stop?: { mode: string } | null };
+export type BehaviourFields = {
+  ready?: unknown;
+  consoleMode?: ConsoleMode | null;
+  stop?: { mode: string } | null;
+  gamePort?: number;
+  queryPort?: number;
+  rconPort?: number;
+};
 
 /** Problems with these settings on a server of `gameType` (only CUSTOM takes them; a stop command needs a console). */
 export function behaviourIssues(gameType: string, fields: BehaviourFields): { field: string; message: string }[] {
@@ -130,8 +175,14 @@ export function behaviourIssues(gameType: string, fields: BehaviourFields): { fi
     for (const field of ['ready', 'consoleMode', 'stop'] as const)
       if (fields[field] !== undefined && fields[field] !== null)
         issues.push({ field, message: `only CUSTOM servers take ${field}; a ${gameType} server uses its game's own` });
-  } else if (fields.consoleMode === 'NONE' && fields.stop?.mode === 'COMMAND') {
-    issues.push({ field: 'stop', message: 'a stop command needs a console: consoleMode is NONE' });
+  } else {
+    if (fields.consoleMode === 'NONE' && fields.stop?.mode === 'COMMAND')
+      issues.push({ field: 'stop', message: 'a stop command needs a console: consoleMode is NONE' });
+    // The agent connects to it as root: only to the server's own ports, not to any service on the machine.
+    const port = (fields.ready as { mode?: string; port?: number } | null | undefined)?.port;
+    const own = [fields.gamePort, fields.queryPort, fields.rconPort];
+    if (port !== undefined && own.every((value) => value !== undefined) && !own.includes(port))
+      issues.push({ field: 'ready', message: `port must be one of the server's own ports (gamePort, queryPort, rconPort: ${own.join(', ')})` });
   }
   return issues;
 }

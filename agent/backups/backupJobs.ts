@@ -25,10 +25,10 @@ const PRUNE_MIN_AGE_MS = 60_000;
 const BACKUP_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A partial archive untouched this long is left over from an agent that stopped while writing it. */
 const STALE_PARTIAL_MS = 10 * 60_000;
-/** How long a MINECRAFT server may take to answer `save-all flush`. */
+/** How long a MINECRAFT server may take to answer `save-all flush` by default (the agent's flushTimeoutMs). */
 const FLUSH_TIMEOUT_MS = 120_000;
 
-export type BackupSettings = { dataDir: string; s3?: S3Target };
+export type BackupSettings = { dataDir: string; s3?: S3Target; flushTimeoutMs?: number };
 type Note = { key: string; sizeBytes: number; sha256: string };
 
 export const backupDirOf = (dataDir: string, serverId: string) => join(dataDir, 'backups', serverId);
@@ -46,11 +46,17 @@ function asJobError(error: unknown, fallback: string): JobError {
 type Inconsistency = string | undefined;
 
 /**
- * Pauses a running MINECRAFT server's saving around `work` after flushing it. When the server cannot be flushed (it
- * does not answer `save-off`: a modded or filtered console) the archive is made anyway, unflushed, and `work` is told
- * why it is not consistent, unless `requireConsistent`: then the backup fails, saying why.
+ * Pauses a running MINECRAFT server's saving around `work` after flushing it. When saving cannot be paused (it does
+ * not answer `save-off`: a modded or filtered console) the archive is made anyway, unflushed, and `work` is told why it
+ * is not consistent, unless `requireConsistent`: then the backup fails, saying why. A flush that does not end in time
+ * fails the backup: the game is writing its world at that moment, and an archive then would be torn, not just stale.
  */
-async function withSavingPaused<T>(supervisor: ServerSupervisor, requireConsistent: boolean, work: (inconsistency: Inconsistency) => Promise<T>): Promise<T> {
+async function withSavingPaused<T>(
+  supervisor: ServerSupervisor,
+  requireConsistent: boolean,
+  flushTimeoutMs: number,
+  work: (inconsistency: Inconsistency) => Promise<T>,
+): Promise<T> {
   const live = (reason: string) => {
     if (requireConsistent) throw new JobError('NOT_CONSISTENT', `${reason}; requireConsistent asks for a consistent backup: stop the server first`);
     return work(reason);
@@ -59,18 +65,26 @@ async function withSavingPaused<T>(supervisor: ServerSupervisor, requireConsiste
   if (supervisor.config.gameType !== 'MINECRAFT' || supervisor.status !== 'ONLINE')
     return live(`archived while the ${supervisor.config.gameType} server was ${supervisor.status} (it cannot be flushed)`);
   const channel = supervisor.channel;
+  const saveOn = async () => {
+    if (supervisor.running) await supervisor.channel.command('save-on', /Automatic saving is now enabled|Saving is already turned on/).catch(() => undefined);
+  };
   try {
     await channel.command('save-off', /Automatic saving is now disabled|Saving is already turned off/);
-    // A big world takes a while to flush: minutes, not the console's usual seconds.
-    await channel.command('save-all flush', /Saved the game/, FLUSH_TIMEOUT_MS);
   } catch (error) {
     await channel.command('save-on').catch(() => undefined);
     return live(`the world could not be flushed (${(error as Error).message}): archived while the game was writing`);
   }
   try {
+    // A big world takes a while to flush: minutes, not the console's usual seconds.
+    await channel.command('save-all flush', /Saved the game/, flushTimeoutMs);
+  } catch (error) {
+    await saveOn();
+    throw new JobError('FLUSH_FAILED', `the world was not flushed (${(error as Error).message}); automatic saving is on again; nothing was archived`);
+  }
+  try {
     return await work(undefined);
   } finally {
-    if (supervisor.running) await supervisor.channel.command('save-on', /Automatic saving is now enabled|Saving is already turned on/).catch(() => undefined);
+    await saveOn();
   }
 }
 
@@ -90,10 +104,15 @@ export async function runBackupJob(
   else await mkdir(supervisor.dir, { recursive: true });
   try {
     options.progress(null, supervisor.running ? 'archiving the running server' : 'archiving');
-    const { archived, inconsistency } = await withSavingPaused(supervisor, params.requireConsistent === true, async (inconsistency) => ({
-      archived: await writeArchive({ dir: supervisor.dir, destFile: file, account: options.account, signal: options.signal }),
-      inconsistency,
-    }));
+    const { archived, inconsistency } = await withSavingPaused(
+      supervisor,
+      params.requireConsistent === true,
+      options.flushTimeoutMs ?? FLUSH_TIMEOUT_MS,
+      async (inconsistency) => ({
+        archived: await writeArchive({ dir: supervisor.dir, destFile: file, account: options.account, signal: options.signal }),
+        inconsistency,
+      }),
+    );
     const result = {
       backupId,
       sizeBytes: archived.sizeBytes,

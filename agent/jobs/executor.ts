@@ -4,6 +4,7 @@
  * reaches the state asked for; CRASHED on the way fails it.
  */
 import type { ServerSupervisor } from '../servers/serverSupervisor.ts';
+import { DEFAULT_STOP_GRACE_SECONDS } from '../../schema/serverBehaviour.ts';
 import type { PlayerInfo } from '../games/adapter.ts';
 import { wipe, WipeError } from '../servers/wipe.ts';
 import type { Account } from '../servers/accounts.ts';
@@ -44,19 +45,13 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
   };
   const stopLimitMs = options.stopTimeoutMs * 2 + STOP_MARGIN_MS;
 
-  /**
-   * `afterUpdate`: the installer starting a server again on its previous installation after a failed update (the one
-   * start an install failure does not refuse).
-   */
-  async function start(supervisor: ServerSupervisor, signal: AbortSignal, afterUpdate = false): Promise<Record<string, unknown>> {
-    if (supervisor.status === 'INSTALL_FAILED' && !afterUpdate)
-      throw new JobError(
-        'NOT_INSTALLED',
-        `the server cannot be started: its install failed (${supervisor.statusMessage ?? 'no reason given'}); install it first`,
-      );
+  async function start(supervisor: ServerSupervisor, signal: AbortSignal): Promise<Record<string, unknown>> {
+    // A START after a failed install never reaches here (the service refuses it with 409 until an install has
+    // succeeded); after a failed UPDATE the previous installation is still there and starts.
     supervisor.config = { ...supervisor.config, desiredStatus: 'RUNNING' };
     if (supervisor.status === 'ONLINE') return { message: 'already online' };
-    if (!supervisor.running) await (afterUpdate ? supervisor.start() : supervisor.startAsked());
+    // Asked for (a START, or an UPDATE's restart): a hold after given-up crashes and the back-off are cleared.
+    if (!supervisor.running) await supervisor.startAsked();
     const reached = await supervisor
       .waitForStatus((status) => status === 'ONLINE' || status === 'CRASHED', supervisor.startTimeoutMs + STOP_MARGIN_MS, signal)
       .catch((error: Error) => {
@@ -74,8 +69,11 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
     supervisor.config = { ...supervisor.config, desiredStatus: 'STOPPED' };
     if (!supervisor.running) return { message: 'already offline' };
     const stopping = supervisor.stop();
+    // A server's own stop waits its graceSeconds before SIGTERM, then the usual time to SIGKILL.
+    const own = supervisor.config.stop;
+    const limitMs = own ? Math.max(stopLimitMs, (own.graceSeconds ?? DEFAULT_STOP_GRACE_SECONDS) * 1000 + options.stopTimeoutMs + STOP_MARGIN_MS) : stopLimitMs;
     await supervisor
-      .waitForStatus((status) => status === 'OFFLINE' || status === 'CRASHED', stopLimitMs, signal)
+      .waitForStatus((status) => status === 'OFFLINE' || status === 'CRASHED', limitMs, signal)
       .catch((error: Error) => {
         throw new JobError(signal.aborted ? 'CANCELLED' : 'TIMEOUT', error.message);
       });
@@ -180,7 +178,7 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
                 await stop(supervisor, signal);
                 supervisor.config = { ...supervisor.config, desiredStatus: desired };
               },
-              start: () => start(supervisor, signal, job.type === 'UPDATE'),
+              start: () => start(supervisor, signal),
             });
           } catch (error) {
             if (error instanceof InstallError) throw new JobError(error.code, error.message, error.consoleTail);

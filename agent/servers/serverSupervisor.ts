@@ -4,12 +4,13 @@
  * with autoRestart, STARTING again after the restart policy's back-off; not ready in time is CRASHED (killed).
  * Output goes to a size-capped log and out as `console` events; joins and leaves seen in the output are reported.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { connect as tcpConnect } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
+import { linearRegExp } from '../../schema/linearRegExp.ts';
 import { DEFAULT_READY_TIMEOUT_SECONDS, DEFAULT_STOP_GRACE_SECONDS, type ConsoleMode } from '../../schema/serverBehaviour.ts';
 import type { GameAdapter, CommandChannel, PlayerInfo, PlayerLine } from '../games/adapter.ts';
 import { ADAPTERS } from '../games/index.ts';
@@ -83,6 +84,8 @@ export async function rememberedServer(runDir: string): Promise<RememberedServer
 const READY_POLL_MS = 1_000;
 /** How long a port check may take before it counts as not answering. */
 const PORT_CHECK_TIMEOUT_MS = 2_000;
+/** A ready pattern is tested on this much of a line: a game's line of megabytes costs no more than its start. */
+const READY_LINE_CHARS = 1024;
 
 /** When a run counts as ready: the server's own `ready` (CUSTOM) or its game's (a ready line, else RCON). */
 type Readiness = { mode: 'LINE'; pattern: RegExp } | { mode: 'PORT'; port: number } | { mode: 'RCON' } | { mode: 'IMMEDIATE' };
@@ -257,11 +260,10 @@ export class ServerSupervisor {
   }
 
   /**
-   * A START job (a person or a task): clears a hold and the restart policy's given-up loop, then starts. An install
-   * that failed is not cleared: only an install that succeeds does.
+   * A START job (a person or a task): clears a hold and the restart policy's given-up loop, then starts. The service
+   * refuses it while no install has succeeded; INSTALL_FAILED here is a failed UPDATE, whose previous files still run.
    */
   startAsked(): Promise<void> {
-    if (this.status === 'INSTALL_FAILED') return Promise.reject(new Error(`its install failed: ${this.statusMessage ?? 'no reason given'}. Install it first`));
     this.#hold = undefined;
     this.#policy.reset();
     return this.start();
@@ -355,8 +357,18 @@ export class ServerSupervisor {
     // Its cgroup is still there; the limits are written again, as they may have changed meanwhile.
     this.#cgroup = await this.#options.cgroups?.prepare(this.config.id, this.config);
     this.#startedAt = Date.now();
-    this.#readiness = this.#readinessOf();
+    let unready: string | undefined;
+    try {
+      this.#readiness = this.#readinessOf();
+    } catch (error) {
+      unready = (error as Error).message;
+    }
     this.#attach(proc);
+    if (unready !== undefined) {
+      this.#crashedHeld({ message: unready });
+      this.#stopping = true;
+      return void proc.kill();
+    }
     if (last === 'ONLINE') {
       this.#setStatus('ONLINE', { message: 'adopted from the previous agent' });
       void this.#applyPendingModeration().then(() => this.snapshotPlayers());
@@ -386,6 +398,8 @@ export class ServerSupervisor {
     const termAfterMs = this.#options.termAfterMs ?? 30_000;
     const killAfterMs = this.#options.killAfterMs ?? 60_000;
     const own = this.config.stop;
+    // No console to send a stop command on: SIGTERM at once rather than a wait for a command that cannot be sent.
+    if (!own && this.consoleMode === 'NONE') return void (await proc.stop({ termAfterMs: 0, killAfterMs: Math.max(0, killAfterMs - termAfterMs) }));
     if (!own) return void (await proc.stop({ graceful: () => this.#adapter.stop(this.channel).catch(() => undefined), termAfterMs, killAfterMs }));
     // The server's own way (CUSTOM): its command or signal, graceSeconds to exit, then SIGTERM and SIGKILL as usual.
     const graceMs = (own.graceSeconds ?? DEFAULT_STOP_GRACE_SECONDS) * 1000;
@@ -427,9 +441,12 @@ export class ServerSupervisor {
   remember(): void {
     try {
       const remembered: RememberedServer = { config: this.config, status: this.status, message: this.#statusExtra.message, hold: this.#hold };
+      // Also before a first launch: an install failure or a hold must outlive the agent. The agent's own directory
+      // (root's, 0700), outside the server's tree.
+      mkdirSync(this.#runDir, { recursive: true, mode: 0o700 });
       writeFileSync(join(this.#runDir, SERVER_FILE), JSON.stringify(remembered), { mode: 0o600 });
     } catch {
-      // No run directory yet (never started here): nothing to adopt either.
+      // A full or read-only disk: the next agent starts from the service's configuration instead.
     }
   }
 
@@ -505,7 +522,7 @@ export class ServerSupervisor {
   }
 
   #onLine(line: string, parsePlayerLine: (line: string) => PlayerLine | null): void {
-    if (this.status === 'STARTING' && this.#readiness.mode === 'LINE' && this.#readiness.pattern.test(line)) this.#becameReady();
+    if (this.status === 'STARTING' && this.#readiness.mode === 'LINE' && this.#readiness.pattern.test(line.slice(0, READY_LINE_CHARS))) this.#becameReady();
     const player = parsePlayerLine(line);
     if (player) {
       if (player.kind === 'join') this.#players.set(player.steamId, player);
@@ -622,8 +639,8 @@ export class ServerSupervisor {
   #readinessOf(): Readiness {
     const own = this.config.ready;
     if (!own) return this.#adapter.readyPattern ? { mode: 'LINE', pattern: this.#adapter.readyPattern } : { mode: 'RCON' };
-    // The service compiled the pattern before accepting it; a broken one still fails this launch, saying why.
-    if (own.mode === 'LINE') return { mode: 'LINE', pattern: new RegExp(own.pattern ?? '') };
+    // Linear time, or not at all (the service checked it with the same function); else this launch fails, saying why.
+    if (own.mode === 'LINE') return { mode: 'LINE', pattern: linearRegExp(own.pattern ?? '') };
     if (own.mode === 'PORT') return { mode: 'PORT', port: own.port ?? this.config.gamePort };
     return { mode: own.mode };
   }

@@ -82,7 +82,7 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
         200: { description: 'The finished job', schema: job },
         202: { description: 'The job, accepted', schema: job, headers: { Location: 'The job' } },
         ...((power.type === 'START' || power.type === 'RESTART'
-          ? { 409: { description: "The server's install failed or never ran: the message says why (install it first)" } }
+          ? { 409: { description: 'The server was never installed: its install failed or never ran (the message says why; install it first)' } }
           : {}) as Record<number, { description: string }>),
       },
       handler: async (ctx, { params, query }) =>
@@ -129,7 +129,11 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
       responses: {
         200: { description: 'The finished job', schema: job },
         202: { description: 'The job, accepted', schema: job, headers: { Location: 'The job' } },
-        ...((install.requireStopped ? { 409: { description: 'The server is running' } } : {}) as Record<number, { description: string }>),
+        409: {
+          description: install.requireStopped
+            ? 'The server is running, or it is a CUSTOM server without installCommand'
+            : 'A CUSTOM server without installCommand',
+        },
       },
       handler: async (ctx, { params, query }) => {
         // The version asked for travels with the job: a PATCH just before reaches the agent's configuration later.

@@ -44,7 +44,7 @@ export type ServerJobRequest = {
 
 const accepted = z.discriminatedUnion('accepted', [
   job.extend({ accepted: z.literal(true), serverStatus: z.string() }),
-  z.object({ accepted: z.literal(false), serverStatus: z.string(), notInstalled: z.string().nullable(), noConsole: z.boolean() }),
+  z.object({ accepted: z.literal(false), serverStatus: z.string(), notInstalled: z.string().nullable(), uninstallable: z.boolean(), noConsole: z.boolean() }),
 ]);
 
 /** Job types that launch the game: refused (409) while its install failed or never ran (docs/installs-and-backups.md). */
@@ -55,27 +55,34 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
   const { actor } = origin;
   // A prepared statement: one text whatever the request (every difference is a value), planned once per connection.
   const launches = LAUNCHES.has(request.type);
+  const installs = request.type === 'INSTALL' || request.type === 'UPDATE';
   const row = await connection.maybeOne(sql.prepared('gsm_accept_server_job', accepted)`
     WITH blocked AS (
-      -- Why the game cannot be launched: its last install or update failed, or the install asked for never ran.
+      -- Why the game cannot be launched: no install ever succeeded, and the one asked for failed or never ran. A running
+      -- server is not blocked (START answers "already online"); a failed UPDATE leaves the previous installation working.
       SELECT CASE
-               -- (A failed UPDATE of a running server restarts it on its previous installation: no longer INSTALL_FAILED.)
-               WHEN s.status = 'INSTALL_FAILED' OR (s.installed_at IS NULL AND last_install.status = 'FAILED')
+               WHEN NOT ${launches}::boolean OR s.installed_at IS NOT NULL OR s.status IN ('ONLINE', 'STARTING', 'STOPPING', 'RESTARTING') THEN NULL
+               -- (INSTALL_FAILED is reported a moment before its job's outcome is stored.)
+               WHEN last_install.status = 'FAILED' OR s.status = 'INSTALL_FAILED'
                  THEN 'its last ' || lower(coalesce(last_install.type, 'INSTALL')) || ' failed: '
                       || coalesce(last_install.error->>'message', s.status_reason, 'no reason given')
                -- Asked for and never done. A server created with autoInstall false has no install job: its files are the operator's.
-               WHEN s.installed_at IS NULL AND last_install.status IN ('CANCELLED', 'EXPIRED')
+               WHEN last_install.status IN ('CANCELLED', 'EXPIRED')
                  THEN 'it was never installed (its ' || lower(last_install.type) || ' was ' || lower(last_install.status) || ')'
-             END AS reason
+             END AS reason,
+             -- A CUSTOM server installs by its installCommand: without one an INSTALL could only fail (and block Start).
+             ${installs}::boolean AND s.game_type = 'CUSTOM' AND s.install_command IS NULL AS uninstallable
         FROM servers s
         LEFT JOIN LATERAL (
-          SELECT type, status, error FROM jobs WHERE server_id = s.id AND type IN ('INSTALL', 'UPDATE') ORDER BY created_at DESC, id DESC LIMIT 1
+          SELECT type, status, error FROM jobs
+           WHERE server_id = s.id AND type IN ('INSTALL', 'UPDATE') AND ${launches}::boolean AND s.installed_at IS NULL
+           ORDER BY created_at DESC, id DESC LIMIT 1
         ) last_install ON true
-       WHERE s.id = ${serverId} AND ${launches}::boolean
+       WHERE s.id = ${serverId} AND (${launches}::boolean OR ${installs}::boolean)
     ), server AS (
       UPDATE servers SET desired_status = coalesce(${desired}, desired_status), updated_at = CASE WHEN ${desired}::text IS NULL THEN updated_at ELSE now() END
        WHERE id = ${serverId} AND (${request.clusterId ?? null}::uuid IS NULL OR cluster_id = ${request.clusterId ?? null}::uuid)
-         AND NOT EXISTS (SELECT 1 FROM blocked WHERE reason IS NOT NULL)
+         AND NOT EXISTS (SELECT 1 FROM blocked WHERE reason IS NOT NULL OR uninstallable)
       RETURNING id, cluster_id, machine_id, status, console_mode
     ), current AS (
       -- The server as it is when nothing was changed (a refused launch), for the answer.
@@ -109,10 +116,12 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
         FROM j WHERE ${request.audit !== undefined}::boolean
     )
     SELECT j.id IS NOT NULL AS accepted, current.status AS "serverStatus", ${JOB_COLUMNS}, ${ANNOUNCE_NEW_JOB},
-           (SELECT reason FROM blocked) AS "notInstalled", current.console_mode IS NOT DISTINCT FROM 'NONE' AS "noConsole"
+           (SELECT reason FROM blocked) AS "notInstalled", coalesce((SELECT uninstallable FROM blocked), false) AS "uninstallable", current.console_mode IS NOT DISTINCT FROM 'NONE' AS "noConsole"
       FROM current LEFT JOIN j ON true`);
   if (!row) throw notFound('Server not found');
   if (!row.accepted) {
+    if (row.uninstallable)
+      throw conflict(`The server has no installCommand: a CUSTOM server is installed by its installCommand (set one with PATCH /api/v1/servers/${serverId})`);
     if (row.notInstalled) throw conflict(`The server cannot be started: ${row.notInstalled}. Install it first (POST /api/v1/servers/${serverId}/install)`);
     if (request.requireRunning && row.noConsole) throw conflict('The server has no console (consoleMode NONE): it takes no console commands');
     throw conflict(

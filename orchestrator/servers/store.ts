@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { validationFailed } from '../../schema/errors.ts';
 import { DEFAULT_MAX_PLAYERS, type GameType } from '../../schema/games.ts';
 import type { Origin } from '../../schema/origin.ts';
-import { behaviourIssues, consoleModeBody } from '../../schema/serverBehaviour.ts';
+import { agentVersionIssues, behaviourIssues, consoleModeBody } from '../../schema/serverBehaviour.ts';
 import { server, type clusterServerListQuery, type createServerBody, type serverListQuery, type updateServerBody } from '../../schema/servers.ts';
 import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { recordAudit } from '../audit.ts';
@@ -102,9 +102,11 @@ export async function createServer(
   clusterId: string,
   body: z.output<typeof createServerBody>,
 ): Promise<{ server: Server; installJobId: string | null }> {
-  const machineCluster = await tx.maybeOneFirst(sql.type(z.object({ clusterId: z.string() }))`
-    SELECT cluster_id AS "clusterId" FROM machines WHERE id = ${body.machineId} FOR SHARE`);
-  if (machineCluster !== clusterId) throw validationFailed([{ field: 'machineId', message: 'no such machine in this cluster' }]);
+  const machine = await tx.maybeOne(sql.type(z.object({ clusterId: z.string(), agentVersion: z.string().nullable() }))`
+    SELECT cluster_id AS "clusterId", agent_version AS "agentVersion" FROM machines WHERE id = ${body.machineId} FOR SHARE`);
+  if (machine?.clusterId !== clusterId) throw validationFailed([{ field: 'machineId', message: 'no such machine in this cluster' }]);
+  const tooOld = agentVersionIssues(machine.agentVersion, body);
+  if (tooOld.length > 0) throw validationFailed(tooOld);
   const serverId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
     INSERT INTO servers (cluster_id, machine_id, name, game_type, game_port, query_port, rcon_port, max_players,
                          auto_restart, start_command, env, memory_limit_mb, cpu_limit_percent, rcon_password,
@@ -152,10 +154,13 @@ export async function updateServer(
       startCommand: z.string().nullable(),
       consoleMode: consoleModeBody,
       stop: z.object({ mode: z.string() }).nullable(),
+      ready: z.object({ mode: z.string(), port: z.number().optional() }).nullable(),
+      agentVersion: z.string().nullable(),
     }),
   )`
     SELECT machine_id AS "machineId", game_type AS "gameType", game_port AS "gamePort", query_port AS "queryPort",
-           rcon_port AS "rconPort", start_command AS "startCommand", console_mode AS "consoleMode", stop
+           rcon_port AS "rconPort", start_command AS "startCommand", console_mode AS "consoleMode", stop, ready,
+           (SELECT agent_version FROM machines WHERE machines.id = servers.machine_id) AS "agentVersion"
       FROM servers WHERE id = ${serverId} FOR UPDATE`);
   const ports = {
     gamePort: body.gamePort ?? current.gamePort,
@@ -170,11 +175,14 @@ export async function updateServer(
   const startCommand = body.startCommand === undefined ? current.startCommand : body.startCommand;
   if (current.gameType === 'CUSTOM' && !startCommand) throw validationFailed([{ field: 'startCommand', message: 'required for CUSTOM servers' }]);
   const behaviour = behaviourIssues(current.gameType, {
-    ready: body.ready,
+    ...ports,
+    ready: body.ready === undefined ? current.ready : body.ready,
     consoleMode: body.consoleMode === undefined ? current.consoleMode : body.consoleMode,
     stop: body.stop === undefined ? current.stop : body.stop,
   });
   if (behaviour.length > 0) throw validationFailed(behaviour);
+  const tooOld = agentVersionIssues(current.agentVersion, body);
+  if (tooOld.length > 0) throw validationFailed(tooOld);
   await tx.query(sql.unsafe`
     UPDATE servers SET
       name = ${body.name ?? sql.fragment`name`},

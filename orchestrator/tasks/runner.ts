@@ -238,6 +238,9 @@ async function createChild(tx: CommonQueryMethods, state: RunState, step: Step, 
   } catch (error) {
     if (error instanceof AppError && error.status === 404)
       return { serverId, jobId: null, status: 'FAILED', error: { code: 'SERVER_NOT_FOUND', message: 'the server was deleted' } };
+    // A launch refused because the server's install failed or never ran is this server's failure, not the run's.
+    if (error instanceof AppError && error.status === 409 && (step.type === 'START' || step.type === 'RESTART'))
+      return { serverId, jobId: null, status: 'FAILED', error: { code: 'NOT_INSTALLED', message: error.message } };
     throw error;
   }
 }

@@ -99,6 +99,24 @@ test.serial(
   },
 );
 
+test.serial('a MINECRAFT server that pauses saving but never finishes its flush: the backup fails, nothing archived, saving on again', async (t) => {
+  const { serverId, agent } = await minecraftServer(
+    { GSM_FLUSH_TIMEOUT_MS: '1500' },
+    { env: { FAKE_MODE: 'minecraft', FAKE_READY_DELAY_MS: '50', FAKE_NEVER_FLUSH: '1' } },
+  );
+  const { job, backup } = await backUp(serverId, 'mid-flush');
+  t.is(job.status, 'FAILED');
+  t.is(job.error.code, 'FLUSH_FAILED');
+  t.regex(job.error.message, /not flushed \(no answer to "save-all flush" within 1500 ms\); automatic saving is on again/);
+  t.like(backup, { status: 'FAILED', consistent: null });
+  t.false(existsSync(join(agent.dataDir, 'backups', serverId, `${backup.id}.tar.gz`)));
+  // The console reaches the service on its own path: it may come a moment after the job's result.
+  await until(async () => {
+    const lines = await consoleLines(serverId);
+    return lines.lastIndexOf('Automatic saving is now enabled') > lines.lastIndexOf('Saving the game (this may take a moment!)');
+  }, 'saving turned on again after the flush');
+});
+
 test.serial('a running MINECRAFT world is flushed and archived; a change made afterwards is undone by a restore', async (t) => {
   const { serverId, agent, dir } = await minecraftServer();
   // A change the game holds in memory: only a flush (save-all) puts it on disk.

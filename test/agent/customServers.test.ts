@@ -12,6 +12,7 @@ import { body, json } from '../support/app.ts';
 import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { createFakeServer, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+import { serverConfig } from '../../schema/agentEvents.ts';
 
 let app: GatewayApp;
 let owner: TestUser;
@@ -64,8 +65,20 @@ test.serial('ready, consoleMode and stop are checked at the boundary: CUSTOM onl
   await refused({ ...custom, ready: { mode: 'LINE' } }, 'ready', /required when mode is LINE/);
   await refused({ ...custom, ready: { mode: 'SOON' } }, 'ready', /LINE, PORT, RCON, IMMEDIATE/);
   await refused({ ...custom, stop: { mode: 'SIGNAL', signal: 'SIGKILL' } }, 'stop', /SIGINT/);
+  // Within a power job's 10 minutes: a RESTART waits for both.
+  await refused({ ...custom, ready: { mode: 'IMMEDIATE', timeoutSeconds: 421 } }, 'ready', /at most 420 seconds/);
+  // The agent connects as root: only to the server's own ports.
+  await refused(
+    { ...custom, ready: { mode: 'PORT', port: 22 } },
+    'ready',
+    /one of the server's own ports \(gamePort, queryPort, rconPort: 30101, 30102, 30103\)/,
+  );
+  await refused({ ...custom, stop: { mode: 'SIGNAL', signal: 'SIGINT', graceSeconds: 121 } }, 'stop', /at most 120 seconds/);
   await refused({ ...custom, consoleMode: 'NONE', stop: { mode: 'COMMAND', command: 'quit' } }, 'stop', /needs a console/);
   await refused({ machineId, gameType: 'MINECRAFT', autoInstall: false, consoleMode: 'STDIN' }, 'consoleMode', /only CUSTOM servers/);
+  // Lone surrogates: jsonb refuses them, so they are a 400, not a 500.
+  await refused({ ...custom, ready: { mode: 'LINE', pattern: 'ready \ud800' } }, 'ready', /lone surrogate/);
+  await refused({ ...custom, stop: { mode: 'COMMAND', command: 'stop \udc00' } }, 'stop', /lone surrogate/);
 
   const response = await create(clusterId, {
     ...custom,
@@ -83,6 +96,22 @@ test.serial('ready, consoleMode and stop are checked at the boundary: CUSTOM onl
   const patched = await app.request(`/api/v1/servers/${created.id}`, json({ consoleMode: 'NONE' }, { method: 'PATCH', headers: owner.auth }));
   t.is(patched.status, 400);
   t.is((await getServer(created.id)).consoleMode, 'STDIN');
+  const elsewhere = await app.request(`/api/v1/servers/${created.id}`, json({ ready: { mode: 'PORT', port: 5432 } }, { method: 'PATCH', headers: owner.auth }));
+  t.is(elsewhere.status, 400);
+  const own = await app.request(`/api/v1/servers/${created.id}`, json({ ready: { mode: 'PORT', port: 30102 } }, { method: 'PATCH', headers: owner.auth }));
+  t.is(own.status, 200);
+  // Its ports changed away from the ready port: refused too.
+  t.is((await app.request(`/api/v1/servers/${created.id}`, json({ queryPort: 30104 }, { method: 'PATCH', headers: owner.auth }))).status, 400);
+  await app.request(
+    `/api/v1/servers/${created.id}`,
+    json({ ready: { mode: 'LINE', pattern: '^Done \\(', timeoutSeconds: 60 } }, { method: 'PATCH', headers: owner.auth }),
+  );
+  const surrogate = await app.request(
+    `/api/v1/servers/${created.id}`,
+    json({ ready: { mode: 'LINE', pattern: '\ud83d' } }, { method: 'PATCH', headers: owner.auth }),
+  );
+  t.is(surrogate.status, 400);
+  t.like((await getServer(created.id)).ready, { pattern: '^Done \\(' });
   const cleared = await app.request(`/api/v1/servers/${created.id}`, json({ ready: null, stop: null }, { method: 'PATCH', headers: owner.auth }));
   t.is(cleared.status, 200);
   t.like(await body(cleared), { ready: null, stop: null, consoleMode: 'STDIN' });
@@ -157,17 +186,17 @@ test.serial('ready when a port answers; STARTING says what it waits for, and the
   t.is((await getServer(waiting.id)).status, 'STARTING');
   await power(waiting.id, 'kill');
 
-  // A port nobody opens, with a short time-out: CRASHED saying what it waited for.
+  // A port nobody opens (its game port: this game listens on none), with a short time-out: CRASHED saying what it waited for.
   const never = await createFakeServer(app, owner, clusterId, machineId, {
     env: { FAKE_NO_RCON: '1' },
-    ready: { mode: 'PORT', port: 9, timeoutSeconds: 3 },
+    ready: { mode: 'PORT', timeoutSeconds: 3 },
     consoleMode: 'STDIN',
     autoRestart: false,
   });
   await reaches(never.id, 'OFFLINE');
   const failed = await body(await power(never.id, 'start'));
   t.is(failed.status, 'FAILED');
-  const reason = 'waiting for port 9 to accept connections: connection refused';
+  const reason = `waiting for port ${(await getServer(never.id)).gamePort} to accept connections: connection refused`;
   t.regex(String((failed.error as { message: string }).message), new RegExp(`not ready within 3 s \\(${reason}\\)`));
   t.true(
     agent.lines.some((line) => line.includes(never.id) && line.includes(reason)),
@@ -249,4 +278,196 @@ test.serial('Start on a server whose install failed or never ran is 409 with the
   const never = await power(rustServer.id, 'start', 0);
   t.is(never.status, 409);
   t.regex(String((await body(never)).message), /never installed \(its install was cancelled\)/);
+});
+
+test.serial('a ready pattern runs in linear time: backreferences and lookaround are 400; a catastrophic pattern and line do not block the agent', async (t) => {
+  const { clusterId, machineId } = await machineWithAgent();
+  for (const pattern of ['^(a)\\1$', '(?=Done)Done', '(?<!not )ready', 'a{1,1000}']) {
+    const response = await create(clusterId, { machineId, gameType: 'CUSTOM', startCommand: './run', ready: { mode: 'LINE', pattern } });
+    t.is(response.status, 400, pattern);
+    t.regex(JSON.stringify(await body(response)), /must run in linear time/);
+  }
+
+  // `^(a+)+$` on 40 a's and a b backtracks 2^40 times: the agent would test it for hours, every other server waiting.
+  const line = `${'a'.repeat(40)}b`;
+  const evil = await createFakeServer(app, owner, clusterId, machineId, {
+    startCommand: `/bin/sh -c 'for i in 1 2 3 4 5; do echo ${line}; done; exec sleep 600'`,
+    ready: { mode: 'LINE', pattern: '^(a+)+$', timeoutSeconds: 400 },
+    consoleMode: 'NONE',
+    stop: { mode: 'SIGNAL', signal: 'SIGTERM' },
+  });
+  const other = await createFakeServer(app, owner, clusterId, machineId);
+  await reaches(evil.id, 'OFFLINE');
+  await reaches(other.id, 'OFFLINE');
+  t.is((await power(evil.id, 'start', 0)).status, 202);
+  await until(async () => (await getServer(evil.id)).statusReason?.startsWith('waiting for a line') ?? false, 'the pattern server STARTING');
+  t.like(await body(await power(other.id, 'start')), { status: 'SUCCEEDED' });
+  t.is((await getServer(evil.id)).status, 'STARTING');
+  t.like(await body(await power(evil.id, 'kill')), { status: 'SUCCEEDED' });
+  t.like(await body(await power(other.id, 'stop')), { status: 'SUCCEEDED' });
+});
+
+test.serial(
+  'the install 409 is narrow: START on an ONLINE server is "already online"; a failed UPDATE of an installed server still starts; a CUSTOM server without installCommand cannot be installed',
+  async (t) => {
+    const { clusterId, machineId } = await machineWithAgent();
+    const failing = "/bin/sh -c 'echo mirror down >&2; exit 1'";
+    // Never installed (autoInstall false), running; an UPDATE that fails starts it again on its files.
+    const running = await createFakeServer(app, owner, clusterId, machineId, { installCommand: failing });
+    await reaches(running.id, 'OFFLINE');
+    t.like(await body(await power(running.id, 'start')), { status: 'SUCCEEDED' });
+    t.like(await body(await power(running.id, 'update', 60)), { status: 'FAILED' });
+    await reaches(running.id, 'ONLINE');
+    const again = await power(running.id, 'start');
+    t.is(again.status, 200);
+    t.like(await body(again), { status: 'SUCCEEDED', result: { message: 'already online' } });
+    t.like(await body(await power(running.id, 'stop')), { status: 'SUCCEEDED' });
+
+    // Installed once, then an UPDATE fails: INSTALL_FAILED, but its previous installation starts.
+    const installed = await createFakeServer(app, owner, clusterId, machineId, { installCommand: "/bin/sh -c 'echo installed'", autoInstall: true });
+    await until(async () => (await getServer(installed.id)).installedAt !== null, 'the install recorded');
+    await app.request(`/api/v1/servers/${installed.id}`, json({ installCommand: failing }, { method: 'PATCH', headers: owner.auth }));
+    t.like(await body(await power(installed.id, 'update', 60)), { status: 'FAILED' });
+    await reaches(installed.id, 'INSTALL_FAILED');
+    t.like(await body(await power(installed.id, 'start')), { status: 'SUCCEEDED' });
+    t.is((await getServer(installed.id)).status, 'ONLINE');
+    t.like(await body(await power(installed.id, 'stop')), { status: 'SUCCEEDED' });
+
+    // No installCommand: INSTALL and UPDATE are 409 and make no job (create with autoInstall is a 400).
+    const bare = await createFakeServer(app, owner, clusterId, machineId);
+    for (const action of ['install', 'update']) {
+      const refused = await power(bare.id, action, 0);
+      t.is(refused.status, 409, action);
+      t.regex(String((await body(refused)).message), /no installCommand/);
+    }
+    t.is(await app.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM jobs WHERE server_id = ${bare.id}`), 0);
+    const created = await create(clusterId, {
+      machineId,
+      gameType: 'CUSTOM',
+      startCommand: './run',
+      autoInstall: true,
+      gamePort: 30301,
+      queryPort: 30302,
+      rconPort: 30303,
+    });
+    t.is(created.status, 400);
+  },
+);
+
+test.serial('an UPDATE that starts a held server again clears its hold: a later crash is restarted', async (t) => {
+  const { clusterId, machineId } = await machineWithAgent();
+  const server = await createFakeServer(app, owner, clusterId, machineId, {
+    installCommand: "/bin/sh -c 'echo updated'",
+    ready: { mode: 'PORT', timeoutSeconds: 2 },
+  });
+  await reaches(server.id, 'OFFLINE');
+  t.like(await body(await power(server.id, 'start')), { status: 'FAILED' });
+  t.regex((await getServer(server.id)).statusReason ?? '', /not ready within 2 s/);
+  // Held. Ready on RCON from now on, and updated: the update starts it (its desired status is RUNNING).
+  await app.request(`/api/v1/servers/${server.id}`, json({ ready: null }, { method: 'PATCH', headers: owner.auth }));
+  t.like(await body(await power(server.id, 'update', 60)), { status: 'SUCCEEDED' });
+  await reaches(server.id, 'ONLINE');
+  await app.request(`/api/v1/servers/${server.id}/rcon?wait=5`, json({ command: 'sim.crash' }, { headers: owner.auth }));
+  await reaches(server.id, 'CRASHED');
+  await reaches(server.id, 'ONLINE', 20_000);
+  t.like(await body(await power(server.id, 'stop')), { status: 'SUCCEEDED' });
+});
+
+test.serial('an agent restart after a first install failed (the server never launched) keeps INSTALL_FAILED and its reason', async (t) => {
+  const { clusterId, machineId, token, agent } = await machineWithAgent();
+  const server = await createFakeServer(app, owner, clusterId, machineId, {
+    installCommand: "/bin/sh -c 'echo disk quota exceeded >&2; exit 1'",
+    autoInstall: true,
+  });
+  await reaches(server.id, 'INSTALL_FAILED');
+  const reason = (await getServer(server.id)).statusReason;
+  await agent.stop();
+  const next = await startAgent({ url: app.url, machineId, token, dataDir: agent.dataDir, keepServers: true });
+  agents.push(next);
+  const reported = (status: string) => next.lines.some((line) => line.includes(`"serverId":"${server.id}"`) && line.includes(`"msg":"server ${status}"`));
+  await until(async () => reported('INSTALL_FAILED'), 'the new agent reports INSTALL_FAILED');
+  const marker = await createFakeServer(app, owner, clusterId, machineId);
+  await reaches(marker.id, 'OFFLINE');
+  t.false(reported('OFFLINE'), 'not OFFLINE after the sync');
+  t.like(await getServer(server.id), { status: 'INSTALL_FAILED', statusReason: reason });
+});
+
+test.serial('consoleMode NONE without a stop: a STOP sends SIGTERM at once, not after the stop time-out', async (t) => {
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
+  // A stop time-out far beyond the STOP call's wait: only a SIGTERM sent at once ends the job within it.
+  const agent = await startAgent({ url: app.url, machineId, token, keepServers: true, stopTimeoutMs: 120_000 });
+  agents.push(agent);
+  const server = await createFakeServer(app, owner, clusterId, machineId, { env: { FAKE_NO_RCON: '1' }, ready: { mode: 'IMMEDIATE' }, consoleMode: 'NONE' });
+  await reaches(server.id, 'OFFLINE');
+  t.like(await body(await power(server.id, 'start')), { status: 'SUCCEEDED' });
+  await until(async () => /Fake Source server/.test(await consoleLog(agent, server.id).catch(() => '')), 'the game running');
+  t.like(await body(await power(server.id, 'stop', 30)), { status: 'SUCCEEDED' });
+  t.regex(await consoleLog(agent, server.id), /received SIGTERM/);
+});
+
+test.serial("a STOP waits for the server's own graceSeconds before failing: the job's limit follows the server's stop", async (t) => {
+  const { clusterId, machineId } = await machineWithAgent();
+  // The agent's own stop limit here is 12 s (a stop time-out of 1 s); this game ignores its stop signal for 15 s.
+  const server = await createFakeServer(app, owner, clusterId, machineId, {
+    startCommand: `/bin/sh -c 'trap "" USR2; echo up; exec sleep 600'`,
+    ready: { mode: 'IMMEDIATE' },
+    consoleMode: 'NONE',
+    stop: { mode: 'SIGNAL', signal: 'SIGUSR2', graceSeconds: 15 },
+  });
+  await reaches(server.id, 'OFFLINE');
+  t.like(await body(await power(server.id, 'start')), { status: 'SUCCEEDED' });
+  const stopped = await body(await power(server.id, 'stop', 40));
+  t.like(stopped, { status: 'SUCCEEDED', result: { message: 'offline' } });
+  t.is((await getServer(server.id)).status, 'OFFLINE');
+});
+
+test.serial("the install check reads a server's latest INSTALL or UPDATE job through its own index", async (t) => {
+  const plan = await app.pool.transaction(async (tx) => {
+    // Few rows here: the planner would scan; what matters is that the index serves this lookup.
+    await tx.query(sql.unsafe`SET LOCAL enable_seqscan = off`);
+    const rows = await tx.any(sql.unsafe`
+      EXPLAIN SELECT type, status, error FROM jobs
+       WHERE server_id = ${'00000000-0000-4000-8000-000000000000'} AND type IN ('INSTALL', 'UPDATE')
+       ORDER BY created_at DESC, id DESC LIMIT 1`);
+    return rows.map((row) => Object.values(row as Record<string, unknown>).join(' ')).join('\n');
+  });
+  t.regex(plan, /Index Scan using jobs_server_installs_idx/);
+  t.notRegex(plan, /Sort/, 'read newest first, not sorted');
+});
+
+test.serial('an agent older than these settings: they are 400 on its machine; this agent takes a mode it does not know as the default', async (t) => {
+  const { clusterId, machineId } = await registerMachine(app, owner);
+  await app.pool.query(sql.unsafe`UPDATE machines SET agent_version = '0.0.9' WHERE id = ${machineId}`);
+  const old = await create(clusterId, { machineId, gameType: 'CUSTOM', startCommand: './run', consoleMode: 'STDIN' });
+  t.is(old.status, 400);
+  t.regex(JSON.stringify(await body(old)), /agent is version 0\.0\.9, which does not know consoleMode \(it needs 0\.1\.0 or newer\)/);
+  const plain = await create(clusterId, { machineId, gameType: 'CUSTOM', startCommand: './run' });
+  t.is(plain.status, 201);
+  const plainId = String((await body(plain)).id);
+  const patched = await app.request(
+    `/api/v1/servers/${plainId}`,
+    json({ stop: { mode: 'SIGNAL', signal: 'SIGINT' } }, { method: 'PATCH', headers: owner.auth }),
+  );
+  t.is(patched.status, 400);
+  t.like(await getServer(plainId), { stop: null });
+
+  // From a newer service: unknown modes are the defaults, the rest of the server's configuration is kept.
+  const config = serverConfig.parse({
+    id: '00000000-0000-4000-8000-000000000001',
+    name: 'x',
+    gameType: 'CUSTOM',
+    gamePort: 1,
+    queryPort: 2,
+    rconPort: 3,
+    rconPassword: 'p',
+    maxPlayers: 1,
+    autoRestart: true,
+    desiredStatus: 'RUNNING',
+    startCommand: './run',
+    env: null,
+    ready: { mode: 'LOG_FILE', path: 'x' },
+    consoleMode: 'WEBSOCKET',
+    stop: { mode: 'COMMAND', command: 'stop' },
+  });
+  t.like(config, { ready: null, consoleMode: null, stop: { mode: 'COMMAND', command: 'stop' }, startCommand: './run' });
 });

@@ -186,13 +186,22 @@ test('as root: a start command naming a file its account cannot read fails befor
   t.is(supervisor.status, 'CRASHED');
   t.is(
     supervisor.statusMessage,
-    `the server runs as the account ${account.name}, which cannot read ${join(secret, 'game', 'server.js')} (permission denied): give that account access, or move the file into the server's directory`,
+    `the server runs as the account ${account.name}, which cannot read ${join(secret, 'game', 'server.js')} (permission denied: it may not enter ${secret}): give that account access, or move the file into the server's directory`,
   );
   t.false(supervisor.running, 'nothing was launched');
   t.deepEqual(
     reports.map((report) => report.status),
     ['STARTING', 'CRASHED'],
   );
+  // A file that does not exist there gets the same answer: root says nothing of what the account cannot see.
+  const original = supervisor.config;
+  supervisor.config = { ...original, startCommand: `${process.execPath} ${join(secret, 'game', 'missing.js')}` };
+  await supervisor.startAsked();
+  t.is(
+    supervisor.statusMessage,
+    `the server runs as the account ${account.name}, which cannot read ${join(secret, 'game', 'missing.js')} (permission denied: it may not enter ${secret}): give that account access, or move the file into the server's directory`,
+  );
+  supervisor.config = original;
 
   // Readable by everyone: it starts, as that account.
   await chmod(secret, 0o755);

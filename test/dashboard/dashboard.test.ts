@@ -366,7 +366,7 @@ test.serial(
     await page.getByLabel('Console', { exact: true }).selectOption('STDIN');
     await page.getByLabel('Stop by').selectOption('SIGNAL');
     await page.getByLabel('Stop signal').selectOption('SIGINT');
-    await page.getByLabel('Kill after (s)').fill('20');
+    await page.getByLabel('Grace before SIGTERM (s)').fill('20');
     await page.getByRole('button', { name: 'Create server' }).click();
     // A pattern that does not compile: the service's 400 is shown, and nothing is created.
     await page.getByText('must be a valid regular expression').waitFor();

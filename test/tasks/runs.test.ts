@@ -12,7 +12,7 @@ import { body, json } from '../support/app.ts';
 import { until } from '../support/wait.ts';
 import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
-import type { AgentProcess } from '../support/agentProcess.ts';
+import { freePorts, type AgentProcess } from '../support/agentProcess.ts';
 import { createWorld } from '../support/world.ts';
 import { startWorker, type Worker } from '../../orchestrator/worker/worker.ts';
 import { runKey, scheduleOccurrence, TRIGGER_TASK } from '../../orchestrator/tasks/store.ts';
@@ -221,6 +221,27 @@ test.serial('a failing step fails the run naming the step and server; with conti
   const skipped = await body(await post(`/api/v1/tasks/${onlyOnline.id}/run?wait=10`));
   t.like(skipped, { status: 'SUCCEEDED', params: { serverIds: [], skippedServerIds: [serverId] } });
   t.is((await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${onlyOnline.id}`)).meta.total, 1, 'no child job');
+});
+
+test.serial('a START step on a server that was never installed fails for that server (NOT_INSTALLED); the others start and the run ends', async (t) => {
+  const { clusterId, serverId } = await setup({ online: false });
+  // On a machine without an agent: its install is cancelled before anyone ran it.
+  const machine = await body(await post(`/api/v1/clusters/${clusterId}/machines`, { name: 'other' }));
+  const [gamePort, queryPort, rconPort] = await freePorts(3);
+  const created = await post(`/api/v1/clusters/${clusterId}/servers`, { name: 'rust', gameType: 'RUST', machineId: machine.id, gamePort, queryPort, rconPort });
+  const never = await body(created);
+  await post(`/api/v1/jobs/${created.headers.get('GSM-Install-Job')}/cancel`);
+  const task = await createTask(clusterId, [never.id, serverId], [{ type: 'START' }]);
+  const run = await body(await post(`/api/v1/tasks/${task.id}/run?wait=40`));
+  t.is(run.status, 'FAILED', JSON.stringify(run));
+  t.regex(run.error.message, new RegExp(`step 1 \\(START\\) failed on server ${never.id}: NOT_INSTALLED`));
+  t.deepEqual(
+    run.result.steps[0].jobs.map((job: { status: string }) => job.status),
+    ['FAILED', 'SUCCEEDED'],
+  );
+  t.is(String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`)), 'ONLINE');
+  t.is(String(await app.pool.oneFirst(sql.unsafe`SELECT desired_status FROM servers WHERE id = ${never.id}`)), 'STOPPED');
+  await post(`/api/v1/servers/${serverId}/stop?wait=30`);
 });
 
 test.serial('a step whose job expires (no agent) fails the run with that reason; the run never stays unfinished', async (t) => {

@@ -353,11 +353,11 @@ type ServerStats struct {
 type ServerReady struct {
 	// One of LINE, PORT, RCON, IMMEDIATE.
 	Mode string `json:"mode"`
-	// LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`.
+	// LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`.
 	Pattern *string `json:"pattern,omitempty"`
-	// PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort.
+	// PORT: the TCP port on 127.0.0.1 that must accept a connection: one of the server’s own ports (default its gamePort; a UDP-only port never accepts one).
 	Port *int64 `json:"port,omitempty"`
-	// How long STARTING may last before the server is CRASHED (default 300).
+	// How long STARTING may last before the server is CRASHED (default 300, at most 420).
 	TimeoutSeconds *int64 `json:"timeoutSeconds,omitempty"`
 }
 
@@ -369,7 +369,7 @@ type ServerStop struct {
 	Command *string `json:"command,omitempty"`
 	// One of SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGUSR1, SIGUSR2.
 	Signal *string `json:"signal,omitempty"`
-	// How long the server may take to exit before it is killed (default 30).
+	// How long the server may take to exit before SIGTERM (default 30, at most 120); SIGKILL follows 30 s later.
 	GraceSeconds *int64 `json:"graceSeconds,omitempty"`
 }
 

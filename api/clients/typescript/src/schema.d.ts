@@ -3113,11 +3113,11 @@ export interface components {
             ready: {
                 /** @enum {string} */
                 mode: "LINE" | "PORT" | "RCON" | "IMMEDIATE";
-                /** @description LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`. */
+                /** @description LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`. */
                 pattern?: string;
-                /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
+                /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection: one of the server’s own ports (default its gamePort; a UDP-only port never accepts one). */
                 port?: number;
-                /** @description How long STARTING may last before the server is CRASHED (default 300). */
+                /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                 timeoutSeconds?: number;
             } | null;
             startCommand: string | null;
@@ -3138,7 +3138,7 @@ export interface components {
             stop: {
                 /** @description COMMAND: sent on the console, e.g. `stop`. */
                 command?: string;
-                /** @description How long the server may take to exit before it is killed (default 30). */
+                /** @description How long the server may take to exit before SIGTERM (default 30, at most 120); SIGKILL follows 30 s later. */
                 graceSeconds?: number;
                 /** @enum {string} */
                 mode: "COMMAND" | "SIGNAL";
@@ -9085,11 +9085,11 @@ export interface operations {
                     ready?: {
                         /** @enum {string} */
                         mode: "LINE" | "PORT" | "RCON" | "IMMEDIATE";
-                        /** @description LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`. */
+                        /** @description LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`. */
                         pattern?: string;
-                        /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
+                        /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection: one of the server’s own ports (default its gamePort; a UDP-only port never accepts one). */
                         port?: number;
-                        /** @description How long STARTING may last before the server is CRASHED (default 300). */
+                        /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                         timeoutSeconds?: number;
                     } | null;
                     startCommand?: string | null;
@@ -9104,7 +9104,7 @@ export interface operations {
                     stop?: {
                         /** @description COMMAND: sent on the console, e.g. `stop`. */
                         command?: string;
-                        /** @description How long the server may take to exit before it is killed (default 30). */
+                        /** @description How long the server may take to exit before SIGTERM (default 30, at most 120); SIGKILL follows 30 s later. */
                         graceSeconds?: number;
                         /** @enum {string} */
                         mode: "COMMAND" | "SIGNAL";
@@ -12534,11 +12534,11 @@ export interface operations {
                     ready?: {
                         /** @enum {string} */
                         mode: "LINE" | "PORT" | "RCON" | "IMMEDIATE";
-                        /** @description LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`. */
+                        /** @description LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`. */
                         pattern?: string;
-                        /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
+                        /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection: one of the server’s own ports (default its gamePort; a UDP-only port never accepts one). */
                         port?: number;
-                        /** @description How long STARTING may last before the server is CRASHED (default 300). */
+                        /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                         timeoutSeconds?: number;
                     } | null;
                     startCommand?: string | null;
@@ -12553,7 +12553,7 @@ export interface operations {
                     stop?: {
                         /** @description COMMAND: sent on the console, e.g. `stop`. */
                         command?: string;
-                        /** @description How long the server may take to exit before it is killed (default 30). */
+                        /** @description How long the server may take to exit before SIGTERM (default 30, at most 120); SIGKILL follows 30 s later. */
                         graceSeconds?: number;
                         /** @enum {string} */
                         mode: "COMMAND" | "SIGNAL";
@@ -12961,11 +12961,11 @@ export interface operations {
                     ready?: {
                         /** @enum {string} */
                         mode: "LINE" | "PORT" | "RCON" | "IMMEDIATE";
-                        /** @description LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`. */
+                        /** @description LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`. */
                         pattern?: string;
-                        /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort. */
+                        /** @description PORT: the TCP port on 127.0.0.1 that must accept a connection: one of the server’s own ports (default its gamePort; a UDP-only port never accepts one). */
                         port?: number;
-                        /** @description How long STARTING may last before the server is CRASHED (default 300). */
+                        /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                         timeoutSeconds?: number;
                     } | null;
                     startCommand?: string | null;
@@ -12980,7 +12980,7 @@ export interface operations {
                     stop?: {
                         /** @description COMMAND: sent on the console, e.g. `stop`. */
                         command?: string;
-                        /** @description How long the server may take to exit before it is killed (default 30). */
+                        /** @description How long the server may take to exit before SIGTERM (default 30, at most 120); SIGKILL follows 30 s later. */
                         graceSeconds?: number;
                         /** @enum {string} */
                         mode: "COMMAND" | "SIGNAL";
@@ -13637,7 +13637,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is running */
+            /** @description The server is running, or it is a CUSTOM server without installCommand */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13646,7 +13646,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 409,
-                     *       "message": "The server is running",
+                     *       "message": "The server is running, or it is a CUSTOM server without installCommand",
                      *       "error": "Conflict"
                      *     }
                      */
@@ -14326,7 +14326,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server's install failed or never ran: the message says why (install it first) */
+            /** @description The server was never installed: its install failed or never ran (the message says why; install it first) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14335,7 +14335,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 409,
-                     *       "message": "The server's install failed or never ran: the message says why (install it first)",
+                     *       "message": "The server was never installed: its install failed or never ran (the message says why; install it first)",
                      *       "error": "Conflict"
                      *     }
                      */
@@ -14483,7 +14483,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server's install failed or never ran: the message says why (install it first) */
+            /** @description The server was never installed: its install failed or never ran (the message says why; install it first) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14492,7 +14492,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 409,
-                     *       "message": "The server's install failed or never ran: the message says why (install it first)",
+                     *       "message": "The server was never installed: its install failed or never ran (the message says why; install it first)",
                      *       "error": "Conflict"
                      *     }
                      */
@@ -14776,6 +14776,22 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "message": "Not Found",
                      *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A CUSTOM server without installCommand */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A CUSTOM server without installCommand",
+                     *       "error": "Conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

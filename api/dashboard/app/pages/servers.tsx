@@ -118,14 +118,18 @@ function CreateServer({ clusterId }: { clusterId: string }) {
             <fieldset class="form grid">
               <legend>CUSTOM servers: when ready, console, stop (empty: RCON)</legend>
               <Select name="ready" label="Ready when" options={READY_MODES} />
-              <Field name="readyPattern" label="Ready line pattern" hint="A regular expression an output line matches, e.g. Server started" />
+              <Field
+                name="readyPattern"
+                label="Ready line pattern"
+                hint="A regular expression an output line matches, e.g. Server started (no backreferences or lookaround)"
+              />
               <Field name="readyPort" label="Ready port" type="number" min={1} max={65535} hint="Empty: the gamePort" />
-              <Field name="readyTimeoutSeconds" label="Start time-out (s)" type="number" min={1} hint="Empty: 300" />
+              <Field name="readyTimeoutSeconds" label="Start time-out (s)" type="number" min={1} max={420} hint="Empty: 300" />
               <Select name="consoleMode" label="Console" options={CONSOLE_MODES} />
               <Select name="stop" label="Stop by" options={STOP_MODES} />
               <Field name="stopCommand" label="Stop command" hint="Sent on the console, e.g. stop" />
               <Select name="stopSignal" label="Stop signal" options={STOP_SIGNALS} />
-              <Field name="stopGraceSeconds" label="Kill after (s)" type="number" min={1} hint="Empty: 30" />
+              <Field name="stopGraceSeconds" label="Grace before SIGTERM (s)" type="number" min={1} max={120} hint="Empty: 30; SIGKILL 30 s after SIGTERM" />
             </fieldset>
           </Form>
         )
