@@ -571,9 +571,9 @@ _ServerReadyOptional = TypedDict(
 class ServerReady(_ServerReadyRequired, _ServerReadyOptional):
     """CUSTOM servers: when the server counts as ONLINE. LINE: an output line matches `pattern`; PORT: `port` (default gamePort) accepts a TCP connection; RCON: RCON answers on rconPort; IMMEDIATE: as soon as the process runs. null: RCON (the CUSTOM default).
 
-    pattern: LINE: a regular expression (JavaScript syntax) an output line must match, e.g. `Server started`.
-    port: PORT: the TCP port on 127.0.0.1 that must accept a connection; default the server’s gamePort.
-    timeoutSeconds: How long STARTING may last before the server is CRASHED (default 300)."""
+    pattern: LINE: a regular expression (JavaScript syntax, run in linear time: no backreferences, lookahead or lookbehind) that an output line (its first 1024 characters) must match, e.g. `Server started`.
+    port: PORT: the TCP port on 127.0.0.1 that must accept a connection: one of the server’s own ports (default its gamePort; a UDP-only port never accepts one).
+    timeoutSeconds: How long STARTING may last before the server is CRASHED (default 300, at most 420)."""
 
 
 _ServerStopRequired = TypedDict(
@@ -598,7 +598,7 @@ class ServerStop(_ServerStopRequired, _ServerStopOptional):
     """CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL.
 
     command: COMMAND: sent on the console, e.g. `stop`.
-    graceSeconds: How long the server may take to exit before it is killed (default 30)."""
+    graceSeconds: How long the server may take to exit before SIGTERM (default 30, at most 120); SIGKILL follows 30 s later."""
 
 
 _ServerRequired = TypedDict(
