@@ -202,12 +202,18 @@ export class Accounts {
   }
 }
 
+/**
+ * How long a helper running as a server's account may take before root kills it: the account can stop or trace its
+ * own processes, and whoever waits for the helper (a removal, an install) must not wait forever.
+ */
+export const HELPER_TIMEOUT_MS = 30 * 60_000;
+
 /** Runs `command` as `who` (never root's environment: a bare PATH), from `/`; answers its exit code and stderr's tail. */
 export function runAs(
   who: RunAs,
   command: string,
   args: string[],
-  options: { stdin?: number; cwd?: string } = {},
+  options: { stdin?: number; cwd?: string; timeoutMs?: number } = {},
 ): Promise<{ code: number | null; stderr: string; error?: Error }> {
   const child = spawn(command, args, {
     cwd: options.cwd ?? '/',
@@ -215,6 +221,8 @@ export function runAs(
     stdio: [options.stdin ?? 'ignore', 'ignore', 'pipe'],
     uid: who.uid,
     gid: who.gid,
+    timeout: options.timeoutMs ?? HELPER_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
   });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-4096)));
@@ -294,6 +302,9 @@ export async function prepareServerDir(dir: string, account: Account): Promise<v
   if (previous) await moveTreeTo(dir, previous, account);
 }
 
+/** A shared account's files copied over (moveTreeTo) may be many gigabytes: a longer limit than HELPER_TIMEOUT_MS. */
+const COPY_TIMEOUT_MS = 6 * 60 * 60_000;
+
 async function moveTreeTo(dir: string, from: RunAs, to: Account): Promise<void> {
   // The names recoverInterruptedRestores knows: an agent stopped half-way puts the old directory back.
   const suffix = randomBytes(6).toString('hex');
@@ -308,6 +319,8 @@ async function moveTreeTo(dir: string, from: RunAs, to: Account): Promise<void> 
         cwd: '/',
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
         stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: COPY_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
         uid: from.uid,
         gid: from.gid,
       }),
@@ -315,6 +328,8 @@ async function moveTreeTo(dir: string, from: RunAs, to: Account): Promise<void> 
         cwd: '/',
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
         stdio: ['pipe', 'ignore', 'pipe'],
+        timeout: COPY_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
         uid: to.uid,
         gid: to.gid,
       }),

@@ -363,3 +363,51 @@ test.serial('an install (or update, restore) begins by ending whatever of the se
   const seen = await supervisor.maintain('INSTALL', () => processesOf(account.uid));
   t.deepEqual(seen, [], 'none of it runs while the files change');
 });
+
+/** Stops every other process of its own uid as soon as it sees it (what a game could do to a helper run as it). */
+const STOPPER = 'while :; do for p in $(pgrep -u "$(id -u)"); do [ "$p" != "$$" ] && kill -STOP "$p" 2>/dev/null; done; done';
+
+test.serial('an account that stops its own uid’s new processes cannot make STOP or INSTALL hang: root ends them all', async (t) => {
+  if (!isRoot) return t.pass('needs root (CI runs as root)');
+  const dir = await dataDir();
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const serverId = randomUUID();
+  const accounts = new Accounts({ user: prefix, enabled: true, dataDir: dir });
+  const account = await accounts.forServer(serverId)!;
+  const serverDir = join(dir, 'servers', serverId);
+  await prepareServerDir(serverDir, account);
+  const proc = await new ProcessRuntime().start({
+    command: '/bin/sh',
+    args: ['-c', 'setsid sh -c "$STOPPER" & exec sleep 1000'],
+    cwd: serverDir,
+    env: { PATH: '/usr/bin:/bin', STOPPER },
+    runDir: join(dir, 'run', serverId),
+    user: { uid: account.uid, gid: account.gid },
+    ownAccount: true,
+  });
+  const deadline = Date.now() + 10_000;
+  while ((await processesOf(account.uid)).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  await proc.stop({ termAfterMs: 0, killAfterMs: 0 });
+  t.deepEqual(await processesOf(account.uid), [], 'STOP ended the game and the stopper');
+
+  const config: ServerConfig = {
+    id: serverId,
+    name: 'stopper',
+    gameType: 'CUSTOM',
+    gamePort: 41010,
+    queryPort: 41011,
+    rconPort: 41012,
+    rconPassword: 'unused-password',
+    maxPlayers: 4,
+    desiredStatus: 'STOPPED',
+    autoRestart: false,
+    startCommand: 'true',
+    env: null,
+  };
+  const supervisor = new ServerSupervisor(config, { dataDir: dir, runtime: new ProcessRuntime(), report: () => undefined, accounts });
+  runAsAccount(account, STOPPER);
+  runAsAccount(account, STOPPER);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.true((await processesOf(account.uid)).length >= 2, 'two stoppers run');
+  t.deepEqual(await supervisor.maintain('INSTALL', () => processesOf(account.uid)), [], 'the install began with none of them left');
+});
