@@ -30,7 +30,7 @@ import { createExecutor } from './jobs/executor.ts';
 import { pruneBackups, type BackupSettings } from './backups/backupJobs.ts';
 import { recoverInterruptedRestores } from './backups/archiver.ts';
 import { killLeftovers } from './servers/leftovers.ts';
-import { removeServer } from './servers/removal.ts';
+import { claimDataDir, hasTraces, removeServer } from './servers/removal.ts';
 import { Supervisors } from './servers/supervisors.ts';
 import { GatewayAddresses } from './connection/gatewayAddresses.ts';
 import { UntilAcked, type Delivery } from './connection/untilAcked.ts';
@@ -67,6 +67,12 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
 
   const logger = createLogger(settings.logLevel).child({ component: 'agent', machineId });
   await killLeftovers(dataDir, logger);
+  const claim = await claimDataDir(dataDir, machineId);
+  if (!claim.own)
+    logger.error(
+      { dataDir, recordedMachineId: claim.recorded },
+      'this data directory belongs to another machine: no server’s files will be removed by this agent',
+    );
   const recovered = await recoverInterruptedRestores(join(dataDir, 'servers'));
   if (recovered.length > 0) logger.warn({ servers: recovered }, 'put back server directories a restore interrupted by the agent stopping had moved aside');
   const runtime = new ProcessRuntime();
@@ -285,16 +291,25 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
         (error: unknown) => logger.warn({ err: error, serverId: config.id }, 'could not remove old backups'),
       );
     }
+    const deleted = new Set(parsed.data.deleted ?? []);
     for (const [id, supervisor] of [...supervisors.entries()]) {
       if (!wanted.has(id)) {
         supervisors.delete(id);
         await supervisor.dispose().catch((error: unknown) => logger.error({ err: error, serverId: id }, 'could not stop a removed server'));
-        // Deleted in the service: its files and account go too (its backups stay).
-        await removeServer(dataDir, id, accounts).then(
-          () => logger.info({ serverId: id }, 'removed a deleted server’s files and account'),
-          (error: unknown) => logger.error({ err: error, serverId: id }, 'could not remove a deleted server’s files'),
-        );
+        if (!deleted.has(id)) logger.warn({ serverId: id }, 'a server no longer listed for this machine (not deleted in the service): stopped, its files kept');
       }
+    }
+    // Deleted in the service: its files and account go too (its backups stay); only on this explicit word.
+    for (const id of deleted) {
+      if (wanted.has(id) || supervisors.has(id) || !(await hasTraces(dataDir, id, accounts))) continue;
+      if (!claim.own) {
+        logger.error({ serverId: id }, 'not removing a deleted server’s files: this data directory belongs to another machine');
+        continue;
+      }
+      await removeServer(dataDir, id, accounts).then(
+        () => logger.info({ serverId: id }, 'removed a deleted server’s files and account'),
+        (error: unknown) => logger.error({ err: error, serverId: id }, 'could not remove a deleted server’s files'),
+      );
     }
     for (const config of wanted.values()) {
       await supervisors

@@ -118,7 +118,26 @@ export class Accounts {
     return Object.entries(record).find(([, owner]) => owner === serverId)?.[0];
   }
 
-  /** Removes a deleted server's account (its processes ended first) and its record. */
+  /**
+   * The account server `serverId` already has (recorded, or an earlier agent's it alone used, which is recorded then);
+   * never makes one: what a removal ends the processes of.
+   */
+  existingFor(serverId: string): Promise<Account | undefined> {
+    if (!this.#enabled) return Promise.resolve(undefined);
+    return this.#serial(async () => {
+      const record = await recordedAccounts(this.#dataDir);
+      const recorded = Object.entries(record).find(([, owner]) => owner === serverId)?.[0];
+      if (recorded) return lookup(recorded);
+      return this.#adoptLegacy(serverId, record);
+    });
+  }
+
+  /**
+   * Retires a deleted server's account once none of its processes is left: it stays on the system (locked: no
+   * password, no shell), recorded as this agent's with no server, so that its uid is never given to a new account
+   * that would inherit whatever it left outside the server's directory; `uninstall --purge` removes it. Rejects,
+   * changing nothing, when a process of the account could not be ended.
+   */
   async removeServer(serverId: string): Promise<void> {
     if (!this.#enabled) return;
     await this.#serial(async () => {
@@ -126,11 +145,8 @@ export class Accounts {
       for (const [name, owner] of Object.entries(record)) {
         if (owner !== serverId) continue;
         const account = await lookup(name);
-        if (account) {
-          await endProcessesOf(account);
-          await run('userdel', [name]).catch(() => undefined);
-        }
-        delete record[name];
+        if (account) await endProcessesOf(account);
+        record[name] = null;
       }
       await this.#save(record);
       this.#known.delete(serverId);

@@ -293,6 +293,8 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
            WHERE server_id = ${params.id} AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING')`);
         const machineId = await tx.oneFirst(sql.type(z.object({ machineId: z.string() }))`
           DELETE FROM servers WHERE id = ${params.id} RETURNING machine_id AS "machineId"`);
+        // Its agent removes its files only on this explicit word (servers:sync's `deleted`).
+        await tx.query(sql.unsafe`INSERT INTO deleted_servers (id, machine_id) VALUES (${params.id}, ${machineId}) ON CONFLICT (id) DO NOTHING`);
         await notifyAgent(tx, { type: 'servers_changed', machineId });
         await recordAudit(tx, originOf(ctx), { clusterId: ctx.state.clusterId as string, action: 'server.delete', target: { type: 'server', id: params.id } });
       });
