@@ -224,27 +224,42 @@ export class Accounts {
  */
 export const HELPER_TIMEOUT_MS = 30 * 60_000;
 
-/** Runs `command` as `who` (never root's environment: a bare PATH), from `/`; answers its exit code and stderr's tail. */
+/**
+ * Runs `command` as `who` (never root's environment: a bare PATH), from `/`; answers its exit code, stderr's tail and,
+ * with `output`, its standard output (at most 16 MiB). Without `who`, as the agent's own user.
+ */
 export function runAs(
-  who: RunAs,
+  who: RunAs | undefined,
   command: string,
   args: string[],
-  options: { stdin?: number; cwd?: string; timeoutMs?: number } = {},
-): Promise<{ code: number | null; stderr: string; error?: Error }> {
+  options: { stdin?: number; cwd?: string; timeoutMs?: number; output?: boolean } = {},
+): Promise<{ code: number | null; stderr: string; stdout: string; error?: Error }> {
   const child = spawn(command, args, {
     cwd: options.cwd ?? '/',
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', HOME: '/' },
-    stdio: [options.stdin ?? 'ignore', 'ignore', 'pipe'],
-    uid: who.uid,
-    gid: who.gid,
+    stdio: [options.stdin ?? 'ignore', options.output ? 'pipe' : 'ignore', 'pipe'],
+    ...(who && who.uid !== process.getuid?.() ? { uid: who.uid, gid: who.gid } : {}),
     timeout: options.timeoutMs ?? HELPER_TIMEOUT_MS,
     killSignal: 'SIGKILL',
   });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-4096)));
+  const chunks: Buffer[] = [];
+  let size = 0;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= 16 * 1024 * 1024) chunks.push(chunk);
+    else child.kill('SIGKILL');
+  });
   return new Promise((resolve) => {
-    child.on('error', (error) => resolve({ code: null, stderr, error }));
-    child.on('close', (code) => resolve({ code, stderr: stderr.trim() }));
+    child.on('error', (error) => resolve({ code: null, stderr, stdout: '', error }));
+    child.on('close', (code) =>
+      resolve(
+        size > 16 * 1024 * 1024
+          ? { code: null, stderr, stdout: '', error: new Error(`${command}: too much output`) }
+          : { code, stderr: stderr.trim(), stdout: Buffer.concat(chunks).toString('utf8') },
+      ),
+    );
   });
 }
 

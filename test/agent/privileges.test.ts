@@ -294,7 +294,7 @@ test.serial('uninstall --purge removes only the accounts this agent recorded (an
   );
 });
 
-test.serial('WIPE deletes as the server’s account: what the account could not delete itself stays', async (t) => {
+test.serial('WIPE finds and deletes as the server’s account: what the account could not delete itself stays', async (t) => {
   if (!isRoot) return t.pass('needs root (CI runs as root)');
   const dir = await dataDir();
   t.teardown(() => rm(dir, { recursive: true, force: true }));
@@ -309,9 +309,16 @@ test.serial('WIPE deletes as the server’s account: what the account could not 
   // A directory of root's inside (as a link the game swapped in mid-wipe would lead to): the account cannot empty it.
   await mkdir(join(serverDir, 'world_nether'), { mode: 0o755 });
   await writeFile(join(serverDir, 'world_nether', 'root.txt'), 'root’s');
-  await t.throwsAsync(wipe(serverDir, ['world', 'world_nether'], account), {
+  const error = await t.throwsAsync(wipe(serverDir, ['world', 'world_nether'], account), {
     message: /could not remove everything as the server's account: .*Permission denied/,
   });
+  t.false(error.message.includes(dir), 'the message names paths inside the server’s directory only, relative to it');
+  t.regex(error.message, /'\.\/world_nether\/root\.txt'/);
+  // Names only root may read are not even looked at: the matching is done as the account too.
+  await mkdir(join(serverDir, 'cache'), { mode: 0o700 });
+  await writeFile(join(serverDir, 'cache', 'root.bin'), 'root’s');
+  t.deepEqual(await wipe(serverDir, ['cache/*'], account), [], 'nothing the account cannot see is matched');
+  t.true(existsSync(join(serverDir, 'cache', 'root.bin')));
   t.false(existsSync(join(serverDir, 'world')), 'the account’s files go');
   t.is(await readFile(join(serverDir, 'world_nether', 'root.txt'), 'utf8'), 'root’s', 'root’s stay: the deleting was not done as root');
 });
