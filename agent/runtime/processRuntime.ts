@@ -684,6 +684,9 @@ export class ProcessRuntime implements Runtime {
     }
     if (!isSameProcess(identity) || spool === undefined) {
       if (spool !== undefined) closeSync(spool);
+      // It ended while no agent ran: what it left running (in its cgroup, under its own account) ends now, as it would
+      // have had an agent seen it end. Should some of it not end, the next install or removal fails saying so.
+      if (!isSameProcess(identity)) await killEverything(identity).catch(() => undefined);
       await rm(join(runDir, PROCESS_FILE), { force: true });
       return 'gone';
     }

@@ -418,3 +418,49 @@ test.serial('an account that stops its own uid’s new processes cannot make STO
   t.true((await processesOf(account.uid)).length >= 2, 'two stoppers run');
   t.deepEqual(await supervisor.maintain('INSTALL', () => processesOf(account.uid)), [], 'the install began with none of them left');
 });
+
+test.serial('a game that ended while no agent ran: what it left running under its account ends when the next agent finds it gone', async (t) => {
+  if (!isRoot) return t.pass('needs root (CI runs as root)');
+  const dir = await dataDir();
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const serverId = randomUUID();
+  const account = await new Accounts({ user: prefix, enabled: true, dataDir: dir }).forServer(serverId)!;
+  const serverDir = join(dir, 'servers', serverId);
+  await prepareServerDir(serverDir, account);
+  const runDir = join(dir, 'run', serverId);
+  // An earlier agent (a process of its own, which exits and leaves the game running) starts the game.
+  const spec = {
+    command: '/bin/sh',
+    args: ['-c', 'setsid sleep 1000 & exec sleep 1000'],
+    cwd: serverDir,
+    env: { PATH: '/usr/bin:/bin' },
+    runDir,
+    user: { uid: account.uid, gid: account.gid },
+    ownAccount: true,
+  };
+  const earlier = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { ProcessRuntime } from ${JSON.stringify(join(process.cwd(), 'agent/runtime/processRuntime.ts'))};
+       const runtime = new ProcessRuntime();
+       const proc = await runtime.start(${JSON.stringify(spec)});
+       runtime.detachAll();
+       console.log(proc.pid);
+       process.exit(0);`,
+    ],
+    { encoding: 'utf8' },
+  );
+  t.is(earlier.status, 0, earlier.stderr);
+  const leader = Number(earlier.stdout.trim());
+  const deadline = Date.now() + 10_000;
+  while ((await processesOf(account.uid)).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  t.true((await processesOf(account.uid)).length >= 2, 'the game and what it left run');
+  // The game ends while no agent runs; its helper (another session) goes on.
+  process.kill(leader, 'SIGKILL');
+  while ((await processesOf(account.uid)).includes(leader) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  t.true((await processesOf(account.uid)).length >= 1, 'the helper still runs');
+  t.is(await new ProcessRuntime().adopt(runDir), 'gone');
+  t.deepEqual(await processesOf(account.uid), [], 'nothing of the account is left');
+});
