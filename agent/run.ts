@@ -29,7 +29,6 @@ import { JOB_TYPES, JobRunner, type AgentJob } from './jobs/jobRunner.ts';
 import { createExecutor } from './jobs/executor.ts';
 import { pruneBackups, type BackupSettings } from './backups/backupJobs.ts';
 import { recoverInterruptedRestores } from './backups/archiver.ts';
-import { killLeftovers } from './servers/leftovers.ts';
 import { claimDataDir, hasTraces, removeServer } from './servers/removal.ts';
 import { Supervisors } from './servers/supervisors.ts';
 import { GatewayAddresses } from './connection/gatewayAddresses.ts';
@@ -66,7 +65,6 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   }
 
   const logger = createLogger(settings.logLevel).child({ component: 'agent', machineId });
-  await killLeftovers(dataDir, logger);
   const claim = await claimDataDir(dataDir, machineId);
   if (!claim.own)
     logger.error(

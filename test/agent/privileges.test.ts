@@ -13,11 +13,10 @@ import { installSteamApp } from '../../agent/installs/steam.ts';
 import type { InstallContext } from '../../agent/installs/context.ts';
 import { uninstall } from '../../agent/install/systemUnit.ts';
 import { ProcessRuntime } from '../../agent/runtime/processRuntime.ts';
-import { killLeftovers } from '../../agent/servers/leftovers.ts';
+import { startAgent } from '../support/agentProcess.ts';
 import { ServerSupervisor } from '../../agent/servers/serverSupervisor.ts';
 import { wipe } from '../../agent/servers/wipe.ts';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
-import type { Logger } from '../../schema/logger.ts';
 import {
   ACCOUNTS_FILE,
   accountNameOf,
@@ -323,7 +322,7 @@ test.serial('WIPE finds and deletes as the server’s account: what the account 
   t.is(await readFile(join(serverDir, 'world_nether', 'root.txt'), 'utf8'), 'root’s', 'root’s stay: the deleting was not done as root');
 });
 
-test.serial('a server.pid the game’s account wrote is not believed: root never kills the process group it names', async (t) => {
+test.serial('a server.pid in a server’s directory is never acted on: the agent neither signals the process it names nor removes it', async (t) => {
   if (!isRoot) return t.pass('needs root (CI runs as root)');
   const dir = await dataDir();
   t.teardown(() => rm(dir, { recursive: true, force: true }));
@@ -331,15 +330,19 @@ test.serial('a server.pid the game’s account wrote is not believed: root never
   const account = await new Accounts({ user: prefix, enabled: true, dataDir: dir }).forServer(serverId)!;
   const serverDir = join(dir, 'servers', serverId);
   await prepareServerDir(serverDir, account);
-  // A process group of root's that the game would like to see killed.
+  // A process group of root's that the game would like to see killed, named in a pid file the game wrote.
   const victim = spawn('sleep', ['1000'], { detached: true, stdio: 'ignore' });
   attackers.push(victim);
   const written = spawnSync('/bin/sh', ['-c', `echo ${victim.pid} > "${join(serverDir, 'server.pid')}"`], { uid: account.uid, gid: account.gid });
   t.is(written.status, 0);
-  const killed = await killLeftovers(dir, { warn: () => undefined } as unknown as Logger);
-  t.is(killed, 0);
+  const agent = await startAgent({ url: 'http://127.0.0.1:1', machineId: randomUUID(), token: 'gsm_agent_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw', dataDir: dir, accounts: true, env: { GSM_USER: prefix } });
+  t.teardown(() => agent.stop());
+  const deadline = Date.now() + 30_000;
+  while (!agent.lines.some((line) => line.includes('server limits')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  t.true(agent.lines.some((line) => line.includes('server limits')), `the agent is past its start-up: ${agent.lines.join('\n')}`);
   t.notThrows(() => process.kill(victim.pid!, 0), 'root’s process still runs');
   t.is(victim.exitCode, null);
+  t.is(await readFile(join(serverDir, 'server.pid'), 'utf8'), `${victim.pid}\n`, 'the file is the game’s own business');
 });
 
 test.serial('an install (or update, restore) begins by ending whatever of the server’s account still runs', async (t) => {
