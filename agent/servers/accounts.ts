@@ -16,7 +16,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { killAccount } from '../runtime/processRuntime.ts';
@@ -67,15 +67,34 @@ export const accountNameOf = (user: string, serverId: string) => `${user}-${crea
 /** The name agents before this rule gave a server: the first 12 hex digits of its id. */
 export const legacyAccountNameOf = (user: string, serverId: string) => `${user}-${serverId.replaceAll('-', '').slice(0, 12).toLowerCase()}`;
 
-/** The accounts this agent recorded as its own (an unreadable or missing file: none). */
+/**
+ * The accounts this agent recorded as its own (a missing file: none). A file that cannot be read or is not a record
+ * stops whoever asks with a clear error: it is never taken for an empty record (and overwritten, losing which
+ * account is whose).
+ */
 export async function recordedAccounts(dataDir: string): Promise<AccountRecord> {
+  const file = join(dataDir, ACCOUNTS_FILE);
+  let text: string;
   try {
-    const parsed = JSON.parse(await readFile(join(dataDir, ACCOUNTS_FILE), 'utf8')) as unknown;
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    return Object.fromEntries(Object.entries(parsed).filter(([, value]) => value === null || typeof value === 'string')) as AccountRecord;
-  } catch {
-    return {};
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new AccountError(`${file} cannot be read (${(error as NodeJS.ErrnoException).code}): no server account is made or removed until it can`);
   }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (
+    !parsed ||
+    typeof parsed !== 'object' ||
+    Array.isArray(parsed) ||
+    !Object.values(parsed).every((value) => value === null || typeof value === 'string')
+  )
+    throw new AccountError(`${file} is not a record of accounts (name → server id): no server account is made or removed until it is repaired`);
+  return parsed as AccountRecord;
 }
 
 export class AccountError extends Error {}
@@ -114,7 +133,7 @@ export class Accounts {
   /** The account's name if this server already has one (for its status report); never makes one. */
   async nameOf(serverId: string): Promise<string | undefined> {
     if (!this.#enabled) return undefined;
-    const record = await recordedAccounts(this.#dataDir);
+    const record = await recordedAccounts(this.#dataDir).catch(() => ({}) as AccountRecord);
     return Object.entries(record).find(([, owner]) => owner === serverId)?.[0];
   }
 
@@ -159,10 +178,20 @@ export class Accounts {
     return next;
   }
 
+  /** Written to a new file, flushed to disk, then renamed over the old one: a crash leaves the old record or the new. */
   async #save(record: AccountRecord): Promise<void> {
     const file = join(this.#dataDir, ACCOUNTS_FILE);
-    await writeFile(`${file}.tmp`, JSON.stringify(record, null, 2), { mode: 0o600 });
+    await rm(`${file}.tmp`, { force: true });
+    const handle = await open(`${file}.tmp`, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    try {
+      await handle.writeFile(JSON.stringify(record, null, 2));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(`${file}.tmp`, file);
+    const parent = await open(this.#dataDir, constants.O_RDONLY | constants.O_DIRECTORY);
+    await parent.sync().finally(() => parent.close());
   }
 
   async #resolve(serverId: string): Promise<Account> {

@@ -467,3 +467,17 @@ test.serial('a game that ended while no agent ran: what it left running under it
   t.is(await new ProcessRuntime().adopt(runDir), 'gone');
   t.deepEqual(await processesOf(account.uid), [], 'nothing of the account is left');
 });
+
+test.serial('an accounts record that cannot be read stops account changes with a clear error and is never overwritten', async (t) => {
+  if (!isRoot) return t.pass('needs root (CI runs as root)');
+  const dir = await dataDir();
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const accounts = new Accounts({ user: prefix, enabled: true, dataDir: dir });
+  const first = await accounts.forServer(randomUUID())!;
+  const saved = await readFile(join(dir, ACCOUNTS_FILE), 'utf8');
+  t.deepEqual(Object.keys(JSON.parse(saved)), [first.name]);
+  // Cut short (a disk that filled up under an earlier agent, say).
+  await writeFile(join(dir, ACCOUNTS_FILE), saved.slice(0, 10));
+  await t.throwsAsync(new Accounts({ user: prefix, enabled: true, dataDir: dir }).forServer(randomUUID())!, { message: /accounts\.json is not a record of accounts/ });
+  t.is(await readFile(join(dir, ACCOUNTS_FILE), 'utf8'), saved.slice(0, 10), 'left as it was, for the operator to repair');
+});
