@@ -481,3 +481,31 @@ test.serial('an accounts record that cannot be read stops account changes with a
   await t.throwsAsync(new Accounts({ user: prefix, enabled: true, dataDir: dir }).forServer(randomUUID())!, { message: /accounts\.json is not a record of accounts/ });
   t.is(await readFile(join(dir, ACCOUNTS_FILE), 'utf8'), saved.slice(0, 10), 'left as it was, for the operator to repair');
 });
+
+test.serial('uninstall --purge removes each server’s tree as its account, never with a root walk: what the account could not remove stays, and says so', async (t) => {
+  if (!isRoot) return t.pass('needs root (CI runs as root)');
+  const dir = await dataDir();
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const scratch = await mkdtemp(join(tmpdir(), 'gsm-uninstall-'));
+  t.teardown(() => rm(scratch, { recursive: true, force: true }));
+  const serverId = randomUUID();
+  const account = await new Accounts({ user: prefix, enabled: true, dataDir: dir }).forServer(serverId)!;
+  const serverDir = join(dir, 'servers', serverId);
+  await prepareServerDir(serverDir, account);
+  t.is(spawnSync('/bin/sh', ['-c', `mkdir -p "${serverDir}/world" && echo x > "${serverDir}/world/level.dat"`], { uid: account.uid, gid: account.gid }).status, 0);
+  // A directory of root's inside (where a link the account swapped in would lead a root walk): the account cannot empty it.
+  await mkdir(join(serverDir, 'root-owned'), { mode: 0o755 });
+  await writeFile(join(serverDir, 'root-owned', 'keep.txt'), 'root’s');
+  await writeFile(join(scratch, 'agent.json'), '{}');
+  const printed: string[] = [];
+  await t.throwsAsync(
+    uninstall({ configPath: join(scratch, 'agent.json'), dataDir: dir, user: prefix, unitDir: scratch, purge: true, print: (line) => printed.push(line) }),
+    { message: /kept/ },
+  );
+  t.true(
+    printed.some((line) => line.startsWith(`could not remove ${serverDir}`)),
+    printed.join('\n'),
+  );
+  t.false(existsSync(join(serverDir, 'world')), 'the account’s files went, removed as the account');
+  t.is(await readFile(join(serverDir, 'root-owned', 'keep.txt'), 'utf8'), 'root’s', 'no root walk removed what the account could not');
+});
