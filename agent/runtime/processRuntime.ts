@@ -219,8 +219,29 @@ function signalSame(found: FoundProcess, uid: number, signal: NodeJS.Signals): v
   }
 }
 
-/** Every process of a server: its process group, then its cgroup (`cgroup.kill`) and its own account, if it has them. */
-async function killEverything(identity: ProcessIdentity): Promise<void> {
+/** Work the agent runs as an account that the end of its game must not cut short (a backup's tar), by uid. */
+const accountWork = new Map<number, Set<Promise<void>>>();
+
+/** Registers `work` run as `uid`: a game of that account that ends meanwhile has its account swept only after it. */
+export function trackAccountWork(uid: number, work: Promise<unknown>): void {
+  let under = accountWork.get(uid);
+  if (!under) accountWork.set(uid, (under = new Set()));
+  const done = work.then(
+    () => undefined,
+    () => undefined,
+  );
+  under.add(done);
+  void done.then(() => {
+    under.delete(done);
+    if (under.size === 0 && accountWork.get(uid) === under) accountWork.delete(uid);
+  });
+}
+
+/**
+ * Every process of a server: its process group, then its cgroup (`cgroup.kill`) and its own account, if it has them.
+ * `afterWork`: the account is swept once the work tracked for it (a backup under way) is done.
+ */
+async function killEverything(identity: ProcessIdentity, afterWork = false): Promise<void> {
   if (identity.cgroup) {
     try {
       writeFileSync(join(identity.cgroup, 'cgroup.kill'), '1');
@@ -228,7 +249,11 @@ async function killEverything(identity: ProcessIdentity): Promise<void> {
       // No cgroup.kill before Linux 5.14, or the cgroup is gone: the account (or the group) is what is left.
     }
   }
-  if (identity.account) await killAccount(identity.account);
+  if (!identity.account) return;
+  for (let under = accountWork.get(identity.account.uid); afterWork && under && under.size > 0; under = accountWork.get(identity.account.uid)) {
+    await Promise.all(under);
+  }
+  await killAccount(identity.account);
 }
 
 const bootId = (() => {
@@ -457,7 +482,8 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
     this.#signalGroup('SIGKILL');
     // Should some of the account be left (killAccount gave up), the exit is still reported: the next install or
     // removal ends what is left first, or fails saying so.
-    const swept = killEverything(this.#identity).catch(() => undefined);
+    // A backup being made as the account goes on to its end first (its tar is a process of the account too).
+    const swept = killEverything(this.#identity, true).catch(() => undefined);
     // The last lines, so wait() callers see all output: a read under way (and the one it may have queued) read only
     // what was there when it began, so once they are done the spool is read once more, to its end.
     void Promise.all([swept, this.#finalRead()]).then(() => {

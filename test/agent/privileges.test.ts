@@ -14,6 +14,7 @@ import type { InstallContext } from '../../agent/installs/context.ts';
 import { uninstall } from '../../agent/install/systemUnit.ts';
 import { ProcessRuntime } from '../../agent/runtime/processRuntime.ts';
 import { startAgent } from '../support/agentProcess.ts';
+import { writeArchive } from '../../agent/backups/archiver.ts';
 import { ServerSupervisor } from '../../agent/servers/serverSupervisor.ts';
 import { wipe } from '../../agent/servers/wipe.ts';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
@@ -508,4 +509,47 @@ test.serial('uninstall --purge removes each server’s tree as its account, neve
   );
   t.false(existsSync(join(serverDir, 'world')), 'the account’s files went, removed as the account');
   t.is(await readFile(join(serverDir, 'root-owned', 'keep.txt'), 'utf8'), 'root’s', 'no root walk removed what the account could not');
+});
+
+test.serial('a game that crashes while a backup is made as its account does not take the backup’s tar with it', async (t) => {
+  if (!isRoot) return t.pass('needs root (CI runs as root)');
+  const dir = await dataDir();
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const serverId = randomUUID();
+  const account = await new Accounts({ user: prefix, enabled: true, dataDir: dir }).forServer(serverId)!;
+  const serverDir = join(dir, 'servers', serverId);
+  await prepareServerDir(serverDir, account);
+  // Big enough (sparse: no disk used) for tar to run a while.
+  t.is(spawnSync('/bin/sh', ['-c', `truncate -s 128M "${serverDir}/level.dat"`], { uid: account.uid, gid: account.gid }).status, 0);
+  const proc = await new ProcessRuntime().start({
+    command: '/bin/sh',
+    args: ['-c', 'exec sleep 1000'],
+    cwd: serverDir,
+    env: { PATH: '/usr/bin:/bin' },
+    runDir: join(dir, 'run', serverId),
+    user: { uid: account.uid, gid: account.gid },
+    ownAccount: true,
+  });
+  await mkdir(join(dir, 'backups'), { mode: 0o700 });
+  const archived = writeArchive({ dir: serverDir, destFile: join(dir, 'backups', 'b.tar.gz'), account });
+  // The backup's tar is held (as a slow disk would hold it) while the game crashes.
+  const deadline = Date.now() + 10_000;
+  let tar: number | undefined;
+  while (tar === undefined && Date.now() < deadline) {
+    for (const pid of await processesOf(account.uid)) {
+      if ((await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim() === 'tar') tar = pid;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  t.truthy(tar, 'tar runs as the account');
+  process.kill(tar!, 'SIGSTOP');
+  process.kill(proc.pid, 'SIGKILL');
+  // What the crash sweeps, it sweeps as soon as it sees the game end.
+  while ((await processesOf(account.uid)).includes(proc.pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  process.kill(tar!, 'SIGCONT');
+  const made = await archived;
+  t.true(made.sizeBytes > 0, 'the backup was made whole');
+  await proc.wait();
+  t.deepEqual(await processesOf(account.uid), [], 'once the backup is done, nothing of the account is left');
 });
