@@ -75,7 +75,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   if (recovered.length > 0) logger.warn({ servers: recovered }, 'put back server directories a restore interrupted by the agent stopping had moved aside');
   const runtime = new ProcessRuntime();
   const accounts = new Accounts({ user: settings.user, enabled: isRoot && !settings.allowRoot, dataDir });
-  const cgroups = new Cgroups();
+  const cgroups = new Cgroups({ pidsMax: settings.serverPidsMax });
   if (isRoot) await cgroups.setUp(process.env.GSM_CGROUP_ROOT);
   if (isRoot && settings.allowRoot) logger.warn('allowRoot is set: game servers run as root');
   logger.info({ limits: cgroups.available ? 'cgroup v2' : 'memory watched by the agent', reason: cgroups.reason }, 'server limits');
