@@ -15,6 +15,7 @@ import { uninstall } from '../../agent/install/systemUnit.ts';
 import { ProcessRuntime } from '../../agent/runtime/processRuntime.ts';
 import { startAgent } from '../support/agentProcess.ts';
 import { writeArchive } from '../../agent/backups/archiver.ts';
+import { runInstallJob } from '../../agent/installs/installer.ts';
 import { ServerSupervisor } from '../../agent/servers/serverSupervisor.ts';
 import { wipe } from '../../agent/servers/wipe.ts';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
@@ -552,4 +553,45 @@ test.serial('a game that crashes while a backup is made as its account does not 
   t.true(made.sizeBytes > 0, 'the backup was made whole');
   await proc.wait();
   t.deepEqual(await processesOf(account.uid), [], 'once the backup is done, nothing of the account is left');
+});
+
+test.serial('nothing an install command starts outlives the install', async (t) => {
+  if (!isRoot) return t.pass('needs root (CI runs as root)');
+  const dir = await dataDir();
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const serverId = randomUUID();
+  const accounts = new Accounts({ user: prefix, enabled: true, dataDir: dir });
+  const account = await accounts.forServer(serverId)!;
+  const config: ServerConfig = {
+    id: serverId,
+    name: 'daemonizing install',
+    gameType: 'CUSTOM',
+    gamePort: 41020,
+    queryPort: 41021,
+    rconPort: 41022,
+    rconPassword: 'unused-password',
+    maxPlayers: 4,
+    desiredStatus: 'STOPPED',
+    autoRestart: false,
+    startCommand: 'true',
+    installCommand: 'sh -c "setsid sleep 1000 >/dev/null 2>&1 & echo installed"',
+    env: null,
+  };
+  const supervisor = new ServerSupervisor(config, { dataDir: dir, runtime: new ProcessRuntime(), report: () => undefined, accounts });
+  const result = await runInstallJob(
+    supervisor,
+    { type: 'INSTALL', params: {} },
+    {
+      dataDir: dir,
+      manifestUrl: 'http://127.0.0.1:1/',
+      steamcmdUrl: 'http://127.0.0.1:1/',
+      account,
+      signal: new AbortController().signal,
+      progress: () => undefined,
+      stop: async () => undefined,
+      start: async () => undefined,
+    },
+  );
+  t.is(result.message, 'installCommand succeeded');
+  t.deepEqual(await processesOf(account.uid), [], 'the daemon it left is gone');
 });
