@@ -296,7 +296,7 @@ export function runAs(
 export const endProcessesOf = (who: RunAs): Promise<void> => killAccount(who);
 
 /** The owner of `dir` itself, read through a descriptor (never following a link); undefined when it is not a directory. */
-async function ownerOf(dir: string): Promise<RunAs | undefined> {
+export async function ownerOf(dir: string): Promise<RunAs | undefined> {
   try {
     const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
     const info = await handle.stat().finally(() => handle.close());

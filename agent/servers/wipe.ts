@@ -5,7 +5,7 @@
  * linked directory is never entered. So a server directory holding `server -> /` cannot make a wipe reach outside.
  */
 import { isAbsolute } from 'node:path';
-import { runAs, type RunAs } from './accounts.ts';
+import { ownerOf, runAs, type RunAs } from './accounts.ts';
 
 export class WipeError extends Error {}
 
@@ -44,6 +44,10 @@ async function matches(serverDir: string, segments: string[], who: RunAs | undef
 export async function wipe(serverDir: string, patterns: readonly string[], account?: RunAs): Promise<string[]> {
   const checked = patterns.map(segmentsOf);
   const deleted: string[] = [];
+  // Without an account given, as the directory's owner: a WIPE never makes an account, and never acts as root in a
+  // tree an account owns. No directory: nothing to wipe.
+  account ??= await ownerOf(serverDir);
+  if (!account) return deleted;
   for (const segments of checked) {
     for (const path of await matches(serverDir, segments, account)) {
       const inside = path.slice(2);

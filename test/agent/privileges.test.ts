@@ -320,6 +320,10 @@ test.serial('WIPE finds and deletes as the server’s account: what the account 
   await writeFile(join(serverDir, 'cache', 'root.bin'), 'root’s');
   t.deepEqual(await wipe(serverDir, ['cache/*'], account), [], 'nothing the account cannot see is matched');
   t.true(existsSync(join(serverDir, 'cache', 'root.bin')));
+  // Without an account named (a WIPE job: it makes none), as the directory's owner all the same.
+  t.deepEqual(await wipe(serverDir, ['cache/*'], undefined), [], 'as the owner, not as root');
+  t.true(existsSync(join(serverDir, 'cache', 'root.bin')));
+  t.deepEqual(await wipe(join(dir, 'servers', randomUUID()), ['world']), [], 'no directory: nothing to wipe');
   t.false(existsSync(join(serverDir, 'world')), 'the account’s files go');
   t.is(await readFile(join(serverDir, 'world_nether', 'root.txt'), 'utf8'), 'root’s', 'root’s stay: the deleting was not done as root');
 });
