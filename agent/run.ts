@@ -58,8 +58,8 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     await mkdir(join(dataDir, 'run'), { recursive: true, mode: 0o700 });
     await chmod(join(dataDir, 'run'), 0o700);
   }
-  // Backups and checked-but-not-installed downloads are the agent's alone.
-  for (const own of ['backups', 'staging']) {
+  // Backups, checked-but-not-installed downloads and console logs are the agent's alone.
+  for (const own of ['backups', 'staging', 'logs']) {
     await mkdir(join(dataDir, own), { recursive: true, mode: 0o700 });
     await chmod(join(dataDir, own), 0o700);
   }

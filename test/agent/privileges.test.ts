@@ -16,6 +16,7 @@ import { ProcessRuntime } from '../../agent/runtime/processRuntime.ts';
 import { startAgent } from '../support/agentProcess.ts';
 import { writeArchive } from '../../agent/backups/archiver.ts';
 import { runInstallJob } from '../../agent/installs/installer.ts';
+import { OutputLog } from '../../agent/runtime/outputLog.ts';
 import { ServerSupervisor } from '../../agent/servers/serverSupervisor.ts';
 import { wipe } from '../../agent/servers/wipe.ts';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
@@ -598,4 +599,19 @@ test.serial('nothing an install command starts outlives the install', async (t) 
   );
   t.is(result.message, 'installCommand succeeded');
   t.deepEqual(await processesOf(account.uid), [], 'the daemon it left is gone');
+});
+
+test.serial('a server’s console log is the agent’s alone: logs/<id> 0700 and console.log 0600, also when an older agent left them open', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'gsm-logs-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const fresh = await OutputLog.open(join(dir, 'new'));
+  t.is((await stat(join(dir, 'new'))).mode & 0o777, 0o700);
+  t.is((await stat(fresh.path)).mode & 0o777, 0o600);
+  await mkdir(join(dir, 'old'), { mode: 0o755 });
+  await chmod(join(dir, 'old'), 0o755);
+  await writeFile(join(dir, 'old', 'console.log'), 'earlier lines\n', { mode: 0o644 });
+  await chmod(join(dir, 'old', 'console.log'), 0o644);
+  const old = await OutputLog.open(join(dir, 'old'));
+  t.is((await stat(join(dir, 'old'))).mode & 0o777, 0o700);
+  t.is((await stat(old.path)).mode & 0o777, 0o600);
 });
