@@ -291,13 +291,24 @@ export function isSameProcess(identity: ProcessIdentity): boolean {
  * cannot run: the process is started through a gate when it joins a cgroup, where a missing command would only be a
  * shell's exit status 127.
  */
-async function checkCommand(command: string, cwd: string, env: Record<string, string>): Promise<void> {
+async function checkCommand(command: string, cwd: string, env: Record<string, string>, user?: { uid: number; gid: number }): Promise<void> {
   const candidates = command.includes('/')
     ? [resolve(cwd, command)]
     : (env.PATH ?? '')
         .split(delimiter)
         .filter(isAbsolute)
         .map((dir) => join(dir, command));
+  if (user && user.uid !== process.getuid?.()) {
+    // Looked up as the server's user: root follows no name in a tree the account can change, and says nothing of files
+    // only root could see. 0: runnable; 2: there but not executable; otherwise not found.
+    const checked = spawnSync(
+      '/bin/sh',
+      ['-c', 'found=1; for c in "$@"; do if [ -f "$c" ]; then [ -x "$c" ] && exit 0; found=2; fi; done; exit $found', 'gsm-check', ...candidates],
+      { cwd: '/', env: { PATH: '/usr/bin:/bin' }, stdio: 'ignore', uid: user.uid, gid: user.gid, timeout: 10_000, killSignal: 'SIGKILL' },
+    );
+    if (checked.status === 0) return;
+    throw new Error(`${checked.status === 2 ? 'command not executable (permission denied)' : 'command not found'}: ${command}`);
+  }
   let exists = false;
   for (const candidate of candidates) {
     const info = await stat(candidate).catch(() => undefined);
@@ -610,7 +621,7 @@ export class ProcessRuntime implements Runtime {
     // spawn reports a missing cwd as ENOENT for the command, which would blame the wrong thing.
     const cwd = await stat(spec.cwd).catch(() => undefined);
     if (!cwd?.isDirectory()) throw new Error(`working directory not found: ${spec.cwd}`);
-    await checkCommand(spec.command, spec.cwd, spec.env);
+    await checkCommand(spec.command, spec.cwd, spec.env, spec.user);
     const runDir = spec.runDir ?? (await mkdtemp(join(tmpdir(), 'gsm-run-')));
     await mkdir(runDir, { recursive: true, mode: 0o700 });
     for (const name of [PROCESS_FILE, STDIN_FIFO, OUTPUT_SPOOL, OFFSET_FILE]) await rm(join(runDir, name), { force: true });

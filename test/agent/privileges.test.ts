@@ -615,3 +615,30 @@ test.serial('a server’s console log is the agent’s alone: logs/<id> 0700 and
   t.is((await stat(join(dir, 'old'))).mode & 0o777, 0o700);
   t.is((await stat(old.path)).mode & 0o777, 0o600);
 });
+
+test.serial('a game’s command is looked up as its account: a program only root can see is "not found", not shown to exist', async (t) => {
+  if (!isRoot) return t.pass('needs root (CI runs as root)');
+  const dir = await dataDir();
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const serverId = randomUUID();
+  const account = await new Accounts({ user: prefix, enabled: true, dataDir: dir }).forServer(serverId)!;
+  const serverDir = join(dir, 'servers', serverId);
+  await prepareServerDir(serverDir, account);
+  const hidden = await mkdtemp(join(tmpdir(), 'gsm-rootonly-'));
+  t.teardown(() => rm(hidden, { recursive: true, force: true }));
+  await chmod(hidden, 0o700);
+  await writeFile(join(hidden, 'tool'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  const start = (command: string) =>
+    new ProcessRuntime().start({
+      command,
+      args: [],
+      cwd: serverDir,
+      env: { PATH: '/usr/bin:/bin' },
+      runDir: join(dir, 'run', serverId),
+      user: { uid: account.uid, gid: account.gid },
+      ownAccount: true,
+    });
+  await t.throwsAsync(start(join(hidden, 'tool')), { message: `command not found: ${join(hidden, 'tool')}` });
+  t.is(spawnSync('/bin/sh', ['-c', `printf 'x' > "${serverDir}/game" && chmod 644 "${serverDir}/game"`], { uid: account.uid, gid: account.gid }).status, 0);
+  await t.throwsAsync(start('./game'), { message: 'command not executable (permission denied): ./game' });
+});
