@@ -21,7 +21,7 @@ import { createLogger } from '../schema/logger.ts';
 import { authenticatedEvent, errorEvent, serversSyncEvent } from '../schema/agentEvents.ts';
 import { ProcessRuntime } from './runtime/processRuntime.ts';
 import { ServerSupervisor, rememberedServer, runDirOf, type SupervisorOptions } from './servers/serverSupervisor.ts';
-import { Accounts } from './servers/accounts.ts';
+import { Accounts, checkDataDirPath } from './servers/accounts.ts';
 import { Cgroups } from './runtime/cgroups.ts';
 import type { AgentSettings } from './settings.ts';
 import { createMetricsSampler } from './machineMetrics.ts';
@@ -51,6 +51,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   const isRoot = process.getuid?.() === 0;
   await mkdir(dataDir, { recursive: true });
   if (isRoot) {
+    if (!settings.allowRoot) await checkDataDirPath(dataDir);
     // Servers' accounts may pass through to their own directories, and see nothing else of the agent's.
     await chmod(dataDir, 0o711);
     await mkdir(join(dataDir, 'servers'), { recursive: true, mode: 0o711 });

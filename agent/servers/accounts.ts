@@ -16,8 +16,8 @@
 import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { lstat, mkdir, open, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { killAccount } from '../runtime/processRuntime.ts';
 
@@ -428,4 +428,23 @@ export async function ownAccounts(dataDir: string, user: string): Promise<Accoun
     if (account && account.uid !== 0) found.push(account);
   }
   return found;
+}
+
+/**
+ * An agent running as root keeps the servers' accounts apart only if no account can change the path to its data
+ * directory: the directory and each one above it must be root's (followed by no link) and writable by no one else,
+ * unless sticky (as /tmp is: others cannot rename root's entries there). Rejects saying which one is not.
+ */
+export async function checkDataDirPath(dataDir: string): Promise<void> {
+  let path = resolve(dataDir);
+  for (;;) {
+    const info = await lstat(path);
+    if (info.isSymbolicLink()) throw new Error(`${path} is a symbolic link: the data directory's path must be root's own directories`);
+    if (info.uid !== 0) throw new Error(`${path} belongs to uid ${info.uid}: the data directory and the directories above it must be root's`);
+    if ((info.mode & 0o022) !== 0 && (info.mode & 0o1000) === 0)
+      throw new Error(`${path} is writable by others (mode ${(info.mode & 0o7777).toString(8)}): the data directory and those above it must not be`);
+    const parent = dirname(path);
+    if (parent === path) return;
+    path = parent;
+  }
 }

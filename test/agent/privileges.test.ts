@@ -642,3 +642,26 @@ test.serial('a game’s command is looked up as its account: a program only root
   t.is(spawnSync('/bin/sh', ['-c', `printf 'x' > "${serverDir}/game" && chmod 644 "${serverDir}/game"`], { uid: account.uid, gid: account.gid }).status, 0);
   await t.throwsAsync(start('./game'), { message: 'command not executable (permission denied): ./game' });
 });
+
+test.serial('an agent as root refuses a data directory whose path another user could change', async (t) => {
+  if (!isRoot) return t.pass('needs root (CI runs as root)');
+  const dir = await dataDir();
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const someone = await new Accounts({ user: prefix, enabled: true, dataDir: dir }).forServer(randomUUID())!;
+  const theirs = join(dir, 'theirs');
+  await mkdir(theirs, { mode: 0o755 });
+  await chown(theirs, someone.uid, someone.gid);
+  const agent = await startAgent({
+    url: 'http://127.0.0.1:1',
+    machineId: randomUUID(),
+    token: 'gsm_agent_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw',
+    dataDir: join(theirs, 'data'),
+    accounts: true,
+    env: { GSM_USER: prefix },
+  });
+  t.not(await agent.exited, 0);
+  t.true(
+    agent.lines.some((line) => line.includes(`${theirs} belongs to uid ${someone.uid}`)),
+    agent.lines.join('\n'),
+  );
+});
