@@ -1,5 +1,5 @@
 /**
- * A server deleted in the service leaves nothing on the machine but its backups (docs/agent.md#deleted-servers): once
+ * A server deleted in the service leaves nothing on the machine but its backups (docs/agent.md#how-it-runs-a-game-server): once
  * stopped, every process of its account ends, its directory and its SteamCMD copy are removed as that account
  * (removeTree), the agent's own files about it go, and its account is retired (Accounts.removeServer).
  *
