@@ -329,7 +329,13 @@ export async function removeAs(who: RunAs | undefined, paths: string[]): Promise
 export async function removeTree(dir: string): Promise<void> {
   const owner = await ownerOf(dir);
   if (!owner) return void (await rm(dir, { force: true }).catch(() => undefined));
-  if (owner.uid === 0 || owner.uid === process.getuid?.()) return void (await rm(dir, { recursive: true, force: true }));
+  if (owner.uid === 0 || owner.uid === process.getuid?.()) {
+    // The agent's own (never handed over): GNU rm walks it by descriptors, never following a link (Node's rm walks by
+    // path), should something in it have been given to an account all the same.
+    const done = await runAs(undefined, 'rm', ['-rf', '--one-file-system', '--', dir]);
+    if (done.error || done.code !== 0) throw new Error(`${dir} could not be removed entirely: ${done.error?.message ?? done.stderr.split('\n')[0]}`);
+    return;
+  }
   // As the owner, the content goes (the owner cannot remove the directory itself from the agent's parent); directories
   // it closed to itself are opened again first.
   await runAs(owner, 'chmod', ['-R', 'u+rwx', '--', dir]);
@@ -375,10 +381,11 @@ async function moveTreeTo(dir: string, from: RunAs, to: Account): Promise<void> 
     const made = await open(fresh, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
     await made.chown(to.uid, to.gid).finally(() => made.close());
     const [reader, writer] = [
-      spawn('tar', ['--create', '--file=-', '--format=posix', `--directory=${dir}`, '--ignore-failed-read', '.'], {
+      // Every file or none: a file the old account cannot read fails the split (it would be lost in the copy).
+    spawn('tar', ['--create', '--file=-', '--format=posix', `--directory=${dir}`, '.'], {
         cwd: '/',
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
-        stdio: ['ignore', 'pipe', 'ignore'],
+        stdio: ['ignore', 'pipe', 'pipe'],
         timeout: COPY_TIMEOUT_MS,
         killSignal: 'SIGKILL',
         uid: from.uid,
@@ -396,10 +403,10 @@ async function moveTreeTo(dir: string, from: RunAs, to: Account): Promise<void> 
     ];
     reader.stdout!.pipe(writer.stdin!);
     let stderr = '';
-    writer.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-2048)));
+    for (const child of [reader, writer]) child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-2048)));
     const ended = (child: ReturnType<typeof spawn>) => new Promise<number | null>((resolve) => child.on('close', resolve).on('error', () => resolve(null)));
     const [readCode, writeCode] = await Promise.all([ended(reader), ended(writer)]);
-    if ((readCode !== 0 && readCode !== 1) || writeCode !== 0)
+    if (readCode !== 0 || writeCode !== 0)
       throw new Error(`the files could not be copied to ${to.name} (tar: ${stderr.trim() || `exit ${readCode}/${writeCode}`})`);
     await rename(dir, aside);
     await rename(fresh, dir);

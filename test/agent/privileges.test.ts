@@ -665,3 +665,29 @@ test.serial('an agent as root refuses a data directory whose path another user c
     agent.lines.join('\n'),
   );
 });
+
+test.serial('the split of a shared account fails, changing nothing, when a file cannot be read as the old account', async (t) => {
+  if (!isRoot) return t.pass('needs root (CI runs as root)');
+  const dir = await dataDir();
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const millisecond = (Date.now() + 2).toString(16).padStart(12, '0');
+  const ids = [0, 1].map(() => `${millisecond.slice(0, 8)}-${millisecond.slice(8)}-7${randomUUID().slice(15)}`);
+  const base = await ensureBaseUser(prefix);
+  const oldName = legacyAccountNameOf(prefix, ids[0]!);
+  spawnSync('useradd', ['--system', '--no-create-home', '--gid', String(base.gid), oldName]);
+  const shared = Number(spawnSync('id', ['-u', oldName], { encoding: 'utf8' }).stdout.trim());
+  for (const id of ids) {
+    await mkdir(join(dir, 'servers', id, 'world'), { recursive: true, mode: 0o700 });
+    await writeFile(join(dir, 'servers', id, 'world', 'level.dat'), `level of ${id}`);
+    spawnSync('chown', ['-R', `${shared}:${base.gid}`, join(dir, 'servers', id)]);
+  }
+  const serverDir = join(dir, 'servers', ids[0]!);
+  // A file the old account cannot read (root's, 0600): a copy without it would lose it.
+  await writeFile(join(serverDir, 'world', 'unreadable.dat'), 'only root reads this', { mode: 0o600 });
+  const account = await new Accounts({ user: prefix, enabled: true, dataDir: dir }).forServer(ids[0]!)!;
+  await t.throwsAsync(prepareServerDir(serverDir, account), { message: /could not be copied/ });
+  t.is((await stat(serverDir)).uid, shared, 'the directory is as it was');
+  t.is(await readFile(join(serverDir, 'world', 'level.dat'), 'utf8'), `level of ${ids[0]}`);
+  t.is(await readFile(join(serverDir, 'world', 'unreadable.dat'), 'utf8'), 'only root reads this');
+  t.deepEqual((await readdir(join(dir, 'servers'))).sort(), [...ids].sort(), 'nothing left aside');
+});
