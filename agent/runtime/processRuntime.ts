@@ -172,7 +172,8 @@ export async function killAccount(account: { uid: number; gid: number }): Promis
     if (processesOfUid(account.uid).length === 0) return;
   }
   const left = processesOfUid(account.uid);
-  if (left.length > 0) throw new Error(`processes of the server's account (uid ${account.uid}) could not be ended: ${left.map((found) => found.pid).join(', ')}`);
+  if (left.length > 0)
+    throw new Error(`processes of the server's account (uid ${account.uid}) could not be ended: ${left.map((found) => found.pid).join(', ')}`);
 }
 
 type FoundProcess = { pid: number; startTicks: string; stopped: boolean };

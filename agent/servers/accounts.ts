@@ -87,12 +87,7 @@ export async function recordedAccounts(dataDir: string): Promise<AccountRecord> 
   } catch {
     parsed = undefined;
   }
-  if (
-    !parsed ||
-    typeof parsed !== 'object' ||
-    Array.isArray(parsed) ||
-    !Object.values(parsed).every((value) => value === null || typeof value === 'string')
-  )
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !Object.values(parsed).every((value) => value === null || typeof value === 'string'))
     throw new AccountError(`${file} is not a record of accounts (name → server id): no server account is made or removed until it is repaired`);
   return parsed as AccountRecord;
 }
@@ -382,7 +377,7 @@ async function moveTreeTo(dir: string, from: RunAs, to: Account): Promise<void> 
     await made.chown(to.uid, to.gid).finally(() => made.close());
     const [reader, writer] = [
       // Every file or none: a file the old account cannot read fails the split (it would be lost in the copy).
-    spawn('tar', ['--create', '--file=-', '--format=posix', `--directory=${dir}`, '.'], {
+      spawn('tar', ['--create', '--file=-', '--format=posix', `--directory=${dir}`, '.'], {
         cwd: '/',
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
         stdio: ['ignore', 'pipe', 'pipe'],

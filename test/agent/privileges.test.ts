@@ -342,11 +342,21 @@ test.serial('a server.pid in a server’s directory is never acted on: the agent
   attackers.push(victim);
   const written = spawnSync('/bin/sh', ['-c', `echo ${victim.pid} > "${join(serverDir, 'server.pid')}"`], { uid: account.uid, gid: account.gid });
   t.is(written.status, 0);
-  const agent = await startAgent({ url: 'http://127.0.0.1:1', machineId: randomUUID(), token: 'gsm_agent_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw', dataDir: dir, accounts: true, env: { GSM_USER: prefix } });
+  const agent = await startAgent({
+    url: 'http://127.0.0.1:1',
+    machineId: randomUUID(),
+    token: 'gsm_agent_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw',
+    dataDir: dir,
+    accounts: true,
+    env: { GSM_USER: prefix },
+  });
   t.teardown(() => agent.stop());
   const deadline = Date.now() + 30_000;
   while (!agent.lines.some((line) => line.includes('server limits')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  t.true(agent.lines.some((line) => line.includes('server limits')), `the agent is past its start-up: ${agent.lines.join('\n')}`);
+  t.true(
+    agent.lines.some((line) => line.includes('server limits')),
+    `the agent is past its start-up: ${agent.lines.join('\n')}`,
+  );
   t.notThrows(() => process.kill(victim.pid!, 0), 'root’s process still runs');
   t.is(victim.exitCode, null);
   t.is(await readFile(join(serverDir, 'server.pid'), 'utf8'), `${victim.pid}\n`, 'the file is the game’s own business');
@@ -485,37 +495,45 @@ test.serial('an accounts record that cannot be read stops account changes with a
   t.deepEqual(Object.keys(JSON.parse(saved)), [first.name]);
   // Cut short (a disk that filled up under an earlier agent, say).
   await writeFile(join(dir, ACCOUNTS_FILE), saved.slice(0, 10));
-  await t.throwsAsync(new Accounts({ user: prefix, enabled: true, dataDir: dir }).forServer(randomUUID())!, { message: /accounts\.json is not a record of accounts/ });
+  await t.throwsAsync(new Accounts({ user: prefix, enabled: true, dataDir: dir }).forServer(randomUUID())!, {
+    message: /accounts\.json is not a record of accounts/,
+  });
   t.is(await readFile(join(dir, ACCOUNTS_FILE), 'utf8'), saved.slice(0, 10), 'left as it was, for the operator to repair');
 });
 
-test.serial('uninstall --purge removes each server’s tree as its account, never with a root walk: what the account could not remove stays, and says so', async (t) => {
-  if (!isRoot) return t.pass('needs root (CI runs as root)');
-  const dir = await dataDir();
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const scratch = await mkdtemp(join(tmpdir(), 'gsm-uninstall-'));
-  t.teardown(() => rm(scratch, { recursive: true, force: true }));
-  const serverId = randomUUID();
-  const account = await new Accounts({ user: prefix, enabled: true, dataDir: dir }).forServer(serverId)!;
-  const serverDir = join(dir, 'servers', serverId);
-  await prepareServerDir(serverDir, account);
-  t.is(spawnSync('/bin/sh', ['-c', `mkdir -p "${serverDir}/world" && echo x > "${serverDir}/world/level.dat"`], { uid: account.uid, gid: account.gid }).status, 0);
-  // A directory of root's inside (where a link the account swapped in would lead a root walk): the account cannot empty it.
-  await mkdir(join(serverDir, 'root-owned'), { mode: 0o755 });
-  await writeFile(join(serverDir, 'root-owned', 'keep.txt'), 'root’s');
-  await writeFile(join(scratch, 'agent.json'), '{}');
-  const printed: string[] = [];
-  await t.throwsAsync(
-    uninstall({ configPath: join(scratch, 'agent.json'), dataDir: dir, user: prefix, unitDir: scratch, purge: true, print: (line) => printed.push(line) }),
-    { message: /kept/ },
-  );
-  t.true(
-    printed.some((line) => line.startsWith(`could not remove ${serverDir}`)),
-    printed.join('\n'),
-  );
-  t.false(existsSync(join(serverDir, 'world')), 'the account’s files went, removed as the account');
-  t.is(await readFile(join(serverDir, 'root-owned', 'keep.txt'), 'utf8'), 'root’s', 'no root walk removed what the account could not');
-});
+test.serial(
+  'uninstall --purge removes each server’s tree as its account, never with a root walk: what the account could not remove stays, and says so',
+  async (t) => {
+    if (!isRoot) return t.pass('needs root (CI runs as root)');
+    const dir = await dataDir();
+    t.teardown(() => rm(dir, { recursive: true, force: true }));
+    const scratch = await mkdtemp(join(tmpdir(), 'gsm-uninstall-'));
+    t.teardown(() => rm(scratch, { recursive: true, force: true }));
+    const serverId = randomUUID();
+    const account = await new Accounts({ user: prefix, enabled: true, dataDir: dir }).forServer(serverId)!;
+    const serverDir = join(dir, 'servers', serverId);
+    await prepareServerDir(serverDir, account);
+    t.is(
+      spawnSync('/bin/sh', ['-c', `mkdir -p "${serverDir}/world" && echo x > "${serverDir}/world/level.dat"`], { uid: account.uid, gid: account.gid }).status,
+      0,
+    );
+    // A directory of root's inside (where a link the account swapped in would lead a root walk): the account cannot empty it.
+    await mkdir(join(serverDir, 'root-owned'), { mode: 0o755 });
+    await writeFile(join(serverDir, 'root-owned', 'keep.txt'), 'root’s');
+    await writeFile(join(scratch, 'agent.json'), '{}');
+    const printed: string[] = [];
+    await t.throwsAsync(
+      uninstall({ configPath: join(scratch, 'agent.json'), dataDir: dir, user: prefix, unitDir: scratch, purge: true, print: (line) => printed.push(line) }),
+      { message: /kept/ },
+    );
+    t.true(
+      printed.some((line) => line.startsWith(`could not remove ${serverDir}`)),
+      printed.join('\n'),
+    );
+    t.false(existsSync(join(serverDir, 'world')), 'the account’s files went, removed as the account');
+    t.is(await readFile(join(serverDir, 'root-owned', 'keep.txt'), 'utf8'), 'root’s', 'no root walk removed what the account could not');
+  },
+);
 
 test.serial('a game that crashes while a backup is made as its account does not take the backup’s tar with it', async (t) => {
   if (!isRoot) return t.pass('needs root (CI runs as root)');
