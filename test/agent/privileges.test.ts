@@ -17,6 +17,7 @@ import { startAgent } from '../support/agentProcess.ts';
 import { writeArchive } from '../../agent/backups/archiver.ts';
 import { runInstallJob } from '../../agent/installs/installer.ts';
 import { OutputLog } from '../../agent/runtime/outputLog.ts';
+import { hasTraces, removeServer } from '../../agent/servers/removal.ts';
 import { ServerSupervisor } from '../../agent/servers/serverSupervisor.ts';
 import { wipe } from '../../agent/servers/wipe.ts';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
@@ -709,3 +710,28 @@ test.serial('the split of a shared account fails, changing nothing, when a file 
   t.is(await readFile(join(serverDir, 'world', 'unreadable.dat'), 'utf8'), 'only root reads this');
   t.deepEqual((await readdir(join(dir, 'servers'))).sort(), [...ids].sort(), 'nothing left aside');
 });
+
+test.serial(
+  'a deleted server that ran under an earlier agent’s account and never started since: its processes end, its tree goes as that account, the account is retired',
+  async (t) => {
+    if (!isRoot) return t.pass('needs root (CI runs as root)');
+    const dir = await dataDir();
+    t.teardown(() => rm(dir, { recursive: true, force: true }));
+    const serverId = randomUUID();
+    const base = await ensureBaseUser(prefix);
+    const legacy = legacyAccountNameOf(prefix, serverId);
+    spawnSync('useradd', ['--system', '--no-create-home', '--gid', String(base.gid), legacy]);
+    const uid = Number(spawnSync('id', ['-u', legacy], { encoding: 'utf8' }).stdout.trim());
+    const serverDir = join(dir, 'servers', serverId);
+    await mkdir(join(serverDir, 'world'), { recursive: true, mode: 0o700 });
+    spawnSync('chown', ['-R', `${uid}:${base.gid}`, serverDir]);
+    runAsAccount({ name: legacy, uid, gid: base.gid }, 'setsid sleep 1000');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const accounts = new Accounts({ user: prefix, enabled: true, dataDir: dir });
+    t.true(await hasTraces(dir, serverId, accounts));
+    await removeServer(dir, serverId, accounts);
+    t.false(existsSync(serverDir));
+    t.deepEqual(await processesOf(uid), []);
+    t.is(JSON.parse(await readFile(join(dir, ACCOUNTS_FILE), 'utf8'))[legacy], null, 'recorded as this agent’s, no server’s: purge removes it');
+  },
+);
