@@ -208,7 +208,7 @@ async function uninstallCommand(args: string[]): Promise<void> {
     unitDir: values['unit-dir'] ?? (process.env.GSM_UNIT_DIR || undefined),
     purge: values.purge ?? false,
     print: (line) => process.stdout.write(`${line}\n`),
-  });
+  }).catch((error: Error) => fail(error.message, 1));
 }
 
 type AgentStatus = {

@@ -21,7 +21,7 @@ import { createLogger } from '../schema/logger.ts';
 import { authenticatedEvent, errorEvent, serversSyncEvent } from '../schema/agentEvents.ts';
 import { ProcessRuntime } from './runtime/processRuntime.ts';
 import { ServerSupervisor, rememberedServer, runDirOf, type SupervisorOptions } from './servers/serverSupervisor.ts';
-import { Accounts } from './servers/accounts.ts';
+import { Accounts, checkDataDirPath } from './servers/accounts.ts';
 import { Cgroups } from './runtime/cgroups.ts';
 import type { AgentSettings } from './settings.ts';
 import { createMetricsSampler } from './machineMetrics.ts';
@@ -29,8 +29,7 @@ import { JOB_TYPES, JobRunner, type AgentJob } from './jobs/jobRunner.ts';
 import { createExecutor } from './jobs/executor.ts';
 import { pruneBackups, type BackupSettings } from './backups/backupJobs.ts';
 import { recoverInterruptedRestores } from './backups/archiver.ts';
-import { killLeftovers } from './servers/leftovers.ts';
-import { removeServer } from './servers/removal.ts';
+import { claimDataDir, hasTraces, removeServer } from './servers/removal.ts';
 import { Supervisors } from './servers/supervisors.ts';
 import { GatewayAddresses } from './connection/gatewayAddresses.ts';
 import { UntilAcked, type Delivery } from './connection/untilAcked.ts';
@@ -52,6 +51,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   const isRoot = process.getuid?.() === 0;
   await mkdir(dataDir, { recursive: true });
   if (isRoot) {
+    if (!settings.allowRoot) await checkDataDirPath(dataDir);
     // Servers' accounts may pass through to their own directories, and see nothing else of the agent's.
     await chmod(dataDir, 0o711);
     await mkdir(join(dataDir, 'servers'), { recursive: true, mode: 0o711 });
@@ -59,19 +59,24 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     await mkdir(join(dataDir, 'run'), { recursive: true, mode: 0o700 });
     await chmod(join(dataDir, 'run'), 0o700);
   }
-  // Backups and checked-but-not-installed downloads are the agent's alone.
-  for (const own of ['backups', 'staging']) {
+  // Backups, checked-but-not-installed downloads and console logs are the agent's alone.
+  for (const own of ['backups', 'staging', 'logs']) {
     await mkdir(join(dataDir, own), { recursive: true, mode: 0o700 });
     await chmod(join(dataDir, own), 0o700);
   }
 
   const logger = createLogger(settings.logLevel).child({ component: 'agent', machineId });
-  await killLeftovers(dataDir, logger);
+  const claim = await claimDataDir(dataDir, machineId);
+  if (!claim.own)
+    logger.error(
+      { dataDir, recordedMachineId: claim.recorded },
+      'this data directory belongs to another machine: no server’s files will be removed by this agent',
+    );
   const recovered = await recoverInterruptedRestores(join(dataDir, 'servers'));
   if (recovered.length > 0) logger.warn({ servers: recovered }, 'put back server directories a restore interrupted by the agent stopping had moved aside');
   const runtime = new ProcessRuntime();
   const accounts = new Accounts({ user: settings.user, enabled: isRoot && !settings.allowRoot, dataDir });
-  const cgroups = new Cgroups();
+  const cgroups = new Cgroups({ pidsMax: settings.serverPidsMax });
   if (isRoot) await cgroups.setUp(process.env.GSM_CGROUP_ROOT);
   if (isRoot && settings.allowRoot) logger.warn('allowRoot is set: game servers run as root');
   logger.info({ limits: cgroups.available ? 'cgroup v2' : 'memory watched by the agent', reason: cgroups.reason }, 'server limits');
@@ -291,16 +296,25 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
         (error: unknown) => logger.warn({ err: error, serverId: config.id }, 'could not remove old backups'),
       );
     }
+    const deleted = new Set(parsed.data.deleted ?? []);
     for (const [id, supervisor] of [...supervisors.entries()]) {
       if (!wanted.has(id)) {
         supervisors.delete(id);
         await supervisor.dispose().catch((error: unknown) => logger.error({ err: error, serverId: id }, 'could not stop a removed server'));
-        // Deleted in the service: its files and account go too (its backups stay).
-        await removeServer(dataDir, id, accounts).then(
-          () => logger.info({ serverId: id }, 'removed a deleted server’s files and account'),
-          (error: unknown) => logger.error({ err: error, serverId: id }, 'could not remove a deleted server’s files'),
-        );
+        if (!deleted.has(id)) logger.warn({ serverId: id }, 'a server no longer listed for this machine (not deleted in the service): stopped, its files kept');
       }
+    }
+    // Deleted in the service: its files and account go too (its backups stay); only on this explicit word.
+    for (const id of deleted) {
+      if (wanted.has(id) || supervisors.has(id) || !(await hasTraces(dataDir, id, accounts))) continue;
+      if (!claim.own) {
+        logger.error({ serverId: id }, 'not removing a deleted server’s files: this data directory belongs to another machine');
+        continue;
+      }
+      await removeServer(dataDir, id, accounts).then(
+        () => logger.info({ serverId: id }, 'removed a deleted server’s files and account'),
+        (error: unknown) => logger.error({ err: error, serverId: id }, 'could not remove a deleted server’s files'),
+      );
     }
     for (const config of wanted.values()) {
       await supervisors

@@ -10,6 +10,7 @@ import { USER_NAME } from './servers/accounts.ts';
 import { s3TargetSchema } from './backups/s3Client.ts';
 import { DEFAULT_MANIFEST_URL } from './installs/minecraft.ts';
 import { DEFAULT_STEAMCMD_URL } from './installs/steam.ts';
+import { DEFAULT_PIDS_MAX } from './runtime/cgroups.ts';
 
 export const DEFAULT_CONFIG_PATH = '/etc/gsm-agent/config.json';
 export const TOKEN_PATTERN = /^gsm_agent_[0-9A-Za-z]{43}$/;
@@ -40,6 +41,8 @@ export const settingsSchema = z.object({
   user: z.string().regex(USER_NAME, 'expected a user name (lower-case letters, digits, _ and -; at most 19 characters)').default('gsm'),
   /** Run game servers as root when the agent is root (not recommended). */
   allowRoot: flag.default(false),
+  /** Most processes and threads one server may have (cgroup v2 `pids.max`, where the agent manages cgroups). */
+  serverPidsMax: z.coerce.number().int().min(64, 'expected at least 64').max(4_194_304).default(DEFAULT_PIDS_MAX),
   /** Stop every game server when the agent exits (by default they keep running and the next agent adopts them). */
   stopServersOnExit: flag.default(false),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -77,6 +80,7 @@ const fileSchema = z
     reportIntervalMs: z.unknown(),
     user: z.unknown(),
     allowRoot: z.unknown(),
+    serverPidsMax: z.unknown(),
     stopServersOnExit: z.unknown(),
     logLevel: z.unknown(),
     minecraftManifestUrl: z.unknown(),
@@ -125,6 +129,7 @@ export function loadSettings(options: SettingsInput, env: NodeJS.ProcessEnv = pr
     reportIntervalMs: env.GSM_REPORT_INTERVAL_MS,
     user: env.GSM_USER,
     allowRoot: env.GSM_ALLOW_ROOT,
+    serverPidsMax: env.GSM_SERVER_PIDS_MAX,
     stopServersOnExit: env.GSM_STOP_SERVERS_ON_EXIT,
     logLevel: env.LOG_LEVEL,
     minecraftManifestUrl: env.GSM_MINECRAFT_MANIFEST_URL ?? env.MINECRAFT_MANIFEST_URL,

@@ -150,7 +150,11 @@ export const serverConfig = z.object({
 });
 export type ServerConfig = z.infer<typeof serverConfig>;
 
-export const serversSyncEvent = z.object({ servers: z.array(serverConfig) });
+export const serversSyncEvent = z.object({
+  servers: z.array(serverConfig),
+  /** Servers of this machine deleted in the service (the last 90 days): only these have their files removed by the agent. */
+  deleted: z.array(z.string()).optional(),
+});
 
 export const authenticatedEvent = z.object({ machineId: z.string(), clusterId: z.string(), heartbeatSeconds: z.int(), serverTime: z.string() });
 

@@ -23,6 +23,7 @@ import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { removeTree } from '../servers/accounts.ts';
+import { trackAccountWork } from '../runtime/processRuntime.ts';
 
 export type ArchiveAccount = { uid: number; gid: number } | undefined;
 export type ArchiveErrorCode = 'DISK_FULL' | 'ARCHIVE_FAILED' | 'CHECKSUM_MISMATCH' | 'RESTORE_FAILED' | 'CANCELLED';
@@ -75,6 +76,8 @@ function tar(args: string[], account: ArchiveAccount, io: { input?: boolean | nu
     child.on('error', (error) => resolve({ code: null, error }));
     child.on('close', (code) => resolve({ code }));
   }).finally(() => io.signal?.removeEventListener('abort', onAbort));
+  // A crash of the game must not kill this tar with the rest of the account's processes (processRuntime.ts).
+  if (account) trackAccountWork(account.uid, ended);
   return { child, ended, stderr: () => stderr.trim() };
 }
 

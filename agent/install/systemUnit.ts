@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { endProcessesOf, ensureBaseUser, ownAccounts } from '../servers/accounts.ts';
+import { endProcessesOf, ensureBaseUser, ownAccounts, removeTree } from '../servers/accounts.ts';
 import { isSameProcess } from '../runtime/processRuntime.ts';
 import type { AgentSettings } from '../settings.ts';
 
@@ -162,13 +162,36 @@ export async function uninstall({ configPath, dataDir, user, unitDir, purge, pri
   // Only the accounts this agent made (another agent's on the same machine stay); anything of theirs that left its
   // server's process group ends too.
   const accounts = process.getuid?.() === 0 ? await ownAccounts(dataDir, user) : [];
-  for (const account of accounts) await endProcessesOf(account);
+  // An account some of whose processes could not be ended is not removed (its uid would be reused).
+  const ended: typeof accounts = [];
+  for (const account of accounts) {
+    await endProcessesOf(account).then(
+      () => ended.push(account),
+      (error: Error) => print(`could not end every process of ${account.name}: ${error.message}`),
+    );
+  }
   await rm(unitPath, { force: true });
   if (systemdRuns()) spawnSync('systemctl', ['daemon-reload'], { stdio: 'ignore' });
   await rm(configPath, { force: true });
   print(`removed ${unitPath} and ${configPath}`);
   if (!purge) return print(`kept ${dataDir} (game servers' files); --purge removes it and the servers' accounts`);
-  await rm(dataDir, { recursive: true, force: true });
-  for (const account of accounts) spawnSync('userdel', [account.name], { stdio: 'ignore' });
+  // The servers' trees are removed as their owners (removeTree: root never walks a tree an account can write); only
+  // once they are gone does root remove its own directories.
+  const kept: string[] = [];
+  for (const place of ['servers', 'steamcmd']) {
+    for (const name of await readdir(join(dataDir, place)).catch(() => [] as string[])) {
+      await removeTree(join(dataDir, place, name)).catch((error: Error) => {
+        kept.push(join(dataDir, place, name));
+        print(`could not remove ${join(dataDir, place, name)}: ${error.message}`);
+      });
+    }
+  }
+  if (kept.length === 0) await rm(dataDir, { recursive: true, force: true });
+  for (const account of ended) {
+    if (spawnSync('userdel', [account.name], { stdio: 'ignore' }).status !== 0) print(`could not remove the account ${account.name}`);
+  }
+  if (kept.length > 0 || ended.length < accounts.length) {
+    throw new Error(`kept ${dataDir}${ended.length < accounts.length ? ' and the accounts whose processes did not end' : ''}: see above`);
+  }
   print(`removed ${dataDir} and the servers' accounts`);
 }

@@ -12,7 +12,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
-import { prepareServerDir, type Account } from '../servers/accounts.ts';
+import { endProcessesOf, prepareServerDir, type Account } from '../servers/accounts.ts';
 import type { ServerSupervisor } from '../servers/serverSupervisor.ts';
 import { buildLaunch, CommandLineError } from '../runtime/commandLine.ts';
 import { InstallError } from './download.ts';
@@ -75,6 +75,8 @@ async function install(context: InstallContext, config: ServerConfig): Promise<{
     return await runInstallCommand(context, config);
   } finally {
     await rm(context.stagingDir, { recursive: true, force: true });
+    // Nothing an install started (a daemon an installCommand or SteamCMD left behind) outlives it.
+    if (context.account) await endProcessesOf(context.account);
   }
 }
 

@@ -87,7 +87,9 @@ async function steamcmdFor(context: InstallContext): Promise<string> {
 async function unpackAsAccount(context: InstallContext, tarball: string, home: string, script: string): Promise<void> {
   const account = context.account!;
   await prepareServerDir(home, account);
-  if (existsSync(script)) return;
+  // Looked up as the account too: root follows no name in the copy.
+  const hasScript = async () => (await runAs(account, 'test', ['-f', script])).code === 0;
+  if (await hasScript()) return;
   const failed = async (message: string) => {
     await removeTree(home).catch(() => undefined);
     // A broken download is not kept: the next install fetches it again.
@@ -103,7 +105,7 @@ async function unpackAsAccount(context: InstallContext, tarball: string, home: s
   }
   if (unpacked.error || unpacked.code !== 0)
     throw await failed(`SteamCMD's tarball could not be unpacked: ${unpacked.error?.message ?? (unpacked.stderr || `tar exit ${unpacked.code}`)}`);
-  if (!existsSync(script)) throw await failed(`${context.steamcmdUrl} has no steamcmd.sh`);
+  if (!(await hasScript())) throw await failed(`${context.steamcmdUrl} has no steamcmd.sh`);
 }
 
 type RunOutcome = { ok: true } | { ok: false; diskFull: boolean; reason: string; tail: string[] };

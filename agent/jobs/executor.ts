@@ -155,7 +155,8 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
             throw new JobError('SERVER_RUNNING', `the server is ${supervisor.status}: stop it before wiping`);
           }
           try {
-            const deleted = await wipe(supervisor.dir, supervisor.adapter.wipePaths, await account());
+            // As the owner of the server's directory (wipe.ts): a WIPE sets up no account.
+            const deleted = await wipe(supervisor.dir, supervisor.adapter.wipePaths);
             return { message: `wiped ${deleted.length} path(s)`, deleted };
           } catch (error) {
             throw new JobError(error instanceof WipeError ? 'WIPE_REFUSED' : 'WIPE_FAILED', (error as Error).message);

@@ -1,7 +1,8 @@
 /**
  * Server limits with cgroup v2 (docs/agent.md#limits). Where the agent can write the unified hierarchy (it runs as
  * root outside a container, or under systemd with `Delegate=yes`, as the unit `gsm-agent install` writes), each
- * server runs in its own cgroup `<base>/gsm-server-<id>` with `memory.max` and `cpu.max`; the agent moves itself into
+ * server runs in its own cgroup `<base>/gsm-server-<id>` with `memory.max`, `cpu.max` and (with the pids controller)
+ * `pids.max`; the agent moves itself into
  * `<base>/gsm-agent` first, since a cgroup that holds processes cannot hand controllers to its children. Elsewhere
  * `available` is false and the supervisor watches memory itself.
  */
@@ -32,9 +33,19 @@ function ownCgroup(): string | undefined {
   }
 }
 
+/** A server's process limit (pids.max) unless the agent's setting `serverPidsMax` says otherwise. */
+export const DEFAULT_PIDS_MAX = 4096;
+
 export class Cgroups {
   /** The cgroup under which servers' cgroups are made, once set up; undefined when limits cannot be enforced here. */
   #base: string | undefined;
+  /** pids.max of each server's cgroup (its processes and threads: a fork bomb stops there), where `pids` is available. */
+  readonly #pidsMax: number;
+  #pids = false;
+
+  constructor(options: { pidsMax?: number } = {}) {
+    this.#pidsMax = options.pidsMax ?? DEFAULT_PIDS_MAX;
+  }
   /** Why cgroups are not used here (for the log and `gsm-agent status`). */
   reason = 'not set up';
 
@@ -51,7 +62,8 @@ export class Cgroups {
       if (missing.length > 0) return this.#fail(`the cgroup v2 controllers ${missing.join(' and ')} are not available to ${base}`);
       await mkdir(join(base, 'gsm-agent'), { recursive: true });
       await writeFile(join(base, 'gsm-agent', 'cgroup.procs'), String(process.pid));
-      await writeFile(join(base, 'cgroup.subtree_control'), '+memory +cpu');
+      this.#pids = controllers.includes('pids');
+      await writeFile(join(base, 'cgroup.subtree_control'), this.#pids ? '+memory +cpu +pids' : '+memory +cpu');
     } catch (error) {
       return this.#fail(`${base} is not writable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
@@ -78,6 +90,7 @@ export class Cgroups {
       join(dir, 'cpu.max'),
       limits.cpuLimitPercent ? `${Math.round((limits.cpuLimitPercent / 100) * CPU_PERIOD_US)} ${CPU_PERIOD_US}` : `max ${CPU_PERIOD_US}`,
     );
+    if (this.#pids) await writeFile(join(dir, 'pids.max'), String(this.#pidsMax));
     return dir;
   }
 

@@ -5,7 +5,7 @@
  * chatty server can use at most about twice the cap on disk.
  */
 import { createWriteStream, openSync, renameSync, type WriteStream } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunningProcess } from './processRuntime.ts';
 
@@ -48,7 +48,10 @@ export class OutputLog {
   /** Creates `dir` and appends to an existing console.log in it (its size counts towards the cap). */
   static async open(dir: string, options: OutputLogOptions = {}): Promise<OutputLog> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
+    // The console may show what players typed, and tokens a game printed: the agent's alone (an older agent's files too).
+    await chmod(dir, 0o700);
     const path = join(dir, 'console.log');
+    await chmod(path, 0o600).catch(() => undefined);
     const size = await stat(path).then(
       (s) => s.size,
       () => 0,
@@ -71,10 +74,10 @@ export class OutputLog {
   #openStream(): WriteStream {
     let stream: WriteStream;
     try {
-      stream = createWriteStream(this.path, { fd: openSync(this.path, 'a') });
+      stream = createWriteStream(this.path, { fd: openSync(this.path, 'a', 0o600) });
     } catch {
       // E.g. the logs directory was deleted under us: let the stream try by path and report through lastError.
-      stream = createWriteStream(this.path, { flags: 'a' });
+      stream = createWriteStream(this.path, { flags: 'a', mode: 0o600 });
     }
     stream.on('error', (error) => (this.lastError = error));
     return stream;

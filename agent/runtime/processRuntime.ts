@@ -142,63 +142,107 @@ type ProcessIdentity = {
   cgroup?: string;
 };
 
+/** Rounds of freezing and killing before killAccount gives up (each one ends everything an escape left). */
+const KILL_ROUNDS = 20;
+/** Scans per round for a process of the account still running, each one stopping those it finds. */
+const FREEZE_PASSES = 200;
+
 /**
- * Ends every process of an account of a server's own at once: a helper running as the account sends SIGKILL to -1,
- * which the kernel delivers to every process of that uid in one pass (one forking meanwhile cannot slip through).
+ * Ends every process of an account of a server's own, by root alone: nothing runs as the account on root's behalf
+ * (a helper of the account's could be stopped or traced by it, and hang whoever waits for it). Root stops (SIGSTOP)
+ * every process of the uid until one scan finds none still running (a stopped process forks nothing and wakes no
+ * other), then kills them all, and looks again. Each signal goes only to the process the scan saw (same uid, same
+ * start time: never a stranger that reused its pid). Rejects when processes of the account are still left after
+ * KILL_ROUNDS rounds: whoever asked (a removal, an install) must not go on as if they were gone.
  */
 export async function killAccount(account: { uid: number; gid: number }): Promise<void> {
   if (account.uid === 0 || account.uid === process.getuid?.()) return;
-  await new Promise<void>((resolve) => {
-    const child = spawn(process.execPath, ['-e', "try { process.kill(-1, 'SIGKILL') } catch {}"], {
-      cwd: '/',
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      stdio: 'ignore',
-      uid: account.uid,
-      gid: account.gid,
-    });
-    child.on('error', () => resolve());
-    child.on('close', () => resolve());
-  });
-  // Should the helper not run (Node.js not executable by the account), root signals each process of the uid it finds,
-  // again until none is left.
-  for (let round = 0; round < 20; round++) {
+  for (let round = 0; round < KILL_ROUNDS; round++) {
+    for (let pass = 0; pass < FREEZE_PASSES; pass++) {
+      const running = processesOfUid(account.uid).filter((found) => !found.stopped);
+      if (running.length === 0) break;
+      for (const found of running) signalSame(found, account.uid, 'SIGSTOP');
+      // A stopped signal takes effect when the process is next scheduled.
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
     const left = processesOfUid(account.uid);
     if (left.length === 0) return;
-    for (const pid of left) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone meanwhile
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const found of left) signalSame(found, account.uid, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (processesOfUid(account.uid).length === 0) return;
+  }
+  const left = processesOfUid(account.uid);
+  if (left.length > 0)
+    throw new Error(`processes of the server's account (uid ${account.uid}) could not be ended: ${left.map((found) => found.pid).join(', ')}`);
+}
+
+type FoundProcess = { pid: number; startTicks: string; stopped: boolean };
+
+/** Reads /proc/<pid> once: its real uid, state and start time; undefined when it is gone or a zombie (it runs nothing). */
+function readProcess(pid: number): { uid: string; state: string; startTicks: string } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const state = fields[0] ?? '';
+    if (state === 'Z' || state === 'X') return undefined;
+    return { uid: /^Uid:\s+(\d+)/m.exec(status)?.[1] ?? '', state, startTicks: fields[19] ?? '' };
+  } catch {
+    return undefined;
   }
 }
 
-/** Pids of the processes whose real uid is `uid` (zombies excluded: they run nothing). */
-function processesOfUid(uid: number): number[] {
+/** The processes whose real uid is `uid` (zombies excluded); `stopped`: by a signal or a tracer. */
+function processesOfUid(uid: number): FoundProcess[] {
   let names: string[];
   try {
     names = readdirSync('/proc');
   } catch {
     return [];
   }
-  const found: number[] = [];
+  const found: FoundProcess[] = [];
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
-    let status: string;
-    try {
-      status = readFileSync(`/proc/${name}/status`, 'utf8');
-    } catch {
-      continue;
-    }
-    if (/^Uid:\s+(\d+)/m.exec(status)?.[1] === String(uid) && /^State:\s+(\S)/m.exec(status)?.[1] !== 'Z') found.push(Number(name));
+    const info = readProcess(Number(name));
+    if (info?.uid === String(uid)) found.push({ pid: Number(name), startTicks: info.startTicks, stopped: info.state === 'T' || info.state === 't' });
   }
   return found;
 }
 
-/** Every process of a server: its process group, then its cgroup (`cgroup.kill`) and its own account, if it has them. */
-async function killEverything(identity: ProcessIdentity): Promise<void> {
+/** Signals `found` only if /proc still shows the same process (uid and start time) right before. */
+function signalSame(found: FoundProcess, uid: number, signal: NodeJS.Signals): void {
+  const now = readProcess(found.pid);
+  if (now?.uid !== String(uid) || now.startTicks !== found.startTicks) return;
+  try {
+    process.kill(found.pid, signal);
+  } catch {
+    // gone meanwhile
+  }
+}
+
+/** Work the agent runs as an account that the end of its game must not cut short (a backup's tar), by uid. */
+const accountWork = new Map<number, Set<Promise<void>>>();
+
+/** Registers `work` run as `uid`: a game of that account that ends meanwhile has its account swept only after it. */
+export function trackAccountWork(uid: number, work: Promise<unknown>): void {
+  let under = accountWork.get(uid);
+  if (!under) accountWork.set(uid, (under = new Set()));
+  const done = work.then(
+    () => undefined,
+    () => undefined,
+  );
+  under.add(done);
+  void done.then(() => {
+    under.delete(done);
+    if (under.size === 0 && accountWork.get(uid) === under) accountWork.delete(uid);
+  });
+}
+
+/**
+ * Every process of a server: its process group, then its cgroup (`cgroup.kill`) and its own account, if it has them.
+ * `afterWork`: the account is swept once the work tracked for it (a backup under way) is done.
+ */
+async function killEverything(identity: ProcessIdentity, afterWork = false): Promise<void> {
   if (identity.cgroup) {
     try {
       writeFileSync(join(identity.cgroup, 'cgroup.kill'), '1');
@@ -206,7 +250,11 @@ async function killEverything(identity: ProcessIdentity): Promise<void> {
       // No cgroup.kill before Linux 5.14, or the cgroup is gone: the account (or the group) is what is left.
     }
   }
-  if (identity.account) await killAccount(identity.account);
+  if (!identity.account) return;
+  for (let under = accountWork.get(identity.account.uid); afterWork && under && under.size > 0; under = accountWork.get(identity.account.uid)) {
+    await Promise.all(under);
+  }
+  await killAccount(identity.account);
 }
 
 const bootId = (() => {
@@ -244,13 +292,24 @@ export function isSameProcess(identity: ProcessIdentity): boolean {
  * cannot run: the process is started through a gate when it joins a cgroup, where a missing command would only be a
  * shell's exit status 127.
  */
-async function checkCommand(command: string, cwd: string, env: Record<string, string>): Promise<void> {
+async function checkCommand(command: string, cwd: string, env: Record<string, string>, user?: { uid: number; gid: number }): Promise<void> {
   const candidates = command.includes('/')
     ? [resolve(cwd, command)]
     : (env.PATH ?? '')
         .split(delimiter)
         .filter(isAbsolute)
         .map((dir) => join(dir, command));
+  if (user && user.uid !== process.getuid?.()) {
+    // Looked up as the server's user: root follows no name in a tree the account can change, and says nothing of files
+    // only root could see. 0: runnable; 2: there but not executable; otherwise not found.
+    const checked = spawnSync(
+      '/bin/sh',
+      ['-c', 'found=1; for c in "$@"; do if [ -f "$c" ]; then [ -x "$c" ] && exit 0; found=2; fi; done; exit $found', 'gsm-check', ...candidates],
+      { cwd: '/', env: { PATH: '/usr/bin:/bin' }, stdio: 'ignore', uid: user.uid, gid: user.gid, timeout: 10_000, killSignal: 'SIGKILL' },
+    );
+    if (checked.status === 0) return;
+    throw new Error(`${checked.status === 2 ? 'command not executable (permission denied)' : 'command not found'}: ${command}`);
+  }
   let exists = false;
   for (const candidate of candidates) {
     const info = await stat(candidate).catch(() => undefined);
@@ -433,7 +492,10 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
     // Whatever the leader left behind in its group goes too, even if it ignored SIGTERM, and so does anything of the
     // server's that left the group (setsid): its cgroup, its account.
     this.#signalGroup('SIGKILL');
-    const swept = killEverything(this.#identity);
+    // Should some of the account be left (killAccount gave up), the exit is still reported: the next install or
+    // removal ends what is left first, or fails saying so.
+    // A backup being made as the account goes on to its end first (its tar is a process of the account too).
+    const swept = killEverything(this.#identity, true).catch(() => undefined);
     // The last lines, so wait() callers see all output: a read under way (and the one it may have queued) read only
     // what was there when it began, so once they are done the spool is read once more, to its end.
     void Promise.all([swept, this.#finalRead()]).then(() => {
@@ -560,7 +622,7 @@ export class ProcessRuntime implements Runtime {
     // spawn reports a missing cwd as ENOENT for the command, which would blame the wrong thing.
     const cwd = await stat(spec.cwd).catch(() => undefined);
     if (!cwd?.isDirectory()) throw new Error(`working directory not found: ${spec.cwd}`);
-    await checkCommand(spec.command, spec.cwd, spec.env);
+    await checkCommand(spec.command, spec.cwd, spec.env, spec.user);
     const runDir = spec.runDir ?? (await mkdtemp(join(tmpdir(), 'gsm-run-')));
     await mkdir(runDir, { recursive: true, mode: 0o700 });
     for (const name of [PROCESS_FILE, STDIN_FIFO, OUTPUT_SPOOL, OFFSET_FILE]) await rm(join(runDir, name), { force: true });
@@ -660,6 +722,9 @@ export class ProcessRuntime implements Runtime {
     }
     if (!isSameProcess(identity) || spool === undefined) {
       if (spool !== undefined) closeSync(spool);
+      // It ended while no agent ran: what it left running (in its cgroup, under its own account) ends now, as it would
+      // have had an agent seen it end. Should some of it not end, the next install or removal fails saying so.
+      if (!isSameProcess(identity)) await killEverything(identity).catch(() => undefined);
       await rm(join(runDir, PROCESS_FILE), { force: true });
       return 'gone';
     }

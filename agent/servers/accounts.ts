@@ -16,8 +16,8 @@
 import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { lstat, mkdir, open, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { killAccount } from '../runtime/processRuntime.ts';
 
@@ -67,15 +67,29 @@ export const accountNameOf = (user: string, serverId: string) => `${user}-${crea
 /** The name agents before this rule gave a server: the first 12 hex digits of its id. */
 export const legacyAccountNameOf = (user: string, serverId: string) => `${user}-${serverId.replaceAll('-', '').slice(0, 12).toLowerCase()}`;
 
-/** The accounts this agent recorded as its own (an unreadable or missing file: none). */
+/**
+ * The accounts this agent recorded as its own (a missing file: none). A file that cannot be read or is not a record
+ * stops whoever asks with a clear error: it is never taken for an empty record (and overwritten, losing which
+ * account is whose).
+ */
 export async function recordedAccounts(dataDir: string): Promise<AccountRecord> {
+  const file = join(dataDir, ACCOUNTS_FILE);
+  let text: string;
   try {
-    const parsed = JSON.parse(await readFile(join(dataDir, ACCOUNTS_FILE), 'utf8')) as unknown;
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    return Object.fromEntries(Object.entries(parsed).filter(([, value]) => value === null || typeof value === 'string')) as AccountRecord;
-  } catch {
-    return {};
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new AccountError(`${file} cannot be read (${(error as NodeJS.ErrnoException).code}): no server account is made or removed until it can`);
   }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !Object.values(parsed).every((value) => value === null || typeof value === 'string'))
+    throw new AccountError(`${file} is not a record of accounts (name → server id): no server account is made or removed until it is repaired`);
+  return parsed as AccountRecord;
 }
 
 export class AccountError extends Error {}
@@ -114,11 +128,30 @@ export class Accounts {
   /** The account's name if this server already has one (for its status report); never makes one. */
   async nameOf(serverId: string): Promise<string | undefined> {
     if (!this.#enabled) return undefined;
-    const record = await recordedAccounts(this.#dataDir);
+    const record = await recordedAccounts(this.#dataDir).catch(() => ({}) as AccountRecord);
     return Object.entries(record).find(([, owner]) => owner === serverId)?.[0];
   }
 
-  /** Removes a deleted server's account (its processes ended first) and its record. */
+  /**
+   * The account server `serverId` already has (recorded, or an earlier agent's it alone used, which is recorded then);
+   * never makes one: what a removal ends the processes of.
+   */
+  existingFor(serverId: string): Promise<Account | undefined> {
+    if (!this.#enabled) return Promise.resolve(undefined);
+    return this.#serial(async () => {
+      const record = await recordedAccounts(this.#dataDir);
+      const recorded = Object.entries(record).find(([, owner]) => owner === serverId)?.[0];
+      if (recorded) return lookup(recorded);
+      return this.#adoptLegacy(serverId, record);
+    });
+  }
+
+  /**
+   * Retires a deleted server's account once none of its processes is left: it stays on the system (locked: no
+   * password, no shell), recorded as this agent's with no server, so that its uid is never given to a new account
+   * that would inherit whatever it left outside the server's directory; `uninstall --purge` removes it. Rejects,
+   * changing nothing, when a process of the account could not be ended.
+   */
   async removeServer(serverId: string): Promise<void> {
     if (!this.#enabled) return;
     await this.#serial(async () => {
@@ -126,11 +159,8 @@ export class Accounts {
       for (const [name, owner] of Object.entries(record)) {
         if (owner !== serverId) continue;
         const account = await lookup(name);
-        if (account) {
-          await endProcessesOf(account);
-          await run('userdel', [name]).catch(() => undefined);
-        }
-        delete record[name];
+        if (account) await endProcessesOf(account);
+        record[name] = null;
       }
       await this.#save(record);
       this.#known.delete(serverId);
@@ -143,10 +173,20 @@ export class Accounts {
     return next;
   }
 
+  /** Written to a new file, flushed to disk, then renamed over the old one: a crash leaves the old record or the new. */
   async #save(record: AccountRecord): Promise<void> {
     const file = join(this.#dataDir, ACCOUNTS_FILE);
-    await writeFile(`${file}.tmp`, JSON.stringify(record, null, 2), { mode: 0o600 });
+    await rm(`${file}.tmp`, { force: true });
+    const handle = await open(`${file}.tmp`, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    try {
+      await handle.writeFile(JSON.stringify(record, null, 2));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(`${file}.tmp`, file);
+    const parent = await open(this.#dataDir, constants.O_RDONLY | constants.O_DIRECTORY);
+    await parent.sync().finally(() => parent.close());
   }
 
   async #resolve(serverId: string): Promise<Account> {
@@ -202,25 +242,48 @@ export class Accounts {
   }
 }
 
-/** Runs `command` as `who` (never root's environment: a bare PATH), from `/`; answers its exit code and stderr's tail. */
+/**
+ * How long a helper running as a server's account may take before root kills it: the account can stop or trace its
+ * own processes, and whoever waits for the helper (a removal, an install) must not wait forever.
+ */
+export const HELPER_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * Runs `command` as `who` (never root's environment: a bare PATH), from `/`; answers its exit code, stderr's tail and,
+ * with `output`, its standard output (at most 16 MiB). Without `who`, as the agent's own user.
+ */
 export function runAs(
-  who: RunAs,
+  who: RunAs | undefined,
   command: string,
   args: string[],
-  options: { stdin?: number; cwd?: string } = {},
-): Promise<{ code: number | null; stderr: string; error?: Error }> {
+  options: { stdin?: number; cwd?: string; timeoutMs?: number; output?: boolean } = {},
+): Promise<{ code: number | null; stderr: string; stdout: string; error?: Error }> {
   const child = spawn(command, args, {
     cwd: options.cwd ?? '/',
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', HOME: '/' },
-    stdio: [options.stdin ?? 'ignore', 'ignore', 'pipe'],
-    uid: who.uid,
-    gid: who.gid,
+    stdio: [options.stdin ?? 'ignore', options.output ? 'pipe' : 'ignore', 'pipe'],
+    ...(who && who.uid !== process.getuid?.() ? { uid: who.uid, gid: who.gid } : {}),
+    timeout: options.timeoutMs ?? HELPER_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
   });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-4096)));
+  const chunks: Buffer[] = [];
+  let size = 0;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= 16 * 1024 * 1024) chunks.push(chunk);
+    else child.kill('SIGKILL');
+  });
   return new Promise((resolve) => {
-    child.on('error', (error) => resolve({ code: null, stderr, error }));
-    child.on('close', (code) => resolve({ code, stderr: stderr.trim() }));
+    child.on('error', (error) => resolve({ code: null, stderr, stdout: '', error }));
+    child.on('close', (code) =>
+      resolve(
+        size > 16 * 1024 * 1024
+          ? { code: null, stderr, stdout: '', error: new Error(`${command}: too much output`) }
+          : { code, stderr: stderr.trim(), stdout: Buffer.concat(chunks).toString('utf8') },
+      ),
+    );
   });
 }
 
@@ -228,7 +291,7 @@ export function runAs(
 export const endProcessesOf = (who: RunAs): Promise<void> => killAccount(who);
 
 /** The owner of `dir` itself, read through a descriptor (never following a link); undefined when it is not a directory. */
-async function ownerOf(dir: string): Promise<RunAs | undefined> {
+export async function ownerOf(dir: string): Promise<RunAs | undefined> {
   try {
     const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
     const info = await handle.stat().finally(() => handle.close());
@@ -261,7 +324,13 @@ export async function removeAs(who: RunAs | undefined, paths: string[]): Promise
 export async function removeTree(dir: string): Promise<void> {
   const owner = await ownerOf(dir);
   if (!owner) return void (await rm(dir, { force: true }).catch(() => undefined));
-  if (owner.uid === 0 || owner.uid === process.getuid?.()) return void (await rm(dir, { recursive: true, force: true }));
+  if (owner.uid === 0 || owner.uid === process.getuid?.()) {
+    // The agent's own (never handed over): GNU rm walks it by descriptors, never following a link (Node's rm walks by
+    // path), should something in it have been given to an account all the same.
+    const done = await runAs(undefined, 'rm', ['-rf', '--one-file-system', '--', dir]);
+    if (done.error || done.code !== 0) throw new Error(`${dir} could not be removed entirely: ${done.error?.message ?? done.stderr.split('\n')[0]}`);
+    return;
+  }
   // As the owner, the content goes (the owner cannot remove the directory itself from the agent's parent); directories
   // it closed to itself are opened again first.
   await runAs(owner, 'chmod', ['-R', 'u+rwx', '--', dir]);
@@ -294,6 +363,9 @@ export async function prepareServerDir(dir: string, account: Account): Promise<v
   if (previous) await moveTreeTo(dir, previous, account);
 }
 
+/** A shared account's files copied over (moveTreeTo) may be many gigabytes: a longer limit than HELPER_TIMEOUT_MS. */
+const COPY_TIMEOUT_MS = 6 * 60 * 60_000;
+
 async function moveTreeTo(dir: string, from: RunAs, to: Account): Promise<void> {
   // The names recoverInterruptedRestores knows: an agent stopped half-way puts the old directory back.
   const suffix = randomBytes(6).toString('hex');
@@ -304,10 +376,13 @@ async function moveTreeTo(dir: string, from: RunAs, to: Account): Promise<void> 
     const made = await open(fresh, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
     await made.chown(to.uid, to.gid).finally(() => made.close());
     const [reader, writer] = [
-      spawn('tar', ['--create', '--file=-', '--format=posix', `--directory=${dir}`, '--ignore-failed-read', '.'], {
+      // Every file or none: a file the old account cannot read fails the split (it would be lost in the copy).
+      spawn('tar', ['--create', '--file=-', '--format=posix', `--directory=${dir}`, '.'], {
         cwd: '/',
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
-        stdio: ['ignore', 'pipe', 'ignore'],
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: COPY_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
         uid: from.uid,
         gid: from.gid,
       }),
@@ -315,16 +390,18 @@ async function moveTreeTo(dir: string, from: RunAs, to: Account): Promise<void> 
         cwd: '/',
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
         stdio: ['pipe', 'ignore', 'pipe'],
+        timeout: COPY_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
         uid: to.uid,
         gid: to.gid,
       }),
     ];
     reader.stdout!.pipe(writer.stdin!);
     let stderr = '';
-    writer.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-2048)));
+    for (const child of [reader, writer]) child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-2048)));
     const ended = (child: ReturnType<typeof spawn>) => new Promise<number | null>((resolve) => child.on('close', resolve).on('error', () => resolve(null)));
     const [readCode, writeCode] = await Promise.all([ended(reader), ended(writer)]);
-    if ((readCode !== 0 && readCode !== 1) || writeCode !== 0)
+    if (readCode !== 0 || writeCode !== 0)
       throw new Error(`the files could not be copied to ${to.name} (tar: ${stderr.trim() || `exit ${readCode}/${writeCode}`})`);
     await rename(dir, aside);
     await rename(fresh, dir);
@@ -353,4 +430,23 @@ export async function ownAccounts(dataDir: string, user: string): Promise<Accoun
     if (account && account.uid !== 0) found.push(account);
   }
   return found;
+}
+
+/**
+ * An agent running as root keeps the servers' accounts apart only if no account can change the path to its data
+ * directory: the directory and each one above it must be root's (followed by no link) and writable by no one else,
+ * unless sticky (as /tmp is: others cannot rename root's entries there). Rejects saying which one is not.
+ */
+export async function checkDataDirPath(dataDir: string): Promise<void> {
+  let path = resolve(dataDir);
+  for (;;) {
+    const info = await lstat(path);
+    if (info.isSymbolicLink()) throw new Error(`${path} is a symbolic link: the data directory's path must be root's own directories`);
+    if (info.uid !== 0) throw new Error(`${path} belongs to uid ${info.uid}: the data directory and the directories above it must be root's`);
+    if ((info.mode & 0o022) !== 0 && (info.mode & 0o1000) === 0)
+      throw new Error(`${path} is writable by others (mode ${(info.mode & 0o7777).toString(8)}): the data directory and those above it must not be`);
+    const parent = dirname(path);
+    if (parent === path) return;
+    path = parent;
+  }
 }

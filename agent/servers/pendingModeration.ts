@@ -1,6 +1,7 @@
 /**
- * Bans and unbans that reached a server while it was not running (docs/agent.md: everything the agent writes stays in the
- * server's directory). They wait in `<server dir>/.gsm-pending-moderation.json`, in order, and are applied to the
+ * Bans and unbans that reached a server while it was not running (docs/agent.md). They wait in the agent's own run
+ * directory, `<data-dir>/run/<id>/.gsm-pending-moderation.json` (never in the server's directory, which its account
+ * can change), in order, and are applied to the
  * game's own list as soon as the server is next ONLINE — so an unban sent at night, while the server was stopped,
  * still lifts the in-game ban. The file survives agent restarts; it is written whole to a temporary file and renamed.
  */
@@ -16,8 +17,8 @@ export class PendingModeration {
   /** One change at a time, in the order asked. */
   #chain: Promise<unknown> = Promise.resolve();
 
-  constructor(serverDir: string) {
-    this.#dir = serverDir;
+  constructor(runDir: string) {
+    this.#dir = runDir;
   }
 
   #serial<T>(work: () => Promise<T>): Promise<T> {

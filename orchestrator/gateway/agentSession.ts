@@ -165,9 +165,9 @@ export class AgentSession {
   /** Sends the machine its servers (after auth, and whenever they change). */
   async sync(): Promise<void> {
     if (!this.machineId || this.#closed) return;
-    const servers = await this.#options.store.serverConfigs(this.machineId);
+    const [servers, deleted] = await Promise.all([this.#options.store.serverConfigs(this.machineId), this.#options.store.deletedServerIds(this.machineId)]);
     this.#serverIds = new Set(servers.map((server) => server.id));
-    this.send('servers:sync', { servers });
+    this.send('servers:sync', { servers, deleted });
   }
 
   /**

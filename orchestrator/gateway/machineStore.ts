@@ -298,5 +298,11 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
                ARRAY(SELECT b.id::text FROM backups b WHERE b.server_id = s.id ORDER BY b.created_at) AS backups
           FROM servers s WHERE machine_id = ${machineId} ORDER BY created_at, id`);
     },
+
+    /** The machine's servers deleted in the last 90 days (`servers:sync`'s `deleted`: the agent removes their files). */
+    deletedServerIds(machineId: string): Promise<readonly string[]> {
+      return pool.anyFirst(sql.type(z.object({ id: z.string() }))`
+        SELECT id::text FROM deleted_servers WHERE machine_id = ${machineId} AND deleted_at > now() - interval '90 days' ORDER BY deleted_at, id`);
+    },
   };
 }

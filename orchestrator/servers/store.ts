@@ -213,6 +213,8 @@ export async function updateServer(
 export async function deleteServer(tx: CommonQueryMethods, origin: Origin, clusterId: string, serverId: string): Promise<void> {
   const machineId = await tx.oneFirst(sql.type(z.object({ machineId: z.string() }))`
     DELETE FROM servers WHERE id = ${serverId} RETURNING machine_id AS "machineId"`);
+  // Its agent removes its files only on this explicit word (servers:sync's `deleted`).
+  await tx.query(sql.unsafe`INSERT INTO deleted_servers (id, machine_id) VALUES (${serverId}, ${machineId}) ON CONFLICT (id) DO NOTHING`);
   await notifyAgent(tx, { type: 'servers_changed', machineId });
   await recordAudit(tx, origin, { clusterId, action: 'server.delete', target: { type: 'server', id: serverId } });
 }

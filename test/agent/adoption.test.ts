@@ -267,48 +267,78 @@ test.serial('where no cgroup enforces it, a server over its memory limit is stop
   t.regex(String(record.statusReason), /memory use \d+ MiB over its limit of 256 MiB/);
 });
 
-test.serial('as root, a deleted server leaves nothing on the machine but its backups: no process, no directory, no account', async (t) => {
-  if (process.getuid?.() !== 0) return t.pass('needs root (CI runs as root)');
-  // Accounts of a prefix of this test's own, removed afterwards.
-  const prefix = `gd${Date.now().toString(36).slice(-5)}`;
-  t.teardown(() => {
-    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
-      const name = line.split(':')[0]!;
-      if (name !== prefix && !name.startsWith(`${prefix}-`)) continue;
-      spawnSync('pkill', ['-KILL', '-u', name]); // a failed test may leave its game running
-      spawnSync('userdel', [name]);
-    }
-    spawnSync('groupdel', [prefix]);
-  });
-  const { clusterId, machineId, token } = await registerMachine(app, owner);
-  const agent = await startAgent({ url: app.url, machineId, token, accounts: true, env: { GSM_USER: prefix } });
+test.serial(
+  'as root, a deleted server leaves nothing on the machine but its backups: no process, no directory; its account is retired, never reused',
+  async (t) => {
+    if (process.getuid?.() !== 0) return t.pass('needs root (CI runs as root)');
+    // Accounts of a prefix of this test's own, removed afterwards.
+    const prefix = `gd${Date.now().toString(36).slice(-5)}`;
+    t.teardown(() => {
+      for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+        const name = line.split(':')[0]!;
+        if (name !== prefix && !name.startsWith(`${prefix}-`)) continue;
+        spawnSync('pkill', ['-KILL', '-u', name]); // a failed test may leave its game running
+        spawnSync('userdel', [name]);
+      }
+      spawnSync('groupdel', [prefix]);
+    });
+    const { clusterId, machineId, token } = await registerMachine(app, owner);
+    const agent = await startAgent({ url: app.url, machineId, token, accounts: true, env: { GSM_USER: prefix } });
+    agents.push(agent);
+    const server = await createFakeServer(app, owner, clusterId, machineId);
+    t.is((await post(`/api/v1/servers/${server.id}/start?wait=60`, {})).status, 200);
+    const name = accountNameOf(prefix, server.id);
+    const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim());
+    // Something the game left running outside its process group.
+    const stray = spawn('setsid', ['sleep', '1000'], { uid, gid: Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim()), stdio: 'ignore' });
+    // A directory the game closed to itself: removed all the same.
+    const gid = Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim());
+    const serverDir = join(agent.dataDir, 'servers', server.id);
+    t.is(
+      spawnSync('/bin/sh', ['-c', `mkdir -p "${serverDir}/closed/inner" && touch "${serverDir}/closed/inner/f" && chmod 000 "${serverDir}/closed"`], {
+        uid,
+        gid,
+      }).status,
+      0,
+    );
+    const backups = join(agent.dataDir, 'backups', server.id);
+    await mkdir(backups, { recursive: true });
+    await writeFile(join(backups, 'kept.txt'), 'a backup');
+    t.is((await app.request(`/api/v1/servers/${server.id}`, { method: 'DELETE', headers: owner.auth })).status, 200);
+    const retired = async () => JSON.parse(await readFile(join(agent.dataDir, 'accounts.json'), 'utf8').catch(() => '{}'))[name] === null;
+    await until(retired, 'the account retired', 30_000);
+    t.is(spawnSync('id', ['-u', name]).status, 0, 'the account stays (its uid is not given to another), recorded as no server’s');
+    t.false(existsSync(join(agent.dataDir, 'servers', server.id)), 'its directory is gone');
+    t.false(existsSync(join(agent.dataDir, 'run', server.id)));
+    t.is(await readFile(join(backups, 'kept.txt'), 'utf8'), 'a backup', 'its backups stay');
+    await until(async () => stray.exitCode !== null || stray.signalCode !== null, 'the stray process ended');
+    const left = readdirSync('/proc').filter(
+      (pid) => /^\d+$/.test(pid) && /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] === String(uid),
+    );
+    t.deepEqual(left, []);
+  },
+);
+
+test.serial('an agent started with another machine’s id and the same data directory removes nothing of the servers it finds there', async (t) => {
+  const first = await registerMachine(app, owner);
+  const agent = await startAgent({ url: app.url, machineId: first.machineId, token: first.token, keepServers: true });
   agents.push(agent);
-  const server = await createFakeServer(app, owner, clusterId, machineId);
+  const server = await createFakeServer(app, owner, first.clusterId, first.machineId, { autoRestart: false });
   t.is((await post(`/api/v1/servers/${server.id}/start?wait=60`, {})).status, 200);
-  const name = accountNameOf(prefix, server.id);
-  const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim());
-  // Something the game left running outside its process group.
-  const stray = spawn('setsid', ['sleep', '1000'], { uid, gid: Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim()), stdio: 'ignore' });
-  // A directory the game closed to itself: removed all the same.
-  const gid = Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim());
   const serverDir = join(agent.dataDir, 'servers', server.id);
-  t.is(
-    spawnSync('/bin/sh', ['-c', `mkdir -p "${serverDir}/closed/inner" && touch "${serverDir}/closed/inner/f" && chmod 000 "${serverDir}/closed"`], { uid, gid })
-      .status,
-    0,
-  );
-  const backups = join(agent.dataDir, 'backups', server.id);
-  await mkdir(backups, { recursive: true });
-  await writeFile(join(backups, 'kept.txt'), 'a backup');
-  t.is((await app.request(`/api/v1/servers/${server.id}`, { method: 'DELETE', headers: owner.auth })).status, 200);
-  const accountExists = () => spawnSync('id', ['-u', name]).status === 0;
-  await until(async () => !accountExists(), 'the account removed', 30_000);
-  t.false(existsSync(join(agent.dataDir, 'servers', server.id)), 'its directory is gone');
-  t.false(existsSync(join(agent.dataDir, 'run', server.id)));
-  t.is(await readFile(join(backups, 'kept.txt'), 'utf8'), 'a backup', 'its backups stay');
-  await until(async () => stray.exitCode !== null || stray.signalCode !== null, 'the stray process ended');
-  const left = readdirSync('/proc').filter(
-    (pid) => /^\d+$/.test(pid) && /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] === String(uid),
-  );
-  t.deepEqual(left, []);
+  await writeFile(join(serverDir, 'world.dat'), 'the world');
+  await agent.stop(); // the game goes on running
+  // Another machine's agent on the same data directory: it adopts the game, but the server is not its machine's.
+  const second = await registerMachine(app, owner);
+  const other = await startAgent({ url: app.url, machineId: second.machineId, token: second.token, dataDir: agent.dataDir });
+  agents.push(other);
+  await until(async () => other.lines.some((line) => line.includes('belongs to another machine')), 'the data directory seen as another machine’s');
+  await until(async () => other.lines.some((line) => line.includes('no longer listed') && line.includes(server.id)), 'the server stopped');
+  t.is(await readFile(join(serverDir, 'world.dat'), 'utf8'), 'the world', 'the first machine’s server keeps its files');
+  await other.stop();
+  // The first machine's agent again: the server is still its own, files and all.
+  const again = await startAgent({ url: app.url, machineId: first.machineId, token: first.token, dataDir: agent.dataDir });
+  agents.push(again);
+  t.is((await post(`/api/v1/servers/${server.id}/start?wait=60`, {})).status, 200);
+  t.is(await readFile(join(serverDir, 'world.dat'), 'utf8'), 'the world');
 });

@@ -229,7 +229,9 @@ test('servers:sync on every change; rotation and removal close the live connecti
   await app.request(`/api/v1/servers/${created.id}`, json({ maxPlayers: 12 }, { method: 'PATCH', headers: user.auth }));
   t.is((await agent.next('servers:sync')).servers[0].maxPlayers, 12);
   await app.request(`/api/v1/servers/${created.id}`, { method: 'DELETE', headers: user.auth });
-  t.deepEqual((await agent.next('servers:sync')).servers, []);
+  const afterDelete = await agent.next('servers:sync');
+  t.deepEqual(afterDelete.servers, []);
+  t.deepEqual(afterDelete.deleted, [created.id], 'the agent is told explicitly which server was deleted');
 
   await app.request(`/api/v1/machines/${machineId}/token`, { method: 'POST', headers: user.auth });
   const error = await agent.next('error');
