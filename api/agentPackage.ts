@@ -1,16 +1,16 @@
 /**
  * The agent as its own package (docs/agent.md#installing-it): agent/cli.ts and everything it imports (zod,
  * socket.io-client, pino, the shared schema) bundled by esbuild into one plain JavaScript file for Node.js 20 and
- * later, packed with agent/package.json and agent/README.md as an npm tarball (`package/…`). The service serves it at
+ * later, packed with agent/package.json, agent/README.md, the project's LICENSE and the bundled packages' licences as an npm tarball (`package/…`). The service serves it at
  * `GET /agent/package.tgz` (built once per process, on first use); `npm run pack:agent` writes it to a file.
  *
  * The install script the pasted line downloads is agent/install.sh, served as it is at `GET /agent/install.sh`; the line
  * carries its SHA-256.
  */
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
@@ -19,8 +19,11 @@ export type AgentPackage = { tgz: Buffer; version: string; sha256: string; fileN
 /** A file of the agent's sources (bundled, not imported: the service does not run the agent). */
 const agentFile = (path: string) => new URL(`../agent/${path}`, import.meta.url);
 
-/** The bundle: one ES module, with `require` for the CommonJS dependencies that use it for Node's built-ins. */
-async function bundle(): Promise<Buffer> {
+/**
+ * The bundle: one ES module, with `require` for the CommonJS dependencies that use it for Node's built-ins; and the npm
+ * packages bundled into it (from esbuild's metafile), whose licences must travel with the copy.
+ */
+async function bundle(): Promise<{ code: Buffer; packages: string[] }> {
   const result = await build({
     entryPoints: [fileURLToPath(agentFile('cli.ts'))],
     bundle: true,
@@ -30,7 +33,9 @@ async function bundle(): Promise<Buffer> {
     write: false,
     minify: true,
     keepNames: true, // readable stack traces
+    // The bundled packages' licences ship whole in THIRD_PARTY_LICENSES.md instead of as scattered comments.
     legalComments: 'none',
+    metafile: true,
     // ws's optional native helpers, required inside try/catch.
     external: ['bufferutil', 'utf-8-validate'],
     banner: {
@@ -38,7 +43,29 @@ async function bundle(): Promise<Buffer> {
     },
     logLevel: 'silent',
   });
-  return Buffer.from(result.outputFiles[0].contents);
+  // The folder of each package an input comes from, nested ones included (`node_modules/a/node_modules/b/`).
+  const packages = new Set<string>();
+  for (const input of Object.keys(result.metafile.inputs)) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match) packages.add(match[1]!);
+  }
+  return { code: Buffer.from(result.outputFiles[0].contents), packages: [...packages].sort() };
+}
+
+/** Each bundled package's name, version, licence and licence text, as the MIT and similar licences ask of a copy. */
+async function thirdPartyLicenses(folders: string[]): Promise<Buffer> {
+  const sections: string[] = [];
+  for (const path of folders) {
+    // esbuild names inputs relative to the working directory it ran in.
+    const folder = pathToFileURL(`${resolve(path)}/`);
+    const manifest = JSON.parse(await readFile(new URL('package.json', folder), 'utf8')) as { name: string; version?: string; license?: string };
+    const name = manifest.name;
+    const files = await readdir(folder);
+    const licenseFile = files.find((file) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(file));
+    const text = licenseFile ? (await readFile(new URL(licenseFile, folder), 'utf8')).trim() : `Licensed under ${manifest.license ?? 'its own terms'}.`;
+    sections.push(`## ${name} ${manifest.version ?? ''}\n\nLicence: ${manifest.license ?? 'see below'}\n\n\`\`\`\n${text}\n\`\`\`\n`);
+  }
+  return Buffer.from(`# Third-party licences\n\nThe agent's bundle (gsm-agent.mjs) contains these packages.\n\n${sections.join('\n')}`, 'utf8');
 }
 
 /** One ustar header block for a regular file. */
@@ -76,11 +103,13 @@ export function tarGz(files: { name: string; content: Buffer; mode: number }[]):
 async function make(): Promise<AgentPackage> {
   const manifest = await readFile(agentFile('package.json'));
   const version = (JSON.parse(manifest.toString('utf8')) as { version: string }).version;
-  const code = await bundle();
+  const { code, packages } = await bundle();
   const tgz = tarGz([
     { name: 'package/package.json', content: manifest, mode: 0o644 },
     { name: 'package/gsm-agent.mjs', content: code, mode: 0o755 },
     { name: 'package/README.md', content: await readFile(agentFile('README.md')), mode: 0o644 },
+    { name: 'package/LICENSE', content: await readFile(new URL('../LICENSE', import.meta.url)), mode: 0o644 },
+    { name: 'package/THIRD_PARTY_LICENSES.md', content: await thirdPartyLicenses(packages), mode: 0o644 },
   ]);
   return { tgz, version, sha256: createHash('sha256').update(tgz).digest('hex'), fileName: `gsm-agent-${version}.tgz`, bundleBytes: code.length };
 }

@@ -75,10 +75,18 @@ function untar(tgz: Buffer): Map<string, { mode: number; content: Buffer }> {
 const machineStatus = async (machineId: string) => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM machines WHERE id = ${machineId}`));
 const serverStatus = async (serverId: string) => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`));
 
-test('the package: package.json (the service’s version), one executable bundle and a README; served with an ETag', async (t) => {
+test('the package: package.json (the service’s version), one executable bundle, a README, the MIT licence and the bundled packages’ licences; served with an ETag', async (t) => {
   const pkg = await buildAgentPackage();
   const entries = untar(pkg.tgz);
-  t.deepEqual([...entries.keys()], ['package/package.json', 'package/gsm-agent.mjs', 'package/README.md']);
+  t.deepEqual(
+    [...entries.keys()],
+    ['package/package.json', 'package/gsm-agent.mjs', 'package/README.md', 'package/LICENSE', 'package/THIRD_PARTY_LICENSES.md'],
+  );
+  t.is(entries.get('package/LICENSE')!.content.toString('utf8'), await readFile('LICENSE', 'utf8'));
+  // Every package bundled in travels with its own licence text (MIT asks for its notice in every copy).
+  const notices = entries.get('package/THIRD_PARTY_LICENSES.md')!.content.toString('utf8');
+  for (const bundled of ['zod', 'socket.io-client', 'pino', 'ws']) t.regex(notices, new RegExp(`^## ${bundled} \\d`, 'm'), bundled);
+  t.regex(notices, /Permission is hereby granted/);
   const manifest = JSON.parse(entries.get('package/package.json')!.content.toString('utf8')) as Record<string, unknown>;
   const root = JSON.parse(await readFile('package.json', 'utf8')) as { version: string };
   t.is(manifest.version, root.version, 'the agent is always the service’s version');
