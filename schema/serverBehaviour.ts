@@ -55,7 +55,7 @@ export const readyBody = z
     pattern: z
       .string()
       .min(1, 'must not be empty')
-      .max(512, 'must be at most 512 characters')
+      .max(256, 'must be at most 256 characters')
       // Stored in jsonb, which refuses them (a 500 otherwise).
       .refine(isStorableText, { message: 'must not contain NUL or lone surrogate characters', abort: true })
       .superRefine((pattern, context) => {

@@ -148,10 +148,11 @@ const KILL_ROUNDS = 20;
 const FREEZE_PASSES = 200;
 
 /**
- * Ends every process of an account of a server's own, by root alone: nothing runs as the account on root's behalf
- * (a helper of the account's could be stopped or traced by it, and hang whoever waits for it). Root stops (SIGSTOP)
- * every process of the uid until one scan finds none still running (a stopped process forks nothing and wakes no
- * other), then kills them all, and looks again. Each signal goes only to the process the scan saw (same uid, same
+ * Ends every process of an account of a server's own, by root: nothing waits on a helper of the account's (it could
+ * be stopped or traced by the account, and hang whoever waits for it). Root stops (SIGSTOP) every process of the uid
+ * until one scan finds none still running (a stopped process forks nothing and wakes no other), then kills them all,
+ * then has the kernel kill whatever a scan could miss (kill(-1) as the account, bounded by a time-out), and looks
+ * again. Each signal goes only to the process the scan saw (same uid, same
  * start time: never a stranger that reused its pid). Rejects when processes of the account are still left after
  * KILL_ROUNDS rounds: whoever asked (a removal, an install) must not go on as if they were gone.
  */
@@ -166,14 +167,42 @@ export async function killAccount(account: { uid: number; gid: number }): Promis
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     const left = processesOfUid(account.uid);
-    if (left.length === 0) return;
     for (const found of left) signalSame(found, account.uid, 'SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    if (processesOfUid(account.uid).length === 0) return;
+    if (left.length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    // A scan reads /proc one pid at a time: a process that forks and exits in a loop can be missing from every scan.
+    // kill(-1) as the account reaches every process of the uid in one pass of the kernel (forks wait for it).
+    if (processesOfUid(account.uid).length === 0 && (await killAllAs(account)) && processesOfUid(account.uid).length === 0) return;
   }
   const left = processesOfUid(account.uid);
   if (left.length > 0)
     throw new Error(`processes of the server's account (uid ${account.uid}) could not be ended: ${left.map((found) => found.pid).join(', ')}`);
+}
+
+/** How long the kill(-1) helper may take before root kills it (a process of the account could stop it). */
+const KILL_ALL_TIMEOUT_MS = 2_000;
+
+/**
+ * Runs `kill -s KILL -- -1` as the account: the kernel signals every process of the uid (the helper too) at once.
+ * Answers whether it ran to its end; a helper stopped or slowed by the account is killed by root after the time-out,
+ * and the caller goes round again (its scans and signals do not depend on the helper).
+ */
+function killAllAs(account: { uid: number; gid: number }): Promise<boolean> {
+  return new Promise((resolve) => {
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn('kill', ['-s', 'KILL', '--', '-1'], { uid: account.uid, gid: account.gid, env: { PATH: '/usr/bin:/bin' }, stdio: 'ignore' });
+    } catch {
+      return resolve(false);
+    }
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, KILL_ALL_TIMEOUT_MS);
+    child.on('error', () => (clearTimeout(timer), resolve(false)));
+    // It signals itself too: ending by SIGKILL is the normal end, unless root's time-out sent it.
+    child.on('exit', (code, signal) => (clearTimeout(timer), resolve(!timedOut && (code === 0 || signal === 'SIGKILL'))));
+  });
 }
 
 type FoundProcess = { pid: number; startTicks: string; stopped: boolean };

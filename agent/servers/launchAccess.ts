@@ -52,7 +52,8 @@ export async function launchAccessProblem(launch: { command: string; args: strin
     execFile(
       '/bin/sh',
       ['-c', CHECK_SCRIPT, 'gsm-access', ...checks],
-      { uid: account.uid, gid: account.gid, cwd: '/', env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' } },
+      // Bounded: a process of the account still running could stop this shell, and the start must not wait on it.
+      { uid: account.uid, gid: account.gid, cwd: '/', env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' }, timeout: 10_000, killSignal: 'SIGKILL' },
       (error, stdout) => (error ? fail(error) : done(stdout)),
     );
   });

@@ -85,7 +85,7 @@ const READY_POLL_MS = 1_000;
 /** How long a port check may take before it counts as not answering. */
 const PORT_CHECK_TIMEOUT_MS = 2_000;
 /** A ready pattern is tested on this much of a line: a game's line of megabytes costs no more than its start. */
-const READY_LINE_CHARS = 1024;
+const READY_LINE_CHARS = 256;
 
 /** When a run counts as ready: the server's own `ready` (CUSTOM) or its game's (a ready line, else RCON). */
 type Readiness = { mode: 'LINE'; pattern: RegExp } | { mode: 'PORT'; port: number } | { mode: 'RCON' } | { mode: 'IMMEDIATE' };

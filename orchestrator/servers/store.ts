@@ -174,8 +174,11 @@ export async function updateServer(
   }
   const startCommand = body.startCommand === undefined ? current.startCommand : body.startCommand;
   if (current.gameType === 'CUSTOM' && !startCommand) throw validationFailed([{ field: 'startCommand', message: 'required for CUSTOM servers' }]);
+  // The ready port is checked against the ports when either changes: a PATCH of anything else is not refused over
+  // a setting it does not touch.
+  const portsChange = body.ready !== undefined || body.gamePort !== undefined || body.queryPort !== undefined || body.rconPort !== undefined;
   const behaviour = behaviourIssues(current.gameType, {
-    ...ports,
+    ...(portsChange ? ports : {}),
     ready: body.ready === undefined ? current.ready : body.ready,
     consoleMode: body.consoleMode === undefined ? current.consoleMode : body.consoleMode,
     stop: body.stop === undefined ? current.stop : body.stop,
