@@ -471,3 +471,26 @@ test.serial('an agent older than these settings: they are 400 on its machine; th
   });
   t.like(config, { ready: null, consoleMode: null, stop: { mode: 'COMMAND', command: 'stop' }, startCommand: './run' });
 });
+
+test.serial('a PATCH that changes neither the ready port nor a port is not refused over the stored ready port', async (t) => {
+  const { clusterId, machineId } = await registerMachine(app, owner);
+  const created = await body(
+    await create(clusterId, { machineId, name: 'old-ready', gameType: 'CUSTOM', startCommand: './run', ready: { mode: 'PORT', port: 30101 } }),
+  );
+  // A setting stored before its port had to be one of the server's own.
+  await app.pool.query(sql.unsafe`UPDATE servers SET ready = '{"mode":"PORT","port":25}'::jsonb WHERE id = ${created.id}`);
+  const patch = (fields: Record<string, unknown>) =>
+    app.request(`/api/v1/servers/${created.id}`, {
+      method: 'PATCH',
+      headers: { ...owner.auth, 'content-type': 'application/json' },
+      body: JSON.stringify(fields),
+    });
+  const renamed = await patch({ name: 'renamed' });
+  t.is(renamed.status, 200);
+  t.is((await body(renamed)).name, 'renamed');
+  // Changing a port (or the ready setting) checks it again.
+  const moved = await patch({ gamePort: 30111 });
+  t.is(moved.status, 400);
+  t.regex(JSON.stringify(await body(moved)), /port must be one of the server's own ports/);
+  t.is((await getServer(created.id)).gamePort, 30101);
+});
