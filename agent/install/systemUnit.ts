@@ -186,6 +186,8 @@ export async function uninstall({ configPath, dataDir, user, unitDir, purge, pri
       });
     }
   }
+  // What is left is root's own (logs/, run/, jobs/, backups/, staging/ and the emptied servers/ and steamcmd/): no account
+  // can write in it, so root may walk it by path.
   if (kept.length === 0) await rm(dataDir, { recursive: true, force: true });
   for (const account of ended) {
     if (spawnSync('userdel', [account.name], { stdio: 'ignore' }).status !== 0) print(`could not remove the account ${account.name}`);

@@ -298,22 +298,10 @@ const bootId = (() => {
     })());
 })();
 
-/** The kernel's start time of `pid` (clock ticks since boot) and whether it is a zombie; undefined when it is gone. */
-function processStart(pid: number): { startTicks: string; zombie: boolean } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { startTicks: fields[19], zombie: fields[0] === 'Z' || fields[0] === 'X' };
-  } catch {
-    return undefined;
-  }
-}
-
 /** Whether `identity` still names a live process (the same one: same start time, same boot). */
 export function isSameProcess(identity: ProcessIdentity): boolean {
   if (identity.bootId !== bootId()) return false;
-  const now = processStart(identity.pid);
-  return now !== undefined && !now.zombie && now.startTicks === identity.startTicks;
+  return readProcess(identity.pid)?.startTicks === identity.startTicks;
 }
 
 /**
@@ -700,7 +688,7 @@ export class ProcessRuntime implements Runtime {
     child.on('error', () => undefined); // later errors (a failed kill) must not crash the agent
     const identity: ProcessIdentity = {
       pid: child.pid,
-      startTicks: processStart(child.pid)?.startTicks ?? '',
+      startTicks: readProcess(child.pid)?.startTicks ?? '',
       bootId: bootId(),
       startedAt: new Date().toISOString(),
       ...(spec.ownAccount && spec.user ? { account: spec.user } : {}),

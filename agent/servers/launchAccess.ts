@@ -5,9 +5,8 @@
  * which account and which path instead. Everything is looked at by the account itself, in a helper with a minimal
  * environment (not the agent's token or keys): root tells nothing about paths the account cannot see itself.
  */
-import { execFile } from 'node:child_process';
 import { isAbsolute, resolve } from 'node:path';
-import type { Account } from './accounts.ts';
+import { runAs, type Account } from './accounts.ts';
 
 /**
  * For each `<x|r>:<path>` argument, as the account: a path it sees that is not executable (x) or readable (r) prints
@@ -32,6 +31,9 @@ const CHECK_SCRIPT = [
 /** Arguments longer than this are not paths worth checking (a JSON blob, a long option). */
 const MAX_PATH_CHARS = 4096;
 
+/** How long the check as the account may take. */
+const ACCESS_CHECK_TIMEOUT_MS = 10_000;
+
 /** What a path argument would be resolved against by the game: its working directory, the server's directory. */
 const pathOf = (cwd: string, argument: string) => (isAbsolute(argument) ? argument : resolve(cwd, argument));
 
@@ -48,15 +50,11 @@ export async function launchAccessProblem(launch: { command: string; args: strin
     if (argument.includes('/') || argument.includes('.')) checks.push(`r:${pathOf(cwd, argument)}`);
   }
   if (checks.length === 0) return undefined;
-  const failed = await new Promise<string>((done, fail) => {
-    execFile(
-      '/bin/sh',
-      ['-c', CHECK_SCRIPT, 'gsm-access', ...checks],
-      // Bounded: a process of the account still running could stop this shell, and the start must not wait on it.
-      { uid: account.uid, gid: account.gid, cwd: '/', env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' }, timeout: 10_000, killSignal: 'SIGKILL' },
-      (error, stdout) => (error ? fail(error) : done(stdout)),
-    );
-  });
+  // Bounded (runAs's time-out): a process of the account still running could stop this shell; the start must not wait.
+  const checked = await runAs(account, '/bin/sh', ['-c', CHECK_SCRIPT, 'gsm-access', ...checks], { output: true, timeoutMs: ACCESS_CHECK_TIMEOUT_MS });
+  if (checked.error || checked.code !== 0)
+    throw checked.error ?? new Error(`the access check as ${account.name} failed: ${checked.stderr || `exit ${checked.code}`}`);
+  const failed = checked.stdout;
   const first = failed.split('\n').find((line) => line !== '');
   if (!first) return undefined;
   const [index, kind, ...rest] = first.split(' ');
