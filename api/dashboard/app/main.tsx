@@ -114,7 +114,8 @@ function Shell() {
 
   // The start page: the servers of the cluster last opened here, while still a member of it; else of the first one.
   useEffect(() => {
-    if (route.length !== 0 || !clusters.data?.[0]) return;
+    // The address as it is now, not as the last render saw it: one opened while the clusters loaded is left alone.
+    if (route.length !== 0 || !clusters.data?.[0] || location.hash.replace(/^#\/?/, '') !== '') return;
     const last = localStorage.getItem(LAST_CLUSTER);
     const start = clusters.data.find((candidate) => candidate.id === last) ?? clusters.data[0];
     location.replace(link('c', start.id, 'servers'));
