@@ -34,6 +34,13 @@ export const findUserForLogin = (connection: CommonQueryMethods, email: string) 
 export const findUserById = (connection: CommonQueryMethods, id: string) =>
   connection.one(sql.type(userRow)`SELECT ${USER_COLUMNS} FROM users WHERE id = ${id}`);
 
+/**
+ * The user's password hash (null: none, or no such user) read under a share lock held to the end of `tx`: a password
+ * change or reset still running finishes first, and one starting later waits for `tx`.
+ */
+export const lockPasswordHash = (tx: CommonQueryMethods, userId: string) =>
+  tx.maybeOneFirst(sql.type(z.object({ hash: z.string().nullable() }))`SELECT password_hash AS hash FROM users WHERE id = ${userId} FOR SHARE`);
+
 export const userCount = (connection: CommonQueryMethods) =>
   connection.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM users`);
 

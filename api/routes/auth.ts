@@ -19,11 +19,11 @@ import {
 } from '../../schema/identity.ts';
 import { joinByInvitation, pendingInvitation } from '../identity/invitations.ts';
 import { completePasswordReset, requestPasswordReset, RESET_MINUTES } from '../identity/passwordResets.ts';
-import { createUser, findUserForLogin, registrationOpen } from '../identity/users.ts';
+import { createUser, findUserById, findUserForLogin, lockPasswordHash, registrationOpen } from '../identity/users.ts';
 import { verifyPassword } from '../identity/passwords.ts';
 import { endSession, refreshSession, startSession, type ClientInfo } from '../identity/sessions.ts';
 import type { AccessTokens } from '../identity/accessTokens.ts';
-import { sql, type CommonQueryMethods } from 'slonik';
+import type { CommonQueryMethods } from 'slonik';
 import { recordAudit } from '../../orchestrator/audit.ts';
 import { principalOf } from '../identity/principal.ts';
 import { originOf } from '../identity/origin.ts';
@@ -119,7 +119,7 @@ export function installAuthRoutes(api: Api, deps: AppDeps) {
     handler: (ctx, { body }) =>
       pool.transaction(async (tx) => {
         const userId = await completePasswordReset(tx, body.token, body.password);
-        const user = await tx.one(sql.type(z.object({ displayName: z.string() }))`SELECT display_name AS "displayName" FROM users WHERE id = ${userId}`);
+        const user = await findUserById(tx, userId);
         await recordAudit(tx, actingAs(originOf(ctx), { kind: 'USER', id: userId, name: user.displayName }), {
           clusterId: null,
           action: 'user.password_reset',
@@ -145,8 +145,7 @@ export function installAuthRoutes(api: Api, deps: AppDeps) {
         // A password change or reset may have committed since the password was checked, and ended the sessions it
         // found: a session opened now with the old password would outlive it. Read under a share lock, so a change
         // still running waits for this sign-in and then ends its session too.
-        const current = await tx.maybeOneFirst(sql.type(z.object({ hash: z.string().nullable() }))`
-          SELECT password_hash AS hash FROM users WHERE id = ${found.id} FOR SHARE`);
+        const current = await lockPasswordHash(tx, found.id);
         if (current !== found.passwordHash) throw unauthorized('Wrong e-mail or password');
         return signIn(tx, ctx, accessTokens, found);
       });

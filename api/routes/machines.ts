@@ -1,13 +1,12 @@
 /**
  * Machines: hosts that run the agent. Registering one answers its agent token once, with where the gateway is and the
- * install line, which carries a single-use registration code instead of the token (api/agentInstallCodes.ts);
+ * install line, which carries a single-use registration code instead of the token (orchestrator/machines/installCodes.ts);
  * status, version, hardware facts and metrics come from the agent.
  */
 import type { Context } from 'koa';
-import { sql, type CommonQueryMethods, type DatabaseTransactionConnection } from 'slonik';
+import type { DatabaseTransactionConnection } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { conflict } from '../../schema/errors.ts';
 import type { Api } from '../http/route.ts';
 import { clusterOfParam } from '../http/clusterOf.ts';
 import { id, listOf } from '../../schema/http.ts';
@@ -23,36 +22,32 @@ import {
   machineListQuery,
   machineRegistered,
 } from '../../schema/servers.ts';
-import { recordAudit } from '../../orchestrator/audit.ts';
-import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
-import { fetchPage, orderBy } from '../../sql/listing.ts';
-import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
+import { generateSecret } from '../../schema/secretTokens.ts';
+import {
+  clusterMachinePage,
+  createMachine,
+  deleteMachine,
+  exchangeInstallCode,
+  getMachine,
+  newInstallCode,
+  rotateAgentToken,
+} from '../../orchestrator/machines/store.ts';
+import { lockMachine } from '../../orchestrator/machines/installCodes.ts';
 import { originOf } from '../identity/origin.ts';
 import { installCommand, installHashes } from '../agentPackage.ts';
-import { issueInstallCode, lockMachine, redeemInstallCode } from '../agentInstallCodes.ts';
 
 /** Where agents connect (docs/agent-protocol.md; also served at /agent/ws and /ws/agent). */
 export const GATEWAY_PATH = '/ws';
-
-const MACHINE_COLUMNS = sql.fragment`
-  m.id, m.cluster_id AS "clusterId", m.name, m.status, m.hostname, m.os, m.agent_version AS "agentVersion",
-  m.cpu_count AS "cpuCount", m.memory_bytes AS "memoryBytes", m.metrics, m.last_seen_at AS "lastSeenAt",
-  m.created_at AS "createdAt", m.updated_at AS "updatedAt"`;
-const SORT = { name: sql.fragment`lower(m.name)`, createdAt: sql.fragment`m.created_at`, lastSeenAt: sql.fragment`m.last_seen_at` };
 
 const machineParams = z.object({ id });
 const success = z.object({ success: z.literal(true), message: z.string() });
 
 /** A new install line for `machineId` yielding `agentToken`, audited (the code it carries is never stored). */
 async function newInstallLine(tx: DatabaseTransactionConnection, ctx: Context, clusterId: string, machineId: string, agentToken: string, publicUrl: string) {
-  const { code, expiresAt } = await issueInstallCode(tx, machineId, agentToken);
-  await recordAudit(tx, originOf(ctx), { clusterId, action: 'machine.install_code_create', target: { type: 'machine', id: machineId } });
+  const { code, expiresAt } = await newInstallCode(tx, originOf(ctx), clusterId, machineId, agentToken);
   const hashes = await installHashes();
   return { command: installCommand(publicUrl, code, hashes), upgradeCommand: installCommand(publicUrl, null, hashes), expiresAt };
 }
-
-const getMachine = (connection: CommonQueryMethods, machineId: string) =>
-  connection.one(sql.type(machine)`SELECT ${MACHINE_COLUMNS} FROM machines m WHERE m.id = ${machineId}`);
 
 export function installMachineRoutes(api: Api, deps: AppDeps) {
   const { pool, config } = deps;
@@ -69,14 +64,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
     query: machineListQuery,
     permission: { action: 'cluster.read', cluster: 'clusterId' },
     responses: { 200: { description: 'Machines', schema: listOf(machine) } },
-    handler: (_ctx, { params, query }) =>
-      fetchPage(pool, {
-        schema: machine,
-        columns: MACHINE_COLUMNS,
-        from: sql.fragment`machines m WHERE m.cluster_id = ${params.clusterId} ${query.status ? sql.fragment`AND m.status = ${query.status}` : sql.fragment``}`,
-        order: orderBy(query.sort, SORT, sql.fragment`m.id`),
-        page: query,
-      }),
+    handler: (_ctx, { params, query }) => clusterMachinePage(pool, params.clusterId, query),
   });
 
   api.route({
@@ -95,10 +83,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
     handler: (ctx, { params, body }) => {
       const agentToken = generateSecret('agent');
       return pool.transaction(async (tx) => {
-        const machineId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
-          INSERT INTO machines (cluster_id, name, agent_token_hash) VALUES (${params.clusterId}, ${body.name}, ${sql.binary(hashSecret(agentToken))})
-          RETURNING id`);
-        await recordAudit(tx, originOf(ctx), { clusterId: params.clusterId, action: 'machine.create', target: { type: 'machine', id: machineId } });
+        const machineId = await createMachine(tx, originOf(ctx), params.clusterId, body.name, agentToken);
         return {
           ...(await getMachine(tx, machineId)),
           agentToken,
@@ -133,25 +118,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
     permission: { action: 'machines.manage', cluster: byMachine },
     responses: { 200: { description: 'Removed', schema: success }, 409: { description: 'The machine still hosts servers' } },
     handler: async (ctx, { params, query }) => {
-      await pool.transaction(async (tx) => {
-        // Lock, then count: a server create holds the machine FOR SHARE until it commits, so this waits for it and
-        // counts its server; a create that comes later waits for this delete and finds no machine. Counting first
-        // would let a server committed in between be cascaded away unseen.
-        await tx.query(sql.unsafe`SELECT 1 FROM machines WHERE id = ${params.id} FOR UPDATE`);
-        const hosted = await tx.anyFirst(sql.type(z.object({ id: z.string() }))`SELECT id FROM servers WHERE machine_id = ${params.id} ORDER BY id`);
-        if (hosted.length > 0 && !query.force) throw conflict(`The machine hosts ${hosted.length} server(s); remove them first or use ?force=true`);
-        // Each server removed with the machine gets its own entry, as a server deleted on its own would.
-        for (const serverId of hosted) {
-          await recordAudit(tx, originOf(ctx), { clusterId: ctx.state.clusterId as string, action: 'server.delete', target: { type: 'server', id: serverId } });
-        }
-        await tx.query(sql.unsafe`DELETE FROM machines WHERE id = ${params.id}`);
-        await notifyAgent(tx, { type: 'machine_removed', machineId: params.id });
-        await recordAudit(tx, originOf(ctx), {
-          clusterId: ctx.state.clusterId as string,
-          action: 'machine.delete',
-          target: { type: 'machine', id: params.id },
-        });
-      });
+      await pool.transaction((tx) => deleteMachine(tx, originOf(ctx), ctx.state.clusterId as string, params.id, query.force ?? false));
       return { success: true, message: 'Machine removed' };
     },
   });
@@ -170,16 +137,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
     handler: (ctx, { params }) => {
       const agentToken = generateSecret('agent');
       return pool.transaction(async (tx) => {
-        await lockMachine(tx, params.id);
-        // A token still pending from an install-code exchange goes too: only the new one works from now on.
-        await tx.query(sql.unsafe`
-          UPDATE machines SET agent_token_hash = ${sql.binary(hashSecret(agentToken))}, pending_token_hash = NULL, updated_at = now() WHERE id = ${params.id}`);
-        await notifyAgent(tx, { type: 'token_rotated', machineId: params.id });
-        await recordAudit(tx, originOf(ctx), {
-          clusterId: ctx.state.clusterId as string,
-          action: 'machine.rotate_token',
-          target: { type: 'machine', id: params.id },
-        });
+        await rotateAgentToken(tx, originOf(ctx), ctx.state.clusterId as string, params.id, agentToken);
         const install = await newInstallLine(tx, ctx, ctx.state.clusterId as string, params.id, agentToken, config.publicUrl);
         return { agentToken, connect: connect(), install };
       });
@@ -222,20 +180,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
     },
     handler: (ctx, { body }) =>
       pool.transaction(async (tx) => {
-        const origin = originOf(ctx);
-        // The machine first, then the code, as a rotation or a new line does: the same lock order cannot deadlock.
-        const owner = await tx.maybeOneFirst(sql.type(z.object({ machineId: z.string() }))`
-          SELECT machine_id AS "machineId" FROM agent_install_codes WHERE code_hash = ${sql.binary(hashSecret(body.code))}`);
-        if (owner) await lockMachine(tx, owner);
-        const { machineId, clusterId, agentToken } = await redeemInstallCode(tx, body.code, origin.ip);
-        // A code from an install-code request carries a new token. It is pending until it first authenticates at the
-        // gateway (orchestrator/gateway/machineStore.ts), which then drops the old one: should this answer be lost or
-        // the install fail, the agent running with the old token stays connected. A registration's or rotation's code
-        // yields the current token and changes nothing.
-        const tokenHash = sql.binary(hashSecret(agentToken));
-        await tx.query(sql.unsafe`
-          UPDATE machines SET pending_token_hash = ${tokenHash}, updated_at = now() WHERE id = ${machineId} AND agent_token_hash <> ${tokenHash}`);
-        await recordAudit(tx, origin, { clusterId, action: 'machine.install_code_use', target: { type: 'machine', id: machineId } });
+        const { machineId, agentToken } = await exchangeInstallCode(tx, originOf(ctx), body.code);
         return { machineId, agentToken, connect: connect() };
       }),
   });

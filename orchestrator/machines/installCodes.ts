@@ -7,8 +7,8 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { sql, type CommonQueryMethods, type DatabaseTransactionConnection } from 'slonik';
 import { z } from 'zod';
-import { AppError, notFound } from '../schema/errors.ts';
-import { generateSecret, hashSecret } from '../schema/secretTokens.ts';
+import { AppError, notFound } from '../../schema/errors.ts';
+import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
 
 /** How long a code works (as long as a join token). */
 export const INSTALL_CODE_TTL_SECONDS = 3600;
