@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { AGENT_VERSION } from './version.ts';
 import { DEFAULT_CONFIG_PATH, TOKEN_PATTERN, loadSettings, readConfigFile, settingsSchema } from './settings.ts';
-import { DEFAULT_DATA_DIR, install, uninstall } from './install/systemUnit.ts';
+import { DEFAULT_DATA_DIR, install, uninstall } from './selfInstall/systemUnit.ts';
 
 const USAGE = `gsm-agent ${AGENT_VERSION}: runs game servers on this machine for the game server manager.
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installSteamApp } from '../../agent/installs/steam.ts';
 import type { InstallContext } from '../../agent/installs/context.ts';
-import { uninstall } from '../../agent/install/systemUnit.ts';
+import { uninstall } from '../../agent/selfInstall/systemUnit.ts';
 import { ProcessRuntime } from '../../agent/runtime/processRuntime.ts';
 import { startAgent } from '../support/agentProcess.ts';
 import { writeArchive } from '../../agent/backups/archiver.ts';
