@@ -1,11 +1,12 @@
 /**
  * Deletes events older than EVENT_RETENTION_DAYS, a batch at a time, on a slow beat in every orchestrator process
- * (concurrent deletes of the same rows simply find them gone).
+ * (concurrent deletes of the same rows simply find them gone). Webhook deliveries have their own retention
+ * (webhooks/retention.ts).
  */
 import { sql } from 'slonik';
 import type { Logger } from '../../schema/logger.ts';
 import type { DatabasePool } from '../../sql/pool.ts';
-import { repeatEvery, type Repeating } from '../repeat.ts';
+import { repeatEvery, type Repeating } from '../periodicWork.ts';
 
 const EVERY_MS = 5 * 60_000;
 /** Rows per DELETE: short transactions, so retention never holds locks or WAL for long. */
@@ -19,18 +20,10 @@ export async function deleteOldEvents(pool: DatabasePool, days: number): Promise
   return result.rowCount === BATCH;
 }
 
-/** Deletes one batch of finished webhook deliveries older than `days` (their events are gone too by then). */
-export async function deleteOldDeliveries(pool: DatabasePool, days: number): Promise<boolean> {
-  const deleted = await pool.query(sql.unsafe`
-    DELETE FROM webhook_deliveries WHERE id IN (
-      SELECT id FROM webhook_deliveries WHERE status <> 'PENDING' AND created_at < now() - make_interval(days => ${days}) ORDER BY created_at LIMIT ${BATCH})`);
-  return deleted.rowCount === BATCH;
-}
-
 export const startEventRetention = (options: { pool: DatabasePool; logger: Logger; days: number }): Repeating =>
   repeatEvery({
     everyMs: EVERY_MS,
     logger: options.logger,
     what: 'event retention',
-    round: async () => (await deleteOldEvents(options.pool, options.days)) || (await deleteOldDeliveries(options.pool, options.days)),
+    round: () => deleteOldEvents(options.pool, options.days),
   });

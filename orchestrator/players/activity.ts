@@ -8,7 +8,7 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
 import type { Logger } from '../../schema/logger.ts';
-import { repeatEvery, type Repeating } from '../repeat.ts';
+import { repeatEvery, type Repeating } from '../periodicWork.ts';
 
 /** Short enough that the deltas a reader adds up stay few (at 5,000 reports a second, a few thousand rows). */
 export const FOLD_INTERVAL_MS = 2_000;

@@ -26,7 +26,7 @@ import type { JobEvents } from '../jobs/events.ts';
 import { FINISHED_STATUSES, JOB_STATUSES } from '../../schema/jobs.ts';
 import { AGENT_CHANNEL, notifyAgent } from '../gateway/notifications.ts';
 import { DISPATCH_TASK } from '../jobs/store.ts';
-import { repeatEvery, type Repeating } from '../repeat.ts';
+import { repeatEvery, type Repeating } from '../periodicWork.ts';
 
 /** How long the agent has to acknowledge a job before the delivery is retried. */
 export const ACK_TIMEOUT_MS = 5_000;

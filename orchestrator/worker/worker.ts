@@ -15,7 +15,8 @@ import { startActivityFolder } from '../players/activity.ts';
 import { startSequencer } from '../events/sequencer.ts';
 import { startDeliverer, type Deliverer, type DelivererOptions } from '../webhooks/deliverer.ts';
 import { startEventRetention } from '../events/retention.ts';
-import { startMetricsMaintenance } from '../metrics/history.ts';
+import { startDeliveryRetention } from '../webhooks/retention.ts';
+import { startMetricsMaintenance } from '../metricsHistory/store.ts';
 
 export type Worker = { stop: () => Promise<void>; deliverer: Deliverer };
 
@@ -79,6 +80,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const folder = startActivityFolder({ pool: options.tasks.pool, logger: options.logger });
   const sequencer = await startSequencer({ pool: options.tasks.pool, databaseUrl: options.databaseUrl, logger: options.logger });
   const retention = startEventRetention({ pool: options.tasks.pool, logger: options.logger, days: options.eventRetentionDays });
+  const deliveryRetention = startDeliveryRetention({ pool: options.tasks.pool, logger: options.logger, days: options.eventRetentionDays });
   const metrics = startMetricsMaintenance({
     pool: options.tasks.pool,
     logger: options.logger,
@@ -88,7 +90,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   return {
     deliverer,
     async stop() {
-      await Promise.all([sweeper.stop(), folder.stop(), sequencer.stop(), retention.stop(), metrics.stop(), deliverer.stop()]);
+      await Promise.all([sweeper.stop(), folder.stop(), sequencer.stop(), retention.stop(), deliveryRetention.stop(), metrics.stop(), deliverer.stop()]);
       // Both at once: a run under way hands itself over at once (tasks/runner.ts).
       await Promise.all(runners.map((runner) => runner.stop()));
       await Promise.all([pgPool.end(), runPgPool.end()]);

@@ -9,7 +9,7 @@ import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { Logger } from '../../schema/logger.ts';
 import type { DatabasePool } from '../../sql/pool.ts';
-import { repeatEvery, type Repeating } from '../repeat.ts';
+import { repeatEvery, type Repeating } from '../periodicWork.ts';
 
 /** How often the gateway writes: each point then carries about six samples per server (stats every 10 s). */
 const FLUSH_MS = 60_000;

@@ -1,5 +1,6 @@
 /**
- * Work an orchestrator process does on a fixed beat (the job delivery sweep, folding player activity): each round
+ * Work an orchestrator process does on a fixed beat (the job delivery sweep, folding player activity, the metrics
+ * history's maintenance, event and webhook delivery retention): each round
  * runs after the previous one ends (never two at once), a failed round is logged and the next one comes on time,
  * and `stop` waits for a round under way.
  */
