@@ -14,7 +14,7 @@ import { idempotency } from './middleware/idempotency.ts';
 import { BUCKETS } from './rateLimit/tiers.ts';
 import { installHealthRoutes } from './routes/health.ts';
 import { installDocsRoutes } from './routes/docs.ts';
-import { installMetricsRoutes } from './routes/metrics.ts';
+import { installMetricsHistoryRoutes } from './routes/metricsHistory.ts';
 import { installAgentPackageRoutes } from './routes/agentPackage.ts';
 import { installAuthRoutes } from './routes/auth.ts';
 import { installOAuthRoutes } from './routes/oauth.ts';
@@ -30,7 +30,7 @@ import { installJobRoutes } from './routes/jobs.ts';
 import { installTaskRoutes } from './routes/tasks.ts';
 import { installPlayerRoutes } from './routes/players.ts';
 import { installEventRoutes } from './routes/events.ts';
-import { installPageRoutes } from './routes/pages.ts';
+import { installOnboardingPageRoutes } from './routes/onboardingPages.ts';
 import { installDashboardRoutes } from './routes/dashboard.ts';
 import { installConsoleRoutes } from './routes/console.ts';
 import { installWebhookRoutes } from './routes/webhooks.ts';
@@ -60,7 +60,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
   if (options.api ?? true) {
     installDocsRoutes(api, deps);
     installAgentPackageRoutes(api, deps);
-    installPageRoutes(api, deps);
+    installOnboardingPageRoutes(api, deps);
     installDashboardRoutes(api, deps);
     installAuthRoutes(api, deps);
     installOAuthRoutes(api, deps);
@@ -76,7 +76,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installBackupRoutes(api, deps);
     installJobRoutes(api, deps);
     installTaskRoutes(api, deps);
-    installMetricsRoutes(api, deps);
+    installMetricsHistoryRoutes(api, deps);
     installPlayerRoutes(api, deps);
     installEventRoutes(api, deps);
   }

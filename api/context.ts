@@ -1,11 +1,11 @@
 /**
  * What the HTTP layer is given to work with. Built once per process by api/service.ts (or by a test) and passed to `createApp`.
  */
-import type { DomainMetrics } from '../orchestrator/metrics/prometheus.ts';
+import type { DomainMetrics } from '../orchestrator/prometheus.ts';
 import type { Config } from '../schema/config.ts';
 import type { DatabasePool } from '../sql/pool.ts';
 import type { Logger } from '../schema/logger.ts';
-import type { HttpMetrics } from './http/httpMetrics.ts';
+import type { HttpMetrics } from './http/prometheusRequests.ts';
 import type { AccessTokens } from './identity/accessTokens.ts';
 import type { RateLimiter } from './rateLimit/limiter.ts';
 import type { JobEvents } from '../orchestrator/jobs/events.ts';

@@ -3,11 +3,11 @@
  * codec and the rate limiter (Redis with REDIS_URL, in memory without, none with RATE_LIMIT=off).
  * Used by the service, the tests and the benchmarks alike.
  */
-import { registerDomainMetrics } from '../orchestrator/metrics/prometheus.ts';
+import { registerDomainMetrics } from '../orchestrator/prometheus.ts';
 import type { Config } from '../schema/config.ts';
 import type { DatabasePool } from '../sql/pool.ts';
 import type { Logger } from '../schema/logger.ts';
-import { createHttpMetrics } from './http/httpMetrics.ts';
+import { createHttpMetrics } from './http/prometheusRequests.ts';
 import { listMigrations } from '../sql/migrate.ts';
 import { AccessTokens } from './identity/accessTokens.ts';
 import type { Secrets } from './identity/secrets.ts';

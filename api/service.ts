@@ -17,7 +17,7 @@ import { bootstrapAdmin } from './identity/users.ts';
 import { checkSharedSessionKey } from './identity/sessionKeyCheck.ts';
 import { startHttpServer } from './server.ts';
 import { attachLiveNamespace } from './live/namespace.ts';
-import { startMetricsListener } from './http/metricsListener.ts';
+import { startMetricsListener } from './http/prometheusListener.ts';
 
 export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 

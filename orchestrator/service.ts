@@ -10,7 +10,7 @@ import type { DatabasePool } from '../sql/pool.ts';
 import { createGateway } from './gateway/gateway.ts';
 import type { JobEvents } from './jobs/events.ts';
 import type { Live } from './live/live.ts';
-import type { DomainMetrics } from './metrics/prometheus.ts';
+import type { DomainMetrics } from './prometheus.ts';
 import { startWorker } from './worker/worker.ts';
 
 export type OrchestratorRole = { stop: () => Promise<void> };

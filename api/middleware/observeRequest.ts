@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { logContext, type Logger } from '../../schema/logger.ts';
-import type { HttpMetrics } from '../http/httpMetrics.ts';
+import type { HttpMetrics } from '../http/prometheusRequests.ts';
 
 /** A client-supplied id is echoed only when it is a sane token, so it cannot inject text into logs. */
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -7,7 +7,7 @@ import { pingDatabase } from '../../orchestrator/readiness.ts';
 import { errorBody } from '../../schema/http.ts';
 import type { AppDeps } from '../context.ts';
 import { AppError, notFound } from '../../schema/errors.ts';
-import { metricsTokenMatches } from '../http/metricsListener.ts';
+import { metricsTokenMatches } from '../http/prometheusListener.ts';
 import type { Api } from '../http/route.ts';
 
 /** How long a readiness probe waits for the database before calling it unreachable. */

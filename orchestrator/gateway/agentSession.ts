@@ -10,7 +10,7 @@
  *   `{ accepted: false, retry: true }` so the agent sends it again;
  * - liveness: three missed heartbeats mark the machine OFFLINE and close the connection.
  */
-import type { MetricsRecorder } from '../metrics/history.ts';
+import type { MetricsRecorder } from '../metricsHistory/store.ts';
 import type { LiveConsole } from '../live/liveConsole.ts';
 import type { z } from 'zod';
 import type { Logger } from '../../schema/logger.ts';

@@ -21,7 +21,7 @@ import { createLocalRelay, type LiveRelay } from '../live/relay.ts';
 import { createMemoryHistory, type ConsoleHistory } from '../live/consoleHistory.ts';
 import { plainLink, socketIoLink, type AgentLink } from './links.ts';
 import { createMachineStore } from './machineStore.ts';
-import { createMetricsRecorder, type MetricsRecorder } from '../metrics/history.ts';
+import { createMetricsRecorder, type MetricsRecorder } from '../metricsHistory/store.ts';
 import { createPlayerIngest } from '../players/ingest.ts';
 import { AGENT_CHANNEL, agentNotification, notifyAgent, type AnnouncedJob } from './notifications.ts';
 

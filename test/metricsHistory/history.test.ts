@@ -9,7 +9,7 @@ import { body, json } from '../support/app.ts';
 import { signUp, type TestUser } from '../support/identity.ts';
 import { registerMachine } from '../support/agentProcess.ts';
 import { socketIoAgent, startGatewayApp, type GatewayApp } from '../support/gateway.ts';
-import { ensurePartitions, expirePartitions, rollUpHours } from '../../orchestrator/metrics/history.ts';
+import { ensurePartitions, expirePartitions, rollUpHours } from '../../orchestrator/metricsHistory/store.ts';
 
 let app: GatewayApp;
 let owner: TestUser;

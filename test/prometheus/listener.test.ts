@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { defaultMetricsListen } from '../../api/service.ts';
 import { startService } from '../../main.ts';
-import { startMetricsListener } from '../../api/http/metricsListener.ts';
+import { startMetricsListener } from '../../api/http/prometheusListener.ts';
 import { ConfigError, loadConfig } from '../../schema/config.ts';
 import { body, startTestApp } from '../support/app.ts';
 import { createTestDatabase } from '../support/database.ts';

@@ -8,14 +8,14 @@ import type { Api } from '../http/route.ts';
 import { clusterOfParam } from '../http/clusterOf.ts';
 import { id } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
-import { clusterPlayersOnline, machineMetricsHistory, metricsQuery, serverMetrics } from '../../schema/metrics.ts';
-import { clusterPlayers, machineHistory, serverHistory } from '../../orchestrator/metrics/queries.ts';
+import { clusterPlayersOnline, machineMetricsHistory, metricsQuery, serverMetrics } from '../../schema/metricsHistory.ts';
+import { clusterPlayers, machineHistory, serverHistory } from '../../orchestrator/metricsHistory/queries.ts';
 
 const params = z.object({ id });
 const DESCRIPTION =
   '`from` and `to` are ISO 8601 instants (default: the last 24 hours); `step` is one of 1m, 5m, 15m, 1h, 6h, 1d (default: the finest giving at most 1,500 points; a step giving more is 400). A bucket without samples is absent, not zero. Minute points are kept 14 days, hourly points 400 days.';
 
-export function installMetricsRoutes(api: Api, deps: AppDeps) {
+export function installMetricsHistoryRoutes(api: Api, deps: AppDeps) {
   const { pool } = deps;
   const byServer = clusterOfParam(pool, 'servers');
   const byMachine = clusterOfParam(pool, 'machines');

@@ -11,7 +11,7 @@
 import type { Registry } from 'prom-client';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import type { DatabasePool } from '../../sql/pool.ts';
+import type { DatabasePool } from '../sql/pool.ts';
 
 const CACHE_MS = 10_000;
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- metrics`: the metrics history.
+ * `npm run bench -- metricsHistory`: the metrics history.
  *
  * Ingest: an orchestrator process (`node main.ts --role=orchestrator`) with BENCH_METRICS_SERVERS (10,000) servers on
  * 100 simulated agents, each server reporting `server:stats` every 10 s (and each agent heartbeating), for
@@ -15,7 +15,7 @@ import { io, type Socket } from 'socket.io-client';
 import { sql } from 'slonik';
 import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
 import { generatePasetoKey } from '../../api/identity/secrets.ts';
-import { createMetricsRecorder, ensurePartitions, rollUpHours } from '../../orchestrator/metrics/history.ts';
+import { createMetricsRecorder, ensurePartitions, rollUpHours } from '../../orchestrator/metricsHistory/store.ts';
 import { createLogger } from '../../schema/logger.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { baseUrl, startMain, type Started } from '../support/mainProcess.ts';

@@ -6,7 +6,7 @@
  */
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
-import { STEPS, type MetricsQuery } from '../../schema/metrics.ts';
+import { STEPS, type MetricsQuery } from '../../schema/metricsHistory.ts';
 
 const HOUR_S = 3_600;
 
