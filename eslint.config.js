@@ -30,8 +30,8 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    // Pages' scripts run in the browser.
-    files: ['api/pages/**/*.js'],
+    // The onboarding pages' script runs in the browser.
+    files: ['api/onboardingPages/**/*.js'],
     languageOptions: {
       sourceType: 'script',
       globals: Object.fromEntries(

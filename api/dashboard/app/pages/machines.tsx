@@ -8,7 +8,7 @@ import { all, api } from '../session.ts';
 import { ENDED, RESUMED, useLive } from '../live.ts';
 import type { PageProps } from '../nav.ts';
 import { Action, can, Field, Form, formatBytes, formatTime, Show, ShownOnce, Status, Table, useLoad } from '../ui.tsx';
-import { MetricsCharts } from './metrics.tsx';
+import { MetricsCharts } from '../components/metricsCharts.tsx';
 
 type Machine = Schemas['Machine'];
 type Registered = Schemas['MachineRegistered'];

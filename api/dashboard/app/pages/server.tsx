@@ -9,7 +9,7 @@ import { api, messageOf } from '../session.ts';
 import { ENDED, RESUMED, sendConsoleCommand, useLive, type LiveEvent } from '../live.ts';
 import { link, type PageProps } from '../nav.ts';
 import { Action, can, Field, Form, formatBytes, formatTime, Notice, Show, Status, Table, useLoad } from '../ui.tsx';
-import { MetricsCharts } from './metrics.tsx';
+import { MetricsCharts } from '../components/metricsCharts.tsx';
 import { BanForm } from './players.tsx';
 
 type Server = Schemas['Server'];

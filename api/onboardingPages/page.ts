@@ -2,14 +2,17 @@
  * The two pages people reach from an e-mail before they have an account or a session: `/invite` (join a cluster:
  * create an account, sign in, or use Steam or Discord) and `/reset-password`. Self-contained (no asset from another
  * host), strict Content-Security-Policy, never cached, and no referrer: the secret is in the fragment and is posted
- * to the API by the page's script (api/pages/onboarding.js).
+ * to the API by the pages' script (script.js, plain browser JavaScript). Served by api/routes/onboardingPages.ts.
  */
 import { readFileSync } from 'node:fs';
 import type { Context } from 'koa';
-import type { Api } from '../http/route.ts';
-import type { AppDeps } from '../context.ts';
 
-const SCRIPT = readFileSync(new URL('../pages/onboarding.js', import.meta.url), 'utf8');
+export type OnboardingPage = 'invite' | 'reset';
+
+/** The pages' script, served at SCRIPT_PATH. */
+export const SCRIPT = readFileSync(new URL('./script.js', import.meta.url), 'utf8');
+export const SCRIPT_PATH = '/pages/onboarding.js';
+
 const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
@@ -19,7 +22,8 @@ label{display:block;margin:.75rem 0}input{display:block;width:100%;box-sizing:bo
 button,.button{display:inline-block;padding:.5rem 1rem;border:0;border-radius:4px;background:#2d5bd7;color:#fff;font:inherit;text-decoration:none;cursor:pointer;margin:.25rem .25rem .25rem 0}
 button:disabled{opacity:.6}.error{color:#b00020}.success{color:#1b7a35}`;
 
-const html = (page: 'invite' | 'reset', title: string, discord: boolean) => `<!doctype html>
+/** The HTML of `page`; the script fills it in (`discord`: whether to offer Discord sign-in). */
+export const pageHtml = (page: OnboardingPage, title: string, discord: boolean) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -30,49 +34,15 @@ const html = (page: 'invite' | 'reset', title: string, discord: boolean) => `<!d
 </head>
 <body data-page="${page}" data-discord="${discord}">
 <main><p>Loading…</p><noscript>This page needs JavaScript.</noscript></main>
-<script src="/pages/onboarding.js"></script>
+<script src="${SCRIPT_PATH}"></script>
 </body>
 </html>
 `;
 
-const secure = (ctx: Context) => {
+/** The headers every answer of these pages carries (the page and its script). */
+export const secure = (ctx: Context) => {
   ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
   ctx.set('Referrer-Policy', 'no-referrer');
   ctx.set('Cache-Control', 'no-store');
   ctx.set('X-Content-Type-Options', 'nosniff');
 };
-
-export function installPageRoutes(api: Api, deps: AppDeps) {
-  const discord = Boolean(deps.config.DISCORD_CLIENT_ID);
-  for (const [path, page, title] of [
-    ['/invite', 'invite', 'Join a cluster'],
-    ['/reset-password', 'reset', 'Choose a new password'],
-  ] as const) {
-    api.route({
-      method: 'get',
-      path,
-      summary: page === 'invite' ? 'Invitation page (the link of an invitation)' : 'Password reset page (the link of a reset e-mail)',
-      tags: ['Pages'],
-      auth: 'none',
-      responses: { 200: { description: 'HTML page' } },
-      handler: (ctx) => {
-        secure(ctx);
-        ctx.type = 'text/html; charset=utf-8';
-        ctx.body = html(page, title, discord);
-      },
-    });
-  }
-  api.route({
-    method: 'get',
-    path: '/pages/onboarding.js',
-    summary: 'Script of the invitation and password reset pages',
-    tags: ['Pages'],
-    auth: 'none',
-    responses: { 200: { description: 'JavaScript' } },
-    handler: (ctx) => {
-      secure(ctx);
-      ctx.type = 'text/javascript; charset=utf-8';
-      ctx.body = SCRIPT;
-    },
-  });
-}

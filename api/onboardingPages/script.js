@@ -1,5 +1,6 @@
-// The invitation and password-reset pages (served by api/routes/pages.ts). Plain browser JavaScript, no dependencies:
-// the secret comes in the URL's fragment (never sent to any server by the browser) and is posted to the API.
+// The invitation and password-reset pages' script (the pages: page.ts; served by api/routes/onboardingPages.ts). Plain
+// browser JavaScript, no dependencies: the secret comes in the URL's fragment (never sent to any server by the browser)
+// and is posted to the API.
 'use strict';
 
 const token = new URLSearchParams(location.hash.slice(1)).get('token') || '';
