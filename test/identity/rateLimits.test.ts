@@ -1,6 +1,6 @@
 /**
  * Rate limits through the real app (docs/access.md), in memory; the Redis limiter, its shared budget across
- * processes and its fail-closed behaviour are tested in test/ratelimit/.
+ * processes and its fail-closed behaviour are tested in test/rateLimit/.
  */
 import test from 'ava';
 import { sql } from 'slonik';
