@@ -1,5 +1,5 @@
 /**
- * Builds what the HTTP layer needs (AppDeps) from the configuration, a pool and the secrets: metrics, the access-token
+ * Builds what the HTTP layer needs (AppDeps) from the configuration, a pool and the secrets: Prometheus, the access-token
  * codec and the rate limiter (Redis with REDIS_URL, in memory without, none with RATE_LIMIT=off).
  * Used by the service, the tests and the benchmarks alike.
  */
