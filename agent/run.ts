@@ -16,7 +16,6 @@ import { AGENT_VERSION } from './version.ts';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
-import { z } from 'zod';
 import { createLogger } from '../schema/logger.ts';
 import { authenticatedEvent, errorEvent, serversSyncEvent } from '../schema/agentEvents.ts';
 import { ProcessRuntime } from './runtime/processRuntime.ts';
@@ -25,7 +24,7 @@ import { Accounts, checkDataDirPath } from './servers/accounts.ts';
 import { Cgroups } from './runtime/cgroups.ts';
 import type { AgentSettings } from './settings.ts';
 import { createMetricsSampler } from './machineMetrics.ts';
-import { JOB_TYPES, JobRunner, type AgentJob } from './jobs/jobRunner.ts';
+import { JobRunner } from './jobs/jobRunner.ts';
 import { createExecutor } from './jobs/executor.ts';
 import { pruneBackups, type BackupSettings } from './backups/backupJobs.ts';
 import { recoverInterruptedRestores } from './backups/archiver.ts';
@@ -254,14 +253,6 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   });
   await jobs.init();
 
-  const jobEvent = z.object({
-    jobId: z.uuid(),
-    type: z.string().refine((type) => (JOB_TYPES as readonly string[]).includes(type)),
-    serverId: z.string().nullable(),
-    params: z.record(z.string(), z.unknown()),
-    deadline: z.string(),
-  });
-
   /** Applies one `servers:sync`; syncs are applied one after the other, in the order they came. */
   async function applySync(data: unknown): Promise<void> {
     const parsed = serversSyncEvent.safeParse(data);
@@ -345,11 +336,8 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       end(current, true);
     });
 
-    current.on('job', (data: unknown, ack?: (answer: Record<string, unknown>) => void) => {
-      const parsed = jobEvent.safeParse(data);
-      if (!parsed.success) return ack?.({ accepted: false, reason: 'malformed job' });
-      ack?.(jobs.receive(parsed.data as AgentJob));
-    });
+    // Checked against the job message's schema (schema/agentEvents.ts) by the runner, whose answer is the ack.
+    current.on('job', (data: unknown, ack?: (answer: Record<string, unknown>) => void) => ack?.(jobs.receive(data)));
 
     current.on('job:cancel', (data: { jobId?: unknown }) => {
       if (typeof data?.jobId === 'string') jobs.cancel(data.jobId);

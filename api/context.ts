@@ -8,7 +8,7 @@ import type { Logger } from '../schema/logger.ts';
 import type { HttpMetrics } from './http/prometheusRequests.ts';
 import type { AccessTokens } from './identity/accessTokens.ts';
 import type { RateLimiter } from './rateLimit/limiter.ts';
-import type { JobEvents } from '../orchestrator/jobs/events.ts';
+import type { JobWaiters } from '../orchestrator/jobs/waiters.ts';
 import type { EventFeed } from '../orchestrator/events/feed.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Live } from '../orchestrator/live/live.ts';
@@ -25,7 +25,7 @@ export type AppDeps = {
   version: string;
   accessTokens: AccessTokens;
   /** Wakes requests waiting for jobs to end (`?wait=`). */
-  jobEvents: JobEvents;
+  jobWaiters: JobWaiters;
   /** New events of the event log, for the event stream's readers. */
   eventFeed: EventFeed;
   /** Null when RATE_LIMIT=off. */

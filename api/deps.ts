@@ -15,7 +15,7 @@ import { MemoryLimiter } from './rateLimit/memoryLimiter.ts';
 import { createRedisLimiter } from './rateLimit/redisLimiter.ts';
 import type { RateLimiter } from './rateLimit/limiter.ts';
 import type { AppDeps } from './context.ts';
-import { createJobEvents } from '../orchestrator/jobs/events.ts';
+import { createJobWaiters } from '../orchestrator/jobs/waiters.ts';
 import { startEventFeed } from '../orchestrator/events/feed.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createLive } from '../orchestrator/live/live.ts';
@@ -44,7 +44,7 @@ export async function createAppDeps(input: {
   redisPrefix?: string;
 }): Promise<AppDeps & { close: () => Promise<void> }> {
   const rateLimiter = (input.api ?? true) ? await createRateLimiter(input.config, input.logger) : null;
-  const jobEvents = await createJobEvents({ pool: input.pool, databaseUrl: input.databaseUrl, logger: input.logger });
+  const jobWaiters = await createJobWaiters({ pool: input.pool, databaseUrl: input.databaseUrl, logger: input.logger });
   const eventFeed = await startEventFeed({ pool: input.pool, databaseUrl: input.databaseUrl, logger: input.logger });
   const mailer = createMailer(input.config, input.logger);
   const live = await createLive({
@@ -65,7 +65,7 @@ export async function createAppDeps(input: {
     expectedMigrations: (await listMigrations()).length,
     accessTokens: new AccessTokens(input.secrets.pasetoKey),
     rateLimiter,
-    jobEvents,
+    jobWaiters,
     eventFeed,
     mailer,
     live,
@@ -73,7 +73,7 @@ export async function createAppDeps(input: {
       mailer?.close();
       await live.close();
       await eventFeed.close();
-      await jobEvents.close();
+      await jobWaiters.close();
       await rateLimiter?.close();
     },
   };

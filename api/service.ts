@@ -32,7 +32,7 @@ export type Api = {
   /** The HTTP server, on which the orchestrator role (when this process runs it) attaches the agent gateway. */
   server: Server;
   /** What the orchestrator role shares with this process's API: live relaying, job waiters, Prometheus figures. */
-  shared: Pick<AppDeps, 'live' | 'jobEvents' | 'domainMetrics'>;
+  shared: Pick<AppDeps, 'live' | 'jobWaiters' | 'domainMetrics'>;
   stop: () => Promise<void>;
 };
 
@@ -78,7 +78,7 @@ export async function startApi(input: { config: Config; logger: Logger; pool: Da
     // Runs before the HTTP server closes: event streams end at once instead of holding the shutdown open.
     stops.push(() => deps.eventFeed.close());
 
-    return { port: http.port, server: http.server, shared: { live: deps.live, jobEvents: deps.jobEvents, domainMetrics: deps.domainMetrics }, stop };
+    return { port: http.port, server: http.server, shared: { live: deps.live, jobWaiters: deps.jobWaiters, domainMetrics: deps.domainMetrics }, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -8,7 +8,7 @@ import type { Config } from '../schema/config.ts';
 import type { Logger } from '../schema/logger.ts';
 import type { DatabasePool } from '../sql/pool.ts';
 import { createGateway } from './gateway/gateway.ts';
-import type { JobEvents } from './jobs/events.ts';
+import type { JobWaiters } from './jobs/waiters.ts';
 import type { Live } from './live/live.ts';
 import type { DomainMetrics } from './prometheus.ts';
 import { startWorker } from './worker/worker.ts';
@@ -29,7 +29,7 @@ export async function startOrchestrator(input: {
   /** Shared with the API in an `all` process: console lines and stats reach the `/live` viewers through them. */
   live: Pick<Live, 'relay' | 'history'>;
   /** Task runs wait on jobs through the same waiters as the API's `?wait`. */
-  jobEvents: JobEvents;
+  jobWaiters: JobWaiters;
   /** The Prometheus figures that only the orchestrator counts (console relaying, webhook outcomes) join these. */
   domainMetrics: DomainMetrics;
 }): Promise<OrchestratorRole> {
@@ -52,7 +52,7 @@ export async function startOrchestrator(input: {
     worker = await startWorker({
       databaseUrl,
       logger,
-      tasks: { pool, jobEvents: input.jobEvents },
+      tasks: { pool, jobWaiters: input.jobWaiters },
       eventRetentionDays: config.EVENT_RETENTION_DAYS,
       metricsRetention: { minuteDays: config.METRICS_MINUTE_RETENTION_DAYS, hourDays: config.METRICS_HOUR_RETENTION_DAYS },
       webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, userAgent: `GameServerManager-Webhooks/${input.version}` },

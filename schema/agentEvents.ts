@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { GAME_TYPES } from './games.ts';
 import { isStorableText, reportTime } from './storable.ts';
 import { CONSOLE_MODES, readySpec, stopSpec } from './serverBehaviour.ts';
+import { JOB_TYPES, type JobType } from './jobs.ts';
 
 /** Largest frame the gateway accepts; a larger one closes the connection (docs/api.md). */
 export const MAX_FRAME_BYTES = 256 * 1024;
@@ -155,6 +156,44 @@ export const serversSyncEvent = z.object({
   /** Servers of this machine deleted in the service (the last 90 days): only these have their files removed by the agent. */
   deleted: z.array(z.string()).optional(),
 });
+
+/** The job types an agent runs: every type but TASK_RUN, which the orchestrator runs itself. */
+export type AgentJobType = Exclude<JobType, 'TASK_RUN'>;
+export const AGENT_JOB_TYPES = JOB_TYPES.filter((type): type is AgentJobType => type !== 'TASK_RUN') as [AgentJobType, ...AgentJobType[]];
+
+/**
+ * What a job id may be on the agent, which names files after it (its outbox): the service's ids are UUIDs, and nothing
+ * that could leave a directory passes.
+ */
+export const SAFE_JOB_ID = /^[0-9A-Za-z_-]{1,128}$/;
+
+/**
+ * The job message (`job`, service → agent, acknowledged within the ack window). Defined once: the announcement that
+ * carries a just-accepted job to its gateway (orchestrator/gateway/notifications.ts), the job as the gateway reads it
+ * back (orchestrator/jobs/delivery.ts, used by gateway/machineStore.ts) and the agent's check of every job it
+ * receives (agent/run.ts, agent/jobs/jobRunner.ts) are all this. `deadline` is the job's `expiresAt`.
+ */
+export const jobEvent = z.object({
+  jobId: z.string().regex(SAFE_JOB_ID),
+  type: z.enum(AGENT_JOB_TYPES),
+  serverId: z.string().nullable(),
+  params: z.record(z.string(), z.unknown()),
+  deadline: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'must be a timestamp'),
+});
+export type JobEvent = z.infer<typeof jobEvent>;
+
+/**
+ * Why a job message is refused (the `reason` of the ack `{ accepted: false, reason }`), or undefined when it is a
+ * valid one: the first field that is wrong, in the order of the message (`unsupported job type X` for a type this
+ * agent does not know, as from a newer service).
+ */
+export function jobEventRefusal(data: unknown): string | undefined {
+  const parsed = jobEvent.safeParse(data);
+  if (parsed.success) return undefined;
+  const field = parsed.error.issues[0]?.path[0];
+  if (field === 'type') return `unsupported job type ${String((data as { type?: unknown }).type)}`;
+  return field === undefined ? 'invalid job' : `invalid ${String(field)}`;
+}
 
 export const authenticatedEvent = z.object({ machineId: z.string(), clusterId: z.string(), heartbeatSeconds: z.int(), serverTime: z.string() });
 

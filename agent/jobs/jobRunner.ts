@@ -14,15 +14,15 @@
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import { storableJson } from '../../schema/storable.ts';
-import { JOB_TYPES as SERVICE_JOB_TYPES, type JobType as ServiceJobType } from '../../schema/jobs.ts';
-import { Outbox, SAFE_JOB_ID, type JobResultEvent } from './outbox.ts';
+import { jobEventRefusal, type AgentJobType, type JobEvent } from '../../schema/agentEvents.ts';
+import { Outbox, type JobResultEvent } from './outbox.ts';
 
 export type { JobResultEvent } from './outbox.ts';
 
 /** The job types an agent runs: the service's, but TASK_RUN, which the orchestrator runs itself. */
-export type JobType = Exclude<ServiceJobType, 'TASK_RUN'>;
-export const JOB_TYPES: readonly JobType[] = SERVICE_JOB_TYPES.filter((type): type is JobType => type !== 'TASK_RUN');
-export type AgentJob = { jobId: string; type: JobType; serverId: string | null; params: Record<string, unknown>; deadline: string };
+export type JobType = AgentJobType;
+/** A job as the service sends it (`job`, schema/agentEvents.ts). */
+export type AgentJob = JobEvent;
 
 /** Thrown by executors for a FAILED result with this code (e.g. `NOT_RUNNING`); any other error is `AGENT_ERROR`. */
 export class JobError extends Error {
@@ -98,11 +98,14 @@ export class JobRunner {
     this.#outbox = await Outbox.open(join(this.#options.dataDir, 'jobs'), { now: this.#now });
   }
 
-  receive(job: AgentJob): { accepted: true } | { accepted: false; reason: string } {
+  /** Takes a `job` message as it arrived (checked here against its schema); answers the ack. */
+  receive(data: unknown): { accepted: true } | { accepted: false; reason: string } {
     const outbox = this.#outbox;
     if (!outbox) return { accepted: false, reason: 'agent is starting' };
-    const invalid = validate(job);
+    // The id is checked strictly: it becomes a file name.
+    const invalid = jobEventRefusal(data);
     if (invalid) return { accepted: false, reason: invalid };
+    const job = data as AgentJob;
     if (this.#active.has(job.jobId)) return { accepted: true };
     if (outbox.has(job.jobId)) {
       this.#track(this.#resend(outbox, job.jobId));
@@ -254,14 +257,4 @@ export class JobRunner {
         if (--this.#busy === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve();
       });
   }
-}
-
-/** The reason a job cannot be accepted, if any. The id is checked strictly: it becomes a file name. */
-function validate(job: AgentJob): string | undefined {
-  if (typeof job?.jobId !== 'string' || !SAFE_JOB_ID.test(job.jobId)) return 'invalid jobId';
-  if (!(JOB_TYPES as readonly string[]).includes(job.type)) return `unsupported job type ${String(job.type)}`;
-  if (job.serverId !== null && typeof job.serverId !== 'string') return 'invalid serverId';
-  if (typeof job.params !== 'object' || job.params === null) return 'invalid params';
-  if (typeof job.deadline !== 'string' || Number.isNaN(Date.parse(job.deadline))) return 'invalid deadline';
-  return undefined;
 }

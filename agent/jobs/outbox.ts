@@ -14,6 +14,8 @@
  */
 import { chmod, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+// Job ids become file names: only SAFE_JOB_ID's characters (UUIDs and the like) can never escape the directory.
+import { SAFE_JOB_ID } from '../../schema/agentEvents.ts';
 
 export type JobResultEvent = {
   jobId: string;
@@ -30,9 +32,6 @@ export interface OutboxOptions {
   /** Minimum number of acknowledged records kept whatever their age; default 10,000. */
   keepEntries?: number;
 }
-
-/** Job ids become file names: only these characters (UUIDs and the like) can never escape the directory. */
-export const SAFE_JOB_ID = /^[0-9A-Za-z_-]{1,128}$/;
 
 export class Outbox {
   readonly #outboxDir: string;

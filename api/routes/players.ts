@@ -44,7 +44,7 @@ const KICK_DEFAULT_WAIT_S = 10;
 const playerParams = z.object({ id });
 
 export function installPlayerRoutes(api: Api, deps: AppDeps) {
-  const { pool, jobEvents } = deps;
+  const { pool, jobWaiters } = deps;
   const byBan = clusterOfParam(pool, 'bans');
 
   api.route({
@@ -170,7 +170,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     handler: async (ctx, { params, query, body }) => {
       const created = await pool.transaction((tx) => requestKick(tx, originOf(ctx), params.id, body));
       const wait = query.wait ?? KICK_DEFAULT_WAIT_S;
-      if (wait > 0) await jobEvents.waitForEnd(created.job.id, wait * 1000);
+      if (wait > 0) await jobWaiters.waitForEnd(created.job.id, wait * 1000);
       const current = wait > 0 ? await getJob(pool, created.job.id) : created.job;
       ctx.set('Location', `/api/v1/jobs/${current.id}`);
       ctx.status = current.finishedAt ? 200 : 202;

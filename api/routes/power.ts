@@ -29,7 +29,7 @@ const POWER: { type: JobType; path: string; summary: string }[] = [
 const rconQuery = z.object({ wait: waitSeconds.optional() }).strict();
 
 export function installPowerRoutes(api: Api, deps: AppDeps) {
-  const { pool, jobEvents } = deps;
+  const { pool, jobWaiters } = deps;
 
   type Request = Pick<ServerJobRequest, 'serverId' | 'type' | 'params' | 'desired' | 'requireRunning' | 'requireStopped'>;
 
@@ -50,7 +50,7 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
   async function acceptAndSettle(ctx: Context, request: Request, seconds: number): Promise<Job> {
     if (seconds <= 0) return accept(ctx, request);
     const id = uuidV7();
-    const expected = jobEvents.expectEnd(id, seconds * 1000);
+    const expected = jobWaiters.expectEnd(id, seconds * 1000);
     try {
       await accept(ctx, request, id);
     } catch (error) {

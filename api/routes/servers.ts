@@ -4,7 +4,6 @@
  * `rconPassword` is write-only and generated when absent.
  */
 import type { Context } from 'koa';
-import { sql } from 'slonik';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
@@ -131,13 +130,7 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
     permission: { action: 'servers.manage', cluster: byServer },
     responses: { 200: { description: 'Deleted', schema: success } },
     handler: async (ctx, { params }) => {
-      await pool.transaction(async (tx) => {
-        // Its jobs that have not ended can no longer be run.
-        await tx.query(sql.unsafe`
-          UPDATE jobs SET status = 'CANCELLED', finished_at = now(), error = ${sql.jsonb({ code: 'CANCELLED', message: 'the server was deleted' })}
-           WHERE server_id = ${params.id} AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING')`);
-        await deleteServer(tx, originOf(ctx), ctx.state.clusterId as string, params.id);
-      });
+      await pool.transaction((tx) => deleteServer(tx, originOf(ctx), ctx.state.clusterId as string, params.id));
       return { success: true, message: 'Server deleted' };
     },
   });

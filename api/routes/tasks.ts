@@ -28,7 +28,7 @@ const taskParams = z.object({ id });
 const success = z.object({ success: z.literal(true), message: z.string() });
 
 export function installTaskRoutes(api: Api, deps: AppDeps) {
-  const { pool, jobEvents } = deps;
+  const { pool, jobWaiters } = deps;
   const byTask = clusterOfParam(pool, 'tasks');
 
   api.route({
@@ -151,7 +151,7 @@ export function installTaskRoutes(api: Api, deps: AppDeps) {
     handler: async (ctx: Context, { params, query }) => {
       const started = await pool.transaction((tx) => startManualRun(tx, originOf(ctx), params.id));
       const wait = query.wait ?? 0;
-      if (wait > 0) await jobEvents.waitForEnd(started.id, wait * 1000);
+      if (wait > 0) await jobWaiters.waitForEnd(started.id, wait * 1000);
       const current = wait > 0 ? await getJob(pool, started.id) : started;
       ctx.set('Location', `/api/v1/jobs/${current.id}`);
       ctx.status = current.finishedAt ? 200 : 202;

@@ -17,6 +17,7 @@ import type { Logger } from '../../schema/logger.ts';
 import { AGENT_EVENTS, authEvent, type AgentEventName } from '../../schema/agentEvents.ts';
 import type { Ack, AgentLink } from './links.ts';
 import type { MachineStore } from './machineStore.ts';
+import { ACK_WINDOW_MS } from '../jobs/delivery.ts';
 import type { PlayerEvent, PlayerIngest } from '../players/ingest.ts';
 import type { AgentNotification } from './notifications.ts';
 import { isRefusedValue } from '../../sql/refusedValue.ts';
@@ -43,9 +44,6 @@ export type SessionOptions = {
   /** Tells every orchestrator process (including this one). */
   announce: (notification: AgentNotification) => Promise<void>;
 };
-
-/** How long the agent has to acknowledge a job it is sent. */
-const JOB_ACK_TIMEOUT_MS = 5_000;
 
 /** Joins and leaves stored in one call at most (they are batched while more frames wait). */
 const MAX_PLAYER_BATCH = 500;
@@ -184,10 +182,10 @@ export class AgentSession {
     try {
       const found = await this.#options.store.jobForAgent(this.machineId, jobId);
       if (!found) return;
-      const { cancelRequested, ...job } = found;
+      const { cancelRequested, job } = found;
       // A cancel asked for while the agent was away goes out instead of the job.
       if (cancelRequested) return this.send('job:cancel', { jobId });
-      const answer = await this.link.request('job', job, JOB_ACK_TIMEOUT_MS);
+      const answer = await this.link.request('job', job, ACK_WINDOW_MS);
       if (answer.accepted === true) {
         const status = await this.#options.store.markDispatched(jobId);
         // Cancelled while it was on its way: the agent must not run it.
@@ -295,7 +293,7 @@ export class AgentSession {
       await this.sync();
       this.#markSynced();
       // Jobs accepted while the agent was away go out at once, after the servers they are for.
-      for (const job of await this.#options.store.pendingJobs(machine.id)) void this.deliver(job.jobId);
+      for (const jobId of await this.#options.store.pendingJobIds(machine.id)) void this.deliver(jobId);
     } catch (error) {
       // The connection closes; its end marks the machine OFFLINE again (onClose). Pending jobs are swept meanwhile.
       this.#unavailable(error);

@@ -1,33 +1,21 @@
 /**
  * What the gateway reads and writes about machines and their servers. Agent reports land here; statuses older than
- * the one stored are ignored, so a late or replayed report cannot move a server backwards.
+ * the one stored are ignored, so a late or replayed report cannot move a server backwards. What an agent's acks and
+ * job reports do to a job is orchestrator/jobs/'s (reports.ts, delivery.ts): the store hands them on.
  */
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
-import { batched } from '../../sql/batched.ts';
-import type { AnnouncedJob } from './notifications.ts';
 import { hashSecret, secretMatches } from '../../schema/secretTokens.ts';
-import { serverConfig, type ServerConfig } from '../../schema/agentEvents.ts';
-import { storableJson, storableText } from '../../schema/storable.ts';
-import type { heartbeatEvent, jobResultEvent, serverStatusEvent } from '../../schema/agentEvents.ts';
-
-const agentJob = z.object({
-  jobId: z.string(),
-  type: z.string(),
-  serverId: z.string().nullable(),
-  params: z.record(z.string(), z.unknown()),
-  deadline: z.string(),
-  cancelRequested: z.boolean(),
-});
-const AGENT_JOB_COLUMNS = sql.fragment`
-  id AS "jobId", type, server_id AS "serverId", params, expires_at AS deadline, cancel_requested_at IS NOT NULL AS "cancelRequested"`;
+import { serverConfig, type JobEvent, type ServerConfig } from '../../schema/agentEvents.ts';
+import { storableText } from '../../schema/storable.ts';
+import type { heartbeatEvent, serverStatusEvent } from '../../schema/agentEvents.ts';
+import { createJobReports } from '../jobs/reports.ts';
+import { jobForAgent, pendingJobIds, type AgentJobRow } from '../jobs/delivery.ts';
 
 const machineRow = z.object({ id: z.string(), clusterId: z.string(), tokenHash: z.instanceof(Buffer) });
 
 export type MachineStore = ReturnType<typeof createMachineStore>;
-
-const dispatchedRow = z.object({ id: z.string(), status: z.string() });
 
 /** Nobody knows what the servers of these machines are doing: their agent is not connected. */
 const markServersUnknown = (tx: CommonQueryMethods, machineIds: readonly string[]) =>
@@ -52,58 +40,8 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
       return ids.length;
     });
 
-  const announced = new Map<string, { machineId: string; job: AnnouncedJob }>();
-  // The ack may arrive after the agent already reported RUNNING (or the result): count the delivery, keep the status.
-  // Rows are locked in id order, so two batches can never wait on each other.
-  const dispatched = batched(async (jobIds: string[]) => {
-    const rows = await pool.any(sql.type(dispatchedRow)`
-      WITH acked AS (SELECT id, count(*) AS n FROM unnest(${sql.array(jobIds, 'uuid')}) AS id GROUP BY id),
-           locked AS (SELECT j.id, acked.n FROM jobs j JOIN acked ON acked.id = j.id ORDER BY j.id FOR UPDATE OF j)
-      UPDATE jobs SET attempts = attempts + locked.n, dispatched_at = coalesce(dispatched_at, now()),
-             status = CASE WHEN status = 'QUEUED' THEN 'DISPATCHED' ELSE status END
-        FROM locked WHERE jobs.id = locked.id
-      RETURNING jobs.id, jobs.status`);
-    const status = new Map(rows.map((row) => [row.id, row.status]));
-    return jobIds.map((jobId) => status.get(jobId) ?? null);
-  });
-  const results = batched(async (items: { machineId: string; report: z.infer<typeof jobResultEvent> }[]) => {
-    const records = items.map(({ machineId, report }, index) => ({
-      i: index,
-      job_id: report.jobId,
-      machine_id: machineId,
-      status: report.error?.code === 'CANCELLED' ? 'CANCELLED' : report.status,
-      // Game output is free text (an RCON answer may hold NUL): made storable rather than refused (storable.ts).
-      result: storableJson(report.result ?? null),
-      error: storableJson(report.error ?? null),
-      finished_at: report.finishedAt,
-    }));
-    // Whether each job is its machine's, and its result stored unless it already ended; rows locked in id order.
-    const mine = await pool.anyFirst(sql.type(z.object({ i: z.number() }))`
-      WITH r AS (
-        SELECT * FROM jsonb_to_recordset(${sql.jsonb(records)})
-          AS r(i integer, job_id uuid, machine_id uuid, status text, result jsonb, error jsonb, finished_at timestamptz)
-      ), mine AS (
-        SELECT r.i, j.id FROM r JOIN jobs j ON j.id = r.job_id AND j.machine_id = r.machine_id ORDER BY j.id FOR UPDATE OF j
-      ), at AS (
-        -- an agent's clock off ours must not date the end in the future or before the job existed
-        SELECT r.i, greatest(least(r.finished_at, now()), j.created_at) AS finished_at FROM r JOIN jobs j ON j.id = r.job_id
-      ), stored AS (
-        -- A job the sweep EXPIRED because its time was up was decided without this result (it was on its way, or the
-        -- database could not take it): the result wins, and the job keeps a note of the expiry it replaced.
-        UPDATE jobs SET status = r.status, error = r.error, finished_at = at.finished_at,
-               result = CASE WHEN jobs.status = 'EXPIRED' THEN coalesce(r.result, '{}'::jsonb) || jsonb_build_object('lateResult', jsonb_build_object(
-                   'expiredAt', to_char(jobs.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                   'message', 'the agent''s result arrived after the job was marked EXPIRED (' || coalesce(jobs.error->>'message', 'no message') || '); it replaces the expiry'))
-                 ELSE r.result END,
-               started_at = coalesce(started_at, at.finished_at), dispatched_at = coalesce(dispatched_at, at.finished_at)
-          FROM r JOIN mine ON mine.i = r.i JOIN at ON at.i = r.i
-         WHERE jobs.id = mine.id
-           AND (jobs.status IN ('QUEUED', 'DISPATCHED', 'RUNNING') OR (jobs.status = 'EXPIRED' AND jobs.error->>'code' = 'EXPIRED'))
-      )
-      SELECT i FROM mine`);
-    const known = new Set(mine);
-    return items.map((_, index) => known.has(index));
-  });
+  const announced = new Map<string, { machineId: string; job: JobEvent }>();
+  const reports = createJobReports(pool);
   return {
     /**
      * The machine an agent token belongs to, or null. A token pending from an install-code exchange becomes the
@@ -226,7 +164,7 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
      * A job announced with its content (as it was accepted) is sent from the announcement instead of being read back;
      * `announced` keeps it just for the `deliver` call that follows (gateway.ts), which takes it out again.
      */
-    announce(machineId: string, job: AnnouncedJob): void {
+    announce(machineId: string, job: JobEvent): void {
       announced.set(job.jobId, { machineId, job });
     },
     forget(jobId: string): void {
@@ -234,57 +172,26 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
     },
 
     /** A job as the agent receives it (`job`), if it is this machine's and not ended. */
-    async jobForAgent(machineId: string, jobId: string) {
+    jobForAgent(machineId: string, jobId: string): Promise<AgentJobRow | null> {
       const fresh = announced.get(jobId);
       if (fresh && fresh.machineId === machineId) {
         announced.delete(jobId);
         // Just accepted: not ended and no cancel yet (a cancel that races with the delivery is sent after it, see
         // AgentSession.deliver).
-        return { ...fresh.job, cancelRequested: false };
+        return Promise.resolve({ job: fresh.job, cancelRequested: false });
       }
-      return pool.maybeOne(sql.type(agentJob)`
-        SELECT ${AGENT_JOB_COLUMNS} FROM jobs
-         WHERE id = ${jobId} AND machine_id = ${machineId} AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING')`);
+      return jobForAgent(pool, machineId, jobId);
     },
 
-    /** The machine's jobs that have not ended, oldest first (sent when its agent connects). */
-    pendingJobs(machineId: string) {
-      return pool.any(sql.type(agentJob)`
-        SELECT ${AGENT_JOB_COLUMNS} FROM jobs
-         WHERE machine_id = ${machineId} AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING') AND expires_at > now()
-         ORDER BY created_at, id`);
-    },
+    /** The ids of the machine's jobs that have not ended, oldest first (sent when its agent connects). */
+    pendingJobIds: (machineId: string): Promise<readonly string[]> => pendingJobIds(pool, machineId),
 
-    /**
-     * Counts an acknowledged delivery; answers the job's status after it (CANCELLED: cancelled meanwhile). Acks that
-     * arrive together are stored with one statement.
-     */
-    markDispatched: (jobId: string): Promise<string | null> => dispatched.add(jobId),
-
-    /** Marks the job RUNNING unless it is further; false only when it is not this machine's job. */
-    async markRunning(machineId: string, jobId: string, progress?: { percent?: number | null; message?: string }): Promise<boolean> {
-      // The first report starts the job; a later one with progress records it (a job.updated event: sql/migrations/000025).
-      const reported = progress && (progress.percent !== undefined || progress.message !== undefined);
-      const value = reported ? sql.jsonb({ percent: progress.percent ?? null, message: progress.message ?? null }) : null;
-      // A query of its own: slonik's exists() would nest it, and a data-modifying WITH must be at the top level.
-      const found = await pool.query(sql.unsafe`
-        WITH job AS (SELECT id FROM jobs WHERE id = ${jobId} AND machine_id = ${machineId}),
-             started AS (
-               UPDATE jobs SET status = CASE WHEN jobs.status IN ('QUEUED', 'DISPATCHED') THEN 'RUNNING' ELSE jobs.status END,
-                               started_at = coalesce(started_at, now()), dispatched_at = coalesce(dispatched_at, now()),
-                               progress = coalesce(${value}::jsonb, progress)
-                 FROM job WHERE jobs.id = job.id AND (jobs.status IN ('QUEUED', 'DISPATCHED') OR (jobs.status = 'RUNNING' AND ${value}::jsonb IS NOT NULL)))
-        SELECT 1 FROM job`);
-      return found.rowCount > 0;
-    },
-
-    /**
-     * Stores an agent's result. A duplicate (the job already ended) changes nothing, except that a result wins over an
-     * expiry the sweep decided without it; false only when the job is not this machine's at all. Results that arrive
-     * together (from any agent) are stored with one statement; when it fails, each is stored on its own
-     * (sql/batched.ts), so one agent's result cannot fail another's.
-     */
-    storeResult: (machineId: string, report: z.infer<typeof jobResultEvent>): Promise<boolean> => results.add({ machineId, report }),
+    /** The agent acknowledged a job (jobs/reports.ts): answers its status after it. */
+    markDispatched: reports.markDispatched,
+    /** A `job:progress` (jobs/reports.ts). */
+    markRunning: reports.markRunning,
+    /** A `job:result` (jobs/reports.ts). */
+    storeResult: reports.storeResult,
 
     /** Every server of the machine as the agent needs it (`servers:sync`). */
     serverConfigs(machineId: string): Promise<readonly ServerConfig[]> {

@@ -5,26 +5,20 @@
  */
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
+import { jobEvent } from '../../schema/agentEvents.ts';
 
 export const AGENT_CHANNEL = 'gsm_agent';
-
-/** A job as its agent is sent it (`job`), carried by an announcement when short enough (jobs/store.ts). */
-export const announcedJob = z.object({
-  jobId: z.string(),
-  type: z.string(),
-  serverId: z.string().nullable(),
-  params: z.record(z.string(), z.unknown()),
-  deadline: z.string(),
-});
-export type AnnouncedJob = z.infer<typeof announcedJob>;
 
 export const agentNotification = z.object({
   type: z.enum(['servers_changed', 'token_rotated', 'machine_removed', 'job_dispatch', 'job_cancel', 'session_replaced']),
   machineId: z.string(),
   /** With job_dispatch and job_cancel. */
   jobId: z.string().optional(),
-  /** With a job_dispatch sent as the job is accepted: the job itself, so the gateway need not read it back. */
-  job: announcedJob.nullable().optional(),
+  /**
+   * With a job_dispatch sent as the job is accepted (jobs/delivery.ts, ANNOUNCE_NEW_JOB): the job message as the
+   * agent is sent it, so the gateway need not read it back.
+   */
+  job: jobEvent.nullable().optional(),
   /** With session_replaced: the connection generation that is now current. */
   generation: z.number().optional(),
 });

@@ -1,5 +1,5 @@
 /**
- * The accept path of a job on one game server, shared by the power and RCON routes and by scheduled task runs:
+ * Accept, for a job on one game server: the accept path shared by the power and RCON routes and by scheduled task runs:
  * lock the server (its jobs are accepted in order), set its desired status where the job changes it, write the job
  * with its delivery and, when asked, the audit entry — in ONE statement, so it is atomic by itself (the power routes
  * run it without a transaction: one round trip instead of six) and also fits in a caller's transaction.
@@ -10,7 +10,8 @@ import { conflict, notFound } from '../../schema/errors.ts';
 import { job, type Job, type JobType } from '../../schema/jobs.ts';
 import { uuidV7 } from '../../sql/uuidV7.ts';
 import type { Origin } from '../../schema/origin.ts';
-import { ANNOUNCE_NEW_JOB, JOB_COLUMNS, NEW_JOB_COLUMNS, newJobValues, type JobCreator } from './store.ts';
+import { JOB_COLUMNS, NEW_JOB_COLUMNS, newJobValues, type JobCreator } from './store.ts';
+import { ANNOUNCE_NEW_JOB } from './delivery.ts';
 
 export type DesiredStatus = 'RUNNING' | 'STOPPED';
 

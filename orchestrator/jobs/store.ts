@@ -1,13 +1,19 @@
 /**
- * Jobs in Postgres: the row every state-changing call becomes, created in the caller's transaction together with
- * graphile-worker's `add_job` and the delivery notification (so an accepted request is never lost, never half-done,
- * and reaches a connected agent as soon as it commits), and read back as the Job record.
+ * Jobs in Postgres: the row every state-changing call becomes, created in the caller's transaction together with its
+ * delivery (the first check at the end of the ack window, and the announcement: delivery.ts), so an accepted request
+ * is never lost, never half-done, and reaches a connected agent as soon as it commits; and read back as the Job
+ * record, one or a page of a cluster's.
+ *
+ * orchestrator/jobs/ is the only code that changes a job's row (test/architecture/jobWrites.test.ts checks it); the
+ * life of a job and the function of each step are in docs/architecture.md#the-life-of-a-job.
  */
 import { sql, type CommonQueryMethods, type ValueExpression } from 'slonik';
-import { job, type Job, type JobType } from '../../schema/jobs.ts';
+import type { z } from 'zod';
+import { job, type Job, type JobType, type jobListQuery } from '../../schema/jobs.ts';
 import type { Origin } from '../../schema/origin.ts';
-import { AGENT_CHANNEL } from '../gateway/notifications.ts';
 import { uuidV7 } from '../../sql/uuidV7.ts';
+import { fetchPage, orderBy } from '../../sql/listing.ts';
+import { ANNOUNCE_NEW_JOB, firstCheckAt } from './delivery.ts';
 
 export const JOB_COLUMNS = sql.fragment`
   j.id, j.cluster_id AS "clusterId", j.server_id AS "serverId", j.machine_id AS "machineId", j.player_id AS "playerId",
@@ -29,16 +35,6 @@ const DEFAULT_TTL_MS = 10 * 60_000;
 
 /** The graphile-worker task that delivered a job to its agent before the sweep (jobs accepted before sql/migrations/000009). */
 export const DISPATCH_TASK = 'jobs__dispatch';
-/**
- * When a job's delivery is first checked (the agent's ack window): from then on the sweep of every orchestrator
- * (orchestrator/worker/jobs__dispatch.ts) announces it again with back-off, or expires it.
- */
-export const FIRST_CHECK_MS = 5_000;
-/**
- * The announcement carries the job itself when its params are at most this long (NOTIFY payloads stop at 8000 bytes),
- * so the gateway sends it without reading it back; a longer one is read by the gateway.
- */
-const ANNOUNCED_PARAMS_MAX_BYTES = 6_000;
 
 export const getJob = (connection: CommonQueryMethods, jobId: string): Promise<Job> =>
   connection.one(sql.type(job)`SELECT ${JOB_COLUMNS} FROM jobs j WHERE j.id = ${jobId}`);
@@ -90,23 +86,11 @@ export function newJobValues(
     ${input.id ?? uuidV7()}::uuid, ${input.clusterId}::uuid, ${input.serverId}::uuid, ${input.machineId}::uuid, ${input.playerId ?? null}::uuid, ${input.taskId ?? null}::uuid, ${input.type}::text,
     ${sql.jsonb(input.params as never)}, ${by.kind}::text, ${by.id}::uuid, ${input.idempotencyKey ?? origin.idempotencyKey ?? null}::text,
     now() + make_interval(secs => ${ttlMs / 1000}),
-    CASE WHEN ${input.dispatch !== false}::boolean THEN now() + make_interval(secs => ${FIRST_CHECK_MS / 1000}) END`;
+    ${firstCheckAt(input.dispatch !== false)}`;
 }
 
 /**
- * Select-list item announcing the new job `j` (a CTE over the inserted row) to the gateway of its machine: the first
- * delivery goes out as the statement's transaction commits. The announcement carries what the agent is sent, so the
- * gateway need not read the job back (unless its params are long).
- */
-export const ANNOUNCE_NEW_JOB = sql.fragment`
-  CASE WHEN j.next_check_at IS NOT NULL AND j.machine_id IS NOT NULL THEN pg_notify(${AGENT_CHANNEL}, json_build_object(
-    'type', 'job_dispatch', 'machineId', j.machine_id, 'jobId', j.id,
-    'job', CASE WHEN octet_length(j.params::text) <= ${ANNOUNCED_PARAMS_MAX_BYTES} THEN json_build_object(
-      'jobId', j.id, 'type', j.type, 'serverId', j.server_id, 'params', j.params,
-      'deadline', to_char(j.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END)::text) END AS "announced"`;
-
-/**
- * Writes the job and schedules its delivery, in one statement on `tx` (the caller's transaction, which also holds the
+ * Accept (a job that is not one server's: a ban, a kick, a task run): writes the job and schedules its delivery, in one statement on `tx` (the caller's transaction, which also holds the
  * audit entry): the row (durable: the delivery sweep finds it even if no orchestrator heard the announcement) and
  * the announcement to the gateway, sent as the transaction commits.
  */
@@ -114,4 +98,22 @@ export async function createJob(tx: CommonQueryMethods, origin: Origin, input: N
   return tx.one(sql.type(job)`
     WITH j AS (INSERT INTO jobs ${NEW_JOB_COLUMNS} VALUES (${newJobValues(origin, input)}) RETURNING *)
     SELECT ${JOB_COLUMNS}, ${ANNOUNCE_NEW_JOB} FROM j`);
+}
+
+/** A page of the cluster's jobs (GET /api/v1/clusters/<id>/jobs): its filters, newest first unless `sort` says otherwise. */
+export function clusterJobPage(connection: CommonQueryMethods, clusterId: string, query: z.output<typeof jobListQuery>) {
+  const where = [
+    sql.fragment`j.cluster_id = ${clusterId}`,
+    ...(query.status ? [sql.fragment`j.status = ${query.status}`] : []),
+    ...(query.type ? [sql.fragment`j.type = ${query.type}`] : []),
+    ...(query.serverId ? [sql.fragment`j.server_id = ${query.serverId}`] : []),
+    ...(query.taskId ? [sql.fragment`j.task_id = ${query.taskId}`] : []),
+  ];
+  return fetchPage(connection, {
+    schema: job,
+    columns: JOB_COLUMNS,
+    from: sql.fragment`jobs j WHERE ${sql.join(where, sql.fragment` AND `)}`,
+    order: orderBy(query.sort, { createdAt: sql.fragment`j.created_at` }, sql.fragment`j.id`),
+    page: query,
+  });
 }

@@ -14,6 +14,7 @@ import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { recordAudit } from '../audit.ts';
 import { notifyAgent } from '../gateway/notifications.ts';
 import { acceptServerJob } from '../jobs/serverJobs.ts';
+import { cancelServerJobs } from '../jobs/cancel.ts';
 
 const SERVER_COLUMNS = sql.fragment`
   s.id, s.cluster_id AS "clusterId", s.machine_id AS "machineId", s.name, s.game_type AS "gameType",
@@ -212,8 +213,10 @@ export async function updateServer(
   return getServer(tx, serverId);
 }
 
-/** Deletes a server of `clusterId` on `tx` (the request's transaction, which has already cancelled its unfinished jobs). */
+/** Deletes a server of `clusterId` on `tx` (the request's transaction), with its jobs that have not ended (cancelled). */
 export async function deleteServer(tx: CommonQueryMethods, origin: Origin, clusterId: string, serverId: string): Promise<void> {
+  // Its jobs that have not ended can no longer be run.
+  await cancelServerJobs(tx, serverId);
   const machineId = await tx.oneFirst(sql.type(z.object({ machineId: z.string() }))`
     DELETE FROM servers WHERE id = ${serverId} RETURNING machine_id AS "machineId"`);
   // Its agent removes its files only on this explicit word (servers:sync's `deleted`).

@@ -20,8 +20,9 @@ import { randomUUID } from 'node:crypto';
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
-import type { JobEvents } from '../jobs/events.ts';
+import type { JobWaiters } from '../jobs/waiters.ts';
 import { acceptServerJob, DESIRED_BY_TYPE } from '../jobs/serverJobs.ts';
+import { addSkippedOccurrences, endRun, markRunStarted } from '../jobs/taskRuns.ts';
 import { requestBackup } from '../backups/store.ts';
 import { AppError } from '../../schema/errors.ts';
 import { JOB_STATUSES, FINISHED_STATUSES, type JobStatus } from '../../schema/jobs.ts';
@@ -35,7 +36,7 @@ const RENEW_EVERY_MS = 5_000;
 /** After a child job's own expiry, how long its end is still awaited before the step counts it as failed. */
 const CHILD_GRACE_MS = 60_000;
 
-export type RunnerDeps = { pool: DatabasePool; jobEvents: JobEvents };
+export type RunnerDeps = { pool: DatabasePool; jobWaiters: JobWaiters };
 
 type ChildEntry = { serverId: string; jobId: string | null; status: JobStatus | 'SKIPPED'; error: { code: string; message: string } | null };
 
@@ -87,7 +88,7 @@ export async function executeRun(deps: RunnerDeps, jobId: string, signal: AbortS
          AND (r.lease_until IS NULL OR r.lease_until < now())
       RETURNING r.job_id AS "jobId"`);
     if (!row) return false;
-    await tx.query(sql.unsafe`UPDATE jobs SET status = 'RUNNING', started_at = coalesce(started_at, now()) WHERE id = ${jobId} AND status = 'QUEUED'`);
+    await markRunStarted(tx, jobId);
     await scheduleResume(tx, jobId, LEASE_MS + 2_000);
     return true;
   });
@@ -154,7 +155,7 @@ async function drive(deps: RunnerDeps, jobId: string, owner: string, signal: Abo
         // Waits out the step's delay, then looks again (the task may have been deleted meanwhile); a cancel (the
         // job's end) cuts the wait short, so a cancelled run ends now rather than after the delay.
         const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-        await Promise.race([deps.jobEvents.waitForEnd(jobId, state.dueInMs), aborted]);
+        await Promise.race([deps.jobWaiters.waitForEnd(jobId, state.dueInMs), aborted]);
         continue;
       }
       children = await startStep(pool, jobId, owner, state, step);
@@ -194,7 +195,7 @@ async function startStep(pool: DatabasePool, jobId: string, owner: string, state
     const held = await tx.maybeOneFirst(sql.type(z.object({ held: z.boolean() }))`
       SELECT true AS held FROM task_runs WHERE job_id = ${jobId} AND lease_owner = ${owner} AND step_jobs IS NULL FOR UPDATE`);
     if (!held) throw new LeaseLost();
-    // Shares the lock a cancel takes (api/routes/jobs.ts): a run cancelled by now starts no step.
+    // Shares the lock a cancel takes (jobs/cancel.ts): a run cancelled by now starts no step.
     const status = await tx.oneFirst(sql.type(z.object({ status: z.string() }))`SELECT status FROM jobs WHERE id = ${jobId} FOR SHARE`);
     if (status !== 'RUNNING') return null;
     const statuses = new Map(
@@ -262,7 +263,7 @@ async function awaitChild(deps: RunnerDeps, child: ChildEntry, signal: AbortSign
   let row = await read();
   if (!FINISHED_STATUSES.has(row.status)) {
     const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-    await Promise.race([deps.jobEvents.waitForEnd(child.jobId, row.waitMs + CHILD_GRACE_MS), aborted]);
+    await Promise.race([deps.jobWaiters.waitForEnd(child.jobId, row.waitMs + CHILD_GRACE_MS), aborted]);
     signal.throwIfAborted();
     row = await read();
   }
@@ -299,22 +300,13 @@ async function finishIn(tx: CommonQueryMethods, jobId: string, owner: string, st
   const mine = await tx.query(sql.unsafe`
     UPDATE task_runs SET lease_owner = NULL, lease_until = now() WHERE job_id = ${jobId} AND lease_owner = ${owner}`);
   if (mine.rowCount !== 1) throw new LeaseLost();
-  const jobStatus = sql.type(z.object({ status: z.string() }));
-  // A run cancelled meanwhile keeps its status (read afresh: the cancel may have committed while this waited).
-  const finalStatus =
-    (await tx.maybeOneFirst(jobStatus`
-      UPDATE jobs SET status = ${status}, finished_at = now(), result = ${sql.jsonb(result as never)},
-                      error = ${ending ? sql.jsonb({ code: ending.code, message: ending.message }) : null}
-       WHERE id = ${jobId} AND status IN ('QUEUED', 'RUNNING')
-      RETURNING status`)) ?? (await tx.oneFirst(jobStatus`SELECT status FROM jobs WHERE id = ${jobId}`));
+  // A run cancelled meanwhile keeps its status.
+  const finalStatus = await endRun(tx, jobId, { status, result, error: ending ? { code: ending.code, message: ending.message } : null });
   const skipped = await tx.maybeOneFirst(sql.type(z.object({ skipped: z.array(z.unknown()) }))`
     WITH previous AS (SELECT skipped_occurrences FROM tasks WHERE id = ${state.taskId} AND last_run_job_id = ${jobId} FOR UPDATE)
     UPDATE tasks t SET last_run_status = ${finalStatus}, skipped_occurrences = '[]' FROM previous
      WHERE t.id = ${state.taskId} AND t.last_run_job_id = ${jobId}
     RETURNING previous.skipped_occurrences AS skipped`);
-  if (skipped && skipped.length > 0) {
-    await tx.query(sql.unsafe`
-      UPDATE jobs SET result = coalesce(result, '{}') || jsonb_build_object('skippedOccurrences', ${sql.jsonb(skipped as never)}::jsonb) WHERE id = ${jobId}`);
-  }
+  if (skipped && skipped.length > 0) await addSkippedOccurrences(tx, jobId, skipped);
   await tx.query(sql.unsafe`SELECT graphile_worker.remove_job(${runKey(jobId)})`);
 }

@@ -4,7 +4,7 @@
  */
 import type { TaskList } from 'graphile-worker';
 import type { DatabasePool } from '../../sql/pool.ts';
-import type { JobEvents } from '../jobs/events.ts';
+import type { JobWaiters } from '../jobs/waiters.ts';
 import { DISPATCH_TASK } from '../jobs/store.ts';
 import { dispatchTask } from './jobs__dispatch.ts';
 import { RUN_TASK, TRIGGER_TASK } from '../tasks/store.ts';
@@ -13,7 +13,7 @@ import { runTask } from './tasks__run.ts';
 import { BAN_EXPIRE_TASK } from '../players/bans.ts';
 import { expireBanTask } from './bans__expire.ts';
 
-export type TaskDeps = { pool: DatabasePool; jobEvents: JobEvents };
+export type TaskDeps = { pool: DatabasePool; jobWaiters: JobWaiters };
 
 /** Every task but `tasks__run`: short jobs, run by the main runner (`orchestrator/worker/worker.ts`). */
 export const createTaskList = (deps: TaskDeps): TaskList => ({

@@ -1,7 +1,7 @@
 /**
  * The orchestrator's job runners: graphile-worker over its own pg pool (with an `error` listener, so a Postgres restart
  * does not crash the process), a second one for task runs alone (RUN_CONCURRENCY), and two beats of their own: the
- * sweep of due job deliveries (orchestrator/worker/jobs__dispatch.ts) and the fold of player activity
+ * sweep of due job deliveries (orchestrator/jobs/deliverySweep.ts) and the fold of player activity
  * (players/activity.ts). Task handlers live in orchestrator/worker/<domain>__<action>.ts and are listed in
  * orchestrator/worker/taskList.ts.
  */
@@ -10,7 +10,7 @@ import type { Logger } from '../../schema/logger.ts';
 import { createWorkerLogger } from '../../sql/workerLogger.ts';
 import { createPgPool } from '../../sql/pgPool.ts';
 import { createRunTaskList, createTaskList, type TaskDeps } from './taskList.ts';
-import { startDeliverySweeper } from './jobs__dispatch.ts';
+import { startDeliverySweeper } from '../jobs/deliverySweep.ts';
 import { startActivityFolder } from '../players/activity.ts';
 import { startSequencer } from '../events/sequencer.ts';
 import { startDeliverer, type Deliverer, type DelivererOptions } from '../webhooks/deliverer.ts';

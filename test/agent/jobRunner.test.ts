@@ -187,6 +187,23 @@ test('malformed jobs are refused, and nothing is accepted before init', async (t
   t.deepEqual(executor.log, []);
 });
 
+test('a job message is checked against its one schema (schema/agentEvents.ts jobEvent): the refusal names the first wrong field', async (t) => {
+  const { runner, executor } = await setup(t);
+  const refused = (data: unknown) => runner.receive(data);
+  t.deepEqual(refused({ ...job('t', 's1'), type: 'TELEPORT' }), { accepted: false, reason: 'unsupported job type TELEPORT' });
+  t.deepEqual(refused({ ...job('t', 's1'), type: 'TASK_RUN' }), { accepted: false, reason: 'unsupported job type TASK_RUN' });
+  t.deepEqual(refused({ ...job('s', 's1'), serverId: 7 }), { accepted: false, reason: 'invalid serverId' });
+  t.deepEqual(refused({ ...job('p', 's1'), params: null }), { accepted: false, reason: 'invalid params' });
+  t.deepEqual(refused({ ...job('d', 's1'), deadline: 'soon' }), { accepted: false, reason: 'invalid deadline' });
+  t.deepEqual(refused({ ...job('x'.repeat(129), 's1') }), { accepted: false, reason: 'invalid jobId' });
+  t.deepEqual(refused(null), { accepted: false, reason: 'invalid job' });
+  t.deepEqual(refused('a job'), { accepted: false, reason: 'invalid job' });
+  // The service's own message: a UUID, a null server (none needed), an ISO deadline.
+  t.deepEqual(refused({ ...job('0196a1f2-7c3e-7d4a-9b1c-2d3e4f5a6b7c', null, 'ok', 'BAN') }), { accepted: true });
+  await runner.idle();
+  t.deepEqual(executor.log, ['start 0196a1f2-7c3e-7d4a-9b1c-2d3e4f5a6b7c', 'end 0196a1f2-7c3e-7d4a-9b1c-2d3e4f5a6b7c']);
+});
+
 test('the outbox survives a restart and is re-sent, oldest first, until acknowledged', async (t) => {
   const frozen = Date.now(); // every finishedAt ties: the order must come from the outbox itself, not from the clock
   const first = await setup(t, undefined, () => frozen);

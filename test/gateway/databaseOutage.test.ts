@@ -8,7 +8,7 @@ import test from 'ava';
 import { io } from 'socket.io-client';
 import { sql } from 'slonik';
 import { SourceRconClient } from '../../agent/rcon/sourceRcon.ts';
-import { sweepDueJobs } from '../../orchestrator/worker/jobs__dispatch.ts';
+import { sweepDueJobs } from '../../orchestrator/jobs/deliverySweep.ts';
 import { body, json } from '../support/app.ts';
 import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, socketIoAgent, type GatewayApp } from '../support/gateway.ts';

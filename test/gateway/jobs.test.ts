@@ -10,6 +10,7 @@ import { body, json } from '../support/app.ts';
 import { createCluster, signUp } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { until } from '../support/wait.ts';
+import { jobEvent } from '../../schema/agentEvents.ts';
 
 let app: GatewayApp;
 test.before(async () => {
@@ -57,6 +58,10 @@ test('a job is delivered at once, its result stored once and acknowledged, dupli
   const accepted = await body(await app.request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: owner.auth }));
   await until(async () => (await jobStatus(accepted.id)) === 'DISPATCHED', 'the acknowledged job to be DISPATCHED', 10_000);
   t.like(jobs[0], { jobId: accepted.id, type: 'START', serverId: server.id });
+  // Exactly the job message of schema/agentEvents.ts, as the agent checks it; its deadline is the job's expiresAt.
+  t.deepEqual(jobEvent.parse(jobs[0]), jobs[0]);
+  t.deepEqual(Object.keys(jobs[0]).sort(), ['deadline', 'jobId', 'params', 'serverId', 'type']);
+  t.is((jobs[0] as unknown as { deadline: string }).deadline, accepted.expiresAt);
 
   agent.emit('job:progress', { jobId: accepted.id, status: 'RUNNING' });
   const result = { jobId: accepted.id, status: 'SUCCEEDED', result: { message: 'online' }, finishedAt: new Date().toISOString() };

@@ -96,7 +96,8 @@ async function moduleGraph(entry: string): Promise<string[]> {
 }
 
 /** The orchestrator role's own machinery: its starter, the gateway's connections, the job runners and their tasks. */
-const ORCHESTRATOR_ROLE = /^orchestrator\/(service\.ts$|worker\/|gateway\/(?!notifications\.ts$)|tasks\/runner\.ts$|webhooks\/deliverer\.ts$)/;
+const ORCHESTRATOR_ROLE =
+  /^orchestrator\/(service\.ts$|worker\/|jobs\/deliverySweep\.ts$|gateway\/(?!notifications\.ts$)|tasks\/runner\.ts$|webhooks\/deliverer\.ts$)/;
 
 test('the web side (api/service.ts) imports nothing of the orchestrator role: no gateway, no job runner', async (t) => {
   const [web, orchestrator] = await Promise.all([moduleGraph('api/service.ts'), moduleGraph('orchestrator/service.ts')]);
@@ -107,6 +108,7 @@ test('the web side (api/service.ts) imports nothing of the orchestrator role: no
   // The pattern names what the orchestrator role really is made of.
   t.true(orchestrator.includes('orchestrator/gateway/gateway.ts'));
   t.true(orchestrator.includes('orchestrator/worker/worker.ts'));
+  t.true(orchestrator.includes('orchestrator/jobs/deliverySweep.ts'));
   t.false(orchestrator.some((source) => source.startsWith('api/')));
 });
 

@@ -68,7 +68,7 @@ export async function startGatewayApp(
     ? await startWorker({
         databaseUrl: app.database.url,
         logger: app.deps.logger,
-        tasks: { pool: app.pool, jobEvents: app.deps.jobEvents },
+        tasks: { pool: app.pool, jobWaiters: app.deps.jobWaiters },
         eventRetentionDays: app.config.EVENT_RETENTION_DAYS,
         webhooks: {
           allowPrivate: app.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,

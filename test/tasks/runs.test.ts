@@ -133,7 +133,7 @@ test.serial('several orchestrator workers and duplicated scheduler jobs: each oc
       await startWorker({
         databaseUrl: app.database.url,
         logger: app.deps.logger,
-        tasks: { pool: app.pool, jobEvents: app.deps.jobEvents },
+        tasks: { pool: app.pool, jobWaiters: app.deps.jobWaiters },
         eventRetentionDays: app.config.EVENT_RETENTION_DAYS,
         webhooks: { allowPrivate: true, userAgent: 'gsm-test' },
       }),

@@ -328,7 +328,7 @@ test('run now: 202 with the TASK_RUN job, also for a disabled task; 409 while a 
 
   // Cancelled while QUEUED (no orchestrator here): the executor then finds it ended and the task says so.
   t.is((await app().request(`/api/v1/jobs/${run.id}/cancel`, { method: 'POST', headers: owner.auth })).status, 200);
-  await executeRun({ pool: app().pool, jobEvents: app().deps.jobEvents }, run.id, new AbortController().signal);
+  await executeRun({ pool: app().pool, jobWaiters: app().deps.jobWaiters }, run.id, new AbortController().signal);
   t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { lastRunStatus: 'CANCELLED' });
   const second = await body(await app().request(`/api/v1/tasks/${created.id}/run`, { method: 'POST', headers: owner.auth }));
   t.is(second.status, 'QUEUED', 'a new run may start');
@@ -338,7 +338,7 @@ test('run now: 202 with the TASK_RUN job, also for a disabled task; 409 while a 
   const cancelled = await app().request(`/api/v1/jobs/${second.id}/cancel`, { method: 'POST', headers: owner.auth });
   t.is(cancelled.status, 200);
   t.like(await body(cancelled), { status: 'CANCELLED', error: { code: 'CANCELLED' } });
-  await executeRun({ pool: app().pool, jobEvents: app().deps.jobEvents }, second.id, new AbortController().signal);
+  await executeRun({ pool: app().pool, jobWaiters: app().deps.jobWaiters }, second.id, new AbortController().signal);
   t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { lastRunStatus: 'CANCELLED' });
   t.is((await body(await get(`/api/v1/clusters/${clusterId}/jobs?taskId=${created.id}&type=broadcast`))).meta.total, 0, 'no step was started');
   t.is((await app().request(`/api/v1/jobs/${second.id}/cancel`, { method: 'POST', headers: owner.auth })).status, 409);
@@ -361,7 +361,7 @@ test('an occurrence skipped while a run is under way leaves its RUNNING; the run
   t.like(await handleTaskOccurrence(app().pool, created.id, due, () => due), { outcome: 'SKIPPED' });
   t.like(await body(await get(`/api/v1/tasks/${created.id}`)), { lastRunStatus: 'RUNNING', lastRunAt: started.lastRunAt });
 
-  await executeRun({ pool: app().pool, jobEvents: app().deps.jobEvents }, run.id, new AbortController().signal);
+  await executeRun({ pool: app().pool, jobWaiters: app().deps.jobWaiters }, run.id, new AbortController().signal);
   const ended = await body(await get(`/api/v1/jobs/${run.id}`));
   t.is(ended.status, 'SUCCEEDED');
   t.deepEqual(ended.result.skippedOccurrences, [{ scheduledAt: due.toISOString(), status: 'SKIPPED' }]);
@@ -372,7 +372,7 @@ test('a cancelled run that ends late (its step still under way) does not write o
   const { clusterId, serverIds } = await setup();
   // No agent: the STOP job stays QUEUED, so the first run's executor waits on it after the run is cancelled.
   const created = await body(await post(`/api/v1/clusters/${clusterId}/tasks`, { ...NIGHTLY([serverIds[0]!]), steps: [{ type: 'STOP' }] }));
-  const deps = { pool: app().pool, jobEvents: app().deps.jobEvents };
+  const deps = { pool: app().pool, jobWaiters: app().deps.jobWaiters };
   const first = await body(await app().request(`/api/v1/tasks/${created.id}/run`, { method: 'POST', headers: owner.auth }));
   const executing = executeRun(deps, first.id, new AbortController().signal);
   let stop: { id: string } | undefined;

@@ -1,6 +1,8 @@
 /**
- * Waiting for jobs without polling and without a database connection per waiter: one LISTEN connection per process
- * on `gsm_job` (a trigger announces every status change, sql/migrations/000004_jobs.sql), fanned out to in-process waiters.
+ * Waiters for a job's status (a request's `?wait=N`, a task run's steps): no polling and no database connection per
+ * waiter, but one LISTEN connection per process on `gsm_job` (the trigger of sql/functions/gsm_jobs_notify.sql
+ * announces every status change as it commits), fanned out to the waiters in this process. Not to be confused with
+ * the event log (orchestrator/events/), which records what happened for the API and webhooks.
  */
 import { sql } from 'slonik';
 import { z } from 'zod';
@@ -13,7 +15,7 @@ const CHANNEL = 'gsm_job';
 
 type Waiter = { accept: (status: JobStatus) => boolean; resolve: (status: JobStatus | null) => void };
 
-export type JobEvents = {
+export type JobWaiters = {
   /** Resolves with the job's status once `accept` takes it (checked against the current status first), or null after `timeoutMs`. */
   waitFor: (jobId: string, accept: (status: JobStatus) => boolean, timeoutMs: number) => Promise<JobStatus | null>;
   /** Resolves true when the job has ended within `timeoutMs`. */
@@ -26,7 +28,7 @@ export type JobEvents = {
   close: () => Promise<void>;
 };
 
-export async function createJobEvents(options: { pool: DatabasePool; databaseUrl: string; logger: Logger }): Promise<JobEvents> {
+export async function createJobWaiters(options: { pool: DatabasePool; databaseUrl: string; logger: Logger }): Promise<JobWaiters> {
   const waiters = new Map<string, Set<Waiter>>();
   const deliver = (jobId: string, status: JobStatus) => {
     for (const waiter of waiters.get(jobId) ?? []) if (waiter.accept(status)) waiter.resolve(status);
@@ -63,7 +65,7 @@ export async function createJobEvents(options: { pool: DatabasePool; databaseUrl
   };
   const ended = (status: JobStatus) => FINISHED_STATUSES.has(status);
 
-  const waitFor: JobEvents['waitFor'] = (jobId, accept, timeoutMs) =>
+  const waitFor: JobWaiters['waitFor'] = (jobId, accept, timeoutMs) =>
     new Promise((resolve) => {
       const waiter = register(jobId, accept, timeoutMs, resolve);
       // The change may have happened before the waiter was registered: look once.
