@@ -8,6 +8,8 @@ import test from 'ava';
 import { sql } from 'slonik';
 import { createAuthenticator } from '../../api/identity/principal.ts';
 import { setTier } from '../../api/identity/users.ts';
+import { startPrincipalCache } from '../../api/identity/principalCache.ts';
+import { captureLogs } from '../support/logs.ts';
 import { body, json, startTestApp, type TestApp } from '../support/app.ts';
 import { addMember, createApiToken, createCluster, PASSWORD, signUp, type TestUser } from '../support/identity.ts';
 import { until } from '../support/wait.ts';
@@ -165,4 +167,25 @@ test.serial("a user's tier changed by another writer reaches B's principal withi
   await setTier(a.pool, owner.email, 'PRO');
   await until(async () => (await onB.resolve(token.auth.Authorization)).principal.user.tier === 'PRO', "B seeing the user's new tier", ACROSS_NODES_MS);
   t.pass();
+});
+
+test.serial('the cache is bounded: the oldest entry goes first, and none is answered past its age', async (t) => {
+  const cache = await startPrincipalCache<string>({ databaseUrl: a.database.url, logger: captureLogs().logger, maxEntries: 2, maxAgeMs: 300 });
+  try {
+    await until(async () => cache.active(), 'the cache listening', 5_000);
+    for (const key of ['one', 'two', 'three']) cache.storePrincipal(key, key, [`t:${key}`], cache.epoch());
+    t.is(cache.principal('one'), undefined);
+    t.is(cache.principal('two'), 'two');
+    t.is(cache.principal('three'), 'three');
+    // A read that overlapped an invalidation is not kept.
+    const epoch = cache.epoch();
+    await a.pool.query(sql.unsafe`SELECT pg_notify('gsm_principal', 't:two')`);
+    await until(async () => cache.principal('two') === undefined, 'the invalidation', ACROSS_NODES_MS);
+    cache.storePrincipal('four', 'four', ['t:four'], epoch);
+    t.is(cache.principal('four'), undefined);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    t.is(cache.principal('three'), undefined);
+  } finally {
+    await cache.close();
+  }
 });
