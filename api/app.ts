@@ -34,7 +34,7 @@ import { installOnboardingPageRoutes } from './routes/onboardingPages.ts';
 import { installDashboardRoutes } from './routes/dashboard.ts';
 import { installConsoleRoutes } from './routes/console.ts';
 import { installWebhookRoutes } from './routes/webhooks.ts';
-import { createAuthenticator, principalOf } from './identity/principal.ts';
+import { createAuthenticator, principalChanges, principalOf } from './identity/principal.ts';
 import { authorize, authorizeResource } from './identity/access.ts';
 import type { Context, Middleware } from 'koa';
 
@@ -52,6 +52,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
   const api = new Api(accessHooks(deps));
 
   koa.use(observeRequest(deps.logger, deps.metrics));
+  if (deps.principals) koa.use(principalChanges(deps.principals));
   koa.use(errorHandler(deps.logger));
   koa.use(cors(deps.config.CORS_ORIGINS));
   koa.use(jsonBody());

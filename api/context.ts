@@ -12,6 +12,8 @@ import type { JobWaiters } from '../orchestrator/jobs/waiters.ts';
 import type { EventFeed } from '../orchestrator/events/feed.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Live } from '../orchestrator/live/live.ts';
+import type { PrincipalCache } from './identity/principalCache.ts';
+import type { ResolvedPrincipal } from './identity/principal.ts';
 
 export type AppDeps = {
   config: Config;
@@ -34,4 +36,6 @@ export type AppDeps = {
   live: Live;
   /** Sends invitations and password resets; null without SMTP_URL. */
   mailer: Mailer | null;
+  /** Who bearer tokens are and users' roles, kept while invalidations are heard (docs/access.md); null: not cached. */
+  principals?: PrincipalCache<ResolvedPrincipal> | null;
 };

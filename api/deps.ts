@@ -19,6 +19,8 @@ import { createJobWaiters } from '../orchestrator/jobs/waiters.ts';
 import { startEventFeed } from '../orchestrator/events/feed.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createLive } from '../orchestrator/live/live.ts';
+import { startPrincipalCache } from './identity/principalCache.ts';
+import type { ResolvedPrincipal } from './identity/principal.ts';
 
 export async function createRateLimiter(config: Config, logger: Logger): Promise<RateLimiter | null> {
   if (config.RATE_LIMIT === 'off') return null;
@@ -53,6 +55,8 @@ export async function createAppDeps(input: {
     logger: input.logger,
     corsOrigins: input.config.CORS_ORIGINS,
   });
+  // Only a process serving the API resolves bearer tokens.
+  const principals = (input.api ?? true) ? await startPrincipalCache<ResolvedPrincipal>({ databaseUrl: input.databaseUrl, logger: input.logger }) : null;
   const metrics = createHttpMetrics({ defaults: input.defaultMetrics ?? true });
   const domainMetrics = registerDomainMetrics(metrics.registry, { pool: input.pool, clusterLabels: input.config.METRICS_CLUSTER_LABELS });
   return {
@@ -69,7 +73,9 @@ export async function createAppDeps(input: {
     eventFeed,
     mailer,
     live,
+    principals,
     close: async () => {
+      await principals?.close();
       mailer?.close();
       await live.close();
       await eventFeed.close();

@@ -1,6 +1,8 @@
 /**
  * LISTEN on a Postgres channel over a dedicated connection, re-opened when it drops (a Postgres restart), so that
- * notifications keep arriving. One per process and channel: waiters fan out in memory.
+ * notifications keep arriving. One per process and channel: waiters fan out in memory. `onListening` and `onLost` tell
+ * a listener that must know whether it could have missed a notification (the principal cache) when the connection
+ * listens and when it is gone; `notify` sends a notification over the same connection (it never waits for the pool).
  */
 import type pg from 'pg';
 import type { Logger } from '../schema/logger.ts';
@@ -14,7 +16,9 @@ export async function listen(options: {
   channel: string;
   logger: Logger;
   onPayload: (payload: string) => void;
-}): Promise<{ close: () => Promise<void> }> {
+  onListening?: () => void;
+  onLost?: () => void;
+}): Promise<{ close: () => Promise<void>; notify: (payload: string) => Promise<void>; backendPid: () => number | null }> {
   const pool = createPgPool(options.databaseUrl, { max: 1, logger: options.logger, name: `listen-${options.channel}` });
   let client: pg.PoolClient | undefined;
   let closed = false;
@@ -27,6 +31,7 @@ export async function listen(options: {
     if (failed === undefined || failed !== client) return;
     client = undefined;
     failed.release(true);
+    options.onLost?.();
     if (!closed) setTimeout(() => void connect(), RETRY_MS);
   };
   const connect = async (): Promise<void> => {
@@ -44,7 +49,9 @@ export async function listen(options: {
         if (message.channel === options.channel && message.payload) options.onPayload(message.payload);
       });
       current.on('error', () => retry(mine));
+      current.on('end', () => retry(mine));
       await current.query(`LISTEN ${options.channel}`);
+      if (client === mine) options.onListening?.();
     } catch (error) {
       options.logger.warn({ err: error, channel: options.channel }, 'could not listen; retrying');
       if (current) retry(current);
@@ -53,6 +60,11 @@ export async function listen(options: {
   };
   await connect();
   return {
+    backendPid: () => (client as (pg.PoolClient & { processID?: number }) | undefined)?.processID ?? null,
+    async notify(payload) {
+      if (!client) throw new Error(`not listening on ${options.channel}`);
+      await client.query('SELECT pg_notify($1, $2)', [options.channel, payload]);
+    },
     async close() {
       closed = true;
       const current = client;

@@ -29,6 +29,12 @@ export interface RateLimiter {
    */
   peek(key: string, bucket: Bucket): Promise<Decision>;
   /**
+   * Spends one token of each `{ key, bucket }` in turn, in one round trip to the store, stopping at the first that
+   * refuses: answers the decisions up to and including that one (the buckets after it are not spent). Rejects as
+   * `take` does.
+   */
+  takeAll(targets: readonly { key: string; bucket: Bucket }[]): Promise<Decision[]>;
+  /**
    * Counts `holder` against every slot's cap, all or none: answers the first slot that is already full (nothing is
    * held then), or null once the holder is counted in all of them. Holding again what is already held is allowed.
    * Rejects with RateLimiterUnavailableError when the store cannot answer (nothing is held then either).

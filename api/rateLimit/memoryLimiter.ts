@@ -44,6 +44,16 @@ export class MemoryLimiter implements RateLimiter {
   }
 
   /** Synchronous work in an already-resolved promise: no timer, no I/O on the request path. */
+  async takeAll(targets: readonly { key: string; bucket: Bucket }[]): Promise<Decision[]> {
+    const decisions: Decision[] = [];
+    for (const target of targets) {
+      const decision = await this.take(target.key, target.bucket);
+      decisions.push(decision);
+      if (!decision.allowed) break;
+    }
+    return decisions;
+  }
+
   take(key: string, bucket: Bucket): Promise<Decision> {
     return Promise.resolve(this.takeNow(key, bucket));
   }

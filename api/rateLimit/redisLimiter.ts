@@ -65,6 +65,37 @@ return { allowed, string.format('%.17g', tokens), string.format('%.17g', now) }
 `;
 
 /**
+ * The take script over several buckets in one round trip: KEYS[i] with ARGV[2i-1] (burst) and ARGV[2i] (refill per
+ * minute), spent in order up to the first that refuses (nothing after it is spent). Answers { now ms, allowed₁,
+ * tokens₁, allowed₂, tokens₂, … } for the buckets looked at.
+ */
+const TAKE_ALL_SCRIPT = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local answer = { string.format('%.17g', now) }
+for i, key in ipairs(KEYS) do
+  local burst = tonumber(ARGV[2 * i - 1])
+  local perMinute = tonumber(ARGV[2 * i])
+  local state = redis.call('HMGET', key, 'tokens', 'at')
+  local tokens = burst
+  if state[1] and state[2] then
+    tokens = math.min(burst, tonumber(state[1]) + math.max(0, now - tonumber(state[2])) * perMinute / 60000)
+  end
+  if tokens < 1 then
+    table.insert(answer, 0)
+    table.insert(answer, string.format('%.17g', tokens))
+    return answer
+  end
+  tokens = tokens - 1
+  redis.call('HSET', key, 'tokens', string.format('%.17g', tokens), 'at', string.format('%.17g', now))
+  redis.call('PEXPIRE', key, math.ceil((burst - tokens) * 60000 / perMinute))
+  table.insert(answer, 1)
+  table.insert(answer, string.format('%.17g', tokens))
+end
+return answer
+`;
+
+/**
  * KEYS: the caps' sorted sets. ARGV[1]: the holder. ARGV[2]: the lease in ms. ARGV[3…]: each key's cap, or nothing to
  * renew without checking. Answers 0 once the holder is counted in every key, else the (1-based) index of a full key,
  * having counted it nowhere. Expired holders are dropped on the way.
@@ -90,6 +121,7 @@ return 0
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 const TAKE_SHA = sha1(TAKE_SCRIPT);
 const HOLD_SHA = sha1(HOLD_SCRIPT);
+const TAKE_ALL_SHA = sha1(TAKE_ALL_SCRIPT);
 
 export type RedisLimiterOptions = {
   /** Prepended to every key, so several installations can share one Redis. Default DEFAULT_PREFIX. */
@@ -136,6 +168,7 @@ export class RedisLimiter implements RateLimiter {
       // Warms Redis's script cache; a miss is handled by take() anyway.
       client.scriptLoad(TAKE_SCRIPT).catch(() => undefined);
       client.scriptLoad(HOLD_SCRIPT).catch(() => undefined);
+      client.scriptLoad(TAKE_ALL_SCRIPT).catch(() => undefined);
     });
   }
 
@@ -145,6 +178,10 @@ export class RedisLimiter implements RateLimiter {
 
   take(key: string, bucket: Bucket): Promise<Decision> {
     return this.#withDeadline(this.#run(`${this.#prefix}${bucket.name}:${key}`, bucket, false));
+  }
+
+  takeAll(targets: readonly { key: string; bucket: Bucket }[]): Promise<Decision[]> {
+    return this.#withDeadline(this.#runAll(targets));
   }
 
   peek(key: string, bucket: Bucket): Promise<Decision> {
@@ -229,6 +266,21 @@ export class RedisLimiter implements RateLimiter {
     const reply = await this.#script(TAKE_SCRIPT, TAKE_SHA, { keys: [key], arguments: args });
     if (!Array.isArray(reply) || reply.length !== 3) throw new Error(`Unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
     return decisionFor(bucket, Number(reply[1]), Number(reply[2]), reply[0] === 1);
+  }
+
+  async #runAll(targets: readonly { key: string; bucket: Bucket }[]): Promise<Decision[]> {
+    const keys = targets.map((target) => `${this.#prefix}${target.bucket.name}:${target.key}`);
+    const args = targets.flatMap((target) => [String(target.bucket.burst), String(target.bucket.perMinute)]);
+    const reply = await this.#script(TAKE_ALL_SCRIPT, TAKE_ALL_SHA, { keys, arguments: args });
+    if (!Array.isArray(reply) || reply.length < 3 || reply.length % 2 !== 1 || reply.length > 1 + 2 * targets.length) {
+      throw new Error(`Unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
+    }
+    const now = Number(reply[0]);
+    const decisions: Decision[] = [];
+    for (let index = 1; index < reply.length; index += 2) {
+      decisions.push(decisionFor(targets[(index - 1) / 2]!.bucket, Number(reply[index + 1]), now, reply[index] === 1));
+    }
+    return decisions;
   }
 
   async close(): Promise<void> {

@@ -221,3 +221,34 @@ test('peek answers whether a token is left and spends none', async (t) => {
   t.like(await limiter.take('peeked', TINY), { allowed: true, remaining: 0 });
   t.like(await limiter.peek('peeked', TINY), { allowed: false, remaining: 0 });
 });
+
+test('takeAll spends several buckets in one round trip, in order, and stops at the first that refuses', async (t) => {
+  const WIDE: Bucket = { name: 'WIDE', perMinute: 60, burst: 5 };
+  const NARROW: Bucket = { name: 'NARROW', perMinute: 1, burst: 1 };
+  const targets = [
+    { key: 'all-a', bucket: WIDE },
+    { key: 'all-b', bucket: NARROW },
+    { key: 'all-c', bucket: NARROW },
+  ];
+  const first = await limiter.takeAll(targets);
+  t.deepEqual(
+    first.map((decision) => [decision.allowed, decision.remaining]),
+    [
+      [true, 4],
+      [true, 0],
+      [true, 0],
+    ],
+  );
+  // all-b is empty now: all-a is spent, all-b refuses, all-c is not looked at.
+  const second = await limiter.takeAll([targets[0]!, targets[1]!, { key: 'all-d', bucket: NARROW }]);
+  t.deepEqual(
+    second.map((decision) => [decision.allowed, decision.remaining]),
+    [
+      [true, 3],
+      [false, 0],
+    ],
+  );
+  t.true(second[1]!.retryAfterSeconds > 0);
+  t.like(await limiter.take('all-d', NARROW), { allowed: true, remaining: 0 });
+  t.like(await limiter.take('all-a', WIDE), { allowed: true, remaining: 2 });
+});

@@ -23,14 +23,21 @@ export type TestApp = App & {
   config: Config;
   pool: DatabasePool;
   database: TestDatabase;
+  /** The session key: a second node (`startTestApp(env, { node: app })`) shares it, as nodes of one installation do. */
+  pasetoKey: string;
   logs: () => Record<string, unknown>[];
   /** fetch against the app, relative path. */
   request: (path: string, init?: RequestInit) => Promise<Response>;
   close: () => Promise<void>;
 };
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+/**
+ * `node`: start another API process of the same installation (its database and session key; closing the second one
+ * leaves the database to the first).
+ */
+export async function startTestApp(env: Record<string, string> = {}, options: { node?: TestApp } = {}): Promise<TestApp> {
+  const database = options.node ? { ...options.node.database, drop: async () => undefined } : await createTestDatabase();
+  const pasetoKey = options.node?.pasetoKey ?? generatePasetoKey();
   // Rate limits are off unless a test turns them on: most tests make many requests as few users from one address.
   const config = loadConfig({ DATABASE_URL: database.url, PORT: '0', LOG_LEVEL: 'debug', RATE_LIMIT: 'off', ...env });
   const pool = await createDatabasePool(database.url, { maxPoolSize: 5 });
@@ -40,7 +47,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     logger,
     pool,
     databaseUrl: database.url,
-    secrets: { pasetoKey: generatePasetoKey() },
+    secrets: { pasetoKey },
     version: VERSION,
     defaultMetrics: false,
   });
@@ -56,6 +63,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     config,
     pool,
     database,
+    pasetoKey,
     logs: lines,
     request: (path, init) => fetch(`${url}${path}`, init),
     close: async () => {
