@@ -72,7 +72,8 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
                  THEN 'it was never installed (its ' || lower(last_install.type) || ' was ' || lower(last_install.status) || ')'
              END AS reason,
              -- A CUSTOM server installs by its installCommand: without one an INSTALL could only fail (and block Start).
-             ${installs}::boolean AND s.game_type = 'CUSTOM' AND s.install_command IS NULL AS uninstallable
+             -- (One with a template installs by its template's steps.)
+             ${installs}::boolean AND s.game_type = 'CUSTOM' AND s.install_command IS NULL AND s.template_id IS NULL AS uninstallable
         FROM servers s
         LEFT JOIN LATERAL (
           SELECT type, status, error FROM jobs
