@@ -888,13 +888,13 @@ export interface paths {
             cookie?: never;
         };
         /** List a cluster's own templates */
-        get: operations["getApiV1ClustersClusterIdTemplates"];
+        get: operations["listClusterTemplates"];
         put?: never;
         /**
          * Create a cluster template
          * @description The document is checked whole (docs/templates.md): a pattern that does not compile for the linear-time engine, an unknown placeholder or a port named but not declared is a 400 naming its field.
          */
-        post: operations["postApiV1ClustersClusterIdTemplates"];
+        post: operations["createClusterTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -909,18 +909,18 @@ export interface paths {
             cookie?: never;
         };
         /** Get a cluster template */
-        get: operations["getApiV1ClustersClusterIdTemplatesId"];
+        get: operations["getClusterTemplate"];
         put?: never;
         post?: never;
         /** Delete a cluster template */
-        delete: operations["deleteApiV1ClustersClusterIdTemplatesId"];
+        delete: operations["deleteClusterTemplate"];
         options?: never;
         head?: never;
         /**
          * Replace a cluster template
          * @description The body is the whole new document; the version grows by one. Servers running it keep the version they started with until their next start.
          */
-        patch: operations["patchApiV1ClustersClusterIdTemplatesId"];
+        patch: operations["updateClusterTemplate"];
         trace?: never;
     };
     "/api/v1/clusters/{clusterId}/webhooks": {
@@ -1611,7 +1611,7 @@ export interface paths {
          * List game templates
          * @description The built-in catalogue (first, by id), then the templates of your clusters (an API token: its scope). Filters: `name` (part of the name or id), `tag`, `clusterId`.
          */
-        get: operations["getApiV1Templates"];
+        get: operations["listTemplates"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1628,7 +1628,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get a game template */
-        get: operations["getApiV1TemplatesId"];
+        get: operations["getTemplate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3140,6 +3140,10 @@ export interface components {
          *       "ready": null,
          *       "consoleMode": null,
          *       "stop": null,
+         *       "templateId": "rust",
+         *       "templateVersion": 1,
+         *       "variables": {},
+         *       "secretVariables": {},
          *       "createdAt": "2026-10-01T18:30:00.000Z",
          *       "updatedAt": "2026-11-24T03:00:00.000Z"
          *     }
@@ -3200,7 +3204,7 @@ export interface components {
                 /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                 timeoutSeconds?: number;
             } | null;
-            /** @description Each secret variable of its template: whether it is set. */
+            /** @description The secret variables that have a value of their own, each as true (their values are never returned); one not listed has none. */
             secretVariables: {
                 [key: string]: boolean;
             };
@@ -3430,6 +3434,97 @@ export interface components {
             /** @enum {string} */
             type: "START" | "STOP" | "RESTART" | "RCON" | "BROADCAST" | "WIPE" | "BACKUP";
         };
+        /**
+         * @example {
+         *       "id": "01a20f00-0000-7000-8000-000000000031",
+         *       "clusterId": "01a20f00-0000-7000-8000-000000000001",
+         *       "builtIn": false,
+         *       "slug": "my-game",
+         *       "name": "My game",
+         *       "version": 3,
+         *       "description": null,
+         *       "gameType": "CUSTOM",
+         *       "tags": [
+         *         "survival"
+         *       ],
+         *       "platforms": [
+         *         "linux"
+         *       ],
+         *       "createdAt": "2026-10-01T18:30:00.000Z",
+         *       "updatedAt": "2026-10-01T18:30:00.000Z",
+         *       "document": {
+         *         "id": "my-game",
+         *         "name": "My game",
+         *         "version": 3,
+         *         "gameType": "CUSTOM",
+         *         "tags": [
+         *           "survival"
+         *         ],
+         *         "variables": [
+         *           {
+         *             "name": "WORLD",
+         *             "description": "The world to load",
+         *             "default": "main",
+         *             "validation": {
+         *               "type": "string",
+         *               "regex": "^[a-z]+$",
+         *               "maxLength": 32
+         *             }
+         *           }
+         *         ],
+         *         "start": {
+         *           "command": "./server --port {{GAME_PORT}} --world {{WORLD}}"
+         *         },
+         *         "ready": {
+         *           "mode": "LINE",
+         *           "pattern": "^\\[INFO\\] Server ready$",
+         *           "timeoutSeconds": 120
+         *         },
+         *         "stop": {
+         *           "mode": "COMMAND",
+         *           "command": "shutdown",
+         *           "graceSeconds": 30
+         *         },
+         *         "console": {
+         *           "mode": "STDIN",
+         *           "commands": {
+         *             "broadcast": {
+         *               "command": "say {{MESSAGE}}"
+         *             }
+         *           }
+         *         },
+         *         "players": {
+         *           "join": "^\\[INFO\\] (?<name>\\w{1,16}) joined \\((?<id>\\d{1,16})\\)$"
+         *         },
+         *         "install": {
+         *           "steps": [
+         *             {
+         *               "type": "download",
+         *               "url": "https://example.com/my-game/server.tar.gz",
+         *               "path": "server.tar.gz"
+         *             },
+         *             {
+         *               "type": "unpack",
+         *               "archive": "server.tar.gz"
+         *             }
+         *           ]
+         *         },
+         *         "ports": [
+         *           {
+         *             "name": "game",
+         *             "protocol": "udp",
+         *             "default": 7777
+         *           }
+         *         ],
+         *         "sources": [
+         *           {
+         *             "fact": "ready",
+         *             "url": "https://example.com/my-game/docs"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
         Template: {
             builtIn: boolean;
             /** @description The cluster it belongs to; null: built in. */
@@ -3451,6 +3546,79 @@ export interface components {
             updatedAt: string | null;
             version: number;
         };
+        /**
+         * @example {
+         *       "id": "my-game",
+         *       "name": "My game",
+         *       "version": 3,
+         *       "gameType": "CUSTOM",
+         *       "tags": [
+         *         "survival"
+         *       ],
+         *       "variables": [
+         *         {
+         *           "name": "WORLD",
+         *           "description": "The world to load",
+         *           "default": "main",
+         *           "validation": {
+         *             "type": "string",
+         *             "regex": "^[a-z]+$",
+         *             "maxLength": 32
+         *           }
+         *         }
+         *       ],
+         *       "start": {
+         *         "command": "./server --port {{GAME_PORT}} --world {{WORLD}}"
+         *       },
+         *       "ready": {
+         *         "mode": "LINE",
+         *         "pattern": "^\\[INFO\\] Server ready$",
+         *         "timeoutSeconds": 120
+         *       },
+         *       "stop": {
+         *         "mode": "COMMAND",
+         *         "command": "shutdown",
+         *         "graceSeconds": 30
+         *       },
+         *       "console": {
+         *         "mode": "STDIN",
+         *         "commands": {
+         *           "broadcast": {
+         *             "command": "say {{MESSAGE}}"
+         *           }
+         *         }
+         *       },
+         *       "players": {
+         *         "join": "^\\[INFO\\] (?<name>\\w{1,16}) joined \\((?<id>\\d{1,16})\\)$"
+         *       },
+         *       "install": {
+         *         "steps": [
+         *           {
+         *             "type": "download",
+         *             "url": "https://example.com/my-game/server.tar.gz",
+         *             "path": "server.tar.gz"
+         *           },
+         *           {
+         *             "type": "unpack",
+         *             "archive": "server.tar.gz"
+         *           }
+         *         ]
+         *       },
+         *       "ports": [
+         *         {
+         *           "name": "game",
+         *           "protocol": "udp",
+         *           "default": 7777
+         *         }
+         *       ],
+         *       "sources": [
+         *         {
+         *           "fact": "ready",
+         *           "url": "https://example.com/my-game/docs"
+         *         }
+         *       ]
+         *     }
+         */
         TemplateDocument: {
             /** @default [] */
             configFiles: {
@@ -3865,6 +4033,26 @@ export interface components {
             /** @default 1 */
             version: number;
         };
+        /**
+         * @example {
+         *       "id": "01a20f00-0000-7000-8000-000000000031",
+         *       "clusterId": "01a20f00-0000-7000-8000-000000000001",
+         *       "builtIn": false,
+         *       "slug": "my-game",
+         *       "name": "My game",
+         *       "version": 3,
+         *       "description": null,
+         *       "gameType": "CUSTOM",
+         *       "tags": [
+         *         "survival"
+         *       ],
+         *       "platforms": [
+         *         "linux"
+         *       ],
+         *       "createdAt": "2026-10-01T18:30:00.000Z",
+         *       "updatedAt": "2026-10-01T18:30:00.000Z"
+         *     }
+         */
         TemplateSummary: {
             builtIn: boolean;
             /** @description The cluster it belongs to; null: built in. */
@@ -10091,7 +10279,7 @@ export interface operations {
             };
         };
     };
-    getApiV1ClustersClusterIdTemplates: {
+    listClusterTemplates: {
         parameters: {
             query?: {
                 /** @description Page size, 1..100. */
@@ -10232,7 +10420,7 @@ export interface operations {
             };
         };
     };
-    postApiV1ClustersClusterIdTemplates: {
+    createClusterTemplate: {
         parameters: {
             query?: never;
             header?: {
@@ -10379,7 +10567,7 @@ export interface operations {
             };
         };
     };
-    getApiV1ClustersClusterIdTemplatesId: {
+    getClusterTemplate: {
         parameters: {
             query?: never;
             header?: never;
@@ -10482,7 +10670,7 @@ export interface operations {
             };
         };
     };
-    deleteApiV1ClustersClusterIdTemplatesId: {
+    deleteClusterTemplate: {
         parameters: {
             query?: never;
             header?: never;
@@ -10599,7 +10787,7 @@ export interface operations {
             };
         };
     };
-    patchApiV1ClustersClusterIdTemplatesId: {
+    updateClusterTemplate: {
         parameters: {
             query?: never;
             header?: never;
@@ -16652,7 +16840,7 @@ export interface operations {
             };
         };
     };
-    getApiV1Templates: {
+    listTemplates: {
         parameters: {
             query?: {
                 /** @description Only this cluster’s own templates. */
@@ -16777,7 +16965,7 @@ export interface operations {
             };
         };
     };
-    getApiV1TemplatesId: {
+    getTemplate: {
         parameters: {
             query?: never;
             header?: never;
