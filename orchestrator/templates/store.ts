@@ -187,3 +187,11 @@ export function requireVariables(document: TemplateDocument, values: Record<stri
   const missing = document.variables.filter((variable) => variable.validation.required && (values[variable.name] ?? variable.default) === '');
   if (missing.length > 0) throw validationFailed(missing.map((variable) => ({ field: `${field}.${variable.name}`, message: `${variable.name} is required` })));
 }
+
+/** The clusters `userId` is a member of (within `scope`, an API token's clusters, when given). */
+export async function memberClusterIds(connection: CommonQueryMethods, userId: string, scope: ReadonlySet<string> | null): Promise<string[]> {
+  const ids = await connection.anyFirst(
+    sql.type(z.object({ clusterId: z.string() }))`SELECT cluster_id::text AS "clusterId" FROM cluster_members WHERE user_id = ${userId}`,
+  );
+  return scope ? ids.filter((id) => scope.has(id)) : [...ids];
+}
