@@ -175,7 +175,9 @@ export async function runTemplateSteps(
         );
         break;
       case 'minecraftManifest': {
-        const installed = await installMinecraft({ ...context, version: step.version === '' || step.version === 'latest' ? null : step.version });
+        // The version the job asks for wins (a change just before it may not have reached this agent's configuration).
+        const fromStep = step.version === '' || step.version === 'latest' ? null : step.version;
+        const installed = await installMinecraft({ ...context, version: context.version ?? fromStep });
         version = installed.version;
         done.push(installed.message);
         break;
