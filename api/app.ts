@@ -34,6 +34,7 @@ import { installOnboardingPageRoutes } from './routes/onboardingPages.ts';
 import { installDashboardRoutes } from './routes/dashboard.ts';
 import { installConsoleRoutes } from './routes/console.ts';
 import { installWebhookRoutes } from './routes/webhooks.ts';
+import { installTemplateRoutes } from './routes/templates.ts';
 import { createAuthenticator, principalChanges, principalOf } from './identity/principal.ts';
 import { authorize, authorizeResource } from './identity/access.ts';
 import type { Context, Middleware } from 'koa';
@@ -73,6 +74,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installServerRoutes(api, deps);
     installConsoleRoutes(api, deps);
     installWebhookRoutes(api, deps);
+    installTemplateRoutes(api, deps);
     installPowerRoutes(api, deps);
     installBackupRoutes(api, deps);
     installJobRoutes(api, deps);

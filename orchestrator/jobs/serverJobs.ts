@@ -4,6 +4,7 @@
  * with its delivery and, when asked, the audit entry — in ONE statement, so it is atomic by itself (the power routes
  * run it without a transaction: one round trip instead of six) and also fits in a caller's transaction.
  */
+import { builtInVersions } from '../templates/catalogue.ts';
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { conflict, notFound } from '../../schema/errors.ts';
@@ -72,7 +73,8 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
                  THEN 'it was never installed (its ' || lower(last_install.type) || ' was ' || lower(last_install.status) || ')'
              END AS reason,
              -- A CUSTOM server installs by its installCommand: without one an INSTALL could only fail (and block Start).
-             ${installs}::boolean AND s.game_type = 'CUSTOM' AND s.install_command IS NULL AS uninstallable
+             -- (One with a template installs by its template's steps.)
+             ${installs}::boolean AND s.game_type = 'CUSTOM' AND s.install_command IS NULL AND s.template_id IS NULL AS uninstallable
         FROM servers s
         LEFT JOIN LATERAL (
           SELECT type, status, error FROM jobs
@@ -132,5 +134,10 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
     );
   }
   const { accepted: _accepted, serverStatus: _serverStatus, ...created } = row;
+  // The server runs its template's current version from this start on (docs/templates.md#versions).
+  if (launches)
+    await connection.query(sql.unsafe`
+      UPDATE servers s SET template_version = coalesce((SELECT t.version FROM cluster_templates t WHERE t.id = (CASE WHEN s.template_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN s.template_id::uuid END)), (${sql.jsonb(builtInVersions())}::jsonb ->> s.template_id)::int)
+       WHERE s.id = ${serverId} AND s.template_id IS NOT NULL`);
   return created;
 }
