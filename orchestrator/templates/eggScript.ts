@@ -65,7 +65,11 @@ export type AdaptedScript = {
 };
 
 /** The words of one simple command (no quotes resolved: only the command word is looked at). */
-const words = (segment: string) => segment.trim().split(/\s+/).filter((word) => word !== '');
+const words = (segment: string) =>
+  segment
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== '');
 
 /** The command word of a simple command: past assignments (`A=b`), `sudo`, `if`, `!` and the like. */
 function commandWord(segment: string): { word: string; rest: string[] } | null {
@@ -120,7 +124,8 @@ export function adaptInstallScript(source: string, entrypoint: string): AdaptedS
         if (verb === 'install' || verb === 'add' || verb === '-S')
           for (const name of names) if (/^[a-z0-9][a-z0-9.+:_-]*$/i.test(name)) packages.add(name.replace(/[=:].*$/, ''));
       }
-      for (let index = logical.from; index <= logical.to; index += 1) lines[index] = index === logical.from ? `: # not run here (installs packages): ${lines[index]!.trim()}` : '';
+      for (let index = logical.from; index <= logical.to; index += 1)
+        lines[index] = index === logical.from ? `: # not run here (installs packages): ${lines[index]!.trim()}` : '';
       continue;
     }
     for (const command of commands) {

@@ -86,7 +86,8 @@ export function readEggText(text: string): unknown {
 
 type Loose = Record<string, unknown>;
 const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : null);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : null;
 const flag = (value: unknown, otherwise: boolean): boolean =>
   value === true || value === 1 || value === '1' ? true : value === false || value === 0 || value === '0' ? false : otherwise;
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(text).filter((entry): entry is string => entry !== null) : []);
@@ -115,7 +116,10 @@ function jsonSection(value: unknown, field: string, problems: { field: string; m
  * expression kept (a `regex:` rule runs to its closing delimiter and flags).
  */
 export function splitRules(rules: unknown): string[] {
-  if (Array.isArray(rules)) return strings(rules).map((rule) => rule.trim()).filter((rule) => rule !== '');
+  if (Array.isArray(rules))
+    return strings(rules)
+      .map((rule) => rule.trim())
+      .filter((rule) => rule !== '');
   const source = text(rules) ?? '';
   const out: string[] = [];
   let index = 0;
@@ -157,11 +161,17 @@ export function normaliseEgg(document: unknown): Egg {
   const images: string[] = [];
   if (text(document.image)) images.push(text(document.image)!);
   images.push(...strings(document.images));
-  if (isObject(document.docker_images)) images.push(...Object.values(document.docker_images).map(text).filter((entry): entry is string => entry !== null));
+  if (isObject(document.docker_images))
+    images.push(
+      ...Object.values(document.docker_images)
+        .map(text)
+        .filter((entry): entry is string => entry !== null),
+    );
 
   const startup: Egg['startup'] = [];
   if (isObject(document.startup_commands))
-    for (const [label, command] of Object.entries(document.startup_commands)) if (text(command)?.trim()) startup.push({ label, command: text(command)!.trim() });
+    for (const [label, command] of Object.entries(document.startup_commands))
+      if (text(command)?.trim()) startup.push({ label, command: text(command)!.trim() });
   if (text(document.startup)?.trim()) startup.push({ label: 'Default', command: text(document.startup)!.trim() });
   if (startup.length === 0) problems.push({ field: 'startup', message: 'is required (a startup command, or startup_commands)' });
 
