@@ -11,6 +11,7 @@ import { ConfigError, loadConfig, ROLES, type Config, type Role } from './schema
 import { createLogger, type Logger } from './schema/logger.ts';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './sql/embedded.ts';
 import { migrate } from './sql/migrate.ts';
+import { builtInCatalogue } from './orchestrator/templates/catalogue.ts';
 import { createDatabasePool } from './sql/pool.ts';
 import { startApi, VERSION } from './api/service.ts';
 import { startOrchestrator } from './orchestrator/service.ts';
@@ -32,6 +33,8 @@ export async function startService(config: Config, logger: Logger, role: Role = 
   };
 
   try {
+    // A built-in template that does not validate stops the start here, naming the file.
+    builtInCatalogue();
     let embedded: EmbeddedDatabase | undefined;
     if (!config.DATABASE_URL) {
       embedded = await startEmbeddedDatabase({ dataDir: config.DATA_DIR, port: config.EMBEDDED_POSTGRES_PORT, logger });

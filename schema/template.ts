@@ -370,9 +370,13 @@ export const templateDocument = z
     query: templateQuery.optional(),
     sources: z.array(templateSource).max(64).default([]),
   })
-  .superRefine((template, context) => {
-    for (const issue of templateIssues(template)) context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
-  });
+  .superRefine(
+    (template, context) => {
+      for (const issue of templateIssues(template)) context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    },
+    // Only on a document whose fields are each valid (the cross-field checks read them).
+    { when: (payload) => payload.issues.length === 0 },
+  );
 export type TemplateDocument = z.infer<typeof templateDocument>;
 /** As written (defaults not yet applied). */
 export type TemplateInput = z.input<typeof templateDocument>;
@@ -463,7 +467,7 @@ export function variableValueProblem(variable: Pick<TemplateVariable, 'validatio
   if (rule.enum && !rule.enum.includes(value)) return `must be one of ${rule.enum.join(', ')}`;
   if (rule.minLength !== undefined && value.length < rule.minLength) return `must be at least ${rule.minLength} characters`;
   if (rule.maxLength !== undefined && value.length > rule.maxLength) return `must be at most ${rule.maxLength} characters`;
-  if (rule.regex !== undefined && !linearRegExp(rule.regex).test(value)) return `must match ${rule.regex}`;
+  if (rule.regex !== undefined && linearPatternProblem(rule.regex) === undefined && !linearRegExp(rule.regex).test(value)) return `must match ${rule.regex}`;
   return undefined;
 }
 
