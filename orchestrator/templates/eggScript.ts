@@ -8,43 +8,8 @@
  * - the tools the script runs (curl, wget, tar, unzip, git, java, …) are listed: an INSTALL on a machine whose agent
  *   does not report one of them fails at once, naming them all.
  */
+import { KNOWN_TOOLS } from '../../schema/tools.ts';
 
-/** Tools an install script may need from the machine, looked for as the command word of each simple command. */
-export const KNOWN_TOOLS = [
-  '7z',
-  'awk',
-  'bash',
-  'bzip2',
-  'curl',
-  'dotnet',
-  'file',
-  'git',
-  'gunzip',
-  'gzip',
-  'java',
-  'jq',
-  'md5sum',
-  'mono',
-  'node',
-  'npm',
-  'perl',
-  'php',
-  'python',
-  'python3',
-  'pip',
-  'pip3',
-  'rsync',
-  'sed',
-  'sha1sum',
-  'sha256sum',
-  'tar',
-  'unrar',
-  'unzip',
-  'wget',
-  'xmlstarlet',
-  'xz',
-  'zip',
-] as const;
 const TOOLS: ReadonlySet<string> = new Set(KNOWN_TOOLS);
 
 const PACKAGE_MANAGERS = new Set(['apt', 'apt-get', 'aptitude', 'apk', 'yum', 'dnf', 'microdnf', 'zypper', 'pacman']);
