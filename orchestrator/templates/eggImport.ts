@@ -337,3 +337,6 @@ function minimalWith(variables: NonNullable<TemplateInput['variables']>): Templa
     ports: [{ name: 'game', protocol: 'tcp' }],
   };
 }
+
+/** Where an import's egg comes from: its text, or a URL read under the webhooks' SSRF rules. */
+export type EggSource = { text: string; url?: undefined } | { url: string; text?: undefined };
