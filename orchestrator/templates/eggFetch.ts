@@ -11,7 +11,12 @@ export const EGG_FETCH_TIMEOUT_MS = 10_000;
 /** The import, or EggFormatError (a 400: the URL could not be read, or what it holds is not an egg). */
 export async function importEggFrom(source: EggSource, options: EggImportOptions & { allowPrivate: boolean; userAgent: string }): Promise<EggImport> {
   if (source.text !== undefined) return importEggText(source.text, options);
-  const fetched = await fetchText(source.url, { allowPrivate: options.allowPrivate, maxBytes: MAX_EGG_BYTES, timeoutMs: EGG_FETCH_TIMEOUT_MS, userAgent: options.userAgent });
+  const fetched = await fetchText(source.url, {
+    allowPrivate: options.allowPrivate,
+    maxBytes: MAX_EGG_BYTES,
+    timeoutMs: EGG_FETCH_TIMEOUT_MS,
+    userAgent: options.userAgent,
+  });
   if (!fetched.ok) throw new EggFormatError([{ field: 'url', message: fetched.error }]);
   return importEggText(fetched.text, { ...options, source: options.source ?? source.url });
 }

@@ -29,6 +29,9 @@ const USAGE = `usage: gsm <command> [options]  (--json for machine-readable outp
   tasks list --cluster <id> | tasks run <id> [--wait]
   jobs show <id> | jobs wait <id>
   events --cluster <id> [--types a,b] [--server <id>]   follow the cluster's events
+  templates list [--cluster <id>] [--search <text>] [--tag <tag>]   built-in templates (and the cluster's)
+  templates show <id> [--cluster <id>]    a template: its variables, ports, install and where its facts come from
+  templates import --cluster <id> <file|-> [--id <id>] | --url <url>   a Pterodactyl or Pelican egg as a cluster template
   help, --help, -h                        this text (-h only before the command)
   --                                      what follows is arguments, never options`;
 
@@ -334,6 +337,70 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
         out(json ? JSON.stringify(event) : `${event.at}  ${event.type.padEnd(18)} ${JSON.stringify(event.data)}`);
       }
       return 0;
+    }
+    case 'templates': {
+      type Template = { id: string; name: string; version: number; gameType: string; tags: string[]; platforms: string[]; clusterId?: string | null };
+      const cluster = flag('cluster');
+      if (sub === 'list') {
+        const templates: Template[] = [];
+        const query = {
+          ...(cluster ? { clusterId: cluster } : {}),
+          ...(flag('search') ? { search: flag('search') } : {}),
+          ...(flag('tag') ? { tag: flag('tag') } : {}),
+        };
+        for await (const template of gsm.paginate('/api/v1/templates', query)) templates.push(template as Template);
+        if (json) print(templates);
+        else
+          print(
+            templates.map((template) => ({
+              ...template,
+              tags: template.tags.join(','),
+              platforms: template.platforms.join(','),
+              source: template.clusterId ? 'cluster' : 'built-in',
+            })),
+            ['id', 'name', 'version', 'gameType', 'platforms', 'source', 'tags'],
+          );
+        return 0;
+      }
+      if (sub === 'show') {
+        const template = await gsm.get<
+          Template & { variables: { name: string; default: string; description?: string; validation: unknown }[]; ports: unknown[] }
+        >(`/api/v1/templates/${encodeURIComponent(arg(2, 'the template id'))}`, cluster ? { clusterId: cluster } : {});
+        if (json) print(template);
+        else {
+          print(template, ['id', 'name', 'version', 'gameType', 'platforms']);
+          if (template.variables.length > 0) {
+            out('');
+            print(
+              template.variables.map((variable) => ({ ...variable, validation: JSON.stringify(variable.validation) })),
+              ['name', 'default', 'validation', 'description'],
+            );
+          }
+        }
+        return 0;
+      }
+      if (sub === 'import') {
+        const url = flag('url');
+        const file = positional[2];
+        if ((url === undefined) === (file === undefined)) throw new UsageError('gsm templates import --cluster <id> <file|-> | --url <url>');
+        let text: string | undefined;
+        if (file === '-') {
+          text = '';
+          for await (const chunk of process.stdin) text += String(chunk);
+        } else if (file !== undefined) text = await readFile(file, 'utf8');
+        const answer = await gsm.post<{ template: Template; format: string; unmapped: string[]; tools: string[] }>(
+          `/api/v1/clusters/${encodeURIComponent(need('cluster'))}/templates/import`,
+          { ...(text !== undefined ? { text } : { url }), ...(flag('id') ? { id: flag('id') } : {}) },
+        );
+        if (json) print(answer);
+        else {
+          out(`imported ${answer.format} egg as template ${answer.template.id} (version ${answer.template.version})`);
+          if (answer.tools.length > 0) out(`the machine needs: ${answer.tools.join(', ')}`);
+          if (answer.unmapped.length > 0) out(`not mapped, or mapped with a difference:\n${answer.unmapped.map((line) => `  - ${line}`).join('\n')}`);
+        }
+        return 0;
+      }
+      throw new UsageError('gsm templates list|show|import');
     }
     default:
       throw new UsageError(`unknown command ${command}`);
