@@ -54,6 +54,13 @@ const ADDRESS_BUILT_INS = new Set(['SERVER_IP']);
 /** Variables whose values look like credentials: stored as secrets (never answered by the API once set). */
 const SECRET_NAME = /PASSWORD|PASSWD|PASSPHRASE|TOKEN|SECRET|API_?KEY|LICEN[CS]E_?KEY|(^|_)KEY$/;
 
+/** Text as one line: control characters become spaces. */
+const oneLine = (text: string) =>
+  [...text]
+    .map((character) => (character < ' ' || character === '\u007f' ? ' ' : character))
+    .join('')
+    .trim();
+
 /** Escapes text for a regular expression. */
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
@@ -121,7 +128,7 @@ export function importEgg(egg: Egg, options: EggImportOptions = {}): EggImport {
     if (secret) unmapped.push(`variable ${variable.env}: kept as a secret (the API never answers its value once set)`);
     variables.push({
       name: upper,
-      label: variable.name.slice(0, 100),
+      label: oneLine(variable.name).slice(0, 100),
       description: variable.description.slice(0, 2000),
       default: value.slice(0, 4096),
       validation,
@@ -289,7 +296,7 @@ export function importEgg(egg: Egg, options: EggImportOptions = {}): EggImport {
   const id = options.id ?? slugOf(egg.name);
   const document: TemplateInput = {
     id,
-    name: egg.name.slice(0, 100),
+    name: oneLine(egg.name).slice(0, 100),
     version: 1,
     description: egg.description.slice(0, 4000) || undefined,
     gameType: 'CUSTOM',

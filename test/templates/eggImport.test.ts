@@ -221,3 +221,58 @@ test('install scripts: package lines (continued, in conditions, apk/yum) are not
   t.false(adapted.script.includes('/mnt/server'));
   t.true(adapted.script.includes('cat > ${SERVER_DIR}/run.sh <<EOF'));
 });
+
+test('any egg-shaped document gives a valid template or a clear refusal, never another error', (t) => {
+  const documents = ['ptdl-v1.json', 'ptdl-v2.json', 'plcn-v1.json'].map((file) => JSON.parse(egg(file)) as Record<string, unknown>);
+  const values: unknown[] = [
+    null,
+    0,
+    1,
+    -1,
+    true,
+    '',
+    ' ',
+    '\u0000',
+    'x'.repeat(5000),
+    '^',
+    '^^C',
+    'regex:(',
+    '{{',
+    '}}{{x}}',
+    [],
+    {},
+    [1, 'a'],
+    { a: 1 },
+    '\n\n',
+  ];
+  let seed = 7;
+  const random = (below: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % below;
+  };
+  /** Replaces one value somewhere in the document (walking into objects and arrays). */
+  const mutate = (value: unknown, depth: number): unknown => {
+    if (depth > 0 && value !== null && typeof value === 'object') {
+      const copy = (Array.isArray(value) ? [...value] : { ...value }) as Record<string, unknown>;
+      const keys = Object.keys(copy);
+      if (keys.length > 0) {
+        const key = keys[random(keys.length)]!;
+        copy[key] = mutate(copy[key], depth - 1);
+        return copy;
+      }
+    }
+    return values[random(values.length)];
+  };
+  let imported = 0;
+  for (let round = 0; round < 600; round += 1) {
+    const document = mutate(documents[round % documents.length], 1 + random(4));
+    try {
+      const { template } = importEggText(JSON.stringify(document));
+      t.true(templateDocument.safeParse(template).success);
+      imported += 1;
+    } catch (error) {
+      if (!(error instanceof EggFormatError)) t.fail(`${(error as Error).stack} for ${JSON.stringify(document).slice(0, 400)}`);
+    }
+  }
+  t.true(imported > 100, `${imported} of 600 imported`);
+});
