@@ -28,6 +28,61 @@ const CLASSES: Record<string, string> = {
 };
 
 /**
+ * A pattern that matches letters in either case, without the `i` flag (which the linear-time engine does not take):
+ * `a` becomes `[aA]`, and a class `[a-f]` also takes `A-F`. Escapes (`\\w`, `\\x41`, `\\p{L}`) are kept as written.
+ */
+export function caseless(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  let added = '';
+  for (let index = 0; index < pattern.length; index += 1) {
+    const character = pattern[index]!;
+    if (character === '\\') {
+      // An escape and what it takes: `\\x41`, `\\u{…}`, `\\p{…}` and `\\k<…>` keep their arguments.
+      const rest = /^\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|[pPk][{<][^}>]*[}>]|c[A-Za-z]|.)/s.exec(pattern.slice(index))![0];
+      out += rest;
+      index += rest.length - 1;
+      continue;
+    }
+    if (inClass) {
+      if (character === ']') {
+        out += `${added}]`;
+        inClass = false;
+        added = '';
+        continue;
+      }
+      out += character;
+      const range = /^([A-Za-z])-([A-Za-z])/.exec(pattern.slice(index));
+      if (range) {
+        const swap = (letter: string) => (letter === letter.toLowerCase() ? letter.toUpperCase() : letter.toLowerCase());
+        added += `${swap(range[1]!)}-${swap(range[2]!)}`;
+        out += pattern.slice(index + 1, index + 3);
+        index += 2;
+      } else if (/[A-Za-z]/.test(character)) added += character === character.toLowerCase() ? character.toUpperCase() : character.toLowerCase();
+      continue;
+    }
+    if (character === '[') {
+      inClass = true;
+      out += character;
+      if (pattern[index + 1] === '^') {
+        out += '^';
+        index += 1;
+      }
+      continue;
+    }
+    // `(?<name>`, `(?:` and `{2,3}` hold letters that are not literals.
+    const group = /^\(\?(?:<[A-Za-z0-9_]+>|[:=!]|<[=!])/.exec(pattern.slice(index));
+    if (group) {
+      out += group[0];
+      index += group[0].length - 1;
+      continue;
+    }
+    out += /[A-Za-z]/.test(character) ? `[${character.toLowerCase()}${character.toUpperCase()}]` : character;
+  }
+  return out;
+}
+
+/**
  * A PCRE pattern as Laravel writes it (`/…/flags`, or other delimiters) as a JavaScript one for the linear engine;
  * a string saying why not otherwise.
  */
@@ -43,7 +98,7 @@ export function pcreToJs(rule: string): { pattern: string } | { problem: string 
   if (flags.includes('x')) return { problem: 'uses the extended (x) flag' };
   // PCRE's anchors for the subject's very start and end.
   pattern = pattern.replace(/\\A/g, '^').replace(/\\[zZ]/g, '$');
-  if (flags.includes('i')) return { problem: 'is case-insensitive (the i flag), which the linear-time engine does not run' };
+  if (flags.includes('i')) pattern = caseless(pattern);
   const problem = linearPatternProblem(pattern);
   if (problem) return { problem };
   return { pattern };
