@@ -1,6 +1,6 @@
 /**
  * The programs an agent reports in its host facts (agent/machineMetrics.ts): executable files of schema/tools.ts's list
- * on its PATH; and the check an INSTALL makes with them (schema/tools.ts).
+ * on its PATH.
  */
 import test from 'ava';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createMetricsSampler, toolsOnPath } from '../../agent/machineMetrics.ts';
 import { heartbeatEvent } from '../../schema/agentEvents.ts';
-import { missingTools, missingToolsMessage } from '../../schema/tools.ts';
 
 test('only executable regular files of the known list count, from absolute PATH entries', (t) => {
   const first = mkdtempSync(join(tmpdir(), 'gsm-tools-'));
@@ -31,11 +30,4 @@ test('the host facts carry the tools and pass the gateway’s heartbeat schema',
   t.true(Array.isArray(host.tools));
   t.true(host.tools.includes('sh'), 'every machine has sh');
   t.true(heartbeatEvent.safeParse({ metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 }, uptime: 1, host }).success);
-});
-
-test('missing tools: those needed and not found, none when the machine never said', (t) => {
-  t.deepEqual(missingTools(['curl', 'jq', 'curl', 'java'], ['curl', 'sh']), ['jq', 'java']);
-  t.deepEqual(missingTools(['curl'], null), []);
-  t.deepEqual(missingTools(undefined, ['curl']), []);
-  t.is(missingToolsMessage(['jq', 'java']), 'this machine lacks programs the install needs: jq, java (install them on the machine, then try again)');
 });

@@ -107,8 +107,14 @@ for (const template of templates) {
           const url = new URL(render(template, step.url));
           t.true(url.protocol === 'https:' || url.protocol === 'http:', `${where}: an http(s) URL`);
           written.add(step.path);
-        } else if (step.type === 'unpack') t.true(written.has(step.archive), `${where}: ${step.archive} is written by a step before it`);
-        else if (step.type === 'steamcmd') {
+        } else if (step.type === 'unpack') {
+          t.true(written.has(step.archive), `${where}: ${step.archive} is written by a step before it`);
+          // The agent unpacks with the machine's unzip and tar (and xz, gzip for tar's compressed formats).
+          const format =
+            step.format === 'auto' ? (/\.zip$/.test(step.archive) ? 'zip' : /\.(tar\.xz|txz)$/.test(step.archive) ? 'tar.xz' : 'tar') : step.format;
+          const needs = { zip: ['unzip'], tar: ['tar'], 'tar.gz': ['tar', 'gzip'], 'tar.xz': ['tar', 'xz'] }[format];
+          for (const tool of needs) t.true(declared.has(tool), `${where}: unpacking ${format} needs ${tool} in install.tools`);
+        } else if (step.type === 'steamcmd') {
           t.is(step.platform === 'windows', !template.platforms.includes('linux'), `${where}: Windows builds exactly for Windows-only servers`);
           t.true(
             template.sources.some((source) => source.fact.includes('steamcmd.appId') && (source.note ?? '').includes(String(step.appId))),
