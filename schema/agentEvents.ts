@@ -7,6 +7,7 @@ import { GAME_TYPES } from './games.ts';
 import { isStorableText, reportTime } from './storable.ts';
 import { TOOL_NAME } from './tools.ts';
 import { CONSOLE_MODES, readySpec, stopSpec } from './serverBehaviour.ts';
+import { resolvedTemplate } from './template.ts';
 
 /** Largest frame the gateway accepts; a larger one closes the connection (docs/api.md). */
 export const MAX_FRAME_BYTES = 256 * 1024;
@@ -153,6 +154,11 @@ export const serverConfig = z.object({
   ready: readySpec.nullable().optional().catch(null),
   consoleMode: z.enum(CONSOLE_MODES).nullable().optional().catch(null),
   stop: stopSpec.nullable().optional().catch(null),
+  /**
+   * The server's game template, resolved (schema/template.ts): players, commands, config files, wipe paths, install
+   * steps. Absent: the agent's own adapter for `gameType`. One this agent cannot read is dropped (logged), not the sync.
+   */
+  template: resolvedTemplate.nullable().optional().catch(null),
   /** The ids of the server's backups that exist (PENDING or finished): the agent removes the files of any other. */
   backups: z.array(z.string()).optional(),
 });

@@ -22,6 +22,8 @@ export const PERMISSIONS = {
   'members.manage': MANAGERS,
   /** Webhooks: their URLs may be secrets (a Discord webhook URL is), so only managers see them. */
   'webhooks.manage': MANAGERS,
+  /** A cluster's own game templates: create, replace, delete (members read them with cluster.read). */
+  'templates.manage': MANAGERS,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

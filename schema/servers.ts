@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { GAME_TYPES, NEEDS_START_COMMAND, type GameType } from './games.ts';
 import { booleanQuery, enumFilter, id, name, paginationQuery, sortQuery, timestamp } from './http.ts';
 import { behaviourIssues, consoleModeBody, readyBody, stopBody, type BehaviourFields } from './serverBehaviour.ts';
+import { isStorableText } from './storable.ts';
+import { VARIABLE_NAME_PATTERN } from './template.ts';
 
 export const MACHINE_STATUSES = ['ONLINE', 'OFFLINE'] as const;
 export const SERVER_STATUSES = ['INSTALLING', 'INSTALL_FAILED', 'OFFLINE', 'STARTING', 'ONLINE', 'STOPPING', 'RESTARTING', 'CRASHED', 'UNKNOWN'] as const;
@@ -174,10 +176,35 @@ export const server = z
     ready: readyBody,
     consoleMode: consoleModeBody,
     stop: stopBody,
+    templateId: z.string().nullable().meta({
+      description: "Its game template (docs/templates.md): a built-in's id (`rust`) or a cluster template's id; null: none (a CUSTOM server's own command).",
+    }),
+    templateVersion: z.int().nullable().meta({ description: 'The version of its template its last start ran (a change applies at its next start).' }),
+    variables: z
+      .record(z.string(), z.string())
+      .meta({ description: "Its values of the template's variables (secret ones are never shown: see secretVariables)." }),
+    secretVariables: z.record(z.string(), z.boolean()).meta({ description: 'Each secret variable of its template: whether it is set.' }),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
   .meta({ id: 'Server' });
+
+/** A template's id: a built-in's slug or a cluster template's uuid. */
+const templateId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,63}$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a template id (GET /api/v1/templates)')
+  .meta({ description: "The game template to run (GET /api/v1/templates). Default: the gameType's built-in one (none for CUSTOM)." });
+/** Values of the template's variables, by name (checked against its validation). */
+const variables = z
+  .record(
+    z.string().regex(VARIABLE_NAME_PATTERN, 'variable names are upper case letters, digits and _'),
+    z
+      .string()
+      .max(4096, 'must be at most 4096 characters')
+      .refine(isStorableText, 'must not contain NUL or lone surrogate characters')
+      .refine((value) => ![...value].some((c) => c < ' ' || c === '\u007f'), 'must be one line without control characters'),
+  )
+  .meta({ description: "Values of the template's variables, by name; each checked against the variable's validation." });
 
 const serverFields = {
   machineId: id,
@@ -199,6 +226,8 @@ const serverFields = {
   ready: readyBody.optional(),
   consoleMode: consoleModeBody.optional(),
   stop: stopBody.optional(),
+  templateId: templateId.optional(),
+  variables: variables.optional(),
   rconPassword: z
     .string()
     .min(8, 'must be at least 8 characters')
@@ -211,7 +240,8 @@ type PortFields = { gamePort?: number; queryPort?: number; rconPort?: number };
 
 /** The three ports of one server differ; CUSTOM needs a start command. Reported on the offending field. */
 function checkServer(
-  value: PortFields & BehaviourFields & { gameType?: GameType; startCommand?: string | null; installCommand?: string | null; autoInstall?: boolean },
+  value: PortFields &
+    BehaviourFields & { gameType?: GameType; startCommand?: string | null; installCommand?: string | null; autoInstall?: boolean; templateId?: string },
   context: z.RefinementCtx,
 ) {
   const ports: [keyof PortFields, number | undefined][] = [
@@ -224,10 +254,11 @@ function checkServer(
       context.addIssue({ code: 'custom', path: [field], message: 'the game, query and RCON ports of a server must differ' });
     }
   });
-  if (value.gameType && NEEDS_START_COMMAND.has(value.gameType) && !value.startCommand) {
+  // A template has its own start command.
+  if (value.gameType && NEEDS_START_COMMAND.has(value.gameType) && !value.startCommand && !value.templateId) {
     context.addIssue({ code: 'custom', path: ['startCommand'], message: `required for ${value.gameType} servers` });
   }
-  if (value.autoInstall && value.gameType === 'CUSTOM' && !value.installCommand) {
+  if (value.autoInstall && value.gameType === 'CUSTOM' && !value.installCommand && !value.templateId) {
     context.addIssue({ code: 'custom', path: ['installCommand'], message: 'required to install a CUSTOM server' });
   }
   if (value.gameType)
@@ -266,6 +297,8 @@ export const updateServerBody = z
     consoleMode: serverFields.consoleMode,
     stop: serverFields.stop,
     rconPassword: serverFields.rconPassword,
+    templateId: templateId.nullable().optional(),
+    variables: variables.optional().meta({ description: 'Values to set (the others stay as they are); an empty text sets the default again.' }),
   })
   .strict()
   .refine((body) => Object.keys(body).length > 0, 'give at least one field to change');

@@ -507,3 +507,43 @@ export function sampleProblems(template: TemplateDocument): string[] {
       if (pattern?.test(line)) problems.push(`chat line matched by ${what}: ${line}`);
   return problems;
 }
+
+// ---- what the agent receives (servers:sync's `template`), resolved by the service
+
+/**
+ * A template resolved for one server: variables and ports filled in (the agent fills `{{SERVER_DIR}}` and
+ * `{{MEMORY_MB}}`, and the command placeholders per command). Start command, environment, ready, console mode, stop
+ * and the RCON port and password travel in the server's own fields (agentEvents.ts `serverConfig`), so an agent that
+ * does not know `template` still starts, watches and stops the server; this carries the rest.
+ */
+export const resolvedTemplate = z.object({
+  id: z.string(),
+  version: z.int(),
+  players: z.object({
+    join: z.string().optional(),
+    leave: z.string().optional(),
+    identify: z.string().optional(),
+    identity: z.enum(['id', 'name']).optional(),
+    ignoreId: z.string().optional(),
+  }),
+  commands: z.object({
+    list: z.object({ command: z.string(), expect: z.string().optional(), parse: listParse }).optional(),
+    kick: z.object({ command: z.string(), expect: z.string().optional() }).optional(),
+    ban: z.object({ command: z.string(), expect: z.string().optional() }).optional(),
+    unban: z.object({ command: z.string(), expect: z.string().optional() }).optional(),
+    broadcast: z.object({ command: z.string(), expect: z.string().optional() }).optional(),
+  }),
+  quoteArguments: z.boolean().optional(),
+  configFiles: z.array(
+    z.object({
+      path: z.string(),
+      format: z.enum(CONFIG_FORMATS),
+      set: z.record(z.string(), z.string()).optional(),
+      replace: z.array(z.object({ find: z.string(), replace: z.string() })).optional(),
+    }),
+  ),
+  wipe: z.array(z.string()),
+  install: z.object({ steps: z.array(installStep), tools: z.array(z.string()).optional() }).optional(),
+  update: z.object({ steps: z.array(installStep), tools: z.array(z.string()).optional() }).optional(),
+});
+export type ResolvedTemplate = z.infer<typeof resolvedTemplate>;

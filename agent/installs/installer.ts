@@ -18,6 +18,7 @@ import { buildLaunch, CommandLineError } from '../runtime/commandLine.ts';
 import { InstallError } from './download.ts';
 import { installMinecraft } from './minecraft.ts';
 import { installSteamApp, STEAM_APPS } from './steam.ts';
+import { runTemplateSteps } from './templateSteps.ts';
 import type { InstallContext, InstallSettings } from './context.ts';
 
 export type { InstallSettings } from './context.ts';
@@ -66,10 +67,18 @@ async function runInstallCommand(context: InstallContext, config: ServerConfig):
 }
 
 /** Installs with the server's recipe; the server must not run (the caller holds it stopped). */
-async function install(context: InstallContext, config: ServerConfig): Promise<{ version: string | null; message: string }> {
+async function install(context: InstallContext, config: ServerConfig, type: InstallJob['type']): Promise<{ version: string | null; message: string }> {
   if (context.account) await prepareServerDir(context.dir, context.account);
   else await mkdir(context.dir, { recursive: true });
   try {
+    // A template's steps (an update's own, else the install's again); a server's own installCommand still wins.
+    const steps =
+      config.template && !config.installCommand
+        ? type === 'UPDATE'
+          ? (config.template.update ?? config.template.install)
+          : config.template.install
+        : undefined;
+    if (steps) return await runTemplateSteps(context, steps);
     if (config.gameType === 'MINECRAFT') return await installMinecraft(context);
     if (STEAM_APPS[config.gameType]) return await installSteamApp(context, config.gameType);
     return await runInstallCommand(context, config);
@@ -117,7 +126,7 @@ export async function runInstallJob(
   try {
     // The installer's last lines reach the console before the job's result is sent (a script reading the console once
     // the job ended sees them).
-    outcome = await supervisor.maintain(job.type, () => install(context, config), 'INSTALLING').finally(() => supervisor.flushConsole());
+    outcome = await supervisor.maintain(job.type, () => install(context, config, job.type), 'INSTALLING').finally(() => supervisor.flushConsole());
   } catch (error) {
     const failure = error instanceof InstallError ? error : new InstallError(context.signal.aborted ? 'CANCELLED' : 'INSTALL_FAILED', (error as Error).message);
     supervisor.report('INSTALL_FAILED', `${job.type.toLowerCase()} failed: ${failure.message}`.slice(0, 2000));

@@ -111,8 +111,20 @@ async function unpackAsAccount(context: InstallContext, tarball: string, home: s
 type RunOutcome = { ok: true } | { ok: false; diskFull: boolean; reason: string; tail: string[] };
 
 /** One SteamCMD run; its output goes to the console and its progress to the job. */
-function runSteamcmd(context: InstallContext, home: string, appId: number): Promise<RunOutcome> {
-  const args = ['+force_install_dir', context.dir, '+login', 'anonymous', '+app_update', String(appId), 'validate', '+quit'];
+function runSteamcmd(context: InstallContext, home: string, appId: number, app: SteamAppOptions = {}): Promise<RunOutcome> {
+  const args = [
+    ...(app.platform ? ['+@sSteamCmdForcePlatformType', app.platform] : []),
+    '+force_install_dir',
+    context.dir,
+    '+login',
+    'anonymous',
+    '+app_update',
+    String(appId),
+    ...(app.branch ? ['-beta', app.branch] : []),
+    ...(app.betaPassword ? ['-betapassword', app.betaPassword] : []),
+    ...(app.validate === false ? [] : ['validate']),
+    '+quit',
+  ];
   const child = spawn(join(home, 'steamcmd.sh'), args, {
     cwd: home,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8', ...(context.account ? { USER: context.account.name } : {}) },
@@ -154,13 +166,25 @@ function runSteamcmd(context: InstallContext, home: string, appId: number): Prom
 export async function installSteamApp(context: InstallContext, gameType: GameType): Promise<{ version: string | null; message: string }> {
   const appId = STEAM_APPS[gameType];
   if (!appId) throw new InstallError('NOT_INSTALLABLE', `${gameType} is not a Steam game`);
+  return installSteamAppId(context, appId);
+}
+
+/** A template's `steamcmd` step: a branch (`-beta`), its password, `validate` (default on) and a forced platform. */
+export type SteamAppOptions = { branch?: string; betaPassword?: string; validate?: boolean; platform?: 'linux' | 'windows' };
+
+/** Installs or updates Steam app `appId` (SteamCMD's app_update is a no-op when it is current). */
+export async function installSteamAppId(
+  context: InstallContext,
+  appId: number,
+  app: SteamAppOptions = {},
+): Promise<{ version: string | null; message: string }> {
   const home = await steamcmdFor(context);
   const attempts = 1 + (context.retries ?? 2);
   let last: Extract<RunOutcome, { ok: false }> | undefined;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     if (context.signal.aborted) throw new InstallError('CANCELLED', 'cancelled');
     context.progress(0, attempt === 1 ? `SteamCMD: app_update ${appId}` : `SteamCMD: app_update ${appId}, attempt ${attempt} of ${attempts}`);
-    const outcome = await runSteamcmd(context, home, appId);
+    const outcome = await runSteamcmd(context, home, appId, app);
     if (outcome.ok) return { version: null, message: `installed Steam app ${appId}` };
     if (context.signal.aborted) throw new InstallError('CANCELLED', 'cancelled');
     last = outcome;

@@ -15,6 +15,8 @@ import { DEFAULT_READY_TIMEOUT_SECONDS, DEFAULT_STOP_GRACE_SECONDS, type Console
 import type { GameAdapter, CommandChannel, PlayerInfo, PlayerLine } from '../games/adapter.ts';
 import { ADAPTERS } from '../games/index.ts';
 import { minecraft } from '../games/minecraft.ts';
+import { templateAdapter } from '../games/template.ts';
+import { applyConfigFiles } from './configFiles.ts';
 import { RconAuthError, SourceRconClient } from '../rcon/sourceRcon.ts';
 import { buildLaunch } from '../runtime/commandLine.ts';
 import { OutputLog } from '../runtime/outputLog.ts';
@@ -114,7 +116,8 @@ export class ServerSupervisor {
   config: ServerConfig;
   status: ServerStatus = 'OFFLINE';
   readonly #options: SupervisorOptions;
-  readonly #adapter: GameAdapter;
+  /** The game's adapter: its template's (servers:sync's `template`), else the agent's own for its game type; set at each launch. */
+  #adapter: GameAdapter;
   readonly #dir: string;
   readonly #runDir: string;
   /** `<data-dir>/logs/<serverId>`: the agent's, outside the game's directory (a game must not redirect what root writes). */
@@ -143,7 +146,12 @@ export class ServerSupervisor {
   constructor(config: ServerConfig, options: SupervisorOptions) {
     this.config = config;
     this.#options = options;
-    this.#adapter = ADAPTERS[config.gameType];
+    try {
+      this.#adapter = adapterOf(config);
+    } catch {
+      // Said at its launch, which fails on it (CRASHED, with the reason).
+      this.#adapter = ADAPTERS[config.gameType];
+    }
     this.#dir = join(options.dataDir, 'servers', config.id);
     this.#runDir = runDirOf(options.dataDir, config.id);
     this.#logDir = join(options.dataDir, 'logs', config.id);
@@ -298,7 +306,13 @@ export class ServerSupervisor {
         this.#osUser = account.name;
         await prepareServerDir(this.#dir, account);
       } else await mkdir(this.#dir, { recursive: true });
-      if (this.#adapter === minecraft) await minecraft.prepare(this.#dir, this.config, account);
+      // The template as it is now: a change reaches a server at its next start (a pattern that cannot run fails it here).
+      this.#adapter = adapterOf(this.config);
+      if (this.config.template) {
+        const staging = join(this.#options.dataDir, 'staging', this.config.id);
+        await mkdir(staging, { recursive: true, mode: 0o700 });
+        await applyConfigFiles(this.#dir, this.config.template.configFiles, account, staging);
+      } else if (this.#adapter === minecraft) await minecraft.prepare(this.#dir, this.config, account);
       const startCommand = this.config.startCommand ?? this.#adapter.defaultStartCommand;
       const launch = buildLaunch({ ...this.config, startCommand }, this.#dir, {
         MEMORY_MB: String(this.#options.memoryMb ?? (this.config.memoryLimitMb ? Math.max(256, Math.floor(this.config.memoryLimitMb * 0.8)) : 2048)),
@@ -359,6 +373,7 @@ export class ServerSupervisor {
     this.#startedAt = Date.now();
     let unready: string | undefined;
     try {
+      this.#adapter = adapterOf(this.config);
       this.#readiness = this.#readinessOf();
     } catch (error) {
       unready = (error as Error).message;
@@ -575,7 +590,11 @@ export class ServerSupervisor {
   async snapshotPlayers(): Promise<void> {
     if (this.status !== 'ONLINE') return;
     // A CUSTOM game's console other than RCON may not know `players`: its joins and leaves come from its output only.
-    if (this.config.consoleMode && this.config.consoleMode !== 'RCON') return;
+    // A template says whether its game has a list command.
+    if (
+      this.config.template ? !this.config.template.commands.list || this.consoleMode === 'NONE' : this.config.consoleMode && this.config.consoleMode !== 'RCON'
+    )
+      return;
     try {
       // Timed when asked, not when answered: a leave reported while the list was on its way is newer than the list.
       const at = new Date().toISOString();
@@ -752,6 +771,11 @@ export class ServerSupervisor {
       if (this.config.desiredStatus === 'RUNNING' && !this.running && !this.#stopping && !this.#maintenance && this.#hold === undefined) void this.start();
     }, decision.delayMs);
   }
+}
+
+/** The adapter a server's configuration asks for: its template's, else the agent's own for its game type. */
+function adapterOf(config: ServerConfig): GameAdapter {
+  return config.template ? templateAdapter({ ...config, template: config.template }) : ADAPTERS[config.gameType];
 }
 
 /** undefined when `port` on 127.0.0.1 accepts a TCP connection; else why not, in a few words. */

@@ -8,7 +8,8 @@ import type { DatabasePool } from '../../sql/pool.ts';
 import { batched } from '../../sql/batched.ts';
 import type { AnnouncedJob } from './notifications.ts';
 import { hashSecret, secretMatches } from '../../schema/secretTokens.ts';
-import { serverConfig, type ServerConfig } from '../../schema/agentEvents.ts';
+import type { ServerConfig } from '../../schema/agentEvents.ts';
+import { serverSpec, templatedServerRow } from '../templates/spec.ts';
 import { storableJson, storableText } from '../../schema/storable.ts';
 import type { heartbeatEvent, jobResultEvent, serverStatusEvent } from '../../schema/agentEvents.ts';
 
@@ -287,16 +288,22 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
     storeResult: (machineId: string, report: z.infer<typeof jobResultEvent>): Promise<boolean> => results.add({ machineId, report }),
 
     /** Every server of the machine as the agent needs it (`servers:sync`). */
-    serverConfigs(machineId: string): Promise<readonly ServerConfig[]> {
-      return pool.any(sql.type(serverConfig)`
+    async serverConfigs(machineId: string): Promise<readonly ServerConfig[]> {
+      const rows = await pool.any(sql.type(templatedServerRow)`
         SELECT id, name, game_type AS "gameType", game_port AS "gamePort", query_port AS "queryPort", rcon_port AS "rconPort",
                rcon_password AS "rconPassword", max_players AS "maxPlayers", desired_status AS "desiredStatus",
                auto_restart AS "autoRestart", start_command AS "startCommand", env,
                memory_limit_mb AS "memoryLimitMb", cpu_limit_percent AS "cpuLimitPercent",
                version, accept_eula AS "acceptEula", install_command AS "installCommand",
                ready, console_mode AS "consoleMode", stop,
-               ARRAY(SELECT b.id::text FROM backups b WHERE b.server_id = s.id ORDER BY b.created_at) AS backups
+               ARRAY(SELECT b.id::text FROM backups b WHERE b.server_id = s.id ORDER BY b.created_at) AS backups,
+               s.template_id AS "templateId", s.variables, s.secret_variables AS "secretVariables",
+               (SELECT jsonb_build_object('id', t.id, 'version', t.version, 'document', t.document) FROM cluster_templates t
+                 WHERE t.id = (CASE WHEN s.template_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN s.template_id::uuid END) AND t.cluster_id = s.cluster_id) AS "clusterTemplate"
           FROM servers s WHERE machine_id = ${machineId} ORDER BY created_at, id`);
+      // Each server's template resolved into its configuration (a template's change reaches the agent now, and runs
+      // from the server's next start).
+      return rows.map(serverSpec);
     },
 
     /** The machine's servers deleted in the last 90 days (`servers:sync`'s `deleted`: the agent removes their files). */

@@ -4,6 +4,7 @@
  * with its delivery and, when asked, the audit entry — in ONE statement, so it is atomic by itself (the power routes
  * run it without a transaction: one round trip instead of six) and also fits in a caller's transaction.
  */
+import { builtInVersions } from '../templates/catalogue.ts';
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { conflict, notFound } from '../../schema/errors.ts';
@@ -131,5 +132,10 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
     );
   }
   const { accepted: _accepted, serverStatus: _serverStatus, ...created } = row;
+  // The server runs its template's current version from this start on (docs/templates.md#versions).
+  if (launches)
+    await connection.query(sql.unsafe`
+      UPDATE servers s SET template_version = coalesce((SELECT t.version FROM cluster_templates t WHERE t.id = (CASE WHEN s.template_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN s.template_id::uuid END)), (${sql.jsonb(builtInVersions())}::jsonb ->> s.template_id)::int)
+       WHERE s.id = ${serverId} AND s.template_id IS NOT NULL`);
   return created;
 }

@@ -14,6 +14,8 @@ import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { recordAudit } from '../audit.ts';
 import { notifyAgent } from '../gateway/notifications.ts';
 import { acceptServerJob } from '../jobs/serverJobs.ts';
+import { GAME_TYPE_TEMPLATES } from '../templates/catalogue.ts';
+import { checkVariables, findTemplate, requireVariables, type FoundTemplate } from '../templates/store.ts';
 
 const SERVER_COLUMNS = sql.fragment`
   s.id, s.cluster_id AS "clusterId", s.machine_id AS "machineId", s.name, s.game_type AS "gameType",
@@ -24,6 +26,8 @@ const SERVER_COLUMNS = sql.fragment`
   s.last_exit_code AS "lastExitCode", s.stats, s.version, s.installed_version AS "installedVersion", s.installed_at AS "installedAt", s.os_user AS "osUser",
   s.accept_eula AS "acceptEula", s.install_command AS "installCommand", s.backup_retention AS "backupRetention",
   s.ready, s.console_mode AS "consoleMode", s.stop,
+  s.template_id AS "templateId", s.template_version AS "templateVersion", s.variables,
+  (SELECT coalesce(jsonb_object_agg(v.key, true), '{}') FROM jsonb_object_keys(s.secret_variables) v(key)) AS "secretVariables",
   s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;
 const SORT = {
   name: sql.fragment`lower(s.name)`,
@@ -107,22 +111,27 @@ export async function createServer(
   if (machine?.clusterId !== clusterId) throw validationFailed([{ field: 'machineId', message: 'no such machine in this cluster' }]);
   const tooOld = agentVersionIssues(machine.agentVersion, body);
   if (tooOld.length > 0) throw validationFailed(tooOld);
+  const template = await serverTemplate(tx, clusterId, body.gameType as GameType, body.templateId ?? null);
+  const values = template ? checkVariables(template.document, body.variables ?? {}) : noVariables(body.variables);
+  if (template) requireVariables(template.document, { ...values.plain, ...values.secret });
   const serverId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
     INSERT INTO servers (cluster_id, machine_id, name, game_type, game_port, query_port, rcon_port, max_players,
                          auto_restart, start_command, env, memory_limit_mb, cpu_limit_percent, rcon_password,
-                         version, accept_eula, install_command, backup_retention, ready, console_mode, stop)
+                         version, accept_eula, install_command, backup_retention, ready, console_mode, stop,
+                         template_id, template_version, variables, secret_variables)
     VALUES (${clusterId}, ${body.machineId}, ${body.name}, ${body.gameType}, ${body.gamePort}, ${body.queryPort}, ${body.rconPort},
-            ${body.maxPlayers ?? DEFAULT_MAX_PLAYERS[body.gameType as GameType]}, ${body.autoRestart ?? true},
+            ${body.maxPlayers ?? template?.document.defaultMaxPlayers ?? DEFAULT_MAX_PLAYERS[body.gameType as GameType]}, ${body.autoRestart ?? true},
             ${body.startCommand ?? null}, ${body.env ? sql.jsonb(body.env) : null}, ${body.memoryLimitMb ?? null}, ${body.cpuLimitPercent ?? null},
             ${body.rconPassword ?? generateRconPassword()},
             ${body.version ?? null}, ${body.acceptEula ?? false}, ${body.installCommand ?? null}, ${body.backupRetention ?? 5},
-            ${jsonOrNull(body.ready)}, ${body.consoleMode ?? null}, ${jsonOrNull(body.stop)})
+            ${jsonOrNull(body.ready)}, ${body.consoleMode ?? null}, ${jsonOrNull(body.stop)},
+            ${template?.id ?? null}, ${template?.document.version ?? null}, ${sql.jsonb(values.plain)}, ${sql.jsonb(values.secret)})
     RETURNING id`);
   await claimPorts(tx, serverId, body.machineId, [body.gamePort, body.queryPort, body.rconPort]);
   await notifyAgent(tx, { type: 'servers_changed', machineId: body.machineId });
   await recordAudit(tx, origin, { clusterId, action: 'server.create', target: { type: 'server', id: serverId } });
   let installJobId: string | null = null;
-  if (body.autoInstall ?? (!body.startCommand && body.gameType !== 'CUSTOM')) {
+  if (body.autoInstall ?? (!body.startCommand && (body.gameType !== 'CUSTOM' || (template?.document.install?.steps.length ?? 0) > 0))) {
     const install = await acceptServerJob(tx, origin, {
       serverId,
       type: 'INSTALL',
@@ -156,9 +165,12 @@ export async function updateServer(
       stop: z.object({ mode: z.string() }).nullable(),
       ready: z.object({ mode: z.string(), port: z.number().optional() }).nullable(),
       agentVersion: z.string().nullable(),
+      templateId: z.string().nullable(),
+      variables: z.record(z.string(), z.string()),
+      secretVariables: z.record(z.string(), z.string()),
     }),
   )`
-    SELECT machine_id AS "machineId", game_type AS "gameType", game_port AS "gamePort", query_port AS "queryPort",
+    SELECT template_id AS "templateId", variables, secret_variables AS "secretVariables", machine_id AS "machineId", game_type AS "gameType", game_port AS "gamePort", query_port AS "queryPort",
            rcon_port AS "rconPort", start_command AS "startCommand", console_mode AS "consoleMode", stop, ready,
            (SELECT agent_version FROM machines WHERE machines.id = servers.machine_id) AS "agentVersion"
       FROM servers WHERE id = ${serverId} FOR UPDATE`);
@@ -173,7 +185,22 @@ export async function updateServer(
     throw validationFailed(fields.map((field) => ({ field, message: 'the game, query and RCON ports of a server must differ' })));
   }
   const startCommand = body.startCommand === undefined ? current.startCommand : body.startCommand;
-  if (current.gameType === 'CUSTOM' && !startCommand) throw validationFailed([{ field: 'startCommand', message: 'required for CUSTOM servers' }]);
+  // A new template (or none: null, the game type's built-in again), then the variables against it: values of the old
+  // template's variables that the new one also has are kept.
+  const templateChanges = body.templateId !== undefined;
+  const template = await serverTemplate(tx, clusterId, current.gameType as GameType, templateChanges ? body.templateId! : current.templateId, !templateChanges);
+  const merged = Object.fromEntries(
+    Object.entries({ ...current.variables, ...current.secretVariables, ...(body.variables ?? {}) }).filter(
+      ([name, value]) => value !== '' && (!templateChanges || template?.document.variables.some((variable) => variable.name === name)),
+    ),
+  );
+  if (body.variables) {
+    if (template) checkVariables(template.document, body.variables);
+    else noVariables(body.variables);
+  }
+  const values = template ? checkVariables(template.document, merged) : { plain: {}, secret: {} };
+  if (template) requireVariables(template.document, merged);
+  if (current.gameType === 'CUSTOM' && !startCommand && !template) throw validationFailed([{ field: 'startCommand', message: 'required for CUSTOM servers' }]);
   // The ready port is checked against the ports when either changes: a PATCH of anything else is not refused over
   // a setting it does not touch.
   const portsChange = body.ready !== undefined || body.gamePort !== undefined || body.queryPort !== undefined || body.rconPort !== undefined;
@@ -204,12 +231,49 @@ export async function updateServer(
       ready = ${body.ready === undefined ? sql.fragment`ready` : jsonOrNull(body.ready)},
       console_mode = ${body.consoleMode === undefined ? sql.fragment`console_mode` : body.consoleMode},
       stop = ${body.stop === undefined ? sql.fragment`stop` : jsonOrNull(body.stop)},
+      template_id = ${template?.id ?? null},
+      template_version = ${templateChanges ? (template?.document.version ?? null) : sql.fragment`template_version`},
+      variables = ${sql.jsonb(values.plain)}, secret_variables = ${sql.jsonb(values.secret)},
       updated_at = now()
      WHERE id = ${serverId}`);
   await claimPorts(tx, serverId, current.machineId, Object.values(ports));
   await notifyAgent(tx, { type: 'servers_changed', machineId: current.machineId });
   await recordAudit(tx, origin, { clusterId, action: 'server.update', target: { type: 'server', id: serverId } });
   return getServer(tx, serverId);
+}
+
+/**
+ * The template a server of `clusterId` runs: `templateId` (a built-in, or one of the cluster's own: else 400), or for
+ * null the built-in of its game type (none for CUSTOM). It must report the server's game type and run on Linux.
+ * `stored`: the id is the server's already (a deleted one is then no template rather than a 400).
+ */
+async function serverTemplate(
+  tx: CommonQueryMethods,
+  clusterId: string,
+  gameType: GameType,
+  templateId: string | null,
+  stored = false,
+): Promise<FoundTemplate | undefined> {
+  const id = templateId ?? GAME_TYPE_TEMPLATES[gameType];
+  if (id === undefined) return undefined;
+  const template = await findTemplate(tx, [clusterId], id);
+  if (!template) {
+    if (stored) return undefined;
+    throw validationFailed([{ field: 'templateId', message: `no template ${id} (GET /api/v1/templates lists them)` }]);
+  }
+  if (stored) return template;
+  if (template.document.gameType !== gameType)
+    throw validationFailed([{ field: 'templateId', message: `${id} is a ${template.document.gameType} template; this server's gameType is ${gameType}` }]);
+  if (!template.document.platforms.includes('linux'))
+    throw validationFailed([{ field: 'templateId', message: `${id} runs only on ${template.document.platforms.join(', ')}; agents run Linux` }]);
+  return template;
+}
+
+/** Variables for a server without a template: none may be given. */
+function noVariables(values: Record<string, string> | undefined): { plain: Record<string, string>; secret: Record<string, string> } {
+  const names = Object.keys(values ?? {});
+  if (names.length > 0) throw validationFailed(names.map((name) => ({ field: `variables.${name}`, message: 'the server has no template with variables' })));
+  return { plain: {}, secret: {} };
 }
 
 /** Deletes a server of `clusterId` on `tx` (the request's transaction, which has already cancelled its unfinished jobs). */

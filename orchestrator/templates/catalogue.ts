@@ -70,3 +70,11 @@ export function builtInCatalogue(): Catalogue {
   loaded ??= loadCatalogue();
   return loaded;
 }
+
+let versions: Record<string, number> | undefined;
+
+/** Each built-in's version, by id. */
+export function builtInVersions(): Record<string, number> {
+  versions ??= Object.fromEntries([...builtInCatalogue().templates.values()].map((template) => [template.id, template.version]));
+  return versions;
+}

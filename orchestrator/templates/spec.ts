@@ -1,0 +1,28 @@
+/**
+ * A server's configuration as its agent receives it (`servers:sync`), with its template resolved into it
+ * (resolve.ts): the row's fields, then what the template decides over them, and the template's own part.
+ */
+import { z } from 'zod';
+import { serverConfig, type ServerConfig } from '../../schema/agentEvents.ts';
+import { builtInCatalogue } from './catalogue.ts';
+import { resolveTemplate } from './resolve.ts';
+import { storedDocument } from './store.ts';
+
+/** The columns a sync reads beside the configuration (machineStore.ts). */
+export const templatedServerRow = serverConfig.extend({
+  templateId: z.string().nullable(),
+  variables: z.record(z.string(), z.string()),
+  secretVariables: z.record(z.string(), z.string()),
+  clusterTemplate: z.object({ id: z.string(), version: z.int(), document: z.unknown() }).nullable(),
+});
+export type TemplatedServerRow = z.infer<typeof templatedServerRow>;
+
+export function serverSpec(row: TemplatedServerRow): ServerConfig {
+  const { templateId, variables, secretVariables, clusterTemplate, ...config } = row;
+  if (templateId === null) return config;
+  const document = clusterTemplate
+    ? storedDocument(clusterTemplate.id, clusterTemplate.version, clusterTemplate.document)
+    : builtInCatalogue().templates.get(templateId);
+  if (!document) return config;
+  return { ...config, ...resolveTemplate(document, { ...config, variables: { ...variables, ...secretVariables } }) };
+}
