@@ -424,6 +424,14 @@ type Server struct {
 	ConsoleMode *string `json:"consoleMode"`
 	// CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL.
 	Stop *ServerStop `json:"stop"`
+	// Its game template (docs/templates.md): a built-in's id (`rust`) or a cluster template's id; null: none (a CUSTOM server's own command).
+	TemplateID *string `json:"templateId"`
+	// The version of its template its last start ran (a change applies at its next start).
+	TemplateVersion *int64 `json:"templateVersion"`
+	// Its values of the template's variables (secret ones are never shown: see secretVariables).
+	Variables map[string]string `json:"variables"`
+	// Each secret variable of its template: whether it is set.
+	SecretVariables map[string]bool `json:"secretVariables"`
 	// RFC 3339 time.
 	CreatedAt string `json:"createdAt"`
 	// RFC 3339 time.
@@ -490,6 +498,300 @@ type WebhookDelivery struct {
 	NextAttemptAt  *string  `json:"nextAttemptAt"`
 	CreatedAt      string   `json:"createdAt"`
 	DeliveredAt    *string  `json:"deliveredAt"`
+}
+
+// Template: the Template record.
+type Template struct {
+	// A built-in's id is its slug (`rust`); a cluster template's is a uuid.
+	ID string `json:"id"`
+	// The cluster it belongs to; null: built in.
+	ClusterID   *string `json:"clusterId"`
+	BuiltIn     bool    `json:"builtIn"`
+	Slug        string  `json:"slug"`
+	Name        string  `json:"name"`
+	Version     int64   `json:"version"`
+	Description *string `json:"description"`
+	// One of MINECRAFT, RUST, ARK_SURVIVAL_EVOLVED, CS2, VALHEIM, CUSTOM.
+	GameType  string   `json:"gameType"`
+	Tags      []string `json:"tags"`
+	Platforms []string `json:"platforms"`
+	// RFC 3339 time.
+	CreatedAt *string `json:"createdAt"`
+	// RFC 3339 time.
+	UpdatedAt *string `json:"updatedAt"`
+	// The whole template (docs/templates.md).
+	Document map[string]any `json:"document"`
+}
+
+// TemplateImport: the TemplateImport record.
+type TemplateImport struct {
+	// The egg’s format version.
+	// One of PTDL_v1, PTDL_v2, PLCN_v1, PLCN_v2, PLCN_v3.
+	Format string `json:"format"`
+	// Every part of the egg not carried over, or carried over with a difference, in words.
+	Unmapped []string `json:"unmapped"`
+	// Programs the installation script runs, which the machine must have.
+	Tools []string `json:"tools"`
+	// Lines of the installation script that are not run (they install packages as root).
+	SkippedLines []string `json:"skippedLines"`
+	Template     Template `json:"template"`
+}
+
+// TemplateSummary: the TemplateSummary record.
+type TemplateSummary struct {
+	// A built-in's id is its slug (`rust`); a cluster template's is a uuid.
+	ID string `json:"id"`
+	// The cluster it belongs to; null: built in.
+	ClusterID   *string `json:"clusterId"`
+	BuiltIn     bool    `json:"builtIn"`
+	Slug        string  `json:"slug"`
+	Name        string  `json:"name"`
+	Version     int64   `json:"version"`
+	Description *string `json:"description"`
+	// One of MINECRAFT, RUST, ARK_SURVIVAL_EVOLVED, CS2, VALHEIM, CUSTOM.
+	GameType  string   `json:"gameType"`
+	Tags      []string `json:"tags"`
+	Platforms []string `json:"platforms"`
+	// RFC 3339 time.
+	CreatedAt *string `json:"createdAt"`
+	// RFC 3339 time.
+	UpdatedAt *string `json:"updatedAt"`
+}
+
+// TemplateDocumentLinksItem: the TemplateDocumentLinksItem record.
+type TemplateDocumentLinksItem struct {
+	Title string `json:"title"`
+	URL   string `json:"url"`
+}
+
+// TemplateDocumentVariablesItemValidation: the TemplateDocumentVariablesItemValidation record.
+type TemplateDocumentVariablesItemValidation struct {
+	// One of string, integer, number, boolean.
+	Type *string `json:"type,omitempty"`
+	// The value may not be empty.
+	Required *bool    `json:"required,omitempty"`
+	Enum     []string `json:"enum,omitempty"`
+	// integer/number: the smallest value.
+	Min *float64 `json:"min,omitempty"`
+	// integer/number: the largest value.
+	Max       *float64 `json:"max,omitempty"`
+	MinLength *int64   `json:"minLength,omitempty"`
+	MaxLength *int64   `json:"maxLength,omitempty"`
+	// string: the whole value must match (anchor it yourself).
+	Regex *string `json:"regex,omitempty"`
+}
+
+// TemplateDocumentVariablesItem: the TemplateDocumentVariablesItem record.
+type TemplateDocumentVariablesItem struct {
+	Name        string                                   `json:"name"`
+	Label       *string                                  `json:"label,omitempty"`
+	Description *string                                  `json:"description,omitempty"`
+	Default     *string                                  `json:"default,omitempty"`
+	Validation  *TemplateDocumentVariablesItemValidation `json:"validation,omitempty"`
+	// Members who are not OWNER/ADMIN see it.
+	UserViewable *bool `json:"userViewable,omitempty"`
+	// Members with server write (not only OWNER/ADMIN) may change it.
+	UserEditable *bool `json:"userEditable,omitempty"`
+	// Never returned by the API once set (shown as set / not set).
+	Secret *bool `json:"secret,omitempty"`
+}
+
+// TemplateDocumentStart: the TemplateDocumentStart record.
+type TemplateDocumentStart struct {
+	// The command line, split like a POSIX shell line (never run through a shell), with `{{VARIABLE}}` and built-in placeholders.
+	Command string            `json:"command"`
+	Env     map[string]string `json:"env,omitempty"`
+	// Relative to the server directory (default: the server directory).
+	WorkingDirectory *string `json:"workingDirectory,omitempty"`
+}
+
+// TemplateDocumentConsoleRcon: the TemplateDocumentConsoleRcon record.
+type TemplateDocumentConsoleRcon struct {
+	// The name of the port in `ports` RCON listens on.
+	Port *string `json:"port,omitempty"`
+	// The password, usually `{{RCON_PASSWORD}}` (the server’s) or `{{SOME_VARIABLE}}`.
+	Password *string `json:"password,omitempty"`
+}
+
+// TemplateDocumentConsoleCommandsList: the TemplateDocumentConsoleCommandsList record.
+type TemplateDocumentConsoleCommandsList struct {
+	Command string  `json:"command"`
+	Expect  *string `json:"expect,omitempty"`
+	Parse   any     `json:"parse"`
+}
+
+// TemplateDocumentConsoleCommandsKick: the TemplateDocumentConsoleCommandsKick record.
+type TemplateDocumentConsoleCommandsKick struct {
+	Command string  `json:"command"`
+	Expect  *string `json:"expect,omitempty"`
+}
+
+// TemplateDocumentConsoleCommandsBan: the TemplateDocumentConsoleCommandsBan record.
+type TemplateDocumentConsoleCommandsBan struct {
+	Command string  `json:"command"`
+	Expect  *string `json:"expect,omitempty"`
+}
+
+// TemplateDocumentConsoleCommandsUnban: the TemplateDocumentConsoleCommandsUnban record.
+type TemplateDocumentConsoleCommandsUnban struct {
+	Command string  `json:"command"`
+	Expect  *string `json:"expect,omitempty"`
+}
+
+// TemplateDocumentConsoleCommandsBroadcast: the TemplateDocumentConsoleCommandsBroadcast record.
+type TemplateDocumentConsoleCommandsBroadcast struct {
+	Command string  `json:"command"`
+	Expect  *string `json:"expect,omitempty"`
+}
+
+// TemplateDocumentConsoleCommands: the TemplateDocumentConsoleCommands record.
+type TemplateDocumentConsoleCommands struct {
+	List      *TemplateDocumentConsoleCommandsList      `json:"list,omitempty"`
+	Kick      *TemplateDocumentConsoleCommandsKick      `json:"kick,omitempty"`
+	Ban       *TemplateDocumentConsoleCommandsBan       `json:"ban,omitempty"`
+	Unban     *TemplateDocumentConsoleCommandsUnban     `json:"unban,omitempty"`
+	Broadcast *TemplateDocumentConsoleCommandsBroadcast `json:"broadcast,omitempty"`
+}
+
+// TemplateDocumentConsole: the TemplateDocumentConsole record.
+type TemplateDocumentConsole struct {
+	// One of STDIN, RCON, NONE.
+	Mode           string                           `json:"mode"`
+	Rcon           *TemplateDocumentConsoleRcon     `json:"rcon,omitempty"`
+	Commands       *TemplateDocumentConsoleCommands `json:"commands,omitempty"`
+	QuoteArguments *bool                            `json:"quoteArguments,omitempty"`
+}
+
+// TemplateDocumentPlayers: the TemplateDocumentPlayers record.
+type TemplateDocumentPlayers struct {
+	// A whole line of the game’s own (anchored with ^…$ to its log prefix; chat must never match) with named groups `name` and `id`.
+	Join  *string `json:"join,omitempty"`
+	Leave *string `json:"leave,omitempty"`
+	// A line printed before the join that ties `name` to `id` (Minecraft’s `UUID of player <name> is <uuid>`).
+	Identify *string `json:"identify,omitempty"`
+	// What identifies a player: the id the game prints (Steam id, UUID) or its name.
+	// One of id, name.
+	Identity *string `json:"identity,omitempty"`
+	// An id matching this identifies nothing (offline-mode UUIDs): the name is used.
+	IgnoreID *string `json:"ignoreId,omitempty"`
+}
+
+// TemplateDocumentSamplesJoinItem: the TemplateDocumentSamplesJoinItem record.
+type TemplateDocumentSamplesJoinItem struct {
+	Line string  `json:"line"`
+	Name string  `json:"name"`
+	ID   *string `json:"id,omitempty"`
+}
+
+// TemplateDocumentSamplesLeaveItem: the TemplateDocumentSamplesLeaveItem record.
+type TemplateDocumentSamplesLeaveItem struct {
+	Line string  `json:"line"`
+	Name string  `json:"name"`
+	ID   *string `json:"id,omitempty"`
+}
+
+// TemplateDocumentSamples: the TemplateDocumentSamples record.
+type TemplateDocumentSamples struct {
+	Ready []string                           `json:"ready,omitempty"`
+	Join  []TemplateDocumentSamplesJoinItem  `json:"join,omitempty"`
+	Leave []TemplateDocumentSamplesLeaveItem `json:"leave,omitempty"`
+	// Chat and other lines players control: no pattern may match them.
+	Chat []string `json:"chat,omitempty"`
+}
+
+// TemplateDocumentInstall: the TemplateDocumentInstall record.
+type TemplateDocumentInstall struct {
+	Steps []any    `json:"steps"`
+	Tools []string `json:"tools,omitempty"`
+}
+
+// TemplateDocumentUpdate: Absent: the install steps again (each is a no-op when current).
+type TemplateDocumentUpdate struct {
+	Steps []any    `json:"steps"`
+	Tools []string `json:"tools,omitempty"`
+}
+
+// TemplateDocumentConfigFilesItemReplaceItem: the TemplateDocumentConfigFilesItemReplaceItem record.
+type TemplateDocumentConfigFilesItemReplaceItem struct {
+	Find    string `json:"find"`
+	Replace string `json:"replace"`
+}
+
+// TemplateDocumentConfigFilesItem: the TemplateDocumentConfigFilesItem record.
+type TemplateDocumentConfigFilesItem struct {
+	Path string `json:"path"`
+	// One of properties, ini, json, yaml, xml, replace.
+	Format  string                                       `json:"format"`
+	Set     map[string]string                            `json:"set,omitempty"`
+	Replace []TemplateDocumentConfigFilesItemReplaceItem `json:"replace,omitempty"`
+	When    *string                                      `json:"when,omitempty"`
+}
+
+// TemplateDocumentFiles: the TemplateDocumentFiles record.
+type TemplateDocumentFiles struct {
+	// gitignore-style patterns members may not read or write.
+	Deny []string `json:"deny,omitempty"`
+	// Paths (globs with `*`) a WIPE removes.
+	Wipe []string `json:"wipe,omitempty"`
+	// gitignore-style patterns a backup leaves out.
+	BackupSkip []string `json:"backupSkip,omitempty"`
+}
+
+// TemplateDocumentPortsItem: the TemplateDocumentPortsItem record.
+type TemplateDocumentPortsItem struct {
+	Name string `json:"name"`
+	// One of tcp, udp, tcp+udp.
+	Protocol string `json:"protocol"`
+	Default  *int64 `json:"default,omitempty"`
+	// From the game port (gamePort + offset).
+	Offset      *int64  `json:"offset,omitempty"`
+	Description *string `json:"description,omitempty"`
+}
+
+// TemplateDocumentQuery: the TemplateDocumentQuery record.
+type TemplateDocumentQuery struct {
+	// One of A2S, MINECRAFT, MINECRAFT_BEDROCK, GAMESPY1, GAMESPY2, GAMESPY3, EOS, TERRARIA, FACTORIO, RCON.
+	Protocol string `json:"protocol"`
+	// The name of the port in `ports` it answers on.
+	Port *string `json:"port,omitempty"`
+}
+
+// TemplateDocumentSourcesItem: the TemplateDocumentSourcesItem record.
+type TemplateDocumentSourcesItem struct {
+	// What it backs, e.g. `steamcmd.appId`, `ready`, `players.join`, `ports`.
+	Fact string  `json:"fact"`
+	URL  *string `json:"url,omitempty"`
+	Note *string `json:"note,omitempty"`
+}
+
+// TemplateDocument: the TemplateDocument record.
+type TemplateDocument struct {
+	ID          string  `json:"id"`
+	Name        string  `json:"name"`
+	Version     *int64  `json:"version,omitempty"`
+	Description *string `json:"description,omitempty"`
+	// One of MINECRAFT, RUST, ARK_SURVIVAL_EVOLVED, CS2, VALHEIM, CUSTOM.
+	GameType *string                     `json:"gameType,omitempty"`
+	Tags     []string                    `json:"tags,omitempty"`
+	Links    []TemplateDocumentLinksItem `json:"links,omitempty"`
+	// Where its dedicated server runs; a template without `linux` is refused for servers (agents run Linux).
+	Platforms         []string                        `json:"platforms,omitempty"`
+	DefaultMaxPlayers *int64                          `json:"defaultMaxPlayers,omitempty"`
+	Variables         []TemplateDocumentVariablesItem `json:"variables,omitempty"`
+	Start             TemplateDocumentStart           `json:"start"`
+	Ready             any                             `json:"ready"`
+	Stop              any                             `json:"stop"`
+	Console           TemplateDocumentConsole         `json:"console"`
+	Players           *TemplateDocumentPlayers        `json:"players,omitempty"`
+	Samples           *TemplateDocumentSamples        `json:"samples,omitempty"`
+	Install           *TemplateDocumentInstall        `json:"install,omitempty"`
+	// Absent: the install steps again (each is a no-op when current).
+	Update      *TemplateDocumentUpdate           `json:"update,omitempty"`
+	ConfigFiles []TemplateDocumentConfigFilesItem `json:"configFiles,omitempty"`
+	Files       *TemplateDocumentFiles            `json:"files,omitempty"`
+	Ports       []TemplateDocumentPortsItem       `json:"ports"`
+	Query       *TemplateDocumentQuery            `json:"query,omitempty"`
+	Sources     []TemplateDocumentSourcesItem     `json:"sources,omitempty"`
 }
 
 // JobError: the JobError record.

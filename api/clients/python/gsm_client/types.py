@@ -635,6 +635,10 @@ _ServerRequired = TypedDict(
         "ready": Optional[ServerReady],
         "consoleMode": Optional[Literal["RCON", "STDIN", "NONE"]],
         "stop": Optional[ServerStop],
+        "templateId": Optional[str],
+        "templateVersion": Optional[int],
+        "variables": Dict[str, str],
+        "secretVariables": Dict[str, bool],
         "createdAt": str,
         "updatedAt": str,
     },
@@ -655,7 +659,11 @@ class Server(_ServerRequired):
     acceptEula: MINECRAFT: you accept Mojang's EULA; the agent writes `eula=true` only then.
     ready: CUSTOM servers: when the server counts as ONLINE. LINE: an output line matches `pattern`; PORT: `port` (default gamePort) accepts a TCP connection; RCON: RCON answers on rconPort; IMMEDIATE: as soon as the process runs. null: RCON (the CUSTOM default).
     consoleMode: CUSTOM servers: where console commands go. RCON: Source RCON on rconPort; STDIN: the process’s standard input (the answer is the output that follows); NONE: no console (console commands are refused with 409). null: RCON.
-    stop: CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL."""
+    stop: CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL.
+    templateId: Its game template (docs/templates.md): a built-in's id (`rust`) or a cluster template's id; null: none (a CUSTOM server's own command).
+    templateVersion: The version of its template its last start ran (a change applies at its next start).
+    variables: Its values of the template's variables (secret ones are never shown: see secretVariables).
+    secretVariables: Each secret variable of its template: whether it is set."""
 
 
 _ConsoleLineRequired = TypedDict(
@@ -752,6 +760,621 @@ class WebhookDelivery(_WebhookDeliveryRequired):
     """The WebhookDelivery record.
 
     eventId: The event's id (its cursor); for a test delivery, the test's own id (`test_` and a UUID) that its body carries"""
+
+
+_TemplateRequired = TypedDict(
+    "_TemplateRequired",
+    {
+        "id": str,
+        "clusterId": Optional[str],
+        "builtIn": bool,
+        "slug": str,
+        "name": str,
+        "version": int,
+        "description": Optional[str],
+        "gameType": Literal["MINECRAFT", "RUST", "ARK_SURVIVAL_EVOLVED", "CS2", "VALHEIM", "CUSTOM"],
+        "tags": List[str],
+        "platforms": List[Literal["linux", "windows"]],
+        "createdAt": Optional[str],
+        "updatedAt": Optional[str],
+        "document": Dict[str, Any],
+    },
+)
+
+
+class Template(_TemplateRequired):
+    """The Template record.
+
+    id: A built-in's id is its slug (`rust`); a cluster template's is a uuid.
+    clusterId: The cluster it belongs to; null: built in.
+    document: The whole template (docs/templates.md)."""
+
+
+_TemplateImportRequired = TypedDict(
+    "_TemplateImportRequired",
+    {
+        "format": Literal["PTDL_v1", "PTDL_v2", "PLCN_v1", "PLCN_v2", "PLCN_v3"],
+        "unmapped": List[str],
+        "tools": List[str],
+        "skippedLines": List[str],
+        "template": Template,
+    },
+)
+
+
+class TemplateImport(_TemplateImportRequired):
+    """The TemplateImport record.
+
+    format: The egg’s format version.
+    unmapped: Every part of the egg not carried over, or carried over with a difference, in words.
+    tools: Programs the installation script runs, which the machine must have.
+    skippedLines: Lines of the installation script that are not run (they install packages as root)."""
+
+
+_TemplateSummaryRequired = TypedDict(
+    "_TemplateSummaryRequired",
+    {
+        "id": str,
+        "clusterId": Optional[str],
+        "builtIn": bool,
+        "slug": str,
+        "name": str,
+        "version": int,
+        "description": Optional[str],
+        "gameType": Literal["MINECRAFT", "RUST", "ARK_SURVIVAL_EVOLVED", "CS2", "VALHEIM", "CUSTOM"],
+        "tags": List[str],
+        "platforms": List[Literal["linux", "windows"]],
+        "createdAt": Optional[str],
+        "updatedAt": Optional[str],
+    },
+)
+
+
+class TemplateSummary(_TemplateSummaryRequired):
+    """The TemplateSummary record.
+
+    id: A built-in's id is its slug (`rust`); a cluster template's is a uuid.
+    clusterId: The cluster it belongs to; null: built in."""
+
+
+_TemplateDocumentLinksItemRequired = TypedDict(
+    "_TemplateDocumentLinksItemRequired",
+    {
+        "title": str,
+        "url": str,
+    },
+)
+
+
+class TemplateDocumentLinksItem(_TemplateDocumentLinksItemRequired):
+    """The TemplateDocumentLinksItem record."""
+
+
+_TemplateDocumentVariablesItemValidationOptional = TypedDict(
+    "_TemplateDocumentVariablesItemValidationOptional",
+    {
+        "type": Literal["string", "integer", "number", "boolean"],
+        "required": bool,
+        "enum": List[str],
+        "min": float,
+        "max": float,
+        "minLength": int,
+        "maxLength": int,
+        "regex": str,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentVariablesItemValidation(_TemplateDocumentVariablesItemValidationOptional):
+    """The TemplateDocumentVariablesItemValidation record.
+
+    required: The value may not be empty.
+    min: integer/number: the smallest value.
+    max: integer/number: the largest value.
+    regex: string: the whole value must match (anchor it yourself)."""
+
+
+_TemplateDocumentVariablesItemRequired = TypedDict(
+    "_TemplateDocumentVariablesItemRequired",
+    {
+        "name": str,
+    },
+)
+
+_TemplateDocumentVariablesItemOptional = TypedDict(
+    "_TemplateDocumentVariablesItemOptional",
+    {
+        "label": str,
+        "description": str,
+        "default": str,
+        "validation": TemplateDocumentVariablesItemValidation,
+        "userViewable": bool,
+        "userEditable": bool,
+        "secret": bool,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentVariablesItem(_TemplateDocumentVariablesItemRequired, _TemplateDocumentVariablesItemOptional):
+    """The TemplateDocumentVariablesItem record.
+
+    userViewable: Members who are not OWNER/ADMIN see it.
+    userEditable: Members with server write (not only OWNER/ADMIN) may change it.
+    secret: Never returned by the API once set (shown as set / not set)."""
+
+
+_TemplateDocumentStartRequired = TypedDict(
+    "_TemplateDocumentStartRequired",
+    {
+        "command": str,
+    },
+)
+
+_TemplateDocumentStartOptional = TypedDict(
+    "_TemplateDocumentStartOptional",
+    {
+        "env": Dict[str, str],
+        "workingDirectory": str,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentStart(_TemplateDocumentStartRequired, _TemplateDocumentStartOptional):
+    """The TemplateDocumentStart record.
+
+    command: The command line, split like a POSIX shell line (never run through a shell), with `{{VARIABLE}}` and built-in placeholders.
+    workingDirectory: Relative to the server directory (default: the server directory)."""
+
+
+_TemplateDocumentConsoleRconOptional = TypedDict(
+    "_TemplateDocumentConsoleRconOptional",
+    {
+        "port": str,
+        "password": str,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentConsoleRcon(_TemplateDocumentConsoleRconOptional):
+    """The TemplateDocumentConsoleRcon record.
+
+    port: The name of the port in `ports` RCON listens on.
+    password: The password, usually `{{RCON_PASSWORD}}` (the server’s) or `{{SOME_VARIABLE}}`."""
+
+
+_TemplateDocumentConsoleCommandsListRequired = TypedDict(
+    "_TemplateDocumentConsoleCommandsListRequired",
+    {
+        "command": str,
+        "parse": Any,
+    },
+)
+
+_TemplateDocumentConsoleCommandsListOptional = TypedDict(
+    "_TemplateDocumentConsoleCommandsListOptional",
+    {
+        "expect": str,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentConsoleCommandsList(_TemplateDocumentConsoleCommandsListRequired, _TemplateDocumentConsoleCommandsListOptional):
+    """The TemplateDocumentConsoleCommandsList record."""
+
+
+_TemplateDocumentConsoleCommandsKickRequired = TypedDict(
+    "_TemplateDocumentConsoleCommandsKickRequired",
+    {
+        "command": str,
+    },
+)
+
+_TemplateDocumentConsoleCommandsKickOptional = TypedDict(
+    "_TemplateDocumentConsoleCommandsKickOptional",
+    {
+        "expect": str,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentConsoleCommandsKick(_TemplateDocumentConsoleCommandsKickRequired, _TemplateDocumentConsoleCommandsKickOptional):
+    """The TemplateDocumentConsoleCommandsKick record."""
+
+
+_TemplateDocumentConsoleCommandsBanRequired = TypedDict(
+    "_TemplateDocumentConsoleCommandsBanRequired",
+    {
+        "command": str,
+    },
+)
+
+_TemplateDocumentConsoleCommandsBanOptional = TypedDict(
+    "_TemplateDocumentConsoleCommandsBanOptional",
+    {
+        "expect": str,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentConsoleCommandsBan(_TemplateDocumentConsoleCommandsBanRequired, _TemplateDocumentConsoleCommandsBanOptional):
+    """The TemplateDocumentConsoleCommandsBan record."""
+
+
+_TemplateDocumentConsoleCommandsUnbanRequired = TypedDict(
+    "_TemplateDocumentConsoleCommandsUnbanRequired",
+    {
+        "command": str,
+    },
+)
+
+_TemplateDocumentConsoleCommandsUnbanOptional = TypedDict(
+    "_TemplateDocumentConsoleCommandsUnbanOptional",
+    {
+        "expect": str,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentConsoleCommandsUnban(_TemplateDocumentConsoleCommandsUnbanRequired, _TemplateDocumentConsoleCommandsUnbanOptional):
+    """The TemplateDocumentConsoleCommandsUnban record."""
+
+
+_TemplateDocumentConsoleCommandsBroadcastRequired = TypedDict(
+    "_TemplateDocumentConsoleCommandsBroadcastRequired",
+    {
+        "command": str,
+    },
+)
+
+_TemplateDocumentConsoleCommandsBroadcastOptional = TypedDict(
+    "_TemplateDocumentConsoleCommandsBroadcastOptional",
+    {
+        "expect": str,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentConsoleCommandsBroadcast(_TemplateDocumentConsoleCommandsBroadcastRequired, _TemplateDocumentConsoleCommandsBroadcastOptional):
+    """The TemplateDocumentConsoleCommandsBroadcast record."""
+
+
+_TemplateDocumentConsoleCommandsOptional = TypedDict(
+    "_TemplateDocumentConsoleCommandsOptional",
+    {
+        "list": TemplateDocumentConsoleCommandsList,
+        "kick": TemplateDocumentConsoleCommandsKick,
+        "ban": TemplateDocumentConsoleCommandsBan,
+        "unban": TemplateDocumentConsoleCommandsUnban,
+        "broadcast": TemplateDocumentConsoleCommandsBroadcast,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentConsoleCommands(_TemplateDocumentConsoleCommandsOptional):
+    """The TemplateDocumentConsoleCommands record."""
+
+
+_TemplateDocumentConsoleRequired = TypedDict(
+    "_TemplateDocumentConsoleRequired",
+    {
+        "mode": Literal["STDIN", "RCON", "NONE"],
+    },
+)
+
+_TemplateDocumentConsoleOptional = TypedDict(
+    "_TemplateDocumentConsoleOptional",
+    {
+        "rcon": TemplateDocumentConsoleRcon,
+        "commands": TemplateDocumentConsoleCommands,
+        "quoteArguments": bool,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentConsole(_TemplateDocumentConsoleRequired, _TemplateDocumentConsoleOptional):
+    """The TemplateDocumentConsole record."""
+
+
+_TemplateDocumentPlayersOptional = TypedDict(
+    "_TemplateDocumentPlayersOptional",
+    {
+        "join": str,
+        "leave": str,
+        "identify": str,
+        "identity": Literal["id", "name"],
+        "ignoreId": str,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentPlayers(_TemplateDocumentPlayersOptional):
+    """The TemplateDocumentPlayers record.
+
+    join: A whole line of the game’s own (anchored with ^…$ to its log prefix; chat must never match) with named groups `name` and `id`.
+    identify: A line printed before the join that ties `name` to `id` (Minecraft’s `UUID of player <name> is <uuid>`).
+    identity: What identifies a player: the id the game prints (Steam id, UUID) or its name.
+    ignoreId: An id matching this identifies nothing (offline-mode UUIDs): the name is used."""
+
+
+_TemplateDocumentSamplesJoinItemRequired = TypedDict(
+    "_TemplateDocumentSamplesJoinItemRequired",
+    {
+        "line": str,
+        "name": str,
+    },
+)
+
+_TemplateDocumentSamplesJoinItemOptional = TypedDict(
+    "_TemplateDocumentSamplesJoinItemOptional",
+    {
+        "id": str,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentSamplesJoinItem(_TemplateDocumentSamplesJoinItemRequired, _TemplateDocumentSamplesJoinItemOptional):
+    """The TemplateDocumentSamplesJoinItem record."""
+
+
+_TemplateDocumentSamplesLeaveItemRequired = TypedDict(
+    "_TemplateDocumentSamplesLeaveItemRequired",
+    {
+        "line": str,
+        "name": str,
+    },
+)
+
+_TemplateDocumentSamplesLeaveItemOptional = TypedDict(
+    "_TemplateDocumentSamplesLeaveItemOptional",
+    {
+        "id": str,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentSamplesLeaveItem(_TemplateDocumentSamplesLeaveItemRequired, _TemplateDocumentSamplesLeaveItemOptional):
+    """The TemplateDocumentSamplesLeaveItem record."""
+
+
+_TemplateDocumentSamplesOptional = TypedDict(
+    "_TemplateDocumentSamplesOptional",
+    {
+        "ready": List[str],
+        "join": List[TemplateDocumentSamplesJoinItem],
+        "leave": List[TemplateDocumentSamplesLeaveItem],
+        "chat": List[str],
+    },
+    total=False,
+)
+
+
+class TemplateDocumentSamples(_TemplateDocumentSamplesOptional):
+    """The TemplateDocumentSamples record.
+
+    chat: Chat and other lines players control: no pattern may match them."""
+
+
+_TemplateDocumentInstallRequired = TypedDict(
+    "_TemplateDocumentInstallRequired",
+    {
+        "steps": List[Any],
+    },
+)
+
+_TemplateDocumentInstallOptional = TypedDict(
+    "_TemplateDocumentInstallOptional",
+    {
+        "tools": List[str],
+    },
+    total=False,
+)
+
+
+class TemplateDocumentInstall(_TemplateDocumentInstallRequired, _TemplateDocumentInstallOptional):
+    """The TemplateDocumentInstall record."""
+
+
+_TemplateDocumentUpdateRequired = TypedDict(
+    "_TemplateDocumentUpdateRequired",
+    {
+        "steps": List[Any],
+    },
+)
+
+_TemplateDocumentUpdateOptional = TypedDict(
+    "_TemplateDocumentUpdateOptional",
+    {
+        "tools": List[str],
+    },
+    total=False,
+)
+
+
+class TemplateDocumentUpdate(_TemplateDocumentUpdateRequired, _TemplateDocumentUpdateOptional):
+    """Absent: the install steps again (each is a no-op when current)."""
+
+
+_TemplateDocumentConfigFilesItemReplaceItemRequired = TypedDict(
+    "_TemplateDocumentConfigFilesItemReplaceItemRequired",
+    {
+        "find": str,
+        "replace": str,
+    },
+)
+
+
+class TemplateDocumentConfigFilesItemReplaceItem(_TemplateDocumentConfigFilesItemReplaceItemRequired):
+    """The TemplateDocumentConfigFilesItemReplaceItem record."""
+
+
+_TemplateDocumentConfigFilesItemRequired = TypedDict(
+    "_TemplateDocumentConfigFilesItemRequired",
+    {
+        "path": str,
+        "format": Literal["properties", "ini", "json", "yaml", "xml", "replace"],
+    },
+)
+
+_TemplateDocumentConfigFilesItemOptional = TypedDict(
+    "_TemplateDocumentConfigFilesItemOptional",
+    {
+        "set": Dict[str, str],
+        "replace": List[TemplateDocumentConfigFilesItemReplaceItem],
+        "when": str,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentConfigFilesItem(_TemplateDocumentConfigFilesItemRequired, _TemplateDocumentConfigFilesItemOptional):
+    """The TemplateDocumentConfigFilesItem record."""
+
+
+_TemplateDocumentFilesOptional = TypedDict(
+    "_TemplateDocumentFilesOptional",
+    {
+        "deny": List[str],
+        "wipe": List[str],
+        "backupSkip": List[str],
+    },
+    total=False,
+)
+
+
+class TemplateDocumentFiles(_TemplateDocumentFilesOptional):
+    """The TemplateDocumentFiles record.
+
+    deny: gitignore-style patterns members may not read or write.
+    wipe: Paths (globs with `*`) a WIPE removes.
+    backupSkip: gitignore-style patterns a backup leaves out."""
+
+
+_TemplateDocumentPortsItemRequired = TypedDict(
+    "_TemplateDocumentPortsItemRequired",
+    {
+        "name": str,
+        "protocol": Literal["tcp", "udp", "tcp+udp"],
+    },
+)
+
+_TemplateDocumentPortsItemOptional = TypedDict(
+    "_TemplateDocumentPortsItemOptional",
+    {
+        "default": int,
+        "offset": int,
+        "description": str,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentPortsItem(_TemplateDocumentPortsItemRequired, _TemplateDocumentPortsItemOptional):
+    """The TemplateDocumentPortsItem record.
+
+    offset: From the game port (gamePort + offset)."""
+
+
+_TemplateDocumentQueryRequired = TypedDict(
+    "_TemplateDocumentQueryRequired",
+    {
+        "protocol": Literal["A2S", "MINECRAFT", "MINECRAFT_BEDROCK", "GAMESPY1", "GAMESPY2", "GAMESPY3", "EOS", "TERRARIA", "FACTORIO", "RCON"],
+    },
+)
+
+_TemplateDocumentQueryOptional = TypedDict(
+    "_TemplateDocumentQueryOptional",
+    {
+        "port": str,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentQuery(_TemplateDocumentQueryRequired, _TemplateDocumentQueryOptional):
+    """The TemplateDocumentQuery record.
+
+    port: The name of the port in `ports` it answers on."""
+
+
+_TemplateDocumentSourcesItemRequired = TypedDict(
+    "_TemplateDocumentSourcesItemRequired",
+    {
+        "fact": str,
+    },
+)
+
+_TemplateDocumentSourcesItemOptional = TypedDict(
+    "_TemplateDocumentSourcesItemOptional",
+    {
+        "url": str,
+        "note": str,
+    },
+    total=False,
+)
+
+
+class TemplateDocumentSourcesItem(_TemplateDocumentSourcesItemRequired, _TemplateDocumentSourcesItemOptional):
+    """The TemplateDocumentSourcesItem record.
+
+    fact: What it backs, e.g. `steamcmd.appId`, `ready`, `players.join`, `ports`."""
+
+
+_TemplateDocumentRequired = TypedDict(
+    "_TemplateDocumentRequired",
+    {
+        "id": str,
+        "name": str,
+        "start": TemplateDocumentStart,
+        "ready": Any,
+        "stop": Any,
+        "console": TemplateDocumentConsole,
+        "ports": List[TemplateDocumentPortsItem],
+    },
+)
+
+_TemplateDocumentOptional = TypedDict(
+    "_TemplateDocumentOptional",
+    {
+        "version": int,
+        "description": str,
+        "gameType": Literal["MINECRAFT", "RUST", "ARK_SURVIVAL_EVOLVED", "CS2", "VALHEIM", "CUSTOM"],
+        "tags": List[str],
+        "links": List[TemplateDocumentLinksItem],
+        "platforms": List[Literal["linux", "windows"]],
+        "defaultMaxPlayers": int,
+        "variables": List[TemplateDocumentVariablesItem],
+        "players": TemplateDocumentPlayers,
+        "samples": TemplateDocumentSamples,
+        "install": TemplateDocumentInstall,
+        "update": TemplateDocumentUpdate,
+        "configFiles": List[TemplateDocumentConfigFilesItem],
+        "files": TemplateDocumentFiles,
+        "query": TemplateDocumentQuery,
+        "sources": List[TemplateDocumentSourcesItem],
+    },
+    total=False,
+)
+
+
+class TemplateDocument(_TemplateDocumentRequired, _TemplateDocumentOptional):
+    """The TemplateDocument record.
+
+    platforms: Where its dedicated server runs; a template without `linux` is refused for servers (agents run Linux).
+    update: Absent: the install steps again (each is a no-op when current)."""
 
 
 _JobErrorRequired = TypedDict(
@@ -1519,4 +2142,4 @@ class Event(_EventRequired):
     id: Cursor: sorts as a string in the order events must be read"""
 
 
-__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "ServerStats", "ServerReady", "ServerStop", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "BanPlayer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]
+__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "ServerStats", "ServerReady", "ServerStop", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "Template", "TemplateImport", "TemplateSummary", "TemplateDocumentLinksItem", "TemplateDocumentVariablesItemValidation", "TemplateDocumentVariablesItem", "TemplateDocumentStart", "TemplateDocumentConsoleRcon", "TemplateDocumentConsoleCommandsList", "TemplateDocumentConsoleCommandsKick", "TemplateDocumentConsoleCommandsBan", "TemplateDocumentConsoleCommandsUnban", "TemplateDocumentConsoleCommandsBroadcast", "TemplateDocumentConsoleCommands", "TemplateDocumentConsole", "TemplateDocumentPlayers", "TemplateDocumentSamplesJoinItem", "TemplateDocumentSamplesLeaveItem", "TemplateDocumentSamples", "TemplateDocumentInstall", "TemplateDocumentUpdate", "TemplateDocumentConfigFilesItemReplaceItem", "TemplateDocumentConfigFilesItem", "TemplateDocumentFiles", "TemplateDocumentPortsItem", "TemplateDocumentQuery", "TemplateDocumentSourcesItem", "TemplateDocument", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "BanPlayer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]

@@ -9,7 +9,7 @@
 import { mkdir, readFile, writeFile, chmod } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { GsmClient, type Job } from './client.ts';
+import { GsmClient, type Job, type Schemas } from './client.ts';
 
 const USAGE = `usage: gsm <command> [options]  (--json for machine-readable output)
   login --url <url>                       keep the service URL and an API token, read from standard input
@@ -30,7 +30,7 @@ const USAGE = `usage: gsm <command> [options]  (--json for machine-readable outp
   jobs show <id> | jobs wait <id>
   events --cluster <id> [--types a,b] [--server <id>]   follow the cluster's events
   templates list [--cluster <id>] [--search <text>] [--tag <tag>]   built-in templates (and the cluster's)
-  templates show <id> [--cluster <id>]    a template: its variables, ports, install and where its facts come from
+  templates show <id>                     a template: its variables (with their rules) and ports
   templates import --cluster <id> <file|-> [--id <id>] | --url <url>   a Pterodactyl or Pelican egg as a cluster template
   help, --help, -h                        this text (-h only before the command)
   --                                      what follows is arguments, never options`;
@@ -339,16 +339,15 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
       return 0;
     }
     case 'templates': {
-      type Template = { id: string; name: string; version: number; gameType: string; tags: string[]; platforms: string[]; clusterId?: string | null };
-      const cluster = flag('cluster');
+      type Template = Schemas['TemplateSummary'];
       if (sub === 'list') {
         const templates: Template[] = [];
         const query = {
-          ...(cluster ? { clusterId: cluster } : {}),
-          ...(flag('search') ? { search: flag('search') } : {}),
+          ...(flag('cluster') ? { clusterId: flag('cluster') } : {}),
+          ...(flag('search') ? { name: flag('search') } : {}),
           ...(flag('tag') ? { tag: flag('tag') } : {}),
         };
-        for await (const template of gsm.paginate('/api/v1/templates', query)) templates.push(template as Template);
+        for await (const template of gsm.paginate<Template>('/api/v1/templates', query)) templates.push(template);
         if (json) print(templates);
         else
           print(
@@ -356,24 +355,39 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
               ...template,
               tags: template.tags.join(','),
               platforms: template.platforms.join(','),
-              source: template.clusterId ? 'cluster' : 'built-in',
+              source: template.builtIn ? 'built-in' : 'cluster',
             })),
             ['id', 'name', 'version', 'gameType', 'platforms', 'source', 'tags'],
           );
         return 0;
       }
       if (sub === 'show') {
-        const template = await gsm.get<
-          Template & { variables: { name: string; default: string; description?: string; validation: unknown }[]; ports: unknown[] }
-        >(`/api/v1/templates/${encodeURIComponent(arg(2, 'the template id'))}`, cluster ? { clusterId: cluster } : {});
+        const template = await gsm.get<Schemas['Template']>(`/api/v1/templates/${encodeURIComponent(arg(2, 'the template id'))}`);
         if (json) print(template);
         else {
-          print(template, ['id', 'name', 'version', 'gameType', 'platforms']);
-          if (template.variables.length > 0) {
+          type Variable = { name: string; default?: string; description?: string; secret?: boolean; validation?: Record<string, unknown> };
+          const document = template.document as {
+            variables?: Variable[];
+            ports?: { name: string; protocol: string; default?: number; offset?: number }[];
+            description?: string;
+          };
+          print({ ...template, platforms: template.platforms.join(',') }, ['id', 'name', 'version', 'gameType', 'platforms']);
+          if (document.description) out(`\n${document.description}`);
+          if (document.variables?.length) {
             out('');
             print(
-              template.variables.map((variable) => ({ ...variable, validation: JSON.stringify(variable.validation) })),
-              ['name', 'default', 'validation', 'description'],
+              document.variables.map((variable) => ({ ...variable, validation: JSON.stringify(variable.validation ?? {}) })),
+              ['name', 'default', 'secret', 'validation', 'description'],
+            );
+          }
+          if (document.ports?.length) {
+            out('');
+            print(
+              document.ports.map((port) => ({
+                ...port,
+                port: port.default ?? (port.offset !== undefined ? `game ${port.offset >= 0 ? '+' : ''}${port.offset}` : ''),
+              })),
+              ['name', 'protocol', 'port'],
             );
           }
         }
@@ -388,13 +402,13 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
           text = '';
           for await (const chunk of process.stdin) text += String(chunk);
         } else if (file !== undefined) text = await readFile(file, 'utf8');
-        const answer = await gsm.post<{ template: Template; format: string; unmapped: string[]; tools: string[] }>(
-          `/api/v1/clusters/${encodeURIComponent(need('cluster'))}/templates/import`,
-          { ...(text !== undefined ? { text } : { url }), ...(flag('id') ? { id: flag('id') } : {}) },
-        );
+        const answer = await gsm.post<Schemas['TemplateImport']>(`/api/v1/clusters/${encodeURIComponent(need('cluster'))}/templates/import`, {
+          ...(text !== undefined ? { text } : { url }),
+          ...(flag('id') ? { id: flag('id') } : {}),
+        });
         if (json) print(answer);
         else {
-          out(`imported ${answer.format} egg as template ${answer.template.id} (version ${answer.template.version})`);
+          out(`imported the ${answer.format} egg as template ${answer.template.id} (${answer.template.slug}, version ${answer.template.version})`);
           if (answer.tools.length > 0) out(`the machine needs: ${answer.tools.join(', ')}`);
           if (answer.unmapped.length > 0) out(`not mapped, or mapped with a difference:\n${answer.unmapped.map((line) => `  - ${line}`).join('\n')}`);
         }

@@ -880,6 +880,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/clusters/{clusterId}/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a cluster's own templates */
+        get: operations["getApiV1ClustersClusterIdTemplates"];
+        put?: never;
+        /**
+         * Create a cluster template
+         * @description The document is checked whole (docs/templates.md): a pattern that does not compile for the linear-time engine, an unknown placeholder or a port named but not declared is a 400 naming its field.
+         */
+        post: operations["postApiV1ClustersClusterIdTemplates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clusters/{clusterId}/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a cluster template */
+        get: operations["getApiV1ClustersClusterIdTemplatesId"];
+        put?: never;
+        post?: never;
+        /** Delete a cluster template */
+        delete: operations["deleteApiV1ClustersClusterIdTemplatesId"];
+        options?: never;
+        head?: never;
+        /**
+         * Replace a cluster template
+         * @description The body is the whole new document; the version grows by one. Servers running it keep the version they started with until their next start.
+         */
+        patch: operations["patchApiV1ClustersClusterIdTemplatesId"];
+        trace?: never;
+    };
+    "/api/v1/clusters/{clusterId}/templates/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a Pterodactyl or Pelican egg
+         * @description Creates a cluster template from an egg: PTDL_v1, PTDL_v2 (JSON), PLCN_v1 to PLCN_v3 (JSON or YAML), given as `text` or read from `url` (public addresses only unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true, no redirects, at most 512 KiB within 10 s). Its installation script runs as the server’s account, its package installs not run; `tools` lists the programs it needs on the machine. `unmapped` lists, in words, every part of the egg not carried over or carried over with a difference.
+         */
+        post: operations["postApiV1ClustersClusterIdTemplatesImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clusters/{clusterId}/webhooks": {
         parameters: {
             query?: never;
@@ -1549,6 +1612,43 @@ export interface paths {
          * @description The next `count` (default 5) runs of a 5-field cron `schedule` read in `timezone` (default UTC), computed as the scheduler does (daylight-saving changes included), for forms to show before a task is saved. A bad schedule or time zone is a 400 naming the field.
          */
         get: operations["previewTaskSchedule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List game templates
+         * @description The built-in catalogue (first, by id), then the templates of your clusters (an API token: its scope). Filters: `name` (part of the name or id), `tag`, `clusterId`.
+         */
+        get: operations["getApiV1Templates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a game template */
+        get: operations["getApiV1TemplatesId"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3120,6 +3220,10 @@ export interface components {
                 /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                 timeoutSeconds?: number;
             } | null;
+            /** @description Each secret variable of its template: whether it is set. */
+            secretVariables: {
+                [key: string]: boolean;
+            };
             startCommand: string | null;
             /** @description The latest CPU and memory sample, while it runs (null before the first one). */
             stats: components["schemas"]["ServerStats"] | null;
@@ -3145,8 +3249,16 @@ export interface components {
                 /** @enum {string} */
                 signal?: "SIGINT" | "SIGTERM" | "SIGQUIT" | "SIGHUP" | "SIGUSR1" | "SIGUSR2";
             } | null;
+            /** @description Its game template (docs/templates.md): a built-in's id (`rust`) or a cluster template's id; null: none (a CUSTOM server's own command). */
+            templateId: string | null;
+            /** @description The version of its template its last start ran (a change applies at its next start). */
+            templateVersion: number | null;
             /** Format: date-time */
             updatedAt: string;
+            /** @description Its values of the template's variables (secret ones are never shown: see secretVariables). */
+            variables: {
+                [key: string]: string;
+            };
             /** @description The game version an INSTALL or UPDATE installs (null: the latest release). */
             version: string | null;
         };
@@ -3337,6 +3449,472 @@ export interface components {
             message?: string;
             /** @enum {string} */
             type: "START" | "STOP" | "RESTART" | "RCON" | "BROADCAST" | "WIPE" | "BACKUP";
+        };
+        Template: {
+            builtIn: boolean;
+            /** @description The cluster it belongs to; null: built in. */
+            clusterId: string | null;
+            createdAt: string | null;
+            description: string | null;
+            /** @description The whole template (docs/templates.md). */
+            document: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            gameType: "MINECRAFT" | "RUST" | "ARK_SURVIVAL_EVOLVED" | "CS2" | "VALHEIM" | "CUSTOM";
+            /** @description A built-in's id is its slug (`rust`); a cluster template's is a uuid. */
+            id: string;
+            name: string;
+            platforms: ("linux" | "windows")[];
+            slug: string;
+            tags: string[];
+            updatedAt: string | null;
+            version: number;
+        };
+        TemplateDocument: {
+            /** @default [] */
+            configFiles: {
+                /** @enum {string} */
+                format: "properties" | "ini" | "json" | "yaml" | "xml" | "replace";
+                path: string;
+                replace?: {
+                    find: string;
+                    replace: string;
+                }[];
+                set?: {
+                    [key: string]: string;
+                };
+                when?: string;
+            }[];
+            console: {
+                /** @default {} */
+                commands: {
+                    ban?: {
+                        command: string;
+                        expect?: string;
+                    };
+                    broadcast?: {
+                        command: string;
+                        expect?: string;
+                    };
+                    kick?: {
+                        command: string;
+                        expect?: string;
+                    };
+                    list?: {
+                        command: string;
+                        expect?: string;
+                        parse: {
+                            answer?: string;
+                            entry: string;
+                            /** @constant */
+                            format: "PATTERN";
+                            separator?: string;
+                        } | {
+                            /** @constant */
+                            format: "JSON";
+                            id: string;
+                            name: string;
+                            /** @default [] */
+                            path: string[];
+                            ping?: string;
+                            skip?: string;
+                        };
+                    };
+                    unban?: {
+                        command: string;
+                        expect?: string;
+                    };
+                };
+                /** @enum {string} */
+                mode: "STDIN" | "RCON" | "NONE";
+                quoteArguments?: boolean;
+                rcon?: {
+                    /**
+                     * @description The password, usually `{{RCON_PASSWORD}}` (the server’s) or `{{SOME_VARIABLE}}`.
+                     * @default {{RCON_PASSWORD}}
+                     */
+                    password: string;
+                    /**
+                     * @description The name of the port in `ports` RCON listens on.
+                     * @default rcon
+                     */
+                    port: string;
+                };
+            };
+            defaultMaxPlayers?: number;
+            description?: string;
+            /**
+             * @default {
+             *       "deny": [],
+             *       "wipe": [],
+             *       "backupSkip": []
+             *     }
+             */
+            files: {
+                /**
+                 * @description gitignore-style patterns a backup leaves out.
+                 * @default []
+                 */
+                backupSkip: string[];
+                /**
+                 * @description gitignore-style patterns members may not read or write.
+                 * @default []
+                 */
+                deny: string[];
+                /**
+                 * @description Paths (globs with `*`) a WIPE removes.
+                 * @default []
+                 */
+                wipe: string[];
+            };
+            /**
+             * @default CUSTOM
+             * @enum {string}
+             */
+            gameType: "MINECRAFT" | "RUST" | "ARK_SURVIVAL_EVOLVED" | "CS2" | "VALHEIM" | "CUSTOM";
+            id: string;
+            install?: {
+                steps: ({
+                    executable?: boolean;
+                    path: string;
+                    sha1?: string;
+                    sha256?: string;
+                    /** @constant */
+                    type: "download";
+                    /** @description http(s) URL, with placeholders. */
+                    url: string;
+                } | {
+                    appId: number;
+                    /** @description Usually a secret variable: `{{BETA_PASSWORD}}`. */
+                    betaPassword?: string;
+                    branch?: string;
+                    /**
+                     * @description Force the download of this platform’s build (`+@sSteamCmdForcePlatformType`).
+                     * @enum {string}
+                     */
+                    platform?: "linux" | "windows";
+                    /** @constant */
+                    type: "steamcmd";
+                    /** @default false */
+                    validate: boolean;
+                } | {
+                    /** @default server.jar */
+                    path: string;
+                    /** @constant */
+                    type: "minecraftManifest";
+                    /**
+                     * @description A Minecraft version, or `latest` / empty for the latest release.
+                     * @default {{VERSION}}
+                     */
+                    version: string;
+                } | {
+                    archive: string;
+                    /** @default . */
+                    destination: string;
+                    /**
+                     * @default auto
+                     * @enum {string}
+                     */
+                    format: "auto" | "zip" | "tar" | "tar.gz" | "tar.xz";
+                    /** @default true */
+                    removeArchive: boolean;
+                    stripComponents?: number;
+                    /** @constant */
+                    type: "unpack";
+                } | {
+                    env?: {
+                        [key: string]: string;
+                    };
+                    script: string;
+                    /**
+                     * @default sh
+                     * @enum {string}
+                     */
+                    shell: "sh" | "bash";
+                    /** @default 600 */
+                    timeoutSeconds: number;
+                    /** @constant */
+                    type: "script";
+                })[];
+                tools?: string[];
+            };
+            /** @default [] */
+            links: {
+                title: string;
+                /** Format: uri */
+                url: string;
+            }[];
+            name: string;
+            /**
+             * @description Where its dedicated server runs; a template without `linux` is refused for servers (agents run Linux).
+             * @default [
+             *       "linux"
+             *     ]
+             */
+            platforms: ("linux" | "windows")[];
+            /**
+             * @default {
+             *       "identity": "id"
+             *     }
+             */
+            players: {
+                /** @description A line printed before the join that ties `name` to `id` (Minecraft’s `UUID of player <name> is <uuid>`). */
+                identify?: string;
+                /**
+                 * @description What identifies a player: the id the game prints (Steam id, UUID) or its name.
+                 * @default id
+                 * @enum {string}
+                 */
+                identity: "id" | "name";
+                /** @description An id matching this identifies nothing (offline-mode UUIDs): the name is used. */
+                ignoreId?: string;
+                /** @description A whole line of the game’s own (anchored with ^…$ to its log prefix; chat must never match) with named groups `name` and `id`. */
+                join?: string;
+                leave?: string;
+            };
+            ports: {
+                default?: number;
+                description?: string;
+                name: string;
+                /** @description From the game port (gamePort + offset). */
+                offset?: number;
+                /** @enum {string} */
+                protocol: "tcp" | "udp" | "tcp+udp";
+            }[];
+            query?: {
+                /**
+                 * @description The name of the port in `ports` it answers on.
+                 * @default query
+                 */
+                port: string;
+                /** @enum {string} */
+                protocol: "A2S" | "MINECRAFT" | "MINECRAFT_BEDROCK" | "GAMESPY1" | "GAMESPY2" | "GAMESPY3" | "EOS" | "TERRARIA" | "FACTORIO" | "RCON";
+            };
+            ready: {
+                /** @constant */
+                mode: "LINE";
+                pattern: string;
+                timeoutSeconds?: number;
+            } | {
+                /** @constant */
+                mode: "RCON";
+                timeoutSeconds?: number;
+            } | {
+                /** @constant */
+                mode: "QUERY";
+                timeoutSeconds?: number;
+            } | {
+                /** @constant */
+                mode: "PORT";
+                /**
+                 * @description The name of a TCP port in `ports` that must accept a connection.
+                 * @default game
+                 */
+                port: string;
+                timeoutSeconds?: number;
+            } | {
+                /** @constant */
+                mode: "IMMEDIATE";
+                timeoutSeconds?: number;
+            };
+            samples?: {
+                /**
+                 * @description Chat and other lines players control: no pattern may match them.
+                 * @default []
+                 */
+                chat: string[];
+                /** @default [] */
+                join: {
+                    id?: string;
+                    line: string;
+                    name: string;
+                }[];
+                /** @default [] */
+                leave: {
+                    id?: string;
+                    line: string;
+                    name: string;
+                }[];
+                /** @default [] */
+                ready: string[];
+            };
+            /** @default [] */
+            sources: {
+                /** @description What it backs, e.g. `steamcmd.appId`, `ready`, `players.join`, `ports`. */
+                fact: string;
+                note?: string;
+                /** Format: uri */
+                url?: string;
+            }[];
+            start: {
+                /** @description The command line, split like a POSIX shell line (never run through a shell), with `{{VARIABLE}}` and built-in placeholders. */
+                command: string;
+                env?: {
+                    [key: string]: string;
+                };
+                /** @description Relative to the server directory (default: the server directory). */
+                workingDirectory?: string;
+            };
+            stop: {
+                command: string;
+                graceSeconds?: number;
+                /** @constant */
+                mode: "COMMAND";
+            } | {
+                graceSeconds?: number;
+                /** @constant */
+                mode: "SIGNAL";
+                /** @enum {string} */
+                signal: "SIGINT" | "SIGTERM" | "SIGQUIT" | "SIGHUP" | "SIGUSR1" | "SIGUSR2";
+            };
+            /** @default [] */
+            tags: string[];
+            /** @description Absent: the install steps again (each is a no-op when current). */
+            update?: {
+                steps: ({
+                    executable?: boolean;
+                    path: string;
+                    sha1?: string;
+                    sha256?: string;
+                    /** @constant */
+                    type: "download";
+                    /** @description http(s) URL, with placeholders. */
+                    url: string;
+                } | {
+                    appId: number;
+                    /** @description Usually a secret variable: `{{BETA_PASSWORD}}`. */
+                    betaPassword?: string;
+                    branch?: string;
+                    /**
+                     * @description Force the download of this platform’s build (`+@sSteamCmdForcePlatformType`).
+                     * @enum {string}
+                     */
+                    platform?: "linux" | "windows";
+                    /** @constant */
+                    type: "steamcmd";
+                    /** @default false */
+                    validate: boolean;
+                } | {
+                    /** @default server.jar */
+                    path: string;
+                    /** @constant */
+                    type: "minecraftManifest";
+                    /**
+                     * @description A Minecraft version, or `latest` / empty for the latest release.
+                     * @default {{VERSION}}
+                     */
+                    version: string;
+                } | {
+                    archive: string;
+                    /** @default . */
+                    destination: string;
+                    /**
+                     * @default auto
+                     * @enum {string}
+                     */
+                    format: "auto" | "zip" | "tar" | "tar.gz" | "tar.xz";
+                    /** @default true */
+                    removeArchive: boolean;
+                    stripComponents?: number;
+                    /** @constant */
+                    type: "unpack";
+                } | {
+                    env?: {
+                        [key: string]: string;
+                    };
+                    script: string;
+                    /**
+                     * @default sh
+                     * @enum {string}
+                     */
+                    shell: "sh" | "bash";
+                    /** @default 600 */
+                    timeoutSeconds: number;
+                    /** @constant */
+                    type: "script";
+                })[];
+                tools?: string[];
+            };
+            /** @default [] */
+            variables: {
+                /** @default  */
+                default: string;
+                description?: string;
+                label?: string;
+                name: string;
+                /**
+                 * @description Never returned by the API once set (shown as set / not set).
+                 * @default false
+                 */
+                secret: boolean;
+                /**
+                 * @description Members with server write (not only OWNER/ADMIN) may change it.
+                 * @default false
+                 */
+                userEditable: boolean;
+                /**
+                 * @description Members who are not OWNER/ADMIN see it.
+                 * @default true
+                 */
+                userViewable: boolean;
+                /**
+                 * @default {
+                 *       "type": "string"
+                 *     }
+                 */
+                validation: {
+                    enum?: string[];
+                    /** @description integer/number: the largest value. */
+                    max?: number;
+                    maxLength?: number;
+                    /** @description integer/number: the smallest value. */
+                    min?: number;
+                    minLength?: number;
+                    /** @description string: the whole value must match (anchor it yourself). */
+                    regex?: string;
+                    /** @description The value may not be empty. */
+                    required?: boolean;
+                    /**
+                     * @default string
+                     * @enum {string}
+                     */
+                    type: "string" | "integer" | "number" | "boolean";
+                };
+            }[];
+            /** @default 1 */
+            version: number;
+        };
+        TemplateImport: {
+            /**
+             * @description The egg’s format version.
+             * @enum {string}
+             */
+            format: "PTDL_v1" | "PTDL_v2" | "PLCN_v1" | "PLCN_v2" | "PLCN_v3";
+            /** @description Lines of the installation script that are not run (they install packages as root). */
+            skippedLines: string[];
+            template: components["schemas"]["Template"];
+            /** @description Programs the installation script runs, which the machine must have. */
+            tools: string[];
+            /** @description Every part of the egg not carried over, or carried over with a difference, in words. */
+            unmapped: string[];
+        };
+        TemplateSummary: {
+            builtIn: boolean;
+            /** @description The cluster it belongs to; null: built in. */
+            clusterId: string | null;
+            createdAt: string | null;
+            description: string | null;
+            /** @enum {string} */
+            gameType: "MINECRAFT" | "RUST" | "ARK_SURVIVAL_EVOLVED" | "CS2" | "VALHEIM" | "CUSTOM";
+            /** @description A built-in's id is its slug (`rust`); a cluster template's is a uuid. */
+            id: string;
+            name: string;
+            platforms: ("linux" | "windows")[];
+            slug: string;
+            tags: string[];
+            updatedAt: string | null;
+            version: number;
         };
         /**
          * @example {
@@ -9111,6 +9689,12 @@ export interface operations {
                         /** @enum {string} */
                         signal?: "SIGINT" | "SIGTERM" | "SIGQUIT" | "SIGHUP" | "SIGUSR1" | "SIGUSR2";
                     } | null;
+                    /** @description The game template to run (GET /api/v1/templates). Default: the gameType's built-in one (none for CUSTOM). */
+                    templateId?: string;
+                    /** @description Values of the template's variables, by name; each checked against the variable's validation. */
+                    variables?: {
+                        [key: string]: string;
+                    };
                     /**
                      * @description The game version to install: MINECRAFT a release or snapshot id (e.g. `1.21.4`), `latest` or null for the latest release.
                      * @example 1.21.4
@@ -9502,6 +10086,797 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "message": "Not Found",
                      *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1ClustersClusterIdTemplates: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100. */
+                limit?: number;
+                /** @description Part of the name or id, in any case. */
+                name?: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description A tag the template has. */
+                tag?: string;
+            };
+            header?: never;
+            path: {
+                clusterId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Templates (without their documents) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TemplateSummary"][];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1ClustersClusterIdTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                clusterId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateDocument"];
+            };
+        };
+        responses: {
+            /** @description The template */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The cluster has a template with that id (slug) already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "The cluster has a template with that id (slug) already",
+                     *       "error": "Conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1ClustersClusterIdTemplatesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clusterId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template with its document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1ClustersClusterIdTemplatesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clusterId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Servers use it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "Servers use it",
+                     *       "error": "Conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchApiV1ClustersClusterIdTemplatesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clusterId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateDocument"];
+            };
+        };
+        responses: {
+            /** @description The template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1ClustersClusterIdTemplatesImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                clusterId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The template’s id; default: a slug of the egg’s name. */
+                    id?: string;
+                    /** @description The egg itself: PTDL_v1 or PTDL_v2 JSON, PLCN_v1 to PLCN_v3 JSON or YAML. */
+                    text?: string;
+                    /** @description Where to read the egg: http(s), public addresses only unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true, redirects not followed, at most 512 KiB within 10 s. */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The template, and what the import could not map */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateImport"];
+                };
+            };
+            /** @description Not an egg of these formats (each problem named), or the URL could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The cluster has a template with that id (slug) already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "The cluster has a template with that id (slug) already",
+                     *       "error": "Conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -12560,6 +13935,12 @@ export interface operations {
                         /** @enum {string} */
                         signal?: "SIGINT" | "SIGTERM" | "SIGQUIT" | "SIGHUP" | "SIGUSR1" | "SIGUSR2";
                     } | null;
+                    /** @description The game template to run (GET /api/v1/templates). Default: the gameType's built-in one (none for CUSTOM). */
+                    templateId?: string;
+                    /** @description Values of the template's variables, by name; each checked against the variable's validation. */
+                    variables?: {
+                        [key: string]: string;
+                    };
                     /**
                      * @description The game version to install: MINECRAFT a release or snapshot id (e.g. `1.21.4`), `latest` or null for the latest release.
                      * @example 1.21.4
@@ -12987,6 +14368,11 @@ export interface operations {
                         /** @enum {string} */
                         signal?: "SIGINT" | "SIGTERM" | "SIGQUIT" | "SIGHUP" | "SIGUSR1" | "SIGUSR2";
                     } | null;
+                    templateId?: string | null;
+                    /** @description Values to set (the others stay as they are); an empty text sets the default again. */
+                    variables?: {
+                        [key: string]: string;
+                    };
                     /**
                      * @description The game version to install: MINECRAFT a release or snapshot id (e.g. `1.21.4`), `latest` or null for the latest release.
                      * @example 1.21.4
@@ -15415,6 +16801,233 @@ export interface operations {
                      *       "statusCode": 403,
                      *       "message": "Forbidden",
                      *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1Templates: {
+        parameters: {
+            query?: {
+                /** @description Only this cluster’s own templates. */
+                clusterId?: string;
+                /** @description Page size, 1..100. */
+                limit?: number;
+                /** @description Part of the name or id, in any case. */
+                name?: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description A tag the template has. */
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Templates (without their documents) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TemplateSummary"][];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1TemplatesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template with its document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such template you can see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "No such template you can see",
+                     *       "error": "Not Found"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
