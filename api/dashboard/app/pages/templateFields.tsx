@@ -26,16 +26,16 @@ export type TemplateVariable = {
   secret: boolean;
 };
 
+/** What `GET /api/v1/templates` lists of each (its document, with the variables, is read when one is chosen). */
 export type TemplateSummary = {
   id: string;
-  clusterId?: string | null;
+  clusterId: string | null;
   name: string;
-  description?: string;
+  description: string | null;
   version: number;
   gameType: string;
   tags: string[];
   platforms: string[];
-  variables: TemplateVariable[];
 };
 
 /** A variable's rules in words: `a whole number from 1 to 100; required`. */
@@ -157,15 +157,21 @@ export function TemplatePicker({ templates, chosen, onChoose }: { templates: Tem
   return (
     <div class="template-picker">
       <label class="field">
-        <span>Game</span>
-        <input type="search" placeholder="Search games (name or tag)" value={search} onInput={(event) => setSearch(event.currentTarget.value)} />
+        <span>Search the catalogue</span>
+        <input type="search" placeholder="Name or tag: minecraft, survival, steam…" value={search} onInput={(event) => setSearch(event.currentTarget.value)} />
       </label>
-      <ul class="template-list" role="listbox" aria-label="Games">
+      <ul class="template-list" aria-label="Game templates">
         {matching.map((template) => {
           const linux = template.platforms.includes('linux');
           return (
-            <li key={template.id} role="option" aria-selected={chosen === template.id}>
-              <button type="button" disabled={!linux} class={chosen === template.id ? 'chosen' : undefined} onClick={() => onChoose(template.id)}>
+            <li key={template.id}>
+              <button
+                type="button"
+                disabled={!linux}
+                aria-pressed={chosen === template.id}
+                class={chosen === template.id ? 'chosen' : undefined}
+                onClick={() => onChoose(template.id)}
+              >
                 <strong>{template.name}</strong> <small class="muted">{template.clusterId ? 'cluster template' : template.tags.slice(0, 3).join(', ')}</small>
                 {!linux && <small class="muted"> Windows-only server: not offered on Linux machines</small>}
               </button>
