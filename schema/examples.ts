@@ -68,6 +68,43 @@ const install = {
   expiresAt: '2026-10-01T19:30:00.000Z',
 };
 const stats = { cpuPercent: 37.5, memoryBytes: 6442450944, at: AT };
+/** A small cluster template (docs/templates.md). */
+const templateExample = {
+  id: 'my-game',
+  name: 'My game',
+  version: 3,
+  gameType: 'CUSTOM',
+  tags: ['survival'],
+  variables: [{ name: 'WORLD', description: 'The world to load', default: 'main', validation: { type: 'string', regex: '^[a-z]+$', maxLength: 32 } }],
+  start: { command: './server --port {{GAME_PORT}} --world {{WORLD}}' },
+  ready: { mode: 'LINE', pattern: '^\\[INFO\\] Server ready$', timeoutSeconds: 120 },
+  stop: { mode: 'COMMAND', command: 'shutdown', graceSeconds: 30 },
+  console: { mode: 'STDIN', commands: { broadcast: { command: 'say {{MESSAGE}}' } } },
+  players: { join: '^\\[INFO\\] (?<name>\\w{1,16}) joined \\((?<id>\\d{1,16})\\)$' },
+  install: {
+    steps: [
+      { type: 'download', url: 'https://example.com/my-game/server.tar.gz', path: 'server.tar.gz' },
+      { type: 'unpack', archive: 'server.tar.gz' },
+    ],
+  },
+  ports: [{ name: 'game', protocol: 'udp', default: 7777 }],
+  sources: [{ fact: 'ready', url: 'https://example.com/my-game/docs' }],
+};
+const templateSummary = {
+  id: '01a20f00-0000-7000-8000-000000000031',
+  clusterId: CLUSTER,
+  builtIn: false,
+  slug: 'my-game',
+  name: 'My game',
+  version: 3,
+  description: null,
+  gameType: 'CUSTOM',
+  tags: ['survival'],
+  platforms: ['linux'],
+  createdAt: CREATED,
+  updatedAt: CREATED,
+};
+
 const server = {
   id: SERVER,
   clusterId: CLUSTER,
@@ -100,6 +137,10 @@ const server = {
   ready: null,
   consoleMode: null,
   stop: null,
+  templateId: 'rust',
+  templateVersion: 1,
+  variables: {},
+  secretVariables: {},
   createdAt: CREATED,
   updatedAt: AT,
 };
@@ -231,6 +272,9 @@ export const EXAMPLES: Record<string, unknown> = {
   Console: { serverId: SERVER, lines: [{ at: AT, line: 'Saving complete' }] },
   ConsoleLine: { at: AT, line: 'Saving complete' },
   Webhook: webhook,
+  TemplateSummary: templateSummary,
+  Template: { ...templateSummary, document: templateExample },
+  TemplateDocument: templateExample,
   WebhookCreated: { ...webhook, secret: 'whsec_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw' },
   WebhookDelivery: {
     id: '01a20f00-0000-7000-8000-000000000011',

@@ -183,7 +183,9 @@ export const server = z
     variables: z
       .record(z.string(), z.string())
       .meta({ description: "Its values of the template's variables (secret ones are never shown: see secretVariables)." }),
-    secretVariables: z.record(z.string(), z.boolean()).meta({ description: 'Each secret variable of its template: whether it is set.' }),
+    secretVariables: z
+      .record(z.string(), z.boolean())
+      .meta({ description: 'The secret variables that have a value of their own, each as true (their values are never returned); one not listed has none.' }),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

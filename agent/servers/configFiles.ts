@@ -123,7 +123,6 @@ function patchYaml(text: string, set: Record<string, string>): string {
         let at = from;
         while (at < to && !(lines[at]!.trim() !== '' && /^(\s*)/.exec(lines[at]!)![1]!.length <= indent)) at += 1;
         lines.splice(at, 0, last ? `${pad}${key}: ${scalar(value)}` : `${pad}${key}:`);
-        to += 1;
         found = at;
       } else if (last) lines[found] = `${pad}${key}: ${scalar(value)}`;
       indent = width;

@@ -87,6 +87,13 @@ export const OPERATION_IDS: Record<string, string> = {
   'DELETE /api/v1/backups/:id': 'deleteBackup',
   'POST /api/v1/backups/:id/restore': 'restoreBackup',
 
+  'GET /api/v1/templates': 'listTemplates',
+  'GET /api/v1/templates/:id': 'getTemplate',
+  'GET /api/v1/clusters/:clusterId/templates': 'listClusterTemplates',
+  'POST /api/v1/clusters/:clusterId/templates': 'createClusterTemplate',
+  'GET /api/v1/clusters/:clusterId/templates/:id': 'getClusterTemplate',
+  'PATCH /api/v1/clusters/:clusterId/templates/:id': 'updateClusterTemplate',
+  'DELETE /api/v1/clusters/:clusterId/templates/:id': 'deleteClusterTemplate',
   'GET /api/v1/clusters/:clusterId/webhooks': 'listWebhooks',
   'POST /api/v1/clusters/:clusterId/webhooks': 'createWebhook',
   'GET /api/v1/webhooks/:id': 'getWebhook',

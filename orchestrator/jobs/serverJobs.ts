@@ -71,7 +71,8 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
                WHEN last_install.status IN ('CANCELLED', 'EXPIRED')
                  THEN 'it was never installed (its ' || lower(last_install.type) || ' was ' || lower(last_install.status) || ')'
              END AS reason,
-             -- A CUSTOM server installs by its installCommand or its template's steps: without either an INSTALL could only fail (and block Start).
+             -- A CUSTOM server installs by its installCommand: without one an INSTALL could only fail (and block Start).
+             -- (One with a template installs by its template's steps.)
              ${installs}::boolean AND s.game_type = 'CUSTOM' AND s.install_command IS NULL AND s.template_id IS NULL AS uninstallable
         FROM servers s
         LEFT JOIN LATERAL (

@@ -430,7 +430,7 @@ type Server struct {
 	TemplateVersion *int64 `json:"templateVersion"`
 	// Its values of the template's variables (secret ones are never shown: see secretVariables).
 	Variables map[string]string `json:"variables"`
-	// Each secret variable of its template: whether it is set.
+	// The secret variables that have a value of their own, each as true (their values are never returned); one not listed has none.
 	SecretVariables map[string]bool `json:"secretVariables"`
 	// RFC 3339 time.
 	CreatedAt string `json:"createdAt"`

@@ -663,7 +663,7 @@ class Server(_ServerRequired):
     templateId: Its game template (docs/templates.md): a built-in's id (`rust`) or a cluster template's id; null: none (a CUSTOM server's own command).
     templateVersion: The version of its template its last start ran (a change applies at its next start).
     variables: Its values of the template's variables (secret ones are never shown: see secretVariables).
-    secretVariables: Each secret variable of its template: whether it is set."""
+    secretVariables: The secret variables that have a value of their own, each as true (their values are never returned); one not listed has none."""
 
 
 _ConsoleLineRequired = TypedDict(

@@ -888,13 +888,13 @@ export interface paths {
             cookie?: never;
         };
         /** List a cluster's own templates */
-        get: operations["getApiV1ClustersClusterIdTemplates"];
+        get: operations["listClusterTemplates"];
         put?: never;
         /**
          * Create a cluster template
          * @description The document is checked whole (docs/templates.md): a pattern that does not compile for the linear-time engine, an unknown placeholder or a port named but not declared is a 400 naming its field.
          */
-        post: operations["postApiV1ClustersClusterIdTemplates"];
+        post: operations["createClusterTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -909,18 +909,18 @@ export interface paths {
             cookie?: never;
         };
         /** Get a cluster template */
-        get: operations["getApiV1ClustersClusterIdTemplatesId"];
+        get: operations["getClusterTemplate"];
         put?: never;
         post?: never;
         /** Delete a cluster template */
-        delete: operations["deleteApiV1ClustersClusterIdTemplatesId"];
+        delete: operations["deleteClusterTemplate"];
         options?: never;
         head?: never;
         /**
          * Replace a cluster template
          * @description The body is the whole new document; the version grows by one. Servers running it keep the version they started with until their next start.
          */
-        patch: operations["patchApiV1ClustersClusterIdTemplatesId"];
+        patch: operations["updateClusterTemplate"];
         trace?: never;
     };
     "/api/v1/clusters/{clusterId}/templates/import": {
@@ -1631,7 +1631,7 @@ export interface paths {
          * List game templates
          * @description The built-in catalogue (first, by id), then the templates of your clusters (an API token: its scope). Filters: `name` (part of the name or id), `tag`, `clusterId`.
          */
-        get: operations["getApiV1Templates"];
+        get: operations["listTemplates"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1648,7 +1648,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get a game template */
-        get: operations["getApiV1TemplatesId"];
+        get: operations["getTemplate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3160,6 +3160,10 @@ export interface components {
          *       "ready": null,
          *       "consoleMode": null,
          *       "stop": null,
+         *       "templateId": "rust",
+         *       "templateVersion": 1,
+         *       "variables": {},
+         *       "secretVariables": {},
          *       "createdAt": "2026-10-01T18:30:00.000Z",
          *       "updatedAt": "2026-11-24T03:00:00.000Z"
          *     }
@@ -3220,7 +3224,7 @@ export interface components {
                 /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                 timeoutSeconds?: number;
             } | null;
-            /** @description Each secret variable of its template: whether it is set. */
+            /** @description The secret variables that have a value of their own, each as true (their values are never returned); one not listed has none. */
             secretVariables: {
                 [key: string]: boolean;
             };
@@ -3450,6 +3454,97 @@ export interface components {
             /** @enum {string} */
             type: "START" | "STOP" | "RESTART" | "RCON" | "BROADCAST" | "WIPE" | "BACKUP";
         };
+        /**
+         * @example {
+         *       "id": "01a20f00-0000-7000-8000-000000000031",
+         *       "clusterId": "01a20f00-0000-7000-8000-000000000001",
+         *       "builtIn": false,
+         *       "slug": "my-game",
+         *       "name": "My game",
+         *       "version": 3,
+         *       "description": null,
+         *       "gameType": "CUSTOM",
+         *       "tags": [
+         *         "survival"
+         *       ],
+         *       "platforms": [
+         *         "linux"
+         *       ],
+         *       "createdAt": "2026-10-01T18:30:00.000Z",
+         *       "updatedAt": "2026-10-01T18:30:00.000Z",
+         *       "document": {
+         *         "id": "my-game",
+         *         "name": "My game",
+         *         "version": 3,
+         *         "gameType": "CUSTOM",
+         *         "tags": [
+         *           "survival"
+         *         ],
+         *         "variables": [
+         *           {
+         *             "name": "WORLD",
+         *             "description": "The world to load",
+         *             "default": "main",
+         *             "validation": {
+         *               "type": "string",
+         *               "regex": "^[a-z]+$",
+         *               "maxLength": 32
+         *             }
+         *           }
+         *         ],
+         *         "start": {
+         *           "command": "./server --port {{GAME_PORT}} --world {{WORLD}}"
+         *         },
+         *         "ready": {
+         *           "mode": "LINE",
+         *           "pattern": "^\\[INFO\\] Server ready$",
+         *           "timeoutSeconds": 120
+         *         },
+         *         "stop": {
+         *           "mode": "COMMAND",
+         *           "command": "shutdown",
+         *           "graceSeconds": 30
+         *         },
+         *         "console": {
+         *           "mode": "STDIN",
+         *           "commands": {
+         *             "broadcast": {
+         *               "command": "say {{MESSAGE}}"
+         *             }
+         *           }
+         *         },
+         *         "players": {
+         *           "join": "^\\[INFO\\] (?<name>\\w{1,16}) joined \\((?<id>\\d{1,16})\\)$"
+         *         },
+         *         "install": {
+         *           "steps": [
+         *             {
+         *               "type": "download",
+         *               "url": "https://example.com/my-game/server.tar.gz",
+         *               "path": "server.tar.gz"
+         *             },
+         *             {
+         *               "type": "unpack",
+         *               "archive": "server.tar.gz"
+         *             }
+         *           ]
+         *         },
+         *         "ports": [
+         *           {
+         *             "name": "game",
+         *             "protocol": "udp",
+         *             "default": 7777
+         *           }
+         *         ],
+         *         "sources": [
+         *           {
+         *             "fact": "ready",
+         *             "url": "https://example.com/my-game/docs"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
         Template: {
             builtIn: boolean;
             /** @description The cluster it belongs to; null: built in. */
@@ -3471,6 +3566,79 @@ export interface components {
             updatedAt: string | null;
             version: number;
         };
+        /**
+         * @example {
+         *       "id": "my-game",
+         *       "name": "My game",
+         *       "version": 3,
+         *       "gameType": "CUSTOM",
+         *       "tags": [
+         *         "survival"
+         *       ],
+         *       "variables": [
+         *         {
+         *           "name": "WORLD",
+         *           "description": "The world to load",
+         *           "default": "main",
+         *           "validation": {
+         *             "type": "string",
+         *             "regex": "^[a-z]+$",
+         *             "maxLength": 32
+         *           }
+         *         }
+         *       ],
+         *       "start": {
+         *         "command": "./server --port {{GAME_PORT}} --world {{WORLD}}"
+         *       },
+         *       "ready": {
+         *         "mode": "LINE",
+         *         "pattern": "^\\[INFO\\] Server ready$",
+         *         "timeoutSeconds": 120
+         *       },
+         *       "stop": {
+         *         "mode": "COMMAND",
+         *         "command": "shutdown",
+         *         "graceSeconds": 30
+         *       },
+         *       "console": {
+         *         "mode": "STDIN",
+         *         "commands": {
+         *           "broadcast": {
+         *             "command": "say {{MESSAGE}}"
+         *           }
+         *         }
+         *       },
+         *       "players": {
+         *         "join": "^\\[INFO\\] (?<name>\\w{1,16}) joined \\((?<id>\\d{1,16})\\)$"
+         *       },
+         *       "install": {
+         *         "steps": [
+         *           {
+         *             "type": "download",
+         *             "url": "https://example.com/my-game/server.tar.gz",
+         *             "path": "server.tar.gz"
+         *           },
+         *           {
+         *             "type": "unpack",
+         *             "archive": "server.tar.gz"
+         *           }
+         *         ]
+         *       },
+         *       "ports": [
+         *         {
+         *           "name": "game",
+         *           "protocol": "udp",
+         *           "default": 7777
+         *         }
+         *       ],
+         *       "sources": [
+         *         {
+         *           "fact": "ready",
+         *           "url": "https://example.com/my-game/docs"
+         *         }
+         *       ]
+         *     }
+         */
         TemplateDocument: {
             /** @default [] */
             configFiles: {
@@ -3899,6 +4067,26 @@ export interface components {
             /** @description Every part of the egg not carried over, or carried over with a difference, in words. */
             unmapped: string[];
         };
+        /**
+         * @example {
+         *       "id": "01a20f00-0000-7000-8000-000000000031",
+         *       "clusterId": "01a20f00-0000-7000-8000-000000000001",
+         *       "builtIn": false,
+         *       "slug": "my-game",
+         *       "name": "My game",
+         *       "version": 3,
+         *       "description": null,
+         *       "gameType": "CUSTOM",
+         *       "tags": [
+         *         "survival"
+         *       ],
+         *       "platforms": [
+         *         "linux"
+         *       ],
+         *       "createdAt": "2026-10-01T18:30:00.000Z",
+         *       "updatedAt": "2026-10-01T18:30:00.000Z"
+         *     }
+         */
         TemplateSummary: {
             builtIn: boolean;
             /** @description The cluster it belongs to; null: built in. */
@@ -10125,7 +10313,7 @@ export interface operations {
             };
         };
     };
-    getApiV1ClustersClusterIdTemplates: {
+    listClusterTemplates: {
         parameters: {
             query?: {
                 /** @description Page size, 1..100. */
@@ -10266,7 +10454,7 @@ export interface operations {
             };
         };
     };
-    postApiV1ClustersClusterIdTemplates: {
+    createClusterTemplate: {
         parameters: {
             query?: never;
             header?: {
@@ -10413,7 +10601,7 @@ export interface operations {
             };
         };
     };
-    getApiV1ClustersClusterIdTemplatesId: {
+    getClusterTemplate: {
         parameters: {
             query?: never;
             header?: never;
@@ -10516,7 +10704,7 @@ export interface operations {
             };
         };
     };
-    deleteApiV1ClustersClusterIdTemplatesId: {
+    deleteClusterTemplate: {
         parameters: {
             query?: never;
             header?: never;
@@ -10633,7 +10821,7 @@ export interface operations {
             };
         };
     };
-    patchApiV1ClustersClusterIdTemplatesId: {
+    updateClusterTemplate: {
         parameters: {
             query?: never;
             header?: never;
@@ -16840,7 +17028,7 @@ export interface operations {
             };
         };
     };
-    getApiV1Templates: {
+    listTemplates: {
         parameters: {
             query?: {
                 /** @description Only this cluster’s own templates. */
@@ -16965,7 +17153,7 @@ export interface operations {
             };
         };
     };
-    getApiV1TemplatesId: {
+    getTemplate: {
         parameters: {
             query?: never;
             header?: never;

@@ -1,0 +1,123 @@
+/**
+ * The agent's template parts on their own: config-file patches in each format (every other line kept), command
+ * templates filled (line breaks removed, quoted when asked), player lists read (pattern and JSON), join/leave lines
+ * of the built-in Minecraft template with the UUID remembered from its identify line (offline UUIDs ignored).
+ */
+import test from 'ava';
+import { patchText } from '../../agent/servers/configFiles.ts';
+import { fillCommand, parsePlayerList, templateAdapter } from '../../agent/games/template.ts';
+import { loadCatalogue } from '../../orchestrator/templates/catalogue.ts';
+import { resolveTemplate } from '../../orchestrator/templates/resolve.ts';
+import type { ServerConfig } from '../../schema/agentEvents.ts';
+
+test('properties: keys replaced in place, missing ones appended, comments kept', (t) => {
+  t.is(
+    patchText({ format: 'properties', set: { 'server-port': '25570', motd: 'hi' } }, '#c\nserver-port=25565\nlevel=world\n'),
+    '#c\nserver-port=25570\nlevel=world\nmotd=hi\n',
+  );
+  t.is(patchText({ format: 'properties', set: { a: '1' } }, ''), 'a=1\n');
+});
+
+test('ini: section.key set in its section, a missing section added', (t) => {
+  const text = '[ServerSettings]\nMaxPlayers=10\n\n[Other]\nx=1\n';
+  t.is(
+    patchText({ format: 'ini', set: { 'ServerSettings.MaxPlayers': '20', 'ServerSettings.Password': 'p', 'New.k': 'v' } }, text),
+    '[ServerSettings]\nMaxPlayers=20\nPassword=p\n\n[Other]\nx=1\n[New]\nk=v\n',
+  );
+});
+
+test('json: dotted paths, numbers and booleans typed', (t) => {
+  t.deepEqual(JSON.parse(patchText({ format: 'json', set: { 'game.port': '7777', 'game.name': 'x', public: 'true' } }, '{"keep":1,"game":{"port":1}}')), {
+    keep: 1,
+    game: { port: 7777, name: 'x' },
+    public: true,
+  });
+});
+
+test('yaml: nested keys replaced or added under their parent, other lines kept', (t) => {
+  const text = 'server:\n  port: 1\n  # comment\n  name: old\nother: 2\n';
+  t.is(
+    patchText({ format: 'yaml', set: { 'server.port': '7777', 'server.motd': 'hello world', top: 'x' } }, text),
+    'server:\n  port: 7777\n  # comment\n  name: old\n  motd: hello world\nother: 2\ntop: x\n',
+  );
+});
+
+test('xml: element text and attributes; a missing path is an error', (t) => {
+  const text = '<Config><Server port="1"><Name>old</Name></Server></Config>';
+  t.is(
+    patchText({ format: 'xml', set: { 'Config/Server/Name': 'a<b', 'Config/Server/@port': '7777' } }, text),
+    '<Config><Server port="7777"><Name>a&lt;b</Name></Server></Config>',
+  );
+  t.throws(() => patchText({ format: 'xml', set: { 'Config/Nope': 'x' } }, text), { message: /no element Nope/ });
+});
+
+test('replace: plain text everywhere', (t) => {
+  t.is(patchText({ format: 'replace', replace: [{ find: '$PORT', replace: '7777' }] }, 'a $PORT b $PORT'), 'a 7777 b 7777');
+});
+
+test('command templates: placeholders filled on one line, quoted when asked', (t) => {
+  t.is(fillCommand('kick {{PLAYER_NAME}} {{REASON}}', { PLAYER_NAME: 'Steve', REASON: 'bad\nop Steve' }), 'kick Steve bad op Steve');
+  t.is(fillCommand('say {{MESSAGE}}', { MESSAGE: 'a "b" \\c' }, true), 'say "a \\"b\\" \\\\c"');
+});
+
+test('player lists: a pattern over the answer line, or JSON', (t) => {
+  const minecraft = loadCatalogue().templates.get('minecraft-vanilla')!;
+  const list = minecraft.console.commands.list!;
+  t.deepEqual(
+    parsePlayerList(
+      '[12:00:00] [Server thread/INFO]: There are 2 of a max of 20 players online: Steve (11111111-1111-4111-8111-111111111111), Alex',
+      list.parse,
+    ),
+    [
+      { steamId: '11111111-1111-4111-8111-111111111111', username: 'Steve' },
+      { steamId: 'Alex', username: 'Alex' },
+    ],
+  );
+  t.deepEqual(
+    parsePlayerList('{"server":{"clients":[{"steamid64":"7656","name":"A","ping":5},{"steamid64":"1","name":"bot","bot":true}]}}', {
+      format: 'JSON',
+      path: ['server', 'clients'],
+      id: 'steamid64',
+      name: 'name',
+      ping: 'ping',
+      skip: 'bot',
+    }),
+    [{ steamId: '7656', username: 'A', ping: 5 }],
+  );
+});
+
+test('the built-in Minecraft template on the agent: joins keyed by the UUID printed before them, offline UUIDs by name, chat never', (t) => {
+  const document = loadCatalogue().templates.get('minecraft-vanilla')!;
+  const server = {
+    id: 's',
+    name: 'mc',
+    gameType: 'MINECRAFT',
+    gamePort: 25565,
+    queryPort: 25566,
+    rconPort: 25575,
+    rconPassword: 'pw',
+    maxPlayers: 20,
+    desiredStatus: 'RUNNING',
+    autoRestart: true,
+    startCommand: null,
+    env: null,
+  } satisfies ServerConfig;
+  const resolved = { ...server, ...resolveTemplate(document, server) };
+  t.is(resolved.startCommand, 'java -Xmx{{MEMORY_MB}}M -jar server.jar nogui');
+  t.deepEqual(resolved.template.configFiles[0]?.set, { 'server-port': '25565', 'query.port': '25566', 'enable-query': 'true', 'max-players': '20' });
+  const parse = templateAdapter(resolved).playerLineParser();
+  t.is(parse('[12:00:00] [User Authenticator #1/INFO]: UUID of player Steve is 11111111-1111-4111-8111-111111111111'), null);
+  t.deepEqual(parse('[12:00:01] [Server thread/INFO]: Steve joined the game'), {
+    kind: 'join',
+    steamId: '11111111-1111-4111-8111-111111111111',
+    username: 'Steve',
+  });
+  t.is(parse('[12:00:02] [Server thread/INFO]: <Steve> Alex joined the game'), null);
+  parse('[12:00:03] [User Authenticator #2/INFO]: UUID of player Alex is 22222222-2222-3222-8222-222222222222');
+  t.deepEqual(parse('[12:00:04] [Server thread/INFO]: Alex joined the game'), { kind: 'join', steamId: 'Alex', username: 'Alex' });
+  t.deepEqual(parse('[12:00:05] [Server thread/INFO]: Steve left the game'), {
+    kind: 'leave',
+    steamId: '11111111-1111-4111-8111-111111111111',
+    username: 'Steve',
+  });
+});
