@@ -936,7 +936,7 @@ export interface paths {
          * Import a Pterodactyl or Pelican egg
          * @description Creates a cluster template from an egg: PTDL_v1, PTDL_v2 (JSON), PLCN_v1 to PLCN_v3 (JSON or YAML), given as `text` or read from `url` (public addresses only unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true, no redirects, at most 512 KiB within 10 s). Its installation script runs as the server’s account, its package installs not run; `tools` lists the programs it needs on the machine. `unmapped` lists, in words, every part of the egg not carried over or carried over with a difference.
          */
-        post: operations["postApiV1ClustersClusterIdTemplatesImport"];
+        post: operations["importEgg"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4053,6 +4053,111 @@ export interface components {
             /** @default 1 */
             version: number;
         };
+        /**
+         * @example {
+         *       "template": {
+         *         "id": "01a20f00-0000-7000-8000-000000000031",
+         *         "clusterId": "01a20f00-0000-7000-8000-000000000001",
+         *         "builtIn": false,
+         *         "slug": "my-game",
+         *         "name": "My game",
+         *         "version": 1,
+         *         "description": null,
+         *         "gameType": "CUSTOM",
+         *         "tags": [
+         *           "survival"
+         *         ],
+         *         "platforms": [
+         *           "linux"
+         *         ],
+         *         "createdAt": "2026-10-01T18:30:00.000Z",
+         *         "updatedAt": "2026-10-01T18:30:00.000Z",
+         *         "document": {
+         *           "id": "my-game",
+         *           "name": "My game",
+         *           "version": 1,
+         *           "gameType": "CUSTOM",
+         *           "tags": [
+         *             "egg"
+         *           ],
+         *           "variables": [
+         *             {
+         *               "name": "WORLD",
+         *               "description": "The world to load",
+         *               "default": "main",
+         *               "validation": {
+         *                 "type": "string",
+         *                 "regex": "^[a-z]+$",
+         *                 "maxLength": 32
+         *               }
+         *             }
+         *           ],
+         *           "start": {
+         *             "command": "./server --port {{GAME_PORT}} --world {{WORLD}}"
+         *           },
+         *           "ready": {
+         *             "mode": "LINE",
+         *             "pattern": "^\\[INFO\\] Server ready$",
+         *             "timeoutSeconds": 120
+         *           },
+         *           "stop": {
+         *             "mode": "COMMAND",
+         *             "command": "shutdown",
+         *             "graceSeconds": 30
+         *           },
+         *           "console": {
+         *             "mode": "STDIN",
+         *             "commands": {
+         *               "broadcast": {
+         *                 "command": "say {{MESSAGE}}"
+         *               }
+         *             }
+         *           },
+         *           "players": {
+         *             "join": "^\\[INFO\\] (?<name>\\w{1,16}) joined \\((?<id>\\d{1,16})\\)$"
+         *           },
+         *           "install": {
+         *             "steps": [
+         *               {
+         *                 "type": "download",
+         *                 "url": "https://example.com/my-game/server.tar.gz",
+         *                 "path": "server.tar.gz"
+         *               },
+         *               {
+         *                 "type": "unpack",
+         *                 "archive": "server.tar.gz"
+         *               }
+         *             ]
+         *           },
+         *           "ports": [
+         *             {
+         *               "name": "game",
+         *               "protocol": "udp",
+         *               "default": 7777
+         *             }
+         *           ],
+         *           "sources": [
+         *             {
+         *               "fact": "ready",
+         *               "url": "https://example.com/my-game/docs"
+         *             }
+         *           ]
+         *         }
+         *       },
+         *       "format": "PTDL_v2",
+         *       "unmapped": [
+         *         "installation script: 1 line(s) installing packages are not run (the machine needs: curl)",
+         *         "players: eggs do not describe join and leave lines or player commands; add players and console.commands to list them"
+         *       ],
+         *       "tools": [
+         *         "bash",
+         *         "curl"
+         *       ],
+         *       "skippedLines": [
+         *         "apt install -y curl"
+         *       ]
+         *     }
+         */
         TemplateImport: {
             /**
              * @description The egg’s format version.
@@ -10950,7 +11055,7 @@ export interface operations {
             };
         };
     };
-    postApiV1ClustersClusterIdTemplatesImport: {
+    importEgg: {
         parameters: {
             query?: never;
             header?: {
