@@ -309,9 +309,9 @@ export class ServerSupervisor {
       // The template as it is now: a change reaches a server at its next start (a pattern that cannot run fails it here).
       this.#adapter = adapterOf(this.config);
       if (this.config.template) {
-        const staging = join(this.#options.dataDir, 'staging', this.config.id);
-        await mkdir(staging, { recursive: true, mode: 0o700 });
-        await applyConfigFiles(this.#dir, this.config.template.configFiles, account, staging);
+        // The new texts wait in the agent's own run directory (root's, 0700) to be piped to the account's helper.
+        await mkdir(this.#runDir, { recursive: true, mode: 0o700 });
+        await applyConfigFiles(this.#dir, this.config.template.configFiles, account, this.#runDir);
       } else if (this.#adapter === minecraft) await minecraft.prepare(this.#dir, this.config, account);
       const startCommand = this.config.startCommand ?? this.#adapter.defaultStartCommand;
       const launch = buildLaunch({ ...this.config, startCommand }, this.#dir, {
