@@ -2,8 +2,6 @@
  * Game templates (docs/templates.md): the built-in catalogue and each cluster's own, listed and read by every member;
  * a cluster's own are created, replaced and deleted by its OWNER and ADMIN (audited).
  */
-import { sql } from 'slonik';
-import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
 import { notFound } from '../../schema/errors.ts';
@@ -25,6 +23,7 @@ import {
   deleteClusterTemplate,
   findTemplate,
   listTemplates,
+  memberClusterIds,
   updateClusterTemplate,
   type FoundTemplate,
 } from '../../orchestrator/templates/store.ts';
@@ -51,9 +50,7 @@ export function installTemplateRoutes(api: Api, deps: AppDeps) {
   /** The clusters whose templates the caller sees: its memberships (an API token: those of its scope). */
   async function visibleClusters(ctx: Parameters<typeof principalOf>[0]): Promise<string[]> {
     const principal = principalOf(ctx);
-    const ids = await pool.anyFirst(
-      sql.type(z.object({ clusterId: z.string() }))`SELECT cluster_id::text AS "clusterId" FROM cluster_members WHERE user_id = ${principal.user.id}`,
-    );
+    const ids = await memberClusterIds(pool, principal.user.id);
     return principal.kind === 'TOKEN' ? ids.filter((id) => principal.clusterIds.has(id)) : [...ids];
   }
 

@@ -50,6 +50,13 @@ const fromRow = (found: z.infer<typeof row>): FoundTemplate => ({
 });
 
 /** The template `templateId` names for a server of `clusterId` (a built-in, or one of that cluster's own). */
+/** The clusters `userId` is a member of (whose templates it sees). */
+export async function memberClusterIds(connection: CommonQueryMethods, userId: string): Promise<readonly string[]> {
+  return connection.anyFirst(
+    sql.type(z.object({ clusterId: z.string() }))`SELECT cluster_id::text AS "clusterId" FROM cluster_members WHERE user_id = ${userId}`,
+  );
+}
+
 export async function findTemplate(connection: CommonQueryMethods, clusterIds: readonly string[], templateId: string): Promise<FoundTemplate | undefined> {
   const builtIn = builtInCatalogue().templates.get(templateId);
   if (builtIn) return { id: templateId, clusterId: null, document: builtIn, createdAt: null, updatedAt: null };
