@@ -48,10 +48,9 @@ export function installTemplateRoutes(api: Api, deps: AppDeps) {
   const { pool } = deps;
 
   /** The clusters whose templates the caller sees: its memberships (an API token: those of its scope). */
-  async function visibleClusters(ctx: Parameters<typeof principalOf>[0]): Promise<string[]> {
+  function visibleClusters(ctx: Parameters<typeof principalOf>[0]): Promise<string[]> {
     const principal = principalOf(ctx);
-    const ids = await memberClusterIds(pool, principal.user.id);
-    return principal.kind === 'TOKEN' ? ids.filter((id) => principal.clusterIds.has(id)) : [...ids];
+    return memberClusterIds(pool, principal.user.id, principal.kind === 'TOKEN' ? principal.clusterIds : null);
   }
 
   const page = <T>(items: T[], query: { page: number; limit: number }) =>

@@ -50,13 +50,6 @@ const fromRow = (found: z.infer<typeof row>): FoundTemplate => ({
 });
 
 /** The template `templateId` names for a server of `clusterId` (a built-in, or one of that cluster's own). */
-/** The clusters `userId` is a member of (whose templates it sees). */
-export async function memberClusterIds(connection: CommonQueryMethods, userId: string): Promise<readonly string[]> {
-  return connection.anyFirst(
-    sql.type(z.object({ clusterId: z.string() }))`SELECT cluster_id::text AS "clusterId" FROM cluster_members WHERE user_id = ${userId}`,
-  );
-}
-
 export async function findTemplate(connection: CommonQueryMethods, clusterIds: readonly string[], templateId: string): Promise<FoundTemplate | undefined> {
   const builtIn = builtInCatalogue().templates.get(templateId);
   if (builtIn) return { id: templateId, clusterId: null, document: builtIn, createdAt: null, updatedAt: null };
@@ -193,4 +186,12 @@ export function checkVariables(
 export function requireVariables(document: TemplateDocument, values: Record<string, string>, field = 'variables'): void {
   const missing = document.variables.filter((variable) => variable.validation.required && (values[variable.name] ?? variable.default) === '');
   if (missing.length > 0) throw validationFailed(missing.map((variable) => ({ field: `${field}.${variable.name}`, message: `${variable.name} is required` })));
+}
+
+/** The clusters `userId` is a member of (within `scope`, an API token's clusters, when given). */
+export async function memberClusterIds(connection: CommonQueryMethods, userId: string, scope: ReadonlySet<string> | null): Promise<string[]> {
+  const ids = await connection.anyFirst(
+    sql.type(z.object({ clusterId: z.string() }))`SELECT cluster_id::text AS "clusterId" FROM cluster_members WHERE user_id = ${userId}`,
+  );
+  return scope ? ids.filter((id) => scope.has(id)) : [...ids];
 }
