@@ -2,8 +2,11 @@
  * What a heartbeat says about this machine: CPU use since the last beat, memory in use, disk in use under the
  * agent's data directory, and (on the first beat) the host's facts.
  */
+import { accessSync, constants, statSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { cpus, freemem, hostname, platform, release, totalmem } from 'node:os';
+import { delimiter, isAbsolute, join } from 'node:path';
+import { KNOWN_TOOLS } from '../schema/tools.ts';
 
 type CpuTimes = { idle: number; total: number };
 
@@ -16,10 +19,36 @@ const cpuTimes = (): CpuTimes =>
     { idle: 0, total: 0 },
   );
 
+/**
+ * The programs of KNOWN_TOOLS found on `path` (absolute directories only): executable regular files. Install steps
+ * run with the agent's PATH, so these are what a template's `install.tools` is checked against.
+ */
+export function toolsOnPath(path: string | undefined = process.env.PATH): string[] {
+  const directories = (path ?? '').split(delimiter).filter((directory) => directory !== '' && isAbsolute(directory));
+  return KNOWN_TOOLS.filter((tool) =>
+    directories.some((directory) => {
+      const file = join(directory, tool);
+      try {
+        accessSync(file, constants.X_OK);
+        return statSync(file).isFile();
+      } catch {
+        return false;
+      }
+    }),
+  );
+}
+
+const TOOLS_RESCAN_MS = 60_000;
+
 export function createMetricsSampler(dataDir: string) {
   let previous = cpuTimes();
+  /** The tools found, looked for again at most once a minute. */
+  let tools = { found: [] as string[], at: -Infinity };
   return {
-    host: () => ({ hostname: hostname(), os: `${platform()} ${release()}`, cpuCount: cpus().length, memoryBytes: totalmem() }),
+    host: () => {
+      if (performance.now() - tools.at > TOOLS_RESCAN_MS) tools = { found: toolsOnPath(), at: performance.now() };
+      return { hostname: hostname(), os: `${platform()} ${release()}`, cpuCount: cpus().length, memoryBytes: totalmem(), tools: tools.found };
+    },
     async sample() {
       const now = cpuTimes();
       const total = now.total - previous.total;

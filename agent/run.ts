@@ -93,7 +93,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   let authenticated = false;
   let heartbeat: NodeJS.Timeout | undefined;
   let reconnectTimer: NodeJS.Timeout | undefined;
-  let sentHost = false;
+  let sentHost: string | null = null;
   let stopping = false;
 
   /** Sends `event` and waits for the service's answer; a lost connection or no answer in time is a retry. */
@@ -147,8 +147,11 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
 
   async function beat(): Promise<void> {
     saveStatus();
-    report('heartbeat', { metrics: await metrics.sample(), uptime: Math.round(process.uptime()), ...(sentHost ? {} : { host: metrics.host() }) });
-    sentHost = true;
+    // The host's facts go with the first beat, and again whenever they change (a program installed on the machine).
+    const host = metrics.host();
+    const hostText = JSON.stringify(host);
+    report('heartbeat', { metrics: await metrics.sample(), uptime: Math.round(process.uptime()), ...(hostText === sentHost ? {} : { host }) });
+    sentHost = hostText;
   }
 
   const supervisorOptions: SupervisorOptions = {
@@ -350,7 +353,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       authenticated = true;
       worked = true;
       gateways.connected();
-      sentHost = false;
+      sentHost = null;
       logger.info({ url, clusterId: parsed.data.clusterId }, 'authenticated');
       connectedUrl = url;
       clearInterval(heartbeat);

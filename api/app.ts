@@ -35,6 +35,7 @@ import { installDashboardRoutes } from './routes/dashboard.ts';
 import { installConsoleRoutes } from './routes/console.ts';
 import { installWebhookRoutes } from './routes/webhooks.ts';
 import { installTemplateRoutes } from './routes/templates.ts';
+import { installTemplateImportRoutes } from './routes/templateImport.ts';
 import { createAuthenticator, principalChanges, principalOf } from './identity/principal.ts';
 import { authorize, authorizeResource } from './identity/access.ts';
 import type { Context, Middleware } from 'koa';
@@ -74,6 +75,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installServerRoutes(api, deps);
     installConsoleRoutes(api, deps);
     installWebhookRoutes(api, deps);
+    installTemplateImportRoutes(api, deps);
     installTemplateRoutes(api, deps);
     installPowerRoutes(api, deps);
     installBackupRoutes(api, deps);

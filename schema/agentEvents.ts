@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { GAME_TYPES } from './games.ts';
 import { isStorableText, reportTime } from './storable.ts';
+import { TOOL_NAME } from './tools.ts';
 import { CONSOLE_MODES, readySpec, stopSpec } from './serverBehaviour.ts';
 import { JOB_TYPES, type JobType } from './jobs.ts';
 import { resolvedTemplate } from './template.ts';
@@ -40,7 +41,14 @@ export const heartbeatEvent = z
     uptime: z.number().min(0),
     /** Facts about the host, sent with the first heartbeat (or whenever they change). */
     host: z
-      .object({ hostname: storedText(255), os: storedText(255), cpuCount: z.int().min(1).max(4096), memoryBytes: byteCount })
+      .object({
+        hostname: storedText(255),
+        os: storedText(255),
+        cpuCount: z.int().min(1).max(4096),
+        memoryBytes: byteCount,
+        /** The programs of schema/tools.ts found on the agent's PATH (absent from agents before templates). */
+        tools: z.array(z.string().regex(TOOL_NAME)).max(256).optional(),
+      })
       .strict()
       .optional(),
   })

@@ -275,6 +275,16 @@ export const EXAMPLES: Record<string, unknown> = {
   TemplateSummary: templateSummary,
   Template: { ...templateSummary, document: templateExample },
   TemplateDocument: templateExample,
+  TemplateImport: {
+    template: { ...templateSummary, version: 1, document: { ...templateExample, version: 1, tags: ['egg'] } },
+    format: 'PTDL_v2',
+    unmapped: [
+      'installation script: 1 line(s) installing packages are not run (the machine needs: curl)',
+      'players: eggs do not describe join and leave lines or player commands; add players and console.commands to list them',
+    ],
+    tools: ['bash', 'curl'],
+    skippedLines: ['apt install -y curl'],
+  },
   WebhookCreated: { ...webhook, secret: 'whsec_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw' },
   WebhookDelivery: {
     id: '01a20f00-0000-7000-8000-000000000011',

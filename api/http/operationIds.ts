@@ -91,6 +91,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/v1/templates/:id': 'getTemplate',
   'GET /api/v1/clusters/:clusterId/templates': 'listClusterTemplates',
   'POST /api/v1/clusters/:clusterId/templates': 'createClusterTemplate',
+  'POST /api/v1/clusters/:clusterId/templates/import': 'importEgg',
   'GET /api/v1/clusters/:clusterId/templates/:id': 'getClusterTemplate',
   'PATCH /api/v1/clusters/:clusterId/templates/:id': 'updateClusterTemplate',
   'DELETE /api/v1/clusters/:clusterId/templates/:id': 'deleteClusterTemplate',

@@ -28,7 +28,7 @@ import {
   type FoundTemplate,
 } from '../../orchestrator/templates/store.ts';
 
-const summaryOf = (found: FoundTemplate) => ({
+export const summaryOf = (found: FoundTemplate) => ({
   id: found.id,
   clusterId: found.clusterId,
   builtIn: found.clusterId === null,
@@ -42,7 +42,7 @@ const summaryOf = (found: FoundTemplate) => ({
   createdAt: found.createdAt,
   updatedAt: found.updatedAt,
 });
-const recordOf = (found: FoundTemplate) => ({ ...summaryOf(found), document: found.document as unknown as Record<string, unknown> });
+export const recordOf = (found: FoundTemplate) => ({ ...summaryOf(found), document: found.document as unknown as Record<string, unknown> });
 
 export function installTemplateRoutes(api: Api, deps: AppDeps) {
   const { pool } = deps;

@@ -55,7 +55,11 @@ export function resolveTemplate(template: TemplateDocument, server: ResolvableSe
     list.map(
       (step) =>
         Object.fromEntries(
-          Object.entries(step).map(([key, value]) => [key, typeof value === 'string' && key !== 'script' ? render(value) : value]),
+          Object.entries(step).map(([key, value]) => [
+            key,
+            // A script's own text is the script's (its `$VAR`s read the environment); its `env` values are rendered.
+            typeof value === 'string' && key !== 'script' ? render(value) : key === 'env' ? renderAll(value as Record<string, string>) : value,
+          ]),
         ) as InstallStep,
     );
 

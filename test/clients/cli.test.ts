@@ -2,7 +2,7 @@
  * The `gsm` command line (api/clients/typescript/bin/gsm.ts) as a user runs it, as child processes against the real
  * service and agent: login keeps the token in a 0600 file; tables for people and --json for scripts; start --wait
  * exits 0 on success and 1 when the job fails; rcon; the console followed live; players, bans (and unbans), tasks,
- * jobs; usage errors exit 2, asking for help exits 0. The token reaches `gsm login` on standard input (not echoed on a
+ * jobs; templates (list, show, import an egg); usage errors exit 2, asking for help exits 0. The token reaches `gsm login` on standard input (not echoed on a
  * terminal: a real pseudo-terminal, from Python's pty module) or in GSM_TOKEN.
  */
 import test from 'ava';
@@ -331,4 +331,39 @@ test.serial('clusters is a table of plain columns; bans revoke <ban> and players
   t.regex(byPlayer.stdout, /Removed 1 ban/);
   t.like(await body(await app.request(`/api/v1/bans/${fourth}`, { headers: owner.auth })), { active: false });
   t.is((await gsm(['bans', 'revoke'])).code, 2, 'which ban: usage');
+});
+
+test('templates: list (search, tag), show with variables and ports, import an egg from a file or standard input', async (t) => {
+  const cluster = await body(await app.request('/api/v1/clusters', json({ name: 'Templates' }, { headers: owner.auth })));
+  const listed = await gsm(['templates', 'list', '--search', 'minecraft']);
+  t.is(listed.code, 0, listed.stderr);
+  t.regex(listed.stdout, /^ID +NAME +VERSION +GAMETYPE +PLATFORMS +SOURCE +TAGS/);
+  t.regex(listed.stdout, /minecraft-paper +Minecraft: Java Edition \(Paper\) +1 +MINECRAFT +linux,windows +built-in/);
+  t.notRegex(listed.stdout, /\bfactorio\b/);
+  const tagged = JSON.parse((await gsm(['templates', 'list', '--tag', 'windows-only', '--json'])).stdout) as { id: string }[];
+  t.deepEqual(tagged.map((template) => template.id).sort(), ['ark-survival-ascended', 'conan-exiles', 'enshrouded', 'space-engineers', 'v-rising']);
+
+  const shown = await gsm(['templates', 'show', 'terraria']);
+  t.is(shown.code, 0, shown.stderr);
+  t.regex(shown.stdout, /WORLD_SIZE +2 +false +\{"type":"string","required":true,"enum":\["1","2","3"\]\}/);
+  t.regex(shown.stdout, /game +tcp +7777/);
+  t.is((await gsm(['templates', 'show', 'no-such-game'])).code, 1);
+
+  const file = fileURLToPath(new URL('../fixtures/eggs/ptdl-v1.json', import.meta.url));
+  const imported = await gsm(['templates', 'import', '--cluster', cluster.id, file]);
+  t.is(imported.code, 0, imported.stderr);
+  t.regex(imported.stdout, /^imported the PTDL_v1 egg as template [0-9a-f-]{36} \(cobalt-sandbox, version 1\)/);
+  t.regex(imported.stdout, /the machine needs: bash, curl, jq/);
+  t.regex(imported.stdout, /not mapped, or mapped with a difference:\n {2}- /);
+  const piped = await gsm(['templates', 'import', '--cluster', cluster.id, '--id', 'from-stdin', '--json', '-'], {
+    input: await readFile(fileURLToPath(new URL('../fixtures/eggs/plcn-v2.yaml', import.meta.url)), 'utf8'),
+  });
+  t.is(piped.code, 0, piped.stderr);
+  t.like(JSON.parse(piped.stdout), { format: 'PLCN_v2', template: { slug: 'from-stdin', clusterId: cluster.id } });
+  const mine = JSON.parse((await gsm(['templates', 'list', '--cluster', cluster.id, '--json'])).stdout) as { slug: string }[];
+  t.deepEqual(mine.map((template) => template.slug).sort(), ['cobalt-sandbox', 'from-stdin']);
+  const bad = await gsm(['templates', 'import', '--cluster', cluster.id, '-'], { input: '{"meta":{"version":"nope"}}' });
+  t.is(bad.code, 1);
+  t.regex(bad.stderr, /meta\.version/);
+  t.is((await gsm(['templates', 'import', '--cluster', cluster.id])).code, 2);
 });

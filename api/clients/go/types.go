@@ -500,27 +500,6 @@ type WebhookDelivery struct {
 	DeliveredAt    *string  `json:"deliveredAt"`
 }
 
-// TemplateSummary: the TemplateSummary record.
-type TemplateSummary struct {
-	// A built-in's id is its slug (`rust`); a cluster template's is a uuid.
-	ID string `json:"id"`
-	// The cluster it belongs to; null: built in.
-	ClusterID   *string `json:"clusterId"`
-	BuiltIn     bool    `json:"builtIn"`
-	Slug        string  `json:"slug"`
-	Name        string  `json:"name"`
-	Version     int64   `json:"version"`
-	Description *string `json:"description"`
-	// One of MINECRAFT, RUST, ARK_SURVIVAL_EVOLVED, CS2, VALHEIM, CUSTOM.
-	GameType  string   `json:"gameType"`
-	Tags      []string `json:"tags"`
-	Platforms []string `json:"platforms"`
-	// RFC 3339 time.
-	CreatedAt *string `json:"createdAt"`
-	// RFC 3339 time.
-	UpdatedAt *string `json:"updatedAt"`
-}
-
 // Template: the Template record.
 type Template struct {
 	// A built-in's id is its slug (`rust`); a cluster template's is a uuid.
@@ -542,6 +521,41 @@ type Template struct {
 	UpdatedAt *string `json:"updatedAt"`
 	// The whole template (docs/templates.md).
 	Document map[string]any `json:"document"`
+}
+
+// TemplateImport: the TemplateImport record.
+type TemplateImport struct {
+	// The egg’s format version.
+	// One of PTDL_v1, PTDL_v2, PLCN_v1, PLCN_v2, PLCN_v3.
+	Format string `json:"format"`
+	// Every part of the egg not carried over, or carried over with a difference, in words.
+	Unmapped []string `json:"unmapped"`
+	// Programs the installation script runs, which the machine must have.
+	Tools []string `json:"tools"`
+	// Lines of the installation script that are not run (they install packages as root).
+	SkippedLines []string `json:"skippedLines"`
+	Template     Template `json:"template"`
+}
+
+// TemplateSummary: the TemplateSummary record.
+type TemplateSummary struct {
+	// A built-in's id is its slug (`rust`); a cluster template's is a uuid.
+	ID string `json:"id"`
+	// The cluster it belongs to; null: built in.
+	ClusterID   *string `json:"clusterId"`
+	BuiltIn     bool    `json:"builtIn"`
+	Slug        string  `json:"slug"`
+	Name        string  `json:"name"`
+	Version     int64   `json:"version"`
+	Description *string `json:"description"`
+	// One of MINECRAFT, RUST, ARK_SURVIVAL_EVOLVED, CS2, VALHEIM, CUSTOM.
+	GameType  string   `json:"gameType"`
+	Tags      []string `json:"tags"`
+	Platforms []string `json:"platforms"`
+	// RFC 3339 time.
+	CreatedAt *string `json:"createdAt"`
+	// RFC 3339 time.
+	UpdatedAt *string `json:"updatedAt"`
 }
 
 // TemplateDocumentLinksItem: the TemplateDocumentLinksItem record.

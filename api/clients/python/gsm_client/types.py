@@ -762,32 +762,6 @@ class WebhookDelivery(_WebhookDeliveryRequired):
     eventId: The event's id (its cursor); for a test delivery, the test's own id (`test_` and a UUID) that its body carries"""
 
 
-_TemplateSummaryRequired = TypedDict(
-    "_TemplateSummaryRequired",
-    {
-        "id": str,
-        "clusterId": Optional[str],
-        "builtIn": bool,
-        "slug": str,
-        "name": str,
-        "version": int,
-        "description": Optional[str],
-        "gameType": Literal["MINECRAFT", "RUST", "ARK_SURVIVAL_EVOLVED", "CS2", "VALHEIM", "CUSTOM"],
-        "tags": List[str],
-        "platforms": List[Literal["linux", "windows"]],
-        "createdAt": Optional[str],
-        "updatedAt": Optional[str],
-    },
-)
-
-
-class TemplateSummary(_TemplateSummaryRequired):
-    """The TemplateSummary record.
-
-    id: A built-in's id is its slug (`rust`); a cluster template's is a uuid.
-    clusterId: The cluster it belongs to; null: built in."""
-
-
 _TemplateRequired = TypedDict(
     "_TemplateRequired",
     {
@@ -814,6 +788,53 @@ class Template(_TemplateRequired):
     id: A built-in's id is its slug (`rust`); a cluster template's is a uuid.
     clusterId: The cluster it belongs to; null: built in.
     document: The whole template (docs/templates.md)."""
+
+
+_TemplateImportRequired = TypedDict(
+    "_TemplateImportRequired",
+    {
+        "format": Literal["PTDL_v1", "PTDL_v2", "PLCN_v1", "PLCN_v2", "PLCN_v3"],
+        "unmapped": List[str],
+        "tools": List[str],
+        "skippedLines": List[str],
+        "template": Template,
+    },
+)
+
+
+class TemplateImport(_TemplateImportRequired):
+    """The TemplateImport record.
+
+    format: The egg’s format version.
+    unmapped: Every part of the egg not carried over, or carried over with a difference, in words.
+    tools: Programs the installation script runs, which the machine must have.
+    skippedLines: Lines of the installation script that are not run (they install packages as root)."""
+
+
+_TemplateSummaryRequired = TypedDict(
+    "_TemplateSummaryRequired",
+    {
+        "id": str,
+        "clusterId": Optional[str],
+        "builtIn": bool,
+        "slug": str,
+        "name": str,
+        "version": int,
+        "description": Optional[str],
+        "gameType": Literal["MINECRAFT", "RUST", "ARK_SURVIVAL_EVOLVED", "CS2", "VALHEIM", "CUSTOM"],
+        "tags": List[str],
+        "platforms": List[Literal["linux", "windows"]],
+        "createdAt": Optional[str],
+        "updatedAt": Optional[str],
+    },
+)
+
+
+class TemplateSummary(_TemplateSummaryRequired):
+    """The TemplateSummary record.
+
+    id: A built-in's id is its slug (`rust`); a cluster template's is a uuid.
+    clusterId: The cluster it belongs to; null: built in."""
 
 
 _TemplateDocumentLinksItemRequired = TypedDict(
@@ -2121,4 +2142,4 @@ class Event(_EventRequired):
     id: Cursor: sorts as a string in the order events must be read"""
 
 
-__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "ServerStats", "ServerReady", "ServerStop", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "TemplateSummary", "Template", "TemplateDocumentLinksItem", "TemplateDocumentVariablesItemValidation", "TemplateDocumentVariablesItem", "TemplateDocumentStart", "TemplateDocumentConsoleRcon", "TemplateDocumentConsoleCommandsList", "TemplateDocumentConsoleCommandsKick", "TemplateDocumentConsoleCommandsBan", "TemplateDocumentConsoleCommandsUnban", "TemplateDocumentConsoleCommandsBroadcast", "TemplateDocumentConsoleCommands", "TemplateDocumentConsole", "TemplateDocumentPlayers", "TemplateDocumentSamplesJoinItem", "TemplateDocumentSamplesLeaveItem", "TemplateDocumentSamples", "TemplateDocumentInstall", "TemplateDocumentUpdate", "TemplateDocumentConfigFilesItemReplaceItem", "TemplateDocumentConfigFilesItem", "TemplateDocumentFiles", "TemplateDocumentPortsItem", "TemplateDocumentQuery", "TemplateDocumentSourcesItem", "TemplateDocument", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "BanPlayer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]
+__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "ServerStats", "ServerReady", "ServerStop", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "Template", "TemplateImport", "TemplateSummary", "TemplateDocumentLinksItem", "TemplateDocumentVariablesItemValidation", "TemplateDocumentVariablesItem", "TemplateDocumentStart", "TemplateDocumentConsoleRcon", "TemplateDocumentConsoleCommandsList", "TemplateDocumentConsoleCommandsKick", "TemplateDocumentConsoleCommandsBan", "TemplateDocumentConsoleCommandsUnban", "TemplateDocumentConsoleCommandsBroadcast", "TemplateDocumentConsoleCommands", "TemplateDocumentConsole", "TemplateDocumentPlayers", "TemplateDocumentSamplesJoinItem", "TemplateDocumentSamplesLeaveItem", "TemplateDocumentSamples", "TemplateDocumentInstall", "TemplateDocumentUpdate", "TemplateDocumentConfigFilesItemReplaceItem", "TemplateDocumentConfigFilesItem", "TemplateDocumentFiles", "TemplateDocumentPortsItem", "TemplateDocumentQuery", "TemplateDocumentSourcesItem", "TemplateDocument", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "BanPlayer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]

@@ -9,7 +9,7 @@
 import { mkdir, readFile, writeFile, chmod } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { GsmClient, type Job } from './client.ts';
+import { GsmClient, type Job, type Schemas } from './client.ts';
 
 const USAGE = `usage: gsm <command> [options]  (--json for machine-readable output)
   login --url <url>                       keep the service URL and an API token, read from standard input
@@ -29,6 +29,9 @@ const USAGE = `usage: gsm <command> [options]  (--json for machine-readable outp
   tasks list --cluster <id> | tasks run <id> [--wait]
   jobs show <id> | jobs wait <id>
   events --cluster <id> [--types a,b] [--server <id>]   follow the cluster's events
+  templates list [--cluster <id>] [--search <text>] [--tag <tag>]   built-in templates (and the cluster's)
+  templates show <id>                     a template: its variables (with their rules) and ports
+  templates import --cluster <id> <file|-> [--id <id>] | --url <url>   a Pterodactyl or Pelican egg as a cluster template
   help, --help, -h                        this text (-h only before the command)
   --                                      what follows is arguments, never options`;
 
@@ -334,6 +337,84 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
         out(json ? JSON.stringify(event) : `${event.at}  ${event.type.padEnd(18)} ${JSON.stringify(event.data)}`);
       }
       return 0;
+    }
+    case 'templates': {
+      type Template = Schemas['TemplateSummary'];
+      if (sub === 'list') {
+        const templates: Template[] = [];
+        const query = {
+          ...(flag('cluster') ? { clusterId: flag('cluster') } : {}),
+          ...(flag('search') ? { name: flag('search') } : {}),
+          ...(flag('tag') ? { tag: flag('tag') } : {}),
+        };
+        for await (const template of gsm.paginate<Template>('/api/v1/templates', query)) templates.push(template);
+        if (json) print(templates);
+        else
+          print(
+            templates.map((template) => ({
+              ...template,
+              tags: template.tags.join(','),
+              platforms: template.platforms.join(','),
+              source: template.builtIn ? 'built-in' : 'cluster',
+            })),
+            ['id', 'name', 'version', 'gameType', 'platforms', 'source', 'tags'],
+          );
+        return 0;
+      }
+      if (sub === 'show') {
+        const template = await gsm.get<Schemas['Template']>(`/api/v1/templates/${encodeURIComponent(arg(2, 'the template id'))}`);
+        if (json) print(template);
+        else {
+          type Variable = { name: string; default?: string; description?: string; secret?: boolean; validation?: Record<string, unknown> };
+          const document = template.document as {
+            variables?: Variable[];
+            ports?: { name: string; protocol: string; default?: number; offset?: number }[];
+            description?: string;
+          };
+          print({ ...template, platforms: template.platforms.join(',') }, ['id', 'name', 'version', 'gameType', 'platforms']);
+          if (document.description) out(`\n${document.description}`);
+          if (document.variables?.length) {
+            out('');
+            print(
+              document.variables.map((variable) => ({ ...variable, validation: JSON.stringify(variable.validation ?? {}) })),
+              ['name', 'default', 'secret', 'validation', 'description'],
+            );
+          }
+          if (document.ports?.length) {
+            out('');
+            print(
+              document.ports.map((port) => ({
+                ...port,
+                port: port.default ?? (port.offset !== undefined ? `game ${port.offset >= 0 ? '+' : ''}${port.offset}` : ''),
+              })),
+              ['name', 'protocol', 'port'],
+            );
+          }
+        }
+        return 0;
+      }
+      if (sub === 'import') {
+        const url = flag('url');
+        const file = positional[2];
+        if ((url === undefined) === (file === undefined)) throw new UsageError('gsm templates import --cluster <id> <file|-> | --url <url>');
+        let text: string | undefined;
+        if (file === '-') {
+          text = '';
+          for await (const chunk of process.stdin) text += String(chunk);
+        } else if (file !== undefined) text = await readFile(file, 'utf8');
+        const answer = await gsm.post<Schemas['TemplateImport']>(`/api/v1/clusters/${encodeURIComponent(need('cluster'))}/templates/import`, {
+          ...(text !== undefined ? { text } : { url }),
+          ...(flag('id') ? { id: flag('id') } : {}),
+        });
+        if (json) print(answer);
+        else {
+          out(`imported the ${answer.format} egg as template ${answer.template.id} (${answer.template.slug}, version ${answer.template.version})`);
+          if (answer.tools.length > 0) out(`the machine needs: ${answer.tools.join(', ')}`);
+          if (answer.unmapped.length > 0) out(`not mapped, or mapped with a difference:\n${answer.unmapped.map((line) => `  - ${line}`).join('\n')}`);
+        }
+        return 0;
+      }
+      throw new UsageError('gsm templates list|show|import');
     }
     default:
       throw new UsageError(`unknown command ${command}`);

@@ -923,6 +923,26 @@ export interface paths {
         patch: operations["updateClusterTemplate"];
         trace?: never;
     };
+    "/api/v1/clusters/{clusterId}/templates/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a Pterodactyl or Pelican egg
+         * @description Creates a cluster template from an egg: PTDL_v1, PTDL_v2 (JSON), PLCN_v1 to PLCN_v3 (JSON or YAML), given as `text` or read from `url` (public addresses only unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true, no redirects, at most 512 KiB within 10 s). Its installation script runs as the server’s account, its package installs not run; `tools` lists the programs it needs on the machine. `unmapped` lists, in words, every part of the egg not carried over or carried over with a difference.
+         */
+        post: operations["importEgg"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clusters/{clusterId}/webhooks": {
         parameters: {
             query?: never;
@@ -4032,6 +4052,125 @@ export interface components {
             }[];
             /** @default 1 */
             version: number;
+        };
+        /**
+         * @example {
+         *       "template": {
+         *         "id": "01a20f00-0000-7000-8000-000000000031",
+         *         "clusterId": "01a20f00-0000-7000-8000-000000000001",
+         *         "builtIn": false,
+         *         "slug": "my-game",
+         *         "name": "My game",
+         *         "version": 1,
+         *         "description": null,
+         *         "gameType": "CUSTOM",
+         *         "tags": [
+         *           "survival"
+         *         ],
+         *         "platforms": [
+         *           "linux"
+         *         ],
+         *         "createdAt": "2026-10-01T18:30:00.000Z",
+         *         "updatedAt": "2026-10-01T18:30:00.000Z",
+         *         "document": {
+         *           "id": "my-game",
+         *           "name": "My game",
+         *           "version": 1,
+         *           "gameType": "CUSTOM",
+         *           "tags": [
+         *             "egg"
+         *           ],
+         *           "variables": [
+         *             {
+         *               "name": "WORLD",
+         *               "description": "The world to load",
+         *               "default": "main",
+         *               "validation": {
+         *                 "type": "string",
+         *                 "regex": "^[a-z]+$",
+         *                 "maxLength": 32
+         *               }
+         *             }
+         *           ],
+         *           "start": {
+         *             "command": "./server --port {{GAME_PORT}} --world {{WORLD}}"
+         *           },
+         *           "ready": {
+         *             "mode": "LINE",
+         *             "pattern": "^\\[INFO\\] Server ready$",
+         *             "timeoutSeconds": 120
+         *           },
+         *           "stop": {
+         *             "mode": "COMMAND",
+         *             "command": "shutdown",
+         *             "graceSeconds": 30
+         *           },
+         *           "console": {
+         *             "mode": "STDIN",
+         *             "commands": {
+         *               "broadcast": {
+         *                 "command": "say {{MESSAGE}}"
+         *               }
+         *             }
+         *           },
+         *           "players": {
+         *             "join": "^\\[INFO\\] (?<name>\\w{1,16}) joined \\((?<id>\\d{1,16})\\)$"
+         *           },
+         *           "install": {
+         *             "steps": [
+         *               {
+         *                 "type": "download",
+         *                 "url": "https://example.com/my-game/server.tar.gz",
+         *                 "path": "server.tar.gz"
+         *               },
+         *               {
+         *                 "type": "unpack",
+         *                 "archive": "server.tar.gz"
+         *               }
+         *             ]
+         *           },
+         *           "ports": [
+         *             {
+         *               "name": "game",
+         *               "protocol": "udp",
+         *               "default": 7777
+         *             }
+         *           ],
+         *           "sources": [
+         *             {
+         *               "fact": "ready",
+         *               "url": "https://example.com/my-game/docs"
+         *             }
+         *           ]
+         *         }
+         *       },
+         *       "format": "PTDL_v2",
+         *       "unmapped": [
+         *         "installation script: 1 line(s) installing packages are not run (the machine needs: curl)",
+         *         "players: eggs do not describe join and leave lines or player commands; add players and console.commands to list them"
+         *       ],
+         *       "tools": [
+         *         "bash",
+         *         "curl"
+         *       ],
+         *       "skippedLines": [
+         *         "apt install -y curl"
+         *       ]
+         *     }
+         */
+        TemplateImport: {
+            /**
+             * @description The egg’s format version.
+             * @enum {string}
+             */
+            format: "PTDL_v1" | "PTDL_v2" | "PLCN_v1" | "PLCN_v2" | "PLCN_v3";
+            /** @description Lines of the installation script that are not run (they install packages as root). */
+            skippedLines: string[];
+            template: components["schemas"]["Template"];
+            /** @description Programs the installation script runs, which the machine must have. */
+            tools: string[];
+            /** @description Every part of the egg not carried over, or carried over with a difference, in words. */
+            unmapped: string[];
         };
         /**
          * @example {
@@ -10877,6 +11016,160 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "message": "Not Found",
                      *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importEgg: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                clusterId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The template’s id; default: a slug of the egg’s name. */
+                    id?: string;
+                    /** @description The egg itself: PTDL_v1 or PTDL_v2 JSON, PLCN_v1 to PLCN_v3 JSON or YAML. */
+                    text?: string;
+                    /** @description Where to read the egg: http(s), public addresses only unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true, redirects not followed, at most 512 KiB within 10 s. */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The template, and what the import could not map */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateImport"];
+                };
+            };
+            /** @description Not an egg of these formats (each problem named), or the URL could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The cluster has a template with that id (slug) already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "The cluster has a template with that id (slug) already",
+                     *       "error": "Conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

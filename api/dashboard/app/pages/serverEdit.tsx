@@ -11,6 +11,7 @@ import { api } from '../session.ts';
 import { link, type PageProps } from '../nav.ts';
 import { can, Field, Form, Notice, Select, Show, useFieldError, useLoad } from '../ui.tsx';
 import { CONSOLE_MODES, customBehaviour, READY_MODES, STOP_MODES, STOP_SIGNALS } from './servers.tsx';
+import { VariableFields, variablesFrom, type TemplateVariable } from './templateFields.tsx';
 
 type Server = Schemas['Server'];
 type Body = Record<string, unknown>;
@@ -164,6 +165,15 @@ export function ServerEditPage({ cluster, id }: PageProps) {
 
 function EditForm({ server, onSaved, onEdit }: { server: Server; onSaved: (server: Server, fields: string[]) => void; onEdit: () => void }) {
   const [env, setEnv] = useState<Row[]>(rowsOf(server.env));
+  // The variables of the server's template (its current version: what its next start runs).
+  const template = useLoad(
+    () =>
+      server.templateId
+        ? api.get<{ name: string; version: number; document: { variables?: TemplateVariable[] } }>(`/api/v1/templates/${encodeURIComponent(server.templateId)}`)
+        : Promise.resolve(null),
+    [server.templateId],
+  );
+  const templateVariables = template.data?.document.variables ?? [];
   const groups = groupsOf(server);
   return (
     <Form
@@ -182,6 +192,8 @@ function EditForm({ server, onSaved, onEdit }: { server: Server; onSaved: (serve
           }
         const variables = envOf(env);
         if (!sameEnv(variables, server.env)) body.env = variables;
+        const settings = variablesFrom(values, templateVariables, server.variables);
+        if (Object.keys(settings).length > 0) body.variables = settings;
         if (custom(server)) {
           // A mode left empty is the game's own behaviour again (null); a group is sent only when it differs.
           const wanted = customBehaviour(values);
@@ -224,6 +236,18 @@ function EditForm({ server, onSaved, onEdit }: { server: Server; onSaved: (serve
           </fieldset>
         ))}
         {custom(server) && <Behaviour server={server} />}
+        {template.data && (
+          <>
+            <p class="muted">
+              Template: {template.data.name} (version {template.data.version}; the server last started with version {server.templateVersion ?? '—'})
+            </p>
+            <VariableFields
+              variables={templateVariables}
+              values={server.variables}
+              secretsSet={Object.entries(server.secretVariables).flatMap(([name, set]) => (set ? [name] : []))}
+            />
+          </>
+        )}
         <Variables rows={env} onChange={setEnv} />
       </div>
     </Form>

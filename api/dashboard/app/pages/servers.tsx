@@ -6,6 +6,7 @@ import { ENDED, RESUMED, useLive, type LiveEvent } from '../live.ts';
 import { link, type PageProps } from '../nav.ts';
 import { can, Field, Form, formatBytes, Select, Show, Status, Table, useLoad } from '../ui.tsx';
 import { liveStats } from './server.tsx';
+import { TemplatePicker, VariableFields, variablesFrom, type TemplateSummary, type TemplateVariable } from './templateFields.tsx';
 
 type Server = Schemas['Server'];
 type Machine = Schemas['Machine'];
@@ -71,8 +72,19 @@ export function ServersPage({ cluster }: PageProps) {
   );
 }
 
+/** The template chosen in the form, with its variables (read when chosen: the list carries no documents). */
+type Chosen = { summary: TemplateSummary; variables: TemplateVariable[] };
+
 function CreateServer({ clusterId }: { clusterId: string }) {
   const machines = useLoad(() => all<Machine>(`/api/v1/clusters/${clusterId}/machines`), [clusterId]);
+  const templates = useLoad(() => all<TemplateSummary>('/api/v1/templates'), []);
+  const [chosen, setChosen] = useState<Chosen | null>(null);
+  const choose = async (id: string) => {
+    const summary = templates.data?.find((template) => template.id === id);
+    if (!summary) return;
+    const record = await api.get<{ document: { variables?: TemplateVariable[] } }>(`/api/v1/templates/${encodeURIComponent(id)}`);
+    setChosen({ summary, variables: record.document.variables ?? [] });
+  };
   const number = (value: string | undefined) => (value ? Number(value) : undefined);
   return (
     <Show loaded={machines}>
@@ -88,7 +100,7 @@ function CreateServer({ clusterId }: { clusterId: string }) {
             onSubmit={async (values) => {
               const body: Record<string, unknown> = {
                 name: values.name,
-                gameType: values.gameType,
+                gameType: chosen ? chosen.summary.gameType : values.gameType,
                 machineId: values.machineId,
                 gamePort: number(values.gamePort),
                 queryPort: number(values.queryPort),
@@ -96,6 +108,11 @@ function CreateServer({ clusterId }: { clusterId: string }) {
                 maxPlayers: number(values.maxPlayers),
                 acceptEula: values.acceptEula === 'true',
               };
+              if (chosen) {
+                body.templateId = chosen.summary.id;
+                const variables = variablesFrom(values, chosen.variables);
+                if (Object.keys(variables).length > 0) body.variables = variables;
+              }
               if (values.startCommand) body.startCommand = values.startCommand;
               Object.assign(body, customBehaviour(values));
               if (values.version) body.version = values.version;
@@ -105,7 +122,21 @@ function CreateServer({ clusterId }: { clusterId: string }) {
             }}
           >
             <Field name="name" label="Name" required maxLength={100} />
-            <Select name="gameType" label="Game" options={GAMES} />
+            <Show loaded={templates}>
+              {(list) => <TemplatePicker templates={list} chosen={chosen?.summary.id ?? null} onChoose={(id) => void choose(id)} />}
+            </Show>
+            {chosen ? (
+              <p class="muted">
+                {chosen.summary.name}, template version {chosen.summary.version}
+                {chosen.summary.description ? `: ${chosen.summary.description}` : ''}{' '}
+                <button type="button" class="link" onClick={() => setChosen(null)}>
+                  Choose none
+                </button>
+              </p>
+            ) : (
+              <Select name="gameType" label="Game" options={GAMES} />
+            )}
+            {chosen && <VariableFields key={chosen.summary.id} variables={chosen.variables} />}
             <Select name="machineId" label="Machine" options={rows.map((machine) => [machine.id, `${machine.name} (${machine.status})`] as [string, string])} />
             <Field name="gamePort" label="Game port" type="number" min={1} max={65535} required />
             <Field name="queryPort" label="Query port" type="number" min={1} max={65535} required />
