@@ -3,7 +3,7 @@
  * agent's data directory, and (on the first beat) the host's facts.
  */
 import { statfs } from 'node:fs/promises';
-import { cpus, freemem, hostname, platform, release, totalmem } from 'node:os';
+import { cpus, freemem, hostname, networkInterfaces, platform, release, totalmem } from 'node:os';
 
 type CpuTimes = { idle: number; total: number };
 
@@ -19,7 +19,7 @@ const cpuTimes = (): CpuTimes =>
 export function createMetricsSampler(dataDir: string) {
   let previous = cpuTimes();
   return {
-    host: () => ({ hostname: hostname(), os: `${platform()} ${release()}`, cpuCount: cpus().length, memoryBytes: totalmem() }),
+    host: () => ({ hostname: hostname(), os: `${platform()} ${release()}`, cpuCount: cpus().length, memoryBytes: totalmem(), addresses: hostAddresses() }),
     async sample() {
       const now = cpuTimes();
       const total = now.total - previous.total;
@@ -33,4 +33,12 @@ export function createMetricsSampler(dataDir: string) {
       };
     },
   };
+}
+
+/** The host's addresses players may reach: every interface's, loopback and link-local (fe80::/10) aside. */
+export function hostAddresses(): string[] {
+  const found = new Set<string>();
+  for (const entries of Object.values(networkInterfaces()))
+    for (const entry of entries ?? []) if (!entry.internal && !/^fe[89ab]/i.test(entry.address)) found.add(entry.address);
+  return [...found].slice(0, 64);
 }

@@ -14,6 +14,22 @@ import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { recordAudit } from '../audit.ts';
 import { notifyAgent } from '../gateway/notifications.ts';
 import { acceptServerJob } from '../jobs/serverJobs.ts';
+import { portPlanOf, type QueryProtocol } from '../../schema/gamePorts.ts';
+import { assignPorts, claimPorts, lockMachinePorts, serverAllocations, type Allocation } from './ports.ts';
+
+/** The game's port plan with the server's own query protocol (NONE: not queried). */
+const planOf = (gameType: string, queryProtocol: string | null | undefined) =>
+  portPlanOf(
+    gameType as GameType,
+    queryProtocol === undefined || queryProtocol === null ? undefined : queryProtocol === 'NONE' ? null : (queryProtocol as QueryProtocol),
+  );
+const portOf = (allocations: readonly Allocation[], name: string) => allocations.find((allocation) => allocation.name === name)!.port;
+/** The ready port of a CUSTOM server must be one of its ports, checked once they are known. */
+function readyPortIssues(ready: unknown, allocations: readonly Allocation[]) {
+  const port = (ready as { mode?: string; port?: number } | null | undefined)?.port;
+  if (port === undefined || allocations.some((allocation) => allocation.port === port)) return [];
+  return [{ field: 'ready', message: `port must be one of the server's own ports (${allocations.map((a) => `${a.name} ${a.port}`).join(', ')})` }];
+}
 
 const SERVER_COLUMNS = sql.fragment`
   s.id, s.cluster_id AS "clusterId", s.machine_id AS "machineId", s.name, s.game_type AS "gameType",
@@ -24,6 +40,10 @@ const SERVER_COLUMNS = sql.fragment`
   s.last_exit_code AS "lastExitCode", s.stats, s.version, s.installed_version AS "installedVersion", s.installed_at AS "installedAt", s.os_user AS "osUser",
   s.accept_eula AS "acceptEula", s.install_command AS "installCommand", s.backup_retention AS "backupRetention",
   s.ready, s.console_mode AS "consoleMode", s.stop,
+  coalesce((SELECT json_agg(json_build_object('name', p.name, 'port', p.port, 'protocol', p.protocol) ORDER BY p.port)
+              FROM server_ports p WHERE p.server_id = s.id), '[]') AS ports,
+  s.query_protocol AS "queryProtocol", s.query, s.unresponsive_after AS "unresponsiveAfter",
+  s.restart_when_unresponsive AS "restartWhenUnresponsive",
   s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;
 const SORT = {
   name: sql.fragment`lower(s.name)`,
@@ -46,13 +66,6 @@ export const getServer = (connection: CommonQueryMethods, serverId: string): Pro
 /** The version a server is set to install (null: the latest), or null for no such server. */
 export const serverVersion = (connection: CommonQueryMethods, serverId: string): Promise<string | null> =>
   connection.maybeOneFirst(sql.type(z.object({ version: z.string().nullable() }))`SELECT version FROM servers WHERE id = ${serverId}`);
-
-/** Replaces the server's rows in server_ports; a port taken on the machine is a 409 (primary key). */
-async function claimPorts(tx: CommonQueryMethods, serverId: string, machineId: string, ports: number[]): Promise<void> {
-  await tx.query(sql.unsafe`DELETE FROM server_ports WHERE server_id = ${serverId}`);
-  await tx.query(sql.unsafe`
-    INSERT INTO server_ports (machine_id, port, server_id) SELECT ${machineId}, unnest(${sql.array(ports, 'int4')}), ${serverId}`);
-}
 
 function filters(query: { status?: string; gameType?: string; game?: string; machineId?: string }) {
   const gameType = query.gameType ?? query.game;
@@ -107,18 +120,30 @@ export async function createServer(
   if (machine?.clusterId !== clusterId) throw validationFailed([{ field: 'machineId', message: 'no such machine in this cluster' }]);
   const tooOld = agentVersionIssues(machine.agentVersion, body);
   if (tooOld.length > 0) throw validationFailed(tooOld);
+  await lockMachinePorts(tx, body.machineId);
+  const allocations = await assignPorts(tx, {
+    machineId: body.machineId,
+    serverId: null,
+    plan: planOf(body.gameType, body.queryProtocol),
+    requested: { ...body.ports, game: body.gamePort, query: body.queryPort, rcon: body.rconPort },
+  });
+  const readyIssues = readyPortIssues(body.ready, allocations);
+  if (readyIssues.length > 0) throw validationFailed(readyIssues);
+  const [gamePort, queryPort, rconPort] = [portOf(allocations, 'game'), portOf(allocations, 'query'), portOf(allocations, 'rcon')];
   const serverId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
     INSERT INTO servers (cluster_id, machine_id, name, game_type, game_port, query_port, rcon_port, max_players,
                          auto_restart, start_command, env, memory_limit_mb, cpu_limit_percent, rcon_password,
-                         version, accept_eula, install_command, backup_retention, ready, console_mode, stop)
-    VALUES (${clusterId}, ${body.machineId}, ${body.name}, ${body.gameType}, ${body.gamePort}, ${body.queryPort}, ${body.rconPort},
+                         version, accept_eula, install_command, backup_retention, ready, console_mode, stop,
+                         query_protocol, unresponsive_after, restart_when_unresponsive)
+    VALUES (${clusterId}, ${body.machineId}, ${body.name}, ${body.gameType}, ${gamePort}, ${queryPort}, ${rconPort},
             ${body.maxPlayers ?? DEFAULT_MAX_PLAYERS[body.gameType as GameType]}, ${body.autoRestart ?? true},
             ${body.startCommand ?? null}, ${body.env ? sql.jsonb(body.env) : null}, ${body.memoryLimitMb ?? null}, ${body.cpuLimitPercent ?? null},
             ${body.rconPassword ?? generateRconPassword()},
             ${body.version ?? null}, ${body.acceptEula ?? false}, ${body.installCommand ?? null}, ${body.backupRetention ?? 5},
-            ${jsonOrNull(body.ready)}, ${body.consoleMode ?? null}, ${jsonOrNull(body.stop)})
+            ${jsonOrNull(body.ready)}, ${body.consoleMode ?? null}, ${jsonOrNull(body.stop)},
+            ${body.queryProtocol ?? null}, ${body.unresponsiveAfter ?? 5}, ${body.restartWhenUnresponsive ?? false})
     RETURNING id`);
-  await claimPorts(tx, serverId, body.machineId, [body.gamePort, body.queryPort, body.rconPort]);
+  await claimPorts(tx, serverId, body.machineId, allocations);
   await notifyAgent(tx, { type: 'servers_changed', machineId: body.machineId });
   await recordAudit(tx, origin, { clusterId, action: 'server.create', target: { type: 'server', id: serverId } });
   let installJobId: string | null = null;
@@ -156,22 +181,43 @@ export async function updateServer(
       stop: z.object({ mode: z.string() }).nullable(),
       ready: z.object({ mode: z.string(), port: z.number().optional() }).nullable(),
       agentVersion: z.string().nullable(),
+      queryProtocol: z.string().nullable(),
     }),
   )`
     SELECT machine_id AS "machineId", game_type AS "gameType", game_port AS "gamePort", query_port AS "queryPort",
            rcon_port AS "rconPort", start_command AS "startCommand", console_mode AS "consoleMode", stop, ready,
+           query_protocol AS "queryProtocol",
            (SELECT agent_version FROM machines WHERE machines.id = servers.machine_id) AS "agentVersion"
       FROM servers WHERE id = ${serverId} FOR UPDATE`);
-  const ports = {
+  const seedPorts = {
     gamePort: body.gamePort ?? current.gamePort,
     queryPort: body.queryPort ?? current.queryPort,
     rconPort: body.rconPort ?? current.rconPort,
   };
-  const distinct = new Set(Object.values(ports)).size === 3;
-  if (!distinct) {
+  if (new Set(Object.values(seedPorts)).size !== 3) {
     const fields = (['gamePort', 'queryPort', 'rconPort'] as const).filter((field) => body[field] !== undefined);
     throw validationFailed(fields.map((field) => ({ field, message: 'the game, query and RCON ports of a server must differ' })));
   }
+  const queryProtocol = body.queryProtocol === undefined ? current.queryProtocol : body.queryProtocol;
+  const portsAsked = body.gamePort !== undefined || body.queryPort !== undefined || body.rconPort !== undefined || body.ports !== undefined;
+  let allocations: Allocation[] | undefined;
+  if (portsAsked) {
+    await lockMachinePorts(tx, current.machineId);
+    const held = await serverAllocations(tx, serverId);
+    const plan = planOf(current.gameType, queryProtocol);
+    // An extra port not in the body and not of its game is given up; its game's extras are kept (or picked).
+    const kept = Object.fromEntries(Object.entries(held).filter(([name]) => plan.ports.some((port) => port.name === name) || body.ports?.[name] !== undefined));
+    allocations = await assignPorts(tx, {
+      machineId: current.machineId,
+      serverId,
+      plan,
+      requested: { ...body.ports, game: body.gamePort, query: body.queryPort, rcon: body.rconPort },
+      current: body.ports === undefined ? held : kept,
+    });
+  }
+  const ports = allocations
+    ? { gamePort: portOf(allocations, 'game'), queryPort: portOf(allocations, 'query'), rconPort: portOf(allocations, 'rcon') }
+    : seedPorts;
   const startCommand = body.startCommand === undefined ? current.startCommand : body.startCommand;
   if (current.gameType === 'CUSTOM' && !startCommand) throw validationFailed([{ field: 'startCommand', message: 'required for CUSTOM servers' }]);
   // The ready port is checked against the ports when either changes: a PATCH of anything else is not refused over
@@ -204,9 +250,14 @@ export async function updateServer(
       ready = ${body.ready === undefined ? sql.fragment`ready` : jsonOrNull(body.ready)},
       console_mode = ${body.consoleMode === undefined ? sql.fragment`console_mode` : body.consoleMode},
       stop = ${body.stop === undefined ? sql.fragment`stop` : jsonOrNull(body.stop)},
+      query_protocol = ${queryProtocol},
+      unresponsive_after = ${body.unresponsiveAfter ?? sql.fragment`unresponsive_after`},
+      restart_when_unresponsive = ${body.restartWhenUnresponsive ?? sql.fragment`restart_when_unresponsive`},
+      -- A server no longer queried keeps no query state.
+      query = ${queryProtocol === 'NONE' ? null : sql.fragment`query`},
       updated_at = now()
      WHERE id = ${serverId}`);
-  await claimPorts(tx, serverId, current.machineId, Object.values(ports));
+  if (allocations) await claimPorts(tx, serverId, current.machineId, allocations);
   await notifyAgent(tx, { type: 'servers_changed', machineId: current.machineId });
   await recordAudit(tx, origin, { clusterId, action: 'server.update', target: { type: 'server', id: serverId } });
   return getServer(tx, serverId);
