@@ -99,10 +99,13 @@ const PLANS: Record<GameType, PortPlan> = {
 
 /**
  * The named ports and query of a server of `gameType`; `queryProtocol` is the server's own choice (CUSTOM servers:
- * A2S, MINECRAFT or TCP on their query port), overriding the game's.
+ * A2S on their query port, MINECRAFT or TCP on their game port), overriding the game's.
  */
 export function portPlanOf(gameType: GameType, queryProtocol?: QueryProtocol | null): PortPlan {
   const plan = PLANS[gameType];
   if (queryProtocol === undefined) return plan;
-  return { ...plan, query: queryProtocol === null ? null : { protocol: queryProtocol, port: plan.query?.port ?? 'query' } };
+  if (queryProtocol === null) return { ...plan, query: null };
+  // The game's own query port for its own protocol; else A2S on the query port, Server List Ping and TCP on the game port.
+  const port = plan.query?.protocol === queryProtocol ? plan.query.port : queryProtocol === 'A2S' ? 'query' : 'game';
+  return { ...plan, query: { protocol: queryProtocol, port } };
 }

@@ -86,7 +86,8 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
 
   /** Runs a console action on a running server; a console failure fails the job with `code`. */
   async function viaConsole(supervisor: ServerSupervisor, code: string, action: (channel: ServerSupervisor['channel']) => Promise<void>): Promise<void> {
-    if (!supervisor.running || supervisor.status !== 'ONLINE') throw new JobError('NOT_RUNNING', `the server is ${supervisor.status}`);
+    if (!supervisor.running || (supervisor.status !== 'ONLINE' && supervisor.status !== 'UNRESPONSIVE'))
+      throw new JobError('NOT_RUNNING', `the server is ${supervisor.status}`);
     try {
       await action(supervisor.channel);
     } catch (error) {
@@ -136,7 +137,7 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
           await supervisor.kill();
           return { message: 'killed' };
         case 'RCON': {
-          if (supervisor.status !== 'ONLINE') throw new JobError('NOT_RUNNING', `the server is ${supervisor.status}`);
+          if (supervisor.status !== 'ONLINE' && supervisor.status !== 'UNRESPONSIVE') throw new JobError('NOT_RUNNING', `the server is ${supervisor.status}`);
           const command = String(job.params.command ?? '');
           try {
             return { output: await supervisor.channel.command(command) };

@@ -351,9 +351,15 @@ export class ServerSupervisor {
       this.#attach(proc);
       this.#awaitReady(proc);
     } catch (error) {
-      if (error instanceof PortInUseError) this.startFailureCode = error.code;
+      if (error instanceof PortInUseError) {
+        // A port may be freed (a process on its way out): the crash policy tries again after its back-off, as for a
+        // crash, and gives up after its limit; a START job fails at once with PORT_IN_USE.
+        this.startFailureCode = error.code;
+        this.#setStatus('CRASHED', { exitCode: null, message: `PORT_IN_USE: ${error.message}` });
+        return this.#restartAfterCrash(null, 0);
+      }
       // The runtime says it plainly (`command not found: ./RustDedicated`, `working directory not found: …`).
-      this.#crashedHeld({ message: error instanceof PortInUseError ? `PORT_IN_USE: ${error.message}` : (error as Error).message });
+      this.#crashedHeld({ message: (error as Error).message });
     }
   }
 
