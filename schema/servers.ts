@@ -182,10 +182,12 @@ export const serverPort = z
     port: z.int(),
     protocol: z.enum(PORT_PROTOCOLS),
   })
-  .meta({ id: 'ServerPort' });
-export const machineAllocation = serverPort
-  .extend({ serverId: z.string(), serverName: z.string() })
-  .meta({ id: 'MachineAllocation', description: 'A port of the machine and the server holding it.' });
+  .meta({ id: 'ServerPort', example: { name: 'game', port: 28015, protocol: 'UDP' } });
+export const machineAllocation = serverPort.extend({ serverId: z.string(), serverName: z.string() }).meta({
+  id: 'MachineAllocation',
+  description: 'A port of the machine and the server holding it.',
+  example: { name: 'game', port: 28015, protocol: 'UDP', serverId: '01936f0e-0000-7000-8000-000000000002', serverName: 'EU #1' },
+});
 export const machineAllocations = z
   .object({
     addresses: z.array(z.string()),
@@ -194,7 +196,19 @@ export const machineAllocations = z
     allocations: z.array(machineAllocation).meta({ description: 'Every port a server holds on this machine, by port.' }),
     freePorts: z.int().meta({ description: 'Ports of the ranges no server holds (0 without ranges).' }),
   })
-  .meta({ id: 'MachineAllocations' });
+  .meta({
+    id: 'MachineAllocations',
+    example: {
+      addresses: ['203.0.113.10'],
+      reportedAddresses: ['203.0.113.10', '2001:db8::10'],
+      ranges: [{ id: '01936f0e-0000-7000-8000-000000000001', firstPort: 28000, lastPort: 28999, createdAt: '2026-11-24T03:00:00.000Z' }],
+      allocations: [
+        { name: 'game', port: 28015, protocol: 'UDP', serverId: '01936f0e-0000-7000-8000-000000000002', serverName: 'EU #1' },
+        { name: 'query', port: 28016, protocol: 'UDP', serverId: '01936f0e-0000-7000-8000-000000000002', serverName: 'EU #1' },
+      ],
+      freePorts: 998,
+    },
+  });
 export const machineListQuery = z
   .object({ ...paginationQuery, sort: sortQuery(['name', 'createdAt', 'lastSeenAt'], 'createdAt'), status: enumFilter(MACHINE_STATUSES).optional() })
   .strict();
@@ -220,7 +234,22 @@ export const serverQuery = z
     error: z.string().nullable().meta({ description: 'Why the latest query failed.' }),
     checkedAt: timestamp,
   })
-  .meta({ id: 'ServerQuery' });
+  .meta({
+    id: 'ServerQuery',
+    example: {
+      protocol: 'A2S',
+      answering: true,
+      players: 2,
+      playerNames: ['Alice', 'Bob'],
+      maxPlayers: 100,
+      map: 'Procedural Map',
+      version: '2590',
+      latencyMs: 0.8,
+      failures: 0,
+      error: null,
+      checkedAt: '2026-11-24T03:00:00.000Z',
+    },
+  });
 
 export const server = z
   .object({

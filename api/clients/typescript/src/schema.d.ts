@@ -1036,7 +1036,7 @@ export interface paths {
          * Set a machine's addresses
          * @description The addresses players reach the machine at, shown with its servers’ ports. Its agent reports its own beside them (`reportedAddresses`).
          */
-        put: operations["putApiV1MachinesIdAddresses"];
+        put: operations["setMachineAddresses"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1052,7 +1052,7 @@ export interface paths {
             cookie?: never;
         };
         /** A machine's addresses, port ranges and the ports its servers hold */
-        get: operations["getApiV1MachinesIdAllocations"];
+        get: operations["getMachineAllocations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1114,7 +1114,7 @@ export interface paths {
          * Add a port range to a machine
          * @description Ports 1024..65535, at most 10,000 in a range; a range overlapping another of the machine is refused (409). Servers created without ports get free ones from the ranges, and explicit ports must then lie in them.
          */
-        post: operations["postApiV1MachinesIdPortRanges"];
+        post: operations["createPortRange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1135,7 +1135,7 @@ export interface paths {
          * Remove a port range from a machine
          * @description Servers holding ports in it keep them; no new port is picked from it.
          */
-        delete: operations["deleteApiV1MachinesIdPortRangesRangeId"];
+        delete: operations["deletePortRange"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2645,6 +2645,13 @@ export interface components {
          *         "diskUsedBytes": 107374182400,
          *         "at": "2026-11-24T03:00:00.000Z"
          *       },
+         *       "addresses": [
+         *         "203.0.113.10"
+         *       ],
+         *       "reportedAddresses": [
+         *         "203.0.113.10",
+         *         "2001:db8::10"
+         *       ],
          *       "lastSeenAt": "2026-11-24T03:00:00.000Z",
          *       "createdAt": "2026-10-01T18:30:00.000Z",
          *       "updatedAt": "2026-11-24T03:00:00.000Z"
@@ -2678,7 +2685,16 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** @description A port of the machine and the server holding it. */
+        /**
+         * @description A port of the machine and the server holding it.
+         * @example {
+         *       "name": "game",
+         *       "port": 28015,
+         *       "protocol": "UDP",
+         *       "serverId": "01936f0e-0000-7000-8000-000000000002",
+         *       "serverName": "EU #1"
+         *     }
+         */
         MachineAllocation: {
             /** @description `game`, `query`, `rcon`, or an extra its game asks for (e.g. Rust’s `app`). */
             name: string;
@@ -2688,6 +2704,42 @@ export interface components {
             serverId: string;
             serverName: string;
         };
+        /**
+         * @example {
+         *       "addresses": [
+         *         "203.0.113.10"
+         *       ],
+         *       "reportedAddresses": [
+         *         "203.0.113.10",
+         *         "2001:db8::10"
+         *       ],
+         *       "ranges": [
+         *         {
+         *           "id": "01936f0e-0000-7000-8000-000000000001",
+         *           "firstPort": 28000,
+         *           "lastPort": 28999,
+         *           "createdAt": "2026-11-24T03:00:00.000Z"
+         *         }
+         *       ],
+         *       "allocations": [
+         *         {
+         *           "name": "game",
+         *           "port": 28015,
+         *           "protocol": "UDP",
+         *           "serverId": "01936f0e-0000-7000-8000-000000000002",
+         *           "serverName": "EU #1"
+         *         },
+         *         {
+         *           "name": "query",
+         *           "port": 28016,
+         *           "protocol": "UDP",
+         *           "serverId": "01936f0e-0000-7000-8000-000000000002",
+         *           "serverName": "EU #1"
+         *         }
+         *       ],
+         *       "freePorts": 998
+         *     }
+         */
         MachineAllocations: {
             addresses: string[];
             /** @description Every port a server holds on this machine, by port. */
@@ -2789,6 +2841,8 @@ export interface components {
          *       "cpuCount": null,
          *       "memoryBytes": null,
          *       "metrics": null,
+         *       "addresses": [],
+         *       "reportedAddresses": [],
          *       "lastSeenAt": null,
          *       "createdAt": "2026-10-01T18:30:00.000Z",
          *       "updatedAt": "2026-11-24T03:00:00.000Z",
@@ -3179,6 +3233,47 @@ export interface components {
          *       "ready": null,
          *       "consoleMode": null,
          *       "stop": null,
+         *       "ports": [
+         *         {
+         *           "name": "game",
+         *           "port": 28015,
+         *           "protocol": "UDP"
+         *         },
+         *         {
+         *           "name": "query",
+         *           "port": 28016,
+         *           "protocol": "UDP"
+         *         },
+         *         {
+         *           "name": "rcon",
+         *           "port": 28017,
+         *           "protocol": "TCP"
+         *         },
+         *         {
+         *           "name": "app",
+         *           "port": 28082,
+         *           "protocol": "TCP"
+         *         }
+         *       ],
+         *       "queryProtocol": null,
+         *       "query": {
+         *         "protocol": "A2S",
+         *         "answering": true,
+         *         "players": 2,
+         *         "playerNames": [
+         *           "Alice",
+         *           "Bob"
+         *         ],
+         *         "maxPlayers": 100,
+         *         "map": "Procedural Map",
+         *         "version": "2590",
+         *         "latencyMs": 0.8,
+         *         "failures": 0,
+         *         "error": null,
+         *         "checkedAt": "2026-11-24T03:00:00.000Z"
+         *       },
+         *       "unresponsiveAfter": 5,
+         *       "restartWhenUnresponsive": false,
          *       "createdAt": "2026-10-01T18:30:00.000Z",
          *       "updatedAt": "2026-11-24T03:00:00.000Z"
          *     }
@@ -3347,6 +3442,13 @@ export interface components {
             online: number;
             players: components["schemas"]["OnlinePlayer"][];
         };
+        /**
+         * @example {
+         *       "name": "game",
+         *       "port": 28015,
+         *       "protocol": "UDP"
+         *     }
+         */
         ServerPort: {
             /** @description `game`, `query`, `rcon`, or an extra its game asks for (e.g. Rust’s `app`). */
             name: string;
@@ -3354,6 +3456,24 @@ export interface components {
             /** @enum {string} */
             protocol: "TCP" | "UDP" | "BOTH";
         };
+        /**
+         * @example {
+         *       "protocol": "A2S",
+         *       "answering": true,
+         *       "players": 2,
+         *       "playerNames": [
+         *         "Alice",
+         *         "Bob"
+         *       ],
+         *       "maxPlayers": 100,
+         *       "map": "Procedural Map",
+         *       "version": "2590",
+         *       "latencyMs": 0.8,
+         *       "failures": 0,
+         *       "error": null,
+         *       "checkedAt": "2026-11-24T03:00:00.000Z"
+         *     }
+         */
         ServerQuery: {
             answering: boolean;
             /** Format: date-time */
@@ -11071,7 +11191,7 @@ export interface operations {
             };
         };
     };
-    putApiV1MachinesIdAddresses: {
+    setMachineAddresses: {
         parameters: {
             query?: never;
             header?: never;
@@ -11207,7 +11327,7 @@ export interface operations {
             };
         };
     };
-    getApiV1MachinesIdAllocations: {
+    getMachineAllocations: {
         parameters: {
             query?: never;
             header?: never;
@@ -11542,7 +11662,7 @@ export interface operations {
             };
         };
     };
-    postApiV1MachinesIdPortRanges: {
+    createPortRange: {
         parameters: {
             query?: never;
             header?: {
@@ -11692,7 +11812,7 @@ export interface operations {
             };
         };
     };
-    deleteApiV1MachinesIdPortRangesRangeId: {
+    deletePortRange: {
         parameters: {
             query?: never;
             header?: never;
