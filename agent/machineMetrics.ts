@@ -4,7 +4,7 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
-import { cpus, freemem, hostname, platform, release, totalmem } from 'node:os';
+import { cpus, freemem, hostname, networkInterfaces, platform, release, totalmem } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { KNOWN_TOOLS } from '../schema/tools.ts';
 
@@ -47,7 +47,14 @@ export function createMetricsSampler(dataDir: string) {
   return {
     host: () => {
       if (performance.now() - tools.at > TOOLS_RESCAN_MS) tools = { found: toolsOnPath(), at: performance.now() };
-      return { hostname: hostname(), os: `${platform()} ${release()}`, cpuCount: cpus().length, memoryBytes: totalmem(), tools: tools.found };
+      return {
+        hostname: hostname(),
+        os: `${platform()} ${release()}`,
+        cpuCount: cpus().length,
+        memoryBytes: totalmem(),
+        tools: tools.found,
+        addresses: hostAddresses(),
+      };
     },
     async sample() {
       const now = cpuTimes();
@@ -62,4 +69,12 @@ export function createMetricsSampler(dataDir: string) {
       };
     },
   };
+}
+
+/** The host's addresses players may reach: every interface's, loopback and link-local (fe80::/10) aside. */
+export function hostAddresses(): string[] {
+  const found = new Set<string>();
+  for (const entries of Object.values(networkInterfaces()))
+    for (const entry of entries ?? []) if (!entry.internal && !/^fe[89ab]/i.test(entry.address)) found.add(entry.address);
+  return [...found].slice(0, 64);
 }

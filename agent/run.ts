@@ -46,7 +46,7 @@ function machineShuttingDown(): boolean {
 }
 
 export async function runAgent(settings: AgentSettings): Promise<void> {
-  const { url: urls, machineId, token, path, stopTimeoutMs, reportIntervalMs, dataDir } = settings;
+  const { url: urls, machineId, token, path, stopTimeoutMs, reportIntervalMs, queryIntervalMs, dataDir } = settings;
   const isRoot = process.getuid?.() === 0;
   await mkdir(dataDir, { recursive: true });
   if (isRoot) {
@@ -162,6 +162,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     killAfterMs: stopTimeoutMs * 2,
     statsIntervalMs: reportIntervalMs,
     snapshotIntervalMs: reportIntervalMs,
+    queryIntervalMs,
     accounts,
     cgroups,
   };

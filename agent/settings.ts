@@ -37,6 +37,8 @@ export const settingsSchema = z.object({
   flushTimeoutMs: z.coerce.number().int().positive().default(120_000),
   /** How often running servers' stats and player lists are reported (default 10 s and 30 s). */
   reportIntervalMs: z.coerce.number().int().positive().optional(),
+  /** How often ONLINE servers with a query protocol are queried (default 15 s; docs/agent.md#query). */
+  queryIntervalMs: z.coerce.number().int().min(100, 'expected at least 100 ms').default(15_000),
   /** The group of the servers' accounts, and the prefix of their names (agent running as root). */
   user: z.string().regex(USER_NAME, 'expected a user name (lower-case letters, digits, _ and -; at most 19 characters)').default('gsm'),
   /** Run game servers as root when the agent is root (not recommended). */
@@ -78,6 +80,7 @@ const fileSchema = z
     stopTimeoutMs: z.unknown(),
     flushTimeoutMs: z.unknown(),
     reportIntervalMs: z.unknown(),
+    queryIntervalMs: z.unknown(),
     user: z.unknown(),
     allowRoot: z.unknown(),
     serverPidsMax: z.unknown(),
@@ -127,6 +130,7 @@ export function loadSettings(options: SettingsInput, env: NodeJS.ProcessEnv = pr
     stopTimeoutMs: env.GSM_STOP_TIMEOUT_MS,
     flushTimeoutMs: env.GSM_FLUSH_TIMEOUT_MS,
     reportIntervalMs: env.GSM_REPORT_INTERVAL_MS,
+    queryIntervalMs: env.GSM_QUERY_INTERVAL_MS,
     user: env.GSM_USER,
     allowRoot: env.GSM_ALLOW_ROOT,
     serverPidsMax: env.GSM_SERVER_PIDS_MAX,

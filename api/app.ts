@@ -23,6 +23,7 @@ import { installClusterRoutes } from './routes/clusters.ts';
 import { installMemberRoutes } from './routes/members.ts';
 import { installAuditLogRoutes } from './routes/auditLog.ts';
 import { installMachineRoutes } from './routes/machines.ts';
+import { installAllocationRoutes } from './routes/allocations.ts';
 import { installServerRoutes } from './routes/servers.ts';
 import { installPowerRoutes } from './routes/power.ts';
 import { installBackupRoutes } from './routes/backups.ts';
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installMemberRoutes(api, deps);
     installAuditLogRoutes(api, deps);
     installMachineRoutes(api, deps);
+    installAllocationRoutes(api, deps);
     installServerRoutes(api, deps);
     installConsoleRoutes(api, deps);
     installWebhookRoutes(api, deps);

@@ -2,8 +2,10 @@
  * The agent protocol's events (docs/agent-protocol.md), one zod schema each, used by the gateway to validate every incoming
  * frame and by the reference agent to build its outgoing ones. Event names are `domain:action`.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { GAME_TYPES } from './games.ts';
+import { PORT_PROTOCOLS, QUERY_PROTOCOLS } from './gamePorts.ts';
 import { isStorableText, reportTime } from './storable.ts';
 import { TOOL_NAME } from './tools.ts';
 import { CONSOLE_MODES, readySpec, stopSpec } from './serverBehaviour.ts';
@@ -22,7 +24,17 @@ const uuid = z.uuid();
 const byteCount = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 /** Statuses an agent may report (the service's own UNKNOWN is never reported by an agent). */
-export const REPORTED_STATUSES = ['INSTALLING', 'INSTALL_FAILED', 'OFFLINE', 'STARTING', 'ONLINE', 'STOPPING', 'RESTARTING', 'CRASHED'] as const;
+export const REPORTED_STATUSES = [
+  'INSTALLING',
+  'INSTALL_FAILED',
+  'OFFLINE',
+  'STARTING',
+  'ONLINE',
+  'UNRESPONSIVE',
+  'STOPPING',
+  'RESTARTING',
+  'CRASHED',
+] as const;
 
 export const authEvent = z.object({ token: z.string().min(1).max(200), machineId: uuid, version: z.string().min(1).max(64) }).strict();
 
@@ -48,6 +60,11 @@ export const heartbeatEvent = z
         memoryBytes: byteCount,
         /** The programs of schema/tools.ts found on the agent's PATH (absent from agents before templates). */
         tools: z.array(z.string().regex(TOOL_NAME)).max(256).optional(),
+        /** The host's own addresses (its interfaces, loopback and link-local aside). */
+        addresses: z
+          .array(z.string().refine((value) => isIP(value) !== 0, 'expected an IP address'))
+          .max(64)
+          .optional(),
       })
       .strict()
       .optional(),
@@ -84,6 +101,25 @@ export const playersSnapshotEvent = z
   .object({ serverId: uuid, players: z.array(z.object({ ...playerFields, ping: z.number().min(0).optional() }).strict()).max(1000), at: iso })
   .strict();
 
+/** What a query of a server found (docs/agent.md#query); sent after every query of an ONLINE or UNRESPONSIVE server. */
+export const serverQueryEvent = z
+  .object({
+    serverId: uuid,
+    protocol: z.enum(QUERY_PROTOCOLS),
+    answering: z.boolean(),
+    players: z.int().min(0).max(1_000_000).nullable(),
+    playerNames: z.array(storedText(64)).max(1000).nullable(),
+    maxPlayers: z.int().min(0).max(1_000_000).nullable(),
+    map: storedText(128).nullable(),
+    version: storedText(128).nullable(),
+    latencyMs: z.number().min(0).max(600_000).nullable(),
+    /** Failed queries in a row (0 when this one answered). */
+    failures: z.int().min(0).max(1_000_000),
+    error: storedText(500).nullable(),
+    at: iso,
+  })
+  .strict();
+
 export const jobProgressEvent = z
   .object({
     jobId: uuid,
@@ -117,6 +153,7 @@ export const AGENT_EVENTS = {
   'player:join': playerEvent,
   'player:leave': playerEvent,
   'players:snapshot': playersSnapshotEvent,
+  'server:query': serverQueryEvent,
   'job:progress': jobProgressEvent,
   'job:result': jobResultEvent,
   console: consoleEvent,
@@ -160,6 +197,18 @@ export const serverConfig = z.object({
    * steps. Absent: the agent's own adapter for `gameType`. One this agent cannot read is dropped (logged), not the sync.
    */
   template: resolvedTemplate.nullable().optional().catch(null),
+  /** The named ports it holds (absent from an older service: game, query and rcon, both protocols). */
+  ports: z.array(z.object({ name: z.string(), port: z.int(), protocol: z.enum(PORT_PROTOCOLS).catch('BOTH') })).optional(),
+  /** Its own query protocol (null or absent: its game's; NONE: never queried). */
+  queryProtocol: z
+    .enum([...QUERY_PROTOCOLS, 'NONE'])
+    .nullable()
+    .optional()
+    .catch(null),
+  /** Failed queries in a row after which it is UNRESPONSIVE (absent: 5). */
+  unresponsiveAfter: z.int().min(1).optional(),
+  /** Restart it when UNRESPONSIVE (absent: no). */
+  restartWhenUnresponsive: z.boolean().optional(),
   /** The ids of the server's backups that exist (PENDING or finished): the agent removes the files of any other. */
   backups: z.array(z.string()).optional(),
 });

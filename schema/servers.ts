@@ -1,15 +1,28 @@
 /**
  * Schemas of machines and game servers (docs/api.md). Request bodies are strict; `rconPassword` is write-only.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { GAME_TYPES, NEEDS_START_COMMAND, type GameType } from './games.ts';
+import { PORT_NAME, PORT_PROTOCOLS, QUERY_PROTOCOLS, SEED_PORT_NAMES } from './gamePorts.ts';
 import { booleanQuery, enumFilter, id, name, paginationQuery, sortQuery, timestamp } from './http.ts';
 import { behaviourIssues, consoleModeBody, readyBody, stopBody, type BehaviourFields } from './serverBehaviour.ts';
 import { isStorableText } from './storable.ts';
 import { VARIABLE_NAME_PATTERN } from './template.ts';
 
 export const MACHINE_STATUSES = ['ONLINE', 'OFFLINE'] as const;
-export const SERVER_STATUSES = ['INSTALLING', 'INSTALL_FAILED', 'OFFLINE', 'STARTING', 'ONLINE', 'STOPPING', 'RESTARTING', 'CRASHED', 'UNKNOWN'] as const;
+export const SERVER_STATUSES = [
+  'INSTALLING',
+  'INSTALL_FAILED',
+  'OFFLINE',
+  'STARTING',
+  'ONLINE',
+  'UNRESPONSIVE',
+  'STOPPING',
+  'RESTARTING',
+  'CRASHED',
+  'UNKNOWN',
+] as const;
 export const DESIRED_STATUSES = ['RUNNING', 'STOPPED'] as const;
 
 const PORT_MESSAGE = 'port must be between 1024 and 65535';
@@ -87,6 +100,8 @@ export const machine = z
     cpuCount: z.int().nullable(),
     memoryBytes: z.number().nullable(),
     metrics: machineMetrics.nullable(),
+    addresses: z.array(z.string()).meta({ description: 'The addresses its operators gave it (docs/servers.md#ports-and-allocations).' }),
+    reportedAddresses: z.array(z.string()).meta({ description: 'The addresses its agent reported (its network interfaces, loopback aside).' }),
     lastSeenAt: timestamp.nullable(),
     createdAt: timestamp,
     updatedAt: timestamp,
@@ -129,6 +144,73 @@ export const installCodeExchanged = z
   .meta({ id: 'InstallCodeExchanged' });
 
 export const createMachineBody = z.object({ name }).strict();
+
+// ---- port allocations
+
+const address = z
+  .string()
+  .trim()
+  .max(253)
+  .refine(
+    (value) => isIP(value) !== 0 || /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(value),
+    {
+      message: 'expected an IPv4 or IPv6 address, or a host name',
+    },
+  );
+export const machineAddressesBody = z
+  .object({
+    addresses: z
+      .array(address)
+      .max(32, 'at most 32 addresses')
+      .refine((list) => new Set(list).size === list.length, 'addresses must differ')
+      .meta({ description: 'The addresses players reach this machine at (IPv4, IPv6 or host names), in the order shown.', example: ['203.0.113.10'] }),
+  })
+  .strict();
+export const MAX_RANGE_PORTS = 10_000;
+export const portRangeBody = z
+  .object({ firstPort: port, lastPort: port })
+  .strict()
+  .superRefine((value, context) => {
+    if (value.lastPort < value.firstPort) context.addIssue({ code: 'custom', path: ['lastPort'], message: 'lastPort must not be below firstPort' });
+    else if (value.lastPort - value.firstPort + 1 > MAX_RANGE_PORTS)
+      context.addIssue({ code: 'custom', path: ['lastPort'], message: `a range holds at most ${MAX_RANGE_PORTS} ports` });
+  });
+export const portRange = z
+  .object({ id: z.string(), firstPort: z.int(), lastPort: z.int(), createdAt: timestamp })
+  .meta({ id: 'PortRange', example: { id: '01936f0e-0000-7000-8000-000000000001', firstPort: 27000, lastPort: 27999, createdAt: '2026-11-24T03:00:00.000Z' } });
+export const serverPort = z
+  .object({
+    name: z.string().meta({ description: '`game`, `query`, `rcon`, or an extra its game asks for (e.g. Rust’s `app`).' }),
+    port: z.int(),
+    protocol: z.enum(PORT_PROTOCOLS),
+  })
+  .meta({ id: 'ServerPort', example: { name: 'game', port: 28015, protocol: 'UDP' } });
+export const machineAllocation = serverPort.extend({ serverId: z.string(), serverName: z.string() }).meta({
+  id: 'MachineAllocation',
+  description: 'A port of the machine and the server holding it.',
+  example: { name: 'game', port: 28015, protocol: 'UDP', serverId: '01936f0e-0000-7000-8000-000000000002', serverName: 'EU #1' },
+});
+export const machineAllocations = z
+  .object({
+    addresses: z.array(z.string()),
+    reportedAddresses: z.array(z.string()),
+    ranges: z.array(portRange),
+    allocations: z.array(machineAllocation).meta({ description: 'Every port a server holds on this machine, by port.' }),
+    freePorts: z.int().meta({ description: 'Ports of the ranges no server holds (0 without ranges).' }),
+  })
+  .meta({
+    id: 'MachineAllocations',
+    example: {
+      addresses: ['203.0.113.10'],
+      reportedAddresses: ['203.0.113.10', '2001:db8::10'],
+      ranges: [{ id: '01936f0e-0000-7000-8000-000000000001', firstPort: 28000, lastPort: 28999, createdAt: '2026-11-24T03:00:00.000Z' }],
+      allocations: [
+        { name: 'game', port: 28015, protocol: 'UDP', serverId: '01936f0e-0000-7000-8000-000000000002', serverName: 'EU #1' },
+        { name: 'query', port: 28016, protocol: 'UDP', serverId: '01936f0e-0000-7000-8000-000000000002', serverName: 'EU #1' },
+      ],
+      freePorts: 998,
+    },
+  });
 export const machineListQuery = z
   .object({ ...paginationQuery, sort: sortQuery(['name', 'createdAt', 'lastSeenAt'], 'createdAt'), status: enumFilter(MACHINE_STATUSES).optional() })
   .strict();
@@ -139,6 +221,37 @@ export const deleteMachineQuery = z.object({ force: booleanQuery.optional() }).s
 export const serverStats = z
   .object({ cpuPercent: z.number(), memoryBytes: z.number(), at: timestamp })
   .meta({ id: 'ServerStats', example: { cpuPercent: 37.5, memoryBytes: 2147483648, at: '2026-11-24T03:00:00.000Z' } });
+
+export const serverQuery = z
+  .object({
+    protocol: z.enum(QUERY_PROTOCOLS),
+    answering: z.boolean(),
+    players: z.int().nullable(),
+    playerNames: z.array(z.string()).nullable().meta({ description: 'Names of the players online, where the game gives them.' }),
+    maxPlayers: z.int().nullable(),
+    map: z.string().nullable(),
+    version: z.string().nullable(),
+    latencyMs: z.number().nullable(),
+    failures: z.int().meta({ description: 'Failed queries in a row (0 while it answers).' }),
+    error: z.string().nullable().meta({ description: 'Why the latest query failed.' }),
+    checkedAt: timestamp,
+  })
+  .meta({
+    id: 'ServerQuery',
+    example: {
+      protocol: 'A2S',
+      answering: true,
+      players: 2,
+      playerNames: ['Alice', 'Bob'],
+      maxPlayers: 100,
+      map: 'Procedural Map',
+      version: '2590',
+      latencyMs: 0.8,
+      failures: 0,
+      error: null,
+      checkedAt: '2026-11-24T03:00:00.000Z',
+    },
+  });
 
 export const server = z
   .object({
@@ -186,6 +299,14 @@ export const server = z
     secretVariables: z
       .record(z.string(), z.boolean())
       .meta({ description: 'The secret variables that have a value of their own, each as true (their values are never returned); one not listed has none.' }),
+    ports: z.array(serverPort).meta({ description: 'The named ports the server holds on its machine (game, query, rcon, extras), by name.' }),
+    queryProtocol: z
+      .enum([...QUERY_PROTOCOLS, 'NONE'])
+      .nullable()
+      .meta({ description: "The server's own query protocol (null: its game's; NONE: never queried)." }),
+    query: serverQuery.nullable().meta({ description: 'What the latest query found (null: never queried).' }),
+    unresponsiveAfter: z.int().meta({ description: 'Failed queries in a row (15 s apart) after which an ONLINE server is UNRESPONSIVE.' }),
+    restartWhenUnresponsive: z.boolean().meta({ description: 'An UNRESPONSIVE server is restarted by its crash policy.' }),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -207,14 +328,35 @@ const variables = z
       .refine((value) => ![...value].some((c) => c < ' ' || c === '\u007f'), 'must be one line without control characters'),
   )
   .meta({ description: "Values of the template's variables, by name; each checked against the variable's validation." });
+const extraPorts = z
+  .record(z.string().regex(PORT_NAME, 'port names are lower-case letters, digits, _ and -, starting with a letter (at most 32)'), port)
+  .superRefine((value, context) => {
+    if (Object.keys(value).length > 16) context.addIssue({ code: 'custom', message: 'at most 16 extra ports' });
+    for (const name of SEED_PORT_NAMES) if (name in value) context.addIssue({ code: 'custom', path: [name], message: `give the ${name} port as ${name}Port` });
+  })
+  .meta({ description: 'Extra named ports, explicit (e.g. `{"app": 28082}`); those of its game not given here are picked.' });
+const queryProtocol = z
+  .enum([...QUERY_PROTOCOLS, 'NONE'])
+  .nullable()
+  .meta({ description: 'How the server is queried: A2S, MINECRAFT (Server List Ping), TCP (connect only), NONE; null: its game’s.' });
+const UNRESPONSIVE_MESSAGE = 'unresponsiveAfter must be a whole number between 1 and 100';
+const unresponsiveAfter = z
+  .int({ message: UNRESPONSIVE_MESSAGE })
+  .min(1, UNRESPONSIVE_MESSAGE)
+  .max(100, UNRESPONSIVE_MESSAGE)
+  .meta({ description: 'Failed queries in a row after which an ONLINE server is UNRESPONSIVE (default 5).', example: 5 });
 
 const serverFields = {
   machineId: id,
   name,
   gameType,
-  gamePort: port,
-  queryPort: port,
-  rconPort: port,
+  gamePort: port.optional().meta({ description: 'Absent: picked free from the machine’s port ranges (docs/servers.md#ports-and-allocations).' }),
+  queryPort: port.optional(),
+  rconPort: port.optional(),
+  ports: extraPorts.optional(),
+  queryProtocol: queryProtocol.optional(),
+  unresponsiveAfter: unresponsiveAfter.optional(),
+  restartWhenUnresponsive: z.boolean().optional(),
   maxPlayers: z.int().min(1).max(1000).optional(),
   autoRestart: z.boolean().optional(),
   startCommand: z.string().trim().min(1).max(1024).nullable().optional(),
@@ -285,6 +427,10 @@ export const updateServerBody = z
     gamePort: port.optional(),
     queryPort: port.optional(),
     rconPort: port.optional(),
+    ports: serverFields.ports,
+    queryProtocol: serverFields.queryProtocol,
+    unresponsiveAfter: serverFields.unresponsiveAfter,
+    restartWhenUnresponsive: serverFields.restartWhenUnresponsive,
     maxPlayers: serverFields.maxPlayers,
     autoRestart: serverFields.autoRestart,
     startCommand: serverFields.startCommand,

@@ -50,6 +50,7 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
     // succeeded); after a failed UPDATE the previous installation is still there and starts.
     supervisor.config = { ...supervisor.config, desiredStatus: 'RUNNING' };
     if (supervisor.status === 'ONLINE') return { message: 'already online' };
+    if (supervisor.status === 'UNRESPONSIVE' && supervisor.running) return { message: 'already running (unresponsive to queries)' };
     // Asked for (a START, or an UPDATE's restart): a hold after given-up crashes and the back-off are cleared.
     if (!supervisor.running) await supervisor.startAsked();
     const reached = await supervisor
@@ -60,6 +61,8 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
     if (reached === 'CRASHED') {
       const code = supervisor.statusExitCode;
       const reason = supervisor.statusMessage ?? (code !== undefined && code !== null ? `exited with code ${code}` : undefined);
+      // Its process never ran: a port another process holds (named in the message).
+      if (supervisor.startFailureCode) throw new JobError(supervisor.startFailureCode, reason ?? 'the server could not start');
       throw new JobError('CRASHED', `the server crashed while starting${reason ? `: ${reason}` : ''}`, supervisor.consoleTail(CONSOLE_TAIL_LINES));
     }
     return { message: 'online' };
@@ -83,7 +86,8 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
 
   /** Runs a console action on a running server; a console failure fails the job with `code`. */
   async function viaConsole(supervisor: ServerSupervisor, code: string, action: (channel: ServerSupervisor['channel']) => Promise<void>): Promise<void> {
-    if (!supervisor.running || supervisor.status !== 'ONLINE') throw new JobError('NOT_RUNNING', `the server is ${supervisor.status}`);
+    if (!supervisor.running || (supervisor.status !== 'ONLINE' && supervisor.status !== 'UNRESPONSIVE'))
+      throw new JobError('NOT_RUNNING', `the server is ${supervisor.status}`);
     try {
       await action(supervisor.channel);
     } catch (error) {
@@ -133,7 +137,7 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
           await supervisor.kill();
           return { message: 'killed' };
         case 'RCON': {
-          if (supervisor.status !== 'ONLINE') throw new JobError('NOT_RUNNING', `the server is ${supervisor.status}`);
+          if (supervisor.status !== 'ONLINE' && supervisor.status !== 'UNRESPONSIVE') throw new JobError('NOT_RUNNING', `the server is ${supervisor.status}`);
           const command = String(job.params.command ?? '');
           try {
             return { output: await supervisor.channel.command(command) };

@@ -96,6 +96,8 @@ export interface ServerLaunchConfig {
   maxPlayers: number;
   startCommand: string | null;
   env: Record<string, string> | null;
+  /** Named ports: each extra one (not game, query, rcon) is `{{PORT_<NAME>}}` and the variable `PORT_<NAME>`. */
+  ports?: { name: string; port: number }[];
 }
 
 export interface Launch {
@@ -129,6 +131,8 @@ export function buildLaunch(server: ServerLaunchConfig, serverDir: string, extra
     SERVER_ID: server.id,
     SERVER_DIR: serverDir,
   };
+  for (const { name, port } of server.ports ?? [])
+    if (name !== 'game' && name !== 'query' && name !== 'rcon') values[`PORT_${name.toUpperCase().replace(/-/g, '_')}`] = String(port);
   const [command, ...args] = splitCommandLine(server.startCommand).map((word) => expandPlaceholders(word, values));
   if (command === undefined || command === '') throw new CommandLineError('startCommand has no command to run');
 

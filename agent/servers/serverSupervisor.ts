@@ -28,6 +28,9 @@ import { PendingModeration } from './pendingModeration.ts';
 import { endProcessesOf, prepareServerDir, type Accounts } from './accounts.ts';
 import { launchAccessProblem } from './launchAccess.ts';
 import type { Cgroups } from '../runtime/cgroups.ts';
+import { portPlanOf, type QueryProtocol } from '../../schema/gamePorts.ts';
+import { queryServer, type QueryAnswer } from '../query/index.ts';
+import { checkPortsFree, PortInUseError, type PortNeed } from './portCheck.ts';
 
 /** The agent's own user (servers run as it when the agent is not root, or with allowRoot). */
 function agentUser(): string | undefined {
@@ -60,7 +63,18 @@ export type SupervisorOptions = {
   cgroups?: Cgroups;
   /** How often memory is checked against `memoryLimitMb` where no cgroup enforces it; default 2 s. */
   memoryCheckMs?: number;
+  /** How often an ONLINE (or UNRESPONSIVE) server with a query protocol is queried; default 15 s (docs/agent.md#query). */
+  queryIntervalMs?: number;
+  /** How long one query may take before it counts as failed; default 5 s (at most the interval). */
+  queryTimeoutMs?: number;
+  /** Skip the bind test of the server's ports before a start (tests of the runtime alone). */
+  skipPortCheck?: boolean;
 };
+
+/** Failed queries in a row after which an ONLINE server is UNRESPONSIVE, when its configuration does not say. */
+const DEFAULT_UNRESPONSIVE_AFTER = 5;
+/** Where the agent queries its servers: on this host. */
+const QUERY_HOST = '127.0.0.1';
 
 /** What a server's run directory remembers for the next agent: its configuration and last status. */
 export const SERVER_FILE = 'server.json';
@@ -110,7 +124,7 @@ const CONSOLE_BATCH_LINES = 500;
 /** Lines waiting to be sent; past this a flooding server's lines are dropped and counted (a marker line says how many). */
 const CONSOLE_PENDING_MAX = 2_000;
 
-export type ServerStatus = 'INSTALLING' | 'INSTALL_FAILED' | 'OFFLINE' | 'STARTING' | 'ONLINE' | 'STOPPING' | 'RESTARTING' | 'CRASHED';
+export type ServerStatus = 'INSTALLING' | 'INSTALL_FAILED' | 'OFFLINE' | 'STARTING' | 'ONLINE' | 'UNRESPONSIVE' | 'STOPPING' | 'RESTARTING' | 'CRASHED';
 
 export class ServerSupervisor {
   config: ServerConfig;
@@ -142,6 +156,14 @@ export class ServerSupervisor {
   #hold: string | undefined;
   /** How the current run becomes ready (set at each launch and adoption). */
   #readiness: Readiness = { mode: 'RCON' };
+  /** Failed queries in a row in the current run. */
+  #queryFailures = 0;
+  /** What the latest query found (players, for a game whose console cannot list them). */
+  #lastQuery: QueryAnswer | undefined;
+  /** Set while the agent restarts an UNRESPONSIVE server: the exit that follows is that restart, not a crash. */
+  #unresponsiveRestart: { reason: string; delayMs: number } | undefined;
+  /** The error code of the latest start that failed before its process ran (PORT_IN_USE), for the START job. */
+  startFailureCode: string | undefined;
 
   constructor(config: ServerConfig, options: SupervisorOptions) {
     this.config = config;
@@ -322,6 +344,9 @@ export class ServerSupervisor {
       // A file the account cannot read fails later as something else ("Cannot find module"): said plainly, before.
       const denied = account && (await launchAccessProblem(launch, this.#dir, account));
       if (denied) throw new Error(denied);
+      // A port another process holds fails the start here, naming that process, not later as the game's bind error.
+      this.startFailureCode = undefined;
+      if (!this.#options.skipPortCheck) await checkPortsFree(this.portNeeds());
       this.#cgroup = await this.#options.cgroups?.prepare(this.config.id, this.config);
       this.#log ??= await OutputLog.open(this.#logDir);
       this.#runFrom = this.#log.appended;
@@ -340,6 +365,13 @@ export class ServerSupervisor {
       this.#attach(proc);
       this.#awaitReady(proc);
     } catch (error) {
+      if (error instanceof PortInUseError) {
+        // A port may be freed (a process on its way out): the crash policy tries again after its back-off, as for a
+        // crash, and gives up after its limit; a START job fails at once with PORT_IN_USE.
+        this.startFailureCode = error.code;
+        this.#setStatus('CRASHED', { exitCode: null, message: `PORT_IN_USE: ${error.message}` });
+        return this.#restartAfterCrash(null, 0);
+      }
       // The runtime says it plainly (`command not found: ./RustDedicated`, `working directory not found: …`).
       this.#crashedHeld({ message: (error as Error).message });
     }
@@ -384,8 +416,9 @@ export class ServerSupervisor {
       this.#stopping = true;
       return void proc.kill();
     }
-    if (last === 'ONLINE') {
+    if (last === 'ONLINE' || last === 'UNRESPONSIVE') {
       this.#setStatus('ONLINE', { message: 'adopted from the previous agent' });
+      this.#startQueries(proc);
       void this.#applyPendingModeration().then(() => this.snapshotPlayers());
     } else if (last === 'STOPPING') {
       void this.stop();
@@ -573,6 +606,7 @@ export class ServerSupervisor {
 
   #becameReady(): void {
     this.#setStatus('ONLINE');
+    if (this.#process) this.#startQueries(this.#process);
     void this.#applyPendingModeration().then(() => this.snapshotPlayers());
   }
 
@@ -621,7 +655,7 @@ export class ServerSupervisor {
             this.#options.report('server:stats', {
               serverId: this.config.id,
               ...figures,
-              ...(this.status === 'ONLINE' ? { playersOnline: this.#players.size } : {}),
+              ...(this.status === 'ONLINE' || this.status === 'UNRESPONSIVE' ? { playersOnline: this.#playersOnline() } : {}),
               at: new Date().toISOString(),
             });
         },
@@ -654,6 +688,119 @@ export class ServerSupervisor {
 
   /** Set when the agent stopped the run for its memory: the exit that follows is that crash, not an unasked one. */
   #memoryStop: string | undefined;
+
+  /** Whether the game's console can list its players (else the query's players are the truth). */
+  get consoleListsPlayers(): boolean {
+    return !(this.config.consoleMode && this.config.consoleMode !== 'RCON');
+  }
+
+  #playersOnline(): number {
+    if (!this.consoleListsPlayers && this.#lastQuery?.players !== null && this.#lastQuery?.players !== undefined) return this.#lastQuery.players;
+    return this.#players.size;
+  }
+
+  /** The ports to bind-test before a start: its named ports, else the seed's three (both protocols). */
+  portNeeds(): PortNeed[] {
+    if (this.config.ports && this.config.ports.length > 0) return this.config.ports;
+    return [
+      { name: 'game', port: this.config.gamePort, protocol: 'BOTH' },
+      { name: 'query', port: this.config.queryPort, protocol: 'BOTH' },
+      { name: 'rcon', port: this.config.rconPort, protocol: 'BOTH' },
+    ];
+  }
+
+  /** How and where the server is queried (undefined: it is not: no query, no liveness). */
+  get queryTarget(): { protocol: QueryProtocol; port: number } | undefined {
+    const own = this.config.queryProtocol;
+    const plan = portPlanOf(this.config.gameType, own === undefined || own === null ? undefined : own === 'NONE' ? null : own);
+    if (!plan.query) return undefined;
+    const name = plan.query.port;
+    const port =
+      this.config.ports?.find((entry) => entry.name === name)?.port ??
+      (name === 'game' ? this.config.gamePort : name === 'rcon' ? this.config.rconPort : this.config.queryPort);
+    return { protocol: plan.query.protocol, port };
+  }
+
+  /** Queries the run every queryIntervalMs while it is ONLINE or UNRESPONSIVE (docs/agent.md#query). */
+  #startQueries(proc: RunningProcess): void {
+    if (!this.queryTarget) return;
+    this.#queryFailures = 0;
+    const intervalMs = this.#options.queryIntervalMs ?? 15_000;
+    const timer = setInterval(() => {
+      if (this.#process !== proc || !proc.inspect().running) return clearInterval(timer);
+      void this.queryNow(proc);
+    }, intervalMs);
+    void proc.wait().then(() => clearInterval(timer));
+  }
+
+  #querying = false;
+
+  /** One query of the current run, reported (`server:query`), with what it means for liveness. */
+  async queryNow(proc: RunningProcess | undefined = this.#process): Promise<void> {
+    const target = this.queryTarget;
+    if (!target || !proc || this.#querying || (this.status !== 'ONLINE' && this.status !== 'UNRESPONSIVE')) return;
+    this.#querying = true;
+    const timeoutMs = Math.min(this.#options.queryTimeoutMs ?? 5_000, this.#options.queryIntervalMs ?? 15_000);
+    let answer: QueryAnswer | undefined;
+    let error: string | null = null;
+    try {
+      answer = await queryServer(target.protocol, QUERY_HOST, target.port, timeoutMs);
+    } catch (failure) {
+      error = ((failure as Error).message || 'no answer').slice(0, 500);
+    } finally {
+      this.#querying = false;
+    }
+    // The run ended or was stopped meanwhile: what it found is about nothing any more.
+    if (this.#process !== proc || (this.status !== 'ONLINE' && this.status !== 'UNRESPONSIVE')) return;
+    this.#queryFailures = answer ? 0 : this.#queryFailures + 1;
+    if (answer) this.#lastQuery = answer;
+    this.#options.report('server:query', {
+      serverId: this.config.id,
+      protocol: target.protocol,
+      answering: answer !== undefined,
+      players: answer?.players ?? null,
+      playerNames: answer?.playerNames ?? null,
+      maxPlayers: answer?.maxPlayers ?? null,
+      map: answer?.map ?? null,
+      version: answer?.version ?? null,
+      latencyMs: answer?.latencyMs ?? null,
+      failures: this.#queryFailures,
+      error,
+      at: new Date().toISOString(),
+    });
+    if (answer) {
+      if (this.status === 'UNRESPONSIVE') this.#setStatus('ONLINE', { message: 'answering queries again' });
+      // A game whose console cannot list its players: the query's names open and close their sessions.
+      if (!this.consoleListsPlayers && answer.playerNames) this.#snapshotFromQuery(answer.playerNames);
+      return;
+    }
+    const limit = this.config.unresponsiveAfter ?? DEFAULT_UNRESPONSIVE_AFTER;
+    if (this.status === 'ONLINE' && this.#queryFailures >= limit)
+      this.#becameUnresponsive(proc, `no answer to ${this.#queryFailures} queries in a row (${error})`);
+  }
+
+  #snapshotFromQuery(names: string[]): void {
+    const unique = [...new Set(names)].slice(0, 1000);
+    this.#options.report('players:snapshot', {
+      serverId: this.config.id,
+      // The query knows names only: a player is known by `query:<name>` (docs/players.md).
+      players: unique.map((name) => ({ steamId: `query:${name}`.slice(0, 64), username: name })),
+      at: new Date().toISOString(),
+    });
+  }
+
+  /** UNRESPONSIVE; restarted by the crash policy only when the server asks for it (restartWhenUnresponsive). */
+  #becameUnresponsive(proc: RunningProcess, reason: string): void {
+    if (!this.config.restartWhenUnresponsive || this.config.desiredStatus !== 'RUNNING') return this.#setStatus('UNRESPONSIVE', { message: reason });
+    const decision = this.#policy.recordCrash(Date.now() - this.#startedAt);
+    if (!decision.restart) return this.#setStatus('UNRESPONSIVE', { message: `${reason}; not restarted: ${decision.reason}` });
+    this.#setStatus('UNRESPONSIVE', { message: reason });
+    this.#unresponsiveRestart = { reason, delayMs: decision.delayMs };
+    this.#stopping = true;
+    this.#setStatus('RESTARTING', { message: `restarted by the agent: unresponsive, ${reason}` });
+    // A game that does not answer may not obey its stop command either: SIGTERM at once, SIGKILL after 10 s.
+    void proc.stop({ termAfterMs: 0, killAfterMs: 10_000 });
+  }
 
   #readinessOf(): Readiness {
     const own = this.config.ready;
@@ -738,6 +885,15 @@ export class ServerSupervisor {
     const oomKilled = cgroup && !this.#stopping && (await this.#options.cgroups!.oomKills(cgroup)) > 0;
     if (cgroup) await this.#options.cgroups!.remove(cgroup);
     if (this.#process !== proc) return;
+    const unresponsiveRestart = this.#unresponsiveRestart;
+    this.#unresponsiveRestart = undefined;
+    if (unresponsiveRestart && this.config.desiredStatus === 'RUNNING') {
+      // Still RESTARTING with its reason; started again after the crash policy's back-off.
+      this.#stopping = false;
+      return this.#timer(() => {
+        if (this.config.desiredStatus === 'RUNNING' && !this.running && !this.#maintenance && this.#hold === undefined) void this.start();
+      }, unresponsiveRestart.delayMs);
+    }
     if (this.#stopping) {
       if (this.status !== 'CRASHED') this.#setStatus('OFFLINE', { exitCode, message: 'stopped' });
       return;

@@ -61,6 +61,10 @@ export const OPERATION_IDS: Record<string, string> = {
   'DELETE /api/v1/machines/:id': 'removeMachine',
   'POST /api/v1/machines/:id/token': 'rotateAgentToken',
   'POST /api/v1/machines/:id/install-code': 'createMachineInstallCode',
+  'GET /api/v1/machines/:id/allocations': 'getMachineAllocations',
+  'PUT /api/v1/machines/:id/addresses': 'setMachineAddresses',
+  'POST /api/v1/machines/:id/port-ranges': 'createPortRange',
+  'DELETE /api/v1/machines/:id/port-ranges/:rangeId': 'deletePortRange',
   'GET /api/v1/machines/:id/metrics': 'getMachineMetrics',
 
   'GET /api/v1/clusters/:clusterId/servers': 'listClusterServers',

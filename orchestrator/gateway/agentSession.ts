@@ -323,6 +323,11 @@ export class AgentSession {
         if (!(await store.recordServerStatus(machineId, report))) return notHere(report.serverId);
         break;
       }
+      case 'server:query': {
+        const report = data as z.infer<(typeof AGENT_EVENTS)['server:query']>;
+        if (!(await store.recordServerQuery(machineId, report))) return notHere(report.serverId);
+        break;
+      }
       case 'players:snapshot': {
         const snapshot = data as z.infer<(typeof AGENT_EVENTS)['players:snapshot']>;
         if (!(await this.#options.players.snapshot(machineId, snapshot))) return notHere(snapshot.serverId);

@@ -9,7 +9,7 @@ import type { DatabasePool } from '../../sql/pool.ts';
 import { hashSecret, secretMatches } from '../../schema/secretTokens.ts';
 import { type JobEvent, type ServerConfig } from '../../schema/agentEvents.ts';
 import { storableText } from '../../schema/storable.ts';
-import type { heartbeatEvent, serverStatusEvent } from '../../schema/agentEvents.ts';
+import type { heartbeatEvent, serverQueryEvent, serverStatusEvent } from '../../schema/agentEvents.ts';
 import { createJobReports } from '../jobs/reports.ts';
 import { jobForAgent, pendingJobIds, type AgentJobRow } from '../jobs/delivery.ts';
 import { serverSpec, templatedServerRow } from '../templates/spec.ts';
@@ -129,7 +129,8 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
       const revived = await pool.maybeOneFirst(sql.type(z.object({ revived: z.boolean() }))`
         UPDATE machines m SET status = 'ONLINE', last_seen_at = now(), metrics = ${sql.jsonb(metrics)},
                hostname = ${host?.hostname ?? sql.fragment`m.hostname`}, os = ${host?.os ?? sql.fragment`m.os`},
-               cpu_count = ${host?.cpuCount ?? sql.fragment`m.cpu_count`}, memory_bytes = ${host?.memoryBytes ?? sql.fragment`m.memory_bytes`}
+               cpu_count = ${host?.cpuCount ?? sql.fragment`m.cpu_count`}, memory_bytes = ${host?.memoryBytes ?? sql.fragment`m.memory_bytes`},
+               reported_addresses = ${host?.addresses ? sql.array(host.addresses, 'text') : sql.fragment`m.reported_addresses`}
           -- the row as it was (locked first, so a concurrent sweep is either before or after this)
           FROM (SELECT id, status FROM machines WHERE id = ${machineId} FOR UPDATE) before
          WHERE m.id = before.id
@@ -159,6 +160,16 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
            -- an agent's clock ahead of ours must not freeze the status: its reports count as no later than now
            AND (last_status_at IS NULL OR status = 'UNKNOWN' OR last_status_at <= least(${report.at}::timestamptz, now()))`);
       return true;
+    },
+
+    /** Stores what a query found (the server record's `query`); false when the server is not on this machine. */
+    async recordServerQuery(machineId: string, report: z.infer<typeof serverQueryEvent>): Promise<boolean> {
+      const { serverId, at, ...found } = report;
+      const query = { ...found, checkedAt: new Date(Math.min(Date.parse(at), Date.now())).toISOString() };
+      const updated = await pool.query(sql.unsafe`
+        UPDATE servers SET query = ${sql.jsonb(query)} WHERE id = ${serverId} AND machine_id = ${machineId}
+           AND query_protocol IS DISTINCT FROM 'NONE'`);
+      return updated.rowCount > 0 || (await pool.exists(sql.unsafe`SELECT 1 FROM servers WHERE id = ${serverId} AND machine_id = ${machineId}`));
     },
 
     /**
@@ -203,6 +214,10 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
                memory_limit_mb AS "memoryLimitMb", cpu_limit_percent AS "cpuLimitPercent",
                version, accept_eula AS "acceptEula", install_command AS "installCommand",
                ready, console_mode AS "consoleMode", stop,
+               coalesce((SELECT json_agg(json_build_object('name', p.name, 'port', p.port, 'protocol', p.protocol) ORDER BY p.port)
+                           FROM server_ports p WHERE p.server_id = s.id), '[]') AS ports,
+               query_protocol AS "queryProtocol", unresponsive_after AS "unresponsiveAfter",
+               restart_when_unresponsive AS "restartWhenUnresponsive",
                ARRAY(SELECT b.id::text FROM backups b WHERE b.server_id = s.id ORDER BY b.created_at) AS backups,
                s.template_id AS "templateId", s.variables, s.secret_variables AS "secretVariables",
                (SELECT jsonb_build_object('id', t.id, 'version', t.version, 'document', t.document) FROM cluster_templates t

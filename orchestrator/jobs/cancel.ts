@@ -42,7 +42,7 @@ export function cancelJob(pool: DatabasePool, origin: Origin, jobId: string): Pr
       // status goes back to what the server is doing now.
       if (POWER_TYPES.has(row.type) && row.serverId) {
         await tx.query(sql.unsafe`
-          UPDATE servers SET desired_status = CASE WHEN status IN ('ONLINE', 'STARTING', 'RESTARTING') THEN 'RUNNING' ELSE 'STOPPED' END
+          UPDATE servers SET desired_status = CASE WHEN status IN ('ONLINE', 'UNRESPONSIVE', 'STARTING', 'RESTARTING') THEN 'RUNNING' ELSE 'STOPPED' END
            WHERE id = ${row.serverId}`);
       }
       // The agent may be receiving it right now: tell it too (it drops a job it does not have).

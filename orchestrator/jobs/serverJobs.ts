@@ -20,7 +20,7 @@ export type DesiredStatus = 'RUNNING' | 'STOPPED';
  * Statuses in which a server's process runs: INSTALL and RESTORE are refused (409). INSTALLING is not one: a new server
  * is INSTALLING until its agent first reports it, and an install under way only makes the next job wait its turn.
  */
-export const BUSY_STATUSES = ['ONLINE', 'STARTING', 'STOPPING', 'RESTARTING'] as const;
+export const BUSY_STATUSES = ['ONLINE', 'UNRESPONSIVE', 'STARTING', 'STOPPING', 'RESTARTING'] as const;
 
 /** The desired status each power job asks for (RCON, BROADCAST, WIPE and the rest change nothing). */
 export const DESIRED_BY_TYPE: Partial<Record<JobType, DesiredStatus>> = { START: 'RUNNING', STOP: 'STOPPED', RESTART: 'RUNNING', KILL: 'STOPPED' };
@@ -63,7 +63,7 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
       -- Why the game cannot be launched: no install ever succeeded, and the one asked for failed or never ran. A running
       -- server is not blocked (START answers "already online"); a failed UPDATE leaves the previous installation working.
       SELECT CASE
-               WHEN NOT ${launches}::boolean OR s.installed_at IS NOT NULL OR s.status IN ('ONLINE', 'STARTING', 'STOPPING', 'RESTARTING') THEN NULL
+               WHEN NOT ${launches}::boolean OR s.installed_at IS NOT NULL OR s.status IN ('ONLINE', 'UNRESPONSIVE', 'STARTING', 'STOPPING', 'RESTARTING') THEN NULL
                -- (INSTALL_FAILED is reported a moment before its job's outcome is stored.)
                WHEN last_install.status = 'FAILED' OR s.status = 'INSTALL_FAILED'
                  THEN 'its last ' || lower(coalesce(last_install.type, 'INSTALL')) || ' failed: '
@@ -106,7 +106,7 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
         taskId: request.taskId ?? null,
         createdBy: request.createdBy,
       })}
-        FROM server WHERE (NOT ${request.requireRunning}::boolean OR (server.status = 'ONLINE' AND server.console_mode IS DISTINCT FROM 'NONE'))
+        FROM server WHERE (NOT ${request.requireRunning}::boolean OR (server.status IN ('ONLINE', 'UNRESPONSIVE') AND server.console_mode IS DISTINCT FROM 'NONE'))
                       AND (NOT ${request.requireStopped ?? false}::boolean OR server.status NOT IN (${sql.join(
                         BUSY_STATUSES.map((status) => sql.fragment`${status}`),
                         sql.fragment`, `,

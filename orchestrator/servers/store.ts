@@ -17,6 +17,22 @@ import { acceptServerJob } from '../jobs/serverJobs.ts';
 import { cancelServerJobs } from '../jobs/cancel.ts';
 import { GAME_TYPE_TEMPLATES } from '../templates/catalogue.ts';
 import { checkVariables, findTemplate, requireVariables, type FoundTemplate } from '../templates/store.ts';
+import { portPlanOf, type QueryProtocol } from '../../schema/gamePorts.ts';
+import { assignPorts, claimPorts, lockMachinePorts, serverAllocations, type Allocation } from './ports.ts';
+
+/** The game's port plan with the server's own query protocol (NONE: not queried). */
+const planOf = (gameType: string, queryProtocol: string | null | undefined) =>
+  portPlanOf(
+    gameType as GameType,
+    queryProtocol === undefined || queryProtocol === null ? undefined : queryProtocol === 'NONE' ? null : (queryProtocol as QueryProtocol),
+  );
+const portOf = (allocations: readonly Allocation[], name: string) => allocations.find((allocation) => allocation.name === name)!.port;
+/** The ready port of a CUSTOM server must be one of its ports, checked once they are known. */
+function readyPortIssues(ready: unknown, allocations: readonly Allocation[]) {
+  const port = (ready as { mode?: string; port?: number } | null | undefined)?.port;
+  if (port === undefined || allocations.some((allocation) => allocation.port === port)) return [];
+  return [{ field: 'ready', message: `port must be one of the server's own ports (${allocations.map((a) => `${a.name} ${a.port}`).join(', ')})` }];
+}
 
 const SERVER_COLUMNS = sql.fragment`
   s.id, s.cluster_id AS "clusterId", s.machine_id AS "machineId", s.name, s.game_type AS "gameType",
@@ -29,6 +45,10 @@ const SERVER_COLUMNS = sql.fragment`
   s.ready, s.console_mode AS "consoleMode", s.stop,
   s.template_id AS "templateId", s.template_version AS "templateVersion", s.variables,
   (SELECT coalesce(jsonb_object_agg(v.key, true), '{}') FROM jsonb_object_keys(s.secret_variables) v(key)) AS "secretVariables",
+  coalesce((SELECT json_agg(json_build_object('name', p.name, 'port', p.port, 'protocol', p.protocol) ORDER BY p.port)
+              FROM server_ports p WHERE p.server_id = s.id), '[]') AS ports,
+  s.query_protocol AS "queryProtocol", s.query, s.unresponsive_after AS "unresponsiveAfter",
+  s.restart_when_unresponsive AS "restartWhenUnresponsive",
   s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;
 const SORT = {
   name: sql.fragment`lower(s.name)`,
@@ -51,13 +71,6 @@ export const getServer = (connection: CommonQueryMethods, serverId: string): Pro
 /** The version a server is set to install (null: the latest), or null for no such server. */
 export const serverVersion = (connection: CommonQueryMethods, serverId: string): Promise<string | null> =>
   connection.maybeOneFirst(sql.type(z.object({ version: z.string().nullable() }))`SELECT version FROM servers WHERE id = ${serverId}`);
-
-/** Replaces the server's rows in server_ports; a port taken on the machine is a 409 (primary key). */
-async function claimPorts(tx: CommonQueryMethods, serverId: string, machineId: string, ports: number[]): Promise<void> {
-  await tx.query(sql.unsafe`DELETE FROM server_ports WHERE server_id = ${serverId}`);
-  await tx.query(sql.unsafe`
-    INSERT INTO server_ports (machine_id, port, server_id) SELECT ${machineId}, unnest(${sql.array(ports, 'int4')}), ${serverId}`);
-}
 
 function filters(query: { status?: string; gameType?: string; game?: string; machineId?: string }) {
   const gameType = query.gameType ?? query.game;
@@ -115,20 +128,32 @@ export async function createServer(
   const template = await serverTemplate(tx, clusterId, body.gameType as GameType, body.templateId ?? null);
   const values = template ? checkVariables(template.document, body.variables ?? {}) : noVariables(body.variables);
   if (template) requireVariables(template.document, { ...values.plain, ...values.secret });
+  await lockMachinePorts(tx, body.machineId);
+  const allocations = await assignPorts(tx, {
+    machineId: body.machineId,
+    serverId: null,
+    plan: planOf(body.gameType, body.queryProtocol),
+    requested: { ...body.ports, game: body.gamePort, query: body.queryPort, rcon: body.rconPort },
+  });
+  const readyIssues = readyPortIssues(body.ready, allocations);
+  if (readyIssues.length > 0) throw validationFailed(readyIssues);
+  const [gamePort, queryPort, rconPort] = [portOf(allocations, 'game'), portOf(allocations, 'query'), portOf(allocations, 'rcon')];
   const serverId = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
     INSERT INTO servers (cluster_id, machine_id, name, game_type, game_port, query_port, rcon_port, max_players,
                          auto_restart, start_command, env, memory_limit_mb, cpu_limit_percent, rcon_password,
                          version, accept_eula, install_command, backup_retention, ready, console_mode, stop,
-                         template_id, template_version, variables, secret_variables)
-    VALUES (${clusterId}, ${body.machineId}, ${body.name}, ${body.gameType}, ${body.gamePort}, ${body.queryPort}, ${body.rconPort},
+                         template_id, template_version, variables, secret_variables,
+                         query_protocol, unresponsive_after, restart_when_unresponsive)
+    VALUES (${clusterId}, ${body.machineId}, ${body.name}, ${body.gameType}, ${gamePort}, ${queryPort}, ${rconPort},
             ${body.maxPlayers ?? template?.document.defaultMaxPlayers ?? DEFAULT_MAX_PLAYERS[body.gameType as GameType]}, ${body.autoRestart ?? true},
             ${body.startCommand ?? null}, ${body.env ? sql.jsonb(body.env) : null}, ${body.memoryLimitMb ?? null}, ${body.cpuLimitPercent ?? null},
             ${body.rconPassword ?? generateRconPassword()},
             ${body.version ?? null}, ${body.acceptEula ?? false}, ${body.installCommand ?? null}, ${body.backupRetention ?? 5},
             ${jsonOrNull(body.ready)}, ${body.consoleMode ?? null}, ${jsonOrNull(body.stop)},
-            ${template?.id ?? null}, ${template?.document.version ?? null}, ${sql.jsonb(values.plain)}, ${sql.jsonb(values.secret)})
+            ${template?.id ?? null}, ${template?.document.version ?? null}, ${sql.jsonb(values.plain)}, ${sql.jsonb(values.secret)},
+            ${body.queryProtocol ?? null}, ${body.unresponsiveAfter ?? 5}, ${body.restartWhenUnresponsive ?? false})
     RETURNING id`);
-  await claimPorts(tx, serverId, body.machineId, [body.gamePort, body.queryPort, body.rconPort]);
+  await claimPorts(tx, serverId, body.machineId, allocations);
   await notifyAgent(tx, { type: 'servers_changed', machineId: body.machineId });
   await recordAudit(tx, origin, { clusterId, action: 'server.create', target: { type: 'server', id: serverId } });
   let installJobId: string | null = null;
@@ -169,22 +194,43 @@ export async function updateServer(
       templateId: z.string().nullable(),
       variables: z.record(z.string(), z.string()),
       secretVariables: z.record(z.string(), z.string()),
+      queryProtocol: z.string().nullable(),
     }),
   )`
     SELECT template_id AS "templateId", variables, secret_variables AS "secretVariables", machine_id AS "machineId", game_type AS "gameType", game_port AS "gamePort", query_port AS "queryPort",
            rcon_port AS "rconPort", start_command AS "startCommand", console_mode AS "consoleMode", stop, ready,
+           query_protocol AS "queryProtocol",
            (SELECT agent_version FROM machines WHERE machines.id = servers.machine_id) AS "agentVersion"
       FROM servers WHERE id = ${serverId} FOR UPDATE`);
-  const ports = {
+  const seedPorts = {
     gamePort: body.gamePort ?? current.gamePort,
     queryPort: body.queryPort ?? current.queryPort,
     rconPort: body.rconPort ?? current.rconPort,
   };
-  const distinct = new Set(Object.values(ports)).size === 3;
-  if (!distinct) {
+  if (new Set(Object.values(seedPorts)).size !== 3) {
     const fields = (['gamePort', 'queryPort', 'rconPort'] as const).filter((field) => body[field] !== undefined);
     throw validationFailed(fields.map((field) => ({ field, message: 'the game, query and RCON ports of a server must differ' })));
   }
+  const queryProtocol = body.queryProtocol === undefined ? current.queryProtocol : body.queryProtocol;
+  const portsAsked = body.gamePort !== undefined || body.queryPort !== undefined || body.rconPort !== undefined || body.ports !== undefined;
+  let allocations: Allocation[] | undefined;
+  if (portsAsked) {
+    await lockMachinePorts(tx, current.machineId);
+    const held = await serverAllocations(tx, serverId);
+    const plan = planOf(current.gameType, queryProtocol);
+    // An extra port not in the body and not of its game is given up; its game's extras are kept (or picked).
+    const kept = Object.fromEntries(Object.entries(held).filter(([name]) => plan.ports.some((port) => port.name === name) || body.ports?.[name] !== undefined));
+    allocations = await assignPorts(tx, {
+      machineId: current.machineId,
+      serverId,
+      plan,
+      requested: { ...body.ports, game: body.gamePort, query: body.queryPort, rcon: body.rconPort },
+      current: body.ports === undefined ? held : kept,
+    });
+  }
+  const ports = allocations
+    ? { gamePort: portOf(allocations, 'game'), queryPort: portOf(allocations, 'query'), rconPort: portOf(allocations, 'rcon') }
+    : seedPorts;
   const startCommand = body.startCommand === undefined ? current.startCommand : body.startCommand;
   // A new template (or none: null, the game type's built-in again), then the variables against it: values of the old
   // template's variables that the new one also has are kept.
@@ -235,9 +281,14 @@ export async function updateServer(
       template_id = ${template?.id ?? null},
       template_version = ${templateChanges ? (template?.document.version ?? null) : sql.fragment`template_version`},
       variables = ${sql.jsonb(values.plain)}, secret_variables = ${sql.jsonb(values.secret)},
+      query_protocol = ${queryProtocol},
+      unresponsive_after = ${body.unresponsiveAfter ?? sql.fragment`unresponsive_after`},
+      restart_when_unresponsive = ${body.restartWhenUnresponsive ?? sql.fragment`restart_when_unresponsive`},
+      -- A server no longer queried keeps no query state.
+      query = ${queryProtocol === 'NONE' ? null : sql.fragment`query`},
       updated_at = now()
      WHERE id = ${serverId}`);
-  await claimPorts(tx, serverId, current.machineId, Object.values(ports));
+  if (allocations) await claimPorts(tx, serverId, current.machineId, allocations);
   await notifyAgent(tx, { type: 'servers_changed', machineId: current.machineId });
   await recordAudit(tx, origin, { clusterId, action: 'server.update', target: { type: 'server', id: serverId } });
   return getServer(tx, serverId);

@@ -48,7 +48,7 @@ function describe(event: ClusterEvent, names: EventNames): { title: string; desc
           ? 'danger'
           : status === 'ONLINE'
             ? 'success'
-            : status === 'OFFLINE' || status === 'UNKNOWN'
+            : status === 'OFFLINE' || status === 'UNKNOWN' || status === 'UNRESPONSIVE'
               ? 'warning'
               : 'info';
       return {

@@ -1,4 +1,5 @@
--- A server that is not ONLINE has nobody on it; nor has a deleted one.
+-- A server that is not ONLINE (or UNRESPONSIVE: its process runs, its players may still be on) has nobody on it; nor
+-- has a deleted one.
 CREATE OR REPLACE FUNCTION gsm_servers_close_sessions() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'DELETE' THEN
@@ -11,7 +12,7 @@ BEGIN
 END
 $$;
 CREATE OR REPLACE TRIGGER servers_close_sessions AFTER UPDATE OF status ON servers
-  FOR EACH ROW WHEN (NEW.status <> 'ONLINE' AND OLD.status IS DISTINCT FROM NEW.status)
+  FOR EACH ROW WHEN (NEW.status NOT IN ('ONLINE', 'UNRESPONSIVE') AND OLD.status IS DISTINCT FROM NEW.status)
   EXECUTE FUNCTION gsm_servers_close_sessions();
 CREATE OR REPLACE TRIGGER servers_delete_close_sessions AFTER DELETE ON servers
   FOR EACH ROW EXECUTE FUNCTION gsm_servers_close_sessions();

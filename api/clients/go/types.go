@@ -213,6 +213,10 @@ type Machine struct {
 	CPUCount     *int64          `json:"cpuCount"`
 	MemoryBytes  *float64        `json:"memoryBytes"`
 	Metrics      *MachineMetrics `json:"metrics"`
+	// The addresses its operators gave it (docs/servers.md#ports-and-allocations).
+	Addresses []string `json:"addresses"`
+	// The addresses its agent reported (its network interfaces, loopback aside).
+	ReportedAddresses []string `json:"reportedAddresses"`
 	// RFC 3339 time.
 	LastSeenAt *string `json:"lastSeenAt"`
 	// RFC 3339 time.
@@ -262,6 +266,10 @@ type MachineRegistered struct {
 	CPUCount     *int64                    `json:"cpuCount"`
 	MemoryBytes  *float64                  `json:"memoryBytes"`
 	Metrics      *MachineRegisteredMetrics `json:"metrics"`
+	// The addresses its operators gave it (docs/servers.md#ports-and-allocations).
+	Addresses []string `json:"addresses"`
+	// The addresses its agent reported (its network interfaces, loopback aside).
+	ReportedAddresses []string `json:"reportedAddresses"`
 	// RFC 3339 time.
 	LastSeenAt *string `json:"lastSeenAt"`
 	// RFC 3339 time.
@@ -341,6 +349,37 @@ type InstallCodeExchanged struct {
 	Connect    InstallCodeExchangedConnect `json:"connect"`
 }
 
+// PortRange: the PortRange record.
+type PortRange struct {
+	ID        string `json:"id"`
+	FirstPort int64  `json:"firstPort"`
+	LastPort  int64  `json:"lastPort"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+}
+
+// MachineAllocation: A port of the machine and the server holding it.
+type MachineAllocation struct {
+	// `game`, `query`, `rcon`, or an extra its game asks for (e.g. Rust’s `app`).
+	Name string `json:"name"`
+	Port int64  `json:"port"`
+	// One of TCP, UDP, BOTH.
+	Protocol   string `json:"protocol"`
+	ServerID   string `json:"serverId"`
+	ServerName string `json:"serverName"`
+}
+
+// MachineAllocations: the MachineAllocations record.
+type MachineAllocations struct {
+	Addresses         []string    `json:"addresses"`
+	ReportedAddresses []string    `json:"reportedAddresses"`
+	Ranges            []PortRange `json:"ranges"`
+	// Every port a server holds on this machine, by port.
+	Allocations []MachineAllocation `json:"allocations"`
+	// Ports of the ranges no server holds (0 without ranges).
+	FreePorts int64 `json:"freePorts"`
+}
+
 // ServerStats: the ServerStats record.
 type ServerStats struct {
 	CPUPercent  float64 `json:"cpuPercent"`
@@ -373,6 +412,35 @@ type ServerStop struct {
 	GraceSeconds *int64 `json:"graceSeconds,omitempty"`
 }
 
+// ServerPort: the ServerPort record.
+type ServerPort struct {
+	// `game`, `query`, `rcon`, or an extra its game asks for (e.g. Rust’s `app`).
+	Name string `json:"name"`
+	Port int64  `json:"port"`
+	// One of TCP, UDP, BOTH.
+	Protocol string `json:"protocol"`
+}
+
+// ServerQuery: the ServerQuery record.
+type ServerQuery struct {
+	// One of A2S, MINECRAFT, TCP.
+	Protocol  string `json:"protocol"`
+	Answering bool   `json:"answering"`
+	Players   *int64 `json:"players"`
+	// Names of the players online, where the game gives them.
+	PlayerNames []string `json:"playerNames"`
+	MaxPlayers  *int64   `json:"maxPlayers"`
+	Map         *string  `json:"map"`
+	Version     *string  `json:"version"`
+	LatencyMs   *float64 `json:"latencyMs"`
+	// Failed queries in a row (0 while it answers).
+	Failures int64 `json:"failures"`
+	// Why the latest query failed.
+	Error *string `json:"error"`
+	// RFC 3339 time.
+	CheckedAt string `json:"checkedAt"`
+}
+
 // Server: the Server record.
 type Server struct {
 	ID        string `json:"id"`
@@ -385,7 +453,7 @@ type Server struct {
 	QueryPort  int64  `json:"queryPort"`
 	RconPort   int64  `json:"rconPort"`
 	MaxPlayers int64  `json:"maxPlayers"`
-	// One of INSTALLING, INSTALL_FAILED, OFFLINE, STARTING, ONLINE, STOPPING, RESTARTING, CRASHED, UNKNOWN.
+	// One of INSTALLING, INSTALL_FAILED, OFFLINE, STARTING, ONLINE, UNRESPONSIVE, STOPPING, RESTARTING, CRASHED, UNKNOWN.
 	Status string `json:"status"`
 	// One of RUNNING, STOPPED.
 	DesiredStatus string            `json:"desiredStatus"`
@@ -432,6 +500,17 @@ type Server struct {
 	Variables map[string]string `json:"variables"`
 	// The secret variables that have a value of their own, each as true (their values are never returned); one not listed has none.
 	SecretVariables map[string]bool `json:"secretVariables"`
+	// The named ports the server holds on its machine (game, query, rcon, extras), by name.
+	Ports []ServerPort `json:"ports"`
+	// The server's own query protocol (null: its game's; NONE: never queried).
+	// One of A2S, MINECRAFT, TCP, NONE.
+	QueryProtocol *string `json:"queryProtocol"`
+	// What the latest query found (null: never queried).
+	Query *ServerQuery `json:"query"`
+	// Failed queries in a row (15 s apart) after which an ONLINE server is UNRESPONSIVE.
+	UnresponsiveAfter int64 `json:"unresponsiveAfter"`
+	// An UNRESPONSIVE server is restarted by its crash policy.
+	RestartWhenUnresponsive bool `json:"restartWhenUnresponsive"`
 	// RFC 3339 time.
 	CreatedAt string `json:"createdAt"`
 	// RFC 3339 time.

@@ -320,6 +320,8 @@ _MachineRequired = TypedDict(
         "cpuCount": Optional[int],
         "memoryBytes": Optional[float],
         "metrics": Optional[MachineMetrics],
+        "addresses": List[str],
+        "reportedAddresses": List[str],
         "lastSeenAt": Optional[str],
         "createdAt": str,
         "updatedAt": str,
@@ -328,7 +330,10 @@ _MachineRequired = TypedDict(
 
 
 class Machine(_MachineRequired):
-    """The Machine record."""
+    """The Machine record.
+
+    addresses: The addresses its operators gave it (docs/servers.md#ports-and-allocations).
+    reportedAddresses: The addresses its agent reported (its network interfaces, loopback aside)."""
 
 
 _MachineRegisteredMetricsRequired = TypedDict(
@@ -393,6 +398,8 @@ _MachineRegisteredRequired = TypedDict(
         "cpuCount": Optional[int],
         "memoryBytes": Optional[float],
         "metrics": Optional[MachineRegisteredMetrics],
+        "addresses": List[str],
+        "reportedAddresses": List[str],
         "lastSeenAt": Optional[str],
         "createdAt": str,
         "updatedAt": str,
@@ -406,6 +413,8 @@ _MachineRegisteredRequired = TypedDict(
 class MachineRegistered(_MachineRegisteredRequired):
     """The MachineRegistered record.
 
+    addresses: The addresses its operators gave it (docs/servers.md#ports-and-allocations).
+    reportedAddresses: The addresses its agent reported (its network interfaces, loopback aside).
     agentToken: The agent token, shown only in this answer."""
 
 
@@ -536,6 +545,58 @@ class InstallCodeExchanged(_InstallCodeExchangedRequired):
     agentToken: The agent token (`gsm_agent_…`), answered to this one exchange only."""
 
 
+_PortRangeRequired = TypedDict(
+    "_PortRangeRequired",
+    {
+        "id": str,
+        "firstPort": int,
+        "lastPort": int,
+        "createdAt": str,
+    },
+)
+
+
+class PortRange(_PortRangeRequired):
+    """The PortRange record."""
+
+
+_MachineAllocationRequired = TypedDict(
+    "_MachineAllocationRequired",
+    {
+        "name": str,
+        "port": int,
+        "protocol": Literal["TCP", "UDP", "BOTH"],
+        "serverId": str,
+        "serverName": str,
+    },
+)
+
+
+class MachineAllocation(_MachineAllocationRequired):
+    """A port of the machine and the server holding it.
+
+    name: `game`, `query`, `rcon`, or an extra its game asks for (e.g. Rust’s `app`)."""
+
+
+_MachineAllocationsRequired = TypedDict(
+    "_MachineAllocationsRequired",
+    {
+        "addresses": List[str],
+        "reportedAddresses": List[str],
+        "ranges": List[PortRange],
+        "allocations": List[MachineAllocation],
+        "freePorts": int,
+    },
+)
+
+
+class MachineAllocations(_MachineAllocationsRequired):
+    """The MachineAllocations record.
+
+    allocations: Every port a server holds on this machine, by port.
+    freePorts: Ports of the ranges no server holds (0 without ranges)."""
+
+
 _ServerStatsRequired = TypedDict(
     "_ServerStatsRequired",
     {
@@ -601,6 +662,48 @@ class ServerStop(_ServerStopRequired, _ServerStopOptional):
     graceSeconds: How long the server may take to exit before SIGTERM (default 30, at most 120); SIGKILL follows 30 s later."""
 
 
+_ServerPortRequired = TypedDict(
+    "_ServerPortRequired",
+    {
+        "name": str,
+        "port": int,
+        "protocol": Literal["TCP", "UDP", "BOTH"],
+    },
+)
+
+
+class ServerPort(_ServerPortRequired):
+    """The ServerPort record.
+
+    name: `game`, `query`, `rcon`, or an extra its game asks for (e.g. Rust’s `app`)."""
+
+
+_ServerQueryRequired = TypedDict(
+    "_ServerQueryRequired",
+    {
+        "protocol": Literal["A2S", "MINECRAFT", "TCP"],
+        "answering": bool,
+        "players": Optional[int],
+        "playerNames": Optional[List[str]],
+        "maxPlayers": Optional[int],
+        "map": Optional[str],
+        "version": Optional[str],
+        "latencyMs": Optional[float],
+        "failures": int,
+        "error": Optional[str],
+        "checkedAt": str,
+    },
+)
+
+
+class ServerQuery(_ServerQueryRequired):
+    """The ServerQuery record.
+
+    playerNames: Names of the players online, where the game gives them.
+    failures: Failed queries in a row (0 while it answers).
+    error: Why the latest query failed."""
+
+
 _ServerRequired = TypedDict(
     "_ServerRequired",
     {
@@ -613,7 +716,7 @@ _ServerRequired = TypedDict(
         "queryPort": int,
         "rconPort": int,
         "maxPlayers": int,
-        "status": Literal["INSTALLING", "INSTALL_FAILED", "OFFLINE", "STARTING", "ONLINE", "STOPPING", "RESTARTING", "CRASHED", "UNKNOWN"],
+        "status": Literal["INSTALLING", "INSTALL_FAILED", "OFFLINE", "STARTING", "ONLINE", "UNRESPONSIVE", "STOPPING", "RESTARTING", "CRASHED", "UNKNOWN"],
         "desiredStatus": Literal["RUNNING", "STOPPED"],
         "playersOnline": int,
         "autoRestart": bool,
@@ -639,6 +742,11 @@ _ServerRequired = TypedDict(
         "templateVersion": Optional[int],
         "variables": Dict[str, str],
         "secretVariables": Dict[str, bool],
+        "ports": List[ServerPort],
+        "queryProtocol": Optional[Literal["A2S", "MINECRAFT", "TCP", "NONE"]],
+        "query": Optional[ServerQuery],
+        "unresponsiveAfter": int,
+        "restartWhenUnresponsive": bool,
         "createdAt": str,
         "updatedAt": str,
     },
@@ -663,7 +771,12 @@ class Server(_ServerRequired):
     templateId: Its game template (docs/templates.md): a built-in's id (`rust`) or a cluster template's id; null: none (a CUSTOM server's own command).
     templateVersion: The version of its template its last start ran (a change applies at its next start).
     variables: Its values of the template's variables (secret ones are never shown: see secretVariables).
-    secretVariables: The secret variables that have a value of their own, each as true (their values are never returned); one not listed has none."""
+    secretVariables: The secret variables that have a value of their own, each as true (their values are never returned); one not listed has none.
+    ports: The named ports the server holds on its machine (game, query, rcon, extras), by name.
+    queryProtocol: The server's own query protocol (null: its game's; NONE: never queried).
+    query: What the latest query found (null: never queried).
+    unresponsiveAfter: Failed queries in a row (15 s apart) after which an ONLINE server is UNRESPONSIVE.
+    restartWhenUnresponsive: An UNRESPONSIVE server is restarted by its crash policy."""
 
 
 _ConsoleLineRequired = TypedDict(
@@ -2142,4 +2255,4 @@ class Event(_EventRequired):
     id: Cursor: sorts as a string in the order events must be read"""
 
 
-__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "ServerStats", "ServerReady", "ServerStop", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "Template", "TemplateImport", "TemplateSummary", "TemplateDocumentLinksItem", "TemplateDocumentVariablesItemValidation", "TemplateDocumentVariablesItem", "TemplateDocumentStart", "TemplateDocumentConsoleRcon", "TemplateDocumentConsoleCommandsList", "TemplateDocumentConsoleCommandsKick", "TemplateDocumentConsoleCommandsBan", "TemplateDocumentConsoleCommandsUnban", "TemplateDocumentConsoleCommandsBroadcast", "TemplateDocumentConsoleCommands", "TemplateDocumentConsole", "TemplateDocumentPlayers", "TemplateDocumentSamplesJoinItem", "TemplateDocumentSamplesLeaveItem", "TemplateDocumentSamples", "TemplateDocumentInstall", "TemplateDocumentUpdate", "TemplateDocumentConfigFilesItemReplaceItem", "TemplateDocumentConfigFilesItem", "TemplateDocumentFiles", "TemplateDocumentPortsItem", "TemplateDocumentQuery", "TemplateDocumentSourcesItem", "TemplateDocument", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "BanPlayer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]
+__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "PortRange", "MachineAllocation", "MachineAllocations", "ServerStats", "ServerReady", "ServerStop", "ServerPort", "ServerQuery", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "Template", "TemplateImport", "TemplateSummary", "TemplateDocumentLinksItem", "TemplateDocumentVariablesItemValidation", "TemplateDocumentVariablesItem", "TemplateDocumentStart", "TemplateDocumentConsoleRcon", "TemplateDocumentConsoleCommandsList", "TemplateDocumentConsoleCommandsKick", "TemplateDocumentConsoleCommandsBan", "TemplateDocumentConsoleCommandsUnban", "TemplateDocumentConsoleCommandsBroadcast", "TemplateDocumentConsoleCommands", "TemplateDocumentConsole", "TemplateDocumentPlayers", "TemplateDocumentSamplesJoinItem", "TemplateDocumentSamplesLeaveItem", "TemplateDocumentSamples", "TemplateDocumentInstall", "TemplateDocumentUpdate", "TemplateDocumentConfigFilesItemReplaceItem", "TemplateDocumentConfigFilesItem", "TemplateDocumentFiles", "TemplateDocumentPortsItem", "TemplateDocumentQuery", "TemplateDocumentSourcesItem", "TemplateDocument", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "BanPlayer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]

@@ -1087,6 +1087,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/machines/{id}/addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a machine's addresses
+         * @description The addresses players reach the machine at, shown with its servers’ ports. Its agent reports its own beside them (`reportedAddresses`).
+         */
+        put: operations["setMachineAddresses"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/machines/{id}/allocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A machine's addresses, port ranges and the ports its servers hold */
+        get: operations["getMachineAllocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/machines/{id}/install-code": {
         parameters: {
             query?: never;
@@ -1122,6 +1159,46 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/machines/{id}/port-ranges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a port range to a machine
+         * @description Ports 1024..65535, at most 10,000 in a range; a range overlapping another of the machine is refused (409). Servers created without ports get free ones from the ranges, and explicit ports must then lie in them.
+         */
+        post: operations["createPortRange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/machines/{id}/port-ranges/{rangeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a port range from a machine
+         * @description Servers holding ports in it keep them; no new port is picked from it.
+         */
+        delete: operations["deletePortRange"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2668,12 +2745,21 @@ export interface components {
          *         "diskUsedBytes": 107374182400,
          *         "at": "2026-11-24T03:00:00.000Z"
          *       },
+         *       "addresses": [
+         *         "203.0.113.10"
+         *       ],
+         *       "reportedAddresses": [
+         *         "203.0.113.10",
+         *         "2001:db8::10"
+         *       ],
          *       "lastSeenAt": "2026-11-24T03:00:00.000Z",
          *       "createdAt": "2026-10-01T18:30:00.000Z",
          *       "updatedAt": "2026-11-24T03:00:00.000Z"
          *     }
          */
         Machine: {
+            /** @description The addresses its operators gave it (docs/servers.md#ports-and-allocations). */
+            addresses: string[];
             agentVersion: string | null;
             clusterId: string;
             cpuCount: number | null;
@@ -2692,10 +2778,76 @@ export interface components {
             } | null;
             name: string;
             os: string | null;
+            /** @description The addresses its agent reported (its network interfaces, loopback aside). */
+            reportedAddresses: string[];
             /** @enum {string} */
             status: "ONLINE" | "OFFLINE";
             /** Format: date-time */
             updatedAt: string;
+        };
+        /**
+         * @description A port of the machine and the server holding it.
+         * @example {
+         *       "name": "game",
+         *       "port": 28015,
+         *       "protocol": "UDP",
+         *       "serverId": "01936f0e-0000-7000-8000-000000000002",
+         *       "serverName": "EU #1"
+         *     }
+         */
+        MachineAllocation: {
+            /** @description `game`, `query`, `rcon`, or an extra its game asks for (e.g. Rust’s `app`). */
+            name: string;
+            port: number;
+            /** @enum {string} */
+            protocol: "TCP" | "UDP" | "BOTH";
+            serverId: string;
+            serverName: string;
+        };
+        /**
+         * @example {
+         *       "addresses": [
+         *         "203.0.113.10"
+         *       ],
+         *       "reportedAddresses": [
+         *         "203.0.113.10",
+         *         "2001:db8::10"
+         *       ],
+         *       "ranges": [
+         *         {
+         *           "id": "01936f0e-0000-7000-8000-000000000001",
+         *           "firstPort": 28000,
+         *           "lastPort": 28999,
+         *           "createdAt": "2026-11-24T03:00:00.000Z"
+         *         }
+         *       ],
+         *       "allocations": [
+         *         {
+         *           "name": "game",
+         *           "port": 28015,
+         *           "protocol": "UDP",
+         *           "serverId": "01936f0e-0000-7000-8000-000000000002",
+         *           "serverName": "EU #1"
+         *         },
+         *         {
+         *           "name": "query",
+         *           "port": 28016,
+         *           "protocol": "UDP",
+         *           "serverId": "01936f0e-0000-7000-8000-000000000002",
+         *           "serverName": "EU #1"
+         *         }
+         *       ],
+         *       "freePorts": 998
+         *     }
+         */
+        MachineAllocations: {
+            addresses: string[];
+            /** @description Every port a server holds on this machine, by port. */
+            allocations: components["schemas"]["MachineAllocation"][];
+            /** @description Ports of the ranges no server holds (0 without ranges). */
+            freePorts: number;
+            ranges: components["schemas"]["PortRange"][];
+            reportedAddresses: string[];
         };
         /**
          * @example {
@@ -2789,6 +2941,8 @@ export interface components {
          *       "cpuCount": null,
          *       "memoryBytes": null,
          *       "metrics": null,
+         *       "addresses": [],
+         *       "reportedAddresses": [],
          *       "lastSeenAt": null,
          *       "createdAt": "2026-10-01T18:30:00.000Z",
          *       "updatedAt": "2026-11-24T03:00:00.000Z",
@@ -2805,6 +2959,8 @@ export interface components {
          *     }
          */
         MachineRegistered: {
+            /** @description The addresses its operators gave it (docs/servers.md#ports-and-allocations). */
+            addresses: string[];
             /** @description The agent token, shown only in this answer. */
             agentToken: string;
             agentVersion: string | null;
@@ -2842,6 +2998,8 @@ export interface components {
             } | null;
             name: string;
             os: string | null;
+            /** @description The addresses its agent reported (its network interfaces, loopback aside). */
+            reportedAddresses: string[];
             /** @enum {string} */
             status: "ONLINE" | "OFFLINE";
             /** Format: date-time */
@@ -3074,6 +3232,21 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "01936f0e-0000-7000-8000-000000000001",
+         *       "firstPort": 27000,
+         *       "lastPort": 27999,
+         *       "createdAt": "2026-11-24T03:00:00.000Z"
+         *     }
+         */
+        PortRange: {
+            /** Format: date-time */
+            createdAt: string;
+            firstPort: number;
+            id: string;
+            lastPort: number;
+        };
+        /**
+         * @example {
          *       "id": "01a20f00-0000-7000-8000-00000000000e",
          *       "productName": "VIP (30 days)",
          *       "amount": 9.99,
@@ -3164,6 +3337,47 @@ export interface components {
          *       "templateVersion": 1,
          *       "variables": {},
          *       "secretVariables": {},
+         *       "ports": [
+         *         {
+         *           "name": "game",
+         *           "port": 28015,
+         *           "protocol": "UDP"
+         *         },
+         *         {
+         *           "name": "query",
+         *           "port": 28016,
+         *           "protocol": "UDP"
+         *         },
+         *         {
+         *           "name": "rcon",
+         *           "port": 28017,
+         *           "protocol": "TCP"
+         *         },
+         *         {
+         *           "name": "app",
+         *           "port": 28082,
+         *           "protocol": "TCP"
+         *         }
+         *       ],
+         *       "queryProtocol": null,
+         *       "query": {
+         *         "protocol": "A2S",
+         *         "answering": true,
+         *         "players": 2,
+         *         "playerNames": [
+         *           "Alice",
+         *           "Bob"
+         *         ],
+         *         "maxPlayers": 100,
+         *         "map": "Procedural Map",
+         *         "version": "2590",
+         *         "latencyMs": 0.8,
+         *         "failures": 0,
+         *         "error": null,
+         *         "checkedAt": "2026-11-24T03:00:00.000Z"
+         *       },
+         *       "unresponsiveAfter": 5,
+         *       "restartWhenUnresponsive": false,
          *       "createdAt": "2026-10-01T18:30:00.000Z",
          *       "updatedAt": "2026-11-24T03:00:00.000Z"
          *     }
@@ -3204,7 +3418,13 @@ export interface components {
             /** @description The OS account the server runs as on its machine, as its agent reported it (null: not reported yet). */
             osUser: string | null;
             playersOnline: number;
+            /** @description The named ports the server holds on its machine (game, query, rcon, extras), by name. */
+            ports: components["schemas"]["ServerPort"][];
+            /** @description What the latest query found (null: never queried). */
+            query: components["schemas"]["ServerQuery"] | null;
             queryPort: number;
+            /** @description The server's own query protocol (null: its game's; NONE: never queried). */
+            queryProtocol: ("A2S" | "MINECRAFT" | "TCP" | "NONE") | null;
             rconPort: number;
             /**
              * @description CUSTOM servers: when the server counts as ONLINE. LINE: an output line matches `pattern`; PORT: `port` (default gamePort) accepts a TCP connection; RCON: RCON answers on rconPort; IMMEDIATE: as soon as the process runs. null: RCON (the CUSTOM default).
@@ -3224,6 +3444,8 @@ export interface components {
                 /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                 timeoutSeconds?: number;
             } | null;
+            /** @description An UNRESPONSIVE server is restarted by its crash policy. */
+            restartWhenUnresponsive: boolean;
             /** @description The secret variables that have a value of their own, each as true (their values are never returned); one not listed has none. */
             secretVariables: {
                 [key: string]: boolean;
@@ -3232,7 +3454,7 @@ export interface components {
             /** @description The latest CPU and memory sample, while it runs (null before the first one). */
             stats: components["schemas"]["ServerStats"] | null;
             /** @enum {string} */
-            status: "INSTALLING" | "INSTALL_FAILED" | "OFFLINE" | "STARTING" | "ONLINE" | "STOPPING" | "RESTARTING" | "CRASHED" | "UNKNOWN";
+            status: "INSTALLING" | "INSTALL_FAILED" | "OFFLINE" | "STARTING" | "ONLINE" | "UNRESPONSIVE" | "STOPPING" | "RESTARTING" | "CRASHED" | "UNKNOWN";
             /** @description Why the server is in its status, from its agent: e.g. `command not found: ./RustDedicated`, `exited with code 1`. */
             statusReason: string | null;
             /**
@@ -3257,6 +3479,8 @@ export interface components {
             templateId: string | null;
             /** @description The version of its template its last start ran (a change applies at its next start). */
             templateVersion: number | null;
+            /** @description Failed queries in a row (15 s apart) after which an ONLINE server is UNRESPONSIVE. */
+            unresponsiveAfter: number;
             /** Format: date-time */
             updatedAt: string;
             /** @description Its values of the template's variables (secret ones are never shown: see secretVariables). */
@@ -3333,6 +3557,56 @@ export interface components {
             max: number;
             online: number;
             players: components["schemas"]["OnlinePlayer"][];
+        };
+        /**
+         * @example {
+         *       "name": "game",
+         *       "port": 28015,
+         *       "protocol": "UDP"
+         *     }
+         */
+        ServerPort: {
+            /** @description `game`, `query`, `rcon`, or an extra its game asks for (e.g. Rust’s `app`). */
+            name: string;
+            port: number;
+            /** @enum {string} */
+            protocol: "TCP" | "UDP" | "BOTH";
+        };
+        /**
+         * @example {
+         *       "protocol": "A2S",
+         *       "answering": true,
+         *       "players": 2,
+         *       "playerNames": [
+         *         "Alice",
+         *         "Bob"
+         *       ],
+         *       "maxPlayers": 100,
+         *       "map": "Procedural Map",
+         *       "version": "2590",
+         *       "latencyMs": 0.8,
+         *       "failures": 0,
+         *       "error": null,
+         *       "checkedAt": "2026-11-24T03:00:00.000Z"
+         *     }
+         */
+        ServerQuery: {
+            answering: boolean;
+            /** Format: date-time */
+            checkedAt: string;
+            /** @description Why the latest query failed. */
+            error: string | null;
+            /** @description Failed queries in a row (0 while it answers). */
+            failures: number;
+            latencyMs: number | null;
+            map: string | null;
+            maxPlayers: number | null;
+            /** @description Names of the players online, where the game gives them. */
+            playerNames: string[] | null;
+            players: number | null;
+            /** @enum {string} */
+            protocol: "A2S" | "MINECRAFT" | "TCP";
+            version: string | null;
         };
         /**
          * @example {
@@ -9763,7 +10037,7 @@ export interface operations {
                 page?: number;
                 /** @description Sort field (name, createdAt, status, gameType, playersOnline); a leading - sorts descending. */
                 sort?: string;
-                status?: "INSTALLING" | "INSTALL_FAILED" | "OFFLINE" | "STARTING" | "ONLINE" | "STOPPING" | "RESTARTING" | "CRASHED" | "UNKNOWN";
+                status?: "INSTALLING" | "INSTALL_FAILED" | "OFFLINE" | "STARTING" | "ONLINE" | "UNRESPONSIVE" | "STOPPING" | "RESTARTING" | "CRASHED" | "UNKNOWN";
             };
             header?: never;
             path: {
@@ -9928,7 +10202,8 @@ export interface operations {
                     env?: {
                         [key: string]: string;
                     } | null;
-                    gamePort: number;
+                    /** @description Absent: picked free from the machine’s port ranges (docs/servers.md#ports-and-allocations). */
+                    gamePort?: number;
                     /** @enum {string} */
                     gameType: "MINECRAFT" | "RUST" | "ARK_SURVIVAL_EVOLVED" | "CS2" | "VALHEIM" | "CUSTOM";
                     /** @description CUSTOM servers: the command an INSTALL or UPDATE runs in the server directory (split like a shell command line, not run by a shell). */
@@ -9942,9 +10217,15 @@ export interface operations {
                      */
                     memoryLimitMb?: number | null;
                     name: string;
-                    queryPort: number;
+                    /** @description Extra named ports, explicit (e.g. `{"app": 28082}`); those of its game not given here are picked. */
+                    ports?: {
+                        [key: string]: number;
+                    };
+                    queryPort?: number;
+                    /** @description How the server is queried: A2S, MINECRAFT (Server List Ping), TCP (connect only), NONE; null: its game’s. */
+                    queryProtocol?: ("A2S" | "MINECRAFT" | "TCP" | "NONE") | null;
                     rconPassword?: string;
-                    rconPort: number;
+                    rconPort?: number;
                     /**
                      * @description CUSTOM servers: when the server counts as ONLINE. LINE: an output line matches `pattern`; PORT: `port` (default gamePort) accepts a TCP connection; RCON: RCON answers on rconPort; IMMEDIATE: as soon as the process runs. null: RCON (the CUSTOM default).
                      * @example {
@@ -9963,6 +10244,7 @@ export interface operations {
                         /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                         timeoutSeconds?: number;
                     } | null;
+                    restartWhenUnresponsive?: boolean;
                     startCommand?: string | null;
                     /**
                      * @description CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL.
@@ -9984,6 +10266,11 @@ export interface operations {
                     } | null;
                     /** @description The game template to run (GET /api/v1/templates). Default: the gameType's built-in one (none for CUSTOM). */
                     templateId?: string;
+                    /**
+                     * @description Failed queries in a row after which an ONLINE server is UNRESPONSIVE (default 5).
+                     * @example 5
+                     */
+                    unresponsiveAfter?: number;
                     /** @description Values of the template's variables, by name; each checked against the variable's validation. */
                     variables?: {
                         [key: string]: string;
@@ -12572,6 +12859,244 @@ export interface operations {
             };
         };
     };
+    setMachineAddresses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The addresses players reach this machine at (IPv4, IPv6 or host names), in the order shown.
+                     * @example [
+                     *       "203.0.113.10"
+                     *     ]
+                     */
+                    addresses: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Its allocations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MachineAllocations"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMachineAllocations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its allocations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MachineAllocations"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createMachineInstallCode: {
         parameters: {
             query?: never;
@@ -12721,6 +13246,263 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPortRange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    firstPort: number;
+                    lastPort: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The range */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortRange"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description It overlaps a range of the machine */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "It overlaps a range of the machine",
+                     *       "error": "Conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePortRange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                rangeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
                 };
             };
             /** @description Unauthorized */
@@ -14027,7 +14809,7 @@ export interface operations {
                 page?: number;
                 /** @description Sort field (name, createdAt, status, gameType, playersOnline); a leading - sorts descending. */
                 sort?: string;
-                status?: "INSTALLING" | "INSTALL_FAILED" | "OFFLINE" | "STARTING" | "ONLINE" | "STOPPING" | "RESTARTING" | "CRASHED" | "UNKNOWN";
+                status?: "INSTALLING" | "INSTALL_FAILED" | "OFFLINE" | "STARTING" | "ONLINE" | "UNRESPONSIVE" | "STOPPING" | "RESTARTING" | "CRASHED" | "UNKNOWN";
             };
             header?: never;
             path?: never;
@@ -14174,7 +14956,8 @@ export interface operations {
                     env?: {
                         [key: string]: string;
                     } | null;
-                    gamePort: number;
+                    /** @description Absent: picked free from the machine’s port ranges (docs/servers.md#ports-and-allocations). */
+                    gamePort?: number;
                     /** @enum {string} */
                     gameType: "MINECRAFT" | "RUST" | "ARK_SURVIVAL_EVOLVED" | "CS2" | "VALHEIM" | "CUSTOM";
                     /** @description CUSTOM servers: the command an INSTALL or UPDATE runs in the server directory (split like a shell command line, not run by a shell). */
@@ -14188,9 +14971,15 @@ export interface operations {
                      */
                     memoryLimitMb?: number | null;
                     name: string;
-                    queryPort: number;
+                    /** @description Extra named ports, explicit (e.g. `{"app": 28082}`); those of its game not given here are picked. */
+                    ports?: {
+                        [key: string]: number;
+                    };
+                    queryPort?: number;
+                    /** @description How the server is queried: A2S, MINECRAFT (Server List Ping), TCP (connect only), NONE; null: its game’s. */
+                    queryProtocol?: ("A2S" | "MINECRAFT" | "TCP" | "NONE") | null;
                     rconPassword?: string;
-                    rconPort: number;
+                    rconPort?: number;
                     /**
                      * @description CUSTOM servers: when the server counts as ONLINE. LINE: an output line matches `pattern`; PORT: `port` (default gamePort) accepts a TCP connection; RCON: RCON answers on rconPort; IMMEDIATE: as soon as the process runs. null: RCON (the CUSTOM default).
                      * @example {
@@ -14209,6 +14998,7 @@ export interface operations {
                         /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                         timeoutSeconds?: number;
                     } | null;
+                    restartWhenUnresponsive?: boolean;
                     startCommand?: string | null;
                     /**
                      * @description CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL.
@@ -14230,6 +15020,11 @@ export interface operations {
                     } | null;
                     /** @description The game template to run (GET /api/v1/templates). Default: the gameType's built-in one (none for CUSTOM). */
                     templateId?: string;
+                    /**
+                     * @description Failed queries in a row after which an ONLINE server is UNRESPONSIVE (default 5).
+                     * @example 5
+                     */
+                    unresponsiveAfter?: number;
                     /** @description Values of the template's variables, by name; each checked against the variable's validation. */
                     variables?: {
                         [key: string]: string;
@@ -14621,7 +15416,13 @@ export interface operations {
                      */
                     memoryLimitMb?: number | null;
                     name?: string;
+                    /** @description Extra named ports, explicit (e.g. `{"app": 28082}`); those of its game not given here are picked. */
+                    ports?: {
+                        [key: string]: number;
+                    };
                     queryPort?: number;
+                    /** @description How the server is queried: A2S, MINECRAFT (Server List Ping), TCP (connect only), NONE; null: its game’s. */
+                    queryProtocol?: ("A2S" | "MINECRAFT" | "TCP" | "NONE") | null;
                     rconPassword?: string;
                     rconPort?: number;
                     /**
@@ -14642,6 +15443,7 @@ export interface operations {
                         /** @description How long STARTING may last before the server is CRASHED (default 300, at most 420). */
                         timeoutSeconds?: number;
                     } | null;
+                    restartWhenUnresponsive?: boolean;
                     startCommand?: string | null;
                     /**
                      * @description CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL.
@@ -14662,6 +15464,11 @@ export interface operations {
                         signal?: "SIGINT" | "SIGTERM" | "SIGQUIT" | "SIGHUP" | "SIGUSR1" | "SIGUSR2";
                     } | null;
                     templateId?: string | null;
+                    /**
+                     * @description Failed queries in a row after which an ONLINE server is UNRESPONSIVE (default 5).
+                     * @example 5
+                     */
+                    unresponsiveAfter?: number;
                     /** @description Values to set (the others stay as they are); an empty text sets the default again. */
                     variables?: {
                         [key: string]: string;

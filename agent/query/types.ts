@@ -1,0 +1,21 @@
+/**
+ * What a query of a game server finds (docs/agent.md#query). The protocols are this agent's own small
+ * implementations (no query library: the agent is one bundle and gamedig brings dozens of packages).
+ */
+export type QueryAnswer = {
+  players: number | null;
+  /** Names of the players online, where the game gives them (null: it does not). */
+  playerNames: string[] | null;
+  maxPlayers: number | null;
+  map: string | null;
+  version: string | null;
+  latencyMs: number;
+};
+
+export class QueryError extends Error {}
+
+/** Game text cut to what the service stores: no NUL or other control characters, at most `max` characters. */
+export function cleanText(value: string, max: number): string {
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/[\u0000-\u001f\u007f]|[\ud800-\udfff]/g, '').slice(0, max);
+}

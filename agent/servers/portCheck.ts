@@ -1,0 +1,102 @@
+/**
+ * Before a start, each of a server's ports is bound for a moment as the protocol its game uses (TCP, UDP or both):
+ * a port already taken fails the start with PORT_IN_USE naming the process holding it (found from
+ * /proc/net/{tcp,udp}{,6}: the socket's inode, then the process whose /proc/<pid>/fd links to it), rather than the
+ * game's own bind error later (docs/agent.md#ports).
+ */
+import { createSocket } from 'node:dgram';
+import { readdir, readFile, readlink } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { userInfo } from 'node:os';
+
+export type PortNeed = { name: string; port: number; protocol: 'TCP' | 'UDP' | 'BOTH' };
+
+export class PortInUseError extends Error {
+  readonly code = 'PORT_IN_USE';
+}
+
+/** Whether `port` can be bound as `protocol` on every address; the error code when not. */
+function tryBind(port: number, protocol: 'TCP' | 'UDP'): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    if (protocol === 'TCP') {
+      const server = createServer();
+      server.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+      server.listen({ port, host: '0.0.0.0', exclusive: true }, () => server.close(() => resolve(undefined)));
+    } else {
+      const socket = createSocket({ type: 'udp4' });
+      socket.once('error', (error: NodeJS.ErrnoException) => {
+        socket.close();
+        resolve(error.code ?? error.message);
+      });
+      socket.bind({ port, address: '0.0.0.0', exclusive: true }, () => socket.close(() => resolve(undefined)));
+    }
+  });
+}
+
+type SocketEntry = { inode: string; uid: number };
+
+/** The sockets bound to `port` (TCP: listening) from the kernel's tables. */
+async function socketsOn(port: number, protocol: 'TCP' | 'UDP'): Promise<SocketEntry[]> {
+  const files = protocol === 'TCP' ? ['/proc/net/tcp', '/proc/net/tcp6'] : ['/proc/net/udp', '/proc/net/udp6'];
+  const found: SocketEntry[] = [];
+  for (const file of files) {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields.length < 10) continue;
+      const localPort = Number.parseInt(fields[1]!.split(':')[1] ?? '', 16);
+      if (localPort !== port || (protocol === 'TCP' && fields[3] !== '0A')) continue;
+      found.push({ uid: Number(fields[7]), inode: fields[9]! });
+    }
+  }
+  return found.filter((entry) => entry.inode !== '0');
+}
+
+/** The process holding a socket inode: pid, name and command line (only processes this agent may look into). */
+async function holderOf(inodes: Set<string>): Promise<{ pid: number; name: string; command: string } | undefined> {
+  const pids = (await readdir('/proc').catch(() => [] as string[])).filter((entry) => /^\d+$/.test(entry));
+  for (const pid of pids) {
+    const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
+    for (const fd of fds) {
+      const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (inode && inodes.has(inode)) {
+        const name = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '?')).trim();
+        const command = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0').filter(Boolean).join(' ').slice(0, 200);
+        return { pid: Number(pid), name, command };
+      }
+    }
+  }
+  return undefined;
+}
+
+const userName = (uid: number): string => {
+  try {
+    if (uid === userInfo().uid) return userInfo().username;
+  } catch {
+    // no name for our own uid: fall through
+  }
+  return `uid ${uid}`;
+};
+
+/** Who holds `port`, in words: `pid 1234 (java: java -jar server.jar)`, or what the kernel tables say. */
+export async function describeHolder(port: number, protocol: 'TCP' | 'UDP'): Promise<string> {
+  const sockets = await socketsOn(port, protocol);
+  if (sockets.length === 0) return 'held by a process this agent cannot see';
+  const holder = await holderOf(new Set(sockets.map((socket) => socket.inode)));
+  if (holder) return `held by pid ${holder.pid} (${holder.name}${holder.command ? `: ${holder.command}` : ''}) of ${userName(sockets[0]!.uid)}`;
+  return `held by a process of ${userName(sockets[0]!.uid)} (socket inode ${sockets[0]!.inode})`;
+}
+
+/** Throws PortInUseError for the first of `needs` that cannot be bound, saying who holds it. */
+export async function checkPortsFree(needs: readonly PortNeed[]): Promise<void> {
+  for (const need of needs) {
+    const protocols: ('TCP' | 'UDP')[] = need.protocol === 'BOTH' ? ['TCP', 'UDP'] : [need.protocol];
+    for (const protocol of protocols) {
+      const failure = await tryBind(need.port, protocol);
+      if (failure === undefined) continue;
+      const why = failure === 'EADDRINUSE' ? await describeHolder(need.port, protocol) : `cannot be bound (${failure})`;
+      throw new PortInUseError(`port ${need.port}/${protocol} (its ${need.name} port) is in use: ${why}`);
+    }
+  }
+}
