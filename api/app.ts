@@ -19,6 +19,7 @@ import { installAgentPackageRoutes } from './routes/agentPackage.ts';
 import { installAuthRoutes } from './routes/auth.ts';
 import { installOAuthRoutes } from './routes/oauth.ts';
 import { installAccountRoutes } from './routes/account.ts';
+import { installSshKeyRoutes } from './routes/sshKeys.ts';
 import { installClusterRoutes } from './routes/clusters.ts';
 import { installMemberRoutes } from './routes/members.ts';
 import { installAuditLogRoutes } from './routes/auditLog.ts';
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installAuthRoutes(api, deps);
     installOAuthRoutes(api, deps);
     installAccountRoutes(api, deps);
+    installSshKeyRoutes(api, deps);
     installClusterRoutes(api, deps);
     installMemberRoutes(api, deps);
     installAuditLogRoutes(api, deps);

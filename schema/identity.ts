@@ -36,6 +36,10 @@ export const user = z
     id: z.string(),
     email: z.string(),
     displayName: z.string(),
+    handle: z.string().meta({
+      description: 'Your SFTP name: sign in to a server\'s files as `<handle>.<server short id>` (docs/files.md#sftp). Chosen from your e-mail address.',
+      example: 'alex',
+    }),
     steamId: z.string().nullable(),
     discordId: z.string().nullable(),
     hasPassword: z.boolean().meta({ description: 'Whether the account has a password (one made with Steam or Discord has none until it sets one).' }),

@@ -22,6 +22,12 @@ export const PERMISSIONS = {
   'members.manage': MANAGERS,
   /** Webhooks: their URLs may be secrets (a Discord webhook URL is), so only managers see them. */
   'webhooks.manage': MANAGERS,
+  /** Read a server's files (list, read, download). */
+  'files.read': ['OWNER', 'ADMIN', 'MODERATOR'],
+  /** Change a server's files (write, upload, delete, rename, chmod, extract, pull). */
+  'files.write': MANAGERS,
+  /** Sign in to a server's files over SFTP with an SSH key of one's account (docs/files.md#sftp). */
+  'files.sftp': MANAGERS,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

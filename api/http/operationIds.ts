@@ -38,6 +38,9 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/v1/account/tokens': 'listApiTokens',
   'POST /api/v1/account/tokens': 'createApiToken',
   'DELETE /api/v1/account/tokens/:tokenId': 'revokeApiToken',
+  'GET /api/v1/account/ssh-keys': 'listSshKeys',
+  'POST /api/v1/account/ssh-keys': 'addSshKey',
+  'DELETE /api/v1/account/ssh-keys/:keyId': 'deleteSshKey',
 
   'GET /api/v1/clusters': 'listClusters',
   'POST /api/v1/clusters': 'createCluster',

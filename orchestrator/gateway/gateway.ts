@@ -15,7 +15,9 @@ import type { DatabasePool } from '../../sql/pool.ts';
 import { listen } from '../../sql/listen.ts';
 import type { Logger } from '../../schema/logger.ts';
 import { MAX_FRAME_BYTES } from '../../schema/agentEvents.ts';
-import { AgentSession } from './agentSession.ts';
+import { AgentSession, type SftpGate } from './agentSession.ts';
+import { authenticateSftp, recheckSftpSessions, recordSftpListening } from '../sftp/access.ts';
+import { SftpThrottle } from '../sftp/throttle.ts';
 import { createLiveConsole, type LiveConsole } from '../live/liveConsole.ts';
 import { createLocalRelay, type LiveRelay } from '../live/relay.ts';
 import { createMemoryHistory, type ConsoleHistory } from '../live/consoleHistory.ts';
@@ -68,6 +70,12 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
   });
   const sessions = new Map<string, AgentSession>();
   const open = new Set<AgentSession>();
+  const sftpThrottle = new SftpThrottle();
+  const sftp: SftpGate = {
+    authenticate: (machineId, attempt) => authenticateSftp(options.pool, sftpThrottle, machineId, attempt),
+    recheck: (machineId, checked) => recheckSftpSessions(options.pool, machineId, checked),
+    listening: (machineId, port, fingerprint) => recordSftpListening(options.pool, machineId, port, fingerprint),
+  };
 
   const start = (link: AgentLink) => {
     const session = new AgentSession(link, {
@@ -75,6 +83,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
       players,
       live,
       metrics,
+      sftp,
       logger,
       heartbeatSeconds: options.heartbeatSeconds,
       authTimeoutMs: options.authTimeoutMs,
@@ -150,6 +159,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     if (type === 'servers_changed') await session.sync();
     else if (type === 'job_dispatch' && jobId) await deliver(session, jobId, parsed.data.job ?? null);
     else if (type === 'job_cancel' && jobId) session.send('job:cancel', { jobId });
+    else if (type === 'sftp_recheck' && parsed.data.userId) session.send('sftp:recheck', { userId: parsed.data.userId });
     else if (type === 'token_rotated' || type === 'machine_removed')
       session.close('AUTH_FAILED', type === 'token_rotated' ? 'agent token rotated' : 'machine removed');
   };

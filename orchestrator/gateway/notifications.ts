@@ -19,7 +19,7 @@ export const announcedJob = z.object({
 export type AnnouncedJob = z.infer<typeof announcedJob>;
 
 export const agentNotification = z.object({
-  type: z.enum(['servers_changed', 'token_rotated', 'machine_removed', 'job_dispatch', 'job_cancel', 'session_replaced']),
+  type: z.enum(['servers_changed', 'token_rotated', 'machine_removed', 'job_dispatch', 'job_cancel', 'session_replaced', 'sftp_recheck']),
   machineId: z.string(),
   /** With job_dispatch and job_cancel. */
   jobId: z.string().optional(),
@@ -27,6 +27,8 @@ export const agentNotification = z.object({
   job: announcedJob.nullable().optional(),
   /** With session_replaced: the connection generation that is now current. */
   generation: z.number().optional(),
+  /** With sftp_recheck (sql/functions/gsm_sftp_access_changed.sql): whose SFTP sessions to check again. */
+  userId: z.string().optional(),
 });
 export type AgentNotification = z.infer<typeof agentNotification>;
 
