@@ -42,6 +42,9 @@ const RUN_OPTIONS = {
   user: { type: 'string' },
   'allow-root': { type: 'boolean' },
   'stop-servers-on-exit': { type: 'boolean' },
+  'no-sftp': { type: 'boolean' },
+  'sftp-port': { type: 'string' },
+  'sftp-address': { type: 'string' },
 } as const;
 
 function parse<T extends ParseArgsOptionsConfig>(args: string[], options: T) {
@@ -78,6 +81,9 @@ async function run(args: string[]): Promise<void> {
     user: values.user,
     allowRoot: values['allow-root'],
     stopServersOnExit: values['stop-servers-on-exit'],
+    sftp: values['no-sftp'] ? false : undefined,
+    sftpPort: values['sftp-port'],
+    sftpAddress: values['sftp-address'],
   });
   if (!settings) return fail(`invalid agent settings:\n${errors.map((error) => `  ${error}`).join('\n')}`);
   const { runAgent } = await import('./run.ts');

@@ -33,6 +33,9 @@ import { claimDataDir, hasTraces, removeServer } from './servers/removal.ts';
 import { Supervisors } from './servers/supervisors.ts';
 import { GatewayAddresses } from './connection/gatewayAddresses.ts';
 import { UntilAcked, type Delivery } from './connection/untilAcked.ts';
+import { startSftpService, type SftpService } from './sftp/service.ts';
+import type { SftpFiles } from './sftp/fileSystem.ts';
+import { sftpRecheckEvent } from '../schema/agentEvents.ts';
 
 export { AGENT_VERSION };
 
@@ -254,6 +257,31 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   });
   await jobs.init();
 
+  /** A server's files for SFTP: its file helper, as its account (agent/files/). */
+  async function serverFiles(serverId: string): Promise<SftpFiles & { stop: () => Promise<void> }> {
+    void serverId;
+    throw Object.assign(new Error('server files are not available yet'), { code: 'FAILED' });
+  }
+
+  /** SFTP (docs/files.md#sftp): sign-ins are decided by the service, over this connection. */
+  const sftp: SftpService | undefined = settings.sftp
+    ? await startSftpService({
+        dataDir,
+        port: settings.sftpPort,
+        address: settings.sftpAddress,
+        logger,
+        request: async (event, data) => {
+          const current = socket;
+          if (!authenticated || !current) throw new Error('not connected to the service');
+          return current.timeout(ACK_TIMEOUT_MS).emitWithAck(event, data) as Promise<unknown>;
+        },
+        emit: (event, data) => {
+          if (authenticated) socket?.emit(event, data);
+        },
+        files: (serverId) => serverFiles(serverId),
+      })
+    : undefined;
+
   const jobEvent = z.object({
     jobId: z.uuid(),
     type: z.string().refine((type) => (JOB_TYPES as readonly string[]).includes(type)),
@@ -299,6 +327,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     const deleted = new Set(parsed.data.deleted ?? []);
     for (const [id, supervisor] of [...supervisors.entries()]) {
       if (!wanted.has(id)) {
+        sftp?.closeServer(id);
         supervisors.delete(id);
         await supervisor.dispose().catch((error: unknown) => logger.error({ err: error, serverId: id }, 'could not stop a removed server'));
         if (!deleted.has(id)) logger.warn({ serverId: id }, 'a server no longer listed for this machine (not deleted in the service): stopped, its files kept');
@@ -372,8 +401,14 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       // result it has not acknowledged.
       for (const supervisor of supervisors.values()) supervisor.reportStatus();
       jobs.resendOutbox();
+      sftp?.announce();
       statuses.online();
       results.online();
+    });
+
+    current.on('sftp:recheck', (data: unknown) => {
+      const parsed = sftpRecheckEvent.safeParse(data);
+      if (parsed.success) sftp?.recheck(parsed.data.userId);
     });
 
     current.on('servers:sync', (data: unknown) => {
@@ -434,6 +469,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       logger.info({ servers: supervisors.size }, 'exiting; the game servers keep running');
     }
     authenticated = false;
+    await sftp?.close().catch(() => undefined);
     saveStatus();
     await statusWriting;
     socket?.close();

@@ -45,6 +45,12 @@ export const settingsSchema = z.object({
   serverPidsMax: z.coerce.number().int().min(64, 'expected at least 64').max(4_194_304).default(DEFAULT_PIDS_MAX),
   /** Stop every game server when the agent exits (by default they keep running and the next agent adopts them). */
   stopServersOnExit: flag.default(false),
+  /** Serve SFTP (default on). */
+  sftp: flag.default(true),
+  /** The SFTP service's port (default 2022; 0: any free port, for tests). */
+  sftpPort: z.coerce.number().int().min(0).max(65535).default(2022),
+  /** The address the SFTP service listens on (default every address). */
+  sftpAddress: z.string().min(1).max(255).default('0.0.0.0'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where MINECRAFT installs read the version manifest (default Mojang's). */
   minecraftManifestUrl: z.url({ protocol: /^https?$/, message: 'expected an http(s) URL' }).default(DEFAULT_MANIFEST_URL),
@@ -82,6 +88,9 @@ const fileSchema = z
     allowRoot: z.unknown(),
     serverPidsMax: z.unknown(),
     stopServersOnExit: z.unknown(),
+    sftp: z.unknown(),
+    sftpPort: z.unknown(),
+    sftpAddress: z.unknown(),
     logLevel: z.unknown(),
     minecraftManifestUrl: z.unknown(),
     steamcmdUrl: z.unknown(),
@@ -131,6 +140,9 @@ export function loadSettings(options: SettingsInput, env: NodeJS.ProcessEnv = pr
     allowRoot: env.GSM_ALLOW_ROOT,
     serverPidsMax: env.GSM_SERVER_PIDS_MAX,
     stopServersOnExit: env.GSM_STOP_SERVERS_ON_EXIT,
+    sftp: env.GSM_SFTP,
+    sftpPort: env.GSM_SFTP_PORT,
+    sftpAddress: env.GSM_SFTP_ADDRESS,
     logLevel: env.LOG_LEVEL,
     minecraftManifestUrl: env.GSM_MINECRAFT_MANIFEST_URL ?? env.MINECRAFT_MANIFEST_URL,
     steamcmdUrl: env.GSM_STEAMCMD_URL ?? env.STEAMCMD_URL,

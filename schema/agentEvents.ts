@@ -157,6 +157,20 @@ export const sftpListeningEvent = z
   })
   .strict();
 
+/** A change made over SFTP (for the audit log and the config history); acked once recorded. */
+export const sftpChangedEvent = z
+  .object({
+    userId: uuid,
+    serverId: uuid,
+    action: z.enum(['write', 'delete', 'rename', 'chmod', 'mkdir', 'rmdir']),
+    path: storedText(4096).min(1),
+    toPath: storedText(4096).min(1).optional(),
+    size: byteCount.optional(),
+    mode: z.int().min(0).max(0o7777).optional(),
+  })
+  .strict();
+export type SftpChangedEvent = z.infer<typeof sftpChangedEvent>;
+
 /** service → agent: a user's access changed (member removed, role changed, key deleted): check their sessions now. */
 export const sftpRecheckEvent = z.object({ userId: z.string() });
 
@@ -174,6 +188,7 @@ export const AGENT_EVENTS = {
   'sftp:auth': sftpAuthEvent,
   'sftp:check': sftpCheckEvent,
   'sftp:listening': sftpListeningEvent,
+  'sftp:changed': sftpChangedEvent,
 } as const;
 export type AgentEventName = keyof typeof AGENT_EVENTS;
 

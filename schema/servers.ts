@@ -87,14 +87,16 @@ export const machine = z
     metrics: machineMetrics.nullable(),
     sftp: z
       .object({
-        port: z.int().meta({ description: "The agent's SFTP port (default 2022); connect with `sftp -P <port> <handle>.<server short id>@<machine address>`." }),
+        port: z
+          .int()
+          .meta({ description: "The agent's SFTP port (default 2022); connect with `sftp -P <port> <handle>.<server short id>@<machine address>`." }),
         hostKeyFingerprint: z
           .string()
           .nullable()
           .meta({ description: "SHA256 fingerprint of the agent's ED25519 host key, to compare with what `sftp` shows on the first connection." }),
       })
       .nullable()
-      .meta({ description: 'The SFTP service of the machine\'s agent (docs/files.md#sftp); null until the agent reported it.' }),
+      .meta({ description: "The SFTP service of the machine's agent (docs/files.md#sftp); null until the agent reported it." }),
     lastSeenAt: timestamp.nullable(),
     createdAt: timestamp,
     updatedAt: timestamp,

@@ -141,7 +141,9 @@ export const sshKey = z
     name: z.string(),
     algorithm: z.enum(SSH_KEY_ALGORITHMS),
     bits: z.int(),
-    fingerprint: z.string().meta({ description: 'SHA256 fingerprint as `ssh-keygen -l` prints it.', example: 'SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s' }),
+    fingerprint: z
+      .string()
+      .meta({ description: 'SHA256 fingerprint as `ssh-keygen -l` prints it.', example: 'SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s' }),
     publicKey: z.string().meta({ description: 'The key in OpenSSH form (`<type> <base64>`), without its comment.' }),
     createdAt: timestamp,
     lastUsedAt: timestamp.nullable(),
@@ -156,6 +158,9 @@ export const createSshKeyBody = z
       .string()
       .min(1, 'is required')
       .max(16 * 1024)
-      .meta({ description: 'One OpenSSH public key line: ed25519, ecdsa (nistp256/384/521) or rsa of 2048 bits or more.', example: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE… me@laptop' }),
+      .meta({
+        description: 'One OpenSSH public key line: ed25519, ecdsa (nistp256/384/521) or rsa of 2048 bits or more.',
+        example: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE… me@laptop',
+      }),
   })
   .strict();

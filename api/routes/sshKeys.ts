@@ -28,7 +28,7 @@ export function installSshKeyRoutes(api: Api, deps: AppDeps) {
     method: 'get',
     path: '/api/v1/account/ssh-keys',
     summary: 'List your SSH keys',
-    description: 'The public keys you sign in to servers\' files with over SFTP, newest first. Answers `{ keys }`, like the token list.',
+    description: "The public keys you sign in to servers' files with over SFTP, newest first. Answers `{ keys }`, like the token list.",
     tags: ['Account'],
     auth: 'user',
     responses: { 200: { description: 'Your SSH keys', schema: z.object({ keys: z.array(sshKey) }) } },

@@ -27,6 +27,8 @@ export type SftpGate = {
   authenticate: (machineId: string, attempt: SftpAuthEvent) => Promise<SftpAuthAnswer>;
   recheck: (machineId: string, sessions: z.infer<(typeof AGENT_EVENTS)['sftp:check']>['sessions']) => Promise<SftpCheckAnswer>;
   listening: (machineId: string, port: number, hostKeyFingerprint: string | null) => Promise<void>;
+  /** Records a change made over SFTP; false when the server is not on this machine. */
+  changed: (machineId: string, change: z.infer<(typeof AGENT_EVENTS)['sftp:changed']>) => Promise<boolean>;
 };
 
 export type SessionOptions = {
@@ -375,7 +377,8 @@ export class AgentSession {
           this.#options.logger.error({ err: error, machineId }, 'could not check an SFTP sign-in');
           return { allowed: false as const, reason: 'the service could not check the sign-in now; try again' };
         });
-        if (!answer.allowed) this.#options.logger.info({ machineId, username: attempt.username, address: attempt.address, reason: answer.reason }, 'SFTP sign-in refused');
+        if (!answer.allowed)
+          this.#options.logger.info({ machineId, username: attempt.username, address: attempt.address, reason: answer.reason }, 'SFTP sign-in refused');
         ack?.(answer);
         return;
       }
@@ -385,6 +388,11 @@ export class AgentSession {
         // it cannot have checked for a while).
         ack?.(await this.#options.sftp.recheck(machineId, sessions));
         return;
+      }
+      case 'sftp:changed': {
+        const change = data as z.infer<(typeof AGENT_EVENTS)['sftp:changed']>;
+        if (!(await this.#options.sftp.changed(machineId, change))) return notHere(change.serverId);
+        break;
       }
       case 'sftp:listening': {
         const listening = data as z.infer<(typeof AGENT_EVENTS)['sftp:listening']>;

@@ -16,7 +16,7 @@ import { listen } from '../../sql/listen.ts';
 import type { Logger } from '../../schema/logger.ts';
 import { MAX_FRAME_BYTES } from '../../schema/agentEvents.ts';
 import { AgentSession, type SftpGate } from './agentSession.ts';
-import { authenticateSftp, recheckSftpSessions, recordSftpListening } from '../sftp/access.ts';
+import { authenticateSftp, recheckSftpSessions, recordSftpChange, recordSftpListening } from '../sftp/access.ts';
 import { SftpThrottle } from '../sftp/throttle.ts';
 import { createLiveConsole, type LiveConsole } from '../live/liveConsole.ts';
 import { createLocalRelay, type LiveRelay } from '../live/relay.ts';
@@ -75,6 +75,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     authenticate: (machineId, attempt) => authenticateSftp(options.pool, sftpThrottle, machineId, attempt),
     recheck: (machineId, checked) => recheckSftpSessions(options.pool, machineId, checked),
     listening: (machineId, port, fingerprint) => recordSftpListening(options.pool, machineId, port, fingerprint),
+    changed: (machineId, change) => recordSftpChange(options.pool, machineId, change),
   };
 
   const start = (link: AgentLink) => {

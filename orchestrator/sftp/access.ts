@@ -5,9 +5,18 @@
  * (read, write). Open sessions are checked again the same way, so a removed member, a lowered role or a deleted key
  * ends them.
  */
-import { sql, type CommonQueryMethods } from 'slonik';
+import { sql, type CommonQueryMethods, type DatabasePool } from 'slonik';
+import type { Origin } from '../../schema/origin.ts';
 import { z } from 'zod';
-import { SFTP_USERNAME, type SftpAuthAnswer, type SftpAuthEvent, type SftpCheckAnswer, type SftpPermissions } from '../../schema/agentEvents.ts';
+import { recordAudit } from '../audit.ts';
+import {
+  SFTP_USERNAME,
+  type SftpChangedEvent,
+  type SftpAuthAnswer,
+  type SftpAuthEvent,
+  type SftpCheckAnswer,
+  type SftpPermissions,
+} from '../../schema/agentEvents.ts';
 import { can, ROLES, type Role } from '../../schema/roles.ts';
 import { checkSshKeyBlob, SshKeyError, sshFingerprint } from '../../schema/sshKeys.ts';
 import { SFTP_ADDRESS_BUCKET, SFTP_USERNAME_BUCKET, type SftpThrottle } from './throttle.ts';
@@ -105,4 +114,21 @@ export async function recordSftpListening(connection: CommonQueryMethods, machin
   await connection.query(sql.unsafe`
     UPDATE machines SET sftp_port = ${port}, sftp_host_key_fingerprint = ${hostKeyFingerprint}
      WHERE id = ${machineId} AND (sftp_port IS DISTINCT FROM ${port} OR sftp_host_key_fingerprint IS DISTINCT FROM ${hostKeyFingerprint})`);
+}
+
+/**
+ * A change made over SFTP, in the audit log of the server's cluster as the user's doing (`file.<action>` on the
+ * server). False when the server is not on this machine or the user is not a member of its cluster.
+ */
+export async function recordSftpChange(pool: DatabasePool, machineId: string, change: SftpChangedEvent): Promise<boolean> {
+  return pool.transaction(async (tx) => {
+    const found = await tx.maybeOne(sql.type(z.object({ clusterId: z.string(), name: z.string() }))`
+      SELECT s.cluster_id AS "clusterId", u.display_name AS name
+        FROM servers s JOIN cluster_members cm ON cm.cluster_id = s.cluster_id JOIN users u ON u.id = cm.user_id
+       WHERE s.id = ${change.serverId} AND s.machine_id = ${machineId} AND u.id = ${change.userId}`);
+    if (!found) return false;
+    const origin: Origin = { actor: { kind: 'USER', id: change.userId, name: found.name }, userId: change.userId, ip: null, requestId: null };
+    await recordAudit(tx, origin, { clusterId: found.clusterId, action: `file.${change.action}`, target: { type: 'server', id: change.serverId } });
+    return true;
+  });
 }
