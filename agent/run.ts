@@ -269,6 +269,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
         dataDir,
         port: settings.sftpPort,
         address: settings.sftpAddress,
+        recheckMs: settings.sftpRecheckMs,
         logger,
         request: async (event, data) => {
           const current = socket;

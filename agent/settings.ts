@@ -49,6 +49,8 @@ export const settingsSchema = z.object({
   sftp: flag.default(true),
   /** The SFTP service's port (default 2022; 0: any free port, for tests). */
   sftpPort: z.coerce.number().int().min(0).max(65535).default(2022),
+  /** How often open SFTP sessions are checked again with the service (default 15 s; changes are also pushed at once). */
+  sftpRecheckMs: z.coerce.number().int().min(500).max(600_000).default(15_000),
   /** The address the SFTP service listens on (default every address). */
   sftpAddress: z.string().min(1).max(255).default('0.0.0.0'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -91,6 +93,7 @@ const fileSchema = z
     sftp: z.unknown(),
     sftpPort: z.unknown(),
     sftpAddress: z.unknown(),
+    sftpRecheckMs: z.unknown(),
     logLevel: z.unknown(),
     minecraftManifestUrl: z.unknown(),
     steamcmdUrl: z.unknown(),
@@ -143,6 +146,7 @@ export function loadSettings(options: SettingsInput, env: NodeJS.ProcessEnv = pr
     sftp: env.GSM_SFTP,
     sftpPort: env.GSM_SFTP_PORT,
     sftpAddress: env.GSM_SFTP_ADDRESS,
+    sftpRecheckMs: env.GSM_SFTP_RECHECK_MS,
     logLevel: env.LOG_LEVEL,
     minecraftManifestUrl: env.GSM_MINECRAFT_MANIFEST_URL ?? env.MINECRAFT_MANIFEST_URL,
     steamcmdUrl: env.GSM_STEAMCMD_URL ?? env.STEAMCMD_URL,

@@ -36,8 +36,9 @@ async function bundle(): Promise<{ code: Buffer; packages: string[] }> {
     // The bundled packages' licences ship whole in THIRD_PARTY_LICENSES.md instead of as scattered comments.
     legalComments: 'none',
     metafile: true,
-    // ws's optional native helpers, required inside try/catch.
-    external: ['bufferutil', 'utf-8-validate'],
+    // Optional native helpers, each required inside try/catch, so the bundle runs on their pure JavaScript fallbacks:
+    // ws's, and ssh2's (its crypto binding and cpu-features, used only to order ciphers by the CPU's features).
+    external: ['bufferutil', 'utf-8-validate', 'cpu-features', '*.node'],
     banner: {
       js: "#!/usr/bin/env node\nimport { createRequire as __gsmCreateRequire } from 'node:module';\nconst require = __gsmCreateRequire(import.meta.url);",
     },
