@@ -9,6 +9,7 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { AGENT_VERSION } from './version.ts';
 import { DEFAULT_CONFIG_PATH, TOKEN_PATTERN, loadSettings, readConfigFile, settingsSchema } from './settings.ts';
 import { DEFAULT_DATA_DIR, install, uninstall } from './install/systemUnit.ts';
+import { runFileHelper } from './files/helperMain.ts';
 
 const USAGE = `gsm-agent ${AGENT_VERSION}: runs game servers on this machine for the game server manager.
 
@@ -298,6 +299,10 @@ switch (command) {
     break;
   case 'status':
     await statusCommand(rest);
+    break;
+  case '__files-helper':
+    // The file helper (agent/files/): the agent starts it as a server's account; not a command for people.
+    await runFileHelper(rest[0] ?? '', rest[1] ?? '[]').catch((error: unknown) => fail(`file helper: ${(error as Error).message}`, 1));
     break;
   default:
     if (command === undefined || command.startsWith('-')) await run(process.argv.slice(2));
