@@ -21,7 +21,7 @@ import { createLogger } from '../schema/logger.ts';
 import { authenticatedEvent, errorEvent, serversSyncEvent } from '../schema/agentEvents.ts';
 import { ProcessRuntime } from './runtime/processRuntime.ts';
 import { ServerSupervisor, rememberedServer, runDirOf, type SupervisorOptions } from './servers/serverSupervisor.ts';
-import { Accounts, checkDataDirPath } from './servers/accounts.ts';
+import { Accounts, checkDataDirPath, prepareServerDir } from './servers/accounts.ts';
 import { Cgroups } from './runtime/cgroups.ts';
 import type { AgentSettings } from './settings.ts';
 import { createMetricsSampler } from './machineMetrics.ts';
@@ -35,6 +35,8 @@ import { GatewayAddresses } from './connection/gatewayAddresses.ts';
 import { UntilAcked, type Delivery } from './connection/untilAcked.ts';
 import { startSftpService, type SftpService } from './sftp/service.ts';
 import type { SftpFiles } from './sftp/fileSystem.ts';
+import { FileHelper, FileOpError } from './files/fileHelper.ts';
+import { denyListOf } from './sftp/denyList.ts';
 import { sftpRecheckEvent } from '../schema/agentEvents.ts';
 
 export { AGENT_VERSION };
@@ -257,10 +259,21 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   });
   await jobs.init();
 
-  /** A server's files for SFTP: its file helper, as its account (agent/files/). */
+  /**
+   * A server's files for an SFTP session: a file helper of its own (agent/files/), running as the server's account
+   * (the directory is made as a start would, when the server never ran), with the server's deny list.
+   */
   async function serverFiles(serverId: string): Promise<SftpFiles & { stop: () => Promise<void> }> {
-    void serverId;
-    throw Object.assign(new Error('server files are not available yet'), { code: 'FAILED' });
+    const supervisor = supervisors.get(serverId);
+    if (!supervisor) throw new FileOpError('NOT_FOUND', 'this server is not on this machine');
+    const account = await accounts.forServer(serverId);
+    if (account) await prepareServerDir(supervisor.dir, account);
+    else await mkdir(supervisor.dir, { recursive: true });
+    return FileHelper.start({
+      root: supervisor.dir,
+      ...(account ? { runAs: { uid: account.uid, gid: account.gid } } : {}),
+      deny: denyListOf(supervisor.config),
+    });
   }
 
   /** SFTP (docs/files.md#sftp): sign-ins are decided by the service, over this connection. */

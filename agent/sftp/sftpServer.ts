@@ -245,6 +245,8 @@ export class SftpServer {
       changed: (change) => this.#options.changed?.({ ...change, userId: session.userId, serverId: session.serverId }),
     });
     session.systems.add(system);
+    // The client is done (EOF, as `sftp` sends on exit): the channel closes, as sshd's does when sftp-server exits.
+    stream.on('end', () => stream.end());
     stream.on('close', () => {
       session.systems.delete(system);
       void system.end();
