@@ -40,7 +40,8 @@ async function bundle(): Promise<{ code: Buffer; packages: string[] }> {
     // ws's, and ssh2's (its crypto binding and cpu-features, used only to order ciphers by the CPU's features).
     external: ['bufferutil', 'utf-8-validate', 'cpu-features', '*.node'],
     banner: {
-      js: "#!/usr/bin/env node\nimport { createRequire as __gsmCreateRequire } from 'node:module';\nconst require = __gsmCreateRequire(import.meta.url);",
+      // `__dirname` and `__filename` for the CommonJS dependencies that read them (ssh2's WebAssembly Poly1305 loader).
+      js: "#!/usr/bin/env node\nimport { createRequire as __gsmCreateRequire } from 'node:module';\nimport { dirname as __gsmDirname } from 'node:path';\nimport { fileURLToPath as __gsmFileURLToPath } from 'node:url';\nconst require = __gsmCreateRequire(import.meta.url);\nconst __filename = __gsmFileURLToPath(import.meta.url);\nconst __dirname = __gsmDirname(__filename);",
     },
     logLevel: 'silent',
   });

@@ -7,7 +7,8 @@
  * user name (then even the right key is refused for a while).
  */
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +19,8 @@ import { body, json } from '../support/app.ts';
 import { addMember, signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { createWorld, type World } from '../support/world.ts';
-import type { AgentProcess } from '../support/agentProcess.ts';
+import { createFakeServer, registerMachine, type AgentProcess } from '../support/agentProcess.ts';
+import { buildAgentPackage } from '../../api/agentPackage.ts';
 import { until } from '../support/wait.ts';
 import { sshFingerprint } from '../../schema/sshKeys.ts';
 
@@ -217,4 +219,95 @@ test.serial('refused attempts are throttled per user name: past the budget even 
   const session = await connect(other.username, other.key.privateKey);
   session.client.end();
   await session.closed;
+});
+
+const put = (client: InstanceType<typeof Client>, path: string, data: string) =>
+  new Promise<void>((resolve, reject) =>
+    client.sftp((error, sftp) => (error ? reject(error) : sftp.writeFile(path, data, (writeError) => (writeError ? reject(writeError) : resolve())))),
+  );
+const get = (client: InstanceType<typeof Client>, path: string) =>
+  new Promise<string>((resolve, reject) =>
+    client.sftp((error, sftp) =>
+      error ? reject(error) : sftp.readFile(path, (readError, data) => (readError ? reject(readError) : resolve(data.toString()))),
+    ),
+  );
+
+test.serial('through the real agent: a file copied in and out; each change is in the cluster’s audit log as the user’s', async (t) => {
+  const { user, key, username } = await member('ADMIN');
+  const session = await connect(username, key.privateKey);
+  await put(session.client, '/server.properties', 'motd=over sftp\n');
+  t.is(await get(session.client, '/server.properties'), 'motd=over sftp\n');
+  t.true((await readdir(session.client)).includes('server.properties'));
+  t.is(await readFile(join(agents[0]!.dataDir, 'servers', world.serverId, 'server.properties'), 'utf8'), 'motd=over sftp\n');
+  session.client.end();
+  await session.closed;
+  await until(
+    async () =>
+      (
+        await app.pool.anyFirst(sql.type(z.object({ action: z.string() }))`
+        SELECT action FROM audit_log WHERE cluster_id = ${world.clusterId} AND actor_id = ${user.id} AND target_id = ${world.serverId}`)
+      ).includes('file.write'),
+    'the write is audited',
+  );
+  t.pass();
+});
+
+test.serial('the packed agent under Node.js 20 serves SFTP (ssh2 bundled as pure JavaScript)', async (t) => {
+  const NODE20 = process.env.GSM_TEST_NODE20 ?? '/usr/bin/node';
+  if (!(await stat(NODE20).catch(() => undefined))) return t.fail(`${NODE20} is missing`);
+  const pkg = await buildAgentPackage();
+  const unpacked = await mkdtemp(join(tmpdir(), 'gsm-sftp-pkg-'));
+  execFileSync('tar', ['-xzf', '-', '-C', unpacked], { input: pkg.tgz });
+  const registered = await registerMachine(app, owner);
+  const fake = await createFakeServer(app, owner, registered.clusterId, registered.machineId);
+  const packed = { ...registered, serverId: fake.id };
+  const child = spawn(
+    NODE20,
+    [
+      join(unpacked, 'package', 'gsm-agent.mjs'),
+      'run',
+      '--url',
+      app.url,
+      '--machine-id',
+      packed.machineId,
+      '--data-dir',
+      join(unpacked, 'data'),
+      '--allow-root',
+      '--stop-servers-on-exit',
+      '--sftp-port',
+      '0',
+      '--sftp-address',
+      '127.0.0.1',
+    ],
+    { env: { PATH: process.env.PATH, GSM_AGENT_TOKEN: registered.token }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const lines: string[] = [];
+  createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
+  createInterface({ input: child.stderr }).on('line', (line) => lines.push(line));
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  t.teardown(async () => {
+    child.kill('SIGTERM');
+    await exited;
+    await rm(unpacked, { recursive: true, force: true });
+  });
+  let sftp: { port: number; hostKeyFingerprint: string } | null = null;
+  await until(async () => {
+    sftp = (await body(await app.request(`/api/v1/machines/${packed.machineId}`, { headers: owner.auth }))).sftp;
+    return sftp !== null;
+  }, 'the packed agent reports SFTP');
+  const key = await keygen();
+  await addKey(owner, key.line);
+  const previous = sftpPort;
+  sftpPort = sftp!.port;
+  try {
+    const session = await connect(`${await handleOf(owner)}.${shortId(packed.serverId)}`, key.privateKey);
+    t.is(session.hostKey, sftp!.hostKeyFingerprint);
+    await put(session.client, '/from-node20.txt', 'hello');
+    t.is(await get(session.client, '/from-node20.txt'), 'hello');
+    session.client.end();
+    await session.closed;
+  } finally {
+    sftpPort = previous;
+  }
+  t.true(lines.some((line) => line.includes('SFTP listening')));
 });
