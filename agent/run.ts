@@ -276,7 +276,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     });
   }
 
-  /** SFTP (docs/files.md#sftp): sign-ins are decided by the service, over this connection. */
+  /** SFTP (docs/sftp.md): sign-ins are decided by the service, over this connection. */
   const sftp: SftpService | undefined = settings.sftp
     ? await startSftpService({
         dataDir,

@@ -99,7 +99,7 @@ export const jobResultEvent = z
 
 export const consoleEvent = z.object({ serverId: uuid, lines: z.array(z.string().max(8192)).max(500), at: iso }).strict();
 
-// ---- SFTP (docs/files.md#sftp): the agent serves it, the service decides who may sign in
+// ---- SFTP (docs/sftp.md): the agent serves it, the service decides who may sign in
 
 /** SFTP user names: `<handle>.<server short id>` (the last 8 hex digits of the server's id) or `<handle>.<server id>`. */
 export const SFTP_USERNAME = /^([a-z0-9][a-z0-9_-]{0,31})\.([0-9a-f]{8}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;

@@ -37,7 +37,7 @@ export const user = z
     email: z.string(),
     displayName: z.string(),
     handle: z.string().meta({
-      description: "Your SFTP name: sign in to a server's files as `<handle>.<server short id>` (docs/files.md#sftp). Chosen from your e-mail address.",
+      description: "Your SFTP name: sign in to a server's files as `<handle>.<server short id>` (docs/sftp.md). Chosen from your e-mail address.",
       example: 'alex',
     }),
     steamId: z.string().nullable(),

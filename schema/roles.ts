@@ -26,7 +26,7 @@ export const PERMISSIONS = {
   'files.read': ['OWNER', 'ADMIN', 'MODERATOR'],
   /** Change a server's files (write, upload, delete, rename, chmod, extract, pull). */
   'files.write': MANAGERS,
-  /** Sign in to a server's files over SFTP with an SSH key of one's account (docs/files.md#sftp). */
+  /** Sign in to a server's files over SFTP with an SSH key of one's account (docs/sftp.md). */
   'files.sftp': MANAGERS,
 } as const satisfies Record<string, readonly Role[]>;
 

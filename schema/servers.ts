@@ -96,7 +96,7 @@ export const machine = z
           .meta({ description: "SHA256 fingerprint of the agent's ED25519 host key, to compare with what `sftp` shows on the first connection." }),
       })
       .nullable()
-      .meta({ description: "The SFTP service of the machine's agent (docs/files.md#sftp); null until the agent reported it." }),
+      .meta({ description: "The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it." }),
     lastSeenAt: timestamp.nullable(),
     createdAt: timestamp,
     updatedAt: timestamp,

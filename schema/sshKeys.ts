@@ -1,5 +1,5 @@
 /**
- * SSH public keys that users register for SFTP (docs/files.md#sftp): the OpenSSH one-line form
+ * SSH public keys that users register for SFTP (docs/sftp.md): the OpenSSH one-line form
  * (`ssh-ed25519 AAAA… comment`), checked down to the key itself (the point is on its curve, the RSA modulus has at
  * least 2048 bits) and fingerprinted as OpenSSH prints it (`SHA256:…`). Shared by the API (registration) and the
  * service's SFTP authentication (the key an agent was shown).

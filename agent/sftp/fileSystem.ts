@@ -1,5 +1,5 @@
 /**
- * One SFTP subsystem's requests (docs/files.md#sftp), each carried out by the server's file helper (agent/files/: a
+ * One SFTP subsystem's requests (docs/sftp.md), each carried out by the server's file helper (agent/files/: a
  * process running as the server's account, with the path checks and the deny list). What SFTP adds on top:
  *
  * - paths are the client's view, `/` being the server's directory; `..` is resolved lexically and a path that would

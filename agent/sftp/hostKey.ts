@@ -1,5 +1,5 @@
 /**
- * The SFTP service's host key (docs/files.md#sftp): an ED25519 key made on first start (or by `gsm-agent install`)
+ * The SFTP service's host key (docs/sftp.md): an ED25519 key made on first start (or by `gsm-agent install`)
  * in `<data-dir>/sftp/host_ed25519_key`, mode 0600, in the agent's own folder (0700). Its SHA256 fingerprint is what
  * `sftp` shows on a first connection, and what the service shows on the machine's record to compare it with.
  */

@@ -1,5 +1,5 @@
 /**
- * The agent's SFTP service as agent/run.ts starts it (docs/files.md#sftp): the host key, the server, and the questions
+ * The agent's SFTP service as agent/run.ts starts it (docs/sftp.md): the host key, the server, and the questions
  * it asks the service over the agent's connection (`sftp:auth`, `sftp:check`) and what it tells it (`sftp:listening`,
  * `sftp:changed`). A port already taken is logged and SFTP stays off: the agent still runs its servers.
  */

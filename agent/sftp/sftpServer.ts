@@ -1,5 +1,5 @@
 /**
- * The agent's SFTP service (docs/files.md#sftp), on the `ssh2` package's server (pure JavaScript here: its optional
+ * The agent's SFTP service (docs/sftp.md), on the `ssh2` package's server (pure JavaScript here: its optional
  * native parts are left out of the agent's bundle).
  *
  * - Sign-in by public key only; the user name is `<handle>.<server short id>`. The service decides (`authenticate`,

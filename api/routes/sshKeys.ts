@@ -1,5 +1,5 @@
 /**
- * SSH public keys on the signed-in user's account, for SFTP (docs/files.md#sftp). Added and deleted only from a
+ * SSH public keys on the signed-in user's account, for SFTP (docs/sftp.md). Added and deleted only from a
  * session (as API tokens): a stolen API token must not add a way in that outlives it.
  */
 import { z } from 'zod';

@@ -39,7 +39,7 @@ export type SessionOptions = {
   live: LiveConsole;
   /** Per-minute history of servers' and machines' figures. */
   metrics?: MetricsRecorder;
-  /** SFTP sign-ins (docs/files.md#sftp). */
+  /** SFTP sign-ins (docs/sftp.md). */
   sftp: SftpGate;
   logger: Logger;
   heartbeatSeconds: number;

@@ -1,5 +1,5 @@
 /**
- * Who may sign in to a server's files over SFTP (docs/files.md#sftp). The agent serves SFTP; the service decides, over
+ * Who may sign in to a server's files over SFTP (docs/sftp.md). The agent serves SFTP; the service decides, over
  * the agent's connection: the user named `<handle>.<server short id>` must be a member of the server's cluster with
  * `files.sftp`, and the key offered one of the SSH keys on their account. The answer carries what the user may do
  * (read, write). Open sessions are checked again the same way, so a removed member, a lowered role or a deleted key

@@ -1,5 +1,5 @@
 /**
- * The SSH public keys on a user's account (docs/files.md#sftp): listed, added (checked and fingerprinted, one key once
+ * The SSH public keys on a user's account (docs/sftp.md): listed, added (checked and fingerprinted, one key once
  * per account, at most MAX_SSH_KEYS), deleted. Adding and deleting are audited; deleting one ends the SFTP sessions
  * it opened within seconds (sql/functions/gsm_sftp_access_changed.sql tells their agents).
  */

@@ -1,5 +1,5 @@
 /**
- * The throttle on SFTP sign-ins (docs/files.md#sftp), as sign-in's (docs/access.md, "Rate limits"): token buckets per
+ * The throttle on SFTP sign-ins (docs/sftp.md), as sign-in's (docs/access.md, "Rate limits"): token buckets per
  * client address (every attempt) and per user name (refused attempts only, so a user signing in often is never
  * refused; but once its budget is spent even the right key is refused until a token refills). Held by the
  * orchestrator process that holds the agent's connection: every attempt on a machine's SFTP port reaches the service

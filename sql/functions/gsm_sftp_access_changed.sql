@@ -1,4 +1,4 @@
--- SFTP access ends within seconds when a member is removed, a role lowered or a key deleted (docs/files.md#sftp): each
+-- SFTP access ends within seconds when a member is removed, a role lowered or a key deleted (docs/sftp.md): each
 -- such change tells the agents that may hold that user's open SFTP sessions to check them again now
 -- (`sftp_recheck` on the agents' channel, delivered when the change commits). A trigger, so no path that ends a
 -- membership (leave, removal, a deleted cluster or user) or deletes a key can forget it.

@@ -1,4 +1,4 @@
--- Every user has a handle, the first part of its SFTP user name (`<handle>.<server short id>`, docs/files.md#sftp):
+-- Every user has a handle, the first part of its SFTP user name (`<handle>.<server short id>`, docs/sftp.md):
 -- chosen here from the e-mail address when none is given, whichever path creates the user (registration, an
 -- invitation, Steam or Discord, `npm run admin`). The lock makes concurrent registrations choose one at a time, so
 -- two never pick the same name and one fails on the unique index.

@@ -1,4 +1,4 @@
--- SFTP (docs/files.md#sftp): users register SSH public keys on their account, and sign in to a server's files as
+-- SFTP (docs/sftp.md): users register SSH public keys on their account, and sign in to a server's files as
 -- `<handle>.<server short id>`. The handle is the user's SFTP name: lower-case, unique, chosen for a new user from the
 -- e-mail address (sql/functions/gsm_users_handle.sql), here for the users that already exist.
 ALTER TABLE users ADD COLUMN handle text;

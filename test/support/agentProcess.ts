@@ -47,7 +47,7 @@ export async function startAgent(options: {
       '500',
       ...(options.keepServers ? [] : ['--stop-servers-on-exit']),
       ...(options.accounts ? [] : ['--allow-root']),
-      // SFTP on a free port of the loopback only: test agents run side by side (docs/files.md#sftp).
+      // SFTP on a free port of the loopback only: test agents run side by side (docs/sftp.md).
       '--sftp-port',
       '0',
       '--sftp-address',

@@ -19,11 +19,13 @@ type Error struct {
 
 // User: the User record.
 type User struct {
-	ID          string  `json:"id"`
-	Email       string  `json:"email"`
-	DisplayName string  `json:"displayName"`
-	SteamID     *string `json:"steamId"`
-	DiscordID   *string `json:"discordId"`
+	ID          string `json:"id"`
+	Email       string `json:"email"`
+	DisplayName string `json:"displayName"`
+	// Your SFTP name: sign in to a server's files as `<handle>.<server short id>` (docs/sftp.md). Chosen from your e-mail address.
+	Handle    string  `json:"handle"`
+	SteamID   *string `json:"steamId"`
+	DiscordID *string `json:"discordId"`
 	// Whether the account has a password (one made with Steam or Discord has none until it sets one).
 	HasPassword bool `json:"hasPassword"`
 	// One of FREE, PRO, ENTERPRISE.
@@ -75,6 +77,23 @@ type TokenCreated struct {
 	// The secret, shown only in this answer.
 	Token  string `json:"token"`
 	UserID string `json:"userId"`
+}
+
+// SshKey: the SshKey record.
+type SshKey struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// One of ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256, ecdsa-sha2-nistp384, ecdsa-sha2-nistp521.
+	Algorithm string `json:"algorithm"`
+	Bits      int64  `json:"bits"`
+	// SHA256 fingerprint as `ssh-keygen -l` prints it.
+	Fingerprint string `json:"fingerprint"`
+	// The key in OpenSSH form (`<type> <base64>`), without its comment.
+	PublicKey string `json:"publicKey"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+	// RFC 3339 time.
+	LastUsedAt *string `json:"lastUsedAt"`
 }
 
 // ClusterCounts: the ClusterCounts record.
@@ -200,6 +219,14 @@ type MachineMetrics struct {
 	At string `json:"at"`
 }
 
+// MachineSftp: The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it.
+type MachineSftp struct {
+	// The agent's SFTP port (default 2022); connect with `sftp -P <port> <handle>.<server short id>@<machine address>`.
+	Port int64 `json:"port"`
+	// SHA256 fingerprint of the agent's ED25519 host key, to compare with what `sftp` shows on the first connection.
+	HostKeyFingerprint *string `json:"hostKeyFingerprint"`
+}
+
 // Machine: the Machine record.
 type Machine struct {
 	ID        string `json:"id"`
@@ -213,6 +240,8 @@ type Machine struct {
 	CPUCount     *int64          `json:"cpuCount"`
 	MemoryBytes  *float64        `json:"memoryBytes"`
 	Metrics      *MachineMetrics `json:"metrics"`
+	// The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it.
+	Sftp *MachineSftp `json:"sftp"`
 	// RFC 3339 time.
 	LastSeenAt *string `json:"lastSeenAt"`
 	// RFC 3339 time.
@@ -228,6 +257,14 @@ type MachineRegisteredMetrics struct {
 	DiskUsedBytes   float64 `json:"diskUsedBytes"`
 	// RFC 3339 time.
 	At string `json:"at"`
+}
+
+// MachineRegisteredSftp: The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it.
+type MachineRegisteredSftp struct {
+	// The agent's SFTP port (default 2022); connect with `sftp -P <port> <handle>.<server short id>@<machine address>`.
+	Port int64 `json:"port"`
+	// SHA256 fingerprint of the agent's ED25519 host key, to compare with what `sftp` shows on the first connection.
+	HostKeyFingerprint *string `json:"hostKeyFingerprint"`
 }
 
 // MachineRegisteredConnect: the MachineRegisteredConnect record.
@@ -262,6 +299,8 @@ type MachineRegistered struct {
 	CPUCount     *int64                    `json:"cpuCount"`
 	MemoryBytes  *float64                  `json:"memoryBytes"`
 	Metrics      *MachineRegisteredMetrics `json:"metrics"`
+	// The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it.
+	Sftp *MachineRegisteredSftp `json:"sftp"`
 	// RFC 3339 time.
 	LastSeenAt *string `json:"lastSeenAt"`
 	// RFC 3339 time.

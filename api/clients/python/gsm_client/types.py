@@ -45,6 +45,7 @@ _UserRequired = TypedDict(
         "id": str,
         "email": str,
         "displayName": str,
+        "handle": str,
         "steamId": Optional[str],
         "discordId": Optional[str],
         "hasPassword": bool,
@@ -57,6 +58,7 @@ _UserRequired = TypedDict(
 class User(_UserRequired):
     """The User record.
 
+    handle: Your SFTP name: sign in to a server's files as `<handle>.<server short id>` (docs/sftp.md). Chosen from your e-mail address.
     hasPassword: Whether the account has a password (one made with Steam or Discord has none until it sets one)."""
 
 
@@ -127,6 +129,28 @@ class TokenCreated(_TokenCreatedRequired):
     """The TokenCreated record.
 
     token: The secret, shown only in this answer."""
+
+
+_SshKeyRequired = TypedDict(
+    "_SshKeyRequired",
+    {
+        "id": str,
+        "name": str,
+        "algorithm": Literal["ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521"],
+        "bits": int,
+        "fingerprint": str,
+        "publicKey": str,
+        "createdAt": str,
+        "lastUsedAt": Optional[str],
+    },
+)
+
+
+class SshKey(_SshKeyRequired):
+    """The SshKey record.
+
+    fingerprint: SHA256 fingerprint as `ssh-keygen -l` prints it.
+    publicKey: The key in OpenSSH form (`<type> <base64>`), without its comment."""
 
 
 _ClusterCountsRequired = TypedDict(
@@ -307,6 +331,22 @@ class MachineMetrics(_MachineMetricsRequired):
     """The MachineMetrics record."""
 
 
+_MachineSftpRequired = TypedDict(
+    "_MachineSftpRequired",
+    {
+        "port": int,
+        "hostKeyFingerprint": Optional[str],
+    },
+)
+
+
+class MachineSftp(_MachineSftpRequired):
+    """The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it.
+
+    port: The agent's SFTP port (default 2022); connect with `sftp -P <port> <handle>.<server short id>@<machine address>`.
+    hostKeyFingerprint: SHA256 fingerprint of the agent's ED25519 host key, to compare with what `sftp` shows on the first connection."""
+
+
 _MachineRequired = TypedDict(
     "_MachineRequired",
     {
@@ -320,6 +360,7 @@ _MachineRequired = TypedDict(
         "cpuCount": Optional[int],
         "memoryBytes": Optional[float],
         "metrics": Optional[MachineMetrics],
+        "sftp": Optional[MachineSftp],
         "lastSeenAt": Optional[str],
         "createdAt": str,
         "updatedAt": str,
@@ -328,7 +369,9 @@ _MachineRequired = TypedDict(
 
 
 class Machine(_MachineRequired):
-    """The Machine record."""
+    """The Machine record.
+
+    sftp: The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it."""
 
 
 _MachineRegisteredMetricsRequired = TypedDict(
@@ -344,6 +387,22 @@ _MachineRegisteredMetricsRequired = TypedDict(
 
 class MachineRegisteredMetrics(_MachineRegisteredMetricsRequired):
     """The MachineRegisteredMetrics record."""
+
+
+_MachineRegisteredSftpRequired = TypedDict(
+    "_MachineRegisteredSftpRequired",
+    {
+        "port": int,
+        "hostKeyFingerprint": Optional[str],
+    },
+)
+
+
+class MachineRegisteredSftp(_MachineRegisteredSftpRequired):
+    """The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it.
+
+    port: The agent's SFTP port (default 2022); connect with `sftp -P <port> <handle>.<server short id>@<machine address>`.
+    hostKeyFingerprint: SHA256 fingerprint of the agent's ED25519 host key, to compare with what `sftp` shows on the first connection."""
 
 
 _MachineRegisteredConnectRequired = TypedDict(
@@ -393,6 +452,7 @@ _MachineRegisteredRequired = TypedDict(
         "cpuCount": Optional[int],
         "memoryBytes": Optional[float],
         "metrics": Optional[MachineRegisteredMetrics],
+        "sftp": Optional[MachineRegisteredSftp],
         "lastSeenAt": Optional[str],
         "createdAt": str,
         "updatedAt": str,
@@ -406,6 +466,7 @@ _MachineRegisteredRequired = TypedDict(
 class MachineRegistered(_MachineRegisteredRequired):
     """The MachineRegistered record.
 
+    sftp: The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it.
     agentToken: The agent token, shown only in this answer."""
 
 
@@ -1519,4 +1580,4 @@ class Event(_EventRequired):
     id: Cursor: sorts as a string in the order events must be read"""
 
 
-__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "ServerStats", "ServerReady", "ServerStop", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "BanPlayer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]
+__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "SshKey", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "MachineSftp", "Machine", "MachineRegisteredMetrics", "MachineRegisteredSftp", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "ServerStats", "ServerReady", "ServerStop", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "BanPlayer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]

@@ -191,6 +191,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account/ssh-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your SSH keys
+         * @description The public keys you sign in to servers' files with over SFTP, newest first. Answers `{ keys }`, like the token list.
+         */
+        get: operations["listSshKeys"];
+        put?: never;
+        /**
+         * Add an SSH key
+         * @description One OpenSSH public key line (the contents of `~/.ssh/id_ed25519.pub`): ssh-ed25519, ecdsa-sha2-nistp256/384/521, or ssh-rsa of 2048 bits or more; certificates and security keys (sk-) are refused. Checked down to the key itself and fingerprinted (SHA256, as `ssh-keygen -l` prints it). At most 50 keys per account; the same key once (409). From a session only.
+         */
+        post: operations["addSshKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/ssh-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an SSH key
+         * @description Effective at once for new SFTP sign-ins; SFTP sessions opened with the key are closed within seconds.
+         */
+        delete: operations["deleteSshKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/account/tokens": {
         parameters: {
             query?: never;
@@ -2568,6 +2612,10 @@ export interface components {
          *         "diskUsedBytes": 107374182400,
          *         "at": "2026-11-24T03:00:00.000Z"
          *       },
+         *       "sftp": {
+         *         "port": 2022,
+         *         "hostKeyFingerprint": "SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s"
+         *       },
          *       "lastSeenAt": "2026-11-24T03:00:00.000Z",
          *       "createdAt": "2026-10-01T18:30:00.000Z",
          *       "updatedAt": "2026-11-24T03:00:00.000Z"
@@ -2592,6 +2640,13 @@ export interface components {
             } | null;
             name: string;
             os: string | null;
+            /** @description The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it. */
+            sftp: {
+                /** @description SHA256 fingerprint of the agent's ED25519 host key, to compare with what `sftp` shows on the first connection. */
+                hostKeyFingerprint: string | null;
+                /** @description The agent's SFTP port (default 2022); connect with `sftp -P <port> <handle>.<server short id>@<machine address>`. */
+                port: number;
+            } | null;
             /** @enum {string} */
             status: "ONLINE" | "OFFLINE";
             /** Format: date-time */
@@ -2689,6 +2744,7 @@ export interface components {
          *       "cpuCount": null,
          *       "memoryBytes": null,
          *       "metrics": null,
+         *       "sftp": null,
          *       "lastSeenAt": null,
          *       "createdAt": "2026-10-01T18:30:00.000Z",
          *       "updatedAt": "2026-11-24T03:00:00.000Z",
@@ -2742,6 +2798,13 @@ export interface components {
             } | null;
             name: string;
             os: string | null;
+            /** @description The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it. */
+            sftp: {
+                /** @description SHA256 fingerprint of the agent's ED25519 host key, to compare with what `sftp` shows on the first connection. */
+                hostKeyFingerprint: string | null;
+                /** @description The agent's SFTP port (default 2022); connect with `sftp -P <port> <handle>.<server short id>@<machine address>`. */
+                port: number;
+            } | null;
             /** @enum {string} */
             status: "ONLINE" | "OFFLINE";
             /** Format: date-time */
@@ -3254,6 +3317,35 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "01a20f00-0000-7000-8000-00000000005a",
+         *       "name": "laptop",
+         *       "algorithm": "ssh-ed25519",
+         *       "bits": 256,
+         *       "fingerprint": "SHA256:6kCj4Cz0m7VxmH0ZkD2rCdoS3bQ1nYw2k9G5o7Vb8hE",
+         *       "publicKey": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
+         *       "createdAt": "2026-10-01T18:30:00.000Z",
+         *       "lastUsedAt": "2026-11-24T03:00:00.000Z"
+         *     }
+         */
+        SshKey: {
+            /** @enum {string} */
+            algorithm: "ssh-ed25519" | "ssh-rsa" | "ecdsa-sha2-nistp256" | "ecdsa-sha2-nistp384" | "ecdsa-sha2-nistp521";
+            bits: number;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description SHA256 fingerprint as `ssh-keygen -l` prints it.
+             * @example SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s
+             */
+            fingerprint: string;
+            id: string;
+            lastUsedAt: string | null;
+            name: string;
+            /** @description The key in OpenSSH form (`<type> <base64>`), without its comment. */
+            publicKey: string;
+        };
+        /**
+         * @example {
          *       "id": "01a20f00-0000-7000-8000-000000000008",
          *       "clusterId": "01a20f00-0000-7000-8000-000000000001",
          *       "name": "Nightly restart",
@@ -3444,6 +3536,7 @@ export interface components {
          *       "id": "01a20f00-0000-7000-8000-000000000002",
          *       "email": "alex@example.org",
          *       "displayName": "Alex",
+         *       "handle": "alex",
          *       "steamId": "76561198000000001",
          *       "discordId": null,
          *       "hasPassword": true,
@@ -3457,6 +3550,11 @@ export interface components {
             discordId: string | null;
             displayName: string;
             email: string;
+            /**
+             * @description Your SFTP name: sign in to a server's files as `<handle>.<server short id>` (docs/sftp.md). Chosen from your e-mail address.
+             * @example alex
+             */
+            handle: string;
             /** @description Whether the account has a password (one made with Steam or Discord has none until it sets one). */
             hasPassword: boolean;
             id: string;
@@ -4141,6 +4239,334 @@ export interface operations {
                      * @example {
                      *       "statusCode": 429,
                      *       "message": "The address's sign-in budget or the account's budget of wrong passwords is spent",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSshKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your SSH keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: components["schemas"]["SshKey"][];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addSshKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description One OpenSSH public key line: ed25519, ecdsa (nistp256/384/521) or rsa of 2048 bits or more.
+                     * @example ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE… me@laptop
+                     */
+                    publicKey: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The key */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SshKey"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is already on your account, or you hold 50 keys */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "The key is already on your account, or you hold 50 keys",
+                     *       "error": "Conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSshKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
                      *       "error": "Too Many Requests"
                      *     }
                      */
