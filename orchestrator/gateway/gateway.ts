@@ -15,6 +15,7 @@ import type { DatabasePool } from '../../sql/pool.ts';
 import { listen } from '../../sql/listen.ts';
 import type { Logger } from '../../schema/logger.ts';
 import { MAX_FRAME_BYTES } from '../../schema/agentEvents.ts';
+import { addFileChannelResolver } from '../files/agentChannels.ts';
 import { AgentSession } from './agentSession.ts';
 import { createLiveConsole, type LiveConsole } from '../live/liveConsole.ts';
 import { createLocalRelay, type LiveRelay } from '../live/relay.ts';
@@ -93,6 +94,12 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     open.add(session);
     link.onClose(() => open.delete(session));
   };
+
+  // The file routes (orchestrator/files/) reach the agents connected here over their connection.
+  const removeFileChannel = addFileChannelResolver((machineId) => {
+    const session = sessions.get(machineId);
+    return session ? (payload, timeoutMs) => session.link.request('files', payload, timeoutMs) : undefined;
+  });
 
   const engine = new EngineServer({ transports: ['websocket'], maxHttpBufferSize: MAX_FRAME_BYTES, pingInterval: 10_000, pingTimeout: 20_000 });
   const io = new SocketIoServer({ serveClient: false, transports: ['websocket'] });
@@ -174,6 +181,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     live,
     metrics,
     async close() {
+      removeFileChannel();
       clearInterval(sweeper);
       await live.close();
       await metrics.close();
