@@ -120,3 +120,22 @@ export const diffQuery = z
   .strict();
 export const fileDiff = z.object({ from: z.string(), to: z.string(), diff: z.string() }).meta({ id: 'FileDiff' });
 export const restoreBody = z.object({ ifMatch: z.string().max(200).optional() }).strict();
+
+export const createUploadBody = z
+  .object({
+    path: newPath,
+    size: z.int().min(0).max(Number.MAX_SAFE_INTEGER).describe('The whole file’s size in bytes'),
+    ifMatch: z.string().max(200).optional().describe('The ETag the file must still have when the upload completes (`*`: it exists; `none`: it does not)'),
+  })
+  .strict();
+export const uploadState = z
+  .object({
+    id: z.string(),
+    path: z.string(),
+    size: z.number(),
+    offset: z.number().describe('Bytes received so far: the next PATCH sends from here'),
+    complete: z.boolean(),
+    expiresAt: z.string(),
+    entry: fileEntry.nullable().describe('The written file, once complete'),
+  })
+  .meta({ id: 'FileUpload' });

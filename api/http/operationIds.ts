@@ -47,6 +47,10 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/v1/servers/:id/files/versions/:versionId': 'getServerFileVersion',
   'GET /api/v1/servers/:id/files/versions/:versionId/diff': 'diffServerFileVersion',
   'POST /api/v1/servers/:id/files/versions/:versionId/restore': 'restoreServerFileVersion',
+  'POST /api/v1/servers/:id/files/uploads': 'startServerFileUpload',
+  'GET /api/v1/servers/:id/files/uploads/:uploadId': 'getServerFileUpload',
+  'PATCH /api/v1/servers/:id/files/uploads/:uploadId': 'continueServerFileUpload',
+  'DELETE /api/v1/servers/:id/files/uploads/:uploadId': 'cancelServerFileUpload',
 
   'GET /api/v1/account': 'getAccount',
   'POST /api/v1/account/password': 'changePassword',

@@ -13,6 +13,8 @@ import { AppError, badRequest } from '../../schema/errors.ts';
 import {
   chmodBody,
   contentQuery,
+  createUploadBody,
+  uploadState,
   copyBody,
   deleteQuery,
   diffQuery,
@@ -34,7 +36,12 @@ import {
 } from '../../schema/files.ts';
 import {
   agentFiles,
+  appendUpload,
   auditFileChange,
+  createUpload,
+  endUpload,
+  getUpload,
+  uploadOffset,
   downloadStream,
   fileServer,
   getFileVersion,
@@ -51,6 +58,7 @@ import { originOf } from '../identity/origin.ts';
 
 const params = z.object({ id });
 const versionParams = z.object({ id, versionId: id });
+const uploadParams = z.object({ id, uploadId: id });
 const TAGS = ['Server files'];
 const server = { param: 'id' } as const;
 const success = z.object({ success: z.literal(true), message: z.string() });
@@ -447,6 +455,111 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
         return recordFileVersion(tx, origin, { serverId, path: version.path, content: version.content, via: 'restore' });
       });
       return { entry: written.info, size: written.size, versionId: kept?.id ?? null };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/api/v1/servers/:id/files/uploads',
+    summary: 'Start a resumable upload',
+    description:
+      "For large files and unreliable connections (docs/files.md#resumable-uploads): answers the upload's `id` and `offset` 0; send the bytes with `PATCH …/uploads/<id>` (`Upload-Offset: <offset>`), as one body or many; after a break, `GET …/uploads/<id>` says the offset to go on from. The file replaces its target atomically once all `size` bytes arrived. Unfinished uploads expire after 24 hours.",
+    tags: TAGS,
+    auth: 'user',
+    params,
+    body: createUploadBody,
+    permission: { action: 'files.write', server },
+    status: 201,
+    responses: {
+      201: { description: 'The upload', schema: uploadState, headers: { Location: 'The upload' } },
+      413: { description: 'Larger than the upload limit' },
+    },
+    handler: async (ctx, { params: { id: serverId }, body }) => {
+      if (body.size > config.FILES_MAX_UPLOAD_BYTES) throw new AppError(413, `The file is larger than the limit of ${config.FILES_MAX_UPLOAD_BYTES} bytes`);
+      const where = await target(serverId);
+      const upload = await createUpload(pool, originOf(ctx), where, {
+        path: body.path,
+        size: body.size,
+        ...(body.ifMatch !== undefined ? { ifMatch: body.ifMatch } : {}),
+      });
+      ctx.set('Location', `/api/v1/servers/${serverId}/files/uploads/${upload.id}`);
+      ctx.set('Upload-Offset', '0');
+      return { id: upload.id, path: `/${upload.path}`, size: upload.size, offset: 0, complete: false, expiresAt: upload.expiresAt, entry: null };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/api/v1/servers/:id/files/uploads/:uploadId',
+    summary: 'Get an upload’s offset',
+    description: 'The bytes received so far (also in `Upload-Offset`): where the next PATCH goes on from.',
+    tags: TAGS,
+    auth: 'user',
+    params: uploadParams,
+    permission: { action: 'files.write', server },
+    responses: { 200: { description: 'The upload', schema: uploadState } },
+    handler: async (ctx, { params: { id: serverId, uploadId } }) => {
+      const upload = await getUpload(pool, serverId, uploadId);
+      const offset = await uploadOffset(await target(serverId), upload);
+      ctx.set('Upload-Offset', String(offset));
+      ctx.set('Cache-Control', 'no-store');
+      return { id: upload.id, path: `/${upload.path}`, size: upload.size, offset, complete: false, expiresAt: upload.expiresAt, entry: null };
+    },
+  });
+
+  api.route({
+    method: 'patch',
+    path: '/api/v1/servers/:id/files/uploads/:uploadId',
+    summary: 'Send the next bytes of an upload',
+    description:
+      'The body (any content type) is appended at `Upload-Offset`, which must be the bytes received so far (409 with the current `offset` otherwise). A body cut short keeps what arrived. When the upload is complete the file is put in place (If-Match of the upload checked again: 412), audited and, for text ≤ 1 MiB, kept in the config history; `complete` and `entry` say so.',
+    tags: TAGS,
+    auth: 'user',
+    params: uploadParams,
+    permission: { action: 'files.write', server },
+    responses: {
+      200: { description: 'The upload after these bytes', schema: uploadState },
+      409: { description: 'Upload-Offset is not the current offset' },
+      412: { description: 'The target changed meanwhile' },
+    },
+    handler: async (ctx: Context, { params: { id: serverId, uploadId } }) => {
+      const header = ctx.get('Upload-Offset');
+      if (!/^\d{1,16}$/.test(header)) throw badRequest('Upload-Offset (a whole number of bytes) is required');
+      const upload = await getUpload(pool, serverId, uploadId);
+      const where = await target(serverId);
+      const release = beginTransfer(serverId);
+      let done: Awaited<ReturnType<typeof appendUpload>>;
+      try {
+        done = await appendUpload(where, upload, Number(header), ctx.req);
+      } finally {
+        release();
+      }
+      ctx.set('Upload-Offset', String(done.offset));
+      if (!done.entry)
+        return { id: upload.id, path: `/${upload.path}`, size: upload.size, offset: done.offset, complete: false, expiresAt: upload.expiresAt, entry: null };
+      const origin = originOf(ctx);
+      await pool.transaction(async (tx) => {
+        await endUpload(tx, where, upload, { removePart: false });
+        await auditFileChange(tx, origin, where, 'server.file_write', { path: `/${upload.path}`, size: upload.size, upload: upload.id });
+      });
+      return { id: upload.id, path: `/${upload.path}`, size: upload.size, offset: done.offset, complete: true, expiresAt: upload.expiresAt, entry: done.entry };
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/api/v1/servers/:id/files/uploads/:uploadId',
+    summary: 'Cancel an upload',
+    description: 'Its received bytes are removed; the target is left as it was.',
+    tags: TAGS,
+    auth: 'user',
+    params: uploadParams,
+    permission: { action: 'files.write', server },
+    responses: { 200: { description: 'Cancelled', schema: success } },
+    handler: async (_ctx, { params: { id: serverId, uploadId } }) => {
+      const upload = await getUpload(pool, serverId, uploadId);
+      await endUpload(pool, await target(serverId), upload, { removePart: true });
+      return { success: true as const, message: 'Upload cancelled' };
     },
   });
 }

@@ -382,3 +382,143 @@ export async function readText(server: FileServer, path: string, limit: number):
   if (bytes.includes(0) || !Buffer.from(text, 'utf8').equals(bytes)) return { info };
   return { info, text };
 }
+
+/** How long an unfinished upload may be resumed. */
+export const UPLOAD_TTL_HOURS = 24;
+
+export const uploadRow = z.object({
+  id: z.string(),
+  serverId: z.string(),
+  path: z.string(),
+  partPath: z.string(),
+  size: z.number(),
+  ifMatch: z.string().nullable(),
+  expiresAt: z.string(),
+});
+export type Upload = z.infer<typeof uploadRow>;
+const UPLOAD_COLUMNS = sql.fragment`id, server_id AS "serverId", path, part_path AS "partPath", size::float8 AS size, if_match AS "ifMatch",
+  to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "expiresAt"`;
+
+/** Where an upload's bytes wait: beside the target, a hidden name of its own. */
+const partPathOf = (path: string, id: string) => {
+  const slash = path.lastIndexOf('/');
+  const dir = slash === -1 ? '' : `${path.slice(0, slash)}/`;
+  const name = path.slice(slash + 1).slice(0, 160);
+  return `${dir}.${name}.gsm-upload-${id.slice(-12)}.part`;
+};
+
+/** Starts a resumable upload of `size` bytes to `path`: an empty part file is made on the agent (refusals then). */
+export async function createUpload(
+  connection: CommonQueryMethods,
+  origin: Origin,
+  server: FileServer,
+  input: { path: string; size: number; ifMatch?: string },
+): Promise<Upload & { offset: number }> {
+  if (input.ifMatch !== undefined) {
+    // Checked now too, so a conflict shows before any byte is sent (and again when the upload completes).
+    const current = await agentFiles(server, 'stat', { path: input.path }).then(
+      (answer) => (answer.info as { etag?: string }).etag,
+      (error: unknown) => {
+        if (error instanceof AppError && error.status === 404) return undefined;
+        throw error;
+      },
+    );
+    const ok = input.ifMatch === '*' ? current !== undefined : input.ifMatch === 'none' ? current === undefined : current === input.ifMatch;
+    if (!ok) throw new AppError(412, `/${input.path} changed since that version`, { extra: { code: 'PRECONDITION_FAILED', etag: current ?? null } });
+  }
+  const row = await connection.one(
+    sql.type(uploadRow)`
+      INSERT INTO file_uploads (server_id, path, part_path, size, if_match, created_by, expires_at)
+      VALUES (${server.id}, ${input.path}, '', ${input.size}, ${input.ifMatch ?? null}, ${origin.actor.id}, now() + make_interval(hours => ${UPLOAD_TTL_HOURS}))
+      RETURNING ${UPLOAD_COLUMNS}`,
+  );
+  const partPath = partPathOf(input.path, row.id);
+  await connection.query(sql.unsafe`UPDATE file_uploads SET part_path = ${partPath} WHERE id = ${row.id}`);
+  const opened = await agentFiles(server, 'open', { path: partPath, flags: { write: true, create: true, exclusive: true, truncate: true, mode: 0o600 } });
+  await agentFiles(server, 'close', { handle: opened.handle });
+  return { ...row, partPath, offset: 0 };
+}
+
+/** An unfinished, unexpired upload of the server; 404 otherwise. */
+export async function getUpload(connection: CommonQueryMethods, serverId: string, uploadId: string): Promise<Upload> {
+  const row = await connection.maybeOne(
+    sql.type(uploadRow)`SELECT ${UPLOAD_COLUMNS} FROM file_uploads WHERE id = ${uploadId} AND server_id = ${serverId} AND expires_at > now()`,
+  );
+  if (!row) throw notFound('Upload not found (finished, cancelled or expired)');
+  return row;
+}
+
+/** The bytes received so far: the part file's size. */
+export async function uploadOffset(server: FileServer, upload: Upload): Promise<number> {
+  const answer = await agentFiles(server, 'lstat', { path: upload.partPath }).catch((error: unknown) => {
+    if (error instanceof AppError && error.status === 404)
+      throw new AppError(409, 'The upload’s received bytes are gone from the server; start it again', { extra: { code: 'UPLOAD_LOST' } });
+    throw error;
+  });
+  return Number((answer.info as { size: number }).size);
+}
+
+/**
+ * Appends `source` to the upload at `offset` (which must be the bytes received so far: 409 with the current offset
+ * otherwise), a chunk at a time; when the upload is complete, its part file is renamed over the target (If-Match
+ * checked again) and the answer carries the new entry. A body cut short keeps what arrived: resume from the new offset.
+ */
+export async function appendUpload(
+  server: FileServer,
+  upload: Upload,
+  offset: number,
+  source: AsyncIterable<Buffer | Uint8Array | string>,
+): Promise<{ offset: number; entry?: FileInfo }> {
+  const current = await uploadOffset(server, upload);
+  if (offset !== current) throw new AppError(409, `The upload is at offset ${current}`, { extra: { code: 'OFFSET_MISMATCH', offset: current } });
+  const opened = await agentFiles(server, 'open', { path: upload.partPath, flags: { write: true } });
+  const handle = opened.handle as number;
+  let position = offset;
+  let pending: Buffer = Buffer.alloc(0);
+  const flush = async (data: Buffer) => {
+    await agentFiles(server, 'write', { handle, position }, data);
+    position += data.length;
+  };
+  try {
+    try {
+      for await (const piece of source) {
+        const chunk = typeof piece === 'string' ? Buffer.from(piece) : Buffer.isBuffer(piece) ? piece : Buffer.from(piece);
+        if (position + pending.length + chunk.length > upload.size)
+          throw new AppError(413, `The upload is ${upload.size} bytes; this would write past its end`, { extra: { code: 'TOO_LARGE' } });
+        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+        while (pending.length >= TRANSFER_CHUNK) {
+          await flush(pending.subarray(0, TRANSFER_CHUNK));
+          pending = pending.subarray(TRANSFER_CHUNK);
+        }
+      }
+    } finally {
+      // What arrived stays, even when the body was cut short.
+      if (pending.length > 0) await flush(pending).catch(() => undefined);
+    }
+  } finally {
+    await agentFiles(server, 'close', { handle }).catch(() => undefined);
+  }
+  if (position < upload.size) return { offset: position };
+  if (upload.ifMatch !== null) {
+    const now = await agentFiles(server, 'stat', { path: upload.path }).then(
+      (answer) => (answer.info as { etag?: string }).etag,
+      () => undefined,
+    );
+    const ok = upload.ifMatch === '*' ? now !== undefined : upload.ifMatch === 'none' ? now === undefined : now === upload.ifMatch;
+    if (!ok) throw new AppError(412, `/${upload.path} changed while it was uploaded`, { extra: { code: 'PRECONDITION_FAILED', etag: now ?? null } });
+  }
+  // The file gets the mode of the one it replaces (0644 for a new one), not the part file's 0600.
+  const mode = await agentFiles(server, 'stat', { path: upload.path }).then(
+    (answer) => Number((answer.info as { mode: number }).mode) & 0o777,
+    () => 0o644,
+  );
+  await agentFiles(server, 'chmod', { path: upload.partPath, mode });
+  const renamed = await agentFiles(server, 'rename', { from: upload.partPath, to: upload.path, overwrite: true });
+  return { offset: position, entry: publicInfo(renamed.info as Record<string, unknown>) };
+}
+
+/** Forgets an upload (finished or cancelled); a cancelled one's part file is removed. */
+export async function endUpload(connection: CommonQueryMethods, server: FileServer, upload: Upload, options: { removePart: boolean }): Promise<void> {
+  await connection.query(sql.unsafe`DELETE FROM file_uploads WHERE id = ${upload.id}`);
+  if (options.removePart) await agentFiles(server, 'remove', { path: upload.partPath }).catch(() => undefined);
+}

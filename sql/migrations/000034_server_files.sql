@@ -17,3 +17,18 @@ CREATE TABLE file_versions (
   created_at timestamptz NOT NULL DEFAULT clock_timestamp()
 );
 CREATE INDEX file_versions_path ON file_versions (server_id, path, created_at DESC, id DESC);
+
+-- Resumable uploads (docs/files.md#resumable-uploads): the bytes wait in a file beside the target in the server's
+-- directory (its size is the upload's offset); this row says where and how large it is to become.
+CREATE TABLE file_uploads (
+  id uuid PRIMARY KEY DEFAULT gsm_uuid_v7(),
+  server_id uuid NOT NULL REFERENCES servers (id) ON DELETE CASCADE,
+  path text NOT NULL CHECK (length(path) BETWEEN 1 AND 3072),
+  part_path text NOT NULL,
+  size bigint NOT NULL CHECK (size >= 0),
+  if_match text,
+  created_by text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX file_uploads_server ON file_uploads (server_id, created_at);

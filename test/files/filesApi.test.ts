@@ -5,7 +5,8 @@
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { readFile, stat, symlink, writeFile, chown, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { body, json } from '../support/app.ts';
@@ -243,4 +244,66 @@ test.serial('a file the game wrote meanwhile keeps the writer from overwriting i
   const refused = await put('/ops.json', '["me"]', { 'if-match': etag });
   t.is(refused.status, 412);
   t.is(await readFile(join(serverDir, 'ops.json'), 'utf8'), '["notch"]');
+});
+
+test.serial('a resumable upload survives a break in the middle and resumes from the offset the service reports', async (t) => {
+  const data = randomBytes(6 * 1024 * 1024 + 7);
+  const created = await post(files('/uploads'), { path: '/world.zip', size: data.length });
+  t.is(created.status, 201);
+  const upload = await body(created);
+  t.is(upload.offset, 0);
+  const at = (uploadId: string) => files(`/uploads/${uploadId}`);
+  const patch = (offset: number, chunk: Buffer) =>
+    app.request(at(upload.id), {
+      method: 'PATCH',
+      headers: { ...owner.auth, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+      body: chunk,
+    });
+  const first = await body(await patch(0, data.subarray(0, 1024 * 1024)));
+  t.is(first.offset, 1024 * 1024);
+  t.false(first.complete);
+  // The connection breaks half-way through the next body: what arrived is kept.
+  await new Promise<void>((resolve) => {
+    const request = httpRequest(`${app.url}${at(upload.id)}`, {
+      method: 'PATCH',
+      headers: {
+        ...owner.auth,
+        'upload-offset': String(1024 * 1024),
+        'content-type': 'application/offset+octet-stream',
+        'content-length': String(data.length - 1024 * 1024),
+      },
+    });
+    request.on('error', () => resolve());
+    request.write(data.subarray(1024 * 1024, 3 * 1024 * 1024 + 100));
+    setTimeout(() => {
+      request.destroy();
+      resolve();
+    }, 500);
+  });
+  let offset = 0;
+  await until(async () => {
+    const state = await get(at(upload.id));
+    offset = Number(state.headers.get('upload-offset'));
+    await state.body?.cancel();
+    return offset > 1024 * 1024;
+  }, 'the bytes before the break are kept');
+  t.true(offset <= 3 * 1024 * 1024 + 100);
+  t.is((await patch(offset - 1, data.subarray(offset - 1))).status, 409, 'a wrong offset');
+  t.false(existsSync(join(serverDir, 'world.zip')), 'nothing in place before the end');
+  const last = await body(await patch(offset, data.subarray(offset)));
+  t.true(last.complete);
+  t.is(last.entry.size, data.length);
+  t.true((await readFile(join(serverDir, 'world.zip'))).equals(data));
+  t.is(((await stat(join(serverDir, 'world.zip'))).mode & 0o777).toString(8), '644');
+  t.is((await get(at(upload.id))).status, 404, 'a finished upload is gone');
+  const names = (await body(await get(files()))).entries.map((entry: { name: string }) => entry.name) as string[];
+  t.false(
+    names.some((name) => name.includes('gsm-upload')),
+    'no part file left',
+  );
+  // Cancelled: the part file goes.
+  const other = await body(await post(files('/uploads'), { path: '/other.bin', size: 10 }));
+  t.is((await app.request(at(other.id), { method: 'DELETE', headers: owner.auth })).status, 200);
+  t.false(((await body(await get(files()))).entries as { name: string }[]).some((entry) => entry.name.includes('gsm-upload')));
+  t.is((await post(files('/uploads'), { path: '/big.bin', size: 65 * 1024 * 1024 })).status, 413);
 });

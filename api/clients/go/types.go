@@ -697,6 +697,19 @@ type FileDiff struct {
 	Diff string `json:"diff"`
 }
 
+// FileUpload: the FileUpload record.
+type FileUpload struct {
+	ID   string  `json:"id"`
+	Path string  `json:"path"`
+	Size float64 `json:"size"`
+	// Bytes received so far: the next PATCH sends from here
+	Offset    float64 `json:"offset"`
+	Complete  bool    `json:"complete"`
+	ExpiresAt string  `json:"expiresAt"`
+	// The written file, once complete
+	Entry *FileEntry `json:"entry"`
+}
+
 // TaskStepsItem: the TaskStepsItem record.
 type TaskStepsItem struct {
 	// One of START, STOP, RESTART, RCON, BROADCAST, WIPE, BACKUP.

@@ -1480,6 +1480,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/servers/{id}/files/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a resumable upload
+         * @description For large files and unreliable connections (docs/files.md#resumable-uploads): answers the upload's `id` and `offset` 0; send the bytes with `PATCH …/uploads/<id>` (`Upload-Offset: <offset>`), as one body or many; after a break, `GET …/uploads/<id>` says the offset to go on from. The file replaces its target atomically once all `size` bytes arrived. Unfinished uploads expire after 24 hours.
+         */
+        post: operations["startServerFileUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/files/uploads/{uploadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an upload’s offset
+         * @description The bytes received so far (also in `Upload-Offset`): where the next PATCH goes on from.
+         */
+        get: operations["getServerFileUpload"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel an upload
+         * @description Its received bytes are removed; the target is left as it was.
+         */
+        delete: operations["cancelServerFileUpload"];
+        options?: never;
+        head?: never;
+        /**
+         * Send the next bytes of an upload
+         * @description The body (any content type) is appended at `Upload-Offset`, which must be the bytes received so far (409 with the current `offset` otherwise). A body cut short keeps what arrived. When the upload is complete the file is put in place (If-Match of the upload checked again: 412), audited and, for text ≤ 1 MiB, kept in the config history; `complete` and `entry` say so.
+         */
+        patch: operations["continueServerFileUpload"];
+        trace?: never;
+    };
     "/api/v1/servers/{id}/files/versions": {
         parameters: {
             query?: never;
@@ -2608,11 +2656,28 @@ export interface components {
             id: string;
             type: string;
         };
+        /**
+         * @example {
+         *       "from": "01a20f00-0000-7000-8000-000000000020",
+         *       "to": "current",
+         *       "diff": "--- a/server.properties\n+++ b/server.properties\n@@ -1,1 +1,1 @@\n-motd=Hi\n+motd=Welcome\n"
+         *     }
+         */
         FileDiff: {
             diff: string;
             from: string;
             to: string;
         };
+        /**
+         * @example {
+         *       "name": "server.properties",
+         *       "type": "file",
+         *       "size": 1184,
+         *       "mode": 420,
+         *       "modifiedAt": "2026-11-24T03:00:00.000Z",
+         *       "etag": "\"7qz1-wg-1a2b3c4d5e6f\""
+         *     }
+         */
         FileEntry: {
             /** @description A regular file's version, for If-Match */
             etag?: string;
@@ -2628,12 +2693,52 @@ export interface components {
             /** @enum {string} */
             type: "file" | "directory" | "symlink" | "other";
         };
+        /**
+         * @example {
+         *       "path": "/",
+         *       "entries": [
+         *         {
+         *           "name": "server.properties",
+         *           "type": "file",
+         *           "size": 1184,
+         *           "mode": 420,
+         *           "modifiedAt": "2026-11-24T03:00:00.000Z",
+         *           "etag": "\"7qz1-wg-1a2b3c4d5e6f\""
+         *         },
+         *         {
+         *           "name": "world",
+         *           "type": "directory",
+         *           "size": 4096,
+         *           "mode": 493,
+         *           "modifiedAt": "2026-11-24T03:00:00.000Z"
+         *         }
+         *       ],
+         *       "total": 2,
+         *       "next": null
+         *     }
+         */
         FileList: {
             entries: components["schemas"]["FileEntry"][];
             next: string | null;
             path: string;
             total: number;
         };
+        /**
+         * @example {
+         *       "matches": [
+         *         {
+         *           "path": "/server.properties",
+         *           "type": "file",
+         *           "size": 1184,
+         *           "line": 12,
+         *           "text": "motd=Welcome"
+         *         }
+         *       ],
+         *       "scannedFiles": 214,
+         *       "scannedBytes": 1048576,
+         *       "stoppedEarly": null
+         *     }
+         */
         FileSearchResult: {
             matches: {
                 line?: number;
@@ -2647,6 +2752,15 @@ export interface components {
             /** @description Which bound stopped the search before it was complete */
             stoppedEarly: ("depth" | "files" | "bytes" | "results" | "time") | null;
         };
+        /**
+         * @example {
+         *       "path": "/server.properties",
+         *       "content": "motd=Welcome\nmax-players=20\n",
+         *       "size": 29,
+         *       "etag": "\"7qz1-t-1a2b3c4d5e6f\"",
+         *       "modifiedAt": "2026-11-24T03:00:00.000Z"
+         *     }
+         */
         FileText: {
             content: string;
             etag: string;
@@ -2654,6 +2768,43 @@ export interface components {
             path: string;
             size: number;
         };
+        /**
+         * @example {
+         *       "id": "01a20f00-0000-7000-8000-000000000030",
+         *       "path": "/world.zip",
+         *       "size": 524288000,
+         *       "offset": 134217728,
+         *       "complete": false,
+         *       "expiresAt": "2026-11-24T03:00:00.000Z",
+         *       "entry": null
+         *     }
+         */
+        FileUpload: {
+            complete: boolean;
+            /** @description The written file, once complete */
+            entry: components["schemas"]["FileEntry"] | null;
+            expiresAt: string;
+            id: string;
+            /** @description Bytes received so far: the next PATCH sends from here */
+            offset: number;
+            path: string;
+            size: number;
+        };
+        /**
+         * @example {
+         *       "id": "01a20f00-0000-7000-8000-000000000020",
+         *       "path": "server.properties",
+         *       "size": 1184,
+         *       "sha256": "b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c",
+         *       "via": "api",
+         *       "actor": {
+         *         "kind": "USER",
+         *         "id": "01a20f00-0000-7000-8000-000000000002",
+         *         "name": "Alex"
+         *       },
+         *       "createdAt": "2026-11-24T03:00:00.000Z"
+         *     }
+         */
         FileVersion: {
             actor: {
                 id: string | null;
@@ -2668,6 +2819,22 @@ export interface components {
             /** @enum {string} */
             via: "api" | "sftp" | "restore";
         };
+        /**
+         * @example {
+         *       "id": "01a20f00-0000-7000-8000-000000000020",
+         *       "path": "server.properties",
+         *       "size": 1184,
+         *       "sha256": "b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c",
+         *       "via": "api",
+         *       "actor": {
+         *         "kind": "USER",
+         *         "id": "01a20f00-0000-7000-8000-000000000002",
+         *         "name": "Alex"
+         *       },
+         *       "createdAt": "2026-11-24T03:00:00.000Z",
+         *       "content": "motd=Welcome\nmax-players=20\n"
+         *     }
+         */
         FileVersionContent: {
             actor: {
                 id: string | null;
@@ -2683,6 +2850,20 @@ export interface components {
             /** @enum {string} */
             via: "api" | "sftp" | "restore";
         };
+        /**
+         * @example {
+         *       "entry": {
+         *         "name": "server.properties",
+         *         "type": "file",
+         *         "size": 1184,
+         *         "mode": 420,
+         *         "modifiedAt": "2026-11-24T03:00:00.000Z",
+         *         "etag": "\"7qz1-wg-1a2b3c4d5e6f\""
+         *       },
+         *       "size": 1184,
+         *       "versionId": "01a20f00-0000-7000-8000-000000000020"
+         *     }
+         */
         FileWriteResult: {
             entry: components["schemas"]["FileEntry"];
             size: number;
@@ -15221,6 +15402,506 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "message": "Not Found",
                      *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startServerFileUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The ETag the file must still have when the upload completes (`*`: it exists; `none`: it does not) */
+                    ifMatch?: string;
+                    path: string;
+                    /** @description The whole file’s size in bytes */
+                    size: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The upload */
+            201: {
+                headers: {
+                    /** @description The upload */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileUpload"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Larger than the upload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "Larger than the upload limit",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getServerFileUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileUpload"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelServerFileUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    continueServerFileUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload after these bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileUpload"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Upload-Offset is not the current offset */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "Upload-Offset is not the current offset",
+                     *       "error": "Conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The target changed meanwhile */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 412,
+                     *       "message": "The target changed meanwhile",
+                     *       "error": "Precondition Failed"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
