@@ -31,6 +31,7 @@ import { pruneBackups, type BackupSettings } from './backups/backupJobs.ts';
 import { recoverInterruptedRestores } from './backups/archiver.ts';
 import { claimDataDir, hasTraces, removeServer } from './servers/removal.ts';
 import { Supervisors } from './servers/supervisors.ts';
+import { FileSessions } from './files/fileSessions.ts';
 import { GatewayAddresses } from './connection/gatewayAddresses.ts';
 import { UntilAcked, type Delivery } from './connection/untilAcked.ts';
 import { startSftpService, type SftpService } from './sftp/service.ts';
@@ -87,6 +88,11 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   logger.info({ limits: cgroups.available ? 'cgroup v2' : 'memory watched by the agent', reason: cgroups.reason }, 'server limits');
   const metrics = createMetricsSampler(dataDir);
   const supervisors = new Supervisors();
+  const files = new FileSessions({
+    dataDir,
+    accounts,
+    denyListOf: (serverId) => (supervisors.get(serverId) ? (supervisors.get(serverId)!.config.fileDenyList ?? []) : undefined),
+  });
 
   const gateways = new GatewayAddresses(urls);
   /** How long one connection attempt may take before it counts as failed (and the next address is tried). */
@@ -394,6 +400,14 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       ack?.(jobs.receive(parsed.data as AgentJob));
     });
 
+    // The service's file operations on a server (docs/agent.md#server-files), answered in the acknowledgement.
+    current.on('files', (data: unknown, ack?: (answer: Record<string, unknown>) => void) => {
+      if (!ack) return;
+      const request = data && typeof data === 'object' ? (data as Record<string, unknown>) : {};
+      const bytes = Buffer.isBuffer(request.data) ? request.data : request.data instanceof Uint8Array ? Buffer.from(request.data) : undefined;
+      void files.handle(request, bytes).then(ack);
+    });
+
     current.on('job:cancel', (data: { jobId?: unknown }) => {
       if (typeof data?.jobId === 'string') jobs.cancel(data.jobId);
     });
@@ -471,6 +485,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     clearTimeout(reconnectTimer);
     statuses.offline();
     results.offline();
+    await files.stopAll();
     const stopServers = settings.stopServersOnExit || (signal !== undefined && machineShuttingDown());
     if (stopServers) {
       logger.info({ servers: supervisors.size }, 'stopping the game servers before exiting');

@@ -35,6 +35,7 @@ import { installPageRoutes } from './routes/pages.ts';
 import { installDashboardRoutes } from './routes/dashboard.ts';
 import { installConsoleRoutes } from './routes/console.ts';
 import { installWebhookRoutes } from './routes/webhooks.ts';
+import { installFileRoutes } from './routes/files.ts';
 import { createAuthenticator, principalOf } from './identity/principal.ts';
 import { authorize, authorizeResource } from './identity/access.ts';
 import type { Context, Middleware } from 'koa';
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installWebhookRoutes(api, deps);
     installPowerRoutes(api, deps);
     installBackupRoutes(api, deps);
+    installFileRoutes(api, deps);
     installJobRoutes(api, deps);
     installTaskRoutes(api, deps);
     installMetricsRoutes(api, deps);

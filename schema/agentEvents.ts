@@ -224,6 +224,8 @@ export const serverConfig = z.object({
   ready: readySpec.nullable().optional().catch(null),
   consoleMode: z.enum(CONSOLE_MODES).nullable().optional().catch(null),
   stop: stopSpec.nullable().optional().catch(null),
+  /** Gitignore-style patterns of paths the service's users may not read or write (docs/files.md#the-deny-list). */
+  fileDenyList: z.array(z.string().max(512)).max(256).optional(),
   /** The ids of the server's backups that exist (PENDING or finished): the agent removes the files of any other. */
   backups: z.array(z.string()).optional(),
 });

@@ -173,7 +173,45 @@ const webhook = {
 };
 const range = { step: '1h', from: '2026-11-23T03:00:00.000Z', to: AT };
 
+const fileEntry = { name: 'server.properties', type: 'file', size: 1184, mode: 0o644, modifiedAt: AT, etag: '"7qz1-wg-1a2b3c4d5e6f"' };
+const fileVersion = {
+  id: '01a20f00-0000-7000-8000-000000000020',
+  path: 'server.properties',
+  size: 1184,
+  sha256: 'b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c',
+  via: 'api',
+  actor: { kind: 'USER', id: USER, name: 'Alex' },
+  createdAt: AT,
+};
+
 export const EXAMPLES: Record<string, unknown> = {
+  FileEntry: fileEntry,
+  FileList: {
+    path: '/',
+    entries: [fileEntry, { name: 'world', type: 'directory', size: 4096, mode: 0o755, modifiedAt: AT }],
+    total: 2,
+    next: null,
+  },
+  FileText: { path: '/server.properties', content: 'motd=Welcome\nmax-players=20\n', size: 29, etag: '"7qz1-t-1a2b3c4d5e6f"', modifiedAt: AT },
+  FileWriteResult: { entry: fileEntry, size: 1184, versionId: fileVersion.id },
+  FileSearchResult: {
+    matches: [{ path: '/server.properties', type: 'file', size: 1184, line: 12, text: 'motd=Welcome' }],
+    scannedFiles: 214,
+    scannedBytes: 1048576,
+    stoppedEarly: null,
+  },
+  FileVersion: fileVersion,
+  FileUpload: {
+    id: '01a20f00-0000-7000-8000-000000000030',
+    path: '/world.zip',
+    size: 524288000,
+    offset: 134217728,
+    complete: false,
+    expiresAt: '2026-11-24T03:00:00.000Z',
+    entry: null,
+  },
+  FileVersionContent: { ...fileVersion, content: 'motd=Welcome\nmax-players=20\n' },
+  FileDiff: { from: fileVersion.id, to: 'current', diff: '--- a/server.properties\n+++ b/server.properties\n@@ -1,1 +1,1 @@\n-motd=Hi\n+motd=Welcome\n' },
   Error: { statusCode: 404, message: 'Server not found', error: 'Not Found' },
   User: user,
   SshKey: {

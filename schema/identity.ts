@@ -208,6 +208,7 @@ export const auditEntry = z
     ip: z.string().nullable(),
     requestId: z.string().nullable(),
     at: timestamp,
+    details: z.record(z.string(), z.unknown()).optional().describe('What a change touched beyond its target: a file change its `path`, `size`, `to` …'),
   })
   .meta({ id: 'AuditEntry' });
 export const auditListQuery = z

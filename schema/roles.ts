@@ -20,14 +20,14 @@ export const PERMISSIONS = {
   'tasks.manage': MANAGERS,
   /** Invite, change roles, remove members. ADMIN only for MODERATOR and VIEWER: see `canManageRole`. */
   'members.manage': MANAGERS,
+  /** Server files (docs/files.md): list, read, download, search, history. */
+  'files.read': ['OWNER', 'ADMIN', 'MODERATOR'],
+  /** Server files: write, upload, mkdir, rename, copy, delete, chmod, restore a version. */
+  'files.write': MANAGERS,
+  /** Server files over SFTP with an SSH key of one's account (docs/sftp.md; read-only without files.write). */
+  'files.sftp': MANAGERS,
   /** Webhooks: their URLs may be secrets (a Discord webhook URL is), so only managers see them. */
   'webhooks.manage': MANAGERS,
-  /** Read a server's files (list, read, download). */
-  'files.read': ['OWNER', 'ADMIN', 'MODERATOR'],
-  /** Change a server's files (write, upload, delete, rename, chmod, extract, pull). */
-  'files.write': MANAGERS,
-  /** Sign in to a server's files over SFTP with an SSH key of one's account (docs/sftp.md). */
-  'files.sftp': MANAGERS,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -390,9 +390,17 @@ export class AgentSession {
         return;
       }
       case 'sftp:changed': {
+        // Recorded while the next frames are handled: keeping the version of a text file reads it back from this
+        // agent, whose answer must not wait behind this frame.
         const change = data as z.infer<(typeof AGENT_EVENTS)['sftp:changed']>;
-        if (!(await this.#options.sftp.changed(machineId, change))) return notHere(change.serverId);
-        break;
+        void this.#options.sftp.changed(machineId, change).then(
+          (mine) => (mine ? ack?.({ accepted: true }) : notHere(change.serverId)),
+          (error: unknown) => {
+            this.#options.logger.error({ err: error, machineId }, 'could not record an SFTP change');
+            ack?.(STORE_FAILED);
+          },
+        );
+        return;
       }
       case 'sftp:listening': {
         const listening = data as z.infer<(typeof AGENT_EVENTS)['sftp:listening']>;

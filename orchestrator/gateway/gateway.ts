@@ -15,6 +15,7 @@ import type { DatabasePool } from '../../sql/pool.ts';
 import { listen } from '../../sql/listen.ts';
 import type { Logger } from '../../schema/logger.ts';
 import { MAX_FRAME_BYTES } from '../../schema/agentEvents.ts';
+import { addFileChannelResolver } from '../files/agentChannels.ts';
 import { AgentSession, type SftpGate } from './agentSession.ts';
 import { authenticateSftp, recheckSftpSessions, recordSftpChange, recordSftpListening } from '../sftp/access.ts';
 import { SftpThrottle } from '../sftp/throttle.ts';
@@ -75,7 +76,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     authenticate: (machineId, attempt) => authenticateSftp(options.pool, sftpThrottle, machineId, attempt),
     recheck: (machineId, checked) => recheckSftpSessions(options.pool, machineId, checked),
     listening: (machineId, port, fingerprint) => recordSftpListening(options.pool, machineId, port, fingerprint),
-    changed: (machineId, change) => recordSftpChange(options.pool, machineId, change),
+    changed: (machineId, change) => recordSftpChange(options.pool, machineId, change, logger),
   };
 
   const start = (link: AgentLink) => {
@@ -103,6 +104,12 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     open.add(session);
     link.onClose(() => open.delete(session));
   };
+
+  // The file routes (orchestrator/files/) reach the agents connected here over their connection.
+  const removeFileChannel = addFileChannelResolver((machineId) => {
+    const session = sessions.get(machineId);
+    return session ? (payload, timeoutMs) => session.link.request('files', payload, timeoutMs) : undefined;
+  });
 
   const engine = new EngineServer({ transports: ['websocket'], maxHttpBufferSize: MAX_FRAME_BYTES, pingInterval: 10_000, pingTimeout: 20_000 });
   const io = new SocketIoServer({ serveClient: false, transports: ['websocket'] });
@@ -185,6 +192,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     live,
     metrics,
     async close() {
+      removeFileChannel();
       clearInterval(sweeper);
       await live.close();
       await metrics.close();

@@ -8,7 +8,8 @@
 import { sql, type CommonQueryMethods, type DatabasePool } from 'slonik';
 import type { Origin } from '../../schema/origin.ts';
 import { z } from 'zod';
-import { recordAudit } from '../audit.ts';
+import { auditFileChange, HISTORY_MAX_BYTES, readText, recordFileVersion } from '../files/serverFiles.ts';
+import type { Logger } from '../../schema/logger.ts';
 import {
   SFTP_USERNAME,
   type SftpChangedEvent,
@@ -116,19 +117,46 @@ export async function recordSftpListening(connection: CommonQueryMethods, machin
      WHERE id = ${machineId} AND (sftp_port IS DISTINCT FROM ${port} OR sftp_host_key_fingerprint IS DISTINCT FROM ${hostKeyFingerprint})`);
 }
 
+/** The audit actions of the API's file routes, so one search finds a change whichever way it was made. */
+const AUDIT_ACTION = {
+  write: 'server.file_write',
+  delete: 'server.file_delete',
+  rmdir: 'server.file_delete',
+  rename: 'server.file_rename',
+  chmod: 'server.file_chmod',
+  mkdir: 'server.file_mkdir',
+} as const;
+
 /**
- * A change made over SFTP, in the audit log of the server's cluster as the user's doing (`file.<action>` on the
- * server). False when the server is not on this machine or the user is not a member of its cluster.
+ * A change made over SFTP: in the audit log of the server's cluster as the user's doing, with the path (and size,
+ * target, mode) and `via: "sftp"`, like the API's file changes; a text file written (at most 1 MiB) is read back
+ * through the agent and kept in the config history (`via: "sftp"`). False when the server is not on this machine or the
+ * user is not a member of its cluster.
  */
-export async function recordSftpChange(pool: DatabasePool, machineId: string, change: SftpChangedEvent): Promise<boolean> {
-  return pool.transaction(async (tx) => {
-    const found = await tx.maybeOne(sql.type(z.object({ clusterId: z.string(), name: z.string() }))`
-      SELECT s.cluster_id AS "clusterId", u.display_name AS name
-        FROM servers s JOIN cluster_members cm ON cm.cluster_id = s.cluster_id JOIN users u ON u.id = cm.user_id
-       WHERE s.id = ${change.serverId} AND s.machine_id = ${machineId} AND u.id = ${change.userId}`);
-    if (!found) return false;
-    const origin: Origin = { actor: { kind: 'USER', id: change.userId, name: found.name }, userId: change.userId, ip: null, requestId: null };
-    await recordAudit(tx, origin, { clusterId: found.clusterId, action: `file.${change.action}`, target: { type: 'server', id: change.serverId } });
-    return true;
+export async function recordSftpChange(pool: DatabasePool, machineId: string, change: SftpChangedEvent, logger?: Logger): Promise<boolean> {
+  const found = await pool.maybeOne(sql.type(z.object({ clusterId: z.string(), name: z.string() }))`
+    SELECT s.cluster_id AS "clusterId", u.display_name AS name
+      FROM servers s JOIN cluster_members cm ON cm.cluster_id = s.cluster_id JOIN users u ON u.id = cm.user_id
+     WHERE s.id = ${change.serverId} AND s.machine_id = ${machineId} AND u.id = ${change.userId}`);
+  if (!found) return false;
+  const origin: Origin = { actor: { kind: 'USER', id: change.userId, name: found.name }, userId: change.userId, ip: null, requestId: null };
+  const server = { id: change.serverId, clusterId: found.clusterId, machineId };
+  await auditFileChange(pool, origin, server, AUDIT_ACTION[change.action], {
+    path: change.path,
+    ...(change.toPath !== undefined ? { to: change.toPath } : {}),
+    ...(change.size !== undefined ? { size: change.size } : {}),
+    ...(change.mode !== undefined ? { mode: change.mode.toString(8) } : {}),
+    ...(change.action === 'rmdir' ? { type: 'directory' } : {}),
+    via: 'sftp',
   });
+  if (change.action === 'write' && change.size !== undefined && change.size <= HISTORY_MAX_BYTES) {
+    // Read back as it is now (a later write gets its own version); a binary file is not kept.
+    try {
+      const { text } = await readText(server, change.path.replace(/^\/+/, ''), HISTORY_MAX_BYTES);
+      if (text !== undefined) await recordFileVersion(pool, origin, { serverId: change.serverId, path: change.path, content: text, via: 'sftp' });
+    } catch (error) {
+      logger?.warn({ err: error, serverId: change.serverId, path: change.path }, 'could not keep the version of a file written over SFTP');
+    }
+  }
+  return true;
 }

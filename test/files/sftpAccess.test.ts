@@ -246,10 +246,20 @@ test.serial('through the real agent: a file copied in and out; each change is in
       (
         await app.pool.anyFirst(sql.type(z.object({ action: z.string() }))`
         SELECT action FROM audit_log WHERE cluster_id = ${world.clusterId} AND actor_id = ${user.id} AND target_id = ${world.serverId}`)
-      ).includes('file.write'),
+      ).includes('server.file_write'),
     'the write is audited',
   );
-  t.pass();
+  const details = await app.pool.oneFirst(sql.type(z.object({ details: z.record(z.string(), z.unknown()) }))`
+    SELECT details FROM audit_log WHERE actor_id = ${user.id} AND action = 'server.file_write' ORDER BY at DESC LIMIT 1`);
+  t.deepEqual(details, { path: '/server.properties', size: 15, via: 'sftp' });
+  // The text written is the newest version in the config history, as the user's, via SFTP.
+  await until(
+    async () => (await app.pool.exists(sql.unsafe`SELECT 1 FROM file_versions WHERE server_id = ${world.serverId} AND via = 'sftp'`)) === true,
+    'the version is kept',
+  );
+  const version = await app.pool.one(sql.type(z.object({ path: z.string(), content: z.string(), actorId: z.string() }))`
+    SELECT path, content, actor_id::text AS "actorId" FROM file_versions WHERE server_id = ${world.serverId} AND via = 'sftp' ORDER BY created_at DESC LIMIT 1`);
+  t.deepEqual(version, { path: 'server.properties', content: 'motd=over sftp\n', actorId: user.id });
 });
 
 test.serial('the packed agent under Node.js 20 serves SFTP (ssh2 bundled as pure JavaScript)', async (t) => {

@@ -208,6 +208,8 @@ type AuditEntry struct {
 	RequestID *string          `json:"requestId"`
 	// RFC 3339 time.
 	At string `json:"at"`
+	// What a change touched beyond its target: a file change its `path`, `size`, `to` …
+	Details map[string]any `json:"details,omitempty"`
 }
 
 // MachineMetrics: the MachineMetrics record.
@@ -625,6 +627,126 @@ type Backup struct {
 	CreatedAt string `json:"createdAt"`
 	// RFC 3339 time.
 	CompletedAt *string `json:"completedAt"`
+}
+
+// FileEntry: the FileEntry record.
+type FileEntry struct {
+	Name string `json:"name"`
+	// One of file, directory, symlink, other.
+	Type string  `json:"type"`
+	Size float64 `json:"size"`
+	// Permission bits (0–0777, and setuid/setgid/sticky as found)
+	Mode       float64 `json:"mode"`
+	ModifiedAt string  `json:"modifiedAt"`
+	// A symbolic link's target as written (never followed by a listing)
+	LinkTarget *string `json:"linkTarget,omitempty"`
+	// The name on disk is not valid UTF-8 (shown with U+FFFD)
+	InvalidName *bool `json:"invalidName,omitempty"`
+	// A regular file's version, for If-Match
+	Etag *string `json:"etag,omitempty"`
+}
+
+// FileList: the FileList record.
+type FileList struct {
+	Path    string      `json:"path"`
+	Entries []FileEntry `json:"entries"`
+	Total   float64     `json:"total"`
+	Next    *string     `json:"next"`
+}
+
+// FileText: the FileText record.
+type FileText struct {
+	Path       string  `json:"path"`
+	Content    string  `json:"content"`
+	Size       float64 `json:"size"`
+	Etag       string  `json:"etag"`
+	ModifiedAt string  `json:"modifiedAt"`
+}
+
+// FileWriteResult: the FileWriteResult record.
+type FileWriteResult struct {
+	Entry FileEntry `json:"entry"`
+	Size  float64   `json:"size"`
+	// The config history version kept (text files ≤ 1 MiB)
+	VersionID *string `json:"versionId"`
+}
+
+// FileSearchResultMatchesItem: the FileSearchResultMatchesItem record.
+type FileSearchResultMatchesItem struct {
+	Path string   `json:"path"`
+	Type string   `json:"type"`
+	Size float64  `json:"size"`
+	Line *float64 `json:"line,omitempty"`
+	Text *string  `json:"text,omitempty"`
+}
+
+// FileSearchResult: the FileSearchResult record.
+type FileSearchResult struct {
+	Matches      []FileSearchResultMatchesItem `json:"matches"`
+	ScannedFiles float64                       `json:"scannedFiles"`
+	ScannedBytes float64                       `json:"scannedBytes"`
+	// Which bound stopped the search before it was complete
+	// One of depth, files, bytes, results, time.
+	StoppedEarly *string `json:"stoppedEarly"`
+}
+
+// FileVersionActor: the FileVersionActor record.
+type FileVersionActor struct {
+	Kind string  `json:"kind"`
+	ID   *string `json:"id"`
+	Name *string `json:"name"`
+}
+
+// FileVersion: the FileVersion record.
+type FileVersion struct {
+	ID     string  `json:"id"`
+	Path   string  `json:"path"`
+	Size   float64 `json:"size"`
+	SHA256 string  `json:"sha256"`
+	// One of api, sftp, restore.
+	Via       string           `json:"via"`
+	Actor     FileVersionActor `json:"actor"`
+	CreatedAt string           `json:"createdAt"`
+}
+
+// FileVersionContentActor: the FileVersionContentActor record.
+type FileVersionContentActor struct {
+	Kind string  `json:"kind"`
+	ID   *string `json:"id"`
+	Name *string `json:"name"`
+}
+
+// FileVersionContent: the FileVersionContent record.
+type FileVersionContent struct {
+	ID     string  `json:"id"`
+	Path   string  `json:"path"`
+	Size   float64 `json:"size"`
+	SHA256 string  `json:"sha256"`
+	// One of api, sftp, restore.
+	Via       string                  `json:"via"`
+	Actor     FileVersionContentActor `json:"actor"`
+	CreatedAt string                  `json:"createdAt"`
+	Content   string                  `json:"content"`
+}
+
+// FileDiff: the FileDiff record.
+type FileDiff struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	Diff string `json:"diff"`
+}
+
+// FileUpload: the FileUpload record.
+type FileUpload struct {
+	ID   string  `json:"id"`
+	Path string  `json:"path"`
+	Size float64 `json:"size"`
+	// Bytes received so far: the next PATCH sends from here
+	Offset    float64 `json:"offset"`
+	Complete  bool    `json:"complete"`
+	ExpiresAt string  `json:"expiresAt"`
+	// The written file, once complete
+	Entry *FileEntry `json:"entry"`
 }
 
 // TaskStepsItem: the TaskStepsItem record.

@@ -311,9 +311,19 @@ _AuditEntryRequired = TypedDict(
     },
 )
 
+_AuditEntryOptional = TypedDict(
+    "_AuditEntryOptional",
+    {
+        "details": Dict[str, Any],
+    },
+    total=False,
+)
 
-class AuditEntry(_AuditEntryRequired):
-    """The AuditEntry record."""
+
+class AuditEntry(_AuditEntryRequired, _AuditEntryOptional):
+    """The AuditEntry record.
+
+    details: What a change touched beyond its target: a file change its `path`, `size`, `to` …"""
 
 
 _MachineMetricsRequired = TypedDict(
@@ -958,6 +968,224 @@ class Backup(_BackupRequired):
     error: Why it failed."""
 
 
+_FileEntryRequired = TypedDict(
+    "_FileEntryRequired",
+    {
+        "name": str,
+        "type": Literal["file", "directory", "symlink", "other"],
+        "size": float,
+        "mode": float,
+        "modifiedAt": str,
+    },
+)
+
+_FileEntryOptional = TypedDict(
+    "_FileEntryOptional",
+    {
+        "linkTarget": str,
+        "invalidName": bool,
+        "etag": str,
+    },
+    total=False,
+)
+
+
+class FileEntry(_FileEntryRequired, _FileEntryOptional):
+    """The FileEntry record.
+
+    mode: Permission bits (0–0777, and setuid/setgid/sticky as found)
+    linkTarget: A symbolic link's target as written (never followed by a listing)
+    invalidName: The name on disk is not valid UTF-8 (shown with U+FFFD)
+    etag: A regular file's version, for If-Match"""
+
+
+_FileListRequired = TypedDict(
+    "_FileListRequired",
+    {
+        "path": str,
+        "entries": List[FileEntry],
+        "total": float,
+        "next": Optional[str],
+    },
+)
+
+
+class FileList(_FileListRequired):
+    """The FileList record."""
+
+
+_FileTextRequired = TypedDict(
+    "_FileTextRequired",
+    {
+        "path": str,
+        "content": str,
+        "size": float,
+        "etag": str,
+        "modifiedAt": str,
+    },
+)
+
+
+class FileText(_FileTextRequired):
+    """The FileText record."""
+
+
+_FileWriteResultRequired = TypedDict(
+    "_FileWriteResultRequired",
+    {
+        "entry": FileEntry,
+        "size": float,
+        "versionId": Optional[str],
+    },
+)
+
+
+class FileWriteResult(_FileWriteResultRequired):
+    """The FileWriteResult record.
+
+    versionId: The config history version kept (text files ≤ 1 MiB)"""
+
+
+_FileSearchResultMatchesItemRequired = TypedDict(
+    "_FileSearchResultMatchesItemRequired",
+    {
+        "path": str,
+        "type": str,
+        "size": float,
+    },
+)
+
+_FileSearchResultMatchesItemOptional = TypedDict(
+    "_FileSearchResultMatchesItemOptional",
+    {
+        "line": float,
+        "text": str,
+    },
+    total=False,
+)
+
+
+class FileSearchResultMatchesItem(_FileSearchResultMatchesItemRequired, _FileSearchResultMatchesItemOptional):
+    """The FileSearchResultMatchesItem record."""
+
+
+_FileSearchResultRequired = TypedDict(
+    "_FileSearchResultRequired",
+    {
+        "matches": List[FileSearchResultMatchesItem],
+        "scannedFiles": float,
+        "scannedBytes": float,
+        "stoppedEarly": Optional[Literal["depth", "files", "bytes", "results", "time"]],
+    },
+)
+
+
+class FileSearchResult(_FileSearchResultRequired):
+    """The FileSearchResult record.
+
+    stoppedEarly: Which bound stopped the search before it was complete"""
+
+
+_FileVersionActorRequired = TypedDict(
+    "_FileVersionActorRequired",
+    {
+        "kind": str,
+        "id": Optional[str],
+        "name": Optional[str],
+    },
+)
+
+
+class FileVersionActor(_FileVersionActorRequired):
+    """The FileVersionActor record."""
+
+
+_FileVersionRequired = TypedDict(
+    "_FileVersionRequired",
+    {
+        "id": str,
+        "path": str,
+        "size": float,
+        "sha256": str,
+        "via": Literal["api", "sftp", "restore"],
+        "actor": FileVersionActor,
+        "createdAt": str,
+    },
+)
+
+
+class FileVersion(_FileVersionRequired):
+    """The FileVersion record."""
+
+
+_FileVersionContentActorRequired = TypedDict(
+    "_FileVersionContentActorRequired",
+    {
+        "kind": str,
+        "id": Optional[str],
+        "name": Optional[str],
+    },
+)
+
+
+class FileVersionContentActor(_FileVersionContentActorRequired):
+    """The FileVersionContentActor record."""
+
+
+_FileVersionContentRequired = TypedDict(
+    "_FileVersionContentRequired",
+    {
+        "id": str,
+        "path": str,
+        "size": float,
+        "sha256": str,
+        "via": Literal["api", "sftp", "restore"],
+        "actor": FileVersionContentActor,
+        "createdAt": str,
+        "content": str,
+    },
+)
+
+
+class FileVersionContent(_FileVersionContentRequired):
+    """The FileVersionContent record."""
+
+
+_FileDiffRequired = TypedDict(
+    "_FileDiffRequired",
+    {
+        "from": str,
+        "to": str,
+        "diff": str,
+    },
+)
+
+
+class FileDiff(_FileDiffRequired):
+    """The FileDiff record."""
+
+
+_FileUploadRequired = TypedDict(
+    "_FileUploadRequired",
+    {
+        "id": str,
+        "path": str,
+        "size": float,
+        "offset": float,
+        "complete": bool,
+        "expiresAt": str,
+        "entry": Optional[FileEntry],
+    },
+)
+
+
+class FileUpload(_FileUploadRequired):
+    """The FileUpload record.
+
+    offset: Bytes received so far: the next PATCH sends from here
+    entry: The written file, once complete"""
+
+
 _TaskStepsItemRequired = TypedDict(
     "_TaskStepsItemRequired",
     {
@@ -1580,4 +1808,4 @@ class Event(_EventRequired):
     id: Cursor: sorts as a string in the order events must be read"""
 
 
-__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "SshKey", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "MachineSftp", "Machine", "MachineRegisteredMetrics", "MachineRegisteredSftp", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "ServerStats", "ServerReady", "ServerStop", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "BanPlayer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]
+__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "SshKey", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "MachineSftp", "Machine", "MachineRegisteredMetrics", "MachineRegisteredSftp", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "ServerStats", "ServerReady", "ServerStop", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "FileEntry", "FileList", "FileText", "FileWriteResult", "FileSearchResultMatchesItem", "FileSearchResult", "FileVersionActor", "FileVersion", "FileVersionContentActor", "FileVersionContent", "FileDiff", "FileUpload", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "BanPlayer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]
