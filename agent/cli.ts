@@ -9,6 +9,7 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { AGENT_VERSION } from './version.ts';
 import { DEFAULT_CONFIG_PATH, TOKEN_PATTERN, loadSettings, readConfigFile, settingsSchema } from './settings.ts';
 import { DEFAULT_DATA_DIR, install, uninstall } from './selfInstall/systemUnit.ts';
+import { runFileHelper } from './files/helperMain.ts';
 
 const USAGE = `gsm-agent ${AGENT_VERSION}: runs game servers on this machine for the game server manager.
 
@@ -43,6 +44,9 @@ const RUN_OPTIONS = {
   user: { type: 'string' },
   'allow-root': { type: 'boolean' },
   'stop-servers-on-exit': { type: 'boolean' },
+  'no-sftp': { type: 'boolean' },
+  'sftp-port': { type: 'string' },
+  'sftp-address': { type: 'string' },
 } as const;
 
 function parse<T extends ParseArgsOptionsConfig>(args: string[], options: T) {
@@ -80,6 +84,9 @@ async function run(args: string[]): Promise<void> {
     user: values.user,
     allowRoot: values['allow-root'],
     stopServersOnExit: values['stop-servers-on-exit'],
+    sftp: values['no-sftp'] ? false : undefined,
+    sftpPort: values['sftp-port'],
+    sftpAddress: values['sftp-address'],
   });
   if (!settings) return fail(`invalid agent settings:\n${errors.map((error) => `  ${error}`).join('\n')}`);
   const { runAgent } = await import('./run.ts');
@@ -294,6 +301,10 @@ switch (command) {
     break;
   case 'status':
     await statusCommand(rest);
+    break;
+  case '__files-helper':
+    // The file helper (agent/files/): the agent starts it as a server's account; not a command for people.
+    await runFileHelper(rest[0] ?? '', rest[1] ?? '[]').catch((error: unknown) => fail(`file helper: ${(error as Error).message}`, 1));
     break;
   default:
     if (command === undefined || command.startsWith('-')) await run(process.argv.slice(2));

@@ -20,7 +20,7 @@ import { createLogger } from '../schema/logger.ts';
 import { authenticatedEvent, errorEvent, serversSyncEvent } from '../schema/agentEvents.ts';
 import { ProcessRuntime } from './runtime/processRuntime.ts';
 import { ServerSupervisor, rememberedServer, runDirOf, type SupervisorOptions } from './servers/serverSupervisor.ts';
-import { Accounts, checkDataDirPath } from './servers/accounts.ts';
+import { Accounts, checkDataDirPath, prepareServerDir } from './servers/accounts.ts';
 import { Cgroups } from './runtime/cgroups.ts';
 import type { AgentSettings } from './settings.ts';
 import { createMetricsSampler } from './machineMetrics.ts';
@@ -30,8 +30,14 @@ import { pruneBackups, type BackupSettings } from './backups/backupJobs.ts';
 import { recoverInterruptedRestores } from './backups/archiver.ts';
 import { claimDataDir, hasTraces, removeServer } from './servers/removal.ts';
 import { Supervisors } from './servers/supervisors.ts';
+import { FileSessions } from './files/fileSessions.ts';
 import { GatewayAddresses } from './connection/gatewayAddresses.ts';
 import { UntilAcked, type Delivery } from './connection/untilAcked.ts';
+import { startSftpService, type SftpService } from './sftp/service.ts';
+import type { SftpFiles } from './sftp/fileSystem.ts';
+import { FileHelper, FileOpError } from './files/fileHelper.ts';
+import { denyListOf } from './sftp/denyList.ts';
+import { sftpRecheckEvent } from '../schema/agentEvents.ts';
 
 export { AGENT_VERSION };
 
@@ -81,6 +87,11 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   logger.info({ limits: cgroups.available ? 'cgroup v2' : 'memory watched by the agent', reason: cgroups.reason }, 'server limits');
   const metrics = createMetricsSampler(dataDir);
   const supervisors = new Supervisors();
+  const files = new FileSessions({
+    dataDir,
+    accounts,
+    denyListOf: (serverId) => (supervisors.get(serverId) ? (supervisors.get(serverId)!.config.fileDenyList ?? []) : undefined),
+  });
 
   const gateways = new GatewayAddresses(urls);
   /** How long one connection attempt may take before it counts as failed (and the next address is tried). */
@@ -257,6 +268,43 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   });
   await jobs.init();
 
+  /**
+   * A server's files for an SFTP session: a file helper of its own (agent/files/), running as the server's account
+   * (the directory is made as a start would, when the server never ran), with the server's deny list.
+   */
+  async function serverFiles(serverId: string): Promise<SftpFiles & { stop: () => Promise<void> }> {
+    const supervisor = supervisors.get(serverId);
+    if (!supervisor) throw new FileOpError('NOT_FOUND', 'this server is not on this machine');
+    const account = await accounts.forServer(serverId);
+    if (account) await prepareServerDir(supervisor.dir, account);
+    else await mkdir(supervisor.dir, { recursive: true });
+    return FileHelper.start({
+      root: supervisor.dir,
+      ...(account ? { runAs: { uid: account.uid, gid: account.gid } } : {}),
+      deny: denyListOf(supervisor.config),
+    });
+  }
+
+  /** SFTP (docs/sftp.md): sign-ins are decided by the service, over this connection. */
+  const sftp: SftpService | undefined = settings.sftp
+    ? await startSftpService({
+        dataDir,
+        port: settings.sftpPort,
+        address: settings.sftpAddress,
+        recheckMs: settings.sftpRecheckMs,
+        logger,
+        request: async (event, data) => {
+          const current = socket;
+          if (!authenticated || !current) throw new Error('not connected to the service');
+          return current.timeout(ACK_TIMEOUT_MS).emitWithAck(event, data) as Promise<unknown>;
+        },
+        emit: (event, data) => {
+          if (authenticated) socket?.emit(event, data);
+        },
+        files: (serverId) => serverFiles(serverId),
+      })
+    : undefined;
+
   /** Applies one `servers:sync`; syncs are applied one after the other, in the order they came. */
   async function applySync(data: unknown): Promise<void> {
     const parsed = serversSyncEvent.safeParse(data);
@@ -294,6 +342,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     const deleted = new Set(parsed.data.deleted ?? []);
     for (const [id, supervisor] of [...supervisors.entries()]) {
       if (!wanted.has(id)) {
+        sftp?.closeServer(id);
         supervisors.delete(id);
         await supervisor.dispose().catch((error: unknown) => logger.error({ err: error, serverId: id }, 'could not stop a removed server'));
         if (!deleted.has(id)) logger.warn({ serverId: id }, 'a server no longer listed for this machine (not deleted in the service): stopped, its files kept');
@@ -343,6 +392,14 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     // Checked against the job message's schema (schema/agentEvents.ts) by the runner, whose answer is the ack.
     current.on('job', (data: unknown, ack?: (answer: Record<string, unknown>) => void) => ack?.(jobs.receive(data)));
 
+    // The service's file operations on a server (docs/agent.md#server-files), answered in the acknowledgement.
+    current.on('files', (data: unknown, ack?: (answer: Record<string, unknown>) => void) => {
+      if (!ack) return;
+      const request = data && typeof data === 'object' ? (data as Record<string, unknown>) : {};
+      const bytes = Buffer.isBuffer(request.data) ? request.data : request.data instanceof Uint8Array ? Buffer.from(request.data) : undefined;
+      void files.handle(request, bytes).then(ack);
+    });
+
     current.on('job:cancel', (data: { jobId?: unknown }) => {
       if (typeof data?.jobId === 'string') jobs.cancel(data.jobId);
     });
@@ -364,8 +421,14 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       // result it has not acknowledged.
       for (const supervisor of supervisors.values()) supervisor.reportStatus();
       jobs.resendOutbox();
+      sftp?.announce();
       statuses.online();
       results.online();
+    });
+
+    current.on('sftp:recheck', (data: unknown) => {
+      const parsed = sftpRecheckEvent.safeParse(data);
+      if (parsed.success) sftp?.recheck(parsed.data.userId);
     });
 
     current.on('servers:sync', (data: unknown) => {
@@ -414,6 +477,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     clearTimeout(reconnectTimer);
     statuses.offline();
     results.offline();
+    await files.stopAll();
     const stopServers = settings.stopServersOnExit || (signal !== undefined && machineShuttingDown());
     if (stopServers) {
       logger.info({ servers: supervisors.size }, 'stopping the game servers before exiting');
@@ -426,6 +490,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       logger.info({ servers: supervisors.size }, 'exiting; the game servers keep running');
     }
     authenticated = false;
+    await sftp?.close().catch(() => undefined);
     saveStatus();
     await statusWriting;
     socket?.close();

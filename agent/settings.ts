@@ -47,6 +47,14 @@ export const settingsSchema = z.object({
   serverPidsMax: z.coerce.number().int().min(64, 'expected at least 64').max(4_194_304).default(DEFAULT_PIDS_MAX),
   /** Stop every game server when the agent exits (by default they keep running and the next agent adopts them). */
   stopServersOnExit: flag.default(false),
+  /** Serve SFTP (default on). */
+  sftp: flag.default(true),
+  /** The SFTP service's port (default 2022; 0: any free port, for tests). */
+  sftpPort: z.coerce.number().int().min(0).max(65535).default(2022),
+  /** How often open SFTP sessions are checked again with the service (default 15 s; changes are also pushed at once). */
+  sftpRecheckMs: z.coerce.number().int().min(500).max(600_000).default(15_000),
+  /** The address the SFTP service listens on (default every address). */
+  sftpAddress: z.string().min(1).max(255).default('0.0.0.0'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where MINECRAFT installs read the version manifest (default Mojang's). */
   minecraftManifestUrl: z.url({ protocol: /^https?$/, message: 'expected an http(s) URL' }).default(DEFAULT_MANIFEST_URL),
@@ -85,6 +93,10 @@ const fileSchema = z
     allowRoot: z.unknown(),
     serverPidsMax: z.unknown(),
     stopServersOnExit: z.unknown(),
+    sftp: z.unknown(),
+    sftpPort: z.unknown(),
+    sftpAddress: z.unknown(),
+    sftpRecheckMs: z.unknown(),
     logLevel: z.unknown(),
     minecraftManifestUrl: z.unknown(),
     steamcmdUrl: z.unknown(),
@@ -135,6 +147,10 @@ export function loadSettings(options: SettingsInput, env: NodeJS.ProcessEnv = pr
     allowRoot: env.GSM_ALLOW_ROOT,
     serverPidsMax: env.GSM_SERVER_PIDS_MAX,
     stopServersOnExit: env.GSM_STOP_SERVERS_ON_EXIT,
+    sftp: env.GSM_SFTP,
+    sftpPort: env.GSM_SFTP_PORT,
+    sftpAddress: env.GSM_SFTP_ADDRESS,
+    sftpRecheckMs: env.GSM_SFTP_RECHECK_MS,
     logLevel: env.LOG_LEVEL,
     minecraftManifestUrl: env.GSM_MINECRAFT_MANIFEST_URL ?? env.MINECRAFT_MANIFEST_URL,
     steamcmdUrl: env.GSM_STEAMCMD_URL ?? env.STEAMCMD_URL,

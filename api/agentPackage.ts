@@ -36,10 +36,12 @@ async function bundle(): Promise<{ code: Buffer; packages: string[] }> {
     // The bundled packages' licences ship whole in THIRD_PARTY_LICENSES.md instead of as scattered comments.
     legalComments: 'none',
     metafile: true,
-    // ws's optional native helpers, required inside try/catch.
-    external: ['bufferutil', 'utf-8-validate'],
+    // Optional native helpers, each required inside try/catch, so the bundle runs on their pure JavaScript fallbacks:
+    // ws's, and ssh2's (its crypto binding and cpu-features, used only to order ciphers by the CPU's features).
+    external: ['bufferutil', 'utf-8-validate', 'cpu-features', '*.node'],
     banner: {
-      js: "#!/usr/bin/env node\nimport { createRequire as __gsmCreateRequire } from 'node:module';\nconst require = __gsmCreateRequire(import.meta.url);",
+      // `__dirname` and `__filename` for the CommonJS dependencies that read them (ssh2's WebAssembly Poly1305 loader).
+      js: "#!/usr/bin/env node\nimport { createRequire as __gsmCreateRequire } from 'node:module';\nimport { dirname as __gsmDirname } from 'node:path';\nimport { fileURLToPath as __gsmFileURLToPath } from 'node:url';\nconst require = __gsmCreateRequire(import.meta.url);\nconst __filename = __gsmFileURLToPath(import.meta.url);\nconst __dirname = __gsmDirname(__filename);",
     },
     logLevel: 'silent',
   });

@@ -13,15 +13,17 @@ export type AuditEntry = {
   /** `<resource>.<verb>`, for example `cluster.update`, `member.remove`, `token.create`. */
   action: string;
   target: { type: string; id: string | null };
+  /** What the change touched beyond its target (a file change: `path`, `size`, …). */
+  details?: Record<string, unknown>;
 };
 
 /** Records `entry` by `origin` (actor, address, request id) on `connection` (the change's transaction). */
 export async function recordAudit(connection: CommonQueryMethods, origin: Origin, entry: AuditEntry): Promise<void> {
   const { actor } = origin;
   await connection.query(sql.unsafe`
-    INSERT INTO audit_log (cluster_id, actor_kind, actor_id, actor_name, action, target_type, target_id, ip, request_id)
+    INSERT INTO audit_log (cluster_id, actor_kind, actor_id, actor_name, action, target_type, target_id, ip, request_id, details)
     VALUES (${entry.clusterId}, ${actor.kind}, ${actor.id}, ${actor.name}, ${entry.action}, ${entry.target.type},
-            ${entry.target.id}, ${origin.ip}, ${origin.requestId})`);
+            ${entry.target.id}, ${origin.ip}, ${origin.requestId}, ${entry.details ? sql.jsonb(entry.details as never) : null})`);
 }
 
 const entryRow = z.object({
@@ -37,6 +39,7 @@ const entryRow = z.object({
   ip: z.string().nullable(),
   requestId: z.string().nullable(),
   at: z.string(),
+  details: z.record(z.string(), z.unknown()).nullable(),
 });
 
 /**
@@ -70,7 +73,7 @@ export async function auditLogPage(connection: CommonQueryMethods, clusterId: st
     schema: entryRow,
     columns: sql.fragment`
       a.id, a.cluster_id AS "clusterId", a.actor_kind AS "actorKind", a.actor_id AS "actorId", a.actor_name AS "actorName",
-      a.action, a.target_type AS "targetType", a.target_id AS "targetId", ${TARGET_NAME} AS "targetName", a.ip, a.request_id AS "requestId", a.at`,
+      a.action, a.target_type AS "targetType", a.target_id AS "targetId", ${TARGET_NAME} AS "targetName", a.ip, a.request_id AS "requestId", a.at, a.details`,
     from: sql.fragment`audit_log a WHERE ${where}`,
     order: orderBy(query.sort, { at: sql.fragment`a.at` }, sql.fragment`a.id`),
     page: query,
@@ -84,6 +87,7 @@ export async function auditLogPage(connection: CommonQueryMethods, clusterId: st
     ip: row.ip,
     requestId: row.requestId,
     at: row.at,
+    ...(row.details ? { details: row.details } : {}),
   }));
   return { ...page, data };
 }

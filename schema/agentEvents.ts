@@ -145,6 +145,81 @@ export const jobResultEvent = z
 
 export const consoleEvent = z.object({ serverId: uuid, lines: z.array(z.string().max(8192)).max(500), at: iso }).strict();
 
+// ---- SFTP (docs/sftp.md): the agent serves it, the service decides who may sign in
+
+/** SFTP user names: `<handle>.<server short id>` (the last 8 hex digits of the server's id) or `<handle>.<server id>`. */
+export const SFTP_USERNAME = /^([a-z0-9][a-z0-9_-]{0,31})\.([0-9a-f]{8}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/** What a signed-in SFTP user may do on the server's files. */
+export const sftpPermissions = z.object({ read: z.boolean(), write: z.boolean() }).strict();
+export type SftpPermissions = z.infer<typeof sftpPermissions>;
+
+/**
+ * An SFTP client offers a public key for `username` (acked with `sftpAuthAnswer`). `signed` says whether the client
+ * proved it holds the private key (the agent checked the signature): an unsigned offer only asks whether the key would
+ * do, as SSH clients ask before signing.
+ */
+export const sftpAuthEvent = z
+  .object({
+    username: z.string().min(1).max(128),
+    /** The client's address, for the throttle per address. */
+    address: z.string().min(1).max(64),
+    method: z.literal('publickey'),
+    algorithm: z.string().min(1).max(64),
+    /** The key's wire form, base64. */
+    publicKey: z
+      .string()
+      .min(1)
+      .max(8 * 1024)
+      .regex(/^[A-Za-z0-9+/]+={0,2}$/),
+    signed: z.boolean(),
+  })
+  .strict();
+export type SftpAuthEvent = z.infer<typeof sftpAuthEvent>;
+
+export const sftpAuthAnswer = z.union([
+  z.object({ allowed: z.literal(true), userId: z.string(), serverId: z.string(), keyId: z.string(), permissions: sftpPermissions }),
+  z.object({ allowed: z.literal(false), reason: z.string(), retryAfterSeconds: z.int().optional() }),
+]);
+export type SftpAuthAnswer = z.infer<typeof sftpAuthAnswer>;
+
+/** The agent's open SFTP sessions, checked again (periodically, and when told `sftp:recheck`); acked with `sftpCheckAnswer`. */
+export const sftpCheckEvent = z
+  .object({ sessions: z.array(z.object({ sessionId: z.string().min(1).max(64), userId: uuid, serverId: uuid, keyId: uuid }).strict()).max(1000) })
+  .strict();
+export const sftpCheckAnswer = z.object({
+  sessions: z.array(z.object({ sessionId: z.string(), allowed: z.boolean(), permissions: sftpPermissions.optional() })),
+});
+export type SftpCheckAnswer = z.infer<typeof sftpCheckAnswer>;
+
+/** The agent's SFTP service is listening: its port and host key, shown on the machine's record. */
+export const sftpListeningEvent = z
+  .object({
+    port: z.int().min(1).max(65535),
+    hostKeyFingerprint: z
+      .string()
+      .regex(/^SHA256:[A-Za-z0-9+/]{43}$/)
+      .nullable(),
+  })
+  .strict();
+
+/** A change made over SFTP (for the audit log and the config history); acked once recorded. */
+export const sftpChangedEvent = z
+  .object({
+    userId: uuid,
+    serverId: uuid,
+    action: z.enum(['write', 'delete', 'rename', 'chmod', 'mkdir', 'rmdir']),
+    path: storedText(4096).min(1),
+    toPath: storedText(4096).min(1).optional(),
+    size: byteCount.optional(),
+    mode: z.int().min(0).max(0o7777).optional(),
+  })
+  .strict();
+export type SftpChangedEvent = z.infer<typeof sftpChangedEvent>;
+
+/** service → agent: a user's access changed (member removed, role changed, key deleted): check their sessions now. */
+export const sftpRecheckEvent = z.object({ userId: z.string() });
+
 /** Every event an agent may send after `auth`, by name. */
 export const AGENT_EVENTS = {
   heartbeat: heartbeatEvent,
@@ -157,6 +232,10 @@ export const AGENT_EVENTS = {
   'job:progress': jobProgressEvent,
   'job:result': jobResultEvent,
   console: consoleEvent,
+  'sftp:auth': sftpAuthEvent,
+  'sftp:check': sftpCheckEvent,
+  'sftp:listening': sftpListeningEvent,
+  'sftp:changed': sftpChangedEvent,
 } as const;
 export type AgentEventName = keyof typeof AGENT_EVENTS;
 
@@ -209,6 +288,8 @@ export const serverConfig = z.object({
   unresponsiveAfter: z.int().min(1).optional(),
   /** Restart it when UNRESPONSIVE (absent: no). */
   restartWhenUnresponsive: z.boolean().optional(),
+  /** Gitignore-style patterns of paths the service's users may not read or write (docs/files.md#the-deny-list). */
+  fileDenyList: z.array(z.string().max(512)).max(256).optional(),
   /** The ids of the server's backups that exist (PENDING or finished): the agent removes the files of any other. */
   backups: z.array(z.string()).optional(),
 });

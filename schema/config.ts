@@ -146,6 +146,15 @@ export const configSchema = z
     /** Metrics history (docs/metrics.md): minute points are kept this many days, hourly points this many. */
     METRICS_MINUTE_RETENTION_DAYS: z.coerce.number().int().min(1, 'expected 1..90').max(90, 'expected 1..90').default(14),
     METRICS_HOUR_RETENTION_DAYS: z.coerce.number().int().min(1, 'expected 1..3650').max(3650, 'expected 1..3650').default(400),
+    /** Server files (docs/files.md): the largest file an upload may write (default 1 GiB). */
+    FILES_MAX_UPLOAD_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024, 'expected at least 1024')
+      .max(Number.MAX_SAFE_INTEGER)
+      .default(1024 * 1024 * 1024),
+    /** Server files: uploads and downloads of one server at the same time, per service process (default 4). */
+    FILES_MAX_TRANSFERS: z.coerce.number().int().min(1, 'expected 1..100').max(100, 'expected 1..100').default(4),
     /** Days the event log keeps durable events (1..365). */
     EVENT_RETENTION_DAYS: z.coerce.number().int().min(1, 'expected 1..365').max(365, 'expected 1..365').default(7),
     /** With ADMIN_PASSWORD: the first user, created at start-up when no user exists. */

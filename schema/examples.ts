@@ -21,6 +21,7 @@ const user = {
   id: USER,
   email: 'alex@example.org',
   displayName: 'Alex',
+  handle: 'alex',
   steamId: '76561198000000001',
   discordId: null,
   hasPassword: true,
@@ -58,6 +59,7 @@ const machine = {
   metrics: { cpuPercent: 23.5, memoryUsedBytes: 12884901888, diskUsedBytes: 107374182400, at: AT },
   addresses: ['203.0.113.10'],
   reportedAddresses: ['203.0.113.10', '2001:db8::10'],
+  sftp: { port: 2022, hostKeyFingerprint: 'SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s' },
   lastSeenAt: AT,
   createdAt: CREATED,
   updatedAt: AT,
@@ -236,9 +238,57 @@ const webhook = {
 };
 const range = { step: '1h', from: '2026-11-23T03:00:00.000Z', to: AT };
 
+const fileEntry = { name: 'server.properties', type: 'file', size: 1184, mode: 0o644, modifiedAt: AT, etag: '"7qz1-wg-1a2b3c4d5e6f"' };
+const fileVersion = {
+  id: '01a20f00-0000-7000-8000-000000000020',
+  path: 'server.properties',
+  size: 1184,
+  sha256: 'b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c',
+  via: 'api',
+  actor: { kind: 'USER', id: USER, name: 'Alex' },
+  createdAt: AT,
+};
+
 export const EXAMPLES: Record<string, unknown> = {
+  FileEntry: fileEntry,
+  FileList: {
+    path: '/',
+    entries: [fileEntry, { name: 'world', type: 'directory', size: 4096, mode: 0o755, modifiedAt: AT }],
+    total: 2,
+    next: null,
+  },
+  FileText: { path: '/server.properties', content: 'motd=Welcome\nmax-players=20\n', size: 29, etag: '"7qz1-t-1a2b3c4d5e6f"', modifiedAt: AT },
+  FileWriteResult: { entry: fileEntry, size: 1184, versionId: fileVersion.id },
+  FileSearchResult: {
+    matches: [{ path: '/server.properties', type: 'file', size: 1184, line: 12, text: 'motd=Welcome' }],
+    scannedFiles: 214,
+    scannedBytes: 1048576,
+    stoppedEarly: null,
+  },
+  FileVersion: fileVersion,
+  FileUpload: {
+    id: '01a20f00-0000-7000-8000-000000000030',
+    path: '/world.zip',
+    size: 524288000,
+    offset: 134217728,
+    complete: false,
+    expiresAt: '2026-11-24T03:00:00.000Z',
+    entry: null,
+  },
+  FileVersionContent: { ...fileVersion, content: 'motd=Welcome\nmax-players=20\n' },
+  FileDiff: { from: fileVersion.id, to: 'current', diff: '--- a/server.properties\n+++ b/server.properties\n@@ -1,1 +1,1 @@\n-motd=Hi\n+motd=Welcome\n' },
   Error: { statusCode: 404, message: 'Server not found', error: 'Not Found' },
   User: user,
+  SshKey: {
+    id: '01a20f00-0000-7000-8000-00000000005a',
+    name: 'laptop',
+    algorithm: 'ssh-ed25519',
+    bits: 256,
+    fingerprint: 'SHA256:6kCj4Cz0m7VxmH0ZkD2rCdoS3bQ1nYw2k9G5o7Vb8hE',
+    publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl',
+    createdAt: CREATED,
+    lastUsedAt: AT,
+  },
   TokenPair: { accessToken: 'v4.local.eyJzdWIi…', refreshToken: 'gsm_refresh_…', tokenType: 'Bearer', expiresIn: 900 },
   OAuthStart: { url: 'https://steamcommunity.com/openid/login?openid.mode=checkid_setup&…' },
   TokenListItem: token,
@@ -285,6 +335,7 @@ export const EXAMPLES: Record<string, unknown> = {
     metrics: null,
     addresses: [],
     reportedAddresses: [],
+    sftp: null,
     lastSeenAt: null,
     agentToken,
     connect,

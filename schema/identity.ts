@@ -36,6 +36,10 @@ export const user = z
     id: z.string(),
     email: z.string(),
     displayName: z.string(),
+    handle: z.string().meta({
+      description: "Your SFTP name: sign in to a server's files as `<handle>.<server short id>` (docs/sftp.md). Chosen from your e-mail address.",
+      example: 'alex',
+    }),
     steamId: z.string().nullable(),
     discordId: z.string().nullable(),
     hasPassword: z.boolean().meta({ description: 'Whether the account has a password (one made with Steam or Discord has none until it sets one).' }),
@@ -204,6 +208,7 @@ export const auditEntry = z
     ip: z.string().nullable(),
     requestId: z.string().nullable(),
     at: timestamp,
+    details: z.record(z.string(), z.unknown()).optional().describe('What a change touched beyond its target: a file change its `path`, `size`, `to` …'),
   })
   .meta({ id: 'AuditEntry' });
 export const auditListQuery = z

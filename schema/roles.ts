@@ -20,6 +20,12 @@ export const PERMISSIONS = {
   'tasks.manage': MANAGERS,
   /** Invite, change roles, remove members. ADMIN only for MODERATOR and VIEWER: see `canManageRole`. */
   'members.manage': MANAGERS,
+  /** Server files (docs/files.md): list, read, download, search, history. */
+  'files.read': ['OWNER', 'ADMIN', 'MODERATOR'],
+  /** Server files: write, upload, mkdir, rename, copy, delete, chmod, restore a version. */
+  'files.write': MANAGERS,
+  /** Server files over SFTP with an SSH key of one's account (docs/sftp.md; read-only without files.write). */
+  'files.sftp': MANAGERS,
   /** Webhooks: their URLs may be secrets (a Discord webhook URL is), so only managers see them. */
   'webhooks.manage': MANAGERS,
   /** A cluster's own game templates: create, replace, delete (members read them with cluster.read). */

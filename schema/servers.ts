@@ -102,6 +102,18 @@ export const machine = z
     metrics: machineMetrics.nullable(),
     addresses: z.array(z.string()).meta({ description: 'The addresses its operators gave it (docs/servers.md#ports-and-allocations).' }),
     reportedAddresses: z.array(z.string()).meta({ description: 'The addresses its agent reported (its network interfaces, loopback aside).' }),
+    sftp: z
+      .object({
+        port: z
+          .int()
+          .meta({ description: "The agent's SFTP port (default 2022); connect with `sftp -P <port> <handle>.<server short id>@<machine address>`." }),
+        hostKeyFingerprint: z
+          .string()
+          .nullable()
+          .meta({ description: "SHA256 fingerprint of the agent's ED25519 host key, to compare with what `sftp` shows on the first connection." }),
+      })
+      .nullable()
+      .meta({ description: "The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it." }),
     lastSeenAt: timestamp.nullable(),
     createdAt: timestamp,
     updatedAt: timestamp,

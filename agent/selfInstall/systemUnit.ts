@@ -5,6 +5,7 @@
  * server limits (`Delegate=yes`), waits longer than the agent's own graceful stop when the machine shuts down, and
  * does not restart an agent whose token was refused (exit status 2: retrying cannot help).
  */
+import { loadOrCreateHostKey } from '../sftp/hostKey.ts';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -90,10 +91,18 @@ export async function install({ configPath, settings, unitDir, start, print }: I
     stopTimeoutMs: settings.stopTimeoutMs,
     user: settings.user,
     allowRoot: settings.allowRoot,
+    sftp: settings.sftp,
+    sftpPort: settings.sftpPort,
+    sftpAddress: settings.sftpAddress,
   };
   await writeAtomic(configPath, `${JSON.stringify(config, null, 2)}\n`, 0o600);
   print(`configuration written to ${configPath} (mode 0600)`);
   await mkdir(settings.dataDir, { recursive: true, mode: isRoot ? 0o711 : 0o700 });
+  if (settings.sftp) {
+    // Made here so the operator can note its fingerprint now; kept across reinstalls and upgrades.
+    const hostKey = await loadOrCreateHostKey(settings.dataDir);
+    print(`SFTP on port ${settings.sftpPort}; host key ${hostKey.fingerprint}`);
+  }
   if (isRoot && !settings.allowRoot) {
     const user = await ensureBaseUser(settings.user);
     print(`game servers run as unprivileged accounts of the group ${user.name} (one per server)`);

@@ -11,7 +11,7 @@ import { recoverAccount } from './sessions.ts';
 
 /** The columns of `users` as the User record; used by every query that answers a user. */
 export const USER_COLUMNS = sql.fragment`
-  users.id, users.email, users.display_name AS "displayName", users.steam_id AS "steamId",
+  users.id, users.email, users.display_name AS "displayName", users.handle, users.steam_id AS "steamId",
   users.discord_id AS "discordId", users.password_hash IS NOT NULL AS "hasPassword", users.tier, users.created_at AS "createdAt"`;
 
 export const userRow = user;

@@ -8,6 +8,11 @@ import { AppError, badRequest } from '../../schema/errors.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** The routes whose body is raw bytes (a server file's content), not JSON. */
+const RAW_BODY_PATH = /^\/api\/v1\/servers\/[^/]+\/files\/content\/?$/;
+/** A resumable upload's PATCH: its body is the next bytes of the file. */
+const UPLOAD_PATH = /^\/api\/v1\/servers\/[^/]+\/files\/uploads\/[^/]+\/?$/;
+
 const tooLarge = () => new AppError(413, `Request body is larger than ${BODY_LIMIT_BYTES} bytes`);
 
 function hasBody(ctx: Parameters<Middleware>[0]): boolean {
@@ -35,6 +40,8 @@ export function jsonBody(): Middleware {
   return async function parseJsonBody(ctx, next) {
     // Most requests (every GET) carry no body: nothing to check or parse.
     if (!hasBody(ctx)) return next();
+    // A file upload's body is the file itself, streamed to the agent by its route (docs/files.md), of any type and size.
+    if ((ctx.method === 'PUT' && RAW_BODY_PATH.test(ctx.path)) || (ctx.method === 'PATCH' && UPLOAD_PATH.test(ctx.path))) return next();
     if (!ctx.is('application/json', 'application/*+json')) {
       throw new AppError(415, 'Request bodies must be JSON (Content-Type: application/json)');
     }

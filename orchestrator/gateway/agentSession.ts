@@ -21,6 +21,16 @@ import { ACK_WINDOW_MS } from '../jobs/delivery.ts';
 import type { PlayerEvent, PlayerIngest } from '../players/ingest.ts';
 import type { AgentNotification } from './notifications.ts';
 import { isRefusedValue } from '../../sql/refusedValue.ts';
+import type { SftpAuthAnswer, SftpAuthEvent, SftpCheckAnswer } from '../../schema/agentEvents.ts';
+
+/** SFTP sign-ins and checks of open sessions (orchestrator/sftp/access.ts), answered over the agent's connection. */
+export type SftpGate = {
+  authenticate: (machineId: string, attempt: SftpAuthEvent) => Promise<SftpAuthAnswer>;
+  recheck: (machineId: string, sessions: z.infer<(typeof AGENT_EVENTS)['sftp:check']>['sessions']) => Promise<SftpCheckAnswer>;
+  listening: (machineId: string, port: number, hostKeyFingerprint: string | null) => Promise<void>;
+  /** Records a change made over SFTP; false when the server is not on this machine. */
+  changed: (machineId: string, change: z.infer<(typeof AGENT_EVENTS)['sftp:changed']>) => Promise<boolean>;
+};
 
 export type SessionOptions = {
   store: MachineStore;
@@ -30,6 +40,8 @@ export type SessionOptions = {
   live: LiveConsole;
   /** Per-minute history of servers' and machines' figures. */
   metrics?: MetricsRecorder;
+  /** SFTP sign-ins (docs/sftp.md). */
+  sftp: SftpGate;
   logger: Logger;
   heartbeatSeconds: number;
   authTimeoutMs: number;
@@ -126,7 +138,8 @@ export class AgentSession {
       }
       // Console and stats are relayed, never stored: they do not wait behind the database writes of other frames (a
       // slow database would delay every console line and pile frames up in memory).
-      if (this.authenticated && !this.#closed && (event === 'console' || event === 'server:stats')) {
+      // SFTP sign-ins and checks are answered at once too: someone waits for them, and they store nothing in order.
+      if (this.authenticated && !this.#closed && (event === 'console' || event === 'server:stats' || event === 'sftp:auth' || event === 'sftp:check')) {
         this.#handle(event, data, ack).catch((error: unknown) =>
           options.logger.error({ err: error, machineId: this.machineId, event }, 'agent event handling failed'),
         );
@@ -359,6 +372,42 @@ export class AgentSession {
           this.#options.live.stats(this.clusterId, { ...sample, serverId: serverId.toLowerCase() });
           this.#options.metrics?.server(serverId, sample);
         }
+        break;
+      }
+      case 'sftp:auth': {
+        const attempt = data as z.infer<(typeof AGENT_EVENTS)['sftp:auth']>;
+        const answer = await this.#options.sftp.authenticate(machineId, attempt).catch((error: unknown) => {
+          this.#options.logger.error({ err: error, machineId }, 'could not check an SFTP sign-in');
+          return { allowed: false as const, reason: 'the service could not check the sign-in now; try again' };
+        });
+        if (!answer.allowed)
+          this.#options.logger.info({ machineId, username: attempt.username, address: attempt.address, reason: answer.reason }, 'SFTP sign-in refused');
+        ack?.(answer);
+        return;
+      }
+      case 'sftp:check': {
+        const { sessions } = data as z.infer<(typeof AGENT_EVENTS)['sftp:check']>;
+        // Not answered when the database cannot say: the agent counts that against the session (it ends sessions
+        // it cannot have checked for a while).
+        ack?.(await this.#options.sftp.recheck(machineId, sessions));
+        return;
+      }
+      case 'sftp:changed': {
+        // Recorded while the next frames are handled: keeping the version of a text file reads it back from this
+        // agent, whose answer must not wait behind this frame.
+        const change = data as z.infer<(typeof AGENT_EVENTS)['sftp:changed']>;
+        void this.#options.sftp.changed(machineId, change).then(
+          (mine) => (mine ? ack?.({ accepted: true }) : notHere(change.serverId)),
+          (error: unknown) => {
+            this.#options.logger.error({ err: error, machineId }, 'could not record an SFTP change');
+            ack?.(STORE_FAILED);
+          },
+        );
+        return;
+      }
+      case 'sftp:listening': {
+        const listening = data as z.infer<(typeof AGENT_EVENTS)['sftp:listening']>;
+        await this.#options.sftp.listening(machineId, listening.port, listening.hostKeyFingerprint);
         break;
       }
       case 'job:result': {

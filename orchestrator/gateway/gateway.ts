@@ -15,7 +15,10 @@ import type { DatabasePool } from '../../sql/pool.ts';
 import { listen } from '../../sql/listen.ts';
 import type { Logger } from '../../schema/logger.ts';
 import { MAX_FRAME_BYTES, type JobEvent } from '../../schema/agentEvents.ts';
-import { AgentSession } from './agentSession.ts';
+import { addFileChannelResolver } from '../files/agentChannels.ts';
+import { AgentSession, type SftpGate } from './agentSession.ts';
+import { authenticateSftp, recheckSftpSessions, recordSftpChange, recordSftpListening } from '../sftp/access.ts';
+import { SftpThrottle } from '../sftp/throttle.ts';
 import { createLiveConsole, type LiveConsole } from '../live/liveConsole.ts';
 import { createLocalRelay, type LiveRelay } from '../live/relay.ts';
 import { createMemoryHistory, type ConsoleHistory } from '../live/consoleHistory.ts';
@@ -68,6 +71,13 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
   });
   const sessions = new Map<string, AgentSession>();
   const open = new Set<AgentSession>();
+  const sftpThrottle = new SftpThrottle();
+  const sftp: SftpGate = {
+    authenticate: (machineId, attempt) => authenticateSftp(options.pool, sftpThrottle, machineId, attempt),
+    recheck: (machineId, checked) => recheckSftpSessions(options.pool, machineId, checked),
+    listening: (machineId, port, fingerprint) => recordSftpListening(options.pool, machineId, port, fingerprint),
+    changed: (machineId, change) => recordSftpChange(options.pool, machineId, change, logger),
+  };
 
   const start = (link: AgentLink) => {
     const session = new AgentSession(link, {
@@ -75,6 +85,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
       players,
       live,
       metrics,
+      sftp,
       logger,
       heartbeatSeconds: options.heartbeatSeconds,
       authTimeoutMs: options.authTimeoutMs,
@@ -93,6 +104,12 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     open.add(session);
     link.onClose(() => open.delete(session));
   };
+
+  // The file routes (orchestrator/files/) reach the agents connected here over their connection.
+  const removeFileChannel = addFileChannelResolver((machineId) => {
+    const session = sessions.get(machineId);
+    return session ? (payload, timeoutMs) => session.link.request('files', payload, timeoutMs) : undefined;
+  });
 
   const engine = new EngineServer({ transports: ['websocket'], maxHttpBufferSize: MAX_FRAME_BYTES, pingInterval: 10_000, pingTimeout: 20_000 });
   const io = new SocketIoServer({ serveClient: false, transports: ['websocket'] });
@@ -150,6 +167,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     if (type === 'servers_changed') await session.sync();
     else if (type === 'job_dispatch' && jobId) await deliver(session, jobId, parsed.data.job ?? null);
     else if (type === 'job_cancel' && jobId) session.send('job:cancel', { jobId });
+    else if (type === 'sftp_recheck' && parsed.data.userId) session.send('sftp:recheck', { userId: parsed.data.userId });
     else if (type === 'token_rotated' || type === 'machine_removed')
       session.close('AUTH_FAILED', type === 'token_rotated' ? 'agent token rotated' : 'machine removed');
   };
@@ -174,6 +192,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     live,
     metrics,
     async close() {
+      removeFileChannel();
       clearInterval(sweeper);
       await live.close();
       await metrics.close();

@@ -10,7 +10,7 @@ import { jobEvent } from '../../schema/agentEvents.ts';
 export const AGENT_CHANNEL = 'gsm_agent';
 
 export const agentNotification = z.object({
-  type: z.enum(['servers_changed', 'token_rotated', 'machine_removed', 'job_dispatch', 'job_cancel', 'session_replaced']),
+  type: z.enum(['servers_changed', 'token_rotated', 'machine_removed', 'job_dispatch', 'job_cancel', 'session_replaced', 'sftp_recheck']),
   machineId: z.string(),
   /** With job_dispatch and job_cancel. */
   jobId: z.string().optional(),
@@ -21,6 +21,8 @@ export const agentNotification = z.object({
   job: jobEvent.nullable().optional(),
   /** With session_replaced: the connection generation that is now current. */
   generation: z.number().optional(),
+  /** With sftp_recheck (sql/functions/gsm_sftp_access_changed.sql): whose SFTP sessions to check again. */
+  userId: z.string().optional(),
 });
 export type AgentNotification = z.infer<typeof agentNotification>;
 

@@ -19,6 +19,7 @@ const MACHINE_COLUMNS = sql.fragment`
   m.id, m.cluster_id AS "clusterId", m.name, m.status, m.hostname, m.os, m.agent_version AS "agentVersion",
   m.cpu_count AS "cpuCount", m.memory_bytes AS "memoryBytes", m.metrics,
   m.addresses, m.reported_addresses AS "reportedAddresses", m.last_seen_at AS "lastSeenAt",
+  CASE WHEN m.sftp_port IS NULL THEN NULL ELSE json_build_object('port', m.sftp_port, 'hostKeyFingerprint', m.sftp_host_key_fingerprint) END AS sftp,
   m.created_at AS "createdAt", m.updated_at AS "updatedAt"`;
 const SORT = { name: sql.fragment`lower(m.name)`, createdAt: sql.fragment`m.created_at`, lastSeenAt: sql.fragment`m.last_seen_at` };
 

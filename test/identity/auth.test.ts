@@ -18,7 +18,7 @@ test.serial('the first registration is open, later ones are closed without ALLOW
 
   const account = await app().request('/api/v1/account', { headers: { Authorization: `Bearer ${answer.accessToken}` } });
   t.is(account.status, 200);
-  t.deepEqual(Object.keys(await body(account)).sort(), ['createdAt', 'discordId', 'displayName', 'email', 'hasPassword', 'id', 'steamId', 'tier']);
+  t.deepEqual(Object.keys(await body(account)).sort(), ['createdAt', 'discordId', 'displayName', 'email', 'handle', 'hasPassword', 'id', 'steamId', 'tier']);
 
   const second = await app().request('/api/v1/auth/register', json({ email: 'second@example.test', password: 'long enough pw', displayName: 'Second' }));
   t.is(second.status, 403);

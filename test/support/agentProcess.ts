@@ -47,6 +47,11 @@ export async function startAgent(options: {
       '500',
       ...(options.keepServers ? [] : ['--stop-servers-on-exit']),
       ...(options.accounts ? [] : ['--allow-root']),
+      // SFTP on a free port of the loopback only: test agents run side by side (docs/sftp.md).
+      '--sftp-port',
+      '0',
+      '--sftp-address',
+      '127.0.0.1',
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'debug', ...options.env } },
   );

@@ -19,11 +19,13 @@ type Error struct {
 
 // User: the User record.
 type User struct {
-	ID          string  `json:"id"`
-	Email       string  `json:"email"`
-	DisplayName string  `json:"displayName"`
-	SteamID     *string `json:"steamId"`
-	DiscordID   *string `json:"discordId"`
+	ID          string `json:"id"`
+	Email       string `json:"email"`
+	DisplayName string `json:"displayName"`
+	// Your SFTP name: sign in to a server's files as `<handle>.<server short id>` (docs/sftp.md). Chosen from your e-mail address.
+	Handle    string  `json:"handle"`
+	SteamID   *string `json:"steamId"`
+	DiscordID *string `json:"discordId"`
 	// Whether the account has a password (one made with Steam or Discord has none until it sets one).
 	HasPassword bool `json:"hasPassword"`
 	// One of FREE, PRO, ENTERPRISE.
@@ -75,6 +77,23 @@ type TokenCreated struct {
 	// The secret, shown only in this answer.
 	Token  string `json:"token"`
 	UserID string `json:"userId"`
+}
+
+// SshKey: the SshKey record.
+type SshKey struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// One of ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256, ecdsa-sha2-nistp384, ecdsa-sha2-nistp521.
+	Algorithm string `json:"algorithm"`
+	Bits      int64  `json:"bits"`
+	// SHA256 fingerprint as `ssh-keygen -l` prints it.
+	Fingerprint string `json:"fingerprint"`
+	// The key in OpenSSH form (`<type> <base64>`), without its comment.
+	PublicKey string `json:"publicKey"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+	// RFC 3339 time.
+	LastUsedAt *string `json:"lastUsedAt"`
 }
 
 // ClusterCounts: the ClusterCounts record.
@@ -189,6 +208,8 @@ type AuditEntry struct {
 	RequestID *string          `json:"requestId"`
 	// RFC 3339 time.
 	At string `json:"at"`
+	// What a change touched beyond its target: a file change its `path`, `size`, `to` …
+	Details map[string]any `json:"details,omitempty"`
 }
 
 // MachineMetrics: the MachineMetrics record.
@@ -198,6 +219,14 @@ type MachineMetrics struct {
 	DiskUsedBytes   float64 `json:"diskUsedBytes"`
 	// RFC 3339 time.
 	At string `json:"at"`
+}
+
+// MachineSftp: The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it.
+type MachineSftp struct {
+	// The agent's SFTP port (default 2022); connect with `sftp -P <port> <handle>.<server short id>@<machine address>`.
+	Port int64 `json:"port"`
+	// SHA256 fingerprint of the agent's ED25519 host key, to compare with what `sftp` shows on the first connection.
+	HostKeyFingerprint *string `json:"hostKeyFingerprint"`
 }
 
 // Machine: the Machine record.
@@ -217,6 +246,8 @@ type Machine struct {
 	Addresses []string `json:"addresses"`
 	// The addresses its agent reported (its network interfaces, loopback aside).
 	ReportedAddresses []string `json:"reportedAddresses"`
+	// The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it.
+	Sftp *MachineSftp `json:"sftp"`
 	// RFC 3339 time.
 	LastSeenAt *string `json:"lastSeenAt"`
 	// RFC 3339 time.
@@ -232,6 +263,14 @@ type MachineRegisteredMetrics struct {
 	DiskUsedBytes   float64 `json:"diskUsedBytes"`
 	// RFC 3339 time.
 	At string `json:"at"`
+}
+
+// MachineRegisteredSftp: The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it.
+type MachineRegisteredSftp struct {
+	// The agent's SFTP port (default 2022); connect with `sftp -P <port> <handle>.<server short id>@<machine address>`.
+	Port int64 `json:"port"`
+	// SHA256 fingerprint of the agent's ED25519 host key, to compare with what `sftp` shows on the first connection.
+	HostKeyFingerprint *string `json:"hostKeyFingerprint"`
 }
 
 // MachineRegisteredConnect: the MachineRegisteredConnect record.
@@ -270,6 +309,8 @@ type MachineRegistered struct {
 	Addresses []string `json:"addresses"`
 	// The addresses its agent reported (its network interfaces, loopback aside).
 	ReportedAddresses []string `json:"reportedAddresses"`
+	// The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it.
+	Sftp *MachineRegisteredSftp `json:"sftp"`
 	// RFC 3339 time.
 	LastSeenAt *string `json:"lastSeenAt"`
 	// RFC 3339 time.
@@ -967,6 +1008,126 @@ type Backup struct {
 	CreatedAt string `json:"createdAt"`
 	// RFC 3339 time.
 	CompletedAt *string `json:"completedAt"`
+}
+
+// FileEntry: the FileEntry record.
+type FileEntry struct {
+	Name string `json:"name"`
+	// One of file, directory, symlink, other.
+	Type string  `json:"type"`
+	Size float64 `json:"size"`
+	// Permission bits (0–0777, and setuid/setgid/sticky as found)
+	Mode       float64 `json:"mode"`
+	ModifiedAt string  `json:"modifiedAt"`
+	// A symbolic link's target as written (never followed by a listing)
+	LinkTarget *string `json:"linkTarget,omitempty"`
+	// The name on disk is not valid UTF-8 (shown with U+FFFD)
+	InvalidName *bool `json:"invalidName,omitempty"`
+	// A regular file's version, for If-Match
+	Etag *string `json:"etag,omitempty"`
+}
+
+// FileList: the FileList record.
+type FileList struct {
+	Path    string      `json:"path"`
+	Entries []FileEntry `json:"entries"`
+	Total   float64     `json:"total"`
+	Next    *string     `json:"next"`
+}
+
+// FileText: the FileText record.
+type FileText struct {
+	Path       string  `json:"path"`
+	Content    string  `json:"content"`
+	Size       float64 `json:"size"`
+	Etag       string  `json:"etag"`
+	ModifiedAt string  `json:"modifiedAt"`
+}
+
+// FileWriteResult: the FileWriteResult record.
+type FileWriteResult struct {
+	Entry FileEntry `json:"entry"`
+	Size  float64   `json:"size"`
+	// The config history version kept (text files ≤ 1 MiB)
+	VersionID *string `json:"versionId"`
+}
+
+// FileSearchResultMatchesItem: the FileSearchResultMatchesItem record.
+type FileSearchResultMatchesItem struct {
+	Path string   `json:"path"`
+	Type string   `json:"type"`
+	Size float64  `json:"size"`
+	Line *float64 `json:"line,omitempty"`
+	Text *string  `json:"text,omitempty"`
+}
+
+// FileSearchResult: the FileSearchResult record.
+type FileSearchResult struct {
+	Matches      []FileSearchResultMatchesItem `json:"matches"`
+	ScannedFiles float64                       `json:"scannedFiles"`
+	ScannedBytes float64                       `json:"scannedBytes"`
+	// Which bound stopped the search before it was complete
+	// One of depth, files, bytes, results, time.
+	StoppedEarly *string `json:"stoppedEarly"`
+}
+
+// FileVersionActor: the FileVersionActor record.
+type FileVersionActor struct {
+	Kind string  `json:"kind"`
+	ID   *string `json:"id"`
+	Name *string `json:"name"`
+}
+
+// FileVersion: the FileVersion record.
+type FileVersion struct {
+	ID     string  `json:"id"`
+	Path   string  `json:"path"`
+	Size   float64 `json:"size"`
+	SHA256 string  `json:"sha256"`
+	// One of api, sftp, restore.
+	Via       string           `json:"via"`
+	Actor     FileVersionActor `json:"actor"`
+	CreatedAt string           `json:"createdAt"`
+}
+
+// FileVersionContentActor: the FileVersionContentActor record.
+type FileVersionContentActor struct {
+	Kind string  `json:"kind"`
+	ID   *string `json:"id"`
+	Name *string `json:"name"`
+}
+
+// FileVersionContent: the FileVersionContent record.
+type FileVersionContent struct {
+	ID     string  `json:"id"`
+	Path   string  `json:"path"`
+	Size   float64 `json:"size"`
+	SHA256 string  `json:"sha256"`
+	// One of api, sftp, restore.
+	Via       string                  `json:"via"`
+	Actor     FileVersionContentActor `json:"actor"`
+	CreatedAt string                  `json:"createdAt"`
+	Content   string                  `json:"content"`
+}
+
+// FileDiff: the FileDiff record.
+type FileDiff struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	Diff string `json:"diff"`
+}
+
+// FileUpload: the FileUpload record.
+type FileUpload struct {
+	ID   string  `json:"id"`
+	Path string  `json:"path"`
+	Size float64 `json:"size"`
+	// Bytes received so far: the next PATCH sends from here
+	Offset    float64 `json:"offset"`
+	Complete  bool    `json:"complete"`
+	ExpiresAt string  `json:"expiresAt"`
+	// The written file, once complete
+	Entry *FileEntry `json:"entry"`
 }
 
 // TaskStepsItem: the TaskStepsItem record.

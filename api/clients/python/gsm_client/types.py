@@ -45,6 +45,7 @@ _UserRequired = TypedDict(
         "id": str,
         "email": str,
         "displayName": str,
+        "handle": str,
         "steamId": Optional[str],
         "discordId": Optional[str],
         "hasPassword": bool,
@@ -57,6 +58,7 @@ _UserRequired = TypedDict(
 class User(_UserRequired):
     """The User record.
 
+    handle: Your SFTP name: sign in to a server's files as `<handle>.<server short id>` (docs/sftp.md). Chosen from your e-mail address.
     hasPassword: Whether the account has a password (one made with Steam or Discord has none until it sets one)."""
 
 
@@ -127,6 +129,28 @@ class TokenCreated(_TokenCreatedRequired):
     """The TokenCreated record.
 
     token: The secret, shown only in this answer."""
+
+
+_SshKeyRequired = TypedDict(
+    "_SshKeyRequired",
+    {
+        "id": str,
+        "name": str,
+        "algorithm": Literal["ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521"],
+        "bits": int,
+        "fingerprint": str,
+        "publicKey": str,
+        "createdAt": str,
+        "lastUsedAt": Optional[str],
+    },
+)
+
+
+class SshKey(_SshKeyRequired):
+    """The SshKey record.
+
+    fingerprint: SHA256 fingerprint as `ssh-keygen -l` prints it.
+    publicKey: The key in OpenSSH form (`<type> <base64>`), without its comment."""
 
 
 _ClusterCountsRequired = TypedDict(
@@ -287,9 +311,19 @@ _AuditEntryRequired = TypedDict(
     },
 )
 
+_AuditEntryOptional = TypedDict(
+    "_AuditEntryOptional",
+    {
+        "details": Dict[str, Any],
+    },
+    total=False,
+)
 
-class AuditEntry(_AuditEntryRequired):
-    """The AuditEntry record."""
+
+class AuditEntry(_AuditEntryRequired, _AuditEntryOptional):
+    """The AuditEntry record.
+
+    details: What a change touched beyond its target: a file change its `path`, `size`, `to` …"""
 
 
 _MachineMetricsRequired = TypedDict(
@@ -307,6 +341,22 @@ class MachineMetrics(_MachineMetricsRequired):
     """The MachineMetrics record."""
 
 
+_MachineSftpRequired = TypedDict(
+    "_MachineSftpRequired",
+    {
+        "port": int,
+        "hostKeyFingerprint": Optional[str],
+    },
+)
+
+
+class MachineSftp(_MachineSftpRequired):
+    """The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it.
+
+    port: The agent's SFTP port (default 2022); connect with `sftp -P <port> <handle>.<server short id>@<machine address>`.
+    hostKeyFingerprint: SHA256 fingerprint of the agent's ED25519 host key, to compare with what `sftp` shows on the first connection."""
+
+
 _MachineRequired = TypedDict(
     "_MachineRequired",
     {
@@ -322,6 +372,7 @@ _MachineRequired = TypedDict(
         "metrics": Optional[MachineMetrics],
         "addresses": List[str],
         "reportedAddresses": List[str],
+        "sftp": Optional[MachineSftp],
         "lastSeenAt": Optional[str],
         "createdAt": str,
         "updatedAt": str,
@@ -333,7 +384,8 @@ class Machine(_MachineRequired):
     """The Machine record.
 
     addresses: The addresses its operators gave it (docs/servers.md#ports-and-allocations).
-    reportedAddresses: The addresses its agent reported (its network interfaces, loopback aside)."""
+    reportedAddresses: The addresses its agent reported (its network interfaces, loopback aside).
+    sftp: The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it."""
 
 
 _MachineRegisteredMetricsRequired = TypedDict(
@@ -349,6 +401,22 @@ _MachineRegisteredMetricsRequired = TypedDict(
 
 class MachineRegisteredMetrics(_MachineRegisteredMetricsRequired):
     """The MachineRegisteredMetrics record."""
+
+
+_MachineRegisteredSftpRequired = TypedDict(
+    "_MachineRegisteredSftpRequired",
+    {
+        "port": int,
+        "hostKeyFingerprint": Optional[str],
+    },
+)
+
+
+class MachineRegisteredSftp(_MachineRegisteredSftpRequired):
+    """The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it.
+
+    port: The agent's SFTP port (default 2022); connect with `sftp -P <port> <handle>.<server short id>@<machine address>`.
+    hostKeyFingerprint: SHA256 fingerprint of the agent's ED25519 host key, to compare with what `sftp` shows on the first connection."""
 
 
 _MachineRegisteredConnectRequired = TypedDict(
@@ -400,6 +468,7 @@ _MachineRegisteredRequired = TypedDict(
         "metrics": Optional[MachineRegisteredMetrics],
         "addresses": List[str],
         "reportedAddresses": List[str],
+        "sftp": Optional[MachineRegisteredSftp],
         "lastSeenAt": Optional[str],
         "createdAt": str,
         "updatedAt": str,
@@ -415,6 +484,7 @@ class MachineRegistered(_MachineRegisteredRequired):
 
     addresses: The addresses its operators gave it (docs/servers.md#ports-and-allocations).
     reportedAddresses: The addresses its agent reported (its network interfaces, loopback aside).
+    sftp: The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it.
     agentToken: The agent token, shown only in this answer."""
 
 
@@ -1633,6 +1703,224 @@ class Backup(_BackupRequired):
     error: Why it failed."""
 
 
+_FileEntryRequired = TypedDict(
+    "_FileEntryRequired",
+    {
+        "name": str,
+        "type": Literal["file", "directory", "symlink", "other"],
+        "size": float,
+        "mode": float,
+        "modifiedAt": str,
+    },
+)
+
+_FileEntryOptional = TypedDict(
+    "_FileEntryOptional",
+    {
+        "linkTarget": str,
+        "invalidName": bool,
+        "etag": str,
+    },
+    total=False,
+)
+
+
+class FileEntry(_FileEntryRequired, _FileEntryOptional):
+    """The FileEntry record.
+
+    mode: Permission bits (0–0777, and setuid/setgid/sticky as found)
+    linkTarget: A symbolic link's target as written (never followed by a listing)
+    invalidName: The name on disk is not valid UTF-8 (shown with U+FFFD)
+    etag: A regular file's version, for If-Match"""
+
+
+_FileListRequired = TypedDict(
+    "_FileListRequired",
+    {
+        "path": str,
+        "entries": List[FileEntry],
+        "total": float,
+        "next": Optional[str],
+    },
+)
+
+
+class FileList(_FileListRequired):
+    """The FileList record."""
+
+
+_FileTextRequired = TypedDict(
+    "_FileTextRequired",
+    {
+        "path": str,
+        "content": str,
+        "size": float,
+        "etag": str,
+        "modifiedAt": str,
+    },
+)
+
+
+class FileText(_FileTextRequired):
+    """The FileText record."""
+
+
+_FileWriteResultRequired = TypedDict(
+    "_FileWriteResultRequired",
+    {
+        "entry": FileEntry,
+        "size": float,
+        "versionId": Optional[str],
+    },
+)
+
+
+class FileWriteResult(_FileWriteResultRequired):
+    """The FileWriteResult record.
+
+    versionId: The config history version kept (text files ≤ 1 MiB)"""
+
+
+_FileSearchResultMatchesItemRequired = TypedDict(
+    "_FileSearchResultMatchesItemRequired",
+    {
+        "path": str,
+        "type": str,
+        "size": float,
+    },
+)
+
+_FileSearchResultMatchesItemOptional = TypedDict(
+    "_FileSearchResultMatchesItemOptional",
+    {
+        "line": float,
+        "text": str,
+    },
+    total=False,
+)
+
+
+class FileSearchResultMatchesItem(_FileSearchResultMatchesItemRequired, _FileSearchResultMatchesItemOptional):
+    """The FileSearchResultMatchesItem record."""
+
+
+_FileSearchResultRequired = TypedDict(
+    "_FileSearchResultRequired",
+    {
+        "matches": List[FileSearchResultMatchesItem],
+        "scannedFiles": float,
+        "scannedBytes": float,
+        "stoppedEarly": Optional[Literal["depth", "files", "bytes", "results", "time"]],
+    },
+)
+
+
+class FileSearchResult(_FileSearchResultRequired):
+    """The FileSearchResult record.
+
+    stoppedEarly: Which bound stopped the search before it was complete"""
+
+
+_FileVersionActorRequired = TypedDict(
+    "_FileVersionActorRequired",
+    {
+        "kind": str,
+        "id": Optional[str],
+        "name": Optional[str],
+    },
+)
+
+
+class FileVersionActor(_FileVersionActorRequired):
+    """The FileVersionActor record."""
+
+
+_FileVersionRequired = TypedDict(
+    "_FileVersionRequired",
+    {
+        "id": str,
+        "path": str,
+        "size": float,
+        "sha256": str,
+        "via": Literal["api", "sftp", "restore"],
+        "actor": FileVersionActor,
+        "createdAt": str,
+    },
+)
+
+
+class FileVersion(_FileVersionRequired):
+    """The FileVersion record."""
+
+
+_FileVersionContentActorRequired = TypedDict(
+    "_FileVersionContentActorRequired",
+    {
+        "kind": str,
+        "id": Optional[str],
+        "name": Optional[str],
+    },
+)
+
+
+class FileVersionContentActor(_FileVersionContentActorRequired):
+    """The FileVersionContentActor record."""
+
+
+_FileVersionContentRequired = TypedDict(
+    "_FileVersionContentRequired",
+    {
+        "id": str,
+        "path": str,
+        "size": float,
+        "sha256": str,
+        "via": Literal["api", "sftp", "restore"],
+        "actor": FileVersionContentActor,
+        "createdAt": str,
+        "content": str,
+    },
+)
+
+
+class FileVersionContent(_FileVersionContentRequired):
+    """The FileVersionContent record."""
+
+
+_FileDiffRequired = TypedDict(
+    "_FileDiffRequired",
+    {
+        "from": str,
+        "to": str,
+        "diff": str,
+    },
+)
+
+
+class FileDiff(_FileDiffRequired):
+    """The FileDiff record."""
+
+
+_FileUploadRequired = TypedDict(
+    "_FileUploadRequired",
+    {
+        "id": str,
+        "path": str,
+        "size": float,
+        "offset": float,
+        "complete": bool,
+        "expiresAt": str,
+        "entry": Optional[FileEntry],
+    },
+)
+
+
+class FileUpload(_FileUploadRequired):
+    """The FileUpload record.
+
+    offset: Bytes received so far: the next PATCH sends from here
+    entry: The written file, once complete"""
+
+
 _TaskStepsItemRequired = TypedDict(
     "_TaskStepsItemRequired",
     {
@@ -2255,4 +2543,4 @@ class Event(_EventRequired):
     id: Cursor: sorts as a string in the order events must be read"""
 
 
-__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "Machine", "MachineRegisteredMetrics", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "PortRange", "MachineAllocation", "MachineAllocations", "ServerStats", "ServerReady", "ServerStop", "ServerPort", "ServerQuery", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "Template", "TemplateImport", "TemplateSummary", "TemplateDocumentLinksItem", "TemplateDocumentVariablesItemValidation", "TemplateDocumentVariablesItem", "TemplateDocumentStart", "TemplateDocumentConsoleRcon", "TemplateDocumentConsoleCommandsList", "TemplateDocumentConsoleCommandsKick", "TemplateDocumentConsoleCommandsBan", "TemplateDocumentConsoleCommandsUnban", "TemplateDocumentConsoleCommandsBroadcast", "TemplateDocumentConsoleCommands", "TemplateDocumentConsole", "TemplateDocumentPlayers", "TemplateDocumentSamplesJoinItem", "TemplateDocumentSamplesLeaveItem", "TemplateDocumentSamples", "TemplateDocumentInstall", "TemplateDocumentUpdate", "TemplateDocumentConfigFilesItemReplaceItem", "TemplateDocumentConfigFilesItem", "TemplateDocumentFiles", "TemplateDocumentPortsItem", "TemplateDocumentQuery", "TemplateDocumentSourcesItem", "TemplateDocument", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "BanPlayer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]
+__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "SshKey", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "MachineSftp", "Machine", "MachineRegisteredMetrics", "MachineRegisteredSftp", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "PortRange", "MachineAllocation", "MachineAllocations", "ServerStats", "ServerReady", "ServerStop", "ServerPort", "ServerQuery", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "Template", "TemplateImport", "TemplateSummary", "TemplateDocumentLinksItem", "TemplateDocumentVariablesItemValidation", "TemplateDocumentVariablesItem", "TemplateDocumentStart", "TemplateDocumentConsoleRcon", "TemplateDocumentConsoleCommandsList", "TemplateDocumentConsoleCommandsKick", "TemplateDocumentConsoleCommandsBan", "TemplateDocumentConsoleCommandsUnban", "TemplateDocumentConsoleCommandsBroadcast", "TemplateDocumentConsoleCommands", "TemplateDocumentConsole", "TemplateDocumentPlayers", "TemplateDocumentSamplesJoinItem", "TemplateDocumentSamplesLeaveItem", "TemplateDocumentSamples", "TemplateDocumentInstall", "TemplateDocumentUpdate", "TemplateDocumentConfigFilesItemReplaceItem", "TemplateDocumentConfigFilesItem", "TemplateDocumentFiles", "TemplateDocumentPortsItem", "TemplateDocumentQuery", "TemplateDocumentSourcesItem", "TemplateDocument", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "FileEntry", "FileList", "FileText", "FileWriteResult", "FileSearchResultMatchesItem", "FileSearchResult", "FileVersionActor", "FileVersion", "FileVersionContentActor", "FileVersionContent", "FileDiff", "FileUpload", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "BanPlayer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]

@@ -191,6 +191,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account/ssh-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your SSH keys
+         * @description The public keys you sign in to servers' files with over SFTP, newest first. Answers `{ keys }`, like the token list.
+         */
+        get: operations["listSshKeys"];
+        put?: never;
+        /**
+         * Add an SSH key
+         * @description One OpenSSH public key line (the contents of `~/.ssh/id_ed25519.pub`): ssh-ed25519, ecdsa-sha2-nistp256/384/521, or ssh-rsa of 2048 bits or more; certificates and security keys (sk-) are refused. Checked down to the key itself and fingerprinted (SHA256, as `ssh-keygen -l` prints it). At most 50 keys per account; the same key once (409). From a session only.
+         */
+        post: operations["addSshKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/ssh-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an SSH key
+         * @description Effective at once for new SFTP sign-ins; SFTP sessions opened with the key are closed within seconds.
+         */
+        delete: operations["deleteSshKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/account/tokens": {
         parameters: {
             query?: never;
@@ -1452,6 +1496,299 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/servers/{id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a directory of a server
+         * @description Entries sorted by name (byte order), `limit` (≤ 10,000) per page after `after` (the previous page's `next`); `total` counts the directory's entries. Links are shown, never followed; entries on the deny list are left out.
+         */
+        get: operations["listServerFiles"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a file or directory on a server
+         * @description A link is removed itself, never its target. A directory that is not empty needs `recursive=true` (409 otherwise).
+         */
+        delete: operations["deleteServerFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/files/chmod": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a server's file mode
+         * @description Modes 0–0777 (no setuid, setgid or sticky bits). A symbolic link is refused (409), never followed.
+         */
+        post: operations["chmodServerFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/files/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read or download a server's file
+         * @description `format=raw` (default): the bytes as a download (`Content-Disposition: attachment`, `ETag`, `Accept-Ranges`; `Range: bytes=a-b` answers 206), streamed from the agent a chunk at a time. `format=text`: JSON with the content of a UTF-8 text file of at most 1 MiB (415 for binary, 413 for larger files: download them).
+         */
+        get: operations["readServerFile"];
+        /**
+         * Write or upload a server's file
+         * @description The request body (any content type, up to FILES_MAX_UPLOAD_BYTES, default 1 GiB) becomes the file, atomically: written beside it, then renamed over it with the old file's mode, so readers never see half a file and an interrupted upload changes nothing. `If-Match: <ETag>` (from a read) refuses with 412 (the current `etag` in the body) when the file changed meanwhile; `If-Match: *` requires it to exist, `If-None-Match: *` requires it not to. Text files of at most 1 MiB are kept in the config history. The new file belongs to the server's account.
+         */
+        put: operations["writeServerFile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/files/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy a file or directory on a server
+         * @description Directories are copied whole; links are copied as links (never followed). The target must not exist.
+         */
+        post: operations["copyServerFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/files/directories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a directory on a server
+         * @description With `recursive` (default true) the directories above it are made too, and an existing directory is fine.
+         */
+        post: operations["createServerDirectory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/files/rename": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename or move a file or directory on a server
+         * @description Refuses an existing target unless `overwrite`; a directory holding an entry on the deny list cannot be moved (nor anything moved onto a denied name).
+         */
+        post: operations["renameServerFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/files/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search a server's files by name or content
+         * @description Bounded: depth (`maxDepth`), entries looked at (`maxFiles`), results (`maxResults`), 256 MiB of content and 10 s; `stoppedEarly` says which bound ended it. Links are not followed; binary files are skipped by a content search; denied entries are left out.
+         */
+        get: operations["searchServerFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/files/stat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a file or directory of a server
+         * @description The entry, links followed (inside the server directory only).
+         */
+        get: operations["getServerFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/files/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a resumable upload
+         * @description For large files and unreliable connections (docs/files.md#resumable-uploads): answers the upload's `id` and `offset` 0; send the bytes with `PATCH …/uploads/<id>` (`Upload-Offset: <offset>`), as one body or many; after a break, `GET …/uploads/<id>` says the offset to go on from. The file replaces its target atomically once all `size` bytes arrived. Unfinished uploads expire after 24 hours.
+         */
+        post: operations["startServerFileUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/files/uploads/{uploadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an upload’s offset
+         * @description The bytes received so far (also in `Upload-Offset`): where the next PATCH goes on from.
+         */
+        get: operations["getServerFileUpload"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel an upload
+         * @description Its received bytes are removed; the target is left as it was.
+         */
+        delete: operations["cancelServerFileUpload"];
+        options?: never;
+        head?: never;
+        /**
+         * Send the next bytes of an upload
+         * @description The body (any content type) is appended at `Upload-Offset`, which must be the bytes received so far (409 with the current `offset` otherwise). A body cut short keeps what arrived. When the upload is complete the file is put in place (If-Match of the upload checked again: 412), audited and, for text ≤ 1 MiB, kept in the config history; `complete` and `entry` say so.
+         */
+        patch: operations["continueServerFileUpload"];
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/files/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a text file's kept versions
+         * @description The config history: the last 20 versions of a text file (≤ 1 MiB) written through the API or SFTP, newest first.
+         */
+        get: operations["listServerFileVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/files/versions/{versionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a kept version of a file */
+        get: operations["getServerFileVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/files/versions/{versionId}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare a kept version with the file or another version
+         * @description A unified diff from the version to `against` (`current`: the file as it is now on the server; or another version id).
+         */
+        get: operations["diffServerFileVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/files/versions/{versionId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a kept version of a file
+         * @description Writes the version back atomically (`ifMatch`: the ETag the file must still have, 412 otherwise); the restore is itself kept as a version.
+         */
+        post: operations["restoreServerFileVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/servers/{id}/install": {
         parameters: {
             query?: never;
@@ -2270,6 +2607,10 @@ export interface components {
             /** Format: date-time */
             at: string;
             clusterId: string | null;
+            /** @description What a change touched beyond its target: a file change its `path`, `size`, `to` … */
+            details?: {
+                [key: string]: unknown;
+            };
             id: string;
             ip: string | null;
             requestId: string | null;
@@ -2538,6 +2879,220 @@ export interface components {
         };
         /**
          * @example {
+         *       "from": "01a20f00-0000-7000-8000-000000000020",
+         *       "to": "current",
+         *       "diff": "--- a/server.properties\n+++ b/server.properties\n@@ -1,1 +1,1 @@\n-motd=Hi\n+motd=Welcome\n"
+         *     }
+         */
+        FileDiff: {
+            diff: string;
+            from: string;
+            to: string;
+        };
+        /**
+         * @example {
+         *       "name": "server.properties",
+         *       "type": "file",
+         *       "size": 1184,
+         *       "mode": 420,
+         *       "modifiedAt": "2026-11-24T03:00:00.000Z",
+         *       "etag": "\"7qz1-wg-1a2b3c4d5e6f\""
+         *     }
+         */
+        FileEntry: {
+            /** @description A regular file's version, for If-Match */
+            etag?: string;
+            /** @description The name on disk is not valid UTF-8 (shown with U+FFFD) */
+            invalidName?: boolean;
+            /** @description A symbolic link's target as written (never followed by a listing) */
+            linkTarget?: string;
+            /** @description Permission bits (0–0777, and setuid/setgid/sticky as found) */
+            mode: number;
+            modifiedAt: string;
+            name: string;
+            size: number;
+            /** @enum {string} */
+            type: "file" | "directory" | "symlink" | "other";
+        };
+        /**
+         * @example {
+         *       "path": "/",
+         *       "entries": [
+         *         {
+         *           "name": "server.properties",
+         *           "type": "file",
+         *           "size": 1184,
+         *           "mode": 420,
+         *           "modifiedAt": "2026-11-24T03:00:00.000Z",
+         *           "etag": "\"7qz1-wg-1a2b3c4d5e6f\""
+         *         },
+         *         {
+         *           "name": "world",
+         *           "type": "directory",
+         *           "size": 4096,
+         *           "mode": 493,
+         *           "modifiedAt": "2026-11-24T03:00:00.000Z"
+         *         }
+         *       ],
+         *       "total": 2,
+         *       "next": null
+         *     }
+         */
+        FileList: {
+            entries: components["schemas"]["FileEntry"][];
+            next: string | null;
+            path: string;
+            total: number;
+        };
+        /**
+         * @example {
+         *       "matches": [
+         *         {
+         *           "path": "/server.properties",
+         *           "type": "file",
+         *           "size": 1184,
+         *           "line": 12,
+         *           "text": "motd=Welcome"
+         *         }
+         *       ],
+         *       "scannedFiles": 214,
+         *       "scannedBytes": 1048576,
+         *       "stoppedEarly": null
+         *     }
+         */
+        FileSearchResult: {
+            matches: {
+                line?: number;
+                path: string;
+                size: number;
+                text?: string;
+                type: string;
+            }[];
+            scannedBytes: number;
+            scannedFiles: number;
+            /** @description Which bound stopped the search before it was complete */
+            stoppedEarly: ("depth" | "files" | "bytes" | "results" | "time") | null;
+        };
+        /**
+         * @example {
+         *       "path": "/server.properties",
+         *       "content": "motd=Welcome\nmax-players=20\n",
+         *       "size": 29,
+         *       "etag": "\"7qz1-t-1a2b3c4d5e6f\"",
+         *       "modifiedAt": "2026-11-24T03:00:00.000Z"
+         *     }
+         */
+        FileText: {
+            content: string;
+            etag: string;
+            modifiedAt: string;
+            path: string;
+            size: number;
+        };
+        /**
+         * @example {
+         *       "id": "01a20f00-0000-7000-8000-000000000030",
+         *       "path": "/world.zip",
+         *       "size": 524288000,
+         *       "offset": 134217728,
+         *       "complete": false,
+         *       "expiresAt": "2026-11-24T03:00:00.000Z",
+         *       "entry": null
+         *     }
+         */
+        FileUpload: {
+            complete: boolean;
+            /** @description The written file, once complete */
+            entry: components["schemas"]["FileEntry"] | null;
+            expiresAt: string;
+            id: string;
+            /** @description Bytes received so far: the next PATCH sends from here */
+            offset: number;
+            path: string;
+            size: number;
+        };
+        /**
+         * @example {
+         *       "id": "01a20f00-0000-7000-8000-000000000020",
+         *       "path": "server.properties",
+         *       "size": 1184,
+         *       "sha256": "b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c",
+         *       "via": "api",
+         *       "actor": {
+         *         "kind": "USER",
+         *         "id": "01a20f00-0000-7000-8000-000000000002",
+         *         "name": "Alex"
+         *       },
+         *       "createdAt": "2026-11-24T03:00:00.000Z"
+         *     }
+         */
+        FileVersion: {
+            actor: {
+                id: string | null;
+                kind: string;
+                name: string | null;
+            };
+            createdAt: string;
+            id: string;
+            path: string;
+            sha256: string;
+            size: number;
+            /** @enum {string} */
+            via: "api" | "sftp" | "restore";
+        };
+        /**
+         * @example {
+         *       "id": "01a20f00-0000-7000-8000-000000000020",
+         *       "path": "server.properties",
+         *       "size": 1184,
+         *       "sha256": "b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c",
+         *       "via": "api",
+         *       "actor": {
+         *         "kind": "USER",
+         *         "id": "01a20f00-0000-7000-8000-000000000002",
+         *         "name": "Alex"
+         *       },
+         *       "createdAt": "2026-11-24T03:00:00.000Z",
+         *       "content": "motd=Welcome\nmax-players=20\n"
+         *     }
+         */
+        FileVersionContent: {
+            actor: {
+                id: string | null;
+                kind: string;
+                name: string | null;
+            };
+            content: string;
+            createdAt: string;
+            id: string;
+            path: string;
+            sha256: string;
+            size: number;
+            /** @enum {string} */
+            via: "api" | "sftp" | "restore";
+        };
+        /**
+         * @example {
+         *       "entry": {
+         *         "name": "server.properties",
+         *         "type": "file",
+         *         "size": 1184,
+         *         "mode": 420,
+         *         "modifiedAt": "2026-11-24T03:00:00.000Z",
+         *         "etag": "\"7qz1-wg-1a2b3c4d5e6f\""
+         *       },
+         *       "size": 1184,
+         *       "versionId": "01a20f00-0000-7000-8000-000000000020"
+         *     }
+         */
+        FileWriteResult: {
+            entry: components["schemas"]["FileEntry"];
+            size: number;
+            /** @description The config history version kept (text files ≤ 1 MiB) */
+            versionId: string | null;
+        };
+        /**
+         * @example {
          *       "machineId": "01a20f00-0000-7000-8000-000000000003",
          *       "agentToken": "gsm_agent_0123456789abcdefghijABCDEFGHIJklmnopqrstuvw",
          *       "connect": {
@@ -2752,6 +3307,10 @@ export interface components {
          *         "203.0.113.10",
          *         "2001:db8::10"
          *       ],
+         *       "sftp": {
+         *         "port": 2022,
+         *         "hostKeyFingerprint": "SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s"
+         *       },
          *       "lastSeenAt": "2026-11-24T03:00:00.000Z",
          *       "createdAt": "2026-10-01T18:30:00.000Z",
          *       "updatedAt": "2026-11-24T03:00:00.000Z"
@@ -2780,6 +3339,13 @@ export interface components {
             os: string | null;
             /** @description The addresses its agent reported (its network interfaces, loopback aside). */
             reportedAddresses: string[];
+            /** @description The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it. */
+            sftp: {
+                /** @description SHA256 fingerprint of the agent's ED25519 host key, to compare with what `sftp` shows on the first connection. */
+                hostKeyFingerprint: string | null;
+                /** @description The agent's SFTP port (default 2022); connect with `sftp -P <port> <handle>.<server short id>@<machine address>`. */
+                port: number;
+            } | null;
             /** @enum {string} */
             status: "ONLINE" | "OFFLINE";
             /** Format: date-time */
@@ -2943,6 +3509,7 @@ export interface components {
          *       "metrics": null,
          *       "addresses": [],
          *       "reportedAddresses": [],
+         *       "sftp": null,
          *       "lastSeenAt": null,
          *       "createdAt": "2026-10-01T18:30:00.000Z",
          *       "updatedAt": "2026-11-24T03:00:00.000Z",
@@ -3000,6 +3567,13 @@ export interface components {
             os: string | null;
             /** @description The addresses its agent reported (its network interfaces, loopback aside). */
             reportedAddresses: string[];
+            /** @description The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it. */
+            sftp: {
+                /** @description SHA256 fingerprint of the agent's ED25519 host key, to compare with what `sftp` shows on the first connection. */
+                hostKeyFingerprint: string | null;
+                /** @description The agent's SFTP port (default 2022); connect with `sftp -P <port> <handle>.<server short id>@<machine address>`. */
+                port: number;
+            } | null;
             /** @enum {string} */
             status: "ONLINE" | "OFFLINE";
             /** Format: date-time */
@@ -3641,6 +4215,35 @@ export interface components {
             leftAt: string | null;
             serverId: string;
             serverName: string;
+        };
+        /**
+         * @example {
+         *       "id": "01a20f00-0000-7000-8000-00000000005a",
+         *       "name": "laptop",
+         *       "algorithm": "ssh-ed25519",
+         *       "bits": 256,
+         *       "fingerprint": "SHA256:6kCj4Cz0m7VxmH0ZkD2rCdoS3bQ1nYw2k9G5o7Vb8hE",
+         *       "publicKey": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
+         *       "createdAt": "2026-10-01T18:30:00.000Z",
+         *       "lastUsedAt": "2026-11-24T03:00:00.000Z"
+         *     }
+         */
+        SshKey: {
+            /** @enum {string} */
+            algorithm: "ssh-ed25519" | "ssh-rsa" | "ecdsa-sha2-nistp256" | "ecdsa-sha2-nistp384" | "ecdsa-sha2-nistp521";
+            bits: number;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description SHA256 fingerprint as `ssh-keygen -l` prints it.
+             * @example SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s
+             */
+            fingerprint: string;
+            id: string;
+            lastUsedAt: string | null;
+            name: string;
+            /** @description The key in OpenSSH form (`<type> <base64>`), without its comment. */
+            publicKey: string;
         };
         /**
          * @example {
@@ -4589,6 +5192,7 @@ export interface components {
          *       "id": "01a20f00-0000-7000-8000-000000000002",
          *       "email": "alex@example.org",
          *       "displayName": "Alex",
+         *       "handle": "alex",
          *       "steamId": "76561198000000001",
          *       "discordId": null,
          *       "hasPassword": true,
@@ -4602,6 +5206,11 @@ export interface components {
             discordId: string | null;
             displayName: string;
             email: string;
+            /**
+             * @description Your SFTP name: sign in to a server's files as `<handle>.<server short id>` (docs/sftp.md). Chosen from your e-mail address.
+             * @example alex
+             */
+            handle: string;
             /** @description Whether the account has a password (one made with Steam or Discord has none until it sets one). */
             hasPassword: boolean;
             id: string;
@@ -5286,6 +5895,334 @@ export interface operations {
                      * @example {
                      *       "statusCode": 429,
                      *       "message": "The address's sign-in budget or the account's budget of wrong passwords is spent",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSshKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your SSH keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: components["schemas"]["SshKey"][];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addSshKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description One OpenSSH public key line: ed25519, ecdsa (nistp256/384/521) or rsa of 2048 bits or more.
+                     * @example ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE… me@laptop
+                     */
+                    publicKey: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The key */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SshKey"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is already on your account, or you hold 50 keys */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "The key is already on your account, or you hold 50 keys",
+                     *       "error": "Conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSshKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
                      *       "error": "Too Many Requests"
                      *     }
                      */
@@ -15977,6 +16914,2415 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "message": "Not Found",
                      *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listServerFiles: {
+        parameters: {
+            query?: {
+                /** @description The previous page's `next` */
+                after?: string;
+                limit?: number;
+                path?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the directory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileList"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteServerFile: {
+        parameters: {
+            query: {
+                path: string;
+                recursive?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    chmodServerFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 0–0777 (511) */
+                    mode: number;
+                    path: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The entry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileEntry"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readServerFile: {
+        parameters: {
+            query: {
+                /** @description `raw`: the bytes (Range, download); `text`: JSON with the content of a text file ≤ 1 MiB */
+                format?: "raw" | "text";
+                path: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (bytes), or its text (JSON) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileText"];
+                };
+            };
+            /** @description A range of the file */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too large to show as text */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "Too large to show as text",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not text */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "Not text",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The range is outside the file */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 416,
+                     *       "message": "The range is outside the file",
+                     *       "error": "Range Not Satisfiable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    writeServerFile: {
+        parameters: {
+            query: {
+                path: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileWriteResult"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file changed since the version in If-Match */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 412,
+                     *       "message": "The file changed since the version in If-Match",
+                     *       "error": "Precondition Failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Larger than the upload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "Larger than the upload limit",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    copyServerFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    from: string;
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The copy */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileEntry"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createServerDirectory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    path: string;
+                    /** @default true */
+                    recursive?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The directory */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileEntry"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renameServerFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    from: string;
+                    /** @default false */
+                    overwrite?: boolean;
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The entry at its new path */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileEntry"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchServerFiles: {
+        parameters: {
+            query?: {
+                /** @description A substring of text files’ contents */
+                content?: string;
+                maxDepth?: number;
+                maxFiles?: number;
+                maxResults?: number;
+                /** @description A case-insensitive substring of names, or a glob with `*` and `?` */
+                name?: string;
+                path?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matches */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileSearchResult"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getServerFile: {
+        parameters: {
+            query: {
+                path: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileEntry"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startServerFileUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The ETag the file must still have when the upload completes (`*`: it exists; `none`: it does not) */
+                    ifMatch?: string;
+                    path: string;
+                    /** @description The whole file’s size in bytes */
+                    size: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The upload */
+            201: {
+                headers: {
+                    /** @description The upload */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileUpload"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Larger than the upload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "Larger than the upload limit",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getServerFileUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileUpload"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelServerFileUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    continueServerFileUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload after these bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileUpload"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Upload-Offset is not the current offset */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "Upload-Offset is not the current offset",
+                     *       "error": "Conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The target changed meanwhile */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 412,
+                     *       "message": "The target changed meanwhile",
+                     *       "error": "Precondition Failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listServerFileVersions: {
+        parameters: {
+            query: {
+                path: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Versions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FileVersion"][];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getServerFileVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version and its content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileVersionContent"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    diffServerFileVersion: {
+        parameters: {
+            query?: {
+                /** @description `current` (the file as it is now) or another version id */
+                against?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The diff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileDiff"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreServerFileVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ifMatch?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileWriteResult"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 412,
+                     *       "message": "The file changed",
+                     *       "error": "Precondition Failed"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -1,0 +1,139 @@
+/**
+ * The pipe between the agent and a file helper (docs/agent.md#server-files): frames of
+ * `u32 length of the rest | u32 request id | u32 JSON length | JSON | bytes`. The agent sends requests (`{ op, … }`,
+ * bytes for a write), the helper answers each with the same id (`{ ok: true, … }` or `{ error: { code, message } }`,
+ * bytes for a read), in any order: several requests may be in flight.
+ */
+
+/** Largest frame either side accepts (a read or a write carries at most MAX_CHUNK bytes). */
+export const MAX_FRAME = 2 * 1024 * 1024;
+/** Largest read or write of one request. */
+export const MAX_CHUNK = 1024 * 1024;
+
+export type Frame = { id: number; json: Record<string, unknown>; data?: Buffer };
+
+export function encodeFrame(id: number, json: unknown, data?: Buffer): Buffer {
+  const text = Buffer.from(JSON.stringify(json), 'utf8');
+  const head = Buffer.allocUnsafe(12);
+  head.writeUInt32BE(8 + text.length + (data?.length ?? 0), 0);
+  head.writeUInt32BE(id >>> 0, 4);
+  head.writeUInt32BE(text.length, 8);
+  return data && data.length > 0 ? Buffer.concat([head, text, data]) : Buffer.concat([head, text]);
+}
+
+/** Splits a byte stream into frames; throws on a frame too large or malformed (the pipe is then closed). */
+export class FrameReader {
+  #buffered: Buffer[] = [];
+  #size = 0;
+
+  push(chunk: Buffer): Frame[] {
+    this.#buffered.push(chunk);
+    this.#size += chunk.length;
+    const frames: Frame[] = [];
+    for (;;) {
+      if (this.#size < 4) break;
+      let all = this.#buffered.length === 1 ? this.#buffered[0]! : Buffer.concat(this.#buffered);
+      this.#buffered = [all];
+      const length = all.readUInt32BE(0);
+      if (length < 8 || length > MAX_FRAME) throw new Error(`bad frame length ${length}`);
+      if (this.#size < 4 + length) break;
+      const id = all.readUInt32BE(4);
+      const jsonLength = all.readUInt32BE(8);
+      if (jsonLength > length - 8) throw new Error('bad frame JSON length');
+      const json = JSON.parse(all.subarray(12, 12 + jsonLength).toString('utf8')) as Record<string, unknown>;
+      const data = length - 8 > jsonLength ? Buffer.from(all.subarray(12 + jsonLength, 4 + length)) : undefined;
+      frames.push({ id, json, ...(data ? { data } : {}) });
+      all = all.subarray(4 + length);
+      this.#buffered = all.length > 0 ? [all] : [];
+      this.#size = all.length;
+    }
+    return frames;
+  }
+}
+
+/** What went wrong, as the helper says it (the service maps each to an HTTP status). */
+export type FileErrorCode =
+  | 'INVALID_PATH' // NUL, `..`, absolute, a name with control characters
+  | 'OUTSIDE' // resolves (through a link) outside the server's directory
+  | 'DENIED' // the deny list
+  | 'NOT_FOUND'
+  | 'EXISTS'
+  | 'NOT_A_DIRECTORY'
+  | 'IS_A_DIRECTORY'
+  | 'NOT_EMPTY'
+  | 'NOT_A_FILE' // a FIFO, socket or device
+  | 'LINK_REFUSED' // chmod of a link, a write through a file with several hard links
+  | 'PERMISSION' // the kernel refused the server's account
+  | 'PRECONDITION_FAILED' // If-Match
+  | 'NO_SPACE'
+  | 'TOO_LARGE'
+  | 'INVALID'
+  | 'HELPER_GONE'
+  | 'FAILED';
+
+export class FileOpError extends Error {
+  readonly code: FileErrorCode;
+  readonly details?: Record<string, unknown>;
+  constructor(code: FileErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.code = code;
+    if (details) this.details = details;
+  }
+}
+
+export type FileType = 'file' | 'directory' | 'symlink' | 'other';
+
+/** One entry of a listing, or a stat. Times are ISO strings; `etag` only for regular files. */
+export type FileInfo = {
+  name: string;
+  type: FileType;
+  size: number;
+  mode: number;
+  modifiedAt: string;
+  /** A symbolic link's target as written (never followed by a listing). */
+  linkTarget?: string;
+  /** The name on disk is not valid UTF-8 (shown with U+FFFD). */
+  invalidName?: boolean;
+  etag?: string;
+  uid?: number;
+  gid?: number;
+  links?: number;
+};
+
+export type OpenFlags = {
+  read?: boolean;
+  write?: boolean;
+  create?: boolean;
+  truncate?: boolean;
+  exclusive?: boolean;
+  append?: boolean;
+  /**
+   * Write a new file next to the target and rename it over the target on `close(…, { commit: true })` (same mode as the
+   * file it replaces): readers never see half a file, and a hard link's other names are never written through.
+   */
+  atomic?: boolean;
+  /** Mode of a new file (default 0644 for files). */
+  mode?: number;
+  /** Refuse (PRECONDITION_FAILED) unless the target's current ETag is this (`*`: it exists; `none`: it does not). */
+  ifMatch?: string;
+};
+
+export type SearchOptions = {
+  path?: string;
+  /** A case-insensitive substring (or `*`/`?` glob) of names. */
+  name?: string;
+  /** A substring of text files' contents (files with a NUL in their first 8 KiB are skipped). */
+  content?: string;
+  maxDepth?: number;
+  maxFiles?: number;
+  maxBytes?: number;
+  maxResults?: number;
+  timeoutMs?: number;
+};
+export type SearchMatch = { path: string; type: FileType; size: number; line?: number; text?: string };
+export type SearchResult = {
+  matches: SearchMatch[];
+  scannedFiles: number;
+  scannedBytes: number;
+  stoppedEarly?: 'depth' | 'files' | 'bytes' | 'results' | 'time';
+};

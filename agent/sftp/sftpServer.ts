@@ -1,0 +1,255 @@
+/**
+ * The agent's SFTP service (docs/sftp.md), on the `ssh2` package's server (pure JavaScript here: its optional
+ * native parts are left out of the agent's bundle).
+ *
+ * - Sign-in by public key only; the user name is `<handle>.<server short id>`. The service decides (`authenticate`,
+ *   over the agent's connection): the agent checks the client's signature itself, the service whether the key is on
+ *   the account of a member with SFTP access to that server, and answers what they may do (read, write). At most
+ *   MAX_AUTH_TRIES refused attempts per connection, as sshd's MaxAuthTries.
+ * - Only the `sftp` subsystem: no shell, no commands, no forwarding (ssh2 refuses what nobody listens for).
+ * - Every file operation runs through the server's file helper (`files`: a process running as the server's account,
+ *   with the path checks and the deny list), so the kernel refuses what the account may not touch.
+ * - Open sessions are checked again every `recheckMs` and whenever the service says a user's access changed
+ *   (`recheckUser`); a session no longer allowed is closed, one whose permissions changed gets the new ones. A session
+ *   that could not be checked for `uncheckedLimitMs` (the service unreachable) is closed too.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import ssh2, { type Connection, type SFTPWrapper } from 'ssh2';
+import type { SftpAuthAnswer, SftpCheckAnswer, SftpPermissions } from '../../schema/agentEvents.ts';
+import { checkSshKeyBlob } from '../../schema/sshKeys.ts';
+import type { Logger } from '../../schema/logger.ts';
+import { SftpFileSystem, type SftpFiles } from './fileSystem.ts';
+
+const { Server, utils } = ssh2;
+
+/** Refused sign-in attempts one connection may make before it is closed. */
+export const MAX_AUTH_TRIES = 6;
+/** A connection that has not signed in within this is closed (sshd's LoginGraceTime is 120 s). */
+const LOGIN_GRACE_MS = 60_000;
+
+export type SftpSessionInfo = { sessionId: string; userId: string; serverId: string; keyId: string; address: string; permissions: SftpPermissions };
+
+export type SftpServerOptions = {
+  port: number;
+  host?: string;
+  hostKey: Buffer;
+  logger: Logger;
+  /** Asks the service whether this key may sign in as `username` (`signed`: the client proved it holds the key). */
+  authenticate: (attempt: { username: string; address: string; algorithm: string; publicKey: string; signed: boolean }) => Promise<SftpAuthAnswer>;
+  /** Asks the service whether open sessions are still allowed; rejects when it cannot answer. */
+  recheck: (sessions: { sessionId: string; userId: string; serverId: string; keyId: string }[]) => Promise<SftpCheckAnswer>;
+  /** The file helper of a server, as its account (started for the session, stopped when it ends). */
+  files: (serverId: string) => Promise<SftpFiles & { stop: () => Promise<void> }>;
+  /** A file was changed over SFTP (for the audit log and the config history). */
+  changed?: (change: SftpChange) => void;
+  recheckMs?: number;
+  uncheckedLimitMs?: number;
+};
+
+export type SftpChange = {
+  userId: string;
+  serverId: string;
+  action: 'write' | 'delete' | 'rename' | 'chmod' | 'mkdir' | 'rmdir';
+  path: string;
+  toPath?: string;
+  size?: number;
+  mode?: number;
+};
+
+type Session = SftpSessionInfo & { client: Connection; checkedAt: number; systems: Set<SftpFileSystem> };
+
+/** The key type inside a key's wire form (clients name RSA keys by their signature algorithm, rsa-sha2-256…). */
+function keyType(blob: Buffer): string {
+  if (blob.length < 4) return '';
+  const length = blob.readUInt32BE(0);
+  return blob.subarray(4, 4 + Math.min(length, 64)).toString('latin1');
+}
+
+export class SftpServer {
+  readonly #options: SftpServerOptions;
+  readonly #server: InstanceType<typeof Server>;
+  readonly #sessions = new Map<string, Session>();
+  #timer: NodeJS.Timeout | undefined;
+  #checking = false;
+
+  private constructor(options: SftpServerOptions) {
+    this.#options = options;
+    this.#server = new Server({ hostKeys: [options.hostKey], ident: 'gsm-agent' }, (client, info) => this.#accept(client, info.ip));
+    this.#server.on('error', (error: Error) => options.logger.warn({ err: error }, 'SFTP server error'));
+  }
+
+  static async start(options: SftpServerOptions): Promise<SftpServer> {
+    const server = new SftpServer(options);
+    await new Promise<void>((resolve, reject) => {
+      server.#server.once('error', reject);
+      server.#server.listen(options.port, options.host ?? '0.0.0.0', () => {
+        server.#server.off('error', reject);
+        resolve();
+      });
+    });
+    server.#timer = setInterval(() => void server.recheck(), options.recheckMs ?? 15_000);
+    server.#timer.unref();
+    return server;
+  }
+
+  get port(): number {
+    return (this.#server.address() as AddressInfo).port;
+  }
+
+  /** The open sessions (one per signed-in connection). */
+  sessions(): SftpSessionInfo[] {
+    return [...this.#sessions.values()].map(({ sessionId, userId, serverId, keyId, address, permissions }) => ({
+      sessionId,
+      userId,
+      serverId,
+      keyId,
+      address,
+      permissions,
+    }));
+  }
+
+  /** Checks the open sessions (of `userId` only, when given) with the service, closing those no longer allowed. */
+  async recheck(userId?: string): Promise<void> {
+    const sessions = [...this.#sessions.values()].filter((session) => userId === undefined || session.userId === userId);
+    if (sessions.length === 0) return;
+    // The periodic check skips a turn while one runs; a check for a user whose access changed always goes.
+    if (userId === undefined && this.#checking) return;
+    if (userId === undefined) this.#checking = true;
+    try {
+      const answer = await this.#options.recheck(
+        sessions.map(({ sessionId, userId: user, serverId, keyId }) => ({ sessionId, userId: user, serverId, keyId })),
+      );
+      const now = Date.now();
+      const verdicts = new Map(answer.sessions.map((verdict) => [verdict.sessionId, verdict]));
+      for (const session of sessions) {
+        const verdict = verdicts.get(session.sessionId);
+        if (!verdict) continue;
+        session.checkedAt = now;
+        if (!verdict.allowed) this.#close(session, 'access withdrawn');
+        else if (verdict.permissions) {
+          session.permissions = verdict.permissions;
+          for (const system of session.systems) system.permissions = verdict.permissions;
+        }
+      }
+    } catch (error) {
+      this.#options.logger.warn({ err: error }, 'could not check the open SFTP sessions with the service');
+    } finally {
+      if (userId === undefined) this.#checking = false;
+    }
+    // Sessions nobody could vouch for in a while end: the service may have withdrawn access meanwhile.
+    const limit = this.#options.uncheckedLimitMs ?? 120_000;
+    for (const session of this.#sessions.values()) if (Date.now() - session.checkedAt > limit) this.#close(session, 'could not be checked with the service');
+  }
+
+  /** Closes every session of a server (it was removed from this machine). */
+  closeServer(serverId: string): void {
+    for (const session of this.#sessions.values()) if (session.serverId === serverId) this.#close(session, 'server removed');
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    for (const session of this.#sessions.values()) this.#close(session, 'agent stopping');
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  #close(session: Session, why: string): void {
+    if (!this.#sessions.delete(session.sessionId)) return;
+    this.#options.logger.info({ sessionId: session.sessionId, userId: session.userId, serverId: session.serverId, why }, 'SFTP session closed');
+    session.client.end();
+  }
+
+  #accept(client: Connection, address: string): void {
+    const { logger } = this.#options;
+    let refused = 0;
+    let session: Session | undefined;
+    const grace = setTimeout(() => client.end(), LOGIN_GRACE_MS);
+    client.on('error', (error: Error) => logger.debug({ err: error, address }, 'SFTP connection error'));
+    client.on('close', () => {
+      clearTimeout(grace);
+      if (session) {
+        this.#sessions.delete(session.sessionId);
+        for (const system of session.systems) void system.end();
+      }
+    });
+    client.on('authentication', (context) => {
+      const refuse = () => {
+        refused++;
+        if (refused >= MAX_AUTH_TRIES) {
+          context.reject();
+          client.end();
+        } else context.reject(['publickey']);
+      };
+      if (context.method !== 'publickey') return context.reject(['publickey']);
+      const blob = context.key.data;
+      const algorithm = keyType(blob);
+      try {
+        checkSshKeyBlob(algorithm, blob);
+      } catch {
+        return refuse();
+      }
+      const signed = context.signature !== undefined;
+      if (signed) {
+        const parsed = utils.parseKey(blob);
+        const key = parsed instanceof Error ? undefined : Array.isArray(parsed) ? parsed[0] : parsed;
+        if (!key || key.verify(context.blob!, context.signature!, context.hashAlgo) !== true) return refuse();
+      }
+      this.#options
+        .authenticate({ username: context.username, address, algorithm, publicKey: blob.toString('base64'), signed })
+        .then((answer) => {
+          if (!answer.allowed) {
+            logger.info({ username: context.username, address, reason: answer.reason }, 'SFTP sign-in refused');
+            return refuse();
+          }
+          if (!signed) return context.accept();
+          session = {
+            sessionId: randomUUID(),
+            userId: answer.userId,
+            serverId: answer.serverId,
+            keyId: answer.keyId,
+            address,
+            permissions: answer.permissions,
+            client,
+            checkedAt: Date.now(),
+            systems: new Set(),
+          };
+          this.#sessions.set(session.sessionId, session);
+          logger.info({ sessionId: session.sessionId, username: context.username, address, permissions: answer.permissions }, 'SFTP session opened');
+          context.accept();
+        })
+        .catch((error: unknown) => {
+          logger.warn({ err: error, username: context.username }, 'could not check an SFTP sign-in with the service');
+          refuse();
+        });
+    });
+    client.on('ready', () => {
+      clearTimeout(grace);
+      client.on('session', (acceptSession) => {
+        const channel = acceptSession();
+        channel.on('sftp', (acceptSftp) => {
+          if (!session || !this.#sessions.has(session.sessionId)) return client.end();
+          const current = session;
+          const stream = acceptSftp();
+          this.#serve(current, stream);
+        });
+      });
+    });
+  }
+
+  #serve(session: Session, stream: SFTPWrapper): void {
+    const system = new SftpFileSystem({
+      stream,
+      permissions: session.permissions,
+      files: () => this.#options.files(session.serverId),
+      logger: this.#options.logger.child({ sessionId: session.sessionId, serverId: session.serverId }),
+      changed: (change) => this.#options.changed?.({ ...change, userId: session.userId, serverId: session.serverId }),
+    });
+    session.systems.add(system);
+    // The client is done (EOF, as `sftp` sends on exit): the channel closes, as sshd's does when sftp-server exits.
+    stream.on('end', () => stream.end());
+    stream.on('close', () => {
+      session.systems.delete(system);
+      void system.end();
+    });
+  }
+}

@@ -1,0 +1,333 @@
+/**
+ * The agent's SFTP server over the real file helper (agent/sftp/, agent/files/), with real SSH clients: the ssh2
+ * package's and OpenSSH's `sftp` binary. The sign-in answer is given by the test (the service's side is tested in
+ * test/files/sftpAccess.test.ts); everything else is real: files land as the server's account (root runs the test
+ * in CI, with real accounts of a test prefix, removed afterwards), `..`, absolute paths, links to outside, symlink
+ * creation and the deny list are refused through every verb, a read-only session may read and change nothing,
+ * changes are reported (audit log, config history), and an open session whose access is withdrawn is closed.
+ */
+import test from 'ava';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { chmod, lstat, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import ssh2, { type SFTPWrapper } from 'ssh2';
+import { FileHelper } from '../../agent/files/fileHelper.ts';
+import { Accounts, prepareServerDir, type Account } from '../../agent/servers/accounts.ts';
+import { SftpServer, type SftpChange } from '../../agent/sftp/sftpServer.ts';
+import { loadOrCreateHostKey } from '../../agent/sftp/hostKey.ts';
+import { createLogger } from '../../schema/logger.ts';
+import type { SftpPermissions } from '../../schema/agentEvents.ts';
+
+const { Client } = ssh2;
+const run = promisify(execFile);
+const isRoot = process.getuid?.() === 0;
+const prefix = `gsmt${randomBytes(2).toString('hex')}`;
+const SFTP_BINARY = ['/usr/bin/sftp'].find((path) => existsSync(path));
+
+let dataDir: string;
+let serverDir: string;
+let account: Account | undefined;
+let outside: { dir: string; secret: string; readable: string };
+let server: SftpServer;
+let clientKey: Buffer;
+let clientKeyFile: string;
+const changes: SftpChange[] = [];
+/** What the "service" answers, per user name: allowed with these permissions, or refused. */
+const access = new Map<string, SftpPermissions | null>();
+const SERVER_ID = randomUUID();
+const KEY_ID = randomUUID();
+
+test.before(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'gsm-sftp-agent-'));
+  await chmod(dataDir, 0o711);
+  await mkdir(join(dataDir, 'servers'), { mode: 0o711 });
+  serverDir = join(dataDir, 'servers', SERVER_ID);
+  if (isRoot) {
+    account = await new Accounts({ user: prefix, enabled: true, dataDir }).forServer(SERVER_ID)!;
+    await prepareServerDir(serverDir, account);
+  } else await mkdir(serverDir, { recursive: true });
+  const dir = await mkdtemp(join(tmpdir(), 'gsm-sftp-outside-'));
+  await chmod(dir, 0o755);
+  outside = { dir, secret: join(dir, 'shadow'), readable: join(dir, 'public.txt') };
+  await writeFile(outside.secret, 'root:secret\n', { mode: 0o600 });
+  await writeFile(outside.readable, 'root-public\n', { mode: 0o644 });
+
+  const keyFile = join(dataDir, 'client_key');
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', keyFile]);
+  clientKey = await readFile(keyFile);
+  clientKeyFile = keyFile;
+
+  const hostKey = await loadOrCreateHostKey(dataDir);
+  server = await SftpServer.start({
+    port: 0,
+    host: '127.0.0.1',
+    hostKey: hostKey.privateKey,
+    logger: createLogger('silent'),
+    recheckMs: 500,
+    authenticate: async ({ username }) => {
+      const permissions = access.get(username);
+      return permissions ? { allowed: true, userId: randomUUID(), serverId: SERVER_ID, keyId: KEY_ID, permissions } : { allowed: false, reason: 'refused' };
+    },
+    recheck: async (sessions) => ({
+      sessions: sessions.map(({ sessionId }) => ({ sessionId, allowed: [...access.values()].some((value) => value !== null) })),
+    }),
+    files: () =>
+      FileHelper.start({
+        root: serverDir,
+        ...(account ? { runAs: { uid: account.uid, gid: account.gid } } : {}),
+        deny: ['secrets/', '*.key', '/eula.txt'],
+      }),
+    changed: (change) => changes.push(change),
+  });
+  access.set('admin.0badc0de', { read: true, write: true });
+  access.set('reader.0badc0de', { read: true, write: false });
+});
+
+test.after.always(async () => {
+  await server?.close();
+  await rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
+  await rm(outside.dir, { recursive: true, force: true }).catch(() => undefined);
+  if (!isRoot) return;
+  const passwd = await readFile('/etc/passwd', 'utf8');
+  for (const line of passwd.split('\n')) {
+    const name = line.split(':')[0]!;
+    if (name === prefix || name.startsWith(`${prefix}-`)) {
+      spawnSync('pkill', ['-KILL', '-u', name]);
+      spawnSync('userdel', [name]);
+    }
+  }
+  spawnSync('groupdel', [prefix]);
+});
+
+type Session = { client: InstanceType<typeof Client>; sftp: SFTPWrapper; closed: Promise<void> };
+
+function open(username = 'admin.0badc0de'): Promise<Session> {
+  return new Promise((resolve, reject) => {
+    const client = new Client();
+    const closed = new Promise<void>((done) => client.on('close', () => done()));
+    client.on('error', reject);
+    client.on('ready', () => client.sftp((error, sftp) => (error ? reject(error) : resolve({ client, sftp, closed }))));
+    client.connect({ host: '127.0.0.1', port: server.port, username, privateKey: clientKey, readyTimeout: 20_000 });
+  });
+}
+
+/** ssh2's callback API as promises. */
+const call = <T>(work: (done: (error: Error | null | undefined, value?: T) => void) => void) =>
+  new Promise<T>((resolve, reject) => work((error, value) => (error ? reject(error) : resolve(value as T))));
+const put = (sftp: SFTPWrapper, path: string, data: Buffer | string) => call<void>((done) => sftp.writeFile(path, data, (error) => done(error)));
+const get = (sftp: SFTPWrapper, path: string) => call<Buffer>((done) => sftp.readFile(path, (error, data) => done(error, data)));
+const list = async (sftp: SFTPWrapper, path: string) =>
+  (await call<{ filename: string }[]>((done) => sftp.readdir(path, (error, entries) => done(error, entries)))).map((entry) => entry.filename).sort();
+const statOf = (sftp: SFTPWrapper, path: string) =>
+  call<{ mode: number; size: number; uid: number }>((done) => sftp.stat(path, (error, stats) => done(error, stats)));
+/** The SFTP status code a refused request answered (2 no such file, 3 permission denied, 4 failure). */
+const refusal = async (work: Promise<unknown>) => {
+  try {
+    await work;
+  } catch (error) {
+    return (error as { code?: number }).code;
+  }
+  return 'allowed';
+};
+
+test.serial('files copied in and out (small, and 6 MiB in parallel chunks) are the same bytes, and belong to the server’s account', async (t) => {
+  const { client, sftp } = await open();
+  t.teardown(() => client.end());
+  t.is(await call<string>((done) => sftp.realpath('.', (error, path) => done(error, path))), '/');
+  await call<void>((done) => sftp.mkdir('/config', (error) => done(error)));
+  await put(sftp, '/config/server.properties', 'motd=hello\nmax-players=10\n');
+  t.is((await get(sftp, 'config/server.properties')).toString(), 'motd=hello\nmax-players=10\n');
+  const big = randomBytes(6 * 1024 * 1024 + 123);
+  const local = join(dataDir, 'big.bin');
+  await writeFile(local, big);
+  await call<void>((done) => sftp.fastPut(local, '/world.bin', { concurrency: 8, chunkSize: 64 * 1024 }, (error) => done(error)));
+  const back = join(dataDir, 'back.bin');
+  await call<void>((done) => sftp.fastGet('/world.bin', back, { concurrency: 8, chunkSize: 64 * 1024 }, (error) => done(error)));
+  const digest = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+  t.is(digest(await readFile(back)), digest(big));
+  t.deepEqual(await list(sftp, '/'), ['config', 'world.bin']);
+  t.is((await statOf(sftp, '/world.bin')).size, big.length);
+  for (const path of ['config', 'config/server.properties', 'world.bin']) {
+    const info = await stat(join(serverDir, path));
+    if (account) t.is(info.uid, account.uid, `${path} belongs to the server's account`);
+    else t.is(info.uid, process.getuid!());
+  }
+  // Reported for the audit log and the config history, with sizes.
+  t.like(
+    changes.find((change) => change.path === '/config/server.properties'),
+    { action: 'write', size: 26, serverId: SERVER_ID },
+  );
+  t.truthy(changes.find((change) => change.action === 'mkdir' && change.path === '/config'));
+});
+
+test.serial('rename, chmod (mode only), remove, rmdir; owners and sizes cannot be set', async (t) => {
+  const { client, sftp } = await open();
+  t.teardown(() => client.end());
+  await call<void>((done) => sftp.mkdir('/plugins', (error) => done(error)));
+  await put(sftp, '/plugins/a.jar', 'jar');
+  await call<void>((done) => sftp.rename('/plugins/a.jar', '/plugins/b.jar', (error) => done(error)));
+  t.deepEqual(await list(sftp, '/plugins'), ['b.jar']);
+  await call<void>((done) => sftp.chmod('/plugins/b.jar', 0o600, (error) => done(error)));
+  t.is((await stat(join(serverDir, 'plugins/b.jar'))).mode & 0o777, 0o600);
+  t.is(await refusal(call<void>((done) => sftp.chown('/plugins/b.jar', 0, 0, (error) => done(error)))), 3);
+  t.is(await refusal(call<void>((done) => sftp.rmdir('/plugins', (error) => done(error)))), 4, 'not empty');
+  await call<void>((done) => sftp.unlink('/plugins/b.jar', (error) => done(error)));
+  await call<void>((done) => sftp.rmdir('/plugins', (error) => done(error)));
+  t.false(existsSync(join(serverDir, 'plugins')));
+  t.deepEqual(
+    changes.filter((change) => change.path.startsWith('/plugins')).map((change) => change.action),
+    ['mkdir', 'write', 'rename', 'chmod', 'delete', 'rmdir'],
+  );
+});
+
+test.serial('`..` above the top and absolute host paths never leave the server’s directory', async (t) => {
+  const { client, sftp } = await open();
+  t.teardown(() => client.end());
+  for (const path of ['/../../../etc/passwd', '../etc/passwd', 'config/../../etc/passwd']) {
+    t.is(await refusal(get(sftp, path)), 3, path);
+    t.is(await refusal(put(sftp, path, 'x')), 3, path);
+    t.is(await refusal(call<void>((done) => sftp.mkdir(path, (error) => done(error)))), 3, path);
+    t.is(await refusal(call<void>((done) => sftp.unlink(path, (error) => done(error)))), 3, path);
+    t.is(await refusal(call<void>((done) => sftp.rename('/config/server.properties', path, (error) => done(error)))), 3, path);
+  }
+  // An absolute path is the server's own directory: /etc/passwd there does not exist.
+  t.is(await refusal(get(sftp, '/etc/passwd')), 2);
+  // `..` that stays inside is an ordinary path.
+  t.is((await get(sftp, '/config/../config/server.properties')).toString().slice(0, 4), 'motd');
+  // `cd ..` at the top stays at the top.
+  t.is(await call<string>((done) => sftp.realpath('/..', (error, path) => done(error, path))), '/');
+  t.is(await readFile('/etc/passwd', 'utf8').then((text) => text.includes('root:')), true);
+});
+
+test.serial('links to outside are refused through every verb; symlinks cannot be made; chmod never follows a link', async (t) => {
+  await symlink(outside.secret, join(serverDir, 'shadow'));
+  await symlink(outside.dir, join(serverDir, 'escape'));
+  await symlink(outside.readable, join(serverDir, 'public'));
+  const { client, sftp } = await open();
+  t.teardown(() => client.end());
+  for (const path of ['/shadow', '/public', '/escape/shadow']) t.not(await refusal(get(sftp, path)), 'allowed', path);
+  t.not(await refusal(put(sftp, '/escape/new.txt', 'x')), 'allowed');
+  t.false(existsSync(join(outside.dir, 'new.txt')));
+  t.not(await refusal(list(sftp, '/escape')), 'allowed');
+  t.not(await refusal(call<void>((done) => sftp.chmod('/public', 0o777, (error) => done(error)))), 'allowed');
+  t.is((await stat(outside.readable)).mode & 0o777, 0o644, 'the target’s mode is unchanged');
+  t.not(await refusal(call<void>((done) => sftp.rename('/escape/public.txt', '/stolen.txt', (error) => done(error)))), 'allowed');
+  t.true(existsSync(outside.readable));
+  t.is(await refusal(call<void>((done) => sftp.symlink('/etc/shadow', '/made-link', (error) => done(error)))), 3);
+  t.false(existsSync(join(serverDir, 'made-link')));
+  // The link itself can be seen (lstat, readlink) and removed, the target stays.
+  t.is(await call<string>((done) => sftp.readlink('/public', (error, target) => done(error, target))), outside.readable);
+  await call<void>((done) => sftp.unlink('/public', (error) => done(error)));
+  t.true(existsSync(outside.readable));
+  t.is(await readFile(outside.secret, 'utf8'), 'root:secret\n');
+  await rm(join(serverDir, 'shadow'));
+  await rm(join(serverDir, 'escape'));
+});
+
+test.serial('the deny list holds over SFTP: read, write, rename to and from, listing into, chmod, remove', async (t) => {
+  await mkdir(join(serverDir, 'secrets'));
+  await writeFile(join(serverDir, 'secrets', 'token'), 's3cret');
+  await writeFile(join(serverDir, 'server.key'), 'key');
+  if (account) spawnSync('chown', ['-R', `${account.uid}:${account.gid}`, join(serverDir, 'secrets'), join(serverDir, 'server.key')]);
+  const { client, sftp } = await open();
+  t.teardown(() => client.end());
+  t.is(await refusal(get(sftp, '/secrets/token')), 3);
+  t.is(await refusal(get(sftp, '/server.key')), 3);
+  t.is(await refusal(put(sftp, '/eula.txt', 'eula=true')), 3);
+  t.is(await refusal(put(sftp, '/other.key', 'x')), 3);
+  t.is(await refusal(list(sftp, '/secrets')), 3);
+  t.is(await refusal(call<void>((done) => sftp.rename('/config/server.properties', '/config/stolen.key', (error) => done(error)))), 3);
+  t.is(await refusal(call<void>((done) => sftp.rename('/server.key', '/server.txt', (error) => done(error)))), 3);
+  t.is(await refusal(call<void>((done) => sftp.chmod('/server.key', 0o644, (error) => done(error)))), 3);
+  t.is(await refusal(call<void>((done) => sftp.unlink('/server.key', (error) => done(error)))), 3);
+  t.false((await list(sftp, '/')).includes('server.key'), 'denied entries are not listed');
+  t.is(await readFile(join(serverDir, 'secrets', 'token'), 'utf8'), 's3cret');
+  t.false(existsSync(join(serverDir, 'eula.txt')));
+});
+
+test.serial('a read-only session reads and lists, and is refused every change', async (t) => {
+  const { client, sftp } = await open('reader.0badc0de');
+  t.teardown(() => client.end());
+  t.is((await get(sftp, '/config/server.properties')).toString().slice(0, 4), 'motd');
+  t.true((await list(sftp, '/')).includes('config'));
+  const before = changes.length;
+  t.is(await refusal(put(sftp, '/config/server.properties', 'motd=pwned')), 3);
+  t.is(await refusal(put(sftp, '/new.txt', 'x')), 3);
+  t.is(await refusal(call<void>((done) => sftp.mkdir('/d', (error) => done(error)))), 3);
+  t.is(await refusal(call<void>((done) => sftp.unlink('/config/server.properties', (error) => done(error)))), 3);
+  t.is(await refusal(call<void>((done) => sftp.rename('/config', '/c2', (error) => done(error)))), 3);
+  t.is(await refusal(call<void>((done) => sftp.chmod('/config/server.properties', 0o600, (error) => done(error)))), 3);
+  t.is(await refusal(call<void>((done) => sftp.rmdir('/config', (error) => done(error)))), 3);
+  t.is((await readFile(join(serverDir, 'config/server.properties'), 'utf8')).slice(0, 10), 'motd=hello');
+  t.is(changes.length, before);
+});
+
+test.serial('OpenSSH’s sftp client: put, get, ls, mkdir, rename, rm in batch mode', async (t) => {
+  if (!SFTP_BINARY) return t.pass('OpenSSH sftp is not installed');
+  const local = join(dataDir, 'openssh.txt');
+  await writeFile(local, 'from openssh\n');
+  const batch = join(dataDir, 'batch');
+  await writeFile(
+    batch,
+    [
+      `mkdir /ossh`,
+      `put ${local} /ossh/a.txt`,
+      `rename /ossh/a.txt /ossh/b.txt`,
+      `ls -l /ossh`,
+      `get /ossh/b.txt ${local}.back`,
+      `rm /ossh/b.txt`,
+      `rmdir /ossh`,
+      '',
+    ].join('\n'),
+  );
+  const { stdout } = await run(SFTP_BINARY, [
+    '-b',
+    batch,
+    '-i',
+    clientKeyFile,
+    '-P',
+    String(server.port),
+    '-o',
+    'StrictHostKeyChecking=no',
+    '-o',
+    'UserKnownHostsFile=/dev/null',
+    '-o',
+    'BatchMode=yes',
+    'admin.0badc0de@127.0.0.1',
+  ]);
+  t.regex(stdout, /b\.txt/);
+  t.is(await readFile(`${local}.back`, 'utf8'), 'from openssh\n');
+  t.false(existsSync(join(serverDir, 'ossh')));
+  // A refused upload makes the batch fail.
+  await writeFile(batch, `put ${local} /../../tmp/escaped.txt\n`);
+  const refused = await run(SFTP_BINARY, [
+    '-b',
+    batch,
+    '-i',
+    clientKeyFile,
+    '-P',
+    String(server.port),
+    '-o',
+    'StrictHostKeyChecking=no',
+    '-o',
+    'UserKnownHostsFile=/dev/null',
+    'admin.0badc0de@127.0.0.1',
+  ]).catch((error: { code: number; stderr: string }) => error);
+  t.not((refused as { code?: number }).code, 0);
+  t.false(existsSync('/tmp/escaped.txt'));
+});
+
+test.serial('an open session whose access is withdrawn is closed at the next check, with its files’ helper', async (t) => {
+  const session = await open();
+  await put(session.sftp, '/last.txt', 'x');
+  access.clear();
+  await session.closed;
+  t.is(server.sessions().length, 0);
+  t.true((await lstat(join(serverDir, 'last.txt'))).isFile());
+  access.set('admin.0badc0de', { read: true, write: true });
+  access.set('reader.0badc0de', { read: true, write: false });
+});
