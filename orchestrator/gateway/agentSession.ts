@@ -185,7 +185,10 @@ export class AgentSession {
       const found = await this.#options.store.jobForAgent(this.machineId, jobId);
       if (!found) return;
       if ('undeliverable' in found) {
-        this.#options.logger.warn({ machineId: this.machineId, jobId, reason: found.undeliverable }, 'job cannot be sent to its agent; it ended FAILED (UNDELIVERABLE)');
+        this.#options.logger.warn(
+          { machineId: this.machineId, jobId, reason: found.undeliverable },
+          'job cannot be sent to its agent; it ended FAILED (UNDELIVERABLE)',
+        );
         return;
       }
       const { cancelRequested, job } = found;
