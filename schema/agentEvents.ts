@@ -312,13 +312,13 @@ export const AGENT_JOB_TYPES = JOB_TYPES.filter((type): type is AgentJobType => 
 export const SAFE_JOB_ID = /^[0-9A-Za-z_-]{1,128}$/;
 
 /**
- * The job message (`job`, service → agent, acknowledged within the ack window). Defined once: the announcement that
- * carries a just-accepted job to its gateway (orchestrator/gateway/notifications.ts), the job as the gateway reads it
- * back (orchestrator/jobs/delivery.ts, used by gateway/machineStore.ts) and the agent's check of every job it
- * receives (agent/run.ts, agent/jobs/jobRunner.ts) are all this. `deadline` is the job's `expiresAt`.
+ * The job message (`job`, service → agent, acknowledged within the ack window), as the agent takes it: the reference
+ * agent checks every job it receives against it (agent/run.ts, agent/jobs/jobRunner.ts) and runs what it parsed.
+ * `jobId` is the service's UUID (the agent's `job:progress` and `job:result` carry it back, and name a file after it);
+ * `deadline` is the job's `expiresAt`.
  */
 export const jobEvent = z.object({
-  jobId: z.string().regex(SAFE_JOB_ID),
+  jobId: uuid,
   type: z.enum(AGENT_JOB_TYPES),
   serverId: z.string().nullable(),
   params: z.record(z.string(), z.unknown()),
@@ -327,16 +327,26 @@ export const jobEvent = z.object({
 export type JobEvent = z.infer<typeof jobEvent>;
 
 /**
- * Why a job message is refused (the `reason` of the ack `{ accepted: false, reason }`), or undefined when it is a
- * valid one: the first field that is wrong, in the order of the message (`unsupported job type X` for a type this
- * agent does not know, as from a newer service).
+ * The job message as the service sends it: `jobEvent` with any `type`. Whether a type can be run is the agent's to
+ * say (it answers `unsupported job type X`, which the service logs): in a rolling upgrade a job of a type this build
+ * does not know, accepted by a newer API, still reaches the agent, which may be newer too. The announcement that
+ * carries a just-accepted job to its gateway (orchestrator/gateway/notifications.ts) and the job as the gateway reads
+ * it back (orchestrator/jobs/delivery.ts `jobForAgent`, used by gateway/machineStore.ts) are validated against it.
  */
-export function jobEventRefusal(data: unknown): string | undefined {
+export const jobWireEvent = jobEvent.extend({ type: z.string().min(1).max(64) });
+export type JobWireEvent = z.infer<typeof jobWireEvent>;
+
+/**
+ * A job message as the agent takes it: the parsed job, or why it is refused (the `reason` of the ack
+ * `{ accepted: false, reason }`): the first field that is wrong, in the order of the message (`unsupported job type X`
+ * for a type this agent does not know, as from a newer service).
+ */
+export function readJobEvent(data: unknown): { job: JobEvent; refusal?: undefined } | { job?: undefined; refusal: string } {
   const parsed = jobEvent.safeParse(data);
-  if (parsed.success) return undefined;
+  if (parsed.success) return { job: parsed.data };
   const field = parsed.error.issues[0]?.path[0];
-  if (field === 'type') return `unsupported job type ${String((data as { type?: unknown }).type)}`;
-  return field === undefined ? 'invalid job' : `invalid ${String(field)}`;
+  if (field === 'type') return { refusal: `unsupported job type ${String((data as { type?: unknown }).type)}` };
+  return { refusal: field === undefined ? 'invalid job' : `invalid ${String(field)}` };
 }
 
 export const authenticatedEvent = z.object({ machineId: z.string(), clusterId: z.string(), heartbeatSeconds: z.int(), serverTime: z.string() });

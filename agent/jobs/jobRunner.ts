@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import { storableJson } from '../../schema/storable.ts';
-import { jobEventRefusal, type AgentJobType, type JobEvent } from '../../schema/agentEvents.ts';
+import { readJobEvent, type AgentJobType, type JobEvent } from '../../schema/agentEvents.ts';
 import { Outbox, type JobResultEvent } from './outbox.ts';
 
 export type { JobResultEvent } from './outbox.ts';
@@ -102,10 +102,9 @@ export class JobRunner {
   receive(data: unknown): { accepted: true } | { accepted: false; reason: string } {
     const outbox = this.#outbox;
     if (!outbox) return { accepted: false, reason: 'agent is starting' };
-    // The id is checked strictly: it becomes a file name.
-    const invalid = jobEventRefusal(data);
-    if (invalid) return { accepted: false, reason: invalid };
-    const job = data as AgentJob;
+    // Checked against its schema (the id strictly: it becomes a file name), and what runs is what was parsed.
+    const { job, refusal } = readJobEvent(data);
+    if (refusal !== undefined) return { accepted: false, reason: refusal };
     if (this.#active.has(job.jobId)) return { accepted: true };
     if (outbox.has(job.jobId)) {
       this.#track(this.#resend(outbox, job.jobId));

@@ -183,8 +183,10 @@ export class AgentSession {
 
   /**
    * Sends one job and waits for the agent's acknowledgement; marks it DISPATCHED when accepted. A missing or refused
-   * ack, or a database that does not answer, leaves it QUEUED for the dispatcher to retry. Never rejects: deliveries
-   * run unawaited (after authentication), where a rejection would end the process.
+   * ack (a refusal is logged at warn), or a database that does not answer, leaves it QUEUED for the delivery sweep
+   * (jobs/deliverySweep.ts) to announce again. A job whose row cannot make a job message has been ended UNDELIVERABLE
+   * (jobs/delivery.ts): logged at warn, nothing sent. Never rejects: deliveries run unawaited (after authentication),
+   * where a rejection would end the process.
    */
   async deliver(jobId: string): Promise<void> {
     if (!this.machineId || this.#closed) return;
@@ -195,6 +197,13 @@ export class AgentSession {
     try {
       const found = await this.#options.store.jobForAgent(this.machineId, jobId);
       if (!found) return;
+      if ('undeliverable' in found) {
+        this.#options.logger.warn(
+          { machineId: this.machineId, jobId, reason: found.undeliverable },
+          'job cannot be sent to its agent; it ended FAILED (UNDELIVERABLE)',
+        );
+        return;
+      }
       const { cancelRequested, job } = found;
       // A cancel asked for while the agent was away goes out instead of the job.
       if (cancelRequested) return this.send('job:cancel', { jobId });

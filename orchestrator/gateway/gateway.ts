@@ -14,7 +14,7 @@ import { WebSocketServer } from 'ws';
 import type { DatabasePool } from '../../sql/pool.ts';
 import { listen } from '../../sql/listen.ts';
 import type { Logger } from '../../schema/logger.ts';
-import { MAX_FRAME_BYTES, type JobEvent } from '../../schema/agentEvents.ts';
+import { MAX_FRAME_BYTES, type JobWireEvent } from '../../schema/agentEvents.ts';
 import { addFileChannelResolver } from '../files/agentChannels.ts';
 import { AgentSession, type SftpGate } from './agentSession.ts';
 import { authenticateSftp, recheckSftpSessions, recordSftpChange, recordSftpListening } from '../sftp/access.ts';
@@ -136,7 +136,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
   // Jobs being sent from this process and waiting for their ack: a repeated announcement of one of them (the delivery
   // sweep, when this process is slow to get through a backlog) would only send it again and add to the backlog.
   const delivering = new Set<string>();
-  const deliver = async (session: AgentSession, jobId: string, job: JobEvent | null) => {
+  const deliver = async (session: AgentSession, jobId: string, job: JobWireEvent | null) => {
     if (delivering.has(jobId)) return;
     delivering.add(jobId);
     // An announcement made as the job was accepted carries it: sent as it is, without reading it back.

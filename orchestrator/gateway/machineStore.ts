@@ -7,11 +7,11 @@ import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
 import { hashSecret, secretMatches } from '../../schema/secretTokens.ts';
-import { type JobEvent, type ServerConfig } from '../../schema/agentEvents.ts';
+import { type JobWireEvent, type ServerConfig } from '../../schema/agentEvents.ts';
 import { storableText } from '../../schema/storable.ts';
 import type { heartbeatEvent, serverQueryEvent, serverStatusEvent } from '../../schema/agentEvents.ts';
 import { createJobReports } from '../jobs/reports.ts';
-import { jobForAgent, pendingJobIds, type AgentJobRow } from '../jobs/delivery.ts';
+import { jobForAgent, pendingJobIds, type AgentJobRow, type UndeliverableJob } from '../jobs/delivery.ts';
 import { serverSpec, templatedServerRow } from '../templates/spec.ts';
 
 const machineRow = z.object({ id: z.string(), clusterId: z.string(), tokenHash: z.instanceof(Buffer) });
@@ -41,7 +41,7 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
       return ids.length;
     });
 
-  const announced = new Map<string, { machineId: string; job: JobEvent }>();
+  const announced = new Map<string, { machineId: string; job: JobWireEvent }>();
   const reports = createJobReports(pool);
   return {
     /**
@@ -176,15 +176,18 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
      * A job announced with its content (as it was accepted) is sent from the announcement instead of being read back;
      * `announced` keeps it just for the `deliver` call that follows (gateway.ts), which takes it out again.
      */
-    announce(machineId: string, job: JobEvent): void {
+    announce(machineId: string, job: JobWireEvent): void {
       announced.set(job.jobId, { machineId, job });
     },
     forget(jobId: string): void {
       announced.delete(jobId);
     },
 
-    /** A job as the agent receives it (`job`), if it is this machine's and not ended. */
-    jobForAgent(machineId: string, jobId: string): Promise<AgentJobRow | null> {
+    /**
+     * A job as the agent receives it (`job`), if it is this machine's and not ended; a row that cannot make one is
+     * ended UNDELIVERABLE (jobs/delivery.ts).
+     */
+    jobForAgent(machineId: string, jobId: string): Promise<AgentJobRow | UndeliverableJob | null> {
       const fresh = announced.get(jobId);
       if (fresh && fresh.machineId === machineId) {
         announced.delete(jobId);

@@ -5,7 +5,7 @@
  */
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
-import { jobEvent } from '../../schema/agentEvents.ts';
+import { jobWireEvent } from '../../schema/agentEvents.ts';
 
 export const AGENT_CHANNEL = 'gsm_agent';
 
@@ -16,9 +16,11 @@ export const agentNotification = z.object({
   jobId: z.string().optional(),
   /**
    * With a job_dispatch sent as the job is accepted (jobs/delivery.ts, ANNOUNCE_NEW_JOB): the job message as the
-   * agent is sent it, so the gateway need not read it back.
+   * agent is sent it, so the gateway need not read it back. Any type goes (the agent decides: schema/agentEvents.ts
+   * `jobWireEvent`); content that is not a valid message counts as absent, so the gateway reads the job back, where
+   * such a row ends UNDELIVERABLE (jobs/delivery.ts `jobForAgent`), rather than the announcement being dropped.
    */
-  job: jobEvent.nullable().optional(),
+  job: jobWireEvent.nullable().optional().catch(null),
   /** With session_replaced: the connection generation that is now current. */
   generation: z.number().optional(),
   /** With sftp_recheck (sql/functions/gsm_sftp_access_changed.sql): whose SFTP sessions to check again. */

@@ -1,5 +1,6 @@
 /**
- * Cancel: a job asked to stop (POST /api/v1/jobs/<id>/cancel), and the jobs of a server being deleted.
+ * Cancel: a job asked to stop (POST /api/v1/jobs/<id>/cancel), and the jobs of servers being deleted (on their own or
+ * with their machine).
  */
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
@@ -67,9 +68,13 @@ export function cancelJob(pool: DatabasePool, origin: Origin, jobId: string): Pr
   });
 }
 
-/** Cancels the server's jobs that have not ended, in the transaction that deletes it: they can no longer be run. */
-export async function cancelServerJobs(tx: CommonQueryMethods, serverId: string): Promise<void> {
+/**
+ * Cancels the jobs that have not ended of servers being deleted (on their own, or with their machine), in the
+ * transaction that deletes them: they can no longer be run.
+ */
+export async function cancelServerJobs(tx: CommonQueryMethods, serverIds: readonly string[], message = 'the server was deleted'): Promise<void> {
+  if (serverIds.length === 0) return;
   await tx.query(sql.unsafe`
-    UPDATE jobs SET status = 'CANCELLED', finished_at = now(), error = ${cancelled('the server was deleted')}
-     WHERE server_id = ${serverId} AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING')`);
+    UPDATE jobs SET status = 'CANCELLED', finished_at = now(), error = ${cancelled(message)}
+     WHERE server_id = ANY(${sql.array(serverIds, 'uuid')}) AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING')`);
 }

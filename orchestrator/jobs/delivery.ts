@@ -1,7 +1,8 @@
 /**
  * Delivery of a job to the agent of its machine: the ack window, the announcement, the job message as the gateway
- * reads it back, and the expiry of one job. The job message itself is defined once, in schema/agentEvents.ts
- * (`jobEvent`).
+ * reads it back, and the expiry of one job. The job message is defined once, in schema/agentEvents.ts: built here in
+ * SQL from the job's row (JOB_EVENT_JSON), it is validated against `jobWireEvent` (`jobEvent` with any type: the agent
+ * decides which types it runs) wherever the gateway takes it, announced or read back.
  *
  * The connection lives on whichever orchestrator process the agent is connected to, so delivery is announced through
  * Postgres NOTIFY; that process sends the job and waits ACK_WINDOW_MS for the agent's ack, which marks it DISPATCHED
@@ -11,7 +12,7 @@
  */
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
-import { jobEvent } from '../../schema/agentEvents.ts';
+import { jobWireEvent, type JobWireEvent } from '../../schema/agentEvents.ts';
 import { AGENT_CHANNEL, notifyAgent } from '../gateway/notifications.ts';
 
 /**
@@ -32,7 +33,10 @@ const ANNOUNCED_PARAMS_MAX_BYTES = 6_000;
 export const firstCheckAt = (dispatched: boolean) =>
   sql.fragment`CASE WHEN ${dispatched}::boolean THEN now() + make_interval(secs => ${ACK_WINDOW_MS / 1000}) END`;
 
-/** The job message (schema/agentEvents.ts `jobEvent`) of the job row `j`, as JSON. */
+/**
+ * The job message of the job row `j`, as JSON: the fields of schema/agentEvents.ts `jobEvent`, its deadline the job's
+ * `expiresAt` (test/gateway/jobs.test.ts checks every path that sends it against the schema).
+ */
 const JOB_EVENT_JSON = sql.fragment`json_build_object(
   'jobId', j.id, 'type', j.type, 'serverId', j.server_id, 'params', j.params,
   'deadline', to_char(j.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
@@ -51,14 +55,38 @@ export const ANNOUNCE_NEW_JOB = sql.fragment`
 export const announceJob = (connection: CommonQueryMethods, machineId: string, jobId: string): Promise<void> =>
   notifyAgent(connection, { type: 'job_dispatch', machineId, jobId });
 
-const agentJobRow = z.object({ job: jobEvent, cancelRequested: z.boolean() });
-export type AgentJobRow = z.infer<typeof agentJobRow>;
+const agentJobRow = z.object({ job: z.unknown(), cancelRequested: z.boolean() });
+/** A job message to send, and whether a cancel was asked for meanwhile. */
+export type AgentJobRow = { job: JobWireEvent; cancelRequested: boolean };
+/** A job whose row cannot make a job message (`jobWireEvent`): it was ended FAILED (UNDELIVERABLE) with this reason. */
+export type UndeliverableJob = { undeliverable: string };
 
-/** The job message of a job of this machine that has not ended, and whether a cancel was asked for meanwhile. */
-export const jobForAgent = (connection: CommonQueryMethods, machineId: string, jobId: string): Promise<AgentJobRow | null> =>
-  connection.maybeOne(sql.type(agentJobRow)`
+/**
+ * The job message of a job of this machine that has not ended, and whether a cancel was asked for meanwhile; null
+ * when there is none. A row that cannot make a valid message would fail the same way at every announcement until it
+ * expired: it ends at once, FAILED with the code UNDELIVERABLE and the reason (answered, for the gateway to log).
+ */
+export async function jobForAgent(connection: CommonQueryMethods, machineId: string, jobId: string): Promise<AgentJobRow | UndeliverableJob | null> {
+  const row = await connection.maybeOne(sql.type(agentJobRow)`
     SELECT ${JOB_EVENT_JSON} AS job, j.cancel_requested_at IS NOT NULL AS "cancelRequested" FROM jobs j
      WHERE j.id = ${jobId} AND j.machine_id = ${machineId} AND j.status IN ('QUEUED', 'DISPATCHED', 'RUNNING')`);
+  if (!row) return null;
+  const parsed = jobWireEvent.safeParse(row.job);
+  if (parsed.success) return { job: parsed.data, cancelRequested: row.cancelRequested };
+  const reason = parsed.error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join('.') || '(job)'}: ${issue.message}`)
+    .join('; ');
+  await failUndeliverableJob(connection, jobId, `the service cannot send this job to its agent (${reason})`);
+  return { undeliverable: reason };
+}
+
+/** Fail, one job that has not ended and that no agent can be sent: its row does not make a valid job message. */
+async function failUndeliverableJob(connection: CommonQueryMethods, jobId: string, message: string): Promise<void> {
+  await connection.query(sql.unsafe`
+    UPDATE jobs SET status = 'FAILED', finished_at = now(), next_check_at = NULL, error = ${sql.jsonb({ code: 'UNDELIVERABLE', message })}
+     WHERE id = ${jobId} AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING')`);
+}
 
 /** The machine's jobs that have not ended nor expired, oldest first (sent when its agent connects). */
 export const pendingJobIds = (connection: CommonQueryMethods, machineId: string): Promise<readonly string[]> =>

@@ -2,7 +2,8 @@
  * The delivery sweep (re-announce and expire): every orchestrator process sweeps the jobs whose delivery check is due,
  * once a second (`startDeliverySweeper`, started by orchestrator/worker/worker.ts), in one statement that claims them
  * (`FOR UPDATE SKIP LOCKED`, so two processes never handle one job) and:
- * - still QUEUED (agent offline or not answering): announces it again, next check after 5 s, 10 s, 20 s … 60 s;
+ * - still QUEUED (agent offline or not answering): announces it again, next check after the ack window (5 s), then
+ *   10 s, 20 s … 60 s;
  * - with its agent (DISPATCHED, RUNNING): announces it again 30 s after it was dispatched and every 30 s from then
  *   (the agent drops duplicates by jobId and re-sends a result it could not deliver, so a result lost in a crash is
  *   recovered);
@@ -19,14 +20,14 @@ import type { DatabasePool } from '../../sql/pool.ts';
 import type { Logger } from '../../schema/logger.ts';
 import { AGENT_CHANNEL } from '../gateway/notifications.ts';
 import { repeatEvery, type Repeating } from '../periodicWork.ts';
-import { RECHECK_MS } from './delivery.ts';
+import { ACK_WINDOW_MS, RECHECK_MS } from './delivery.ts';
 
 /** How often each orchestrator process sweeps the jobs whose delivery check is due. */
 export const SWEEP_INTERVAL_MS = 1_000;
 /** Jobs handled per sweep statement; a longer backlog takes further statements at once. */
 const SWEEP_BATCH = 500;
-/** Back-off of a job its agent has not acknowledged: 5 s, doubling, at most 60 s. */
-const RETRY_BASE_S = 5;
+/** Back-off of a job its agent has not acknowledged: the ack window (5 s), doubling, at most 60 s. */
+const RETRY_BASE_S = ACK_WINDOW_MS / 1000;
 const RETRY_MAX_S = 60;
 
 /**

@@ -13,6 +13,7 @@ import { machine, type machineListQuery } from '../../schema/servers.ts';
 import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { recordAudit } from '../audit.ts';
 import { notifyAgent } from '../gateway/notifications.ts';
+import { cancelServerJobs } from '../jobs/cancel.ts';
 import { issueInstallCode, lockMachine, redeemInstallCode } from './installCodes.ts';
 
 const MACHINE_COLUMNS = sql.fragment`
@@ -57,7 +58,7 @@ export async function newInstallCode(tx: DatabaseTransactionConnection, origin: 
 
 /**
  * Removes a machine of `clusterId`; refused (409) while it hosts servers unless `force`, which removes them with it,
- * each audited as a server deleted on its own would be. Its connection is closed.
+ * each as a server deleted on its own would be: its open jobs cancelled, and audited. Its connection is closed.
  */
 export async function deleteMachine(tx: CommonQueryMethods, origin: Origin, clusterId: string, machineId: string, force: boolean): Promise<void> {
   // Lock, then count: a server create holds the machine FOR SHARE until it commits, so this waits for it and
@@ -66,7 +67,9 @@ export async function deleteMachine(tx: CommonQueryMethods, origin: Origin, clus
   await tx.query(sql.unsafe`SELECT 1 FROM machines WHERE id = ${machineId} FOR UPDATE`);
   const hosted = await tx.anyFirst(sql.type(z.object({ id: z.string() }))`SELECT id FROM servers WHERE machine_id = ${machineId} ORDER BY id`);
   if (hosted.length > 0 && !force) throw conflict(`The machine hosts ${hosted.length} server(s); remove them first or use ?force=true`);
-  // Each server removed with the machine gets its own entry, as a server deleted on its own would.
+  // Each server removed with the machine goes as a server deleted on its own would: its jobs that have not ended are
+  // cancelled (not left to expire once the machine is gone), and it gets its own audit entry.
+  await cancelServerJobs(tx, hosted, 'the server was deleted with its machine');
   for (const serverId of hosted) {
     await recordAudit(tx, origin, { clusterId, action: 'server.delete', target: { type: 'server', id: serverId } });
   }

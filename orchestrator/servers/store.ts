@@ -331,7 +331,7 @@ function noVariables(values: Record<string, string> | undefined): { plain: Recor
 /** Deletes a server of `clusterId` on `tx` (the request's transaction), with its jobs that have not ended (cancelled). */
 export async function deleteServer(tx: CommonQueryMethods, origin: Origin, clusterId: string, serverId: string): Promise<void> {
   // Its jobs that have not ended can no longer be run.
-  await cancelServerJobs(tx, serverId);
+  await cancelServerJobs(tx, [serverId]);
   const machineId = await tx.oneFirst(sql.type(z.object({ machineId: z.string() }))`
     DELETE FROM servers WHERE id = ${serverId} RETURNING machine_id AS "machineId"`);
   // Its agent removes its files only on this explicit word (servers:sync's `deleted`).

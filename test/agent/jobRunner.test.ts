@@ -1,18 +1,36 @@
 import test, { type ExecutionContext } from 'ava';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JobError, JobRunner, type AgentJob, type JobExecutor, type JobType } from '../../agent/jobs/jobRunner.ts';
 import { Outbox } from '../../agent/jobs/outbox.ts';
 
 /**
+ * Job ids are the service's UUIDs (the agent refuses any other id): each name a test uses stands for one UUID, `id(name)`,
+ * read back as the name by `nameOf` so that logs and orders stay legible.
+ */
+const uuids = new Map<string, string>();
+const names = new Map<string, string>();
+const id = (name: string): string => {
+  if (!uuids.has(name)) {
+    const uuid = randomUUID();
+    uuids.set(name, uuid);
+    names.set(uuid, name);
+  }
+  return uuids.get(name)!;
+};
+const nameOf = (jobId: unknown): string => names.get(String(jobId)) ?? String(jobId);
+
+/**
  * A test double of the executor (our own interface). What a job does comes from `params.act`: 'ok' returns at once,
  * 'wait' until `release(jobId)`, 'hang' until its signal aborts, 'jobError' / 'crash' throw. `log` records starts and
- * ends, which also shows whether two jobs ever overlapped.
+ * ends (by name), which also shows whether two jobs ever overlapped; `jobs` keeps each job as the executor got it.
  */
 class FakeExecutor implements JobExecutor {
   readonly log: string[] = [];
   readonly signals = new Map<string, AbortSignal>();
+  readonly jobs = new Map<string, AgentJob>();
   readonly #gates = new Map<string, PromiseWithResolvers<void>>();
   #gate = (name: string) => this.#gates.get(name) ?? this.#gates.set(name, Promise.withResolvers<void>()).get(name)!;
   started = (jobId: string) => this.#gate(`started ${jobId}`).promise;
@@ -20,11 +38,13 @@ class FakeExecutor implements JobExecutor {
   runs = (jobId: string) => this.log.filter((line) => line === `start ${jobId}`).length;
 
   async execute(job: AgentJob, signal: AbortSignal): Promise<Record<string, unknown>> {
-    this.log.push(`start ${job.jobId}`);
-    this.signals.set(job.jobId, signal);
-    this.#gate(`started ${job.jobId}`).resolve();
+    const name = nameOf(job.jobId);
+    this.log.push(`start ${name}`);
+    this.signals.set(name, signal);
+    this.jobs.set(name, job);
+    this.#gate(`started ${name}`).resolve();
     try {
-      if (job.params.act === 'wait') await this.#gate(`release ${job.jobId}`).promise;
+      if (job.params.act === 'wait') await this.#gate(`release ${name}`).promise;
       if (job.params.act === 'hang') await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
       if (job.params.act === 'jobError') throw new JobError('NOT_RUNNING', 'server is not running');
       if (job.params.act === 'crash') throw new TypeError('boom');
@@ -32,7 +52,7 @@ class FakeExecutor implements JobExecutor {
       if (job.params.act === 'nulError') throw new JobError('RCON_FAILED', 'lost\u0000 \udfff');
       return { ran: job.jobId };
     } finally {
-      this.log.push(`end ${job.jobId}`);
+      this.log.push(`end ${name}`);
     }
   }
 }
@@ -47,13 +67,13 @@ async function setup(t: ExecutionContext, dataDir?: string, now?: () => number) 
   const send = (event: string, data: object) => sent.push({ event, data: data as Record<string, unknown> });
   const runner = new JobRunner({ dataDir: dir, executor, send, now });
   await runner.init();
-  const results = (jobId?: string) => sent.filter((s) => s.event === 'job:result' && (!jobId || s.data.jobId === jobId)).map((s) => s.data);
+  const results = (name?: string) => sent.filter((s) => s.event === 'job:result' && (!name || s.data.jobId === id(name))).map((s) => s.data);
   return { dir, executor, sent, runner, results };
 }
 
 const HOUR = 3600_000;
-const job = (jobId: string, serverId: string | null, act = 'ok', type: JobType = 'RESTART', deadline = new Date(Date.now() + HOUR)) =>
-  ({ jobId, type, serverId, params: { act }, deadline: deadline.toISOString() }) satisfies AgentJob;
+const job = (name: string, serverId: string | null, act = 'ok', type: JobType = 'RESTART', deadline = new Date(Date.now() + HOUR)) =>
+  ({ jobId: id(name), type, serverId, params: { act }, deadline: deadline.toISOString() }) satisfies AgentJob;
 
 test('jobs of one server run one at a time in arrival order, each reported RUNNING then with its result', async (t) => {
   const { executor, runner, sent } = await setup(t);
@@ -66,10 +86,10 @@ test('jobs of one server run one at a time in arrival order, each reported RUNNI
   executor.release('c');
   await runner.idle();
   t.deepEqual(executor.log, ['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
-  const events = sent.map((s) => `${s.event.slice(4)} ${s.data.jobId}`);
+  const events = sent.map((s) => `${s.event.slice(4)} ${nameOf(s.data.jobId)}`);
   t.deepEqual(events, ['progress a', 'result a', 'progress b', 'result b', 'progress c', 'result c']);
-  t.deepEqual(sent[0].data, { jobId: 'a', status: 'RUNNING' });
-  t.like(sent[1].data, { jobId: 'a', status: 'SUCCEEDED', result: { ran: 'a' } });
+  t.deepEqual(sent[0].data, { jobId: id('a'), status: 'RUNNING' });
+  t.like(sent[1].data, { jobId: id('a'), status: 'SUCCEEDED', result: { ran: id('a') } });
   t.false('error' in sent[1].data);
   t.true(Number.isFinite(Date.parse(sent[1].data.finishedAt as string)));
 });
@@ -104,7 +124,7 @@ test('a duplicate after finishing re-sends the stored result without running, be
   const [first] = results('a');
   t.deepEqual(runner.receive(job('a', 's1', 'jobError')), { accepted: true });
   await runner.idle();
-  await runner.acknowledge('a');
+  await runner.acknowledge(id('a'));
   t.deepEqual(runner.receive(job('a', 's1', 'jobError')), { accepted: true });
   await runner.idle();
   t.is(executor.runs('a'), 1);
@@ -137,11 +157,11 @@ test('cancel: a queued job is dropped, a running one aborted, a finished one unc
   runner.receive(job('queued', 's1', 'ok'));
   runner.receive(job('done', 's2', 'ok'));
   await executor.started('running');
-  runner.cancel('queued');
-  runner.cancel('running');
-  runner.cancel('unknown');
+  runner.cancel(id('queued'));
+  runner.cancel(id('running'));
+  runner.cancel(id('unknown'));
   await runner.idle();
-  runner.cancel('done');
+  runner.cancel(id('done'));
   await runner.idle();
   t.true(executor.signals.get('running')!.aborted);
   t.is(executor.runs('queued'), 0);
@@ -195,13 +215,28 @@ test('a job message is checked against its one schema (schema/agentEvents.ts job
   t.deepEqual(refused({ ...job('s', 's1'), serverId: 7 }), { accepted: false, reason: 'invalid serverId' });
   t.deepEqual(refused({ ...job('p', 's1'), params: null }), { accepted: false, reason: 'invalid params' });
   t.deepEqual(refused({ ...job('d', 's1'), deadline: 'soon' }), { accepted: false, reason: 'invalid deadline' });
-  t.deepEqual(refused({ ...job('x'.repeat(129), 's1') }), { accepted: false, reason: 'invalid jobId' });
+  t.deepEqual(refused({ ...job('x', 's1'), jobId: 'x'.repeat(129) }), { accepted: false, reason: 'invalid jobId' });
+  // Only the service's UUIDs: the agent's job:progress and job:result carry the id back, and those need a UUID (a job
+  // taken under another id would leave its result in the outbox for ever).
+  t.deepEqual(refused({ ...job('n', 's1'), jobId: 'not-a-uuid' }), { accepted: false, reason: 'invalid jobId' });
+  t.deepEqual(refused({ ...job('n', 's1'), jobId: 'job_1' }), { accepted: false, reason: 'invalid jobId' });
   t.deepEqual(refused(null), { accepted: false, reason: 'invalid job' });
   t.deepEqual(refused('a job'), { accepted: false, reason: 'invalid job' });
   // The service's own message: a UUID, a null server (none needed), an ISO deadline.
-  t.deepEqual(refused({ ...job('0196a1f2-7c3e-7d4a-9b1c-2d3e4f5a6b7c', null, 'ok', 'BAN') }), { accepted: true });
+  t.deepEqual(refused({ ...job('ban', null, 'ok', 'BAN'), jobId: '0196a1f2-7c3e-7d4a-9b1c-2d3e4f5a6b7c' }), { accepted: true });
   await runner.idle();
   t.deepEqual(executor.log, ['start 0196a1f2-7c3e-7d4a-9b1c-2d3e4f5a6b7c', 'end 0196a1f2-7c3e-7d4a-9b1c-2d3e4f5a6b7c']);
+});
+
+test('what runs is the job message as parsed: a field the schema does not know never reaches the executor', async (t) => {
+  const { runner, executor } = await setup(t);
+  const sent = { ...job('parsed', 's1', 'ok', 'START'), extra: 'not in the job message' };
+  t.deepEqual(runner.receive(sent), { accepted: true });
+  await runner.idle();
+  const { extra, ...message } = sent;
+  t.is(extra, 'not in the job message');
+  t.deepEqual(executor.jobs.get('parsed'), message);
+  t.false('extra' in executor.jobs.get('parsed')!);
 });
 
 test('the outbox survives a restart and is re-sent, oldest first, until acknowledged', async (t) => {
@@ -209,19 +244,19 @@ test('the outbox survives a restart and is re-sent, oldest first, until acknowle
   const first = await setup(t, undefined, () => frozen);
   for (const id of ['z', 'b', 'a']) first.runner.receive(job(id, 's1', id === 'b' ? 'crash' : 'ok'));
   await first.runner.idle();
-  await first.runner.acknowledge('b');
-  await first.runner.acknowledge('b'); // duplicate acks are harmless
+  await first.runner.acknowledge(id('b'));
+  await first.runner.acknowledge(id('b')); // duplicate acks are harmless
 
   const second = await setup(t, first.dir);
   second.runner.resendOutbox();
   second.runner.resendOutbox();
   t.deepEqual(
-    second.results().map((r) => r.jobId),
+    second.results().map((r) => nameOf(r.jobId)),
     ['z', 'a', 'z', 'a'],
   );
   t.deepEqual(second.results('a')[0], first.results('a')[0]);
-  await second.runner.acknowledge('a');
-  await second.runner.acknowledge('z');
+  await second.runner.acknowledge(id('a'));
+  await second.runner.acknowledge(id('z'));
   second.runner.resendOutbox();
   t.is(second.results().length, 4);
   t.deepEqual(await readdir(join(first.dir, 'jobs', 'outbox')), []);
@@ -232,7 +267,7 @@ test('finished job ids survive a restart: a re-delivery re-sends the stored resu
   first.runner.receive(job('acked', 's1', 'ok'));
   first.runner.receive(job('unacked', 's1', 'jobError'));
   await first.runner.idle();
-  await first.runner.acknowledge('acked');
+  await first.runner.acknowledge(id('acked'));
 
   const second = await setup(t, first.dir);
   second.runner.receive(job('acked', 's1', 'ok'));
@@ -248,21 +283,21 @@ test('results are written atomically; a .tmp left by a crash mid-write is remove
   first.runner.receive(job('a', 's1'));
   first.runner.receive(job('b', 's1'));
   await first.runner.idle();
-  await first.runner.acknowledge('b');
+  await first.runner.acknowledge(id('b'));
   for (const sub of ['outbox', 'done']) {
     for (const name of await readdir(join(first.dir, 'jobs', sub))) {
-      t.regex(name, /^[ab]\.json$/);
+      t.true([`${id('a')}.json`, `${id('b')}.json`].includes(name), name);
       const text = await readFile(join(first.dir, 'jobs', sub, name), 'utf8');
-      t.like(JSON.parse(text), { event: { jobId: name[0] } });
+      t.like(JSON.parse(text), { event: { jobId: name.slice(0, -'.json'.length) } });
     }
   }
   // A crash between writing the temp file and renaming it: the partial result was never sent.
-  await writeFile(join(first.dir, 'jobs', 'outbox', 'c.json.tmp'), '{"jobId":"c","sta');
+  await writeFile(join(first.dir, 'jobs', 'outbox', `${id('c')}.json.tmp`), `{"jobId":"${id('c')}","sta`);
   const second = await setup(t, first.dir);
-  t.deepEqual(await readdir(join(first.dir, 'jobs', 'outbox')), ['a.json']);
+  t.deepEqual(await readdir(join(first.dir, 'jobs', 'outbox')), [`${id('a')}.json`]);
   second.runner.resendOutbox();
   t.deepEqual(
-    second.results().map((r) => r.jobId),
+    second.results().map((r) => nameOf(r.jobId)),
     ['a'],
   );
   second.runner.receive(job('c', 's1')); // unknown, so the service's re-delivery runs it
@@ -314,8 +349,8 @@ test('job results are root’s alone: jobs/ and its folders 0700, result files 0
   // As an earlier agent left it: folders and files readable by every local account.
   await mkdir(join(dir, 'jobs', 'outbox'), { recursive: true, mode: 0o755 });
   await mkdir(join(dir, 'jobs', 'done'), { recursive: true, mode: 0o755 });
-  const old = { seq: 1, event: { jobId: 'old', status: 'SUCCEEDED', result: {}, finishedAt: new Date().toISOString() } };
-  await writeFile(join(dir, 'jobs', 'outbox', 'old.json'), JSON.stringify(old), { mode: 0o644 });
+  const old = { seq: 1, event: { jobId: id('old'), status: 'SUCCEEDED', result: {}, finishedAt: new Date().toISOString() } };
+  await writeFile(join(dir, 'jobs', 'outbox', `${id('old')}.json`), JSON.stringify(old), { mode: 0o644 });
   await chmod(join(dir, 'jobs'), 0o755);
   const { runner } = await setup(t, dir);
   runner.receive(job('new', 's1'));
@@ -324,6 +359,6 @@ test('job results are root’s alone: jobs/ and its folders 0700, result files 0
   t.is(await mode('.'), 0o700);
   t.is(await mode('outbox'), 0o700);
   t.is(await mode('done'), 0o700);
-  t.is(await mode('outbox/old.json'), 0o600);
-  t.is(await mode('outbox/new.json'), 0o600);
+  t.is(await mode(`outbox/${id('old')}.json`), 0o600);
+  t.is(await mode(`outbox/${id('new')}.json`), 0o600);
 });

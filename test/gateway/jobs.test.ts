@@ -1,7 +1,9 @@
 /**
  * The service side of job delivery with a raw Socket.IO agent: the job arrives as soon as it is accepted, the ack
  * marks it DISPATCHED, progress RUNNING, the result is stored once and acknowledged (a duplicate too, so the agent can
- * empty its outbox), and a result for another machine's job is refused.
+ * empty its outbox), and a result for another machine's job is refused. Every path that sends the job message (the
+ * announcement carrying it, the read-back of long params, a re-announcement, the pending jobs of an agent that
+ * connects) sends exactly jobEvent's fields; a type this build does not know still reaches the agent, which decides.
  */
 import test from 'ava';
 import { io, type Socket } from 'socket.io-client';
@@ -10,7 +12,11 @@ import { body, json } from '../support/app.ts';
 import { createCluster, signUp } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { until } from '../support/wait.ts';
-import { jobEvent } from '../../schema/agentEvents.ts';
+import { jobEvent, readJobEvent } from '../../schema/agentEvents.ts';
+import type { JobType } from '../../schema/jobs.ts';
+import { SYSTEM_ORIGIN } from '../../schema/origin.ts';
+import { ANNOUNCE_NEW_JOB, announceJob, jobForAgent } from '../../orchestrator/jobs/delivery.ts';
+import { NEW_JOB_COLUMNS, newJobValues } from '../../orchestrator/jobs/store.ts';
 
 let app: GatewayApp;
 test.before(async () => {
@@ -275,4 +281,134 @@ test("console, server:stats and job:progress about another machine's server or j
   );
   t.true((await synced).servers.some((server) => server.id === added.id));
   t.like(await send('console', { serverId: added.id, lines: ['ok'], at }), { accepted: true });
+});
+
+/** A cluster with a machine and a server, and the machine's agent connected: it answers each job as the reference agent would. */
+async function machineWithAgent() {
+  const owner = await signUp(app);
+  const clusterId = await createCluster(app, owner);
+  const machine = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
+  const server = await body(
+    await app.request(
+      `/api/v1/clusters/${clusterId}/servers`,
+      json(
+        { name: 's', gameType: 'RUST', machineId: machine.id, gamePort: 28015, queryPort: 28016, rconPort: 28017, autoInstall: false },
+        { headers: owner.auth },
+      ),
+    ),
+  );
+  const received: Record<string, unknown>[] = [];
+  const answers: { accepted: boolean; reason?: string }[] = [];
+  const connect = () =>
+    authenticatedAgent(machine, (agent) =>
+      agent.on('job', (job: Record<string, unknown>, ack: (answer: object) => void) => {
+        received.push(job);
+        const { refusal } = readJobEvent(job);
+        const answer = refusal === undefined ? { accepted: true } : { accepted: false, reason: refusal };
+        answers.push(answer);
+        ack(answer);
+      }),
+    );
+  const agent = await connect();
+  return { owner, clusterId, machine: machine as { id: string; agentToken: string }, serverId: server.id as string, agent, connect, received, answers };
+}
+
+/**
+ * Accepts a job the way the service does (the row and its announcement in one statement, orchestrator/jobs/store.ts),
+ * also of a type or with params this build's API would not write.
+ */
+async function acceptRaw(world: { clusterId: string; machine: { id: string }; serverId: string }, type: string, params: unknown): Promise<string> {
+  const row = await app.pool.one(sql.unsafe`
+      WITH j AS (INSERT INTO jobs ${NEW_JOB_COLUMNS} VALUES (${newJobValues(SYSTEM_ORIGIN, {
+        clusterId: world.clusterId,
+        serverId: world.serverId,
+        machineId: world.machine.id,
+        type: type as JobType,
+        params: params as Record<string, unknown>,
+      })}) RETURNING *)
+      SELECT j.id, ${ANNOUNCE_NEW_JOB} FROM j`);
+  return String((row as { id: string }).id);
+}
+
+const warnings = (message: string, jobId: string) => app.logs().filter((line) => line.level === 40 && line.msg === message && line.jobId === jobId);
+
+test('rolling upgrade: a job of a type this build does not know reaches the agent, whose refusal is logged at warn', async (t) => {
+  const world = await machineWithAgent();
+  t.teardown(() => void world.agent.close());
+  // A newer API (a version ahead of this orchestrator) has a job type more: its migration widened the check.
+  await app.pool.query(sql.unsafe`ALTER TABLE jobs DROP CONSTRAINT IF EXISTS jobs_type_check`);
+  const jobId = await acceptRaw(world, 'TELEPORT', { to: 'spawn' });
+
+  // Sent from the announcement that carries it, as accepted (also as one of the agent's pending jobs, when the
+  // accept meets the end of its authentication: deliveries are at least once).
+  await until(async () => world.received.length > 0, 'the job announced with its content to reach the agent', 10_000);
+  t.like(world.received[0], { jobId, type: 'TELEPORT', serverId: world.serverId, params: { to: 'spawn' } });
+  t.deepEqual(world.answers[0], { accepted: false, reason: 'unsupported job type TELEPORT' });
+  await until(async () => warnings('agent refused a job', jobId).length === world.received.length, 'the refusal logged at warn', 10_000);
+  t.like(warnings('agent refused a job', jobId)[0], { machineId: world.machine.id, reason: 'unsupported job type TELEPORT' });
+
+  // Announced again (the delivery sweep's announcement, without content): read back, and sent again.
+  const before = world.received.length;
+  await announceJob(app.pool, world.machine.id, jobId);
+  await until(async () => world.received.length > before, 'the job read back to reach the agent', 10_000);
+  t.deepEqual(world.received[before], world.received[0]);
+  await until(async () => warnings('agent refused a job', jobId).length > before, 'the second refusal logged at warn', 10_000);
+  // The agent may be upgraded before the deadline: the job waits for it (and ends EXPIRED if it is not).
+  t.is(await jobStatus(jobId), 'QUEUED');
+});
+
+test('a job whose row cannot make a job message ends FAILED (UNDELIVERABLE) at once, logged at warn with its id, and is not sent', async (t) => {
+  const world = await machineWithAgent();
+  t.teardown(() => void world.agent.close());
+  // params that are not an object (no API writes that): the announcement's content is not a valid message, and the
+  // row read back is not one either.
+  const jobId = await acceptRaw(world, 'RCON', ['not', 'an', 'object']);
+  await until(async () => (await jobStatus(jobId)) === 'FAILED', 'the job to end FAILED', 10_000);
+  const ended = (await app.pool.one(sql.unsafe`SELECT error FROM jobs WHERE id = ${jobId}`)) as { error: { code: string; message: string } };
+  t.is(ended.error.code, 'UNDELIVERABLE');
+  t.regex(ended.error.message, /cannot send this job to its agent \(params: /);
+  await until(async () => warnings('job cannot be sent to its agent; it ended FAILED (UNDELIVERABLE)', jobId).length > 0, 'the warning', 10_000);
+  t.like(warnings('job cannot be sent to its agent; it ended FAILED (UNDELIVERABLE)', jobId)[0], { machineId: world.machine.id });
+  // Nothing to announce any more, and nothing was sent (the warning comes where the job would have been).
+  t.is(await app.pool.oneFirst(sql.unsafe`SELECT next_check_at FROM jobs WHERE id = ${jobId}`), null);
+  t.deepEqual(world.received, []);
+});
+
+test('the job message read back (params over the announcement size, re-announced, pending at connect) is exactly jobEvent, its deadline expiresAt', async (t) => {
+  const world = await machineWithAgent();
+  // Longer than an announcement carries: the gateway reads the job back (jobForAgent).
+  const params = { message: `hello ${'x'.repeat(7_000)}` };
+  const jobId = await acceptRaw(world, 'BROADCAST', params);
+  const { expiresAt } = await body(await app.request(`/api/v1/jobs/${jobId}`, { headers: world.owner.auth }));
+  const isTheMessage = (message: Record<string, unknown> | undefined, how: string) => {
+    t.deepEqual(jobEvent.parse(message), message, how);
+    t.deepEqual(Object.keys(message!).sort(), Object.keys(jobEvent.shape).sort(), how);
+    t.deepEqual(message, { jobId, type: 'BROADCAST', serverId: world.serverId, params, deadline: expiresAt }, how);
+  };
+
+  const direct = await jobForAgent(app.pool, world.machine.id, jobId);
+  t.true(direct !== null && 'job' in direct);
+  isTheMessage((direct as { job: Record<string, unknown> }).job, 'jobForAgent');
+
+  await until(async () => world.received.length > 0, 'the job read back after its announcement', 10_000);
+  isTheMessage(world.received[0], 'read back after the announcement');
+  await until(async () => (await jobStatus(jobId)) === 'DISPATCHED', 'the job DISPATCHED', 10_000);
+
+  let before = world.received.length;
+  await announceJob(app.pool, world.machine.id, jobId);
+  await until(async () => world.received.length > before, 'the job re-announced', 10_000);
+  isTheMessage(world.received[before], 're-announced');
+
+  // The agent goes away and comes back: its pending jobs are sent as it connects.
+  world.agent.close();
+  await until(
+    async () => (await app.pool.oneFirst(sql.unsafe`SELECT status FROM machines WHERE id = ${world.machine.id}`)) === 'OFFLINE',
+    'the machine OFFLINE',
+    10_000,
+  );
+  before = world.received.length;
+  const again = await world.connect();
+  t.teardown(() => void again.close());
+  await until(async () => world.received.length > before, 'the pending job sent at connect', 10_000);
+  isTheMessage(world.received[before], 'pending at connect');
 });

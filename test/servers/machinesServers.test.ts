@@ -217,3 +217,16 @@ test('?force=true records the removal of each server it takes with the machine',
   t.is(audit.meta.total, 1);
   t.is(audit.data[0].target.id, server.id);
 });
+
+test('?force=true cancels the open jobs of the servers it removes, as deleting each server would', async (t) => {
+  const { user, machineId, clusterId } = await setup();
+  const server = await body(await app().request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId }, { headers: user.auth })));
+  // The agent never connected: the job waits QUEUED for it.
+  const job = await body(await app().request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: user.auth }));
+  t.is(job.status, 'QUEUED');
+  t.is((await app().request(`/api/v1/machines/${machineId}?force=true`, { method: 'DELETE', headers: user.auth })).status, 200);
+  const after = await body(await app().request(`/api/v1/jobs/${job.id}`, { headers: user.auth }));
+  t.is(after.status, 'CANCELLED');
+  t.deepEqual(after.error, { code: 'CANCELLED', message: 'the server was deleted with its machine' });
+  t.truthy(after.finishedAt);
+});
