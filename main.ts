@@ -90,7 +90,7 @@ if (import.meta.main) {
   try {
     service = await startService(config, logger, role);
   } catch (error) {
-    logger.fatal({ err: error }, 'start-up failed');
+    logger.fatal({ err: error }, `start-up failed: ${(error as Error).message}`);
     process.exit(1);
   }
 
