@@ -3,8 +3,10 @@
  * `startService` composes the roles: the database every role shares, then the HTTP side from api/service.ts (the API,
  * or health only for a pure orchestrator), then the orchestrator role from orchestrator/service.ts unless this is a web
  * process. Run as the program, it parses the configuration, starts the service, logs where the API reference is, and
- * shuts down cleanly on SIGINT/SIGTERM: stop the job runners and the gateway, stop taking requests, drain in-flight
- * ones, close the pool, stop the embedded database. A second signal exits at once.
+ * shuts down cleanly on SIGINT/SIGTERM: stop the job runners (in-flight jobs finish) and the gateway (agents reconnect
+ * to another orchestrator), stop accepting connections, answer long polls at once, tell event streams and `/live`
+ * viewers to reconnect elsewhere, drain in-flight requests, close the pool, stop the embedded database; bounded by
+ * SHUTDOWN_TIMEOUT_MS (docs/operations.md#shutdown). A second signal exits at once.
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, ROLES, type Config, type Role } from './schema/config.ts';
@@ -15,6 +17,9 @@ import { builtInCatalogue } from './orchestrator/templates/catalogue.ts';
 import { createDatabasePool } from './sql/pool.ts';
 import { startApi, VERSION } from './api/service.ts';
 import { startOrchestrator } from './orchestrator/service.ts';
+
+/** How long past SHUTDOWN_TIMEOUT_MS a stopping process may take to close its pool and runners before it exits 1. */
+const SHUTDOWN_GRACE_MS = 5_000;
 
 export type Service = { port: number; databaseUrl: string; stop: () => Promise<void> };
 
@@ -88,7 +93,7 @@ if (import.meta.main) {
   try {
     service = await startService(config, logger, role);
   } catch (error) {
-    logger.fatal({ err: error }, 'start-up failed');
+    logger.fatal({ err: error }, `start-up failed: ${(error as Error).message}`);
     process.exit(1);
   }
 
@@ -102,7 +107,14 @@ if (import.meta.main) {
       process.exit(1);
     }
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    logger.info({ signal, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutting down');
+    // The whole stop is bounded: in-flight requests get SHUTDOWN_TIMEOUT_MS (then their connections are cut), and
+    // whatever still holds the process a few seconds past that (a job runner's batch, the database) is given up on.
+    const deadline = setTimeout(() => {
+      logger.error({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS + SHUTDOWN_GRACE_MS }, 'shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS + SHUTDOWN_GRACE_MS);
+    deadline.unref();
     await service.stop();
     logger.info('stopped');
     process.exit(0);

@@ -60,6 +60,7 @@ export async function startApi(input: { config: Config; logger: Logger; pool: Da
     if (servesApi) await checkSharedSessionKey(pool, deps.accessTokens, logger);
     const { koa } = createApp(deps, { api: servesApi });
     const http = await startHttpServer(koa, { port: config.PORT, host: config.HOST });
+    // Stopped last of the HTTP side (the stops run in reverse): in-flight requests finish, bounded by SHUTDOWN_TIMEOUT_MS.
     stops.push(() => http.close(config.SHUTDOWN_TIMEOUT_MS));
     const metricsListen = config.METRICS_LISTEN === undefined ? defaultMetricsListen(role) : config.METRICS_LISTEN;
     if (metricsListen) {
@@ -75,8 +76,15 @@ export async function startApi(input: { config: Config; logger: Logger; pool: Da
       // Before the HTTP server closes: viewers are told to go (and reconnect elsewhere) instead of holding it open.
       stops.push(async () => liveNamespace.close());
     }
-    // Runs before the HTTP server closes: event streams end at once instead of holding the shutdown open.
+    // Runs before the HTTP server closes: event streams are told to reconnect elsewhere and end at once instead of
+    // holding the shutdown open.
     stops.push(() => deps.eventFeed.close());
+    // Runs first: the process stops accepting connections (a balancer sends new ones to another process), answers
+    // later requests with `Connection: close`, and answers its long polls (`?wait=`) now with the job's current state.
+    stops.push(async () => {
+      http.stopAccepting();
+      deps.jobWaiters.release();
+    });
 
     return { port: http.port, server: http.server, shared: { live: deps.live, jobWaiters: deps.jobWaiters, domainMetrics: deps.domainMetrics }, stop };
   } catch (error) {

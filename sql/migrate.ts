@@ -46,7 +46,41 @@ const DEFINING = /\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:CONSTRAINT\s+)?(FUNCTION|PRO
 const REFUSED_IN_MIGRATIONS =
   /\b(CREATE\s+(?:OR\s+REPLACE\s+)?(?:CONSTRAINT\s+)?|ALTER\s+)(FUNCTION|PROCEDURE|TRIGGER)\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z0-9_."]+)/gi;
 
-export type Migration = { id: number; name: string; file: string };
+export type Migration = {
+  id: number;
+  name: string;
+  file: string;
+  /**
+   * A contract migration's `-- compatible-down-to: NNNNNN` header: after it, only code that knows migration NNNNNN or
+   * a later one can run on the database (older code refuses to start, naming the versions). docs/upgrades.md.
+   */
+  compatibleDownTo?: number;
+};
+
+/** The header of a contract migration (docs/upgrades.md#contract-migrations). */
+const COMPATIBLE_DOWN_TO = /^--\s*compatible-down-to:\s*(\d{6})\s*$/m;
+
+/** This build's version (package.json), recorded with the compatibility a contract migration sets. */
+const BUILD_VERSION: string = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')).version;
+
+/** A migration number as the files spell it. */
+export const migrationNumber = (id: number) => String(id).padStart(6, '0');
+
+/** A database this build cannot run on: a newer release contracted its schema past what this build knows. */
+export class SchemaTooNewError extends Error {
+  readonly known: number;
+  readonly compatibleDownTo: number;
+  constructor(known: number, compat: { compatibleDownTo: number; setByMigration: number; setByVersion: string }, latest: number) {
+    super(
+      `This build (version ${BUILD_VERSION}) knows migrations up to ${migrationNumber(known)}, but the database is at migration ` +
+        `${migrationNumber(latest)} and, since its contract migration ${migrationNumber(compat.setByMigration)} (applied by version ${compat.setByVersion}), ` +
+        `runs only code that knows migration ${migrationNumber(compat.compatibleDownTo)} or later: start this process from version ${compat.setByVersion} or newer (docs/upgrades.md)`,
+    );
+    this.name = 'SchemaTooNewError';
+    this.known = known;
+    this.compatibleDownTo = compat.compatibleDownTo;
+  }
+}
 
 export type Definition = { name: string; file: string; text: string; checksum: string };
 
@@ -64,11 +98,19 @@ export async function listMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migrati
   const migrations = files.map((file) => {
     const match = FILE_NAME.exec(file);
     if (!match) throw new Error(`Migration file name ${file} does not match NNNNNN_name.sql`);
-    return { id: Number(match[1]), name: match[2], file };
+    return { id: Number(match[1]), name: match[2]!, file } as Migration;
   });
   migrations.forEach((migration, index) => {
     if (migration.id !== index + 1) throw new Error(`Migration ${migration.file} is out of sequence: expected number ${index + 1}`);
   });
+  for (const migration of migrations) {
+    const compat = COMPATIBLE_DOWN_TO.exec(await readFile(new URL(migration.file, dir), 'utf8'));
+    if (!compat) continue;
+    migration.compatibleDownTo = Number(compat[1]);
+    if (migration.compatibleDownTo < 1 || migration.compatibleDownTo > migration.id) {
+      throw new Error(`Migration ${migration.file}: compatible-down-to ${compat[1]} must name a migration up to this one`);
+    }
+  }
   for (const migration of migrations.filter((each) => each.id > DEFINITIONS_BASELINE)) {
     const refused = [...withoutComments(await readFile(new URL(migration.file, dir), 'utf8')).matchAll(REFUSED_IN_MIGRATIONS)][0];
     if (refused) {
@@ -143,13 +185,29 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
         name text PRIMARY KEY,
         checksum text NOT NULL,
         applied_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE IF NOT EXISTS schema_compat (
+        id boolean PRIMARY KEY DEFAULT true CHECK (id),
+        compatible_down_to integer NOT NULL,
+        set_by_migration integer NOT NULL,
+        set_by_version text NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now()
       )`);
     const { rows } = await client.query<{ id: number }>('SELECT id FROM schema_migrations');
+    // A database a newer release contracted past what this build knows: refuse before touching anything.
+    const latestKnown = known.at(-1)?.id ?? 0;
+    const compat = await readSchemaCompat(client);
+    if (compat && compat.compatibleDownTo > latestKnown) {
+      throw new SchemaTooNewError(latestKnown, compat, Math.max(0, ...rows.map((row) => row.id)));
+    }
     const done = new Set(rows.map((row) => row.id));
     // A database migrated by a newer build is ahead of these definitions: putting back older ones would undo its.
     const ahead = rows.some((row) => !known.some((migration) => migration.id === row.id));
     if (ahead)
-      options.logger?.warn({ known: known.length, applied: rows.length }, 'database has migrations this build does not know: definitions left as they are');
+      options.logger?.warn(
+        { known: known.length, applied: rows.length, compatibleDownTo: compat?.compatibleDownTo ?? null },
+        'database has migrations this build does not know, and this build is compatible with it: definitions left as they are',
+      );
     const recorded = new Map(
       (await client.query<{ name: string; checksum: string }>('SELECT name, checksum FROM schema_definitions')).rows.map((row) => [row.name, row.checksum]),
     );
@@ -166,6 +224,16 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
           current = `Migration ${migration.file}`;
           await client.query(await readFile(new URL(migration.file, migrationsDir), 'utf8'));
           await client.query('INSERT INTO schema_migrations (id, name) VALUES ($1, $2)', [migration.id, migration.name]);
+          if (migration.compatibleDownTo !== undefined) {
+            // Only ever raised: a later migration cannot make the schema fit older code again.
+            await client.query(
+              `INSERT INTO schema_compat (compatible_down_to, set_by_migration, set_by_version) VALUES ($1, $2, $3)
+               ON CONFLICT (id) DO UPDATE SET compatible_down_to = EXCLUDED.compatible_down_to, set_by_migration = EXCLUDED.set_by_migration,
+                 set_by_version = EXCLUDED.set_by_version, updated_at = now()
+               WHERE schema_compat.compatible_down_to < EXCLUDED.compatible_down_to`,
+              [migration.compatibleDownTo, migration.id, BUILD_VERSION],
+            );
+          }
         }
         for (const definition of changed) {
           current = `Definition ${definition.file}`;
@@ -196,6 +264,13 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
   return result;
 }
 
+async function readSchemaCompat(client: pg.Client) {
+  const { rows } = await client.query<{ compatibleDownTo: number; setByMigration: number; setByVersion: string }>(
+    'SELECT compatible_down_to AS "compatibleDownTo", set_by_migration AS "setByMigration", set_by_version AS "setByVersion" FROM schema_compat',
+  );
+  return rows[0];
+}
+
 async function installWorkerSchema(databaseUrl: string, logger?: Logger): Promise<void> {
   const pgPool = createPgPool(databaseUrl, { max: 2, logger, name: 'worker-migrations' });
   try {
@@ -209,11 +284,36 @@ export type MigrationState = { current: boolean; applied: number; expected: numb
 
 const migrationStateRow = z.object({ applied: z.number(), workerSchema: z.boolean() });
 
-/** Whether the database has every migration this build knows about (used by /readyz). */
+/**
+ * Whether the database has every migration this build knows about (used by /readyz). Migrations of a newer release
+ * beyond them do not count: this build runs on such a database while it is compatible (it refuses to start otherwise).
+ */
 export async function migrationState(pool: DatabasePool, expected: number): Promise<MigrationState> {
   const row = await pool.one(sql.type(migrationStateRow)`
     SELECT
-      (SELECT count(*) FROM schema_migrations)::int AS applied,
+      (SELECT count(*) FROM schema_migrations WHERE id <= ${expected})::int AS applied,
       to_regclass('graphile_worker.migrations') IS NOT NULL AS "workerSchema"`);
   return { current: row.applied === expected && row.workerSchema, ...row, expected };
+}
+
+/**
+ * `npm run migrate`: applies the pending migrations to `DATABASE_URL` under the same advisory lock as a starting
+ * process, and exits (0 when applied or nothing to do, 1 with the reason otherwise). docs/upgrades.md.
+ */
+if (import.meta.main) {
+  const { createLogger } = await import('../schema/logger.ts');
+  const logger = createLogger(process.env.LOG_LEVEL === undefined ? 'info' : (process.env.LOG_LEVEL as Parameters<typeof createLogger>[0]));
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    process.stderr.write('npm run migrate needs DATABASE_URL (the embedded database of `npm start` is migrated by the service itself)\n');
+    process.exit(1);
+  }
+  try {
+    const result = await migrate(databaseUrl, { logger });
+    logger.info({ applied: result.applied.length, defined: result.defined.length }, result.applied.length > 0 ? 'migrated' : 'nothing to migrate');
+    process.exit(0);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  }
 }

@@ -28,7 +28,7 @@ import { acceptServerJob } from '../../orchestrator/jobs/serverJobs.ts';
 import { envelopeOf } from '../../orchestrator/events/store.ts';
 import { LIVE_NAMESPACE } from '../../orchestrator/live/live.ts';
 import type { LiveEvent } from '../../orchestrator/live/relay.ts';
-import { ACCESS_RECHECK_MS } from '../routes/events.ts';
+import { ACCESS_RECHECK_MS, SHUTDOWN_RECONNECT_MS } from '../routes/events.ts';
 import { addressOf, connectError, createAdmission, handshakeToken } from './admission.ts';
 
 /** Console lines replayed when a console subscription starts. */
@@ -357,7 +357,9 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
     close() {
       clearInterval(sweep);
       stopRelay();
-      // This process's viewers only (through the Redis adapter, a plain disconnectSockets reaches every node's).
+      // This process's viewers only (through the Redis adapter, a plain disconnectSockets reaches every node's): each is
+      // told first that the process is going away, so it connects again (to another process behind the balancer).
+      namespace.local.emit('service:reconnect', { reason: 'shutting down', retryMs: SHUTDOWN_RECONNECT_MS });
       namespace.local.disconnectSockets(true);
     },
   };

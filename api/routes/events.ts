@@ -23,6 +23,8 @@ export const HEARTBEAT_MS = 15_000;
 export const ACCESS_RECHECK_MS = 4_000;
 /** Events read per catch-up query. */
 const CATCH_UP_BATCH = 2_000;
+/** How soon a stream's client (SSE or `/live`) of a process that shuts down is asked to connect again, elsewhere. */
+export const SHUTDOWN_RECONNECT_MS = 500;
 /**
  * Bytes a stream may hold for a client that does not read: past this it is ended, and the client resumes from its
  * last event id (so a stalled reader costs bounded memory and loses nothing).
@@ -118,7 +120,15 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
         // and resumes from its last id (nothing is lost; its memory here stays bounded).
         if (waiting.push(event) > MAX_WAITING_EVENTS) end('too far behind while catching up');
       },
-      () => end('shutting down'),
+      () => {
+        // The process is going away: the client is told so and how soon to connect again (`retry:` sets EventSource's
+        // reconnection time); it resumes from its last id on another process behind the balancer.
+        if (!ended)
+          out.write(
+            `retry: ${SHUTDOWN_RECONNECT_MS}\nevent: stream.reconnect\ndata: ${JSON.stringify({ reason: 'shutting down', retryMs: SHUTDOWN_RECONNECT_MS })}\n\n`,
+          );
+        end('shutting down');
+      },
     );
     // Live-only events (console, stats) of the one server asked for: no id line, as they cannot be resumed.
     const unsubscribeLive =

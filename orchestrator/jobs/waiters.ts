@@ -25,11 +25,17 @@ export type JobWaiters = {
    * cannot miss its end, so there is no current status to read first. `cancel` when the job is not created after all.
    */
   expectEnd: (jobId: string, timeoutMs: number) => { ended: Promise<boolean>; cancel: () => void };
+  /**
+   * Answers every waiter now (as a time-out would), and every later one at once: a process that shuts down answers its
+   * long polls with the job's current state instead of holding them.
+   */
+  release: () => void;
   close: () => Promise<void>;
 };
 
 export async function createJobWaiters(options: { pool: DatabasePool; databaseUrl: string; logger: Logger }): Promise<JobWaiters> {
   const waiters = new Map<string, Set<Waiter>>();
+  let released = false;
   const deliver = (jobId: string, status: JobStatus) => {
     for (const waiter of waiters.get(jobId) ?? []) if (waiter.accept(status)) waiter.resolve(status);
   };
@@ -58,7 +64,7 @@ export async function createJobWaiters(options: { pool: DatabasePool; databaseUr
         resolve(status);
       },
     };
-    const timer = setTimeout(() => waiter.resolve(null), timeoutMs);
+    const timer = setTimeout(() => waiter.resolve(null), released ? 0 : timeoutMs);
     if (!waiters.has(jobId)) waiters.set(jobId, new Set());
     waiters.get(jobId)!.add(waiter);
     return waiter;
@@ -85,8 +91,13 @@ export async function createJobWaiters(options: { pool: DatabasePool; databaseUr
       });
       return { ended: result, cancel: () => waiter!.resolve(null) };
     },
+    release() {
+      released = true;
+      for (const set of [...waiters.values()]) for (const waiter of [...set]) waiter.resolve(null);
+    },
     async close() {
-      for (const set of waiters.values()) for (const waiter of set) waiter.resolve(null);
+      released = true;
+      for (const set of [...waiters.values()]) for (const waiter of [...set]) waiter.resolve(null);
       await listener.close();
     },
   };
