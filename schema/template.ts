@@ -298,7 +298,18 @@ export const configFile = z
     path: relativePath,
     format: z.enum(CONFIG_FORMATS),
     /** properties/ini/json/yaml/xml: key → value (ini `section.key`; json/yaml dotted paths; xml `a/b/c` or `a/b/@attr`). */
-    set: z.record(z.string().min(1).max(256), oneLine(4096)).optional(),
+    set: z
+      .record(
+        z
+          .string()
+          .min(1)
+          .max(256)
+          .refine((key) => !key.split(/[./@]/).some((segment) => ['__proto__', 'prototype', 'constructor'].includes(segment)), {
+            message: 'a key may not name __proto__, prototype or constructor',
+          }),
+        oneLine(4096),
+      )
+      .optional(),
     /** replace: each `find` (plain text) becomes `replace`, everywhere in the file. */
     replace: z
       .array(z.strictObject({ find: storable(1024).min(1), replace: storable(4096) }))

@@ -79,16 +79,29 @@ function jsonValue(value: string): unknown {
   return value;
 }
 
+/**
+ * Path segments that would reach an object's prototype. The agent patches config files in its own (root) process: a
+ * `__proto__.X` key must never walk into Object.prototype (every later spawn would inherit X in its environment).
+ * The service refuses them too (schema/template.ts); this is the agent's own guard.
+ */
+export const FORBIDDEN_KEY_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
+
 function patchJson(text: string, set: Record<string, string>): string {
-  const root = (text.trim() === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
+  const parsed = (text.trim() === '' ? {} : JSON.parse(text)) as unknown;
+  const root = (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {}) as Record<string, unknown>;
   for (const [path, value] of Object.entries(set)) {
     const keys = path.split('.');
+    if (keys.some((key) => FORBIDDEN_KEY_SEGMENTS.has(key))) throw new Error(`config key ${JSON.stringify(path)} names an object's prototype`);
     let node = root;
     for (const key of keys.slice(0, -1)) {
-      if (node[key] === null || typeof node[key] !== 'object') node[key] = {};
-      node = node[key] as Record<string, unknown>;
+      const child = Object.hasOwn(node, key) ? node[key] : undefined;
+      if (child === null || typeof child !== 'object') {
+        const created: Record<string, unknown> = {};
+        Object.defineProperty(node, key, { value: created, enumerable: true, writable: true, configurable: true });
+        node = created;
+      } else node = child as Record<string, unknown>;
     }
-    node[keys.at(-1)!] = jsonValue(value);
+    Object.defineProperty(node, keys.at(-1)!, { value: jsonValue(value), enumerable: true, writable: true, configurable: true });
   }
   return `${JSON.stringify(root, null, 2)}\n`;
 }

@@ -39,7 +39,9 @@ export function caseless(pattern: string): string {
     const character = pattern[index]!;
     if (character === '\\') {
       // An escape and what it takes: `\\x41`, `\\u{…}`, `\\p{…}` and `\\k<…>` keep their arguments.
-      const rest = /^\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|[pPk][{<][^}>]*[}>]|c[A-Za-z]|.)/s.exec(pattern.slice(index))![0];
+      const escape = /^\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|[pPk][{<][^}>]*[}>]|c[A-Za-z]|.)/s.exec(pattern.slice(index));
+      // A lone backslash at the end: kept, so that the pattern fails to compile and the rule is reported unmapped.
+      const rest = escape ? escape[0] : character;
       out += rest;
       index += rest.length - 1;
       continue;

@@ -9,6 +9,7 @@ import { fillCommand, parsePlayerList, templateAdapter } from '../../agent/games
 import { loadCatalogue } from '../../orchestrator/templates/catalogue.ts';
 import { resolveTemplate } from '../../orchestrator/templates/resolve.ts';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
+import { configFile } from '../../schema/template.ts';
 
 test('properties: keys replaced in place, missing ones appended, comments kept', (t) => {
   t.is(
@@ -120,4 +121,19 @@ test('the built-in Minecraft template on the agent: joins keyed by the UUID prin
     steamId: '11111111-1111-4111-8111-111111111111',
     username: 'Steve',
   });
+});
+
+test('a JSON config key naming __proto__, prototype or constructor is refused: the root agent process is never polluted', (t) => {
+  for (const key of ['__proto__.LD_PRELOAD', 'a.__proto__.x', 'constructor.prototype.y', 'prototype']) {
+    t.throws(() => patchText({ format: 'json', set: { [key]: '/tmp/evil.so' } }, '{}'), { message: /prototype/ });
+  }
+  // An own key of that name in the file is not a way in either: the walk only follows the file's own properties.
+  t.deepEqual(JSON.parse(patchText({ format: 'json', set: { 'toString.x': '1' } }, '{}')), { toString: { x: 1 } });
+  t.is(({} as Record<string, unknown>).LD_PRELOAD, undefined);
+  t.is(({} as Record<string, unknown>).x, undefined);
+  // And the template format refuses them before anything reaches an agent.
+  for (const key of ['__proto__.LD_PRELOAD', 'a.constructor', 'x/prototype/@y']) {
+    t.false(configFile.safeParse({ path: 'x.json', format: 'json', set: { [key]: '1' } }).success, key);
+  }
+  t.true(configFile.safeParse({ path: 'x.json', format: 'json', set: { 'a.b': '1' } }).success);
 });

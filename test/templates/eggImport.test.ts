@@ -190,6 +190,10 @@ test('Laravel rules: a pipe inside regex: stays in the pattern; bounds follow th
   t.deepEqual(splitRules('required|regex:/^(a|b)$/|max:20'), ['required', 'regex:/^(a|b)$/', 'max:20']);
   t.deepEqual(splitRules(['required', ' string ']), ['required', 'string']);
   t.like(mapRules(['required', 'string', 'max:20', 'min:3']), { type: 'string', minLength: 3, maxLength: 20 });
+  // A case-insensitive pattern ending in a lone backslash is reported, not a crash (it was a 500 on import).
+  const lone = mapRules(['required', 'regex:/abc\\/i']);
+  t.is(lone.pattern, undefined);
+  t.true(lone.unmapped.some((line) => /regex/.test(line)));
   t.like(mapRules(['integer', 'between:1,100']), { type: 'integer', min: 1, max: 100 });
   t.like(mapRules(['digits:5']), { pattern: '^\\d{5,5}$' });
   t.is(mapRules(['regex:/^\\A[a-z]+\\z$/']).pattern, '^^[a-z]+$$');
