@@ -14,11 +14,26 @@ type Patch = ResolvedTemplate['configFiles'][number];
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * The key of a `key = value` line: the text before the first separator, trimmed, unless the line is blank or starts
+ * (after blanks) with a comment character or a separator. Scans the line once: the text is the game account's, so a
+ * regular expression that backtracks (quadratic on a long line without a separator) could stall the agent.
+ */
+function keyOfLine(line: string, comments: string, separators: string): string | undefined {
+  let start = 0;
+  while (start < line.length && /\s/.test(line[start]!)) start += 1;
+  if (start === line.length || comments.includes(line[start]!) || separators.includes(line[start]!)) return undefined;
+  let at = start;
+  while (at < line.length && !separators.includes(line[at]!)) at += 1;
+  if (at === line.length) return undefined;
+  return line.slice(start, at).trimEnd();
+}
+
 function patchProperties(text: string, set: Record<string, string>): string {
   const pending = new Map(Object.entries(set));
   const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n');
   const out = lines.map((line) => {
-    const key = /^\s*([^#!=:\s][^=:]*?)\s*[=:]/.exec(line)?.[1];
+    const key = keyOfLine(line, '#!', '=:');
     if (key === undefined || !pending.has(key)) return line;
     const value = pending.get(key)!;
     pending.delete(key);
@@ -57,7 +72,7 @@ function patchIni(text: string, set: Record<string, string>): string {
       section = header[1]!;
       continue;
     }
-    const key = /^\s*([^;#=\s][^=]*?)\s*=/.exec(line)?.[1];
+    const key = keyOfLine(line, ';#', '=');
     const pending = wanted.get(section);
     if (key !== undefined && pending?.has(key)) {
       out.push(`${key}=${pending.get(key)!}`);
@@ -150,6 +165,33 @@ function patchYaml(text: string, set: Record<string, string>): string {
 
 const escapeXml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
+/**
+ * The first opening tag `<name …>` or `<name …/>` at or after `from`, in the shape a RegExpExecArray has here ([0] the
+ * tag, [2] '/' when it closes itself, index). Found with indexOf, linearly: the text is the game account's.
+ */
+function findOpenTag(text: string, name: string, from: number): RegExpExecArray | null {
+  const opening = `<${name}`;
+  let at = text.indexOf(opening, from);
+  while (at !== -1) {
+    const next = text[at + opening.length];
+    if (next === '>' || next === '/' || (next !== undefined && /\s/.test(next))) {
+      const close = text.indexOf('>', at + opening.length);
+      if (close === -1) return null;
+      const tag = text.slice(at, close + 1);
+      // `<name/>` or `<name attr="x"/>`: self-closing; `<name/x>` is not a tag of this name.
+      if (next === '/' && close !== at + opening.length + 1) {
+        at = text.indexOf(opening, at + 1);
+        continue;
+      }
+      const found = [tag, tag.slice(opening.length, tag.endsWith('/>') ? -2 : -1), tag.endsWith('/>') ? '/' : ''] as unknown as RegExpExecArray;
+      found.index = at;
+      return found;
+    }
+    at = text.indexOf(opening, at + 1);
+  }
+  return null;
+}
+
 /** XML: `a/b/c` sets the text of the first such element, `a/b/@name` an attribute of it; a missing path is an error. */
 function patchXml(text: string, set: Record<string, string>): string {
   let out = text;
@@ -160,9 +202,7 @@ function patchXml(text: string, set: Record<string, string>): string {
     let end = out.length;
     let openTag: RegExpExecArray | null = null;
     for (const name of parts) {
-      const pattern = new RegExp(`<${escapeRegExp(name)}(\\s[^>]*?)?(/?)>`, 'g');
-      pattern.lastIndex = from;
-      openTag = pattern.exec(out);
+      openTag = findOpenTag(out, name, from);
       if (!openTag || openTag.index >= end) throw new Error(`${path}: no element ${name}`);
       from = openTag.index + openTag[0].length;
       const close = out.indexOf(`</${name}>`, from);

@@ -137,3 +137,13 @@ test('a JSON config key naming __proto__, prototype or constructor is refused: t
   }
   t.true(configFile.safeParse({ path: 'x.json', format: 'json', set: { 'a.b': '1' } }).success);
 });
+
+test('config keys are found in one pass over a line: a long line without a separator is kept, and finishes at once', (t) => {
+  const long = `x${' '.repeat(200_000)}y`;
+  // With the backtracking patterns these took minutes (quadratic in the line); ava's time-out would end the test.
+  t.is(patchText({ format: 'properties', set: { a: '1' } }, `${long}\n  # c\nkey with space = 2\n`), `${long}\n  # c\nkey with space = 2\na=1\n`);
+  t.is(patchText({ format: 'properties', set: { 'key with space': '3' } }, 'key with space : 2\n'), 'key with space=3\n');
+  t.is(patchText({ format: 'ini', set: { 'S.k': 'v' } }, `[S]\n${long}\nk = old\n`), `[S]\n${long}\nk=v\n`);
+  t.throws(() => patchText({ format: 'xml', set: { 'a/b': 'x' } }, `<a ${'<a '.repeat(100_000)}`), { message: /no element/ });
+  t.is(patchText({ format: 'xml', set: { 'a/@p': '1' } }, '<ab/><a/>'), '<ab/><a p="1"/>');
+});
