@@ -1,6 +1,7 @@
 /**
  * The server files API end to end (docs/files.md): the service, the gateway, the real agent as root with a real
- * account for the server (a test prefix, removed afterwards), the file helper running as that account.
+ * account for the server (a test prefix, removed afterwards), the file helper running as that account; a server from
+ * a cluster template gets the template's `files.deny` as its deny list.
  */
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
