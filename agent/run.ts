@@ -90,7 +90,10 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   const files = new FileSessions({
     dataDir,
     accounts,
-    denyListOf: (serverId) => (supervisors.get(serverId) ? (supervisors.get(serverId)!.config.fileDenyList ?? []) : undefined),
+    denyListOf: (serverId) => {
+      const supervisor = supervisors.get(serverId);
+      return supervisor ? denyListOf(supervisor.config) : undefined;
+    },
   });
 
   const gateways = new GatewayAddresses(urls);

@@ -16,7 +16,7 @@ export type ResolvableServer = Pick<
 > & { variables?: Record<string, string> | null };
 
 /** The server's fields a template decides (over what the server row says), with `template` for the rest. */
-export type Resolved = Pick<ServerConfig, 'startCommand' | 'env' | 'ready' | 'consoleMode' | 'stop' | 'rconPort' | 'rconPassword'> & {
+export type Resolved = Pick<ServerConfig, 'startCommand' | 'env' | 'ready' | 'consoleMode' | 'stop' | 'rconPort' | 'rconPassword' | 'fileDenyList'> & {
   template: ResolvedTemplate;
 };
 
@@ -96,6 +96,8 @@ export function resolveTemplate(template: TemplateDocument, server: ResolvableSe
     stop,
     rconPort: rcon ? (ports.get(rcon.port) ?? server.rconPort) : server.rconPort,
     rconPassword: rcon ? render(rcon.password) : server.rconPassword,
+    // What members may not read or write through the files API and SFTP (the agent's file helper enforces it).
+    fileDenyList: template.files.deny,
     template: {
       id: template.id,
       version: template.version,

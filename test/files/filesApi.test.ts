@@ -1,13 +1,14 @@
 /**
  * The server files API end to end (docs/files.md): the service, the gateway, the real agent as root with a real
- * account for the server (a test prefix, removed afterwards), the file helper running as that account.
+ * account for the server (a test prefix, removed afterwards), the file helper running as that account; a server from
+ * a cluster template gets the template's `files.deny` as its deny list.
  */
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { readFile, stat, symlink, writeFile, chown, lstat } from 'node:fs/promises';
+import { readFile, stat, symlink, writeFile, chown, lstat, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { body, json } from '../support/app.ts';
 import { until } from '../support/wait.ts';
@@ -24,6 +25,8 @@ let viewer: TestUser;
 let agent: AgentProcess;
 let serverId: string;
 let serverDir: string;
+let clusterId: string;
+let machineId: string;
 
 test.before(async () => {
   app = await startGatewayApp({
@@ -34,7 +37,9 @@ test.before(async () => {
   owner = await signUp(app);
   moderator = await signUp(app);
   viewer = await signUp(app);
-  const { clusterId, machineId, token } = await registerMachine(app, owner);
+  const registered = await registerMachine(app, owner);
+  ({ clusterId, machineId } = registered);
+  const { token } = registered;
   await addMember(app, clusterId, moderator, 'MODERATOR');
   await addMember(app, clusterId, viewer, 'VIEWER');
   agent = await startAgent({ url: app.url, machineId, token, accounts: isRoot, env: { GSM_USER: prefix } });
@@ -306,4 +311,67 @@ test.serial('a resumable upload survives a break in the middle and resumes from 
   t.is((await app.request(at(other.id), { method: 'DELETE', headers: owner.auth })).status, 200);
   t.false(((await body(await get(files()))).entries as { name: string }[]).some((entry) => entry.name.includes('gsm-upload')));
   t.is((await post(files('/uploads'), { path: '/big.bin', size: 65 * 1024 * 1024 })).status, 413);
+});
+
+test.serial("a template's files.deny is the server's deny list: the files API refuses those paths, other paths work", async (t) => {
+  const made = await app.request(
+    `/api/v1/clusters/${clusterId}/templates`,
+    json(
+      {
+        id: 'guarded',
+        name: 'Guarded',
+        tags: ['test'],
+        start: { command: `${process.execPath} -e "setInterval(() => {}, 1000)"` },
+        ready: { mode: 'IMMEDIATE' },
+        stop: { mode: 'SIGNAL', signal: 'SIGTERM' },
+        console: { mode: 'NONE' },
+        ports: [{ name: 'game', protocol: 'udp' }],
+        files: { deny: ['secrets/', '*.key'] },
+      },
+      { headers: owner.auth },
+    ),
+  );
+  t.is(made.status, 201, JSON.stringify(await made.clone().json()));
+  const template = (await body(made)) as { id: string };
+  const guardedId = (await createFakeServer(app, owner, clusterId, machineId, { templateId: template.id })).id;
+  const guardedDir = join(agent.dataDir, 'servers', guardedId);
+  const guarded = (path = '') => `/api/v1/servers/${guardedId}/files${path}`;
+  await until(async () => (await app.request(guarded(), { headers: owner.auth })).status === 200, 'the agent serves the templated server', 20_000);
+  // Files the game itself made (the game's account owns them): only the API is kept out.
+  await mkdir(join(guardedDir, 'secrets'), { recursive: true });
+  await writeFile(join(guardedDir, 'secrets', 'token.txt'), 'hunter2\n');
+  await writeFile(join(guardedDir, 'server.key'), 'private\n');
+  const dirOwner = await stat(guardedDir);
+  for (const path of [join(guardedDir, 'secrets'), join(guardedDir, 'secrets', 'token.txt'), join(guardedDir, 'server.key')])
+    await chown(path, dirOwner.uid, dirOwner.gid);
+  const putGuarded = (path: string, content: string) =>
+    app.request(`${guarded('/content')}?path=${encodeURIComponent(path)}`, {
+      method: 'PUT',
+      headers: { ...owner.auth, 'content-type': 'application/octet-stream' },
+      body: content,
+    });
+
+  for (const path of ['/secrets/token.txt', '/server.key', '/config/tls.key', '/secrets/new.txt']) {
+    const read = await get(`${guarded('/content')}?path=${encodeURIComponent(path)}`);
+    t.is(read.status, 403, `GET ${path}`);
+    t.is((await body(read)).code, 'DENIED', `GET ${path}`);
+    const written = await putGuarded(path, 'overwritten\n');
+    t.is(written.status, 403, `PUT ${path}`);
+    t.is((await body(written)).code, 'DENIED', `PUT ${path}`);
+  }
+  t.is((await get(`${guarded()}?path=/secrets`)).status, 403, 'the denied directory cannot be listed');
+  t.is(await readFile(join(guardedDir, 'secrets', 'token.txt'), 'utf8'), 'hunter2\n', 'unchanged');
+  t.is(await readFile(join(guardedDir, 'server.key'), 'utf8'), 'private\n', 'unchanged');
+  t.false(existsSync(join(guardedDir, 'secrets', 'new.txt')));
+
+  // Everything else works, and the listing leaves the denied entries out.
+  t.is((await putGuarded('/notes.txt', 'fine\n')).status, 200);
+  t.is(await (await get(`${guarded('/content')}?path=/notes.txt`)).text(), 'fine\n');
+  t.is((await putGuarded('/key.txt', 'also fine\n')).status, 200);
+  const listed = (await body(await get(guarded()))) as { entries: { name: string }[] };
+  const names = listed.entries.map((entry) => entry.name).sort();
+  t.deepEqual(names, ['key.txt', 'notes.txt']);
+
+  // The deny list is the template's: the server without a template writes such a path.
+  t.is((await put('/server.key', 'mine\n')).status, 200);
 });

@@ -4,12 +4,13 @@
  * `<handle>.<server short id>` with a key on the account of an OWNER or ADMIN signs in; a key not on the account, a
  * MODERATOR, a stranger, a server of another machine, a password or a bad name are refused; an open session ends
  * within seconds when the member is removed, the role lowered or the key deleted; refused attempts are throttled per
- * user name (then even the right key is refused for a while).
+ * user name (then even the right key is refused for a while); a template's `files.deny` is refused over SFTP.
  */
 import test from 'ava';
 import { execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chown, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ssh2 from 'ssh2';
@@ -260,6 +261,59 @@ test.serial('through the real agent: a file copied in and out; each change is in
   const version = await app.pool.one(sql.type(z.object({ path: z.string(), content: z.string(), actorId: z.string() }))`
     SELECT path, content, actor_id::text AS "actorId" FROM file_versions WHERE server_id = ${world.serverId} AND via = 'sftp' ORDER BY created_at DESC LIMIT 1`);
   t.deepEqual(version, { path: 'server.properties', content: 'motd=over sftp\n', actorId: user.id });
+});
+
+test.serial("a template's files.deny holds over SFTP: denied paths are refused (PERMISSION_DENIED) and left out of listings", async (t) => {
+  const made = await app.request(
+    `/api/v1/clusters/${world.clusterId}/templates`,
+    json(
+      {
+        id: 'guarded-sftp',
+        name: 'Guarded',
+        tags: ['test'],
+        start: { command: `${process.execPath} -e "setInterval(() => {}, 1000)"` },
+        ready: { mode: 'IMMEDIATE' },
+        stop: { mode: 'SIGNAL', signal: 'SIGTERM' },
+        console: { mode: 'NONE' },
+        ports: [{ name: 'game', protocol: 'udp' }],
+        files: { deny: ['secrets/', '*.key'] },
+      },
+      { headers: owner.auth },
+    ),
+  );
+  t.is(made.status, 201);
+  const guardedId = (await createFakeServer(app, owner, world.clusterId, world.machineId, { templateId: (await body(made)).id })).id;
+  const { user, key } = await member('ADMIN');
+  const username = `${await handleOf(user)}.${shortId(guardedId)}`;
+  const guardedDir = join(agents[0]!.dataDir, 'servers', guardedId);
+  // The agent knows the server once its sync arrived: then a session opens.
+  let session: Connected | undefined;
+  await until(async () => {
+    session = await connect(username, key.privateKey).catch(() => undefined);
+    if (!session) return false;
+    const ok = await put(session.client, '/notes.txt', 'fine\n').then(
+      () => true,
+      () => false,
+    );
+    if (!ok) session.client.end();
+    return ok;
+  }, 'an SFTP session on the templated server');
+  const client = session!.client;
+  // A file the game made: SFTP may not read it.
+  await writeFile(join(guardedDir, 'server.key'), 'private\n');
+  const dirOwner = await stat(guardedDir);
+  await chown(join(guardedDir, 'server.key'), dirOwner.uid, dirOwner.gid);
+
+  await t.throwsAsync(get(client, '/server.key'), { code: 3 }, 'read a *.key');
+  await t.throwsAsync(put(client, '/server.key', 'overwritten\n'), { code: 3 }, 'write a *.key');
+  await t.throwsAsync(put(client, '/config.key', 'new\n'), { code: 3 }, 'create a *.key');
+  await t.throwsAsync(put(client, '/secrets/token.txt', 'x\n'), { code: 3 }, 'write below secrets/');
+  t.is(await readFile(join(guardedDir, 'server.key'), 'utf8'), 'private\n');
+  t.false(existsSync(join(guardedDir, 'config.key')));
+  t.is(await get(client, '/notes.txt'), 'fine\n');
+  t.deepEqual((await readdir(client)).sort(), ['notes.txt']);
+  client.end();
+  await session!.closed;
 });
 
 test.serial('the packed agent under Node.js 20 serves SFTP (ssh2 bundled as pure JavaScript)', async (t) => {
