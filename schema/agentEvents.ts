@@ -284,6 +284,16 @@ export const serverConfig = z.object({
     .nullable()
     .optional()
     .catch(null),
+  /**
+   * How it is queried, decided by the service from its template's `query` and its own queryProtocol: the protocol and
+   * the name of the port in `ports`; null: not queried. Absent (no template, or an older service): from
+   * queryProtocol and its game.
+   */
+  queryTarget: z
+    .object({ protocol: z.enum(QUERY_PROTOCOLS), port: z.string() })
+    .nullable()
+    .optional()
+    .catch(undefined),
   /** Failed queries in a row after which it is UNRESPONSIVE (absent: 5). */
   unresponsiveAfter: z.int().min(1).optional(),
   /** Restart it when UNRESPONSIVE (absent: no). */

@@ -712,13 +712,17 @@ export class ServerSupervisor {
   /** How and where the server is queried (undefined: it is not: no query, no liveness). */
   get queryTarget(): { protocol: QueryProtocol; port: number } | undefined {
     const own = this.config.queryProtocol;
-    const plan = portPlanOf(this.config.gameType, own === undefined || own === null ? undefined : own === 'NONE' ? null : own);
-    if (!plan.query) return undefined;
-    const name = plan.query.port;
+    // The service's answer from the server's template, else its game's plan with its own protocol.
+    const target =
+      this.config.queryTarget !== undefined
+        ? this.config.queryTarget
+        : portPlanOf(this.config.gameType, own === undefined || own === null ? undefined : own === 'NONE' ? null : own).query;
+    if (!target) return undefined;
+    const name = target.port;
     const port =
       this.config.ports?.find((entry) => entry.name === name)?.port ??
       (name === 'game' ? this.config.gamePort : name === 'rcon' ? this.config.rconPort : this.config.queryPort);
-    return { protocol: plan.query.protocol, port };
+    return { protocol: target.protocol, port };
   }
 
   /** Queries the run every queryIntervalMs while it is ONLINE or UNRESPONSIVE (docs/agent.md#query). */

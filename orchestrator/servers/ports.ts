@@ -98,12 +98,13 @@ export async function assignPorts(
 
   const usable = (port: number) =>
     port >= MIN_PORT && port <= MAX_PORT && !held.has(port) && ![...chosen.values()].includes(port) && (ranges.length === 0 || inRanges(ranges, port));
-  const offsets = new Map(plan.ports.map((port) => [port.name, port.offset]));
+  // A port without an offset (a template's port with neither default nor offset) takes any free port.
+  const offsets = new Map(plan.ports.flatMap((port) => (port.offset === undefined ? [] : [[port.name, port.offset] as const])));
   const candidates = ranges.length > 0 ? ranges.map((range) => [range.firstPort, range.lastPort] as const) : [[plan.defaultGamePort, MAX_PORT] as const];
   const gameKnown = chosen.get('game');
 
   // Best: one game port from which every missing port sits at its game's offset (query = game + 1 …).
-  const fitsAt = (game: number) => missing.every((name) => usable(game + (offsets.get(name) ?? 0)) || (name === 'game' && usable(game)));
+  const fitsAt = (game: number) => missing.every((name) => (name === 'game' ? usable(game) : !offsets.has(name) || usable(game + offsets.get(name)!)));
   let base = gameKnown;
   if (base === undefined) {
     outer: for (const [first, last] of candidates)
@@ -118,7 +119,8 @@ export async function assignPorts(
     return undefined;
   };
   for (const name of missing) {
-    const preferred = base === undefined ? undefined : base + (offsets.get(name) ?? 0);
+    const offset = name === 'game' ? 0 : offsets.get(name);
+    const preferred = base === undefined || offset === undefined ? undefined : base + offset;
     const port = preferred !== undefined && usable(preferred) ? preferred : nextFree();
     if (port === undefined)
       throw new AppError(409, `No free port left on this machine for the ${name} port${ranges.length > 0 ? ` (its ranges: ${describeRanges(ranges)})` : ''}`);

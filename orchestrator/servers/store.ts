@@ -17,15 +17,17 @@ import { acceptServerJob } from '../jobs/serverJobs.ts';
 import { cancelServerJobs } from '../jobs/cancel.ts';
 import { GAME_TYPE_TEMPLATES } from '../templates/catalogue.ts';
 import { checkVariables, findTemplate, requireVariables, type FoundTemplate } from '../templates/store.ts';
-import { portPlanOf, type QueryProtocol } from '../../schema/gamePorts.ts';
+import { portPlanOf, templatePortPlan, type QueryProtocol } from '../../schema/gamePorts.ts';
 import { assignPorts, claimPorts, lockMachinePorts, serverAllocations, type Allocation } from './ports.ts';
 
-/** The game's port plan with the server's own query protocol (NONE: not queried). */
-const planOf = (gameType: string, queryProtocol: string | null | undefined) =>
-  portPlanOf(
-    gameType as GameType,
-    queryProtocol === undefined || queryProtocol === null ? undefined : queryProtocol === 'NONE' ? null : (queryProtocol as QueryProtocol),
-  );
+/**
+ * The server's port plan: its template's ports and query (a built-in or the cluster's), else its game's; with the
+ * server's own query protocol over either (NONE: not queried).
+ */
+function planOf(gameType: string, queryProtocol: string | null | undefined, template: FoundTemplate | undefined) {
+  const own = queryProtocol === undefined || queryProtocol === null ? undefined : queryProtocol === 'NONE' ? null : (queryProtocol as QueryProtocol);
+  return template ? templatePortPlan(gameType as GameType, template.document, own) : portPlanOf(gameType as GameType, own);
+}
 const portOf = (allocations: readonly Allocation[], name: string) => allocations.find((allocation) => allocation.name === name)!.port;
 /** The ready port of a CUSTOM server must be one of its ports, checked once they are known. */
 function readyPortIssues(ready: unknown, allocations: readonly Allocation[]) {
@@ -132,7 +134,7 @@ export async function createServer(
   const allocations = await assignPorts(tx, {
     machineId: body.machineId,
     serverId: null,
-    plan: planOf(body.gameType, body.queryProtocol),
+    plan: planOf(body.gameType, body.queryProtocol, template),
     requested: { ...body.ports, game: body.gamePort, query: body.queryPort, rcon: body.rconPort },
   });
   const readyIssues = readyPortIssues(body.ready, allocations);
@@ -211,31 +213,32 @@ export async function updateServer(
     const fields = (['gamePort', 'queryPort', 'rconPort'] as const).filter((field) => body[field] !== undefined);
     throw validationFailed(fields.map((field) => ({ field, message: 'the game, query and RCON ports of a server must differ' })));
   }
+  // A new template (or none: null, the game type's built-in again), then the variables against it: values of the old
+  // template's variables that the new one also has are kept.
+  const templateChanges = body.templateId !== undefined;
+  const template = await serverTemplate(tx, clusterId, current.gameType as GameType, templateChanges ? body.templateId! : current.templateId, !templateChanges);
   const queryProtocol = body.queryProtocol === undefined ? current.queryProtocol : body.queryProtocol;
-  const portsAsked = body.gamePort !== undefined || body.queryPort !== undefined || body.rconPort !== undefined || body.ports !== undefined;
+  // A new template brings its own ports: those of the old one it does not declare are given up, its new ones picked.
+  const portsAsked = templateChanges || body.gamePort !== undefined || body.queryPort !== undefined || body.rconPort !== undefined || body.ports !== undefined;
   let allocations: Allocation[] | undefined;
   if (portsAsked) {
     await lockMachinePorts(tx, current.machineId);
     const held = await serverAllocations(tx, serverId);
-    const plan = planOf(current.gameType, queryProtocol);
-    // An extra port not in the body and not of its game is given up; its game's extras are kept (or picked).
+    const plan = planOf(current.gameType, queryProtocol, template);
+    // An extra port not in the body and not of its template (or game) is given up; the plan's extras are kept (or picked).
     const kept = Object.fromEntries(Object.entries(held).filter(([name]) => plan.ports.some((port) => port.name === name) || body.ports?.[name] !== undefined));
     allocations = await assignPorts(tx, {
       machineId: current.machineId,
       serverId,
       plan,
       requested: { ...body.ports, game: body.gamePort, query: body.queryPort, rcon: body.rconPort },
-      current: body.ports === undefined ? held : kept,
+      current: body.ports === undefined && !templateChanges ? held : kept,
     });
   }
   const ports = allocations
     ? { gamePort: portOf(allocations, 'game'), queryPort: portOf(allocations, 'query'), rconPort: portOf(allocations, 'rcon') }
     : seedPorts;
   const startCommand = body.startCommand === undefined ? current.startCommand : body.startCommand;
-  // A new template (or none: null, the game type's built-in again), then the variables against it: values of the old
-  // template's variables that the new one also has are kept.
-  const templateChanges = body.templateId !== undefined;
-  const template = await serverTemplate(tx, clusterId, current.gameType as GameType, templateChanges ? body.templateId! : current.templateId, !templateChanges);
   const merged = Object.fromEntries(
     Object.entries({ ...current.variables, ...current.secretVariables, ...(body.variables ?? {}) }).filter(
       ([name, value]) => value !== '' && (!templateChanges || template?.document.variables.some((variable) => variable.name === name)),

@@ -12,7 +12,7 @@ import { PLACEHOLDER, portPlaceholder, type InstallStep, type ResolvedTemplate, 
 /** What resolution needs of the server. */
 export type ResolvableServer = Pick<
   ServerConfig,
-  'id' | 'name' | 'gamePort' | 'queryPort' | 'rconPort' | 'rconPassword' | 'maxPlayers' | 'version' | 'acceptEula' | 'startCommand' | 'env'
+  'id' | 'name' | 'gamePort' | 'queryPort' | 'rconPort' | 'rconPassword' | 'maxPlayers' | 'version' | 'acceptEula' | 'startCommand' | 'env' | 'ports'
 > & { variables?: Record<string, string> | null };
 
 /** The server's fields a template decides (over what the server row says), with `template` for the rest. */
@@ -23,11 +23,21 @@ export type Resolved = Pick<ServerConfig, 'startCommand' | 'env' | 'ready' | 'co
 /** Left in place for the agent. */
 const AGENT_FILLS = new Set(['SERVER_DIR', 'MEMORY_MB', 'PLAYER_ID', 'PLAYER_NAME', 'REASON', 'MESSAGE']);
 
-/** The port numbers of a template's named ports for this server: game, query and rcon are the server's own. */
-export function portsOf(template: TemplateDocument, server: Pick<ResolvableServer, 'gamePort' | 'queryPort' | 'rconPort'>): Map<string, number> {
+/**
+ * The port numbers of a template's named ports for this server: game, query and rcon are the server's own, the others
+ * those it holds (its allocations), else where the template places them.
+ */
+export function portsOf(template: TemplateDocument, server: Pick<ResolvableServer, 'gamePort' | 'queryPort' | 'rconPort' | 'ports'>): Map<string, number> {
   const ports = new Map<string, number>();
   for (const port of template.ports) {
-    const own = port.name === 'game' ? server.gamePort : port.name === 'query' ? server.queryPort : port.name === 'rcon' ? server.rconPort : undefined;
+    const own =
+      port.name === 'game'
+        ? server.gamePort
+        : port.name === 'query'
+          ? server.queryPort
+          : port.name === 'rcon'
+            ? server.rconPort
+            : server.ports?.find((held) => held.name === port.name)?.port;
     ports.set(port.name, own ?? (port.offset !== undefined ? server.gamePort + port.offset : (port.default ?? server.gamePort)));
   }
   return ports;

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { serverConfig, type ServerConfig } from '../../schema/agentEvents.ts';
+import { templatePortPlan } from '../../schema/gamePorts.ts';
 import { builtInCatalogue } from './catalogue.ts';
 import { resolveTemplate } from './resolve.ts';
 import { storedDocument } from './store.ts';
@@ -24,5 +25,8 @@ export function serverSpec(row: TemplatedServerRow): ServerConfig {
     ? storedDocument(clusterTemplate.id, clusterTemplate.version, clusterTemplate.document)
     : builtInCatalogue().templates.get(templateId);
   if (!document) return config;
-  return { ...config, ...resolveTemplate(document, { ...config, variables: { ...variables, ...secretVariables } }) };
+  const own = config.queryProtocol;
+  // Its query from its template (or its own protocol over it), by port name (agents before this field use their game's plan).
+  const { query } = templatePortPlan(config.gameType, document, own === undefined || own === null ? undefined : own === 'NONE' ? null : own);
+  return { ...config, ...resolveTemplate(document, { ...config, variables: { ...variables, ...secretVariables } }), queryTarget: query };
 }
