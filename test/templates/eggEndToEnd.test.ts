@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { body, json } from '../support/app.ts';
 import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
@@ -98,8 +98,11 @@ const post = async (path: string, payload?: unknown) =>
 
 test('an imported egg installs, starts, is ONLINE by its ready line, shows its players and stops with its stop command', async (t) => {
   const game = readFileSync(FAKE_SERVER_PATH);
+  // The fake game imports its query answers from a module beside it: the script fetches both.
+  const queryModule = readFileSync(join(dirname(FAKE_SERVER_PATH), 'fakeQuery.ts'));
   let downloads = 0;
   const files = createServer((request, response) => {
+    if (request.url === '/fakeQuery.ts') return response.end(queryModule);
     if (request.url !== '/fake-game.ts') return response.writeHead(404).end();
     downloads += 1;
     response.end(game);
@@ -118,6 +121,7 @@ test('an imported egg installs, starts, is ONLINE by its ready line, shows its p
     'apt install -y curl',
     'cd /mnt/server',
     'curl -fsSL -o fake-game.ts "$DOWNLOAD_URL"',
+    'curl -fsSL -o fakeQuery.ts "${DOWNLOAD_URL%/*}/fakeQuery.ts"',
     'echo "fetched the game"',
   ].join('\n');
   const imported = await post(`/api/v1/clusters/${clusterId}/templates/import`, { text: fakeEgg('Fake Game', script, downloadUrl) });
