@@ -105,25 +105,30 @@ export async function createFakeServer(
   machineId: string,
   extra: Record<string, unknown> = {},
 ) {
-  const [gamePort, queryPort, rconPort] = await freePorts(3);
-  const response = await app.request(
-    `/api/v1/clusters/${clusterId}/servers`,
-    json(
-      {
-        name: 'fake',
-        gameType: 'CUSTOM',
-        machineId,
-        gamePort,
-        queryPort,
-        rconPort,
-        rconPassword: 'fake-password',
-        startCommand: `${process.execPath} ${FAKE_SERVER_PATH}`,
-        ...extra,
-      },
-      { headers: owner.auth },
-    ),
-  );
-  const server = await body(response);
-  if (response.status !== 201) throw new Error(JSON.stringify(server));
-  return server as { id: string; rconPort: number };
+  // Ports free on the host now may still be held in the database by another server of the machine whose process is
+  // not running (the kernel hands a released port out again): a 409 naming its holder is retried with fresh ports.
+  for (let attempt = 1; ; attempt += 1) {
+    const [gamePort, queryPort, rconPort] = await freePorts(3);
+    const response = await app.request(
+      `/api/v1/clusters/${clusterId}/servers`,
+      json(
+        {
+          name: 'fake',
+          gameType: 'CUSTOM',
+          machineId,
+          gamePort,
+          queryPort,
+          rconPort,
+          rconPassword: 'fake-password',
+          startCommand: `${process.execPath} ${FAKE_SERVER_PATH}`,
+          ...extra,
+        },
+        { headers: owner.auth },
+      ),
+    );
+    const server = await body(response);
+    if (response.status === 409 && attempt < 5 && (server as { holder?: unknown }).holder) continue;
+    if (response.status !== 201) throw new Error(JSON.stringify(server));
+    return server as { id: string; rconPort: number };
+  }
 }
