@@ -291,8 +291,11 @@ test('a machine left ONLINE by an orchestrator that died is swept OFFLINE once s
   const { user, clusterId, machineId } = await machine();
   const created = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId }, { headers: user.auth })));
   // As a crashed orchestrator leaves it: ONLINE, its server ONLINE, last seen 10 s ago, nobody connected.
-  await app.pool.query(sql.unsafe`UPDATE machines SET status = 'ONLINE', last_seen_at = now() - interval '10 seconds' WHERE id = ${machineId}`);
-  await app.pool.query(sql.unsafe`UPDATE servers SET status = 'ONLINE' WHERE id = ${created.id}`);
+  // One transaction: a sweep between two statements would mark the server UNKNOWN before the test sets it ONLINE.
+  await app.pool.transaction(async (tx) => {
+    await tx.query(sql.unsafe`UPDATE servers SET status = 'ONLINE' WHERE id = ${created.id}`);
+    await tx.query(sql.unsafe`UPDATE machines SET status = 'ONLINE', last_seen_at = now() - interval '10 seconds' WHERE id = ${machineId}`);
+  });
   t.true(await waitFor(async () => (await machineRow(machineId)).status === 'OFFLINE'));
   t.is(await serverStatus(created.id), 'UNKNOWN');
 });
