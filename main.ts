@@ -3,7 +3,7 @@
  * `startService` composes the roles: the database every role shares, then the HTTP side from api/service.ts (the API,
  * or health only for a pure orchestrator), then the orchestrator role from orchestrator/service.ts unless this is a web
  * process. Run as the program, it parses the configuration, starts the service, logs where the API reference is, and
- * shuts down cleanly on SIGINT/SIGTERM: stop the job runners (in-flight jobs finish) and the gateway (agents reconnect
+ * shuts down cleanly on SIGINT/SIGTERM: (on SIGTERM, first /readyz answers 503 for SHUTDOWN_READY_DELAY_MS) stop the job runners (in-flight jobs finish) and the gateway (agents reconnect
  * to another orchestrator), stop accepting connections, answer long polls at once, tell event streams and `/live`
  * viewers to reconnect elsewhere, drain in-flight requests, close the pool, stop the embedded database; bounded by
  * SHUTDOWN_TIMEOUT_MS (docs/operations.md#shutdown). A second signal exits at once.
@@ -21,7 +21,13 @@ import { startOrchestrator } from './orchestrator/service.ts';
 /** How long past SHUTDOWN_TIMEOUT_MS a stopping process may take to close its pool and runners before it exits 1. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
-export type Service = { port: number; databaseUrl: string; stop: () => Promise<void> };
+export type Service = {
+  port: number;
+  databaseUrl: string;
+  stop: () => Promise<void>;
+  /** /readyz answers 503 from now on (the first step of a stop). */
+  drain: () => void;
+};
 
 /** Starts the parts of the service that `role` runs, in dependency order; `stop` stops them in reverse. */
 export async function startService(config: Config, logger: Logger, role: Role = config.ROLE): Promise<Service> {
@@ -65,7 +71,7 @@ export async function startService(config: Config, logger: Logger, role: Role = 
       });
       stops.push(orchestrator.stop);
     }
-    return { port: api.port, databaseUrl, stop: stopAll };
+    return { port: api.port, databaseUrl, stop: stopAll, drain: api.drain };
   } catch (error) {
     await stopAll();
     throw error;
@@ -107,14 +113,22 @@ if (import.meta.main) {
       process.exit(1);
     }
     stopping = true;
-    logger.info({ signal, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutting down');
+    // SIGTERM (a platform replacing the process): /readyz says not ready for SHUTDOWN_READY_DELAY_MS while everything
+    // is still served, so the balancer's health check takes the process out before it stops accepting. Ctrl-C stops at once.
+    const readyDelayMs = signal === 'SIGTERM' ? config.SHUTDOWN_READY_DELAY_MS : 0;
+    service.drain();
+    logger.info({ signal, readyDelayMs, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutting down');
     // The whole stop is bounded: in-flight requests get SHUTDOWN_TIMEOUT_MS (then their connections are cut), and
     // whatever still holds the process a few seconds past that (a job runner's batch, the database) is given up on.
-    const deadline = setTimeout(() => {
-      logger.error({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS + SHUTDOWN_GRACE_MS }, 'shutdown did not finish in time: exiting');
-      process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS + SHUTDOWN_GRACE_MS);
+    const deadline = setTimeout(
+      () => {
+        logger.error({ timeoutMs: readyDelayMs + config.SHUTDOWN_TIMEOUT_MS + SHUTDOWN_GRACE_MS }, 'shutdown did not finish in time: exiting');
+        process.exit(1);
+      },
+      readyDelayMs + config.SHUTDOWN_TIMEOUT_MS + SHUTDOWN_GRACE_MS,
+    );
     deadline.unref();
+    if (readyDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, readyDelayMs));
     await service.stop();
     logger.info('stopped');
     process.exit(0);

@@ -66,6 +66,8 @@ export function createMetricsSampler(dataDir: string) {
         cpuPercent: Math.max(0, cpuPercent),
         memoryUsedBytes: totalmem() - freemem(),
         diskUsedBytes: disk ? (disk.blocks - disk.bfree) * disk.bsize : 0,
+        // What an unprivileged writer may still use there (a transfer's target is checked against it).
+        ...(disk ? { diskFreeBytes: disk.bavail * disk.bsize } : {}),
       };
     },
   };

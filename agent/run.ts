@@ -2,8 +2,10 @@
  * The reference agent's `run` (docs/agent.md): it connects to the gateway over Socket.IO, authenticates, heartbeats,
  * runs the servers `servers:sync` assigns to this machine, and reconnects with exponential back-off and jitter when
  * the connection drops. `url` may list several gateways: a failed attempt moves on to the next one
- * (connection/gatewayAddresses.ts). A refused token or version ends it (exit 2): retrying cannot help; the service's
- * own failure (`UNAVAILABLE`, e.g. its database is away) is retried. Job results and server statuses are re-sent until
+ * (connection/gatewayAddresses.ts). A refused token ends it (exit 2): retrying cannot help; a refused version is tried
+ * again only every VERSION_REFUSED_RETRY_MS (its servers keep being looked after); the service's own failure
+ * (`UNAVAILABLE`, e.g. its database is away) is retried after the usual back-off. The service may tell it to upgrade
+ * itself (selfInstall/upgrade.ts). Job results and server statuses are re-sent until
  * the service acknowledges them (connection/untilAcked.ts).
  *
  * Game servers outlive the agent: on start it re-adopts those an earlier agent left running (runtime/processRuntime.ts),
@@ -20,7 +22,7 @@ import { createLogger } from '../schema/logger.ts';
 import { authenticatedEvent, errorEvent, serversSyncEvent } from '../schema/agentEvents.ts';
 import { ProcessRuntime } from './runtime/processRuntime.ts';
 import { ServerSupervisor, rememberedServer, runDirOf, type SupervisorOptions } from './servers/serverSupervisor.ts';
-import { Accounts, checkDataDirPath, prepareServerDir } from './servers/accounts.ts';
+import { Accounts, checkDataDirPath } from './servers/accounts.ts';
 import { Cgroups } from './runtime/cgroups.ts';
 import type { AgentSettings } from './settings.ts';
 import { createMetricsSampler } from './machineMetrics.ts';
@@ -31,18 +33,37 @@ import { recoverInterruptedRestores } from './backups/archiver.ts';
 import { claimDataDir, hasTraces, removeServer } from './servers/removal.ts';
 import { Supervisors } from './servers/supervisors.ts';
 import { FileSessions } from './files/fileSessions.ts';
+import { DiskUsage } from './files/diskUsage.ts';
+import { TransferRequests } from './transfers/transferRequests.ts';
 import { GatewayAddresses } from './connection/gatewayAddresses.ts';
 import { UntilAcked, type Delivery } from './connection/untilAcked.ts';
+import { transportsFor } from './connection/websocketTransport.ts';
 import { startSftpService, type SftpService } from './sftp/service.ts';
-import type { SftpFiles } from './sftp/fileSystem.ts';
-import { FileHelper, FileOpError } from './files/fileHelper.ts';
+import { FileOpError } from './files/fileHelper.ts';
 import { denyListOf } from './sftp/denyList.ts';
-import { sftpRecheckEvent } from '../schema/agentEvents.ts';
+import { agentUpgradeEvent, sftpRecheckEvent } from '../schema/agentEvents.ts';
+import {
+  checkUpgradeAtStartup,
+  installStaged,
+  restartInPlace,
+  RESTART_EXIT_CODE,
+  ROLLBACK_AFTER_MS,
+  rollBackInstalled,
+  stageUpgrade,
+  upgradeConfirmed,
+  type StagedUpgrade,
+  type UpgradeAnswer,
+} from './selfInstall/upgrade.ts';
 
 export { AGENT_VERSION };
 
 /** What `gsm-agent status` reads: written by the running agent on every change of connection and each heartbeat. */
 export const STATUS_FILE = 'agent-status.json';
+
+/** How long an agent whose version the service refused waits before asking again. */
+const VERSION_REFUSED_RETRY_MS = 10 * 60_000;
+/** The longest a stopping agent waits for its running jobs (and at most its stop time-out; within TimeoutStopSec). */
+const JOB_DRAIN_MAX_MS = 30_000;
 
 /** Whether systemd is taking the machine down (the agent then stops its servers gracefully before exiting). */
 function machineShuttingDown(): boolean {
@@ -52,7 +73,7 @@ function machineShuttingDown(): boolean {
 }
 
 export async function runAgent(settings: AgentSettings): Promise<void> {
-  const { url: urls, machineId, token, path, stopTimeoutMs, reportIntervalMs, queryIntervalMs, dataDir } = settings;
+  const { url: urls, machineId, token, path, stopTimeoutMs, reportIntervalMs, queryIntervalMs, dataDir, diskUsageIntervalMs } = settings;
   const isRoot = process.getuid?.() === 0;
   await mkdir(dataDir, { recursive: true });
   if (isRoot) {
@@ -65,7 +86,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     await chmod(join(dataDir, 'run'), 0o700);
   }
   // Backups, checked-but-not-installed downloads and console logs are the agent's alone.
-  for (const own of ['backups', 'staging', 'logs']) {
+  for (const own of ['backups', 'staging', 'logs', 'transfers']) {
     await mkdir(join(dataDir, own), { recursive: true, mode: 0o700 });
     await chmod(join(dataDir, own), 0o700);
   }
@@ -96,6 +117,22 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     },
   });
 
+  const diskUsage = new DiskUsage(files, diskUsageIntervalMs);
+  const transfers = new TransferRequests({
+    dataDir,
+    accounts,
+    supervisors,
+    // A transfer's source holds the server's files from its archive on: its SFTP sessions end, its file helpers stop.
+    files: {
+      hold: async (serverId) => {
+        sftp?.closeServer(serverId, 'the server is being transferred to another machine');
+        await files.hold(serverId);
+      },
+      release: (serverId) => files.release(serverId),
+      held: (serverId) => files.held(serverId),
+    },
+  });
+
   const gateways = new GatewayAddresses(urls);
   /** How long one connection attempt may take before it counts as failed (and the next address is tried). */
   const CONNECT_TIMEOUT_MS = 10_000;
@@ -105,10 +142,14 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   /** The current connection; replaced by a new one for every attempt (possibly to another gateway). */
   let socket: Socket | undefined;
   let authenticated = false;
+  /** What the service said it takes beyond the first protocol (`authenticated.features`, schema/agentEvents.ts). */
+  let serviceFeatures = new Set<string>();
   let heartbeat: NodeJS.Timeout | undefined;
   let reconnectTimer: NodeJS.Timeout | undefined;
   let sentHost: string | null = null;
   let stopping = false;
+  /** The last connection was refused for the agent's version: the next attempt waits VERSION_REFUSED_RETRY_MS. */
+  let versionRefused = false;
 
   /** Sends `event` and waits for the service's answer; a lost connection or no answer in time is a retry. */
   async function sendAcked(event: string, data: object, acked: (answer: Record<string, unknown>) => boolean): Promise<Delivery> {
@@ -132,7 +173,18 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
 
   /** Each server's current status, until the service has stored it. */
   const statuses = new UntilAcked<Record<string, unknown>>({
-    send: (report) => sendAcked('server:status', report, (answer) => answer.accepted === true),
+    // A service that did not announce `serverProcess` (an older one) refuses a status with `process`: it goes without;
+    // likewise `templateId` and `templateVersion` without `templateVersion`.
+    send: ({ process: running, templateId, templateVersion, ...rest }) =>
+      sendAcked(
+        'server:status',
+        {
+          ...rest,
+          ...(running !== undefined && serviceFeatures.has('serverProcess') ? { process: running } : {}),
+          ...(templateVersion !== undefined && serviceFeatures.has('templateVersion') ? { templateId, templateVersion } : {}),
+        },
+        (answer) => answer.accepted === true,
+      ),
     onSettled: (serverId, _report, delivery) => {
       if (delivery === 'refused') logger.warn({ serverId }, 'the service refused a status report');
     },
@@ -164,7 +216,10 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     // The host's facts go with the first beat, and again whenever they change (a program installed on the machine).
     const host = metrics.host();
     const hostText = JSON.stringify(host);
-    report('heartbeat', { metrics: await metrics.sample(), uptime: Math.round(process.uptime()), ...(hostText === sentHost ? {} : { host }) });
+    // A service that did not announce `diskFree` (an older one) refuses metrics with `diskFreeBytes`: they go without.
+    const { diskFreeBytes, ...sampled } = await metrics.sample();
+    const sample = diskFreeBytes !== undefined && serviceFeatures.has('diskFree') ? { ...sampled, diskFreeBytes } : sampled;
+    report('heartbeat', { metrics: sample, uptime: Math.round(process.uptime()), ...(hostText === sentHost ? {} : { host }) });
     sentHost = hostText;
   }
 
@@ -179,6 +234,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     queryIntervalMs,
     accounts,
     cgroups,
+    diskUsage: (serverId) => diskUsage.of(serverId),
   };
 
   /**
@@ -262,6 +318,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       installs: { dataDir, manifestUrl: settings.minecraftManifestUrl, steamcmdUrl: settings.steamcmdUrl },
       backups,
       accountFor: async (serverId) => accounts.forServer(serverId),
+      files,
     }),
     send(event, data) {
       if (event === 'job:result') return results.put((data as { jobId: string }).jobId, data as { jobId: string });
@@ -270,23 +327,6 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     onError: (error) => logger.error({ err: error }, 'job runner error'),
   });
   await jobs.init();
-
-  /**
-   * A server's files for an SFTP session: a file helper of its own (agent/files/), running as the server's account
-   * (the directory is made as a start would, when the server never ran), with the server's deny list.
-   */
-  async function serverFiles(serverId: string): Promise<SftpFiles & { stop: () => Promise<void> }> {
-    const supervisor = supervisors.get(serverId);
-    if (!supervisor) throw new FileOpError('NOT_FOUND', 'this server is not on this machine');
-    const account = await accounts.forServer(serverId);
-    if (account) await prepareServerDir(supervisor.dir, account);
-    else await mkdir(supervisor.dir, { recursive: true });
-    return FileHelper.start({
-      root: supervisor.dir,
-      ...(account ? { runAs: { uid: account.uid, gid: account.gid } } : {}),
-      deny: denyListOf(supervisor.config),
-    });
-  }
 
   /** SFTP (docs/sftp.md): sign-ins are decided by the service, over this connection. */
   const sftp: SftpService | undefined = settings.sftp
@@ -304,7 +344,11 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
         emit: (event, data) => {
           if (authenticated) socket?.emit(event, data);
         },
-        files: (serverId) => serverFiles(serverId),
+        // A file helper of its own per session, running as the server's account, following the server's deny list.
+        files: async (serverId) => {
+          if (!supervisors.get(serverId)) throw new FileOpError('NOT_FOUND', 'this server is not on this machine');
+          return files.sessionHelper(serverId);
+        },
       })
     : undefined;
 
@@ -330,6 +374,8 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       }
       supervisors.set(config.id, new ServerSupervisor(config, supervisorOptions));
     }
+    // A deny list that changed reaches every open file helper (SFTP sessions' too) without stopping work under way.
+    void files.denyListsChanged().catch((error: unknown) => logger.warn({ err: error }, 'could not give a file helper its new deny list (it was stopped)'));
     // Every server's status goes out again with each sync: a new one's first status, and the others' because the
     // service sends a sync when it may have lost them (it marked the machine's servers UNKNOWN while the agent stayed
     // connected, e.g. after a database outage). The service keeps the newest per server, so repeats change nothing.
@@ -374,7 +420,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
 
   /** Opens a connection to `url` and speaks the protocol on it; when it ends, the next attempt is scheduled. */
   function open(url: string): void {
-    const current = io(url, { path, transports: ['websocket'], reconnection: false, forceNew: true, timeout: CONNECT_TIMEOUT_MS });
+    const current = io(url, { path, transports: transportsFor(url), reconnection: false, forceNew: true, timeout: CONNECT_TIMEOUT_MS });
     socket = current;
     /** Whether this connection ever worked (authenticated); an attempt that did not counts as failed. */
     let worked = false;
@@ -403,6 +449,14 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       void files.handle(request, bytes).then(ack);
     });
 
+    // A transfer between machines, run by the service (docs/transfers.md), answered in the acknowledgement.
+    current.on('transfer', (data: unknown, ack?: (answer: Record<string, unknown>) => void) => {
+      if (!ack) return;
+      const request = data && typeof data === 'object' ? (data as Record<string, unknown>) : {};
+      const bytes = Buffer.isBuffer(request.data) ? request.data : request.data instanceof Uint8Array ? Buffer.from(request.data) : undefined;
+      void transfers.handle(request, bytes).then(ack);
+    });
+
     current.on('job:cancel', (data: { jobId?: unknown }) => {
       if (typeof data?.jobId === 'string') jobs.cancel(data.jobId);
     });
@@ -413,6 +467,12 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       if (!parsed.success) return logger.error('malformed authenticated message');
       authenticated = true;
       worked = true;
+      serviceFeatures = new Set(parsed.data.features ?? []);
+      if (upgradePending) {
+        upgradePending = false;
+        clearTimeout(rollbackTimer);
+        void upgradeConfirmed().catch((error: unknown) => logger.warn({ err: error }, 'could not remove the previous agent package'));
+      }
       gateways.connected();
       sentHost = null;
       logger.info({ url, clusterId: parsed.data.clusterId }, 'authenticated');
@@ -429,6 +489,11 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       results.online();
     });
 
+    // A fleet upgrade (docs/upgrades.md#upgrading-the-agents): answered once the package is downloaded and checked.
+    current.on('agent:upgrade', (data: unknown, ack?: (answer: UpgradeAnswer) => void) => {
+      void upgradeTo(data, url).then((answer) => ack?.(answer));
+    });
+
     current.on('sftp:recheck', (data: unknown) => {
       const parsed = sftpRecheckEvent.safeParse(data);
       if (parsed.success) sftp?.recheck(parsed.data.userId);
@@ -442,7 +507,20 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       const parsed = errorEvent.safeParse(data);
       if (!parsed.success) return;
       logger.error({ code: parsed.data.code }, parsed.data.message);
-      if (parsed.data.code === 'AUTH_FAILED' || parsed.data.code === 'UNSUPPORTED_VERSION') void shutdown(2);
+      // A refused token stops the agent for good (exit 2: systemd does not restart it). A gateway that did not see the
+      // auth message in time (its event loop, or the network, slower than its time-out) refused nothing the agent
+      // can mend by stopping: the connection closes and the agent tries again after the back-off, like UNAVAILABLE.
+      if (parsed.data.code === 'AUTH_FAILED' && /^no auth message within/.test(parsed.data.message)) worked = false;
+      else if (parsed.data.code === 'AUTH_FAILED') void shutdown(2);
+      // Too old (or new) for this service: it goes on running its servers and asks again only after a long wait (an
+      // upgraded service, or a lowered MIN_AGENT_VERSION, takes it back then); upgrading the agent restarts it at once.
+      if (parsed.data.code === 'UNSUPPORTED_VERSION') {
+        versionRefused = true;
+        logger.error(
+          { version: AGENT_VERSION, retryInMs: VERSION_REFUSED_RETRY_MS },
+          `the service does not accept this agent's version (${AGENT_VERSION}); upgrade the agent (the machine's install.upgradeCommand). Trying again in ${VERSION_REFUSED_RETRY_MS / 60_000} minutes`,
+        );
+      }
       // UNAVAILABLE: the service could not serve this connection (its database is away); the connection closes and
       // the agent tries again after the back-off, at the next address.
       if (parsed.data.code === 'UNAVAILABLE') worked = false;
@@ -468,20 +546,61 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     if (socket === ended) socket = undefined;
     if (stopping) return;
     const next = gateways.next(failed);
-    logger.info({ url: next.url, delayMs: next.delayMs }, 'reconnecting');
+    const delayMs = versionRefused ? VERSION_REFUSED_RETRY_MS : next.delayMs;
+    versionRefused = false;
+    logger.info({ url: next.url, delayMs }, 'reconnecting');
     clearTimeout(reconnectTimer);
-    reconnectTimer = setTimeout(() => open(next.url), next.delayMs);
+    reconnectTimer = setTimeout(() => open(next.url), delayMs);
   }
 
-  async function shutdown(code: number, signal?: string): Promise<void> {
+  /** Whether this agent was just installed by a self-upgrade and has not authenticated yet (the previous package waits). */
+  let upgradePending = false;
+  let rollbackTimer: NodeJS.Timeout | undefined;
+  /** The upgrade under way: a repeated command gets the same answer. */
+  let upgrading: Promise<UpgradeAnswer> | undefined;
+  function upgradeTo(data: unknown, gatewayUrl: string): Promise<UpgradeAnswer> {
+    const parsed = agentUpgradeEvent.safeParse(data);
+    if (!parsed.success) return Promise.resolve({ accepted: false, reason: 'invalid agent:upgrade command' });
+    if (parsed.data.version === AGENT_VERSION) return Promise.resolve({ accepted: true, version: AGENT_VERSION });
+    upgrading ??= (async (): Promise<UpgradeAnswer> => {
+      logger.info({ version: parsed.data.version, url: parsed.data.url }, 'upgrading the agent');
+      try {
+        const staged = await stageUpgrade(parsed.data, AGENT_VERSION, gatewayUrl);
+        // After the answer has gone: the package replaced, the agent restarted, the game servers left running.
+        setImmediate(() => void shutdown(0, undefined, staged));
+        return { accepted: true, version: staged.version };
+      } catch (error) {
+        upgrading = undefined;
+        const reason = (error as Error).message;
+        logger.error({ version: parsed.data.version, reason }, 'the agent upgrade failed; this version keeps running');
+        return { accepted: false, reason };
+      }
+    })();
+    return upgrading;
+  }
+
+  /**
+   * Ends the agent: with `code`, or after an upgrade was staged, by installing it and starting the new version (the
+   * game servers always keep running then, whatever `stopServersOnExit` says).
+   */
+  async function shutdown(code: number, signal?: string, upgrade?: StagedUpgrade, restart = false): Promise<void> {
     if (stopping) return;
     stopping = true;
-    clearInterval(heartbeat);
     clearTimeout(reconnectTimer);
     statuses.offline();
     results.offline();
+    const stopServers = !upgrade && !restart && (settings.stopServersOnExit || (signal !== undefined && machineShuttingDown()));
+    // Jobs running now end and store their results first (bounded), so the next agent answers them from its outbox
+    // rather than running them again: a RESTART caught by an agent restart or upgrade restarts its game once. Not when
+    // the game servers are being stopped (a machine shutting down): the unit's TimeoutStopSec (twice the stop time-out
+    // plus 30 s) is for stopping them; a stop that leaves them running takes at most this wait.
+    const drainMs = Math.min(stopTimeoutMs, JOB_DRAIN_MAX_MS);
+    if (!stopServers && !(await jobs.drain(drainMs))) {
+      jobs.abandon();
+      logger.warn({ waitedMs: drainMs }, 'exiting with jobs still running: the next agent is given them again');
+    }
+    clearInterval(heartbeat);
     await files.stopAll();
-    const stopServers = settings.stopServersOnExit || (signal !== undefined && machineShuttingDown());
     if (stopServers) {
       logger.info({ servers: supervisors.size }, 'stopping the game servers before exiting');
       await Promise.all([...supervisors.values()].map((supervisor) => supervisor.dispose().catch(() => undefined)));
@@ -497,12 +616,60 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     saveStatus();
     await statusWriting;
     socket?.close();
+    if (upgrade) await restartUpgraded(upgrade);
+    if (restart) await restartNow();
     process.exit(code);
+  }
+
+  /** Installs the staged package and runs it: systemd starts it after this exit, elsewhere the agent executes itself. */
+  async function restartUpgraded(upgrade: StagedUpgrade): Promise<void> {
+    try {
+      await installStaged(upgrade, AGENT_VERSION);
+      logger.info({ version: upgrade.version, prefix: upgrade.prefix }, 'installed the new agent; restarting');
+    } catch (error) {
+      logger.error({ err: error }, 'could not replace the installed agent; restarting the current version');
+    }
+    await restartNow();
+  }
+
+  /**
+   * Runs the installed agent afresh: in this process where Node.js can (execve); else exits with RESTART_EXIT_CODE,
+   * which the installer's systemd unit (and any service manager that restarts on failure) answers by starting it.
+   */
+  async function restartNow(): Promise<never> {
+    // The process image is replaced without an exit: the buffered log lines go out first.
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
+    restartInPlace();
+    logger.warn({ exitCode: RESTART_EXIT_CODE }, 'this Node.js cannot restart the agent in place; exiting for the service manager to start it again');
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
+    process.exit(RESTART_EXIT_CODE);
   }
   process.on('SIGINT', () => void shutdown(0, 'SIGINT'));
   process.on('SIGTERM', () => void shutdown(0, 'SIGTERM'));
 
   logger.info({ urls, path, version: AGENT_VERSION, dataDir }, 'agent starting');
+  // After a self-upgrade: the previous package stays until this agent authenticates, and is put back if it does not.
+  const upgradeCheck = await checkUpgradeAtStartup().catch((error: unknown) => {
+    logger.error({ err: error }, 'could not check the last agent upgrade');
+    return { state: 'none' as const, note: undefined, swept: undefined, sweepError: undefined };
+  });
+  if (upgradeCheck.swept) logger.warn({ removed: upgradeCheck.swept }, 'removed the staging folders an interrupted agent upgrade left');
+  if (upgradeCheck.sweepError) logger.warn({ reason: upgradeCheck.sweepError }, 'could not remove the staging folders an interrupted agent upgrade left');
+  if (upgradeCheck.state === 'rollback') {
+    logger.error({ reason: upgradeCheck.note }, 'rolled back the agent upgrade; restarting the previous agent');
+    await restartNow();
+  }
+  upgradePending = upgradeCheck.state === 'pending';
+  if (upgradePending) {
+    rollbackTimer = setTimeout(() => {
+      void rollBackInstalled(`agent ${AGENT_VERSION} did not reach the service within ${ROLLBACK_AFTER_MS / 1000} seconds`).then((note) => {
+        if (!note || !upgradePending) return;
+        logger.error({ reason: note }, 'rolled back the agent upgrade; restarting the previous agent');
+        void shutdown(0, undefined, undefined, true);
+      });
+    }, ROLLBACK_AFTER_MS);
+    rollbackTimer.unref();
+  }
   await adoptLeftRunning();
   saveStatus();
   open(gateways.current);

@@ -37,6 +37,8 @@ export const settingsSchema = z.object({
   flushTimeoutMs: z.coerce.number().int().positive().default(120_000),
   /** How often running servers' stats and player lists are reported (default 10 s and 30 s). */
   reportIntervalMs: z.coerce.number().int().positive().optional(),
+  /** How often a server's disk usage is measured for its stats (default 5 min; docs/files.md#disk-usage). */
+  diskUsageIntervalMs: z.coerce.number().int().min(1000, 'expected at least 1000 ms').default(300_000),
   /** How often ONLINE servers with a query protocol are queried (default 15 s; docs/agent.md#query). */
   queryIntervalMs: z.coerce.number().int().min(100, 'expected at least 100 ms').default(15_000),
   /** The group of the servers' accounts, and the prefix of their names (agent running as root). */
@@ -88,6 +90,7 @@ const fileSchema = z
     stopTimeoutMs: z.unknown(),
     flushTimeoutMs: z.unknown(),
     reportIntervalMs: z.unknown(),
+    diskUsageIntervalMs: z.unknown(),
     queryIntervalMs: z.unknown(),
     user: z.unknown(),
     allowRoot: z.unknown(),
@@ -142,6 +145,7 @@ export function loadSettings(options: SettingsInput, env: NodeJS.ProcessEnv = pr
     stopTimeoutMs: env.GSM_STOP_TIMEOUT_MS,
     flushTimeoutMs: env.GSM_FLUSH_TIMEOUT_MS,
     reportIntervalMs: env.GSM_REPORT_INTERVAL_MS,
+    diskUsageIntervalMs: env.GSM_DISK_USAGE_INTERVAL_MS,
     queryIntervalMs: env.GSM_QUERY_INTERVAL_MS,
     user: env.GSM_USER,
     allowRoot: env.GSM_ALLOW_ROOT,

@@ -122,7 +122,7 @@ async function run(args: string[]): Promise<string> {
           INSERT INTO audit_log (actor_kind, actor_name, action, target_type, target_id)
           VALUES ('SYSTEM', 'npm run admin', 'user.password_reset', 'user', ${userId})`);
       });
-      return `password of <${email}> reset; every session of the user has ended, its API tokens are deleted and Steam/Discord unlinked`;
+      return `password of <${email}> reset; every session of the user has ended, its API tokens and SSH keys are deleted and Steam/Discord unlinked`;
     }
     if (!(await setTier(pool, email, value as Tier))) throw new Error(`no user with e-mail ${email}`);
     return `tier of <${email}> is now ${value}`;

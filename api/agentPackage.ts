@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { packageManifest, readPackageArchive } from '../schema/packageArchive.ts';
 
 export type AgentPackage = { tgz: Buffer; version: string; sha256: string; fileName: string; bundleBytes: number };
 
@@ -118,6 +119,43 @@ async function make(): Promise<AgentPackage> {
 
 let built: Promise<AgentPackage> | undefined;
 
+/** The package a service serves: built from its own sources, or the prebuilt tarball `AGENT_PACKAGE_FILE` names. */
+export type AgentPackageSource = {
+  /** The package (built or read once per process). */
+  get: () => Promise<AgentPackage>;
+  /** Its version, without building it. */
+  version: () => Promise<string>;
+};
+
+/** A prebuilt package read from `path`: a gsm-agent tarball with package.json and gsm-agent.mjs, or an error saying why not. */
+async function readPackageFile(path: string): Promise<AgentPackage> {
+  const tgz = await readFile(path);
+  const entries = readPackageArchive(tgz);
+  const { name, version } = packageManifest(entries);
+  const bundle = entries.find((entry) => entry.name === 'gsm-agent.mjs');
+  if (name !== 'gsm-agent' || !bundle) throw new Error(`AGENT_PACKAGE_FILE ${path} is not a gsm-agent package (package.json names ${name})`);
+  return { tgz, version, sha256: createHash('sha256').update(tgz).digest('hex'), fileName: `gsm-agent-${version}.tgz`, bundleBytes: bundle.content.length };
+}
+
+/** The service's own version of the agent (agent/package.json), read once. */
+let ownVersion: Promise<string> | undefined;
+
+export function agentPackageSource(file: string | undefined): AgentPackageSource {
+  if (!file) {
+    return {
+      get: buildAgentPackage,
+      version: () => (ownVersion ??= readFile(agentFile('package.json'), 'utf8').then((manifest) => (JSON.parse(manifest) as { version: string }).version)),
+    };
+  }
+  let read: Promise<AgentPackage> | undefined;
+  const get = () =>
+    (read ??= readPackageFile(file).catch((error: unknown) => {
+      read = undefined;
+      throw error;
+    }));
+  return { get, version: async () => (await get()).version };
+}
+
 /** The package, built once per process (concurrent first callers share the build; a failed build is tried again). */
 export function buildAgentPackage(): Promise<AgentPackage> {
   built ??= make().catch((error: unknown) => {
@@ -169,8 +207,8 @@ export function installCommand(publicUrl: string, code: string | null, hashes: I
 }
 
 /** The hashes an install line of this service pins (the script's and the package's, both built once per process). */
-export async function installHashes(): Promise<InstallHashes> {
-  const [script, pkg] = await Promise.all([installScript(), buildAgentPackage()]);
+export async function installHashes(source: AgentPackageSource): Promise<InstallHashes> {
+  const [script, pkg] = await Promise.all([installScript(), source.get()]);
   return { script: script.sha256, package: pkg.sha256 };
 }
 

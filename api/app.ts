@@ -1,5 +1,5 @@
 /**
- * The Koa application. Reads top to bottom as the request pipeline: observation (request id, log line, metrics), the single error
+ * The Koa application. Reads top to bottom as the request pipeline: the liveness probe's short way, observation (request id, log line, metrics), the single error
  * middleware, the JSON body parser, then the routes of each resource.
  */
 import Koa from 'koa';
@@ -12,7 +12,7 @@ import { cors } from './middleware/cors.ts';
 import { limitFailures, principalTargets, rateLimit } from './middleware/rateLimit.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { BUCKETS } from './rateLimit/tiers.ts';
-import { installHealthRoutes } from './routes/health.ts';
+import { installHealthRoutes, livenessProbe } from './routes/health.ts';
 import { installDocsRoutes } from './routes/docs.ts';
 import { installMetricsHistoryRoutes } from './routes/metricsHistory.ts';
 import { installAgentPackageRoutes } from './routes/agentPackage.ts';
@@ -24,10 +24,12 @@ import { installClusterRoutes } from './routes/clusters.ts';
 import { installMemberRoutes } from './routes/members.ts';
 import { installAuditLogRoutes } from './routes/auditLog.ts';
 import { installMachineRoutes } from './routes/machines.ts';
+import { installAgentUpgradeRoutes } from './routes/agentUpgrades.ts';
 import { installAllocationRoutes } from './routes/allocations.ts';
 import { installServerRoutes } from './routes/servers.ts';
 import { installPowerRoutes } from './routes/power.ts';
 import { installBackupRoutes } from './routes/backups.ts';
+import { installTransferRoutes } from './routes/transfers.ts';
 import { installJobRoutes } from './routes/jobs.ts';
 import { installTaskRoutes } from './routes/tasks.ts';
 import { installPlayerRoutes } from './routes/players.ts';
@@ -37,6 +39,7 @@ import { installDashboardRoutes } from './routes/dashboard.ts';
 import { installConsoleRoutes } from './routes/console.ts';
 import { installWebhookRoutes } from './routes/webhooks.ts';
 import { installFileRoutes } from './routes/files.ts';
+import { installFileJobRoutes } from './routes/fileJobs.ts';
 import { installTemplateRoutes } from './routes/templates.ts';
 import { installTemplateImportRoutes } from './routes/templateImport.ts';
 import { createAuthenticator, principalChanges, principalOf } from './identity/principal.ts';
@@ -56,6 +59,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
   koa.silent = true;
   const api = new Api(accessHooks(deps));
 
+  koa.use(livenessProbe(deps));
   koa.use(observeRequest(deps.logger, deps.metrics));
   if (deps.principals) koa.use(principalChanges(deps.principals));
   koa.use(errorHandler(deps.logger));
@@ -76,6 +80,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installMemberRoutes(api, deps);
     installAuditLogRoutes(api, deps);
     installMachineRoutes(api, deps);
+    installAgentUpgradeRoutes(api, deps);
     installAllocationRoutes(api, deps);
     installServerRoutes(api, deps);
     installConsoleRoutes(api, deps);
@@ -84,7 +89,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
     installTemplateRoutes(api, deps);
     installPowerRoutes(api, deps);
     installBackupRoutes(api, deps);
+    installTransferRoutes(api, deps);
     installFileRoutes(api, deps);
+    installFileJobRoutes(api, deps);
     installJobRoutes(api, deps);
     installTaskRoutes(api, deps);
     installMetricsHistoryRoutes(api, deps);

@@ -1,6 +1,7 @@
 /**
  * What the HTTP layer is given to work with. Built once per process by api/service.ts (or by a test) and passed to `createApp`.
  */
+import type { AgentPackageSource } from './agentPackage.ts';
 import type { DomainMetrics } from '../orchestrator/prometheus.ts';
 import type { Config } from '../schema/config.ts';
 import type { DatabasePool } from '../sql/pool.ts';
@@ -38,4 +39,8 @@ export type AppDeps = {
   mailer: Mailer | null;
   /** Who bearer tokens are and users' roles, kept while invalidations are heard (docs/access.md); null: not cached. */
   principals?: PrincipalCache<ResolvedPrincipal> | null;
+  /** The agent package this service serves and upgrades agents to. */
+  agentPackage: AgentPackageSource;
+  /** Set when a stop begins: /readyz answers 503 from then on, so a balancer stops sending here (docs/operations.md). */
+  lifecycle: { draining: boolean };
 };

@@ -19,7 +19,9 @@ import { createJobWaiters } from '../orchestrator/jobs/waiters.ts';
 import { startEventFeed } from '../orchestrator/events/feed.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createLive } from '../orchestrator/live/live.ts';
+import { AGENT_FILES_ACROSS_LABEL, forwardAgentFileRequests } from '../orchestrator/files/agentRequestsAcross.ts';
 import { startPrincipalCache } from './identity/principalCache.ts';
+import { agentPackageSource } from './agentPackage.ts';
 import type { ResolvedPrincipal } from './identity/principal.ts';
 
 export async function createRateLimiter(config: Config, logger: Logger): Promise<RateLimiter | null> {
@@ -45,6 +47,13 @@ export async function createAppDeps(input: {
   /** Prefix of this installation's live keys in Redis (tests give each their own). */
   redisPrefix?: string;
 }): Promise<AppDeps & { close: () => Promise<void> }> {
+  // A prebuilt agent package that cannot be read stops the service at startup, not each machines request later.
+  const agentPackage = agentPackageSource(input.config.AGENT_PACKAGE_FILE);
+  if (input.config.AGENT_PACKAGE_FILE) {
+    await agentPackage.get().catch((error: unknown) => {
+      throw new Error(`AGENT_PACKAGE_FILE ${input.config.AGENT_PACKAGE_FILE} cannot be served: ${(error as Error).message}`, { cause: error });
+    });
+  }
   const rateLimiter = (input.api ?? true) ? await createRateLimiter(input.config, input.logger) : null;
   const jobWaiters = await createJobWaiters({ pool: input.pool, databaseUrl: input.databaseUrl, logger: input.logger });
   const eventFeed = await startEventFeed({ pool: input.pool, databaseUrl: input.databaseUrl, logger: input.logger });
@@ -55,6 +64,17 @@ export async function createAppDeps(input: {
     logger: input.logger,
     corsOrigins: input.config.CORS_ORIGINS,
   });
+  const accessTokens = new AccessTokens(input.secrets.pasetoKey);
+  // With Redis, file requests reach agents held by other processes (a web process holds none), signed with a key
+  // derived from the session key every process shares.
+  const forwarding = input.config.REDIS_URL
+    ? await forwardAgentFileRequests({
+        redisUrl: input.config.REDIS_URL,
+        prefix: input.redisPrefix ?? input.config.REDIS_KEY_PREFIX,
+        key: accessTokens.deriveSubkey(AGENT_FILES_ACROSS_LABEL),
+        logger: input.logger,
+      })
+    : undefined;
   // Only a process serving the API resolves bearer tokens.
   const principals = (input.api ?? true) ? await startPrincipalCache<ResolvedPrincipal>({ databaseUrl: input.databaseUrl, logger: input.logger }) : null;
   const metrics = createHttpMetrics({ defaults: input.defaultMetrics ?? true });
@@ -67,16 +87,19 @@ export async function createAppDeps(input: {
     metrics,
     domainMetrics,
     expectedMigrations: (await listMigrations()).length,
-    accessTokens: new AccessTokens(input.secrets.pasetoKey),
+    accessTokens,
     rateLimiter,
     jobWaiters,
     eventFeed,
     mailer,
     live,
     principals,
+    agentPackage,
+    lifecycle: { draining: false },
     close: async () => {
       await principals?.close();
       mailer?.close();
+      await forwarding?.stop();
       await live.close();
       await eventFeed.close();
       await jobWaiters.close();

@@ -34,6 +34,8 @@ export type Api = {
   /** What the orchestrator role shares with this process's API: live relaying, job waiters, Prometheus figures. */
   shared: Pick<AppDeps, 'live' | 'jobWaiters' | 'domainMetrics'>;
   stop: () => Promise<void>;
+  /** From now on /readyz answers 503 (the process is about to stop); everything else is served as before. */
+  drain: () => void;
 };
 
 export async function startApi(input: { config: Config; logger: Logger; pool: DatabasePool; databaseUrl: string; role: Role }): Promise<Api> {
@@ -57,7 +59,13 @@ export async function startApi(input: { config: Config; logger: Logger; pool: Da
     const servesApi = role !== 'orchestrator';
     const deps = await createAppDeps({ config, logger, pool, databaseUrl, secrets, version: VERSION, api: servesApi });
     stops.push(deps.close);
-    if (servesApi) await checkSharedSessionKey(pool, deps.accessTokens, logger);
+    // Orchestrators too when they take file requests over Redis: those are signed with a key derived from PASETO_KEY.
+    if (servesApi || config.REDIS_URL) await checkSharedSessionKey(pool, deps.accessTokens, logger);
+    else if (role === 'orchestrator')
+      logger.warn(
+        'REDIS_URL is unset on this orchestrator: web processes cannot forward file requests to the agents it holds, and answer them 503 ' +
+          '(set the same REDIS_URL on every process, docs/files.md#limits)',
+      );
     const { koa } = createApp(deps, { api: servesApi });
     const http = await startHttpServer(koa, { port: config.PORT, host: config.HOST });
     // Stopped last of the HTTP side (the stops run in reverse): in-flight requests finish, bounded by SHUTDOWN_TIMEOUT_MS.
@@ -86,7 +94,15 @@ export async function startApi(input: { config: Config; logger: Logger; pool: Da
       deps.jobWaiters.release();
     });
 
-    return { port: http.port, server: http.server, shared: { live: deps.live, jobWaiters: deps.jobWaiters, domainMetrics: deps.domainMetrics }, stop };
+    return {
+      port: http.port,
+      server: http.server,
+      shared: { live: deps.live, jobWaiters: deps.jobWaiters, domainMetrics: deps.domainMetrics },
+      stop,
+      drain: () => {
+        deps.lifecycle.draining = true;
+      },
+    };
   } catch (error) {
     await stop();
     throw error;

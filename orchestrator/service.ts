@@ -3,6 +3,7 @@
  * tasks, the delivery sweep, webhook deliveries, retention). main.ts starts it in `all` and `orchestrator` processes and
  * never in `web` ones; nothing under api/ imports this file, the gateway or the worker (test/service/roles.test.ts).
  */
+import { pullSettings } from './files/filePull.ts';
 import type { Server as HttpServer } from 'node:http';
 import type { Config } from '../schema/config.ts';
 import type { Logger } from '../schema/logger.ts';
@@ -12,6 +13,7 @@ import type { JobWaiters } from './jobs/waiters.ts';
 import type { Live } from './live/live.ts';
 import type { DomainMetrics } from './prometheus.ts';
 import { startWorker } from './worker/worker.ts';
+import { minimumAgentVersion } from '../schema/agentVersions.ts';
 
 export type OrchestratorRole = { stop: () => Promise<void> };
 
@@ -41,21 +43,31 @@ export async function startOrchestrator(input: {
     heartbeatSeconds: config.AGENT_HEARTBEAT_SECONDS,
     reconnectGraceSeconds: config.AGENT_RECONNECT_GRACE_SECONDS,
     authTimeoutMs: config.AGENT_AUTH_TIMEOUT_MS,
-    minVersion: config.MIN_AGENT_VERSION,
+    minVersion: minimumAgentVersion(input.version, config.MIN_AGENT_VERSION),
     serviceVersion: input.version,
     relay: input.live.relay,
     history: input.live.history,
     servesLive: input.servesLive,
+    sftpPasswords: config.SFTP_PASSWORD_SIGN_IN,
   });
   let worker: Awaited<ReturnType<typeof startWorker>>;
   try {
     worker = await startWorker({
       databaseUrl,
       logger,
-      tasks: { pool, jobWaiters: input.jobWaiters },
+      tasks: {
+        pool,
+        jobWaiters: input.jobWaiters,
+        filePull: pullSettings(config, input.version),
+      },
       eventRetentionDays: config.EVENT_RETENTION_DAYS,
       metricsRetention: { minuteDays: config.METRICS_MINUTE_RETENTION_DAYS, hourDays: config.METRICS_HOUR_RETENTION_DAYS },
-      webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, userAgent: `GameServerManager-Webhooks/${input.version}` },
+      webhooks: {
+        allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+        userAgent: `GameServerManager-Webhooks/${input.version}`,
+        maxPending: config.WEBHOOK_MAX_PENDING,
+        dns: { servers: config.WEBHOOK_DNS_SERVERS, timeoutMs: config.WEBHOOK_DNS_TIMEOUT_MS },
+      },
     });
   } catch (error) {
     await gateway.close();

@@ -48,6 +48,11 @@ export const heartbeatEvent = z
           .max(100 * 1024),
         memoryUsedBytes: byteCount,
         diskUsedBytes: byteCount,
+        /**
+         * Bytes free for the agent's data directory (agents from this version on, to a service that announced `diskFree`):
+         * a transfer to the machine is checked against it.
+         */
+        diskFreeBytes: byteCount.optional(),
       })
       .strict(),
     uptime: z.number().min(0),
@@ -78,16 +83,46 @@ export const serverStatusEvent = z
     at: iso,
     exitCode: z.int().nullable().optional(),
     message: z.string().max(2000).optional(),
+    /**
+     * The process the server runs as, while one runs: its pid, the start time the agent recorded when it started it, and
+     * whether this agent adopted it from an earlier one. Sent only to a service that announced `serverProcess`.
+     */
+    process: z
+      .object({
+        pid: z
+          .int()
+          .min(1)
+          .max(2 ** 31 - 1),
+        startedAt: iso,
+        adopted: z.boolean(),
+      })
+      .strict()
+      .optional(),
     /** The OS account the server runs as (absent: unchanged). */
     osUser: z
       .string()
       .regex(/^[\w.$@-]{1,64}$/)
       .optional(),
+    /**
+     * The template (its id) and version the running process was started with (absent: no run, or no template;
+     * unchanged). Stored only for the server's current template, up to its latest version. Sent only to a service that
+     * announced `templateVersion`.
+     */
+    templateId: z.string().min(1).max(64).optional(),
+    templateVersion: z.int().min(1).max(1_000_000).optional(),
   })
   .strict();
 
 export const serverStatsEvent = z
-  .object({ serverId: uuid, cpuPercent: z.number().min(0), memoryBytes: byteCount, playersOnline: z.number().int().min(0).max(1_000_000).optional(), at: iso })
+  .object({
+    serverId: uuid,
+    cpuPercent: z.number().min(0),
+    memoryBytes: byteCount,
+    playersOnline: z.number().int().min(0).max(1_000_000).optional(),
+    /** The server directory's disk usage as last measured (agents from this version on). */
+    diskBytes: byteCount.optional(),
+    at: iso,
+  })
   .strict();
 
 const playerFields = {
@@ -159,7 +194,7 @@ export type SftpPermissions = z.infer<typeof sftpPermissions>;
  * proved it holds the private key (the agent checked the signature): an unsigned offer only asks whether the key would
  * do, as SSH clients ask before signing.
  */
-export const sftpAuthEvent = z
+export const sftpKeyAuthEvent = z
   .object({
     username: z.string().min(1).max(128),
     /** The client's address, for the throttle per address. */
@@ -175,18 +210,53 @@ export const sftpAuthEvent = z
     signed: z.boolean(),
   })
   .strict();
+
+/** An SFTP client gives the account's password for `username` (docs/sftp.md#password-sign-in); the service checks it. */
+export const sftpPasswordAuthEvent = z
+  .object({
+    username: z.string().min(1).max(128),
+    address: z.string().min(1).max(64),
+    method: z.literal('password'),
+    password: z.string().min(1).max(1024),
+  })
+  .strict();
+
+export const sftpAuthEvent = z.discriminatedUnion('method', [sftpKeyAuthEvent, sftpPasswordAuthEvent]);
 export type SftpAuthEvent = z.infer<typeof sftpAuthEvent>;
 
+/**
+ * What an open session was signed in with, as the agent sends it back with each check: the key (its id), or for a
+ * password a stamp of the account's password as it was (a changed password ends the session).
+ */
+const sftpCredential = { keyId: uuid.optional(), passwordStamp: z.string().min(1).max(64).optional() };
+
 export const sftpAuthAnswer = z.union([
-  z.object({ allowed: z.literal(true), userId: z.string(), serverId: z.string(), keyId: z.string(), permissions: sftpPermissions }),
+  z.object({
+    allowed: z.literal(true),
+    userId: z.string(),
+    serverId: z.string(),
+    keyId: z.string().optional(),
+    passwordStamp: z.string().optional(),
+    permissions: sftpPermissions,
+  }),
   z.object({ allowed: z.literal(false), reason: z.string(), retryAfterSeconds: z.int().optional() }),
 ]);
 export type SftpAuthAnswer = z.infer<typeof sftpAuthAnswer>;
 
 /** The agent's open SFTP sessions, checked again (periodically, and when told `sftp:recheck`); acked with `sftpCheckAnswer`. */
 export const sftpCheckEvent = z
-  .object({ sessions: z.array(z.object({ sessionId: z.string().min(1).max(64), userId: uuid, serverId: uuid, keyId: uuid }).strict()).max(1000) })
+  .object({
+    sessions: z
+      .array(
+        z
+          .object({ sessionId: z.string().min(1).max(64), userId: uuid, serverId: uuid, ...sftpCredential })
+          .strict()
+          .refine((session) => (session.keyId === undefined) !== (session.passwordStamp === undefined), 'a session has a keyId or a passwordStamp'),
+      )
+      .max(1000),
+  })
   .strict();
+export type SftpCheckedSession = z.infer<typeof sftpCheckEvent>['sessions'][number];
 export const sftpCheckAnswer = z.object({
   sessions: z.array(z.object({ sessionId: z.string(), allowed: z.boolean(), permissions: sftpPermissions.optional() })),
 });
@@ -311,9 +381,12 @@ export const serversSyncEvent = z.object({
   deleted: z.array(z.string()).optional(),
 });
 
-/** The job types an agent runs: every type but TASK_RUN, which the orchestrator runs itself. */
-export type AgentJobType = Exclude<JobType, 'TASK_RUN'>;
-export const AGENT_JOB_TYPES = JOB_TYPES.filter((type): type is AgentJobType => type !== 'TASK_RUN') as [AgentJobType, ...AgentJobType[]];
+/** The job types an agent runs: every type but TASK_RUN, FILE_PULL and TRANSFER, which the orchestrator runs itself. */
+export type AgentJobType = Exclude<JobType, 'TASK_RUN' | 'FILE_PULL' | 'TRANSFER'>;
+export const AGENT_JOB_TYPES = JOB_TYPES.filter((type): type is AgentJobType => type !== 'TASK_RUN' && type !== 'FILE_PULL' && type !== 'TRANSFER') as [
+  AgentJobType,
+  ...AgentJobType[],
+];
 
 /**
  * What a job id may be on the agent, which names files after it (its outbox): the service's ids are UUIDs, and nothing
@@ -359,7 +432,34 @@ export function readJobEvent(data: unknown): { job: JobEvent; refusal?: undefine
   return { refusal: field === undefined ? 'invalid job' : `invalid ${String(field)}` };
 }
 
-export const authenticatedEvent = z.object({ machineId: z.string(), clusterId: z.string(), heartbeatSeconds: z.int(), serverTime: z.string() });
+/**
+ * `agent:upgrade` (service → agent, acknowledged; docs/upgrades.md#upgrading-the-agents): replace this agent with the
+ * package at `url` (null: `/agent/package.tgz` at the gateway's origin) if its SHA-256 is `sha256` and its version
+ * `version`, then restart. The answer is `{ accepted: true }` (it is on its way, or already runs that version) or
+ * `{ accepted: false, reason }`.
+ */
+export const agentUpgradeEvent = z.object({
+  upgradeId: z.string().max(64),
+  version: z.string().min(1).max(64),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  url: z.string().max(2000).nullable(),
+});
+export type AgentUpgradeEvent = z.infer<typeof agentUpgradeEvent>;
+
+/**
+ * What the service takes beyond the first protocol, which an agent may then send (absent from older services):
+ * `serverProcess`, the `process` of `server:status`; `templateVersion`, its `templateId` and `templateVersion`;
+ * `diskFree`, the `metrics.diskFreeBytes` of `heartbeat`.
+ */
+export const SERVICE_FEATURES = ['serverProcess', 'templateVersion', 'diskFree'] as const;
+
+export const authenticatedEvent = z.object({
+  machineId: z.string(),
+  clusterId: z.string(),
+  heartbeatSeconds: z.int(),
+  serverTime: z.string(),
+  features: z.array(z.string()).optional(),
+});
 
 /**
  * `UNAVAILABLE` is the service's own failure (its database is away): retry after a back-off. `AUTH_FAILED` and

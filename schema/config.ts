@@ -82,6 +82,8 @@ export const configSchema = z
     TRUST_PROXY: booleanFromEnv.default(false),
     /** How long a shutdown waits for in-flight requests before closing their connections. */
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+    /** On SIGTERM: how long /readyz answers 503 (everything else still served) before the process stops accepting. */
+    SHUTDOWN_READY_DELAY_MS: z.coerce.number().int().min(0, 'expected 0..300000').max(300_000, 'expected 0..300000').default(5_000),
     /** How often agents send heartbeats; three missed beats mark the machine OFFLINE. */
     AGENT_HEARTBEAT_SECONDS: positiveInt.max(3600, 'expected at most 3600').default(10),
     /**
@@ -96,11 +98,19 @@ export const configSchema = z
       .default(15),
     /** How long a new gateway connection may take to send `auth`. */
     AGENT_AUTH_TIMEOUT_MS: positiveInt.default(10_000),
-    /** Agents reporting an older version (or another major version than the service's) are refused with UNSUPPORTED_VERSION. */
+    /**
+     * A prebuilt agent package (npm tarball) to serve at /agent/package.tgz and install by fleet upgrades, instead of the
+     * one built from the service's own sources. Unset: built on first use.
+     */
+    AGENT_PACKAGE_FILE: z.string().min(1).optional(),
+    /**
+     * Agents reporting an older version (or another major version than the service's) are refused with
+     * UNSUPPORTED_VERSION. Unset: the service's previous minor version (schema/agentVersions.ts).
+     */
     MIN_AGENT_VERSION: z
       .string()
       .regex(/^\d+\.\d+\.\d+$/, 'expected a version like 1.2.3')
-      .default('0.1.0'),
+      .optional(),
     /** `off` disables rate limiting (for installations behind their own limiter); `on` follows docs/access.md */
     RATE_LIMIT: z.enum(['on', 'off']).default('on'),
     /** redis:// URL. Set: rate-limit buckets (and later Socket.IO rooms) live in Redis, shared by every node. */
@@ -118,6 +128,26 @@ export const configSchema = z
      * network). Default false: such targets are refused at creation and at every delivery (docs/webhooks.md).
      */
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFromEnv.default(false),
+    /** Pending deliveries one webhook may have; past it the oldest are dropped and a `webhook.dropped` event recorded. */
+    WEBHOOK_MAX_PENDING: z.coerce.number().int().min(100, 'expected 100..10000000').max(10_000_000, 'expected 100..10000000').default(10_000),
+    /** How long resolving a webhook's host may take (c-ares, not the thread pool), in ms. */
+    WEBHOOK_DNS_TIMEOUT_MS: z.coerce.number().int().min(100, 'expected 100..60000').max(60_000, 'expected 100..60000').default(5_000),
+    /** Name servers for webhook deliveries, comma-separated `address` or `address:port` (`[v6]:port`); default the system's. */
+    WEBHOOK_DNS_SERVERS: z
+      .string()
+      .transform((value, context) => {
+        const servers = value
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean);
+        const valid = servers.every((entry) => /^(?:\[[0-9A-Fa-f:.]+\](?::\d{1,5})?|[0-9A-Fa-f:]+|\d+\.\d+\.\d+\.\d+(?::\d{1,5})?)$/.test(entry));
+        if (!valid || servers.length === 0) {
+          context.addIssue({ code: 'custom', message: 'expected comma-separated IP addresses, each with an optional :port' });
+          return z.NEVER;
+        }
+        return servers;
+      })
+      .optional(),
     /**
      * Where Prometheus metrics are served (`/metrics`), apart from the API: `host:port` (`[::1]:9464` for IPv6), or
      * `off`. Default loopback only: 127.0.0.1:9464, and 127.0.0.1:9465 for an orchestrator-only process, so the
@@ -153,8 +183,30 @@ export const configSchema = z
       .min(1024, 'expected at least 1024')
       .max(Number.MAX_SAFE_INTEGER)
       .default(1024 * 1024 * 1024),
+    /** Server files (docs/files.md#archives-and-pulls): an extraction writing more uncompressed bytes is refused (default 10 GiB). */
+    FILES_EXTRACT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024, 'expected at least 1024')
+      .max(Number.MAX_SAFE_INTEGER)
+      .default(10 * 1024 * 1024 * 1024),
+    /** Server files: an archive with more entries is not extracted (default 100,000). */
+    FILES_EXTRACT_MAX_ENTRIES: z.coerce.number().int().min(1, 'expected 1..10000000').max(10_000_000, 'expected 1..10000000').default(100_000),
+    /** Server files: the largest file a pull from a URL writes (default 1 GiB). */
+    FILES_PULL_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024, 'expected at least 1024')
+      .max(Number.MAX_SAFE_INTEGER)
+      .default(1024 * 1024 * 1024),
+    /** Server files: a pull whose URL sends nothing for this long fails with TIMEOUT (default 60 s). */
+    FILES_PULL_IDLE_SECONDS: z.coerce.number().int().min(1, 'expected 1..3600').max(3600, 'expected 1..3600').default(60),
+    /** Server files: a pull's download takes at most this long, else it fails with TIMEOUT (default 1 hour). */
+    FILES_PULL_MAX_SECONDS: z.coerce.number().int().min(1, 'expected 1..86400').max(86_400, 'expected 1..86400').default(3600),
     /** Server files: uploads and downloads of one server at the same time, per service process (default 4). */
     FILES_MAX_TRANSFERS: z.coerce.number().int().min(1, 'expected 1..100').max(100, 'expected 1..100').default(4),
+    /** SFTP: whether an account's password signs in too, besides its SSH keys (default false: the password passes through the machine's agent; docs/sftp.md). */
+    SFTP_PASSWORD_SIGN_IN: booleanFromEnv.default(false),
     /** Days the event log keeps durable events (1..365). */
     EVENT_RETENTION_DAYS: z.coerce.number().int().min(1, 'expected 1..365').max(365, 'expected 1..365').default(7),
     /** With ADMIN_PASSWORD: the first user, created at start-up when no user exists. */

@@ -16,11 +16,13 @@ export const DURABLE_EVENT_TYPES = [
   'ban.revoked',
   'task.run.finished',
   'webhook.disabled',
+  'server.transferred',
+  'webhook.dropped',
 ] as const;
 export type DurableEventType = (typeof DURABLE_EVENT_TYPES)[number];
 
 /** Digits of a cursor: positions are zero-padded so that cursors sort as strings in position order. */
-const CURSOR_DIGITS = 16;
+export const CURSOR_DIGITS = 16;
 
 export const cursorOf = (position: bigint | number | string): string => String(position).padStart(CURSOR_DIGITS, '0');
 
@@ -30,6 +32,24 @@ export const cursor = z
   .regex(/^\d{1,16}$/, 'expected an event id (a cursor from an earlier event)')
   .transform((value) => BigInt(value))
   .meta({ type: 'string', description: 'An event id: answers the events after it.' });
+
+/**
+ * Where a stream resumes (`after`, `Last-Event-ID`): an event id, or on a stream with the console
+ * `<event id>:<console sequence>` (the ids such a stream sends), which resumes the console after that line too.
+ */
+export const streamCursor = z
+  .string()
+  .regex(/^\d{1,16}(?::\d{1,16})?$/, 'expected an event id (from an earlier event of the stream)')
+  .transform((value, context) => {
+    const [position, sequence] = value.split(':');
+    const console = sequence === undefined ? null : Number(sequence);
+    if (console !== null && !Number.isSafeInteger(console)) {
+      context.addIssue({ code: 'custom', message: 'expected an event id (its console sequence is out of range)' });
+      return z.NEVER;
+    }
+    return { position: BigInt(position!), console };
+  })
+  .meta({ type: 'string', description: 'An event id of the stream: resumes after it (`<id>:<console sequence>` resumes the console too).' });
 
 export const clusterEvent = z
   .object({
@@ -89,7 +109,7 @@ export const eventStreamQuery = z
     types: streamTypesFilter.optional(),
     type: typesAlias(streamTypesFilter),
     serverId: id.optional(),
-    after: cursor.optional(),
+    after: streamCursor.optional(),
   })
   .strict()
   .superRefine(oneOfTypeAndTypes)

@@ -40,7 +40,10 @@ export const fileEntry = z
     mode: z.number().describe('Permission bits (0–0777, and setuid/setgid/sticky as found)'),
     modifiedAt: z.string(),
     linkTarget: z.string().optional().describe("A symbolic link's target as written (never followed by a listing)"),
-    invalidName: z.boolean().optional().describe('The name on disk is not valid UTF-8 (shown with U+FFFD)'),
+    invalidName: z
+      .boolean()
+      .optional()
+      .describe('The name on disk is not valid UTF-8: `name` shows each byte that is not as `\\xHH`; such an entry can be renamed and deleted by that name'),
     etag: z.string().optional().describe("A regular file's version, for If-Match"),
   })
   .meta({ id: 'FileEntry' });
@@ -48,7 +51,7 @@ export const fileEntry = z
 export const fileListQuery = z
   .object({
     path: dirPath.default(''),
-    after: z.string().max(1024).optional().describe("The previous page's `next`"),
+    after: z.string().max(1024).optional().describe("The previous page's `next` (a cursor)"),
     limit: z.coerce.number().int().min(1).max(10_000).default(1000),
   })
   .strict();
@@ -120,6 +123,26 @@ export const diffQuery = z
   .strict();
 export const fileDiff = z.object({ from: z.string(), to: z.string(), diff: z.string() }).meta({ id: 'FileDiff' });
 export const restoreBody = z.object({ ifMatch: z.string().max(200).optional() }).strict();
+
+const archiveName = (value: string) => /\.(tar\.gz|tgz|zip)$/i.test(value);
+export const compressBody = z
+  .object({
+    paths: z.array(entryPath).min(1, 'name at least one file or directory').max(1000).describe('Files and directories to compress, all in one directory'),
+    archive: newPath.refine(archiveName, 'the archive name must end in .tar.gz, .tgz or .zip').describe('The archive to write (replaced if it exists)'),
+  })
+  .strict();
+export const extractBody = z
+  .object({
+    path: entryPath.refine(archiveName, 'only .tar.gz, .tgz and .zip archives are extracted').describe('The archive'),
+    destination: dirPath.optional().describe("The directory to extract into (made when missing); default the archive's own directory"),
+  })
+  .strict();
+export const pullBody = z
+  .object({
+    url: z.string().max(2048).describe('An http(s) URL, under the same address rules as webhooks'),
+    path: newPath.describe('The file to write (replaced if it exists)'),
+  })
+  .strict();
 
 export const createUploadBody = z
   .object({

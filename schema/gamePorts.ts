@@ -1,7 +1,8 @@
 /**
- * Which named ports a server of each game needs, where they sit relative to its game port, and how the game is
- * queried (docs/servers.md#ports-and-allocations). One function, `portPlanOf`, so that game templates can supply the
- * same answer later; the defaults below are each game's own.
+ * Which named ports a server needs, where they sit relative to its game port, and how the game is queried
+ * (docs/servers.md#ports-and-allocations). The one source of a game's named ports and offsets is its template (a
+ * built-in of catalogue/ or a cluster's): `templatePortPlan`. `portPlanOf` is the plan of a server without one (CUSTOM):
+ * the seed's three ports, and its game type's query.
  */
 import type { GameType } from './games.ts';
 
@@ -33,80 +34,54 @@ export type PortPlan = {
   query: { protocol: QueryProtocol; port: string } | null;
 };
 
-const PLANS: Record<GameType, PortPlan> = {
-  // Server List Ping answers on the game port (TCP); `query` is the GameSpy4 UDP query, rcon 25575 = 25565 + 10.
-  MINECRAFT: {
-    defaultGamePort: 25565,
-    ports: [
-      { name: 'game', protocol: 'TCP', offset: 0 },
-      { name: 'query', protocol: 'UDP', offset: 1 },
-      { name: 'rcon', protocol: 'TCP', offset: 10 },
-    ],
-    query: { protocol: 'MINECRAFT', port: 'game' },
-  },
-  // server.port 28015, rcon.port 28016, server.queryport 28017 (A2S), app.port 28082.
-  RUST: {
-    defaultGamePort: 28015,
-    ports: [
-      { name: 'game', protocol: 'UDP', offset: 0 },
-      { name: 'query', protocol: 'UDP', offset: 2 },
-      { name: 'rcon', protocol: 'TCP', offset: 1 },
-      { name: 'app', protocol: 'TCP', offset: 67 },
-    ],
-    query: { protocol: 'A2S', port: 'query' },
-  },
-  // Port 7777 (and the raw UDP port 7778 = game + 1), QueryPort 27015 (A2S), RCONPort 27020.
-  ARK_SURVIVAL_EVOLVED: {
-    defaultGamePort: 7777,
-    ports: [
-      { name: 'game', protocol: 'UDP', offset: 0 },
-      { name: 'query', protocol: 'UDP', offset: 19238 },
-      { name: 'rcon', protocol: 'TCP', offset: 19243 },
-      { name: 'raw', protocol: 'UDP', offset: 1 },
-    ],
-    query: { protocol: 'A2S', port: 'query' },
-  },
-  // A2S and RCON answer on the game port itself (27015, UDP and TCP); query and rcon are held beside it.
-  CS2: {
-    defaultGamePort: 27015,
-    ports: [
-      { name: 'game', protocol: 'BOTH', offset: 0 },
-      { name: 'query', protocol: 'UDP', offset: 1 },
-      { name: 'rcon', protocol: 'TCP', offset: 5 },
-    ],
-    query: { protocol: 'A2S', port: 'game' },
-  },
-  // 2456 game, 2457 = game + 1 answers A2S; Valheim has no RCON (its port is held for the seed's rconPort).
-  VALHEIM: {
-    defaultGamePort: 2456,
-    ports: [
-      { name: 'game', protocol: 'UDP', offset: 0 },
-      { name: 'query', protocol: 'UDP', offset: 1 },
-      { name: 'rcon', protocol: 'TCP', offset: 2 },
-    ],
-    query: { protocol: 'A2S', port: 'query' },
-  },
-  CUSTOM: {
-    defaultGamePort: 27015,
-    ports: [
-      { name: 'game', protocol: 'BOTH', offset: 0 },
-      { name: 'query', protocol: 'BOTH', offset: 1 },
-      { name: 'rcon', protocol: 'TCP', offset: 2 },
-    ],
-    query: null,
-  },
+/**
+ * What each game type says without a template: where a machine without port ranges starts looking for its game port,
+ * and how the game is queried (the agent's answer when the service sends no query target). Which named ports a game
+ * has, and their offsets, come from its template (catalogue/): the seed's three are placed by SEED_PORT_FALLBACK
+ * only where a template leaves one out or puts it on another of the three.
+ */
+const GAME_DEFAULTS: Record<GameType, Pick<PortPlan, 'defaultGamePort' | 'query'>> = {
+  // Server List Ping answers on the game port (TCP).
+  MINECRAFT: { defaultGamePort: 25565, query: { protocol: 'MINECRAFT', port: 'game' } },
+  RUST: { defaultGamePort: 28015, query: { protocol: 'A2S', port: 'query' } },
+  ARK_SURVIVAL_EVOLVED: { defaultGamePort: 7777, query: { protocol: 'A2S', port: 'query' } },
+  // A2S answers on the game port itself.
+  CS2: { defaultGamePort: 27015, query: { protocol: 'A2S', port: 'game' } },
+  VALHEIM: { defaultGamePort: 2456, query: { protocol: 'A2S', port: 'query' } },
+  CUSTOM: { defaultGamePort: 27015, query: null },
 };
+
+/** The protocol of a seed port no template declares (a CUSTOM server's, or one its template leaves out). */
+const SEED_PORT_FALLBACK: Record<(typeof SEED_PORT_NAMES)[number], PortProtocol> = { game: 'BOTH', query: 'BOTH', rcon: 'TCP' };
+
+/**
+ * The seed's three ports at `offsets` (game 0; a missing one: the lowest offset from +1 that no other port of the
+ * plan takes), followed by `extras`.
+ */
+function seedPorts(declared: Partial<Record<(typeof SEED_PORT_NAMES)[number], NamedPort>>, extras: NamedPort[]): NamedPort[] {
+  const taken = new Set<number>([...Object.values(declared), ...extras].flatMap((port) => (port?.offset === undefined ? [] : [port.offset])));
+  const seeds = SEED_PORT_NAMES.map((name) => {
+    const own = declared[name];
+    if (own?.offset !== undefined) return own;
+    let offset = name === 'game' ? 0 : 1;
+    while (name !== 'game' && taken.has(offset)) offset += 1;
+    taken.add(offset);
+    return { name, protocol: own?.protocol ?? SEED_PORT_FALLBACK[name], offset };
+  });
+  return [...seeds, ...extras];
+}
 
 /**
  * The named ports and query of a server of `gameType`; `queryProtocol` is the server's own choice (CUSTOM servers:
  * A2S on their query port, MINECRAFT or TCP on their game port), overriding the game's.
  */
 export function portPlanOf(gameType: GameType, queryProtocol?: QueryProtocol | null): PortPlan {
-  const plan = PLANS[gameType];
+  const { defaultGamePort, query } = GAME_DEFAULTS[gameType];
+  const plan: PortPlan = { defaultGamePort, ports: seedPorts({}, []), query };
   if (queryProtocol === undefined) return plan;
   if (queryProtocol === null) return { ...plan, query: null };
   // The game's own query port for its own protocol; else A2S on the query port, Server List Ping and TCP on the game port.
-  const port = plan.query?.protocol === queryProtocol ? plan.query.port : queryProtocol === 'A2S' ? 'query' : 'game';
+  const port = query?.protocol === queryProtocol ? query.port : queryProtocol === 'A2S' ? 'query' : 'game';
   return { ...plan, query: { protocol: queryProtocol, port } };
 }
 
@@ -124,34 +99,34 @@ const TEMPLATE_PROTOCOLS = { tcp: 'TCP', udp: 'UDP', 'tcp+udp': 'BOTH' } as cons
  * with neither: any free port), its `query` mapped onto QUERY_PROTOCOLS (A2S and MINECRAFT as they are — Server List
  * Ping needs a TCP port, so the game port when the named one is UDP only —, any other protocol a TCP connect on a
  * TCP port, else not queried; no `query`: not queried). The seed's game, query and rcon ports are always held: where
- * the template leaves one out, or places it on another seed port (an offset of 0, or the same default), the game
- * type's offset stands. The game type's own extra ports stay unless the template declares a port at that offset.
- * `queryProtocol` is the server's own choice, as in portPlanOf.
+ * the template leaves one out, or places it where another of the three already is (CS2's A2S and RCON answer on the
+ * game port), it takes the lowest offset from +1 that no port of the plan takes. `queryProtocol` is the server's own
+ * choice, as in portPlanOf.
  */
 export function templatePortPlan(gameType: GameType, template: TemplatePorts, queryProtocol?: QueryProtocol | null): PortPlan {
-  const base = PLANS[gameType];
   const declaredGame = template.ports.find((port) => port.name === 'game');
-  const defaultGamePort = declaredGame?.default ?? base.defaultGamePort;
+  const defaultGamePort = declaredGame?.default ?? GAME_DEFAULTS[gameType].defaultGamePort;
   const offsetOf = (port: TemplatePorts['ports'][number]) =>
     port.name === 'game' ? 0 : port.offset !== undefined ? port.offset : port.default !== undefined ? port.default - defaultGamePort : undefined;
-  const ports: NamedPort[] = [];
-  const taken = new Set<number>();
+  const isSeed = (name: string) => (SEED_PORT_NAMES as readonly string[]).includes(name);
+  // The seed's three where the template puts them, unless on one of the three already placed.
+  const declared: Partial<Record<(typeof SEED_PORT_NAMES)[number], NamedPort>> = {};
+  const placed = new Set<number>();
   for (const name of SEED_PORT_NAMES) {
-    const own = base.ports.find((port) => port.name === name)!;
-    const declared = template.ports.find((port) => port.name === name);
-    const offset = declared && declared.offset !== undefined && !taken.has(declared.offset) ? declared.offset : own.offset!;
-    const seed = { name, protocol: declared ? TEMPLATE_PROTOCOLS[declared.protocol] : own.protocol, offset: taken.has(offset) ? own.offset! : offset };
-    ports.push(seed);
-    taken.add(seed.offset);
+    const port = template.ports.find((entry) => entry.name === name);
+    if (!port) continue;
+    const offset = offsetOf(port);
+    const free = offset !== undefined && !placed.has(offset);
+    if (free) placed.add(offset);
+    declared[name] = { name, protocol: TEMPLATE_PROTOCOLS[port.protocol], ...(free ? { offset } : {}) };
   }
-  for (const declared of template.ports) {
-    if ((SEED_PORT_NAMES as readonly string[]).includes(declared.name)) continue;
-    const offset = offsetOf(declared);
-    ports.push({ name: declared.name, protocol: TEMPLATE_PROTOCOLS[declared.protocol], ...(offset === undefined ? {} : { offset }) });
-    if (offset !== undefined) taken.add(offset);
-  }
-  for (const extra of base.ports)
-    if (!ports.some((port) => port.name === extra.name) && extra.offset !== undefined && !taken.has(extra.offset)) ports.push(extra);
+  const extras = template.ports
+    .filter((port) => !isSeed(port.name))
+    .map((port): NamedPort => {
+      const offset = offsetOf(port);
+      return { name: port.name, protocol: TEMPLATE_PROTOCOLS[port.protocol], ...(offset === undefined ? {} : { offset }) };
+    });
+  const ports = seedPorts(declared, extras);
 
   const protocolOf = (name: string) => ports.find((port) => port.name === name)?.protocol;
   const tcp = (name: string) => protocolOf(name) !== 'UDP';

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ROLES } from './roles.ts';
 import { enumFilter, id, name, paginationQuery, sortQuery, timestamp } from './http.ts';
+import { denyListProblem } from './filePaths.ts';
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 256;
@@ -121,6 +122,9 @@ export const cluster = z
     description: z.string().nullable(),
     role: role.meta({ description: "The caller's role in this cluster." }),
     counts: z.object({ machines: z.int(), servers: z.int(), members: z.int() }),
+    fileDenyList: z.array(z.string()).meta({
+      description: "The default file deny list (gitignore-style patterns) of the cluster's servers whose template has none (docs/files.md#the-deny-list).",
+    }),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -129,8 +133,17 @@ export type Cluster = z.infer<typeof cluster>;
 
 const description = z.string().trim().max(500, 'must be at most 500 characters').nullable();
 export const createClusterBody = z.object({ name, description: description.optional() }).strict();
+/** A cluster's default file deny list: at most 256 gitignore-style patterns (OWNER and ADMIN change it). */
+const fileDenyList = z
+  .array(z.string().max(512, 'each pattern must be at most 512 characters'))
+  .max(256, 'a deny list holds at most 256 patterns')
+  .superRefine((patterns, ctx) => {
+    const problem = denyListProblem(patterns);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({ description: "Default file deny list for the cluster's servers whose template has none; [] for none." });
 export const updateClusterBody = z
-  .object({ name: name.optional(), description: description.optional() })
+  .object({ name: name.optional(), description: description.optional(), fileDenyList: fileDenyList.optional() })
   .strict()
   .refine((body) => Object.keys(body).length > 0, 'give at least one field to change');
 export const clusterListQuery = z.object({ ...paginationQuery, sort: sortQuery(['name', 'createdAt'], 'createdAt') }).strict();

@@ -20,6 +20,10 @@ export const JOB_TYPES = [
   'UPDATE',
   'BACKUP',
   'RESTORE',
+  'FILE_COMPRESS',
+  'FILE_EXTRACT',
+  'FILE_PULL',
+  'TRANSFER',
 ] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 export const JOB_STATUSES = ['QUEUED', 'DISPATCHED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED'] as const;
@@ -52,6 +56,12 @@ export const job = z
       .object({
         percent: z.number().min(0).max(100).nullable().meta({ description: 'How far it is (0..100), or null when not known.' }),
         message: z.string().nullable(),
+        phase: z
+          .string()
+          .optional()
+          .meta({ description: "A TRANSFER's phase (docs/transfers.md): CHECK_SPACE, STOP, PACK, COPY, SWITCH, START, CLEAN_UP or ROLL_BACK." }),
+        bytesDone: z.number().optional().meta({ description: 'A TRANSFER: bytes copied to the target and acknowledged by it.' }),
+        bytesTotal: z.number().nullable().optional().meta({ description: 'A TRANSFER: bytes to copy (the archive and the backups), once known.' }),
       })
       .nullable()
       .meta({ description: 'While it runs, how far it is, from its agent (installs, updates, backups, restores); null before the first report.' }),

@@ -17,6 +17,8 @@ export const PERMISSIONS = {
   'machines.manage': MANAGERS,
   'servers.manage': MANAGERS,
   'players.moderate': ['OWNER', 'ADMIN', 'MODERATOR'],
+  /** PATCH a server's variables that its template marks `userEditable` (OWNER and ADMIN: every setting, servers.manage). */
+  'servers.variables': ['OWNER', 'ADMIN', 'MODERATOR'],
   'tasks.manage': MANAGERS,
   /** Invite, change roles, remove members. ADMIN only for MODERATOR and VIEWER: see `canManageRole`. */
   'members.manage': MANAGERS,

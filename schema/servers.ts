@@ -96,12 +96,21 @@ export const machine = z
     status: z.enum(MACHINE_STATUSES),
     hostname: z.string().nullable(),
     os: z.string().nullable(),
-    agentVersion: z.string().nullable(),
+    agentVersion: z.string().nullable().meta({ description: 'The version its agent reported when it last connected.' }),
+    upgradeAvailable: z.boolean().meta({
+      description:
+        "Whether its agent is older than the service's agent package (`GET /agent/package.tgz`): `POST /api/v1/clusters/{clusterId}/machines/upgrade` upgrades it.",
+    }),
     cpuCount: z.int().nullable(),
     memoryBytes: z.number().nullable(),
     metrics: machineMetrics.nullable(),
     addresses: z.array(z.string()).meta({ description: 'The addresses its operators gave it (docs/servers.md#ports-and-allocations).' }),
     reportedAddresses: z.array(z.string()).meta({ description: 'The addresses its agent reported (its network interfaces, loopback aside).' }),
+    tools: z
+      .array(z.string())
+      .nullable()
+      .optional()
+      .meta({ description: "The programs its agent found on its PATH (of those templates' installs use); null: not reported yet." }),
     sftp: z
       .object({
         port: z
@@ -119,6 +128,8 @@ export const machine = z
     updatedAt: timestamp,
   })
   .meta({ id: 'Machine' });
+/** A machine as stored: `upgradeAvailable` is the service's to say (its agent package's version). */
+export const machineRow = machine.omit({ upgradeAvailable: true });
 
 export const agentConnect = z.object({
   url: z.string().meta({ description: 'Origin of the agent gateway.' }),
@@ -231,8 +242,16 @@ export const deleteMachineQuery = z.object({ force: booleanQuery.optional() }).s
 // ---- servers
 
 export const serverStats = z
-  .object({ cpuPercent: z.number(), memoryBytes: z.number(), at: timestamp })
-  .meta({ id: 'ServerStats', example: { cpuPercent: 37.5, memoryBytes: 2147483648, at: '2026-11-24T03:00:00.000Z' } });
+  .object({
+    cpuPercent: z.number(),
+    memoryBytes: z.number(),
+    diskBytes: z.number().optional().meta({
+      description:
+        "Bytes the server's directory takes on disk, as last measured by its agent (every 5 minutes by default; absent before the first measurement).",
+    }),
+    at: timestamp,
+  })
+  .meta({ id: 'ServerStats', example: { cpuPercent: 37.5, memoryBytes: 2147483648, diskBytes: 3221225472, at: '2026-11-24T03:00:00.000Z' } });
 
 export const serverQuery = z
   .object({
@@ -304,7 +323,15 @@ export const server = z
     templateId: z.string().nullable().meta({
       description: "Its game template (docs/templates.md): a built-in's id (`rust`) or a cluster template's id; null: none (a CUSTOM server's own command).",
     }),
-    templateVersion: z.int().nullable().meta({ description: 'The version of its template its last start ran (a change applies at its next start).' }),
+    templateVersion: z.int().nullable().meta({
+      description:
+        'The version of its template its running process (or its last run) was started with, as its agent reports it (a change applies at its next start).',
+    }),
+    templateLatestVersion: z
+      .int()
+      .nullable()
+      .optional()
+      .meta({ description: 'The newest version of its template: its next start runs it (above templateVersion: a newer one is available).' }),
     variables: z
       .record(z.string(), z.string())
       .meta({ description: "Its values of the template's variables (secret ones are never shown: see secretVariables)." }),
@@ -389,6 +416,8 @@ const serverFields = {
     .min(8, 'must be at least 8 characters')
     .max(128)
     .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+    // Source games get it in a console config (`rcon_password "…"`), where a `"` would end the value (docs/templates.md).
+    .refine((value) => !value.includes('"'), 'must not hold " (a game config file could not quote it)')
     .optional(),
 };
 

@@ -1,7 +1,7 @@
 /**
  * A game template (docs/templates.md): one game described as data — its variables, start command, ready signal, stop,
  * console and player commands, join/leave lines, install and update steps, config-file patches, file rules, ports,
- * query protocol and where each fact came from. The built-in catalogue (catalogue/*.json), cluster templates and
+ * query protocol and where each fact came from. The built-in catalogue (orchestrator/templates/catalogue/*.json), cluster templates and
  * imported eggs all validate against `templateDocument`; the service resolves one into the spec the agent runs.
  *
  * Compatibility: documents stored today must keep validating; this schema only ever gains optional fields.
@@ -11,8 +11,9 @@ import { GAME_TYPES } from './games.ts';
 import { linearPatternProblem, linearRegExp } from './linearRegExp.ts';
 import { isStorableText } from './storable.ts';
 import { STOP_SIGNALS } from './serverBehaviour.ts';
+import { splitCommandLine } from './commandLine.ts';
 
-/** A template's id: a slug, also its file name in catalogue/ (`minecraft-vanilla`). */
+/** A template's id: a slug, also its file name in orchestrator/templates/catalogue/ (`minecraft-vanilla`). */
 export const TEMPLATE_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 /** A variable's name, as written in `{{NAME}}`: upper case, digits and underscores. */
 export const VARIABLE_NAME_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
@@ -44,7 +45,7 @@ export const TEMPLATE_CONSOLE_MODES = ['STDIN', 'RCON', 'NONE'] as const;
 export const PORT_PROTOCOLS = ['tcp', 'udp', 'tcp+udp'] as const;
 /** Query protocols a template may name (the allocations and query work reads `query.protocol`). */
 export const QUERY_PROTOCOLS = ['A2S', 'MINECRAFT', 'MINECRAFT_BEDROCK', 'GAMESPY1', 'GAMESPY2', 'GAMESPY3', 'EOS', 'TERRARIA', 'FACTORIO', 'RCON'] as const;
-export const CONFIG_FORMATS = ['properties', 'ini', 'json', 'yaml', 'xml', 'replace'] as const;
+export const CONFIG_FORMATS = ['properties', 'ini', 'json', 'yaml', 'xml', 'cfg', 'replace'] as const;
 export const INSTALL_STEP_TYPES = ['download', 'steamcmd', 'minecraftManifest', 'unpack', 'script'] as const;
 export const PLATFORMS = ['linux', 'windows'] as const;
 
@@ -242,6 +243,28 @@ export type TemplateSamples = z.infer<typeof templateSamples>;
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/i, 'must be 64 hexadecimal digits');
 const sha1 = z.string().regex(/^[0-9a-f]{40}$/i, 'must be 40 hexadecimal digits');
 
+/**
+ * What a SteamCMD branch or beta password may be: they go into SteamCMD's own commands (its script), where a space
+ * then `quit`, or a line break, would run commands of its own. Checked here, when a variable's value is set, and by the agent.
+ */
+export const STEAM_ARGUMENT_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+const steamArgument = z
+  .string()
+  .max(64)
+  .refine(
+    (value) => STEAM_ARGUMENT_PATTERN.test(value) || /^\{\{[A-Z][A-Z0-9_]{0,63}\}\}$/.test(value),
+    'must be letters, digits, ., _ and - (at most 64), or one {{VARIABLE}}',
+  );
+
+/** The variables a template's SteamCMD steps put into a branch or beta password (their values must be safe). */
+export function steamArgumentVariables(template: Pick<TemplateDocument, 'install' | 'update'>): Set<string> {
+  const names = new Set<string>();
+  for (const steps of [template.install?.steps, template.update?.steps])
+    for (const step of steps ?? [])
+      if (step.type === 'steamcmd') for (const value of [step.branch, step.betaPassword]) for (const name of placeholdersIn(value ?? '')) names.add(name);
+  return names;
+}
+
 export const installStep = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('download'),
@@ -254,8 +277,8 @@ export const installStep = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('steamcmd'),
     appId: z.int().min(1).max(99_999_999),
-    branch: oneLine(64).optional(),
-    betaPassword: oneLine(256).optional().meta({ description: 'Usually a secret variable: `{{BETA_PASSWORD}}`.' }),
+    branch: steamArgument.optional().meta({ description: 'A beta branch: letters, digits, `.`, `_`, `-` (at most 64), or one `{{VARIABLE}}`.' }),
+    betaPassword: steamArgument.optional().meta({ description: 'Usually a secret variable: `{{BETA_PASSWORD}}`; the same characters as a branch.' }),
     validate: z.boolean().default(false),
     platform: z.enum(PLATFORMS).optional().meta({ description: 'Force the download of this platform’s build (`+@sSteamCmdForcePlatformType`).' }),
   }),
@@ -297,7 +320,10 @@ export const configFile = z
   .strictObject({
     path: relativePath,
     format: z.enum(CONFIG_FORMATS),
-    /** properties/ini/json/yaml/xml: key → value (ini `section.key`; json/yaml dotted paths; xml `a/b/c` or `a/b/@attr`). */
+    /**
+     * properties/ini/json/yaml/xml/cfg: key → value (ini `section.key`; json/yaml dotted paths; xml `a/b/c` or
+     * `a/b/@attr`; cfg a Source console variable, written `name "value"`).
+     */
     set: z
       .record(
         z
@@ -328,6 +354,10 @@ export const templateFiles = z.strictObject({
   deny: z.array(nonEmptyLine(512)).max(256).default([]).meta({ description: 'gitignore-style patterns members may not read or write.' }),
   wipe: z.array(relativePath).max(256).default([]).meta({ description: 'Paths (globs with `*`) a WIPE removes.' }),
   backupSkip: z.array(nonEmptyLine(512)).max(256).default([]).meta({ description: 'gitignore-style patterns a backup leaves out.' }),
+  adminOnly: z.array(nonEmptyLine(512)).max(256).default([]).meta({
+    description:
+      "gitignore-style patterns of files that hold the server's RCON password: only members with the RCON permission (OWNER, ADMIN) may read or write them; for the others they are denied.",
+  }),
 });
 
 export const templatePort = z
@@ -376,7 +406,7 @@ export const templateDocument = z
     install: templateInstall.optional(),
     update: templateInstall.optional().meta({ description: 'Absent: the install steps again (each is a no-op when current).' }),
     configFiles: z.array(configFile).max(32).default([]),
-    files: templateFiles.default({ deny: [], wipe: [], backupSkip: [] }),
+    files: templateFiles.default({ deny: [], wipe: [], backupSkip: [], adminOnly: [] }),
     ports: z.array(templatePort).min(1).max(16),
     query: templateQuery.optional(),
     sources: z.array(templateSource).max(64).default([]),
@@ -396,6 +426,31 @@ export type TemplateInput = z.input<typeof templateDocument>;
 export function placeholdersIn(text: string): string[] {
   return [...text.matchAll(PLACEHOLDER)].map((match) => match[1]!);
 }
+
+/** Programs that run the word after `-c` (or `-e`) as code. */
+const SCRIPT_RUNNERS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ash', 'busybox', 'python', 'python3', 'perl', 'ruby', 'node', 'php', 'lua']);
+
+/** Where a command line's inline script is (the word after `-c`/`-e` of a shell or interpreter); undefined when none. */
+export function inlineScriptIndex(words: string[]): number | undefined {
+  let at = 0;
+  // Through `env`/`exec`/`nice` and the like to the program itself.
+  while (at < words.length && /^(env|exec|nice|nohup|stdbuf|setsid|taskset)$/.test(programName(words[at]!))) {
+    at++;
+    while (at < words.length && (words[at]!.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[at]!) || /^\d+$/.test(words[at]!))) at++;
+  }
+  if (at >= words.length || !SCRIPT_RUNNERS.has(programName(words[at]!).replace(/[\d.]+$/, '') || programName(words[at]!))) return undefined;
+  for (let index = at + 1; index < words.length; index++) {
+    const word = words[index]!;
+    if (!word.startsWith('-')) {
+      if (programName(words[at]!) === 'busybox' && index === at + 1) continue;
+      return undefined;
+    }
+    if (/^-[a-zA-Z]*[ce]$/.test(word) && index + 1 < words.length) return index + 1;
+  }
+  return undefined;
+}
+
+const programName = (word: string) => word.slice(word.lastIndexOf('/') + 1);
 
 /** `{{PORT_<NAME>}}` for a port name. */
 export const portPlaceholder = (name: string) => `PORT_${name.toUpperCase().replaceAll('-', '_')}`;
@@ -432,6 +487,30 @@ export function templateIssues(template: Omit<TemplateDocument, never>): Issue[]
       if (!known.has(name) && !extra.includes(name)) issues.push({ path, message: `unknown placeholder {{${name}}} (not a variable, port or built-in)` });
   };
   check(template.start.command, ['start', 'command']);
+  try {
+    const words = splitCommandLine(template.start.command);
+    const script = inlineScriptIndex(words);
+    if (script !== undefined && placeholdersIn(words[script]!).length > 0)
+      issues.push({
+        path: ['start', 'command'],
+        message: `no {{placeholder}} inside the script after ${words[script - 1]}: a value would become code; pass it in start.env and read it as "$NAME"`,
+      });
+  } catch (error) {
+    issues.push({ path: ['start', 'command'], message: (error as Error).message.replace('in startCommand', '') });
+  }
+  // A process's arguments are readable by every account of the machine (/proc/<pid>/cmdline): secrets go by environment.
+  const secrets = new Set(template.variables.filter((variable) => variable.secret).map((variable) => variable.name));
+  const noSecret = (text: string | undefined, path: Issue['path'], where: string) => {
+    for (const name of placeholdersIn(text ?? ''))
+      if (secrets.has(name))
+        issues.push({ path, message: `{{${name}}} is secret and ${where} is readable by the machine's other accounts: pass it in start.env` });
+  };
+  noSecret(template.start.command, ['start', 'command'], 'the command line');
+  for (const kind of ['install', 'update'] as const)
+    template[kind]?.steps.forEach((step, index) => {
+      if (step.type === 'download') noSecret(step.url, [kind, 'steps', index, 'url'], 'a download URL');
+      if (step.type === 'steamcmd') noSecret(step.branch, [kind, 'steps', index, 'branch'], "SteamCMD's command line");
+    });
   for (const [key, value] of Object.entries(template.start.env ?? {})) check(value, ['start', 'env', key]);
   if (template.stop.mode === 'COMMAND') check(template.stop.command, ['stop', 'command']);
   for (const [name, command] of Object.entries(template.console.commands))
@@ -443,6 +522,9 @@ export function templateIssues(template: Omit<TemplateDocument, never>): Issue[]
       if (step.type === 'script') for (const [key, value] of Object.entries(step.env ?? {})) check(value, [kind, 'steps', index, 'env', key]);
     });
   template.configFiles.forEach((file, index) => {
+    // A path is filled by the service before the agent sees it: only the server's id, which cannot lead outside.
+    if (placeholdersIn(file.path).some((name) => name !== 'SERVER_ID'))
+      issues.push({ path: ['configFiles', index, 'path'], message: 'a config file path takes no placeholder but {{SERVER_ID}}' });
     for (const [key, value] of Object.entries(file.set ?? {})) check(value, ['configFiles', index, 'set', key]);
     file.replace?.forEach((entry, at) => check(entry.replace, ['configFiles', index, 'replace', at, 'replace']));
     check(file.when, ['configFiles', index, 'when']);
@@ -554,6 +636,15 @@ export const resolvedTemplate = z.object({
     }),
   ),
   wipe: z.array(z.string()),
+  /** gitignore-style patterns a backup leaves out (`files.backupSkip`). */
+  backupSkip: z.array(z.string()).optional(),
+  /** Where the process starts, relative to the server's directory (absent: the directory itself). */
+  workingDirectory: z.string().optional(),
+  /**
+   * The values the server stores as secrets, and those of the template's secret variables (the server's, else the
+   * defaults): the agent hides them from what an install says.
+   */
+  secrets: z.array(z.string()).optional(),
   install: z.object({ steps: z.array(installStep), tools: z.array(z.string()).optional() }).optional(),
   update: z.object({ steps: z.array(installStep), tools: z.array(z.string()).optional() }).optional(),
 });

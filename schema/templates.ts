@@ -25,7 +25,11 @@ export const templateSummary = z.object(summaryFields).meta({ id: 'TemplateSumma
 export const templateRecord = z
   .object({
     ...summaryFields,
-    document: z.record(z.string(), z.unknown()).meta({ description: 'The whole template (docs/templates.md).' }),
+    document: z.record(z.string(), z.unknown()).meta({ description: 'The whole template (docs/templates.md); secret variables without their `default`.' }),
+    secretDefaults: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'The secret variables that have a default: never returned; a PATCH that leaves out their `default` keeps it.' }),
   })
   .meta({ id: 'Template' });
 

@@ -29,6 +29,25 @@ export const DEFINITIONS_DIR = new URL('./functions/', import.meta.url);
  */
 export const DEFINITIONS_BASELINE = 25;
 
+/**
+ * How long one statement of a migration waits for a table lock (`lock_timeout`) before the attempt gives up, and how
+ * many attempts are made, a pause between them. A migration's `ALTER TABLE` that waits behind a long transaction would
+ * otherwise queue every later query of that table behind its own lock request (Postgres grants locks in order), for as
+ * long as that transaction lasts: with the time-out the traffic waits at most this long, the attempt is rolled back
+ * (nothing of it stays) and tried again. docs/upgrades.md#lock-time-outs.
+ */
+export const MIGRATION_LOCK_TIMEOUT_MS = 5_000;
+export const MIGRATION_ATTEMPTS = 10;
+const MIGRATION_RETRY_PAUSE_MS = 1_000;
+
+/** Postgres's `lock_not_available`: a lock waited for longer than `lock_timeout`. */
+const LOCK_NOT_AVAILABLE = '55P03';
+/**
+ * Postgres's `deadlock_detected`: the migration's locks and the traffic's, taken in other orders, waited on each other
+ * and Postgres ended the migration's transaction (the rolling upgrade test met it under traffic). Tried again too.
+ */
+const DEADLOCK_DETECTED = '40P01';
+
 /** Arbitrary constant naming our advisory lock ("gsm-migrate" in ASCII, truncated to fit a bigint). */
 const MIGRATION_LOCK_KEY = 0x67736d2d6d6967n;
 
@@ -153,7 +172,22 @@ export type MigrateOptions = {
   /** Other folders than `sql/migrations/` and `sql/functions/` (tests of the runner's own checks). */
   migrationsDir?: URL;
   definitionsDir?: URL;
+  /** `lock_timeout` of each attempt (default MIGRATION_LOCK_TIMEOUT_MS, or MIGRATION_LOCK_TIMEOUT_MS in the environment). */
+  lockTimeoutMs?: number;
+  /** Attempts before a migration that keeps waiting for a lock fails (default MIGRATION_ATTEMPTS). */
+  attempts?: number;
+  /** The pause between attempts (default 1 s). */
+  retryPauseMs?: number;
 };
+
+/** A whole number of milliseconds from the environment, or the default. */
+function fromEnv(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number of milliseconds (0: no time-out), not ${JSON.stringify(text)}`);
+  return value;
+}
 
 export type MigrateResult = {
   /** The migration files applied by this run. */
@@ -193,12 +227,24 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
         set_by_version text NOT NULL,
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
-    const { rows } = await client.query<{ id: number }>('SELECT id FROM schema_migrations');
+    const { rows } = await client.query<{ id: number; name: string }>('SELECT id, name FROM schema_migrations');
     // A database a newer release contracted past what this build knows: refuse before touching anything.
     const latestKnown = known.at(-1)?.id ?? 0;
     const compat = await readSchemaCompat(client);
     if (compat && compat.compatibleDownTo > latestKnown) {
       throw new SchemaTooNewError(latestKnown, compat, Math.max(0, ...rows.map((row) => row.id)));
+    }
+    // A number the database applied under another name (a development branch's migration, renumbered since): this
+    // build's migration of that number was never applied, and the database's may not be this build's. Refused.
+    for (const row of rows) {
+      const migration = known.find((each) => each.id === row.id);
+      if (migration && migration.name !== row.name) {
+        throw new Error(
+          `The database applied migration ${migrationNumber(row.id)} as "${row.name}", but this build's ${migrationNumber(row.id)} is ` +
+            `${migration.file}: it was migrated by a build whose migrations are numbered differently (a development branch). Nothing was ` +
+            `applied; migrate a copy made before that build ran, or reconcile schema_migrations by hand (docs/upgrades.md)`,
+        );
+      }
     }
     const done = new Set(rows.map((row) => row.id));
     // A database migrated by a newer build is ahead of these definitions: putting back older ones would undo its.
@@ -216,8 +262,12 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
     // triggers went with the old one) or dropped a function to change its signature.
     const changed = ahead ? [] : definitions.filter((definition) => pending.length > 0 || recorded.get(definition.name) !== definition.checksum);
     const forgotten = ahead || !complete ? [] : [...recorded.keys()].filter((name) => !definitions.some((definition) => definition.name === name));
-    if (pending.length > 0 || changed.length > 0 || forgotten.length > 0) {
+    const lockTimeoutMs = options.lockTimeoutMs ?? fromEnv('MIGRATION_LOCK_TIMEOUT_MS', MIGRATION_LOCK_TIMEOUT_MS);
+    const attempts = options.attempts ?? MIGRATION_ATTEMPTS;
+    for (let attempt = 1; pending.length > 0 || changed.length > 0 || forgotten.length > 0; attempt++) {
       await client.query('BEGIN');
+      // Only this transaction's statements: the advisory lock above waits as long as it must.
+      await client.query(`SET LOCAL lock_timeout = ${lockTimeoutMs}`);
       let current = '';
       try {
         for (const migration of pending) {
@@ -249,12 +299,25 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');
-        throw new Error(`${current} failed: ${(error as Error).message}`, { cause: error });
+        const code = (error as { code?: string }).code;
+        if ((code === LOCK_NOT_AVAILABLE || code === DEADLOCK_DETECTED) && attempt < attempts) {
+          options.logger?.warn(
+            { attempt, attempts, lockTimeoutMs, step: current },
+            code === DEADLOCK_DETECTED
+              ? `${current} deadlocked with the traffic: rolled back, trying again`
+              : `${current} waited ${lockTimeoutMs} ms for a lock (a long transaction holds the table): rolled back, trying again`,
+          );
+          await new Promise((resolve) => setTimeout(resolve, options.retryPauseMs ?? MIGRATION_RETRY_PAUSE_MS));
+          continue;
+        }
+        const waited = (error as { code?: string }).code === LOCK_NOT_AVAILABLE ? ` (${attempts} attempts, each waiting ${lockTimeoutMs} ms for a lock)` : '';
+        throw new Error(`${current} failed${waited}: ${(error as Error).message}`, { cause: error });
       }
       result.applied = pending.map((migration) => migration.file);
       result.defined = changed.map((definition) => definition.file);
       for (const file of result.applied) options.logger?.info({ migration: file }, 'migration applied');
       for (const file of result.defined) options.logger?.info({ definition: file }, 'definition applied');
+      break;
     }
     if (!options.skipWorkerSchema) await installWorkerSchema(databaseUrl, options.logger);
   } finally {

@@ -24,6 +24,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { removeTree } from '../servers/accounts.ts';
 import { trackAccountWork } from '../runtime/processRuntime.ts';
+import { SkippedPaths } from './backupSkip.ts';
 
 export type ArchiveAccount = { uid: number; gid: number } | undefined;
 export type ArchiveErrorCode = 'DISK_FULL' | 'ARCHIVE_FAILED' | 'CHECKSUM_MISMATCH' | 'RESTORE_FAILED' | 'CANCELLED';
@@ -61,9 +62,9 @@ function tally() {
   return { stream, digest: () => ({ sha256: hash.digest('hex'), bytes }) };
 }
 
-/** Runs tar as `account`; its stdio, its stderr's tail, and its end. */
-function tar(args: string[], account: ArchiveAccount, io: { input?: boolean | number; signal?: AbortSignal }) {
-  const child = spawn('tar', args, {
+/** Runs `command` (tar, find) as `account`; its stdio, its stderr's tail, and its end. */
+function asAccount(command: 'tar' | 'find', args: string[], account: ArchiveAccount, io: { input?: boolean | number; signal?: AbortSignal }) {
+  const child = spawn(command, args, {
     stdio: [typeof io.input === 'number' ? io.input : io.input ? 'pipe' : 'ignore', io.input !== undefined ? 'ignore' : 'pipe', 'pipe'],
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
     ...(account ? { uid: account.uid, gid: account.gid } : {}),
@@ -76,9 +77,39 @@ function tar(args: string[], account: ArchiveAccount, io: { input?: boolean | nu
     child.on('error', (error) => resolve({ code: null, error }));
     child.on('close', (code) => resolve({ code }));
   }).finally(() => io.signal?.removeEventListener('abort', onAbort));
-  // A crash of the game must not kill this tar with the rest of the account's processes (processRuntime.ts).
+  // A crash of the game must not kill this tar (or find) with the rest of the account's processes (processRuntime.ts).
   if (account) trackAccountWork(account.uid, ended);
   return { child, ended, stderr: () => stderr.trim() };
+}
+
+/**
+ * The paths under `dir` that `patterns` skip (backupSkip.ts), listed by `find` **as the server's account** (root never
+ * walks a server's tree by path): links are not followed, names are NUL-separated (a newline is a name's own), a
+ * directory comes before its content. An unreadable directory is passed over (tar says what it cannot read).
+ */
+async function skippedPaths(dir: string, patterns: readonly string[], account: ArchiveAccount, signal?: AbortSignal): Promise<string[]> {
+  const skipped = new SkippedPaths(patterns);
+  if (skipped.empty) return [];
+  const run = asAccount('find', ['-P', dir, '-mindepth', '1', '-printf', '%y%P\\0'], account, { signal });
+  let rest: Buffer = Buffer.alloc(0);
+  run.child.stdout!.on('data', (chunk: Buffer) => {
+    let data: Buffer = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
+    for (let end = data.indexOf(0); end !== -1; end = data.indexOf(0)) {
+      // `%y`: one letter of the entry's type (`d` a directory), then `%P`: its path relative to `dir`.
+      skipped.add(data.subarray(1, end).toString('utf8'), data[0] === 0x64);
+      data = data.subarray(end + 1);
+    }
+    rest = data;
+  });
+  const ended = await run.ended;
+  if (signal?.aborted) throw new ArchiveError('CANCELLED', 'the backup was cancelled');
+  // 1: some directory could not be read; its content goes unlisted, as tar will say.
+  if (ended.error || (ended.code !== 0 && ended.code !== 1))
+    throw new ArchiveError(
+      'ARCHIVE_FAILED',
+      `the files to leave out could not be listed: ${ended.error?.message ?? (lastLine(run.stderr()) || `find exit ${ended.code}`)}`,
+    );
+  return skipped.paths;
 }
 
 /** tar's first complaint (its last line only says it failed "due to previous errors"). */
@@ -95,22 +126,29 @@ export async function writeArchive(options: {
   account: ArchiveAccount;
   signal?: AbortSignal;
   exclude?: string[];
+  /** gzip's level (default GZIP_LEVEL): a transfer, which only moves the archive, takes the fastest. */
+  level?: number;
+  /** gitignore-style patterns of what to leave out (the template's `files.backupSkip`, backupSkip.ts). */
+  skip?: readonly string[];
 }): Promise<{ sizeBytes: number; sha256: string }> {
   const partial = `${options.destFile}.partial`;
   // --ignore-failed-read: a file the game deletes while it is read is skipped, not fatal (a live archive).
   const args = ['--create', '--file=-', '--format=posix', `--directory=${options.dir}`, '--ignore-failed-read', '--warning=no-file-changed'];
   for (const path of options.exclude ?? []) args.push(`--exclude=./${path}`);
+  // The skipped paths as exact names (a `*` or `[` in a file's name is not a pattern to tar).
+  const skipped = await skippedPaths(options.dir, options.skip ?? [], options.account, options.signal);
+  if (skipped.length > 0) args.push('--anchored', '--no-wildcards', ...skipped.map((path) => `--exclude=./${path}`));
   args.push('.');
   const counted = tally();
-  let run: ReturnType<typeof tar> | undefined;
+  let run: ReturnType<typeof asAccount> | undefined;
   try {
     // O_NOFOLLOW: the name is the agent's own, never a link someone prepared.
     const file = await open(partial, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
     const out = file.createWriteStream({ highWaterMark: CHUNK });
     // Its output is piped in the same tick it is spawned: Node discards what a child printed if nobody read it by the
     // time it exited (a small directory is archived that fast).
-    run = tar(args, options.account, { signal: options.signal });
-    const written = pipeline(run.child.stdout!, createGzip({ level: GZIP_LEVEL, chunkSize: CHUNK }), counted.stream, out);
+    run = asAccount('tar', args, options.account, { signal: options.signal });
+    const written = pipeline(run.child.stdout!, createGzip({ level: options.level ?? GZIP_LEVEL, chunkSize: CHUNK }), counted.stream, out);
     const [ended] = await Promise.all([run.ended, written]);
     if (options.signal?.aborted) throw new ArchiveError('CANCELLED', 'the backup was cancelled');
     if (ended.error) throw new ArchiveError('ARCHIVE_FAILED', `tar could not run: ${ended.error.message}`);
@@ -155,12 +193,12 @@ export async function restoreArchive(options: {
     const args = ['--extract', '--gzip', '--file=-', `--directory=${fresh}`, '--no-same-owner', '--delay-directory-restore'];
     const fromFile = 'file' in options.source ? options.source.file : undefined;
     let read: { sha256: string; error?: unknown; extractError?: unknown };
-    let run: ReturnType<typeof tar>;
+    let run: ReturnType<typeof asAccount>;
     if (fromFile) {
       // tar reads the agent's file through the descriptor it is given (the server's account could not open it), and
       // the agent hashes the same file beside it: no copy through the agent, the two run in parallel.
       archiveFile = await open(fromFile, constants.O_RDONLY | constants.O_NOFOLLOW);
-      run = tar(args, options.account, { input: archiveFile.fd, signal: options.signal });
+      run = asAccount('tar', args, options.account, { input: archiveFile.fd, signal: options.signal });
       const counted = tally();
       let error: unknown;
       await pipeline(createReadStream(fromFile, { highWaterMark: CHUNK }), counted.stream, new Writable({ write: (_chunk, _encoding, done) => done() })).catch(
@@ -169,7 +207,7 @@ export async function restoreArchive(options: {
       await run.ended;
       read = { sha256: counted.digest().sha256, error };
     } else {
-      run = tar(args, options.account, { input: true, signal: options.signal });
+      run = asAccount('tar', args, options.account, { input: true, signal: options.signal });
       read = await feed(options.source as Readable, run);
     }
     const ended = await run.ended;
@@ -216,7 +254,7 @@ export async function restoreArchive(options: {
  * Feeds a stream to tar's standard input through the checksum. The whole source is hashed even when tar gives up early
  * (a damaged archive is then told as such): past a failure of tar's, what is left is only hashed.
  */
-async function feed(source: Readable, run: ReturnType<typeof tar>): Promise<{ sha256: string; error?: unknown; extractError?: unknown }> {
+async function feed(source: Readable, run: ReturnType<typeof asAccount>): Promise<{ sha256: string; error?: unknown; extractError?: unknown }> {
   const counted = tally();
   const input = run.child.stdin!;
   let extractError: unknown;

@@ -109,7 +109,13 @@ export async function runBackupJob(
       params.requireConsistent === true,
       options.flushTimeoutMs ?? FLUSH_TIMEOUT_MS,
       async (inconsistency) => ({
-        archived: await writeArchive({ dir: supervisor.dir, destFile: file, account: options.account, signal: options.signal }),
+        archived: await writeArchive({
+          dir: supervisor.dir,
+          destFile: file,
+          account: options.account,
+          signal: options.signal,
+          skip: supervisor.config.template?.backupSkip ?? [],
+        }),
         inconsistency,
       }),
     );

@@ -50,9 +50,14 @@ export type FileHelperOptions = {
 
 const READ_CHUNK = 256 * 1024;
 
+/** How far a compress or extract is: bytes done, of `total` when known. */
+export type ArchiveProgress = (done: number, total: number | null, message: string) => void;
+export type LongCall = { progress?: ArchiveProgress; signal?: AbortSignal };
+
 export class FileHelper extends EventEmitter {
   readonly #child: ChildProcessByStdio<Writable, Readable, Readable>;
   readonly #pending = new Map<number, Pending>();
+  readonly #progress = new Map<number, ArchiveProgress>();
   #nextId = 1;
   #gone: FileOpError | undefined;
   #stderr = '';
@@ -94,6 +99,12 @@ export class FileHelper extends EventEmitter {
           return;
         }
         for (const frame of frames) {
+          if (frame.id === 0 && ready) {
+            // A long operation's progress.
+            const note = frame.json.progress as { request: number; done: number; total: number | null; message: string } | undefined;
+            if (note) this.#progress.get(note.request)?.(note.done, note.total, note.message);
+            continue;
+          }
           if (frame.id === 0) {
             ready = true;
             this.uid = typeof frame.json.uid === 'number' ? frame.json.uid : null;
@@ -125,18 +136,29 @@ export class FileHelper extends EventEmitter {
     this.#pending.clear();
   }
 
+  /** How many requests are waiting for their answer (a long extract among them): a helper so busy is not idle. */
+  get busy(): number {
+    return this.#pending.size;
+  }
+
   /** Whether the helper still serves. */
   get alive(): boolean {
     return this.#gone === undefined;
   }
 
-  async #call(json: Record<string, unknown>, data?: Buffer): Promise<{ json: Record<string, unknown>; data?: Buffer }> {
+  async #call(json: Record<string, unknown>, data?: Buffer, long?: LongCall): Promise<{ json: Record<string, unknown>; data?: Buffer }> {
     if (this.#gone) throw this.#gone;
     const id = this.#nextId++;
     if (this.#nextId > 0xfffffff0) this.#nextId = 1;
+    if (long?.progress) this.#progress.set(id, long.progress);
+    const onAbort = () => void this.#call({ op: 'cancel', request: id }).catch(() => undefined);
+    long?.signal?.addEventListener('abort', onAbort, { once: true });
     const answer = await new Promise<{ json: Record<string, unknown>; data?: Buffer }>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       this.#child.stdin.write(encodeFrame(id, json, data));
+    }).finally(() => {
+      this.#progress.delete(id);
+      long?.signal?.removeEventListener('abort', onAbort);
     });
     const error = answer.json.error as { code: FileErrorCode; message: string; details?: Record<string, unknown> } | undefined;
     if (error) throw new FileOpError(error.code, error.message, error.details);
@@ -200,12 +222,28 @@ export class FileHelper extends EventEmitter {
   async chmod(path: string, mode: number): Promise<FileInfo> {
     return (await this.#call({ op: 'chmod', path, mode })).json.info as FileInfo;
   }
+  /** Compresses files or directories of one directory into a .tar.gz, .tgz or .zip (docs/files.md#archives-and-pulls). */
+  async compress(sources: readonly string[], archive: string, long: LongCall = {}): Promise<Record<string, unknown>> {
+    return (await this.#call({ op: 'compress', sources, archive }, undefined, long)).json.result as Record<string, unknown>;
+  }
+  /** Extracts an archive into a directory, after checking all of it (links, names, limits, free space), through a staging directory. */
+  async extract(archive: string, destination: string, limits: { maxBytes: number; maxEntries: number }, long: LongCall = {}): Promise<Record<string, unknown>> {
+    return (await this.#call({ op: 'extract', archive, destination, ...limits }, undefined, long)).json.result as Record<string, unknown>;
+  }
   async search(options: SearchOptions): Promise<SearchResult> {
     return (await this.#call({ op: 'search', options })).json.result as SearchResult;
   }
   /** Bytes used below `path` (`partial` when the walk took longer than `timeoutMs`). */
   async usage(path = '', timeoutMs?: number): Promise<{ bytes: number; files: number; partial: boolean }> {
     return (await this.#call({ op: 'usage', path, ...(timeoutMs ? { timeoutMs } : {}) })).json as never;
+  }
+  /**
+   * Replaces the deny list (the template's or the cluster's default changed): operations asked for after this are
+   * checked against the new list; those under way (an extract, a copy) finish under the one they started with, and
+   * files already open stay open.
+   */
+  async setDenyList(patterns: readonly string[]): Promise<void> {
+    await this.#call({ op: 'deny', patterns });
   }
   /** Free and total bytes of the server directory's file system. */
   async space(): Promise<{ free: number; total: number }> {

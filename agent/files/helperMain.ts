@@ -6,6 +6,7 @@
  */
 import { encodeFrame, FileOpError, FrameReader, type Frame } from './protocol.ts';
 import { ServerFiles } from './operations.ts';
+import { compress, extract } from './archives.ts';
 
 type Args = Record<string, unknown>;
 const str = (args: Args, key: string): string => {
@@ -20,7 +21,15 @@ const num = (args: Args, key: string): number => {
 };
 const opt = <T>(args: Args, key: string): T | undefined => (args[key] === undefined || args[key] === null ? undefined : (args[key] as T));
 
-async function dispatch(files: ServerFiles, frame: Frame): Promise<{ json: Record<string, unknown>; data?: Buffer }> {
+/** How long a helper whose input ended waits for the operations under way to clean up (FileHelper.stop kills it after 5 s). */
+const ENDING_MS = 4_000;
+
+/** The long operations under way (compress, extract), by request id: a `cancel` aborts one. */
+const underway = new Map<number, AbortController>();
+
+type Progress = (done: number, total: number | null, message: string) => void;
+
+async function dispatch(files: ServerFiles, frame: Frame, progress: Progress): Promise<{ json: Record<string, unknown>; data?: Buffer }> {
   const args = frame.json;
   switch (args.op) {
     case 'stat':
@@ -60,6 +69,30 @@ async function dispatch(files: ServerFiles, frame: Frame): Promise<{ json: Recor
       return { json: await files.usage(opt<string>(args, 'path') ?? '', opt<number>(args, 'timeoutMs')) };
     case 'space':
       return { json: await files.space() };
+    case 'compress':
+    case 'extract': {
+      const controller = new AbortController();
+      underway.set(frame.id, controller);
+      try {
+        const options = { signal: controller.signal, progress };
+        if (args.op === 'compress') {
+          const sources = args.sources;
+          if (!Array.isArray(sources) || !sources.every((source) => typeof source === 'string'))
+            throw new FileOpError('INVALID', 'sources must be a list of paths');
+          return { json: { result: await compress(files, sources as string[], str(args, 'archive'), options) } };
+        }
+        const limits = { maxBytes: num(args, 'maxBytes'), maxEntries: num(args, 'maxEntries') };
+        return { json: { result: await extract(files, str(args, 'archive'), str(args, 'destination'), limits, options) } };
+      } finally {
+        underway.delete(frame.id);
+      }
+    }
+    case 'cancel':
+      underway.get(num(args, 'request'))?.abort();
+      return { json: {} };
+    case 'deny':
+      files.setDenyList(denyPatterns(args.patterns));
+      return { json: {} };
     case 'ping':
       return { json: { uid: process.getuid?.() ?? null, gid: process.getgid?.() ?? null } };
     default:
@@ -67,19 +100,31 @@ async function dispatch(files: ServerFiles, frame: Frame): Promise<{ json: Recor
   }
 }
 
+function denyPatterns(value: unknown): string[] {
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw new FileOpError('INVALID', 'the deny list must be a list of strings');
+  return value as string[];
+}
+
 /** Serves the operations on `root` with the deny list `denyJson` over standard input and output. */
 export async function runFileHelper(root: string, denyJson: string): Promise<void> {
-  const deny = JSON.parse(denyJson) as unknown;
-  if (!Array.isArray(deny) || !deny.every((item) => typeof item === 'string')) throw new Error('the deny list must be a JSON array of strings');
+  const deny = denyPatterns(JSON.parse(denyJson));
   process.umask(0o022);
   const files = await ServerFiles.open(root, deny);
   const reader = new FrameReader();
   const send = (id: number, json: unknown, data?: Buffer) => process.stdout.write(encodeFrame(id, json, data));
   send(0, { ready: true, uid: process.getuid?.() ?? null });
+  /** The operations under way: when the input ends, the long ones are aborted and all are awaited (their cleanup). */
+  const inFlight = new Set<Promise<unknown>>();
   let ending = false;
   const end = async (code: number) => {
     if (ending) return;
     ending = true;
+    // An extraction cut short removes its staging directory, a compress its temporary file: they are aborted and given
+    // up to ENDING_MS to clean up before the helper exits.
+    for (const controller of underway.values()) controller.abort();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, ENDING_MS)))]);
+    clearTimeout(timer);
     await files.closeAll();
     process.stdout.end(() => process.exit(code));
   };
@@ -93,7 +138,9 @@ export async function runFileHelper(root: string, denyJson: string): Promise<voi
       return;
     }
     for (const frame of frames) {
-      dispatch(files, frame).then(
+      const progress: Progress = (done, total, message) => send(0, { progress: { request: frame.id, done, total, message } });
+      // Each operation keeps the deny list it started with: a `deny` (the list changed) applies to the ones after it.
+      const running = dispatch(frame.json.op === 'deny' ? files : files.pinned(), frame, progress).then(
         (answer) => send(frame.id, { ok: true, ...answer.json }, answer.data),
         (error: unknown) => {
           const failure =
@@ -103,6 +150,8 @@ export async function runFileHelper(root: string, denyJson: string): Promise<voi
           send(frame.id, { error: failure });
         },
       );
+      inFlight.add(running);
+      void running.finally(() => inFlight.delete(running));
     }
   });
   process.stdin.on('end', () => void end(0));

@@ -93,6 +93,49 @@ function infoOf(name: string, info: BigIntStats, extra: Partial<FileInfo> = {}):
   };
 }
 
+/** The name of an extraction's staging directory starts so (`.gsm-extract-<hex>`, archives.ts). */
+export const STAGING_PREFIX = '.gsm-extract-';
+
+/**
+ * A name on disk as it is shown: valid UTF-8 as it is, each byte of a sequence that is not valid UTF-8 as `\xHH`
+ * (`bad-\xff.txt`), and in such a name a backslash as `\x5c`, with `invalid` set. Such a name is found again by that form (#entryOrRaw).
+ */
+export function shownName(raw: Buffer): { name: string; invalid: boolean } {
+  const decoded = raw.toString('utf8');
+  if (Buffer.from(decoded, 'utf8').equals(raw)) return { name: decoded, invalid: false };
+  let name = '';
+  for (let at = 0; at < raw.length;) {
+    const lead = raw[at]!;
+    const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+    const sequence = length > 0 ? raw.subarray(at, at + length) : undefined;
+    const text = sequence?.length === length ? sequence.toString('utf8') : undefined;
+    // A backslash is escaped too (`\x5c`), so no two names on disk are shown alike: `\xHH` is always an escape.
+    if (sequence && text !== undefined && text !== '\\' && Buffer.from(text, 'utf8').equals(sequence)) {
+      name += text;
+      at += length;
+    } else {
+      name += `\\x${lead.toString(16).padStart(2, '0')}`;
+      at += 1;
+    }
+  }
+  return { name, invalid: true };
+}
+
+/**
+ * A listing's cursor after the entry named `raw` on disk: its name when that is valid UTF-8, else `/` and its bytes in
+ * base64url (no name holds a `/`). Paging compares bytes, so a name that is not UTF-8 is passed once, never again.
+ */
+export const listCursor = (raw: Buffer): string => {
+  const shown = shownName(raw);
+  return shown.invalid ? `/${raw.toString('base64url')}` : shown.name;
+};
+const cursorBytes = (after: string): Buffer => (after.startsWith('/') ? Buffer.from(after.slice(1), 'base64url') : Buffer.from(after, 'utf8'));
+
+const pathBytes = (path: string | Buffer): Buffer => (typeof path === 'string' ? Buffer.from(path, 'utf8') : path);
+const SLASH = Buffer.from('/');
+/** `dir/name` as bytes (a name on disk may not be UTF-8). */
+const childOf = (dir: string | Buffer, name: string | Buffer): Buffer => Buffer.concat([pathBytes(dir), SLASH, pathBytes(name)]);
+
 type OpenFile = {
   handle: FileHandle;
   /** The path as asked (relative). */
@@ -100,21 +143,55 @@ type OpenFile = {
   /** Atomic writes: the temporary file's and the target's absolute paths, the mode to give it. */
   atomic?: { temp: string; target: string; mode: number; ifMatch?: string };
   append: boolean;
+  /** The last write asked for (writes run one after the other, in the order asked), and the failure that ends them. */
+  writes?: Promise<unknown>;
+  failed?: FileOpError;
 };
 
 /** Files at most this large are compared as text by a content search. */
 const SEARCH_FILE_LIMIT = 8 * 1024 * 1024;
 
+/** The open files of a helper, shared by its views (see `pinned`). */
+type OpenFiles = { files: Map<number, OpenFile>; next: number };
+
 export class ServerFiles {
   /** The server's directory (its real path). */
   readonly root: string;
-  readonly deny: DenyList;
-  readonly #open = new Map<number, OpenFile>();
-  #nextHandle = 1;
+  #deny: DenyList;
+  readonly #state: OpenFiles;
+  readonly #open: Map<number, OpenFile>;
 
-  private constructor(root: string, deny: DenyList) {
+  private constructor(root: string, deny: DenyList, state: OpenFiles = { files: new Map(), next: 1 }) {
     this.root = root;
-    this.deny = deny;
+    this.#deny = deny;
+    this.#state = state;
+    this.#open = state.files;
+  }
+
+  /** The deny list the next operations are checked against. */
+  get deny(): DenyList {
+    return this.#deny;
+  }
+
+  /**
+   * A new deny list (the template's or the cluster's default changed): operations asked for from now on are checked
+   * against it; those under way, and files already open, carry on.
+   */
+  setDenyList(patterns: readonly string[]): void {
+    this.#deny = new DenyList(patterns);
+  }
+
+  /**
+   * These files with the deny list as it is now, kept whatever `setDenyList` does later: what a long operation (an
+   * extract checked against the list at its start) works through, so a change of the list never breaks it half-way.
+   * Files opened through either are the same (one table of handles).
+   */
+  pinned(): ServerFiles {
+    return new ServerFiles(this.root, this.#deny, this.#state);
+  }
+
+  #newHandle(): number {
+    return this.#state.next++;
   }
 
   static async open(root: string, denyPatterns: readonly string[] = []): Promise<ServerFiles> {
@@ -176,6 +253,53 @@ export class ServerFiles {
   }
 
   /**
+   * The entry on disk whose name is shown as the last name of `rel` with `\xHH` escapes (not valid UTF-8), or undefined.
+   * `parent`: the real path of the directory it is in.
+   */
+  async #rawName(parent: string, name: string): Promise<Buffer | undefined> {
+    if (!name.includes('\\x')) return undefined;
+    const names = await readdir(parent, { encoding: 'buffer' }).catch(() => [] as Buffer[]);
+    const found = names.filter((candidate) => {
+      const shown = shownName(candidate);
+      return shown.invalid && shown.name === name;
+    });
+    // Not possible with the escapes as they are; refused rather than guessed should two ever be shown alike.
+    if (found.length > 1)
+      throw new FileOpError('INVALID_PATH', `${name} names ${found.length} entries on disk whose names are not valid UTF-8: none is chosen`);
+    return found[0];
+  }
+
+  /**
+   * #entry, and when nothing has that name, the entry whose name on disk is not valid UTF-8 and is shown so (`\xHH`):
+   * lstat, rename (its source), delete and chmod take such names, so a file a game named so can be renamed or removed.
+   */
+  async #entryOrRaw(path: string, options: { allowRoot?: boolean } = {}): Promise<{ rel: string; abs: string | Buffer; raw: boolean }> {
+    const entry = await this.#entry(path, options);
+    if (entry.rel === '') return { ...entry, raw: false };
+    const exists = await lstat(entry.abs).then(
+      () => true,
+      () => false,
+    );
+    const raw = exists ? undefined : await this.#rawName(dirname(entry.abs), basename(entry.abs));
+    // Its name decoded (U+FFFD for what is not UTF-8) is checked too: a pattern's `?` or `[…]` matches one character there.
+    if (raw) this.#checkDeny(`${entry.rel.slice(0, entry.rel.length - basename(entry.rel).length)}${raw.toString('utf8')}`);
+    return raw ? { rel: entry.rel, abs: childOf(dirname(entry.abs), raw), raw: true } : { ...entry, raw: false };
+  }
+
+  /** A refusal naming a path whose last name is not valid UTF-8 on disk (found by its shown form), else undefined. */
+  async #rawRefusal(rel: string): Promise<FileOpError | undefined> {
+    if (rel === '') return undefined;
+    const parentRel = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+    const parent = await realpath(this.#abs(parentRel)).catch(() => undefined);
+    if (parent === undefined || this.#inside(parent) === undefined) return undefined;
+    if (!(await this.#rawName(parent, basename(rel)))) return undefined;
+    return new FileOpError(
+      'INVALID_PATH',
+      `/${rel}: its name on disk is not valid UTF-8 (shown with \\x escapes): it can be listed, renamed, deleted and chmod-ed, nothing else; rename it to use it`,
+    );
+  }
+
+  /**
    * Resolves `path` following links: the real path must be inside the server's directory and not denied. A path that
    * does not exist yet (`mayBeMissing`) resolves through its parent.
    */
@@ -186,6 +310,10 @@ export class ServerFiles {
     try {
       real = await realpath(this.#abs(rel));
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        const refusal = await this.#rawRefusal(rel);
+        if (refusal) throw refusal;
+      }
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !options.mayBeMissing) throw asFileError(error, rel);
       const entry = await this.#entry(path, options);
       // A dangling link: creating through it would create its target, wherever that is.
@@ -230,10 +358,12 @@ export class ServerFiles {
   }
 
   async lstat(path: string): Promise<FileInfo> {
-    const { rel, abs } = await this.#entry(path, { allowRoot: true });
+    const { rel, abs, raw } = await this.#entryOrRaw(path, { allowRoot: true });
     try {
       const info = await lstat(abs, { bigint: true });
-      return infoOf(basename(rel) || '/', info, info.isSymbolicLink() ? { linkTarget: await readlink(abs) } : {});
+      const extra: Partial<FileInfo> = raw ? { invalidName: true } : {};
+      if (info.isSymbolicLink()) extra.linkTarget = (await readlink(abs, { encoding: 'buffer' })).toString('utf8');
+      return infoOf(basename(rel) || '/', info, extra);
     } catch (error) {
       throw asFileError(error, rel);
     }
@@ -267,22 +397,25 @@ export class ServerFiles {
     } catch (error) {
       throw asFileError(error, rel);
     }
+    const prefix = rel === '' ? '' : `${rel}/`;
+    // A name that is not UTF-8 is denied when its shown form or its decoded one (U+FFFD for each bad sequence) is.
     const visible = dirents
-      .map((dirent) => {
-        const name = dirent.name.toString('utf8');
-        return { raw: dirent.name, name, invalid: !Buffer.from(name, 'utf8').equals(dirent.name), dirent };
-      })
-      .filter((entry) => !this.deny.denies(rel === '' ? entry.name : `${rel}/${entry.name}`, entry.dirent.isDirectory()));
+      .map((dirent) => ({ raw: dirent.name, ...shownName(dirent.name), dirent }))
+      .filter(
+        (entry) =>
+          !this.deny.denies(`${prefix}${entry.name}`, entry.dirent.isDirectory()) &&
+          !(entry.invalid && this.deny.denies(`${prefix}${entry.raw.toString('utf8')}`, entry.dirent.isDirectory())),
+      );
     visible.sort((a, b) => Buffer.compare(a.raw, b.raw));
     let start = 0;
     if (options.after !== undefined) {
-      const after = Buffer.from(options.after, 'utf8');
+      const after = cursorBytes(options.after);
       while (start < visible.length && Buffer.compare(visible[start]!.raw, after) <= 0) start++;
     }
     const page = visible.slice(start, start + limit);
     const entries: FileInfo[] = [];
     for (const entry of page) {
-      const full = Buffer.concat([Buffer.from(`${abs}/`), entry.raw]);
+      const full = childOf(abs, entry.raw);
       try {
         const info = await lstat(full, { bigint: true });
         const extra: Partial<FileInfo> = entry.invalid ? { invalidName: true } : {};
@@ -293,7 +426,7 @@ export class ServerFiles {
       }
     }
     const more = start + limit < visible.length;
-    return { entries, total: visible.length, ...(more ? { next: page.at(-1)!.name } : {}) };
+    return { entries, total: visible.length, ...(more ? { next: listCursor(page.at(-1)!.raw) } : {}) };
   }
 
   async open(path: string, flags: OpenFlags): Promise<{ handle: number; info: FileInfo }> {
@@ -321,7 +454,7 @@ export class ServerFiles {
         throw asFileError(error, target.rel);
       }
       await this.#checkDescriptor(handle, target.rel);
-      const id = this.#nextHandle++;
+      const id = this.#newHandle();
       const keepMode = current ? Number(current.mode) & 0o7777 : mode;
       this.#open.set(id, {
         handle,
@@ -355,7 +488,7 @@ export class ServerFiles {
       await handle.close();
       throw new FileOpError('LINK_REFUSED', `/${target.rel} has several hard links: it is written only as a whole (atomic write)`);
     }
-    const id = this.#nextHandle++;
+    const id = this.#newHandle();
     this.#open.set(id, { handle, path: target.rel, append: Boolean(flags.append) });
     return { handle: id, info: infoOf(basename(target.rel), info) };
   }
@@ -378,19 +511,31 @@ export class ServerFiles {
     }
   }
 
-  async write(handle: number, position: number, data: Buffer): Promise<number> {
+  /**
+   * Writes `data` at `position`. The service keeps several writes of a transfer in flight (docs/files.md): they land
+   * in the order they were asked for, and none lands after one that failed, so a file written at increasing positions
+   * never has a hole and its size is what was written before the failure (a resumable upload's offset).
+   */
+  write(handle: number, position: number, data: Buffer): Promise<number> {
     const file = this.#file(handle);
-    if (data.length > MAX_CHUNK) throw new FileOpError('TOO_LARGE', 'a write carries at most 1 MiB');
-    try {
-      let done = 0;
-      while (done < data.length) {
-        const { bytesWritten } = await file.handle.write(data, done, data.length - done, file.append ? null : position + done);
-        done += bytesWritten;
+    if (data.length > MAX_CHUNK) return Promise.reject(new FileOpError('TOO_LARGE', 'a write carries at most 1 MiB'));
+    const run = async () => {
+      if (file.failed) throw file.failed;
+      try {
+        let done = 0;
+        while (done < data.length) {
+          const { bytesWritten } = await file.handle.write(data, done, data.length - done, file.append ? null : position + done);
+          done += bytesWritten;
+        }
+        return done;
+      } catch (error) {
+        file.failed = asFileError(error, file.path);
+        throw file.failed;
       }
-      return done;
-    } catch (error) {
-      throw asFileError(error, file.path);
-    }
+    };
+    const written = file.writes ? file.writes.then(run) : run();
+    file.writes = written.catch(() => undefined);
+    return written;
   }
 
   async fstat(handle: number): Promise<FileInfo> {
@@ -405,6 +550,9 @@ export class ServerFiles {
   async close(handle: number, options: { commit?: boolean } = {}): Promise<FileInfo | undefined> {
     const file = this.#file(handle);
     this.#open.delete(handle);
+    // Writes asked for before the close (a client need not wait for their answers) land, or fail, first: a commit
+    // never puts a file in place with writes still to come, nor one a write failed to fill.
+    await file.writes;
     const atomic = file.atomic;
     if (!atomic) {
       await file.handle.close().catch(() => undefined);
@@ -412,6 +560,7 @@ export class ServerFiles {
     }
     try {
       if (!options.commit) return undefined;
+      if (file.failed) throw file.failed;
       await file.handle.chmod(atomic.mode);
       await file.handle.sync();
       if (atomic.ifMatch !== undefined && atomic.ifMatch !== '*') {
@@ -459,41 +608,47 @@ export class ServerFiles {
    * Every entry below the directory `abs` (relative to it), never following a link; at most `limit` entries, else
    * TOO_LARGE. What a rename, copy or delete of a directory checks against the deny list.
    */
-  async #walk(abs: string, rel: string, limit = 100_000): Promise<{ path: string; dirent: Dirent }[]> {
-    const found: { path: string; dirent: Dirent }[] = [];
-    const pending: string[] = [''];
+  async #walk(abs: string | Buffer, rel: string, limit = 100_000): Promise<{ path: string; decoded: string; raw: Buffer; dirent: Dirent<Buffer> }[]> {
+    const found: { path: string; decoded: string; raw: Buffer; dirent: Dirent<Buffer> }[] = [];
+    const pending: { path: string; decoded: string; raw: Buffer | undefined }[] = [{ path: '', decoded: '', raw: undefined }];
     while (pending.length > 0) {
       const sub = pending.pop()!;
       let dir;
       try {
-        dir = await opendir(sub === '' ? abs : `${abs}/${sub}`);
+        // Names as bytes (Node's types know only text encodings here; `buffer` gives Buffer names at run time).
+        dir = await opendir(sub.raw ? childOf(abs, sub.raw) : abs, { encoding: 'buffer' as BufferEncoding });
       } catch (error) {
-        throw asFileError(error, sub === '' ? rel : `${rel}/${sub}`);
+        throw asFileError(error, sub.path === '' ? rel : `${rel}/${sub.path}`);
       }
-      for await (const dirent of dir) {
-        const path = sub === '' ? dirent.name : `${sub}/${dirent.name}`;
-        found.push({ path, dirent });
+      for await (const dirent of dir as AsyncIterable<Dirent<Buffer>>) {
+        const name = shownName(dirent.name).name;
+        const path = sub.path === '' ? name : `${sub.path}/${name}`;
+        const decoded = sub.path === '' ? dirent.name.toString('utf8') : `${sub.decoded}/${dirent.name.toString('utf8')}`;
+        const raw = sub.raw ? childOf(sub.raw, dirent.name) : dirent.name;
+        found.push({ path, decoded, raw, dirent });
         if (found.length > limit) throw new FileOpError('TOO_LARGE', `/${rel} holds more than ${limit} entries`);
-        if (dirent.isDirectory()) pending.push(path);
+        if (dirent.isDirectory()) pending.push({ path, decoded, raw });
       }
     }
     return found;
   }
 
   /** Refuses when the entry (a directory: anything in it) is denied at `from` or would be at `to`. */
-  async #checkTree(abs: string, from: string, to: string | undefined, isDir: boolean): Promise<void> {
+  async #checkTree(abs: string | Buffer, from: string, to: string | undefined, isDir: boolean): Promise<void> {
     this.#checkDeny(from, isDir);
     if (to !== undefined) this.#checkDeny(to, isDir);
     if (!isDir || this.deny.empty) return;
-    for (const { path, dirent } of await this.#walk(abs, from)) {
+    for (const { path, decoded, dirent } of await this.#walk(abs, from)) {
       const dir = dirent.isDirectory();
-      if (this.deny.denies(`${from}/${path}`, dir)) throw new FileOpError('DENIED', `/${from} holds /${from}/${path}, which is on the server's deny list`);
-      if (to !== undefined && this.deny.denies(`${to}/${path}`, dir)) throw new FileOpError('DENIED', `/${to}/${path} would be on the server's deny list`);
+      // A name that is not UTF-8 is checked as shown and decoded (U+FFFD), as a listing does.
+      const denied = (base: string) => this.deny.denies(`${base}/${path}`, dir) || (decoded !== path && this.deny.denies(`${base}/${decoded}`, dir));
+      if (denied(from)) throw new FileOpError('DENIED', `/${from} holds /${from}/${path}, which is on the server's deny list`);
+      if (to !== undefined && denied(to)) throw new FileOpError('DENIED', `/${to}/${path} would be on the server's deny list`);
     }
   }
 
   async rename(from: string, to: string, options: { overwrite?: boolean } = {}): Promise<FileInfo> {
-    const source = await this.#entry(from);
+    const source = await this.#entryOrRaw(from);
     const target = await this.#entry(to, { newName: true });
     const info = await lstat(source.abs).catch((error: unknown) => Promise.reject(asFileError(error, source.rel)));
     if (info.isDirectory() && (target.rel === source.rel || target.rel.startsWith(`${source.rel}/`)))
@@ -530,11 +685,11 @@ export class ServerFiles {
     if (info.isFile()) await this.#copyFile(source.abs, target.abs, source.rel, target.rel);
     else if (info.isDirectory()) {
       await mkdir(target.abs, { mode: Number(info.mode) & 0o777 }).catch((error: unknown) => Promise.reject(asFileError(error, target.rel)));
-      for (const { path, dirent } of await this.#walk(source.abs, source.rel)) {
-        const [src, dst] = [`${source.abs}/${path}`, `${target.abs}/${path}`];
+      for (const { path, raw, dirent } of await this.#walk(source.abs, source.rel)) {
+        const [src, dst] = [childOf(source.abs, raw), childOf(target.abs, raw)];
         try {
           if (dirent.isDirectory()) await mkdir(dst, { mode: 0o755 });
-          else if (dirent.isSymbolicLink()) await symlink(await readlink(src), dst);
+          else if (dirent.isSymbolicLink()) await symlink(await readlink(src, { encoding: 'buffer' }), dst);
           else if (dirent.isFile()) await this.#copyFile(src, dst, `${source.rel}/${path}`, `${target.rel}/${path}`);
         } catch (error) {
           throw asFileError(error, `${source.rel}/${path}`);
@@ -547,7 +702,7 @@ export class ServerFiles {
   }
 
   /** One regular file copied through descriptors: the source never followed through a link, the copy new (O_EXCL). */
-  async #copyFile(src: string, dst: string, shownSrc: string, shownDst: string): Promise<void> {
+  async #copyFile(src: string | Buffer, dst: string | Buffer, shownSrc: string, shownDst: string): Promise<void> {
     const handle = await open(src, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: unknown) =>
       Promise.reject(asFileError(error, shownSrc)),
     );
@@ -573,9 +728,46 @@ export class ServerFiles {
     }
   }
 
+  /**
+   * Removes an extraction's staging directory (its name starts with STAGING_PREFIX) whole, as the account: a directory,
+   * never a link, and without the deny-list walk of `remove` (which stops at 100,000 entries): nothing in it was ever
+   * in place, and what is in it was checked against the deny list when it was written.
+   */
+  async removeStaging(path: string): Promise<void> {
+    const { rel, abs } = await this.#entry(path);
+    if (!basename(rel).startsWith(STAGING_PREFIX)) throw new FileOpError('INVALID', `/${rel} is not an extraction's staging directory`);
+    const info = await lstat(abs).catch((error: unknown) => Promise.reject(asFileError(error, rel)));
+    if (!info.isDirectory()) throw new FileOpError('NOT_A_DIRECTORY', `/${rel} is not a directory`);
+    await rm(abs, { recursive: true }).catch((error: unknown) => Promise.reject(asFileError(error, rel)));
+  }
+
+  /**
+   * Removes the staging directories in the directory `path` not changed for `olderThanMs` (left by an extraction that
+   * could not clean up: its helper killed); answers how many went. A missing directory has none.
+   */
+  async sweepStaging(path: string, olderThanMs: number): Promise<number> {
+    const { rel, abs, exists } = await this.#resolved(path, { mayBeMissing: true });
+    if (!exists) return 0;
+    const names = await readdir(abs).catch(() => [] as string[]);
+    let removed = 0;
+    for (const name of names) {
+      if (!name.startsWith(STAGING_PREFIX)) continue;
+      const info = await lstat(join(abs, name)).catch(() => undefined);
+      if (!info?.isDirectory() || Date.now() - info.mtimeMs < olderThanMs) continue;
+      if (
+        await this.removeStaging(rel === '' ? name : `${rel}/${name}`).then(
+          () => true,
+          () => false,
+        )
+      )
+        removed++;
+    }
+    return removed;
+  }
+
   /** Removes a file, a link (never its target) or a directory (`recursive`, else it must be empty). */
   async remove(path: string, options: { recursive?: boolean } = {}): Promise<void> {
-    const { rel, abs } = await this.#entry(path);
+    const { rel, abs } = await this.#entryOrRaw(path);
     const info = await lstat(abs).catch((error: unknown) => Promise.reject(asFileError(error, rel)));
     try {
       if (info.isDirectory()) {
@@ -592,7 +784,7 @@ export class ServerFiles {
   /** chmod of a file or directory, never of a link (nor through one): Linux has no lchmod, so links are refused. */
   async chmod(path: string, mode: number): Promise<FileInfo> {
     if (!Number.isInteger(mode) || mode < 0 || mode > 0o777) throw new FileOpError('INVALID', 'a mode is 0 to 0777 (no setuid, setgid or sticky bits)');
-    const { rel, abs } = await this.#entry(path);
+    const { rel, abs } = await this.#entryOrRaw(path);
     let handle: FileHandle | undefined;
     try {
       handle = await open(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);

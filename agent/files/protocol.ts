@@ -25,27 +25,37 @@ export function encodeFrame(id: number, json: unknown, data?: Buffer): Buffer {
 export class FrameReader {
   #buffered: Buffer[] = [];
   #size = 0;
+  /** The length of the frame being read, once its first 4 bytes are in (so a big frame is put together once). */
+  #length: number | undefined;
 
   push(chunk: Buffer): Frame[] {
     this.#buffered.push(chunk);
     this.#size += chunk.length;
     const frames: Frame[] = [];
     for (;;) {
-      if (this.#size < 4) break;
-      let all = this.#buffered.length === 1 ? this.#buffered[0]! : Buffer.concat(this.#buffered);
-      this.#buffered = [all];
-      const length = all.readUInt32BE(0);
-      if (length < 8 || length > MAX_FRAME) throw new Error(`bad frame length ${length}`);
+      if (this.#length === undefined) {
+        if (this.#size < 4) break;
+        if (this.#buffered[0]!.length < 4) this.#buffered = [Buffer.concat(this.#buffered)];
+        const length = this.#buffered[0]!.readUInt32BE(0);
+        if (length < 8 || length > MAX_FRAME) throw new Error(`bad frame length ${length}`);
+        this.#length = length;
+      }
+      const length = this.#length;
       if (this.#size < 4 + length) break;
+      // The whole frame is here: joined once (pipe reads come in 64 KiB pieces; joining on every piece made a 1 MiB
+      // frame cost 8 MiB of copying).
+      const all = this.#buffered.length === 1 ? this.#buffered[0]! : Buffer.concat(this.#buffered, this.#size);
       const id = all.readUInt32BE(4);
       const jsonLength = all.readUInt32BE(8);
       if (jsonLength > length - 8) throw new Error('bad frame JSON length');
       const json = JSON.parse(all.subarray(12, 12 + jsonLength).toString('utf8')) as Record<string, unknown>;
-      const data = length - 8 > jsonLength ? Buffer.from(all.subarray(12 + jsonLength, 4 + length)) : undefined;
+      // The bytes are a view of the joined buffer, which holds at most this frame and the start of the next.
+      const data = length - 8 > jsonLength ? all.subarray(12 + jsonLength, 4 + length) : undefined;
       frames.push({ id, json, ...(data ? { data } : {}) });
-      all = all.subarray(4 + length);
-      this.#buffered = all.length > 0 ? [all] : [];
-      this.#size = all.length;
+      const rest = all.subarray(4 + length);
+      this.#buffered = rest.length > 0 ? [rest] : [];
+      this.#size = rest.length;
+      this.#length = undefined;
     }
     return frames;
   }
@@ -69,6 +79,7 @@ export type FileErrorCode =
   | 'TOO_LARGE'
   | 'INVALID'
   | 'HELPER_GONE'
+  | 'SERVER_BUSY' // the server's files are held for a transfer
   | 'FAILED';
 
 export class FileOpError extends Error {
@@ -92,7 +103,7 @@ export type FileInfo = {
   modifiedAt: string;
   /** A symbolic link's target as written (never followed by a listing). */
   linkTarget?: string;
-  /** The name on disk is not valid UTF-8 (shown with U+FFFD). */
+  /** The name on disk is not valid UTF-8: `name` shows each byte of it that is not as `\xHH`. */
   invalidName?: boolean;
   etag?: string;
   uid?: number;

@@ -22,6 +22,8 @@ export type InstallContext = InstallSettings & {
   account: Account | undefined;
   version: string | null;
   acceptEula: boolean;
+  /** `{{MEMORY_MB}}` in a template's steps (the service fills every other placeholder; `{{SERVER_DIR}}` is `dir`). */
+  memoryMb?: number;
   signal: AbortSignal;
   progress: (percent: number | null, message: string) => void;
   line: (text: string) => void;

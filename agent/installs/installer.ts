@@ -7,10 +7,8 @@
  * Recipes: MINECRAFT (minecraft.ts), the Steam games (steam.ts), CUSTOM (the server's `installCommand`, run in its
  * directory as its account like its start command).
  */
-import { spawn } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
 import { endProcessesOf, prepareServerDir, type Account } from '../servers/accounts.ts';
 import type { ServerSupervisor } from '../servers/serverSupervisor.ts';
@@ -19,12 +17,11 @@ import { InstallError } from './download.ts';
 import { installMinecraft } from './minecraft.ts';
 import { installSteamApp, STEAM_APPS } from './steam.ts';
 import { runTemplateSteps } from './templateSteps.ts';
+import { runInstallProcess } from './installProcess.ts';
+import { redactor } from './redact.ts';
 import type { InstallContext, InstallSettings } from './context.ts';
 
 export type { InstallSettings } from './context.ts';
-
-/** Lines of a CUSTOM install command's output kept for a failed job's consoleTail. */
-const TAIL = 20;
 
 async function runInstallCommand(context: InstallContext, config: ServerConfig): Promise<{ version: string | null; message: string }> {
   if (!config.installCommand) throw new InstallError('NOT_INSTALLABLE', 'this CUSTOM server has no installCommand');
@@ -37,32 +34,7 @@ async function runInstallCommand(context: InstallContext, config: ServerConfig):
   }
   const env = context.account ? { ...launch.env, HOME: context.dir, USER: context.account.name, LOGNAME: context.account.name } : launch.env;
   context.progress(null, 'running installCommand');
-  const child = spawn(launch.command, launch.args, {
-    cwd: context.dir,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...(context.account ? { uid: context.account.uid, gid: context.account.gid } : {}),
-    signal: context.signal,
-  });
-  const tail: string[] = [];
-  const onLine = (line: string) => {
-    context.line(line);
-    tail.push(line);
-    if (tail.length > TAIL) tail.shift();
-  };
-  createInterface({ input: child.stdout }).on('line', onLine);
-  createInterface({ input: child.stderr }).on('line', onLine);
-  const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
-    child.on('error', (error) => resolve({ code: null, signal: null, error }));
-    child.on('close', (code, signal) => resolve({ code, signal }));
-  });
-  if (context.signal.aborted) throw new InstallError('CANCELLED', 'cancelled');
-  if (ended.error) {
-    const missing = (ended.error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new InstallError('INSTALL_FAILED', missing ? `command not found: ${launch.command}` : `installCommand could not run: ${ended.error.message}`, tail);
-  }
-  if (ended.code !== 0)
-    throw new InstallError('INSTALL_FAILED', `installCommand ${ended.signal ? `ended on ${ended.signal}` : `exited with code ${ended.code}`}`, tail);
+  await runInstallProcess(context, { command: launch.command, args: launch.args, env, what: 'installCommand' });
   return { version: null, message: 'installCommand succeeded' };
 }
 
@@ -104,7 +76,8 @@ export async function runInstallJob(
     start: () => Promise<unknown>;
   },
 ): Promise<Record<string, unknown>> {
-  const config = supervisor.config;
+  // The latest configuration: an UPDATE of a running server installs what its next start runs.
+  const config = supervisor.latestConfig;
   const wasRunning = supervisor.running;
   if (wasRunning) {
     if (job.type === 'INSTALL') throw new InstallError('INSTALL_FAILED', `the server is ${supervisor.status}: stop it before installing`);
@@ -113,6 +86,8 @@ export async function runInstallJob(
   }
   // The version asked for travels with the job (a change just before it may not have reached this agent's configuration).
   const version = 'version' in job.params ? ((job.params.version as string | null) ?? null) : (config.version ?? null);
+  // Nothing the install says shows a secret: its variables' values, URL credentials and query strings (redact.ts).
+  const redact = redactor([...(config.template?.secrets ?? []), config.rconPassword]);
   const context: InstallContext = {
     ...options,
     serverId: config.id,
@@ -120,7 +95,9 @@ export async function runInstallJob(
     stagingDir: join(options.dataDir, 'staging', config.id),
     version,
     acceptEula: config.acceptEula === true,
-    line: (text) => supervisor.relayConsole(text),
+    memoryMb: supervisor.memoryMb,
+    progress: (percent, message) => options.progress(percent, redact(message)),
+    line: (text) => supervisor.relayConsole(redact(text)),
   };
   let outcome: { version: string | null; message: string };
   try {
@@ -128,11 +105,15 @@ export async function runInstallJob(
     // the job ended sees them).
     outcome = await supervisor.maintain(job.type, () => install(context, config, job.type), 'INSTALLING').finally(() => supervisor.flushConsole());
   } catch (error) {
-    const failure = error instanceof InstallError ? error : new InstallError(context.signal.aborted ? 'CANCELLED' : 'INSTALL_FAILED', (error as Error).message);
+    const failure =
+      error instanceof InstallError
+        ? new InstallError(error.code, redact(error.message), error.consoleTail?.map(redact))
+        : new InstallError(context.signal.aborted ? 'CANCELLED' : 'INSTALL_FAILED', redact((error as Error).message));
     supervisor.report('INSTALL_FAILED', `${job.type.toLowerCase()} failed: ${failure.message}`.slice(0, 2000));
     if (job.type === 'UPDATE' && wasRunning && supervisor.config.desiredStatus === 'RUNNING') await options.start().catch(() => undefined);
     throw failure;
   }
+  outcome = { ...outcome, message: redact(outcome.message) };
   supervisor.report('OFFLINE', outcome.message);
   options.progress(100, outcome.message);
   // Its desired status says it should run (an update of a running server, or an install of one that could not start).

@@ -1,15 +1,16 @@
 /**
  * Steam games (RUST, ARK_SURVIVAL_EVOLVED, CS2, VALHEIM) through SteamCMD (docs/installs-and-backups.md), as LinuxGSM
- * and the panels do it: `+force_install_dir <server dir> +login anonymous +app_update <appId> validate +quit`.
+ * and the panels do it: `force_install_dir <server dir>`, `login anonymous`, `app_update <appId> validate`, `quit`.
  *
  * SteamCMD's tarball is downloaded once (from `steamcmdUrl`) into `<data-dir>/steamcmd/`, then unpacked per server into
  * `<data-dir>/steamcmd/<serverId>/`, owned by the server's account and unpacked as it: SteamCMD updates itself and
  * writes its caches there, and one server's account must not be able to change the SteamCMD another server's install
- * runs. SteamCMD
- * runs as the server's account. Its progress lines (`Update state (0x61) downloading, progress: 45.12 (…)`) become
- * the job's progress; success is its `Success! App '<id>' fully installed.` line, whatever its exit status says.
- * A failed run is tried again (SteamCMD often fails a first run while it updates itself), except when the disk is
- * full (state 0x202), which no retry mends.
+ * runs. SteamCMD runs as the server's account, its commands read from a script (`+runscript`) written as the account
+ * into a private folder and removed after: a beta password on its command line would be readable by every account of
+ * the machine. Its progress lines (`Update state (0x61) downloading, progress: 45.12 (…)`) become the job's progress;
+ * success is its `Success! App '<id>' fully installed.` line, whatever its exit status says. A failed run is tried
+ * again (SteamCMD often fails a first run while it updates itself), except when the disk is full (state 0x202), which
+ * no retry mends.
  */
 import { spawn } from 'node:child_process';
 import { constants, existsSync } from 'node:fs';
@@ -17,8 +18,9 @@ import { chmod, mkdir, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import * as tar from 'tar';
+import { STEAM_ARGUMENT_PATTERN } from '../../schema/template.ts';
 import type { GameType } from '../../schema/games.ts';
-import { prepareServerDir, removeTree, runAs } from '../servers/accounts.ts';
+import { prepareServerDir, removeAs, removeTree, runAs } from '../servers/accounts.ts';
 import { download, InstallError } from './download.ts';
 import type { InstallContext } from './context.ts';
 
@@ -110,21 +112,62 @@ async function unpackAsAccount(context: InstallContext, tarball: string, home: s
 
 type RunOutcome = { ok: true } | { ok: false; diskFull: boolean; reason: string; tail: string[] };
 
-/** One SteamCMD run; its output goes to the console and its progress to the job. */
-function runSteamcmd(context: InstallContext, home: string, appId: number, app: SteamAppOptions = {}): Promise<RunOutcome> {
-  const args = [
-    ...(app.platform ? ['+@sSteamCmdForcePlatformType', app.platform] : []),
-    '+force_install_dir',
-    context.dir,
-    '+login',
-    'anonymous',
-    '+app_update',
-    String(appId),
-    ...(app.branch ? ['-beta', app.branch] : []),
-    ...(app.betaPassword ? ['-betapassword', app.betaPassword] : []),
-    ...(app.validate === false ? [] : ['validate']),
-    '+quit',
-  ];
+/**
+ * SteamCMD's commands, one a line, as `+runscript` reads them: on its command line a beta password would be readable
+ * by every account of the machine (/proc/<pid>/cmdline).
+ */
+function steamcmdScript(context: InstallContext, appId: number, app: SteamAppOptions): string {
+  // A line break would start a command of its own; a quote would end the path early.
+  if (/["\r\n]/.test(context.dir)) throw new InstallError('INSTALL_FAILED', `the server's directory cannot be given to SteamCMD: ${context.dir}`);
+  const update = ['app_update', String(appId)];
+  if (app.branch) update.push('-beta', app.branch);
+  if (app.betaPassword) update.push('-betapassword', app.betaPassword);
+  if (app.validate !== false) update.push('validate');
+  return [
+    ...(app.platform ? [`@sSteamCmdForcePlatformType ${app.platform}`] : []),
+    `force_install_dir "${context.dir}"`,
+    'login anonymous',
+    update.join(' '),
+    'quit',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Writes SteamCMD's script as the server's account (the agent's own user without one) into a private folder of its
+ * SteamCMD's home (`runscript.XXXXXX`, 0700, the file 0600): answers the folder, which the caller removes.
+ */
+function writeSteamcmdScript(context: InstallContext, home: string, text: string): Promise<string> {
+  const child = spawn('sh', ['-c', 'umask 077 && dir=$(mktemp -d "$1/runscript.XXXXXX") && cat > "$dir/commands.txt" && printf "%s" "$dir"', 'sh', home], {
+    cwd: '/',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...(context.account ? { uid: context.account.uid, gid: context.account.gid } : {}),
+    timeout: SCRIPT_WRITE_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-2048)));
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(text);
+  return new Promise((resolve, reject) => {
+    child.on('error', (error) => reject(new InstallError('STEAMCMD_FAILED', `SteamCMD's script could not be written: ${error.message}`)));
+    child.on('close', (code) =>
+      code === 0 && stdout.startsWith(`${home}/runscript.`)
+        ? resolve(stdout)
+        : reject(new InstallError('STEAMCMD_FAILED', `SteamCMD's script could not be written: ${stderr.trim() || `exit ${code}`}`)),
+    );
+  });
+}
+
+/** How long writing SteamCMD's script may take. */
+const SCRIPT_WRITE_TIMEOUT_MS = 30_000;
+
+/** One SteamCMD run of the script `script`; its output goes to the console and its progress to the job. */
+function runSteamcmd(context: InstallContext, home: string, appId: number, script: string): Promise<RunOutcome> {
+  const args = ['+runscript', script];
   const child = spawn(join(home, 'steamcmd.sh'), args, {
     cwd: home,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8', ...(context.account ? { USER: context.account.name } : {}) },
@@ -178,18 +221,31 @@ export async function installSteamAppId(
   appId: number,
   app: SteamAppOptions = {},
 ): Promise<{ version: string | null; message: string }> {
+  // Into SteamCMD's own commands: a space then `quit`, or a line break, would be commands of their own.
+  for (const [what, value] of [
+    ['branch', app.branch],
+    ['beta password', app.betaPassword],
+  ] as const)
+    if (value !== undefined && !STEAM_ARGUMENT_PATTERN.test(value))
+      throw new InstallError('INSTALL_FAILED', `the SteamCMD ${what} is refused: it must be letters, digits, ., _ and - (at most 64)`);
   const home = await steamcmdFor(context);
-  const attempts = 1 + (context.retries ?? 2);
-  let last: Extract<RunOutcome, { ok: false }> | undefined;
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    if (context.signal.aborted) throw new InstallError('CANCELLED', 'cancelled');
-    context.progress(0, attempt === 1 ? `SteamCMD: app_update ${appId}` : `SteamCMD: app_update ${appId}, attempt ${attempt} of ${attempts}`);
-    const outcome = await runSteamcmd(context, home, appId, app);
-    if (outcome.ok) return { version: null, message: `installed Steam app ${appId}` };
-    if (context.signal.aborted) throw new InstallError('CANCELLED', 'cancelled');
-    last = outcome;
-    if (outcome.diskFull) throw new InstallError('DISK_FULL', outcome.reason, outcome.tail);
-    context.line(`[gsm] ${outcome.reason}${attempt < attempts ? '; trying again' : ''}`);
+  const scriptDir = await writeSteamcmdScript(context, home, steamcmdScript(context, appId, app));
+  try {
+    const attempts = 1 + (context.retries ?? 2);
+    let last: Extract<RunOutcome, { ok: false }> | undefined;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (context.signal.aborted) throw new InstallError('CANCELLED', 'cancelled');
+      context.progress(0, attempt === 1 ? `SteamCMD: app_update ${appId}` : `SteamCMD: app_update ${appId}, attempt ${attempt} of ${attempts}`);
+      const outcome = await runSteamcmd(context, home, appId, join(scriptDir, 'commands.txt'));
+      if (outcome.ok) return { version: null, message: `installed Steam app ${appId}` };
+      if (context.signal.aborted) throw new InstallError('CANCELLED', 'cancelled');
+      last = outcome;
+      if (outcome.diskFull) throw new InstallError('DISK_FULL', outcome.reason, outcome.tail);
+      context.line(`[gsm] ${outcome.reason}${attempt < attempts ? '; trying again' : ''}`);
+    }
+    throw new InstallError('STEAMCMD_FAILED', `${last!.reason} (${attempts} attempts)`, last!.tail);
+  } finally {
+    // Removed as the account (it is in the account's tree), whatever the runs did.
+    await removeAs(context.account, [scriptDir]).catch(() => undefined);
   }
-  throw new InstallError('STEAMCMD_FAILED', `${last!.reason} (${attempts} attempts)`, last!.tail);
 }

@@ -5,21 +5,20 @@
  * scripts run, as the account. A download whose file is already there with the same checksum is skipped, SteamCMD's
  * app_update and the Minecraft manifest step are no-ops when current: an update of a current server changes nothing.
  */
-import { spawn } from 'node:child_process';
 import { mkdir, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { InstallStep, ResolvedTemplate } from '../../schema/template.ts';
 import { runAs } from '../servers/accounts.ts';
 import type { InstallContext } from './context.ts';
 import { download, InstallError } from './download.ts';
 import { installMinecraft } from './minecraft.ts';
 import { installSteamAppId } from './steam.ts';
+import { runInstallProcess } from './installProcess.ts';
 
-const TAIL = 20;
-
-/** `{{SERVER_DIR}}` is the agent's to fill (the service does not know the directory). */
-const fill = (text: string, context: InstallContext) => text.replaceAll('{{SERVER_DIR}}', context.dir);
+/** `{{SERVER_DIR}}` and `{{MEMORY_MB}}` are the agent's to fill (the service knows neither the directory nor the memory). */
+const fill = (text: string, context: InstallContext) =>
+  text.replaceAll('{{SERVER_DIR}}', context.dir).replaceAll('{{MEMORY_MB}}', String(context.memoryMb ?? DEFAULT_MEMORY_MB));
+const DEFAULT_MEMORY_MB = 2048;
 
 /** The programs of `tools` that are not on the agent's PATH (checked as the account would run them). */
 export async function missingTools(tools: readonly string[], context: InstallContext): Promise<string[]> {
@@ -111,32 +110,13 @@ async function scriptStep(context: InstallContext, step: Extract<InstallStep, { 
     ...(context.account ? { USER: context.account.name, LOGNAME: context.account.name } : {}),
     ...Object.fromEntries(Object.entries(step.env ?? {}).map(([key, value]) => [key, fill(value, context)])),
   };
-  const child = spawn(step.shell === 'bash' ? 'bash' : 'sh', ['-c', step.script], {
-    cwd: context.dir,
+  await runInstallProcess(context, {
+    command: step.shell === 'bash' ? 'bash' : 'sh',
+    args: ['-c', step.script],
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...(context.account ? { uid: context.account.uid, gid: context.account.gid } : {}),
-    signal: context.signal,
-    timeout: step.timeoutSeconds * 1000,
-    killSignal: 'SIGKILL',
+    what: 'the install script',
+    timeoutMs: step.timeoutSeconds * 1000,
   });
-  const tail: string[] = [];
-  const onLine = (line: string) => {
-    context.line(line);
-    tail.push(line);
-    if (tail.length > TAIL) tail.shift();
-  };
-  createInterface({ input: child.stdout }).on('line', onLine);
-  createInterface({ input: child.stderr }).on('line', onLine);
-  const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
-    child.on('error', (error) => resolve({ code: null, signal: null, error }));
-    child.on('close', (code, signal) => resolve({ code, signal }));
-  });
-  if (context.signal.aborted) throw new InstallError('CANCELLED', 'cancelled');
-  if (ended.error) throw new InstallError('INSTALL_FAILED', `the install script could not run: ${ended.error.message}`, tail);
-  if (ended.signal === 'SIGKILL') throw new InstallError('INSTALL_FAILED', `the install script did not end within ${step.timeoutSeconds} s`, tail);
-  if (ended.code !== 0)
-    throw new InstallError('INSTALL_FAILED', `the install script ${ended.signal ? `ended on ${ended.signal}` : `exited with code ${ended.code}`}`, tail);
   return 'the install script succeeded';
 }
 
@@ -149,7 +129,11 @@ export async function runTemplateSteps(
   if (missing.length > 0) throw new InstallError('NOT_INSTALLABLE', `this machine lacks what the install needs: ${missing.join(', ')}`);
   let version: string | null = null;
   const done: string[] = [];
-  for (const [index, step] of steps.steps.entries()) {
+  for (const [index, given] of steps.steps.entries()) {
+    // Every text of the step but a script's own (its `$VARS` read the environment, whose values are filled).
+    const step = Object.fromEntries(
+      Object.entries(given).map(([key, value]) => [key, typeof value === 'string' && key !== 'script' ? fill(value, context) : value]),
+    ) as InstallStep;
     if (context.signal.aborted) throw new InstallError('CANCELLED', 'cancelled');
     context.progress(null, `step ${index + 1} of ${steps.steps.length}: ${step.type}`);
     switch (step.type) {

@@ -11,6 +11,8 @@ import type { Account } from '../servers/accounts.ts';
 import { InstallError } from '../installs/download.ts';
 import { runInstallJob, type InstallSettings } from '../installs/installer.ts';
 import { runBackupJob, runRestoreJob, type BackupSettings } from '../backups/backupJobs.ts';
+import type { FileSessions } from '../files/fileSessions.ts';
+import { runFileJob } from '../files/fileJobs.ts';
 import { CONSOLE_TAIL_LINES, JobError, type AgentJob, type JobExecutor } from './jobRunner.ts';
 
 /** The longest a STOP may take beyond the kill escalation before the job fails. */
@@ -30,6 +32,8 @@ export type ExecutorOptions = {
   backups?: BackupSettings;
   /** The account a server runs as (undefined: the agent's own user). */
   accountFor?: (serverId: string) => Promise<Account | undefined>;
+  /** The servers' file helpers (FILE_COMPRESS, FILE_EXTRACT). */
+  files?: FileSessions;
 };
 
 export function createExecutor(options: ExecutorOptions): JobExecutor {
@@ -48,7 +52,7 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
   async function start(supervisor: ServerSupervisor, signal: AbortSignal): Promise<Record<string, unknown>> {
     // A START after a failed install never reaches here (the service refuses it with 409 until an install has
     // succeeded); after a failed UPDATE the previous installation is still there and starts.
-    supervisor.config = { ...supervisor.config, desiredStatus: 'RUNNING' };
+    supervisor.setDesiredStatus('RUNNING');
     if (supervisor.status === 'ONLINE') return { message: 'already online' };
     if (supervisor.status === 'UNRESPONSIVE' && supervisor.running) return { message: 'already running (unresponsive to queries)' };
     // Asked for (a START, or an UPDATE's restart): a hold after given-up crashes and the back-off are cleared.
@@ -69,8 +73,13 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
   }
 
   async function stop(supervisor: ServerSupervisor, signal: AbortSignal): Promise<Record<string, unknown>> {
-    supervisor.config = { ...supervisor.config, desiredStatus: 'STOPPED' };
-    if (!supervisor.running) return { message: 'already offline' };
+    supervisor.setDesiredStatus('STOPPED');
+    if (!supervisor.running) {
+      // No process, but a restart may be pending (RESTARTING during its back-off): it is called off and said OFFLINE.
+      // Only then: a server that never ran (its first status still to come) is left as it is.
+      if (supervisor.status === 'RESTARTING') await supervisor.stop();
+      return { message: 'already offline' };
+    }
     const stopping = supervisor.stop();
     // A server's own stop waits its graceSeconds before SIGTERM, then the usual time to SIGKILL.
     const own = supervisor.config.stop;
@@ -133,7 +142,7 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
           await stop(supervisor, signal);
           return { ...(await start(supervisor, signal)), message: 'restarted' };
         case 'KILL':
-          supervisor.config = { ...supervisor.config, desiredStatus: 'STOPPED' };
+          supervisor.setDesiredStatus('STOPPED');
           await supervisor.kill();
           return { message: 'killed' };
         case 'RCON': {
@@ -181,7 +190,7 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
               stop: async () => {
                 const desired = supervisor.config.desiredStatus;
                 await stop(supervisor, signal);
-                supervisor.config = { ...supervisor.config, desiredStatus: desired };
+                supervisor.setDesiredStatus(desired);
               },
               start: () => start(supervisor, signal),
             });
@@ -196,6 +205,10 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
         case 'RESTORE':
           if (!options.backups) throw new JobError('UNSUPPORTED', 'RESTORE jobs are not set up on this agent');
           return runRestoreJob(supervisor, job.params, { ...options.backups, account: await account(), signal, progress });
+        case 'FILE_COMPRESS':
+        case 'FILE_EXTRACT':
+          if (!options.files) throw new JobError('UNSUPPORTED', `${job.type} jobs are not set up on this agent`);
+          return runFileJob(options.files, job, signal, progress);
         default:
           throw new JobError('UNSUPPORTED', `${job.type} jobs are not supported by this agent`);
       }

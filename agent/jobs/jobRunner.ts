@@ -88,6 +88,10 @@ export class JobRunner {
   readonly #killing = new Map<string, Promise<void>>();
   #busy = 0;
   #idleWaiters: (() => void)[] = [];
+  /** Stopping (drain): no job is taken or started any more; the running ones finish and store their results. */
+  #draining = false;
+  /** The stop gave up waiting: what still runs ends with the process, and no result of it is stored or sent. */
+  #abandoned = false;
 
   constructor(options: JobRunnerOptions) {
     this.#options = options;
@@ -105,6 +109,8 @@ export class JobRunner {
     // Checked against its schema (the id strictly: it becomes a file name), and what runs is what was parsed.
     const { job, refusal } = readJobEvent(data);
     if (refusal !== undefined) return { accepted: false, reason: refusal };
+    // Stopping: only a KILL is taken (it may be what ends a job the stop waits for).
+    if (this.#draining && job.type !== 'KILL') return { accepted: false, reason: 'agent is stopping' };
     if (this.#active.has(job.jobId)) return { accepted: true };
     if (outbox.has(job.jobId)) {
       this.#track(this.#resend(outbox, job.jobId));
@@ -138,8 +144,35 @@ export class JobRunner {
     return this.#busy === 0 ? Promise.resolve() : new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
+  /**
+   * The agent is stopping: takes no more jobs and starts none of those queued (they have not run: the next agent is
+   * given them again), and waits up to `timeoutMs` for the running ones to end with their results stored, so the next
+   * agent answers them from its outbox instead of running them again. Answers whether every running job ended.
+   */
+  async drain(timeoutMs: number): Promise<boolean> {
+    this.#draining = true;
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([this.idle().then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))]);
+    clearTimeout(timer);
+    return ended;
+  }
+
+  /**
+   * The stop waited long enough: jobs still running are torn down with the process (their helpers and RCON close
+   * under them), so whatever they end with is not their result. Nothing more is stored or sent; the next agent is
+   * given them again and runs them.
+   */
+  abandon(): void {
+    this.#abandoned = true;
+  }
+
   async #lane(key: string, entry: Entry): Promise<void> {
     for (let kill = this.#killing.get(key); kill; kill = this.#killing.get(key)) await kill;
+    // Queued when the agent began to stop: left unrun and unrecorded (the service delivers it again).
+    if (this.#draining && !entry.settled) {
+      this.#active.delete(entry.job.jobId);
+      return;
+    }
     this.#running.set(key, entry);
     try {
       await this.#run(entry);
@@ -219,6 +252,7 @@ export class JobRunner {
   async #finish(entry: Entry, outcome: Outcome): Promise<void> {
     if (entry.settled) return;
     entry.settled = true;
+    if (this.#abandoned) return;
     // Game output is free text: a NUL or half a surrogate pair in it would make the service refuse the result, and the
     // outbox would send it again after every reconnect. Made storable before it is written (the service does too).
     const event: JobResultEvent = storableJson({ jobId: entry.job.jobId, ...outcome, finishedAt: new Date(this.#now()).toISOString() });

@@ -3,8 +3,8 @@
  * A2S_PLAYER over UDP, each answering a challenge (S2C_CHALLENGE) when the server sends one, with split (multi-packet)
  * answers reassembled. Goldsource's and compressed split answers are not read.
  */
-import { createSocket, type Socket } from 'node:dgram';
-import { cleanText, QueryError, type QueryAnswer } from './types.ts';
+import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { cleanText, guard, QueryError, type QueryAnswer } from './types.ts';
 
 const SINGLE = -1;
 const SPLIT = -2;
@@ -52,10 +52,14 @@ class Reader {
   }
 }
 
-/** One request/answer exchange on `socket`, reassembling split answers; resolves with the payload after the -1 header. */
+/**
+ * One request/answer exchange on `socket`, reassembling split answers; resolves with the payload after the -1 header.
+ * Only datagrams from `host`:`port` are read; a malformed one fails the query (never throws out of the listener).
+ */
 function exchange(socket: Socket, request: Buffer, host: string, port: number, deadline: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const parts = new Map<number, Buffer>();
+    // The number of parts, fixed by the first part of a split answer; parts that say otherwise are dropped.
     let total = 0;
     const finish = (error: Error | null, payload?: Buffer) => {
       clearTimeout(timer);
@@ -64,29 +68,37 @@ function exchange(socket: Socket, request: Buffer, host: string, port: number, d
       if (error) reject(error);
       else resolve(payload!);
     };
-    const onMessage = (message: Buffer, from: { port: number }) => {
-      if (from.port !== port || message.length < 5) return;
+    const onMessage = guard(finish, (message: Buffer, from: RemoteInfo) => {
+      if (from.port !== port || !sameHost(from.address, host) || message.length < 5) return;
       const header = message.readInt32LE(0);
       if (header === SINGLE) return finish(null, message.subarray(4));
       if (header !== SPLIT || message.length < 12) return;
       const id = message.readInt32LE(4);
       if (id & 0x80000000) return finish(new QueryError('compressed A2S answers are not supported'));
-      total = message.readUInt8(8);
+      const partTotal = message.readUInt8(8);
       const number = message.readUInt8(9);
-      if (total === 0 || number >= total) return;
+      if (partTotal === 0 || number >= partTotal) return;
+      if (total === 0) total = partTotal;
+      else if (partTotal !== total) return;
       parts.set(number, message.subarray(12));
       if (parts.size === total) {
-        const whole = Buffer.concat([...Array(total).keys()].map((index) => parts.get(index)!));
-        if (whole.readInt32LE(0) !== SINGLE) return finish(new QueryError('malformed split A2S answer'));
+        const whole = Buffer.concat([...Array(total).keys()].map((index) => parts.get(index) ?? Buffer.alloc(0)));
+        if (whole.length < 5 || whole.readInt32LE(0) !== SINGLE) return finish(new QueryError('malformed split A2S answer'));
         finish(null, whole.subarray(4));
       }
-    };
+    });
     const onError = (error: Error) => finish(new QueryError(error.message));
     const timer = setTimeout(() => finish(new QueryError('no answer (timed out)')), Math.max(1, deadline - Date.now()));
     socket.on('message', onMessage);
     socket.on('error', onError);
     socket.send(request, port, host, (error) => error && finish(new QueryError(error.message)));
   });
+}
+
+/** Whether a datagram's source address is the queried host (an IPv4 host may answer as ::ffff:a.b.c.d). */
+function sameHost(address: string, host: string): boolean {
+  if (host === 'localhost') return address === '127.0.0.1' || address === '::1';
+  return address === host || address === `::ffff:${host}`;
 }
 
 /** Sends `request` (+ challenge) until the server answers with `kind` rather than a challenge (at most 3 rounds). */

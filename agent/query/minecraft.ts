@@ -4,7 +4,7 @@
  * names), then a ping whose pong gives the latency.
  */
 import { connect } from 'node:net';
-import { cleanText, QueryError, type QueryAnswer } from './types.ts';
+import { cleanText, guard, QueryError, type QueryAnswer } from './types.ts';
 
 const varint = (value: number): Buffer => {
   const bytes: number[] = [];
@@ -69,44 +69,53 @@ export function queryMinecraft(host: string, port: number, timeoutMs: number): P
         latencyMs: Math.round(latencyMs * 10) / 10,
       };
     };
-    socket.on('connect', () => {
-      const address = Buffer.from(host, 'utf8');
-      const portBytes = Buffer.alloc(2);
-      portBytes.writeUInt16BE(port);
-      // Protocol version -1: "whatever you speak", as clients do when they only ask for the status.
-      socket.write(packet(0x00, Buffer.concat([varint(-1), varint(address.length), address, portBytes, varint(1)])));
-      socket.write(packet(0x00, Buffer.alloc(0)));
-    });
-    socket.on('data', (chunk: Buffer) => {
-      received = Buffer.concat([received, chunk]);
-      if (received.length > MAX_ANSWER_BYTES) return finish(new QueryError('Minecraft status answer too large'));
-      try {
-        for (;;) {
-          const length = readVarint(received, 0);
-          if (!length || received.length < length.length + length.value) return;
-          const body = received.subarray(length.length, length.length + length.value);
-          received = received.subarray(length.length + length.value);
-          const id = readVarint(body, 0);
-          if (!id) throw new QueryError('malformed Minecraft packet');
-          if (id.value === 0x00 && !status) {
-            const size = readVarint(body, id.length);
-            if (!size) throw new QueryError('malformed Minecraft status');
-            const text = body.toString('utf8', id.length + size.length, id.length + size.length + size.value);
-            status = JSON.parse(text) as Status;
-            pingSentAt = performance.now();
-            const payload = Buffer.alloc(8);
-            payload.writeBigInt64BE(BigInt(Date.now()));
-            socket.write(packet(0x01, payload));
-          } else if (id.value === 0x01 && status) {
-            return finish(null, answer(performance.now() - pingSentAt));
+    socket.on(
+      'connect',
+      guard(finish, () => {
+        const address = Buffer.from(host, 'utf8');
+        const portBytes = Buffer.alloc(2);
+        portBytes.writeUInt16BE(port);
+        // Protocol version -1: "whatever you speak", as clients do when they only ask for the status.
+        socket.write(packet(0x00, Buffer.concat([varint(-1), varint(address.length), address, portBytes, varint(1)])));
+        socket.write(packet(0x00, Buffer.alloc(0)));
+      }),
+    );
+    socket.on(
+      'data',
+      guard(finish, (chunk: Buffer) => {
+        received = Buffer.concat([received, chunk]);
+        if (received.length > MAX_ANSWER_BYTES) return finish(new QueryError('Minecraft status answer too large'));
+        try {
+          for (;;) {
+            const length = readVarint(received, 0);
+            if (!length || received.length < length.length + length.value) return;
+            const body = received.subarray(length.length, length.length + length.value);
+            received = received.subarray(length.length + length.value);
+            const id = readVarint(body, 0);
+            if (!id) throw new QueryError('malformed Minecraft packet');
+            if (id.value === 0x00 && !status) {
+              const size = readVarint(body, id.length);
+              if (!size) throw new QueryError('malformed Minecraft status');
+              const text = body.toString('utf8', id.length + size.length, id.length + size.length + size.value);
+              status = JSON.parse(text) as Status;
+              pingSentAt = performance.now();
+              const payload = Buffer.alloc(8);
+              payload.writeBigInt64BE(BigInt(Date.now()));
+              socket.write(packet(0x01, payload));
+            } else if (id.value === 0x01 && status) {
+              return finish(null, answer(performance.now() - pingSentAt));
+            }
           }
+        } catch (error) {
+          finish(error instanceof QueryError ? error : new QueryError(`unreadable Minecraft status: ${(error as Error).message}`));
         }
-      } catch (error) {
-        finish(error instanceof QueryError ? error : new QueryError(`unreadable Minecraft status: ${(error as Error).message}`));
-      }
-    });
+      }),
+    );
     // A server that answers the status but closes before the pong (older ones do) still answered.
-    socket.on('close', () => (status ? finish(null, answer(performance.now() - started)) : finish(new QueryError('connection closed without a status'))));
+    socket.on(
+      'close',
+      guard(finish, () => (status ? finish(null, answer(performance.now() - started)) : finish(new QueryError('connection closed without a status')))),
+    );
     socket.on('error', (error: NodeJS.ErrnoException) => finish(new QueryError(describe(error))));
   });
 }

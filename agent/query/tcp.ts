@@ -1,7 +1,7 @@
 /** The fallback query: the port accepts a TCP connection (LinuxGSM's last resort). Nothing but the latency is known. */
 import { connect } from 'node:net';
 import { describe } from './minecraft.ts';
-import { QueryError, type QueryAnswer } from './types.ts';
+import { guard, QueryError, type QueryAnswer } from './types.ts';
 
 export function queryTcp(host: string, port: number, timeoutMs: number): Promise<QueryAnswer> {
   return new Promise((resolve, reject) => {
@@ -22,7 +22,10 @@ export function queryTcp(host: string, port: number, timeoutMs: number): Promise
         });
     };
     const timer = setTimeout(() => finish(new QueryError('no answer (timed out)')), timeoutMs);
-    socket.once('connect', () => finish(null));
+    socket.once(
+      'connect',
+      guard(finish, () => finish(null)),
+    );
     socket.once('error', (error: NodeJS.ErrnoException) => finish(new QueryError(describe(error))));
   });
 }

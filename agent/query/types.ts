@@ -19,3 +19,17 @@ export function cleanText(value: string, max: number): string {
   // eslint-disable-next-line no-control-regex
   return value.replace(/[\u0000-\u001f\u007f]|[\ud800-\udfff]/g, '').slice(0, max);
 }
+
+/**
+ * A socket listener that can never throw: whatever it throws (a bug, an answer no parser foresaw) fails the query
+ * through `fail` instead of escaping into the event loop, where it would end the agent.
+ */
+export function guard<A extends unknown[]>(fail: (error: Error) => void, listener: (...args: A) => void): (...args: A) => void {
+  return (...args) => {
+    try {
+      listener(...args);
+    } catch (error) {
+      fail(error instanceof QueryError ? error : new QueryError(`unreadable answer: ${(error as Error)?.message ?? String(error)}`));
+    }
+  };
+}

@@ -4,69 +4,9 @@
  * anything. Placeholders are expanded per argument AFTER splitting, so a value with spaces stays one argument.
  */
 
-/** A startCommand or env that cannot be turned into a launch; the message says what to fix. */
-export class CommandLineError extends Error {
-  override name = 'CommandLineError';
-}
+import { CommandLineError, splitCommandLine } from '../../schema/commandLine.ts';
 
-/**
- * Splits like `sh` would, without any expansion: whitespace separates words; '…' is literal; "…" honours only
- * \" and \\ (any other backslash stays, as in POSIX); outside quotes a backslash takes the next character literally
- * and backslash-newline joins lines. `""` is an empty argument; quotes may glue onto a word (`--name="a b"`).
- */
-export function splitCommandLine(text: string): string[] {
-  const words: string[] = [];
-  let word = '';
-  let inWord = false; // distinguishes "no word" from an empty quoted word
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
-      if (inWord) words.push(word);
-      word = '';
-      inWord = false;
-      i++;
-    } else if (c === "'") {
-      const end = text.indexOf("'", i + 1);
-      if (end === -1) throw new CommandLineError(`unterminated single quote (') at position ${i} in startCommand`);
-      word += text.slice(i + 1, end);
-      inWord = true;
-      i = end + 1;
-    } else if (c === '"') {
-      const start = i;
-      i++;
-      for (;;) {
-        if (i >= text.length) {
-          throw new CommandLineError(`unterminated double quote (") at position ${start} in startCommand`);
-        }
-        const d = text[i];
-        if (d === '"') break;
-        if (d === '\\' && (text[i + 1] === '"' || text[i + 1] === '\\')) {
-          word += text[i + 1];
-          i += 2;
-        } else {
-          word += d;
-          i++;
-        }
-      }
-      inWord = true;
-      i++;
-    } else if (c === '\\') {
-      if (i + 1 >= text.length) throw new CommandLineError('startCommand ends with a lone backslash (\\)');
-      if (text[i + 1] !== '\n') {
-        word += text[i + 1];
-        inWord = true;
-      }
-      i += 2;
-    } else {
-      word += c;
-      inWord = true;
-      i++;
-    }
-  }
-  if (inWord) words.push(word);
-  return words;
-}
+export { CommandLineError, splitCommandLine };
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 

@@ -207,17 +207,52 @@ function killAllAs(account: { uid: number; gid: number }): Promise<boolean> {
 
 type FoundProcess = { pid: number; startTicks: string; stopped: boolean };
 
-/** Reads /proc/<pid> once: its real uid, state and start time; undefined when it is gone or a zombie (it runs nothing). */
-function readProcess(pid: number): { uid: string; state: string; startTicks: string } | undefined {
+/** Reads /proc/<pid> once: its real uid, state, process group and start time; undefined when it is gone or a zombie (it runs nothing). */
+function readProcess(pid: number): { uid: string; state: string; group: string; startTicks: string } | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const state = fields[0] ?? '';
     if (state === 'Z' || state === 'X') return undefined;
-    return { uid: /^Uid:\s+(\d+)/m.exec(status)?.[1] ?? '', state, startTicks: fields[19] ?? '' };
+    return { uid: /^Uid:\s+(\d+)/m.exec(status)?.[1] ?? '', state, group: fields[2] ?? '', startTicks: fields[19] ?? '' };
   } catch {
     return undefined;
+  }
+}
+
+/** Rounds of looking for, and killing, the members of a process group (each one ends what a member forked meanwhile). */
+const GROUP_KILL_ROUNDS = 10;
+
+/**
+ * Kills the processes still in process group `group` whose leader has exited, each by its pid once /proc shows it is
+ * still the same process (same group, same start time): never `kill(-group)`, which would reach a stranger's group
+ * should the number have been given again meanwhile.
+ */
+export function killGroupMembers(group: number): void {
+  for (let round = 0; round < GROUP_KILL_ROUNDS; round++) {
+    let names: string[];
+    try {
+      names = readdirSync('/proc');
+    } catch {
+      return;
+    }
+    const members = names
+      .filter((name) => /^\d+$/.test(name))
+      .flatMap((name) => {
+        const info = readProcess(Number(name));
+        return info?.group === String(group) ? [{ pid: Number(name), startTicks: info.startTicks }] : [];
+      });
+    if (members.length === 0) return;
+    for (const member of members) {
+      const now = readProcess(member.pid);
+      if (now?.group !== String(group) || now.startTicks !== member.startTicks) continue;
+      try {
+        process.kill(member.pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
   }
 }
 

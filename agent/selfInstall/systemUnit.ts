@@ -44,6 +44,8 @@ Restart=always
 RestartSec=5
 # Exit status 2: the service refused the token or the version; restarting cannot help.
 RestartPreventExitStatus=2
+# Exit status 75: the agent asks to be started again (after upgrading itself on a Node.js without execve).
+RestartForceExitStatus=75
 # Stopping or restarting the agent leaves the game servers running: the next agent adopts them.
 KillMode=process
 # The agent puts each game server in its own cgroup below its own, with the server's memory and CPU limits.

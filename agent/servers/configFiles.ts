@@ -1,6 +1,7 @@
 /**
  * Config-file patches of a template (docs/templates.md#config-files), applied before each start: each named key set to
- * its value (properties, ini, json, yaml, xml) or each text replaced (replace), every other line kept. The files are
+ * its value (properties, ini, json, yaml, xml, a Source console config) or each text replaced (replace), every other
+ * line kept. The files are
  * the game's, in a tree its account writes: they are read and written by a helper running as that account (runAs),
  * so root never opens a path inside it (docs/agent.md).
  */
@@ -85,6 +86,65 @@ function patchIni(text: string, set: Record<string, string>): string {
     out.push(`[${name}]`);
     for (const [key, value] of keys) out.push(`${key}=${value}`);
   }
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * The cvar of a console-config line (`rcon_password "x"`): its first word, unless the line is blank or a `//` comment.
+ * Scanned once (the text is the game account's).
+ */
+function cvarOfLine(line: string): string | undefined {
+  let start = 0;
+  while (start < line.length && /\s/.test(line[start]!)) start += 1;
+  if (start === line.length || line.startsWith('//', start)) return undefined;
+  let at = start;
+  while (at < line.length && !/[\s";]/.test(line[at]!)) at += 1;
+  return at === start ? undefined : line.slice(start, at);
+}
+
+/**
+ * The parts of a console-config line around its first command: the blanks before it, and everything from the end of
+ * the command on (the first `;` or `//` outside quotes, with the blanks before it). Scanned once.
+ */
+function aroundCommand(line: string): { indent: string; rest: string } {
+  let start = 0;
+  while (start < line.length && /\s/.test(line[start]!)) start += 1;
+  let at = start;
+  let quoted = false;
+  while (at < line.length) {
+    const char = line[at]!;
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === ';' || line.startsWith('//', at))) break;
+    at += 1;
+  }
+  let end = at;
+  while (end > start && /\s/.test(line[end - 1]!)) end -= 1;
+  return { indent: line.slice(0, start), rest: at === line.length ? '' : line.slice(end) };
+}
+
+/**
+ * A Source engine console config (srcds' `server.cfg`): each cvar's command set to `name "value"` where it is (names
+ * compared without case, as the engine does; the rest of its line kept), else added at the end. A value holding `"` is refused: it would end the
+ * quoted value and let the rest run as console commands of its own.
+ */
+function patchCfg(text: string, set: Record<string, string>): string {
+  for (const [key, value] of Object.entries(set))
+    if (value.includes('"') || /[\r\n]/.test(value))
+      throw new Error(
+        `the value of ${key} holds a " or a line break, which a console config cannot quote: give it another value (an RCON password: PATCH the server's rconPassword)`,
+      );
+  const pending = new Map(Object.entries(set).map(([key, value]) => [key.toLowerCase(), { key, value }]));
+  const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n');
+  const out = lines.map((line) => {
+    const cvar = cvarOfLine(line)?.toLowerCase();
+    const wanted = cvar === undefined ? undefined : pending.get(cvar);
+    if (!wanted) return line;
+    pending.delete(cvar!);
+    // Only this command changes: what follows it on the line (`; exec other.cfg`, a `// comment`) is kept.
+    const { indent, rest } = aroundCommand(line);
+    return `${indent}${wanted.key} "${wanted.value}"${rest}`;
+  });
+  for (const { key, value } of pending.values()) out.push(`${key} "${value}"`);
   return `${out.join('\n')}\n`;
 }
 
@@ -236,6 +296,8 @@ export function patchText(patch: Pick<Patch, 'format' | 'set' | 'replace'>, text
       return patchYaml(text, set);
     case 'xml':
       return patchXml(text, set);
+    case 'cfg':
+      return patchCfg(text, set);
     case 'replace':
       return (patch.replace ?? []).reduce((current, entry) => current.split(entry.find).join(entry.replace), text);
   }

@@ -52,8 +52,11 @@ async function socketsOn(port: number, protocol: 'TCP' | 'UDP'): Promise<SocketE
   return found.filter((entry) => entry.inode !== '0');
 }
 
-/** The process holding a socket inode: pid, name and command line (only processes this agent may look into). */
-async function holderOf(inodes: Set<string>): Promise<{ pid: number; name: string; command: string } | undefined> {
+/**
+ * The process holding a socket inode: pid and process name (only processes this agent may look into). Never its
+ * command line: that can carry another server's RCON password, and this text reaches events, webhooks and viewers.
+ */
+async function holderOf(inodes: Set<string>): Promise<{ pid: number; name: string } | undefined> {
   const pids = (await readdir('/proc').catch(() => [] as string[])).filter((entry) => /^\d+$/.test(entry));
   for (const pid of pids) {
     const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
@@ -61,41 +64,57 @@ async function holderOf(inodes: Set<string>): Promise<{ pid: number; name: strin
       const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
       const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
       if (inode && inodes.has(inode)) {
-        const name = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '?')).trim();
-        const command = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0').filter(Boolean).join(' ').slice(0, 200);
-        return { pid: Number(pid), name, command };
+        // comm is at most 15 bytes, chosen by the process: cleaned to printable characters.
+        // eslint-disable-next-line no-control-regex
+        const name = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '?')).trim().replace(/[\u0000-\u001f\u007f]/g, '') || '?';
+        return { pid: Number(pid), name };
       }
     }
   }
   return undefined;
 }
 
-const userName = (uid: number): string => {
-  try {
-    if (uid === userInfo().uid) return userInfo().username;
-  } catch {
-    // no name for our own uid: fall through
-  }
-  return `uid ${uid}`;
-};
+/** Account name → the id of the server it belongs to (accounts.json), to name a server rather than its account. */
+export type AccountOwners = Readonly<Record<string, string | null>>;
 
-/** Who holds `port`, in words: `pid 1234 (java: java -jar server.jar)`, or what the kernel tables say. */
-export async function describeHolder(port: number, protocol: 'TCP' | 'UDP'): Promise<string> {
+/** The account of `uid` in words: the server it belongs to when it is one of this agent's, else its name. */
+async function accountOf(uid: number, owners: AccountOwners): Promise<string> {
+  let name: string | undefined;
+  try {
+    if (uid === userInfo().uid) name = userInfo().username;
+  } catch {
+    // no name for our own uid: looked up below
+  }
+  if (name === undefined) {
+    const passwd = await readFile('/etc/passwd', 'utf8').catch(() => '');
+    name = passwd
+      .split('\n')
+      .map((line) => line.split(':'))
+      .find((fields) => fields.length > 3 && Number(fields[2]) === uid)?.[0];
+  }
+  if (name === undefined) return `uid ${uid}`;
+  const server = owners[name];
+  return server ? `the account of server ${server}` : name;
+}
+
+/** Who holds `port`, in words: `pid 1234 (java) of gsm`, or what the kernel tables say (never a command line). */
+export async function describeHolder(port: number, protocol: 'TCP' | 'UDP', owners: AccountOwners = {}): Promise<string> {
   const sockets = await socketsOn(port, protocol);
   if (sockets.length === 0) return 'held by a process this agent cannot see';
   const holder = await holderOf(new Set(sockets.map((socket) => socket.inode)));
-  if (holder) return `held by pid ${holder.pid} (${holder.name}${holder.command ? `: ${holder.command}` : ''}) of ${userName(sockets[0]!.uid)}`;
-  return `held by a process of ${userName(sockets[0]!.uid)} (socket inode ${sockets[0]!.inode})`;
+  const account = await accountOf(sockets[0]!.uid, owners);
+  if (holder) return `held by pid ${holder.pid} (${holder.name}) of ${account}`;
+  return `held by a process of ${account} (socket inode ${sockets[0]!.inode})`;
 }
 
 /** Throws PortInUseError for the first of `needs` that cannot be bound, saying who holds it. */
-export async function checkPortsFree(needs: readonly PortNeed[]): Promise<void> {
+export async function checkPortsFree(needs: readonly PortNeed[], owners: AccountOwners = {}): Promise<void> {
   for (const need of needs) {
     const protocols: ('TCP' | 'UDP')[] = need.protocol === 'BOTH' ? ['TCP', 'UDP'] : [need.protocol];
     for (const protocol of protocols) {
       const failure = await tryBind(need.port, protocol);
       if (failure === undefined) continue;
-      const why = failure === 'EADDRINUSE' ? await describeHolder(need.port, protocol) : `cannot be bound (${failure})`;
+      const why = failure === 'EADDRINUSE' ? await describeHolder(need.port, protocol, owners) : `cannot be bound (${failure})`;
       throw new PortInUseError(`port ${need.port}/${protocol} (its ${need.name} port) is in use: ${why}`);
     }
   }

@@ -25,7 +25,7 @@ import { RestartPolicy } from '../runtime/restartPolicy.ts';
 import { StdinChannel } from './stdinChannel.ts';
 import { createProcessSampler, treeMemoryBytes } from './processStats.ts';
 import { PendingModeration } from './pendingModeration.ts';
-import { endProcessesOf, prepareServerDir, type Accounts } from './accounts.ts';
+import { endProcessesOf, prepareServerDir, recordedAccounts, type Accounts } from './accounts.ts';
 import { launchAccessProblem } from './launchAccess.ts';
 import type { Cgroups } from '../runtime/cgroups.ts';
 import { portPlanOf, type QueryProtocol } from '../../schema/gamePorts.ts';
@@ -55,6 +55,8 @@ export type SupervisorOptions = {
   memoryMb?: number;
   /** How often a running server's CPU and memory are reported (`server:stats`); default 10 s. */
   statsIntervalMs?: number;
+  /** The last measured disk usage of a server's directory (bytes), sent with its stats (files/diskUsage.ts). */
+  diskUsage?: (serverId: string) => number | undefined;
   /** How often an ONLINE server's full player list is reported (`players:snapshot`); default 30 s. */
   snapshotIntervalMs?: number;
   /** Per-server accounts when the agent runs as root (accounts.ts); servers run as the agent's user otherwise. */
@@ -126,8 +128,36 @@ const CONSOLE_PENDING_MAX = 2_000;
 
 export type ServerStatus = 'INSTALLING' | 'INSTALL_FAILED' | 'OFFLINE' | 'STARTING' | 'ONLINE' | 'UNRESPONSIVE' | 'STOPPING' | 'RESTARTING' | 'CRASHED';
 
+/**
+ * The fields of a server's configuration its template (or its own settings) decide about a run: they are pinned from
+ * the launch to the exit, so a template changed meanwhile reaches the server at its next start (docs/templates.md#versions).
+ * Its ports too: the run holds those it started with, and its query (liveness) asks them, not ports changed meanwhile.
+ */
+const RUN_FIELDS = [
+  'startCommand',
+  'env',
+  'ready',
+  'consoleMode',
+  'stop',
+  'rconPort',
+  'rconPassword',
+  'template',
+  'queryTarget',
+  'gamePort',
+  'queryPort',
+  'ports',
+  'queryProtocol',
+] as const;
+type RunFields = Pick<ServerConfig, (typeof RUN_FIELDS)[number]>;
+const runFieldsOf = (config: ServerConfig): RunFields =>
+  Object.fromEntries(RUN_FIELDS.filter((field) => field in config).map((field) => [field, config[field]])) as RunFields;
+
 export class ServerSupervisor {
-  config: ServerConfig;
+  /** The configuration as the service last sent it: the next start runs it. */
+  #latest: ServerConfig;
+  /** What the current run was started with (RUN_FIELDS), while it runs. */
+  #pinned: RunFields | undefined;
+  #config: ServerConfig;
   status: ServerStatus = 'OFFLINE';
   readonly #options: SupervisorOptions;
   /** The game's adapter: its template's (servers:sync's `template`), else the agent's own for its game type; set at each launch. */
@@ -166,7 +196,8 @@ export class ServerSupervisor {
   startFailureCode: string | undefined;
 
   constructor(config: ServerConfig, options: SupervisorOptions) {
-    this.config = config;
+    this.#latest = config;
+    this.#config = config;
     this.#options = options;
     try {
       this.#adapter = adapterOf(config);
@@ -185,6 +216,43 @@ export class ServerSupervisor {
         () => undefined,
       );
     else this.#osUser = agentUser();
+  }
+
+  /** Memory for the game, `{{MEMORY_MB}}`: 80 % of its memory limit, else the agent's setting, else 2048. */
+  get memoryMb(): number {
+    return this.#options.memoryMb ?? (this.config.memoryLimitMb ? Math.max(256, Math.floor(this.config.memoryLimitMb * 0.8)) : 2048);
+  }
+
+  /** The configuration in force: the latest one, with the current run's pinned fields over it while it runs. */
+  get config(): ServerConfig {
+    return this.#config;
+  }
+
+  /** A `servers:sync`'s configuration: in force at once, but a running server keeps what it was started with (RUN_FIELDS). */
+  set config(next: ServerConfig) {
+    this.#latest = next;
+    this.#config = this.#pinned ? { ...next, ...this.#pinned } : next;
+  }
+
+  /** The configuration as the service last sent it, pinned fields not applied (an install or the next start uses it). */
+  get latestConfig(): ServerConfig {
+    return this.#latest;
+  }
+
+  /** The status the service (or a job) wants, without touching what the run was started with. */
+  setDesiredStatus(desiredStatus: ServerConfig['desiredStatus']): void {
+    this.#latest = { ...this.#latest, desiredStatus };
+    this.#config = { ...this.#config, desiredStatus };
+  }
+
+  #pin(): void {
+    this.#config = this.#latest;
+    this.#pinned = runFieldsOf(this.#latest);
+  }
+
+  #unpin(): void {
+    this.#pinned = undefined;
+    this.#config = this.#latest;
   }
 
   /** The OS account the server runs as, reported with its status (once known: an account is made at the first start). */
@@ -321,6 +389,7 @@ export class ServerSupervisor {
   async #launch(): Promise<void> {
     this.#stopping = false;
     this.#memoryStop = undefined;
+    this.#pin();
     this.#setStatus('STARTING');
     try {
       const account = await this.#options.accounts?.forServer(this.config.id);
@@ -336,17 +405,21 @@ export class ServerSupervisor {
         await applyConfigFiles(this.#dir, this.config.template.configFiles, account, this.#runDir);
       } else if (this.#adapter === minecraft) await minecraft.prepare(this.#dir, this.config, account);
       const startCommand = this.config.startCommand ?? this.#adapter.defaultStartCommand;
-      const launch = buildLaunch({ ...this.config, startCommand }, this.#dir, {
-        MEMORY_MB: String(this.#options.memoryMb ?? (this.config.memoryLimitMb ? Math.max(256, Math.floor(this.config.memoryLimitMb * 0.8)) : 2048)),
-      });
+      const launch = buildLaunch({ ...this.config, startCommand }, this.#dir, { MEMORY_MB: String(this.memoryMb) });
+      // The template's working directory, inside the server's (its schema refuses `..` and absolute paths).
+      const cwd = this.config.template?.workingDirectory ? join(this.#dir, this.config.template.workingDirectory) : this.#dir;
       this.#readiness = this.#readinessOf();
       if (account) launch.env = { ...launch.env, HOME: this.#dir, USER: account.name, LOGNAME: account.name };
       // A file the account cannot read fails later as something else ("Cannot find module"): said plainly, before.
-      const denied = account && (await launchAccessProblem(launch, this.#dir, account));
+      const denied = account && (await launchAccessProblem(launch, cwd, account));
       if (denied) throw new Error(denied);
       // A port another process holds fails the start here, naming that process, not later as the game's bind error.
       this.startFailureCode = undefined;
-      if (!this.#options.skipPortCheck) await checkPortsFree(this.portNeeds());
+      if (!this.#options.skipPortCheck) {
+        // A port held by another server's account is said as that server's, not as an account name.
+        const owners = this.#options.accounts?.enabled ? await recordedAccounts(this.#options.dataDir).catch(() => ({})) : {};
+        await checkPortsFree(this.portNeeds(), owners);
+      }
       this.#cgroup = await this.#options.cgroups?.prepare(this.config.id, this.config);
       this.#log ??= await OutputLog.open(this.#logDir);
       this.#runFrom = this.#log.appended;
@@ -355,7 +428,7 @@ export class ServerSupervisor {
       this.remember();
       const proc = await this.#options.runtime.start({
         ...launch,
-        cwd: this.#dir,
+        cwd,
         runDir: this.#runDir,
         // The account is the server's alone: when it stops, every process of the account goes (even one that left its group).
         ...(account ? { user: { uid: account.uid, gid: account.gid }, ownAccount: true } : {}),
@@ -365,6 +438,8 @@ export class ServerSupervisor {
       this.#attach(proc);
       this.#awaitReady(proc);
     } catch (error) {
+      // No run: nothing is pinned.
+      if (!this.running) this.#unpin();
       if (error instanceof PortInUseError) {
         // A port may be freed (a process on its way out): the crash policy tries again after its back-off, as for a
         // crash, and gives up after its limit; a START job fails at once with PORT_IN_USE.
@@ -398,6 +473,8 @@ export class ServerSupervisor {
    */
   async adopt(proc: RunningProcess, last: ServerStatus): Promise<void> {
     this.#stopping = false;
+    // The configuration the previous agent remembered is what this run was started with.
+    this.#pin();
     this.#log ??= await OutputLog.open(this.#logDir);
     this.#runFrom = this.#log.appended;
     // Its cgroup is still there; the limits are written again, as they may have changed meanwhile.
@@ -552,12 +629,21 @@ export class ServerSupervisor {
     this.#statusExtra = extra;
     if (changed) this.remember();
     for (const listener of [...this.#statusListeners]) listener(status);
+    // The process it runs as, while one runs: a fleet upgrade checks the new agent adopted it rather than restarting it.
+    const proc = this.#process;
+    const running = proc?.inspect();
     this.#options.report('server:status', {
       serverId: this.config.id,
       status,
       at: new Date().toISOString(),
       ...extra,
       ...(this.#osUser ? { osUser: this.#osUser } : {}),
+      // What the run was started with (pinned, kept across an agent's restart), not what the service sent since; nothing
+      // once the server has been given another template (that one's version is not what runs).
+      ...(this.#pinned?.template && this.#pinned.template.id === this.#latest.template?.id
+        ? { templateId: this.#pinned.template.id, templateVersion: this.#pinned.template.version }
+        : {}),
+      ...(proc && running?.running ? { process: { pid: running.pid, startedAt: running.startedAt, adopted: proc.adopted } } : {}),
     });
   }
 
@@ -651,13 +737,15 @@ export class ServerSupervisor {
     const stats = setInterval(() => {
       void sample().then(
         (figures) => {
-          if (figures && this.#process === proc)
-            this.#options.report('server:stats', {
-              serverId: this.config.id,
-              ...figures,
-              ...(this.status === 'ONLINE' || this.status === 'UNRESPONSIVE' ? { playersOnline: this.#playersOnline() } : {}),
-              at: new Date().toISOString(),
-            });
+          if (!figures || this.#process !== proc) return;
+          const diskBytes = this.#options.diskUsage?.(this.config.id);
+          this.#options.report('server:stats', {
+            serverId: this.config.id,
+            ...figures,
+            ...(diskBytes === undefined ? {} : { diskBytes }),
+            ...(this.status === 'ONLINE' || this.status === 'UNRESPONSIVE' ? { playersOnline: this.#playersOnline() } : {}),
+            at: new Date().toISOString(),
+          });
         },
         () => undefined,
       );
@@ -889,6 +977,8 @@ export class ServerSupervisor {
     const oomKilled = cgroup && !this.#stopping && (await this.#options.cgroups!.oomKills(cgroup)) > 0;
     if (cgroup) await this.#options.cgroups!.remove(cgroup);
     if (this.#process !== proc) return;
+    // The run is over: the next one starts with the latest configuration.
+    this.#unpin();
     const unresponsiveRestart = this.#unresponsiveRestart;
     this.#unresponsiveRestart = undefined;
     if (unresponsiveRestart && this.config.desiredStatus === 'RUNNING') {
@@ -896,6 +986,8 @@ export class ServerSupervisor {
       this.#stopping = false;
       return this.#timer(() => {
         if (this.config.desiredStatus === 'RUNNING' && !this.running && !this.#maintenance && this.#hold === undefined) void this.start();
+        // Stopped during the back-off (a STOP, a sync): not left RESTARTING for ever.
+        else if (this.config.desiredStatus !== 'RUNNING' && !this.running && this.status === 'RESTARTING') this.#setStatus('OFFLINE', { message: 'stopped' });
       }, unresponsiveRestart.delayMs);
     }
     if (this.#stopping) {

@@ -57,7 +57,14 @@ export type SftpFiles = {
 
 type Change = { action: 'write' | 'delete' | 'rename' | 'chmod' | 'mkdir' | 'rmdir'; path: string; toPath?: string; size?: number; mode?: number };
 
-type OpenFile = { kind: 'file'; handle: number; path: string; writable: boolean; atomic: boolean; written: boolean };
+type OpenFile = {
+  kind: 'file';
+  handle: number;
+  path: string;
+  writable: boolean;
+  atomic: boolean;
+  written: boolean;
+};
 type OpenDir = { kind: 'dir'; path: string; after: string | undefined; done: boolean };
 
 /** Largest READ answered at once (clients ask for 32–256 KiB). */
@@ -287,6 +294,7 @@ export class SftpFileSystem {
       this.#handles.delete(id);
       if (entry.kind === 'dir') return stream.status(reqId, STATUS_CODE.OK);
       this.#run(reqId, async (files) => {
+        // A `put` one of whose WRITEs failed is refused by the helper's commit (the old file stays): the CLOSE fails.
         const info = await files.close(entry.handle, { commit: entry.atomic });
         if (entry.written || entry.atomic) this.#changed({ action: 'write', path: entry.path, ...(info ? { size: info.size } : {}) });
         stream.status(reqId, STATUS_CODE.OK);
@@ -354,7 +362,8 @@ export class SftpFileSystem {
             longname: 'drwxr-xr-x    1 0        0                 0 Jan  1 00:00 .',
             attrs: attrsOf({ name: '.', type: 'directory', size: 0, mode: 0o755, modifiedAt: new Date(0).toISOString() }),
           });
-        dir.after = page.entries.at(-1)?.name ?? dir.after;
+        // The listing's own cursor, not the last name shown: a name that is not UTF-8 is shown escaped.
+        dir.after = page.next ?? dir.after;
         dir.done = page.next === undefined;
         if (names.length === 0) stream.status(reqId, STATUS_CODE.EOF);
         else stream.name(reqId, names);

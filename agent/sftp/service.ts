@@ -13,7 +13,7 @@ export type SftpService = {
   announce: () => void;
   /** The service said a user's access changed: their sessions are checked now. */
   recheck: (userId: string) => void;
-  closeServer: (serverId: string) => void;
+  closeServer: (serverId: string, why?: string) => void;
   close: () => Promise<void>;
   readonly server: SftpServer;
 };
@@ -42,7 +42,7 @@ export async function startSftpService(options: {
       logger,
       ...(options.recheckMs ? { recheckMs: options.recheckMs } : {}),
       authenticate: async (attempt): Promise<SftpAuthAnswer> => {
-        const answer = sftpAuthAnswer.safeParse(await options.request('sftp:auth', { ...attempt, method: 'publickey' }));
+        const answer = sftpAuthAnswer.safeParse(await options.request('sftp:auth', attempt));
         return answer.success ? answer.data : { allowed: false, reason: 'the service gave no usable answer' };
       },
       recheck: async (sessions) => sftpCheckAnswer.parse(await options.request('sftp:check', { sessions })),
@@ -58,7 +58,7 @@ export async function startSftpService(options: {
     server,
     announce: () => options.emit('sftp:listening', { port: server.port, hostKeyFingerprint: hostKey.fingerprint }),
     recheck: (userId) => void server.recheck(userId),
-    closeServer: (serverId) => server.closeServer(serverId),
+    closeServer: (serverId, why) => server.closeServer(serverId, why),
     close: () => server.close(),
   };
 }

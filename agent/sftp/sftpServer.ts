@@ -2,9 +2,10 @@
  * The agent's SFTP service (docs/sftp.md), on the `ssh2` package's server (pure JavaScript here: its optional
  * native parts are left out of the agent's bundle).
  *
- * - Sign-in by public key only; the user name is `<handle>.<server short id>`. The service decides (`authenticate`,
- *   over the agent's connection): the agent checks the client's signature itself, the service whether the key is on
- *   the account of a member with SFTP access to that server, and answers what they may do (read, write). At most
+ * - Sign-in by public key, or by the account's password; the user name is `<handle>.<server short id>`. The service
+ *   decides (`authenticate`, over the agent's connection): the agent checks the client's signature itself, the service
+ *   whether the key is on the account (or the password is the account's, and password sign-in is on) of a member with
+ *   SFTP access to that server, and answers what they may do (read, write). The agent never keeps a password. At most
  *   MAX_AUTH_TRIES refused attempts per connection, as sshd's MaxAuthTries.
  * - Only the `sftp` subsystem: no shell, no commands, no forwarding (ssh2 refuses what nobody listens for).
  * - Every file operation runs through the server's file helper (`files`: a process running as the server's account,
@@ -23,22 +24,44 @@ import { SftpFileSystem, type SftpFiles } from './fileSystem.ts';
 
 const { Server, utils } = ssh2;
 
+/** The sign-in methods offered: keys, and the account's password (the service refuses it when it is off). */
+const METHODS: ('publickey' | 'password')[] = ['publickey', 'password'];
 /** Refused sign-in attempts one connection may make before it is closed. */
 export const MAX_AUTH_TRIES = 6;
 /** A connection that has not signed in within this is closed (sshd's LoginGraceTime is 120 s). */
 const LOGIN_GRACE_MS = 60_000;
 
-export type SftpSessionInfo = { sessionId: string; userId: string; serverId: string; keyId: string; address: string; permissions: SftpPermissions };
+/** What a session signed in with: a key (its id) or the account's password (a stamp of it, for the checks). */
+export type SftpCredential = { keyId: string } | { passwordStamp: string };
+
+export type SftpSessionInfo = {
+  sessionId: string;
+  userId: string;
+  serverId: string;
+  credential: SftpCredential;
+  address: string;
+  permissions: SftpPermissions;
+};
+
+/** The longest password passed on to the service (longer ones are refused here). */
+const MAX_PASSWORD = 1024;
 
 export type SftpServerOptions = {
   port: number;
   host?: string;
   hostKey: Buffer;
   logger: Logger;
-  /** Asks the service whether this key may sign in as `username` (`signed`: the client proved it holds the key). */
-  authenticate: (attempt: { username: string; address: string; algorithm: string; publicKey: string; signed: boolean }) => Promise<SftpAuthAnswer>;
+  /**
+   * Asks the service whether this key may sign in as `username` (`signed`: the client proved it holds the key), or
+   * this password.
+   */
+  authenticate: (
+    attempt:
+      | { method: 'publickey'; username: string; address: string; algorithm: string; publicKey: string; signed: boolean }
+      | { method: 'password'; username: string; address: string; password: string },
+  ) => Promise<SftpAuthAnswer>;
   /** Asks the service whether open sessions are still allowed; rejects when it cannot answer. */
-  recheck: (sessions: { sessionId: string; userId: string; serverId: string; keyId: string }[]) => Promise<SftpCheckAnswer>;
+  recheck: (sessions: ({ sessionId: string; userId: string; serverId: string } & SftpCredential)[]) => Promise<SftpCheckAnswer>;
   /** The file helper of a server, as its account (started for the session, stopped when it ends). */
   files: (serverId: string) => Promise<SftpFiles & { stop: () => Promise<void> }>;
   /** A file was changed over SFTP (for the audit log and the config history). */
@@ -99,11 +122,11 @@ export class SftpServer {
 
   /** The open sessions (one per signed-in connection). */
   sessions(): SftpSessionInfo[] {
-    return [...this.#sessions.values()].map(({ sessionId, userId, serverId, keyId, address, permissions }) => ({
+    return [...this.#sessions.values()].map(({ sessionId, userId, serverId, credential, address, permissions }) => ({
       sessionId,
       userId,
       serverId,
-      keyId,
+      credential,
       address,
       permissions,
     }));
@@ -118,7 +141,7 @@ export class SftpServer {
     if (userId === undefined) this.#checking = true;
     try {
       const answer = await this.#options.recheck(
-        sessions.map(({ sessionId, userId: user, serverId, keyId }) => ({ sessionId, userId: user, serverId, keyId })),
+        sessions.map(({ sessionId, userId: user, serverId, credential }) => ({ sessionId, userId: user, serverId, ...credential })),
       );
       const now = Date.now();
       const verdicts = new Map(answer.sessions.map((verdict) => [verdict.sessionId, verdict]));
@@ -143,8 +166,8 @@ export class SftpServer {
   }
 
   /** Closes every session of a server (it was removed from this machine). */
-  closeServer(serverId: string): void {
-    for (const session of this.#sessions.values()) if (session.serverId === serverId) this.#close(session, 'server removed');
+  closeServer(serverId: string, why = 'server removed'): void {
+    for (const session of this.#sessions.values()) if (session.serverId === serverId) this.#close(session, why);
   }
 
   async close(): Promise<void> {
@@ -178,9 +201,55 @@ export class SftpServer {
         if (refused >= MAX_AUTH_TRIES) {
           context.reject();
           client.end();
-        } else context.reject(['publickey']);
+        } else context.reject(METHODS);
       };
-      if (context.method !== 'publickey') return context.reject(['publickey']);
+      /** Asks the service; `final`: the attempt signs in when allowed (not a key's unsigned offer). */
+      const decide = (attempt: Parameters<SftpServerOptions['authenticate']>[0], final: boolean) =>
+        this.#options
+          .authenticate(attempt)
+          .then((answer) => {
+            if (!answer.allowed) {
+              logger.info({ username: context.username, address, method: attempt.method, reason: answer.reason }, 'SFTP sign-in refused');
+              return refuse();
+            }
+            if (!final) return context.accept();
+            const credential: SftpCredential | undefined =
+              attempt.method === 'password'
+                ? answer.passwordStamp
+                  ? { passwordStamp: answer.passwordStamp }
+                  : undefined
+                : answer.keyId
+                  ? { keyId: answer.keyId }
+                  : undefined;
+            if (!credential) return refuse();
+            session = {
+              sessionId: randomUUID(),
+              userId: answer.userId,
+              serverId: answer.serverId,
+              credential,
+              address,
+              permissions: answer.permissions,
+              client,
+              checkedAt: Date.now(),
+              systems: new Set(),
+            };
+            this.#sessions.set(session.sessionId, session);
+            logger.info(
+              { sessionId: session.sessionId, username: context.username, address, method: attempt.method, permissions: answer.permissions },
+              'SFTP session opened',
+            );
+            context.accept();
+          })
+          .catch((error: unknown) => {
+            logger.warn({ err: error, username: context.username }, 'could not check an SFTP sign-in with the service');
+            refuse();
+          });
+      if (context.method === 'password') {
+        const password = context.password;
+        if (password.length === 0 || password.length > MAX_PASSWORD) return refuse();
+        return void decide({ method: 'password', username: context.username, address, password }, true);
+      }
+      if (context.method !== 'publickey') return context.reject(METHODS);
       const blob = context.key.data;
       const algorithm = keyType(blob);
       try {
@@ -194,33 +263,7 @@ export class SftpServer {
         const key = parsed instanceof Error ? undefined : Array.isArray(parsed) ? parsed[0] : parsed;
         if (!key || key.verify(context.blob!, context.signature!, context.hashAlgo) !== true) return refuse();
       }
-      this.#options
-        .authenticate({ username: context.username, address, algorithm, publicKey: blob.toString('base64'), signed })
-        .then((answer) => {
-          if (!answer.allowed) {
-            logger.info({ username: context.username, address, reason: answer.reason }, 'SFTP sign-in refused');
-            return refuse();
-          }
-          if (!signed) return context.accept();
-          session = {
-            sessionId: randomUUID(),
-            userId: answer.userId,
-            serverId: answer.serverId,
-            keyId: answer.keyId,
-            address,
-            permissions: answer.permissions,
-            client,
-            checkedAt: Date.now(),
-            systems: new Set(),
-          };
-          this.#sessions.set(session.sessionId, session);
-          logger.info({ sessionId: session.sessionId, username: context.username, address, permissions: answer.permissions }, 'SFTP session opened');
-          context.accept();
-        })
-        .catch((error: unknown) => {
-          logger.warn({ err: error, username: context.username }, 'could not check an SFTP sign-in with the service');
-          refuse();
-        });
+      void decide({ method: 'publickey', username: context.username, address, algorithm, publicKey: blob.toString('base64'), signed }, signed);
     });
     client.on('ready', () => {
       clearTimeout(grace);

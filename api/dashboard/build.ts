@@ -13,14 +13,18 @@ import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 import { build } from 'esbuild';
 
 export type Asset = { name: string; type: string; body: Buffer; gzip: Buffer; brotli: Buffer; etag: string };
-export type DashboardAssets = { script: Asset; style: Asset; byName: Map<string, Asset> };
+/**
+ * `script` is the entry; `preload` the chunks it imports at once (named in the page, so they load beside it); the
+ * other chunks are imported when a page needs them (the file editor and its highlighter: docs/dashboard.md).
+ */
+export type DashboardAssets = { script: Asset; style: Asset; preload: Asset[]; chunks: Asset[]; byName: Map<string, Asset> };
 
 const ENTRY = fileURLToPath(new URL('./app/main.tsx', import.meta.url));
 
-function asset(stem: string, extension: string, type: string, body: Buffer): Asset {
+function asset(stem: string, extension: string, type: string, body: Buffer, name?: string): Asset {
   const hash = createHash('sha256').update(body).digest('hex');
   return {
-    name: `${stem}-${hash.slice(0, 16)}.${extension}`,
+    name: name ?? `${stem}-${hash.slice(0, 16)}.${extension}`,
     type,
     body,
     gzip: gzipSync(body, { level: 9 }),
@@ -41,18 +45,29 @@ async function buildDashboard(): Promise<DashboardAssets> {
     jsxImportSource: 'preact',
     write: false,
     outdir: 'out',
+    // Pages loaded on demand (`import()`) become chunks named by esbuild's hash of their content and imports.
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    metafile: true,
     legalComments: 'none',
     logLevel: 'silent',
     define: { 'process.env.NODE_ENV': '"production"' },
   });
-  const output = (extension: string) => {
-    const file = result.outputFiles.find((candidate) => candidate.path.endsWith(extension));
-    if (!file) throw new Error(`the dashboard build made no ${extension} file`);
+  const output = (name: string) => {
+    const file = result.outputFiles.find((candidate) => candidate.path.endsWith(`/${name}`));
+    if (!file) throw new Error(`the dashboard build made no ${name} file`);
     return Buffer.from(file.contents);
   };
-  const script = asset('main', 'js', 'text/javascript; charset=utf-8', output('.js'));
-  const style = asset('main', 'css', 'text/css; charset=utf-8', output('.css'));
-  return { script, style, byName: new Map([script, style].map((item) => [item.name, item])) };
+  const javascript = 'text/javascript; charset=utf-8';
+  const script = asset('main', 'js', javascript, output('main.js'));
+  const style = asset('main', 'css', 'text/css; charset=utf-8', output('main.css'));
+  const chunks = result.outputFiles
+    .filter((file) => /\/chunk-[A-Z0-9]+\.js$/.test(file.path))
+    .map((file) => asset('chunk', 'js', javascript, Buffer.from(file.contents), file.path.split('/').at(-1)!));
+  const entry = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith('/main.js'))?.[1];
+  const statics = new Set((entry?.imports ?? []).filter((item) => item.kind === 'import-statement').map((item) => item.path.split('/').at(-1)!));
+  const preload = chunks.filter((chunk) => statics.has(chunk.name));
+  return { script, style, preload, chunks, byName: new Map([script, style, ...chunks].map((item) => [item.name, item])) };
 }
 
 let built: Promise<DashboardAssets> | undefined;

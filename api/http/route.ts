@@ -13,6 +13,7 @@ import { type AppError, notFound, validationFailed, type ErrorDetail } from '../
 import type { Permission, Role } from '../../schema/roles.ts';
 import { rawId, type AccessScope } from '../identity/principal.ts';
 import type { ClusterResource } from '../identity/access.ts';
+import { indexRoutes } from './routeIndex.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -169,6 +170,7 @@ export class Api {
 
   constructor(access?: AccessHooks) {
     this.#access = access;
+    indexRoutes(this.router);
   }
 
   /** The middleware that runs before validation for an auth level: authentication first, then the rate limit. */

@@ -10,7 +10,7 @@ import { generateSecret, hashSecret, looksLikeSecret } from '../../schema/secret
 import type { DatabasePool } from '../../sql/pool.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { quoteName } from '../mail/quoteName.ts';
-import { hashPassword } from './passwords.ts';
+import { hashPassword } from '../../schema/passwords.ts';
 import { recoverAccount } from './sessions.ts';
 
 export const RESET_MINUTES = 60;

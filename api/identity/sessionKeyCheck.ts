@@ -1,9 +1,11 @@
 /**
- * Warns when web processes of one installation sign sessions with different keys: a session started on one node
- * would be refused (401) by the others. Each web process records its key's fingerprint in the database at start and
- * compares it with the one recorded before (sql/migrations/000015). One statement at start; nothing per request.
+ * Warns when processes of one installation hold different session keys: a session started on one node would be
+ * refused (401) by the others, and file requests forwarded over Redis are signed with a key derived from it
+ * (orchestrator/files/agentRequestsAcross.ts). Each web process, and each orchestrator with Redis, records its key's
+ * fingerprint in the database at start and compares it with the one recorded before (sql/migrations/000015). One
+ * statement at start; nothing per request.
  *
- * What it catches: a web process starting with a key other than the one the previous web start used, which is the
+ * What it catches: a process starting with a key other than the one the previous start used, which is the
  * case of nodes that each generated their own key (PASETO_KEY unset, separate DATA_DIRs) or were given different ones.
  * A deliberate change of PASETO_KEY on every node warns once, at the first start after it.
  */
@@ -29,8 +31,9 @@ export async function checkSharedSessionKey(pool: DatabasePool, accessTokens: Ac
   if (!previous || previous.fingerprint === fingerprint) return true;
   logger.warn(
     { previousKeyRecordedAt: previous.recordedAt },
-    'This web process signs sessions with another key than the web process started before it: every web process must share one PASETO_KEY, ' +
-      'or a session started on one node is refused by the others. Set the same PASETO_KEY on every web process. ' +
+    'This process holds another PASETO_KEY than the process started before it: every web process must share one PASETO_KEY, ' +
+      'or a session started on one node is refused by the others (and with REDIS_URL every orchestrator too, or the file requests ' +
+      'web processes forward to it are dropped as unsigned). Set the same PASETO_KEY on every process. ' +
       '(If PASETO_KEY was changed on purpose on every node, this warning appears once.)',
   );
   return false;

@@ -98,15 +98,17 @@ export async function endAllSessions(connection: CommonQueryMethods, userId: str
 
 /**
  * What a password reset does beyond the password (account recovery: whoever had access must lose it): ends every
- * session, deletes every API token and unlinks Steam and Discord (someone who held the account, for example by
- * registering with an invitation meant for its owner, may have linked their own). Answers what it removed.
+ * session, deletes every API token and SSH key (the keys' delete trigger ends open SFTP sessions signed in with them),
+ * and unlinks Steam and Discord (someone who held the account, for example by registering with an invitation meant for
+ * its owner, may have linked their own keys and accounts). Answers what it removed.
  */
 export async function recoverAccount(connection: CommonQueryMethods, userId: string, reason: string) {
   const sessions = await endAllSessions(connection, userId, reason);
   const tokens = (await connection.query(sql.unsafe`DELETE FROM api_tokens WHERE user_id = ${userId}`)).rowCount;
+  const sshKeys = (await connection.query(sql.unsafe`DELETE FROM ssh_keys WHERE user_id = ${userId}`)).rowCount;
   const unlinked = await connection.oneFirst(sql.type(z.object({ unlinked: z.number() }))`
     WITH before AS (SELECT steam_id, discord_id FROM users WHERE id = ${userId} FOR UPDATE),
          cleared AS (UPDATE users SET steam_id = NULL, discord_id = NULL WHERE id = ${userId} AND (steam_id IS NOT NULL OR discord_id IS NOT NULL))
     SELECT ((steam_id IS NOT NULL)::int + (discord_id IS NOT NULL)::int) AS unlinked FROM before`);
-  return { sessions, tokens, unlinked };
+  return { sessions, tokens, sshKeys, unlinked };
 }

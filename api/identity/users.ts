@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
 import type { Logger } from '../../schema/logger.ts';
 import { TIERS, user, type Tier, type User } from '../../schema/identity.ts';
-import { hashPassword } from './passwords.ts';
+import { hashPassword } from '../../schema/passwords.ts';
 import { recoverAccount } from './sessions.ts';
 
 /** The columns of `users` as the User record; used by every query that answers a user. */
@@ -46,7 +46,7 @@ export const userCount = (connection: CommonQueryMethods) =>
 
 /**
  * Sets the password of the user with this e-mail and recovers the account (recoverAccount: every session ended, API
- * tokens deleted, Steam and Discord unlinked); spends the user's open password resets. Answers the user's id, or null when no user has the e-mail.
+ * tokens and SSH keys deleted, Steam and Discord unlinked); spends the user's open password resets. Answers the user's id, or null when no user has the e-mail.
  */
 export async function setPassword(connection: CommonQueryMethods, email: string, password: string): Promise<string | null> {
   const passwordHash = await hashPassword(password);

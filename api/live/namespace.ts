@@ -27,6 +27,8 @@ import { authorize, authorizeResource } from '../identity/access.ts';
 import { acceptServerJob } from '../../orchestrator/jobs/serverJobs.ts';
 import { envelopeOf } from '../../orchestrator/events/store.ts';
 import { LIVE_NAMESPACE } from '../../orchestrator/live/live.ts';
+import { followConsole } from '../../orchestrator/live/consoleFollower.ts';
+import { consoleSequence } from '../../schema/console.ts';
 import type { LiveEvent } from '../../orchestrator/live/relay.ts';
 import { ACCESS_RECHECK_MS, SHUTDOWN_RECONNECT_MS } from '../routes/events.ts';
 import { addressOf, connectError, createAdmission, handshakeToken } from './admission.ts';
@@ -43,7 +45,10 @@ export const MAX_SUBSCRIPTIONS = 100;
 /** `types` as in REST (a comma list) or as an array of type names. */
 const typesList = z.preprocess((value) => (Array.isArray(value) ? value.join(',') : value), eventTypesFilter);
 const clusterSubscription = z.object({ clusterId: id, types: typesList.optional() }).strict();
-const serverSubscription = z.object({ serverId: id, console: z.boolean().optional(), stats: z.boolean().optional() }).strict();
+const serverSubscription = z
+  .object({ serverId: id, console: z.boolean().optional(), stats: z.boolean().optional(), after: consoleSequence.optional() })
+  .strict()
+  .refine((body) => body.after === undefined || body.console === true, { message: '`after` resumes the console: it needs `console: true`', path: ['after'] });
 const subscription = z.union([clusterSubscription, serverSubscription]);
 const consoleCommand = rconBody.extend({ serverId: id }).strict();
 const refreshBody = z.object({ token: z.string().min(1).max(1024) }).strict();
@@ -243,17 +248,28 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
         const sub: Subscription = { key, clusterId: access.clusterId, serverId, types: null, stop: durable(access.clusterId, serverId, null) };
         subscriptions.set(key, sub);
         if (body.console) {
-          // The recent lines first; without them (Redis away) the live lines still come.
-          const lines = await history.recent(serverId, CONSOLE_REPLAY_LINES).catch(() => null);
-          if (!current(sub)) return {};
-          if (lines && lines.length > 0)
-            socket.emit('event', {
-              type: 'server.console',
-              clusterId: access.clusterId,
-              at: lines[lines.length - 1]!.at,
-              data: { serverId, lines, replay: true },
-            });
-          await socket.join(`console:${serverId}`);
+          // The kept lines first (the last ones, or those after `after`), then the batches that came meanwhile, then
+          // the room: all in one turn of the event loop, so no line falls between or comes twice. Without the history
+          // (Redis away) the live lines still come.
+          const start = body.after === undefined ? { last: CONSOLE_REPLAY_LINES } : { after: body.after };
+          const follower = await followConsole({ relay, history }, serverId, start).catch(() => null);
+          if (!current(sub)) {
+            follower?.stop();
+            return {};
+          }
+          if (follower) {
+            const lines = follower.replay;
+            if (lines.length > 0)
+              socket.emit('event', {
+                type: 'server.console',
+                clusterId: access.clusterId,
+                at: lines[lines.length - 1]!.at,
+                data: { serverId, lines, replay: true, ...('after' in start && { after: start.after }), ...(follower.gap && { gap: true }) },
+              });
+            follower.live((event) => socket.emit('event', event));
+            follower.stop();
+          }
+          void socket.join(`console:${serverId}`);
         }
         if (body.stats && current(sub)) await socket.join(`stats:${serverId}`);
         return {};

@@ -7,7 +7,7 @@
  * - records it in the per-route metrics.
  */
 import { randomUUID } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { logContext, type Logger } from '../../schema/logger.ts';
 import type { HttpMetrics } from '../http/prometheusRequests.ts';
 
@@ -17,13 +17,19 @@ const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Route label for requests no route matched, so unknown paths cannot blow up the metric series. */
 const UNMATCHED = '(unmatched)';
 
+/** The request's id (the client's `X-Request-Id` when sane, a new UUID otherwise), kept in its state and set on the answer. */
+export function identifyRequest(ctx: Context): string {
+  const sent = ctx.get('X-Request-Id');
+  const requestId = sent && CLIENT_ID.test(sent) ? sent : randomUUID();
+  ctx.state.requestId = requestId;
+  ctx.set('X-Request-Id', requestId);
+  return requestId;
+}
+
 export function observeRequest(logger: Logger, metrics: HttpMetrics): Middleware {
   return async function observe(ctx, next) {
     const started = performance.now();
-    const sent = ctx.get('X-Request-Id');
-    const requestId = sent && CLIENT_ID.test(sent) ? sent : randomUUID();
-    ctx.state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
+    const requestId = identifyRequest(ctx);
     await logContext.run({ requestId }, async () => {
       try {
         await next();

@@ -10,7 +10,7 @@ import type { Api } from '../http/route.ts';
 import { apiTokenCreated, apiTokenListItem, changePasswordBody, createTokenBody, user } from '../../schema/identity.ts';
 import { id } from '../../schema/http.ts';
 import { findUserById } from '../identity/users.ts';
-import { hashPassword, verifyPassword } from '../identity/passwords.ts';
+import { hashPassword, verifyPassword } from '../../schema/passwords.ts';
 import { principalOf } from '../identity/principal.ts';
 import { createApiToken, listApiTokens, MAX_ACTIVE_TOKENS, revokeApiToken } from '../identity/apiTokens.ts';
 import { changePassword, FIRST_PASSWORD_SIGN_IN_MINUTES, passwordChangeState } from '../identity/passwordChanges.ts';

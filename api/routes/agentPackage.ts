@@ -1,13 +1,14 @@
 /**
  * The agent package and its install script, public (no auth) so a machine can fetch them with curl
- * (docs/agent.md#installing-it): `GET /agent/package.tgz` is always the package of this service's version.
+ * (docs/agent.md#installing-it): `GET /agent/package.tgz` is always the package of this service's version (or the
+ * prebuilt one AGENT_PACKAGE_FILE names).
  */
 import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
-import { buildAgentPackage, installScript } from '../agentPackage.ts';
+import { installScript } from '../agentPackage.ts';
 import { notModified } from '../http/conditional.ts';
 
-export function installAgentPackageRoutes(api: Api, _deps: AppDeps) {
+export function installAgentPackageRoutes(api: Api, deps: AppDeps) {
   api.route({
     method: 'get',
     path: '/agent/package.tgz',
@@ -17,7 +18,7 @@ export function installAgentPackageRoutes(api: Api, _deps: AppDeps) {
     auth: 'none',
     responses: { 200: { description: 'application/gzip' }, 304: { description: 'Not modified (If-None-Match)' } },
     handler: async (ctx) => {
-      const pkg = await buildAgentPackage();
+      const pkg = await deps.agentPackage.get();
       ctx.set('ETag', `"${pkg.sha256}"`);
       ctx.set('X-Agent-Version', pkg.version);
       ctx.set('Cache-Control', 'no-cache');

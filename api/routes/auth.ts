@@ -20,7 +20,7 @@ import {
 import { joinByInvitation, pendingInvitation } from '../identity/invitations.ts';
 import { completePasswordReset, requestPasswordReset, RESET_MINUTES } from '../identity/passwordResets.ts';
 import { createUser, findUserById, findUserForLogin, lockPasswordHash, registrationOpen } from '../identity/users.ts';
-import { verifyPassword } from '../identity/passwords.ts';
+import { verifyPassword } from '../../schema/passwords.ts';
 import { endSession, refreshSession, startSession, type ClientInfo } from '../identity/sessions.ts';
 import type { AccessTokens } from '../identity/accessTokens.ts';
 import type { CommonQueryMethods } from 'slonik';

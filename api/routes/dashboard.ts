@@ -80,7 +80,7 @@ export function installDashboardRoutes(api: Api, deps: AppDeps) {
     auth: 'none',
     responses: { 200: { description: 'HTML page' } },
     handler: async (ctx) => {
-      const { script, style } = await dashboardAssets();
+      const { script, style, preload } = await dashboardAssets();
       secure(ctx);
       ctx.set('Cache-Control', 'no-cache');
       ctx.type = 'text/html; charset=utf-8';
@@ -99,7 +99,7 @@ export function installDashboardRoutes(api: Api, deps: AppDeps) {
 <link rel="icon" href="data:,">
 <script>${BOOT_WATCH}</script>
 <link rel="stylesheet" href="/dashboard/${style.name}">
-<script type="module" src="/dashboard/${script.name}"></script>
+${preload.map((chunk) => `<link rel="modulepreload" href="/dashboard/${chunk.name}">\n`).join('')}<script type="module" src="/dashboard/${script.name}"></script>
 </head>
 <body ${Object.entries(settings)
         .map(([name, value]) => `${name}="${escapeAttribute(value)}"`)

@@ -9,13 +9,18 @@ import type { AppDeps } from '../context.ts';
 import type { Api } from '../http/route.ts';
 import { listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
-import { clusterEvent, cursor, cursorOf, eventListQuery, eventStreamQuery, LIVE_EVENT_TYPES, matches, type EventFilter } from '../../schema/events.ts';
+import { clusterEvent, cursorOf, eventListQuery, eventStreamQuery, LIVE_EVENT_TYPES, matches, streamCursor, type EventFilter } from '../../schema/events.ts';
 
 type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 import { validationFailed } from '../../schema/errors.ts';
-import { envelopeOf, eventsAfter, lastPosition, listEvents, type StoredEvent } from '../../orchestrator/events/store.ts';
+import { envelopeOf, eventFramesAfter, lastPosition, listEvents, type StoredEvent } from '../../orchestrator/events/store.ts';
 import { authorize } from '../identity/access.ts';
 import { createAuthenticator } from '../identity/principal.ts';
+import { followConsole } from '../../orchestrator/live/consoleFollower.ts';
+import type { LiveEvent } from '../../orchestrator/live/relay.ts';
+
+/** Where a stream resumes: after an event position, and (on a stream with the console) after a console line. */
+type StreamStart = { position: bigint; console: number | null };
 
 /** A comment line this often keeps proxies from closing an idle stream. */
 export const HEARTBEAT_MS = 15_000;
@@ -30,11 +35,14 @@ export const SHUTDOWN_RECONNECT_MS = 500;
  * last event id (so a stalled reader costs bounded memory and loses nothing).
  */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
-/** While catching up: live events held back at most (beyond, the reader is let go), and how long it may stop reading. */
+/**
+ * While catching up: live events held back at most (beyond, they are let go and the log is read once more before going
+ * live), and how long the reader may stop reading.
+ */
 const MAX_WAITING_EVENTS = 10_000;
 const CATCH_UP_STALL_MS = 30_000;
 
-const frame = (event: StoredEvent) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(envelopeOf(event))}\n\n`;
+const frame = (id: string, type: string, data: unknown) => `id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 
 export function installEventRoutes(api: Api, deps: AppDeps) {
   const { pool, eventFeed, logger } = deps;
@@ -75,9 +83,9 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'An event stream (text/event-stream)' } },
     handler: async (ctx, { params, query }) => {
       const lastEventId = ctx.get('Last-Event-ID');
-      let after: bigint | null = query.after ?? null;
+      let after: StreamStart | null = query.after ?? null;
       if (lastEventId) {
-        const parsed = cursor.safeParse(lastEventId);
+        const parsed = streamCursor.safeParse(lastEventId);
         if (!parsed.success) throw validationFailed([{ field: 'Last-Event-ID', message: parsed.error.issues[0]!.message }]);
         after = parsed.data;
       }
@@ -89,7 +97,7 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
   });
 
   /** `after` null: from the events that come next (the reader subscribes first, so none falls between). */
-  function stream(ctx: Context, filter: EventFilter, after: bigint | null, liveTypes: LiveEventType[]) {
+  function stream(ctx: Context, filter: EventFilter, after: StreamStart | null, liveTypes: LiveEventType[]) {
     const out = new PassThrough();
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
@@ -99,16 +107,20 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
     // Sent at once: the client sees the answer's headers now, not with the first event or heartbeat.
     out.write(': connected\n\n');
 
-    let position = after ?? 0n;
+    let position = after?.position ?? 0n;
+    // With the console: the sequence of its last line sent, so that every id resumes both (`<event id>:<sequence>`).
+    let consoleLast: number | null = null;
+    const streamId = (eventId = cursorOf(position)) => (consoleLast === null ? eventId : `${eventId}:${consoleLast}`);
     let live = false;
     const waiting: StoredEvent[] = [];
+    let overflowed = false;
     let ended = false;
     let wakeCatchUp = () => undefined as void;
     const send = (event: StoredEvent) => {
       if (ended || event.position <= position) return;
       position = event.position;
       if (!matches(filter, event)) return;
-      out.write(frame(event));
+      out.write(frame(streamId(event.id), event.type, envelopeOf(event)));
       // While catching up the stream waits for the client (below); once live, a client that stops reading is let go.
       if (live && out.writableLength > MAX_BUFFERED_BYTES) end('the client is not reading');
     };
@@ -116,9 +128,12 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
       filter.clusterId,
       (event) => {
         if (live) return send(event);
-        // Events that come while catching up wait their turn, up to a point: a reader that far behind is let go
-        // and resumes from its last id (nothing is lost; its memory here stays bounded).
-        if (waiting.push(event) > MAX_WAITING_EVENTS) end('too far behind while catching up');
+        // Events that come while catching up wait their turn, up to a point: past it they are let go, and the
+        // catch-up reads the log once more before going live (they were stored before that read began).
+        if (waiting.push(event) > MAX_WAITING_EVENTS) {
+          waiting.length = 0;
+          overflowed = true;
+        }
       },
       () => {
         // The process is going away: the client is told so and how soon to connect again (`retry:` sets EventSource's
@@ -130,16 +145,23 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
         end('shutting down');
       },
     );
-    // Live-only events (console, stats) of the one server asked for: no id line, as they cannot be resumed.
-    const unsubscribeLive =
-      liveTypes.length > 0
-        ? deps.live.relay.subscribe((event) => {
-            if (ended || event.clusterId !== filter.clusterId || event.data.serverId !== filter.serverId?.toLowerCase()) return;
-            if (!liveTypes.includes(event.type)) return;
-            out.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-            if (live && out.writableLength > MAX_BUFFERED_BYTES) end('the client is not reading');
-          })
-        : () => undefined;
+    const serverId = filter.serverId?.toLowerCase();
+    const writeLive = (event: LiveEvent) => {
+      if (ended || event.clusterId !== filter.clusterId) return;
+      if (event.type === 'server.console') {
+        consoleLast = event.data.seq + event.data.lines.length - 1;
+        out.write(frame(streamId(), event.type, event));
+      } else out.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      if (live && out.writableLength > MAX_BUFFERED_BYTES) end('the client is not reading');
+    };
+    // Stats of the one server asked for: no id line, as they cannot be resumed. Its console comes through a follower
+    // (below), which starts it from the history.
+    const unsubscribeLive = liveTypes.includes('server.stats')
+      ? deps.live.relay.subscribe((event) => {
+          if (event.type === 'server.stats' && event.data.serverId === serverId) writeLive(event);
+        })
+      : () => undefined;
+    let stopConsole = () => undefined as void;
     const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), HEARTBEAT_MS);
     const recheck = setInterval(() => void stillAllowed(), ACCESS_RECHECK_MS);
     const authorization = ctx.get('Authorization');
@@ -152,6 +174,7 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
       clearInterval(recheck);
       unsubscribe();
       unsubscribeLive();
+      stopConsole();
       logger.debug({ clusterId: filter.clusterId, why }, 'event stream ended');
       out.end();
     }
@@ -169,16 +192,29 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
 
     void (async () => {
       try {
+        if (liveTypes.includes('server.console')) await followServerConsole(serverId!);
         if (after === null) {
           position = await lastPosition(pool);
           // The resume point before any event comes: a client cut off before the first event resumes from here
           // (an `id:` line alone sets the Last-Event-ID of EventSource and our clients, and dispatches nothing).
-          if (!ended) out.write(`id: ${cursorOf(position)}\n\n`);
+          if (!ended) out.write(`id: ${streamId()}\n\n`);
         }
+        // Only live types asked for: no stored event can match, so there is nothing to read.
         for (;;) {
-          const events = await eventsAfter(pool, filter, position, CATCH_UP_BATCH);
-          for (const event of events) send(event);
-          if (events.length < CATCH_UP_BATCH || ended) break;
+          if (filter.types?.length === 0) break;
+          overflowed = false;
+          // A page is one write: its frames as Postgres made them (the envelope's JSON), in position order.
+          const frames = await eventFramesAfter(pool, filter, position, CATCH_UP_BATCH);
+          if (ended) break;
+          let page = '';
+          for (const event of frames) {
+            if (event.position <= position) continue;
+            position = event.position;
+            page += `id: ${streamId(event.id)}\nevent: ${event.type}\ndata: ${event.json}\n\n`;
+          }
+          if (page) out.write(page);
+          // The end of the log, unless live events were let go during this read (then they may be after it).
+          if (frames.length < CATCH_UP_BATCH && !overflowed) break;
           // A client catching up on a long log reads at its own pace: the next page waits until it has taken this one.
           if (out.writableLength > MAX_BUFFERED_BYTES) {
             const drained = await new Promise<boolean>((resolve) => {
@@ -196,5 +232,33 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
         end('catch-up failed');
       }
     })();
+
+    /**
+     * The console: resumed after the sequence of the client's id (the kept lines after it come first, `replay: true`),
+     * otherwise from the lines that come next; either way no line is lost or repeated between the two. Without the
+     * history (Redis away) the live lines still come, from now.
+     */
+    async function followServerConsole(consoleOf: string) {
+      const resumeAfter = after?.console ?? null;
+      const follower = await followConsole(deps.live, consoleOf, resumeAfter === null ? { last: 1 } : { after: resumeAfter }).catch(() => null);
+      if (!follower) {
+        const unsubscribeConsole = deps.live.relay.subscribe((event) => {
+          if (event.type === 'server.console' && event.data.serverId === consoleOf) writeLive(event);
+        });
+        stopConsole = unsubscribeConsole;
+        if (ended) unsubscribeConsole();
+        return;
+      }
+      stopConsole = follower.stop;
+      if (ended) return follower.stop();
+      consoleLast = follower.last();
+      const lines = follower.replay;
+      if (resumeAfter !== null && lines.length > 0) {
+        const replay = { serverId: consoleOf, lines, replay: true, after: resumeAfter, ...(follower.gap && { gap: true }) };
+        consoleLast = lines.at(-1)!.seq;
+        out.write(frame(streamId(), 'server.console', { type: 'server.console', clusterId: filter.clusterId, at: lines.at(-1)!.at, data: replay }));
+      }
+      follower.live(writeLive);
+    }
   }
 }

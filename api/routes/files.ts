@@ -54,6 +54,8 @@ import {
   uploadAtomic,
   type FileServer,
 } from '../../orchestrator/files/serverFiles.ts';
+import { adminOnlyList, checkAdminOnly, keptFromAdminOnly } from '../../orchestrator/files/adminOnly.ts';
+import type { Role } from '../../schema/roles.ts';
 import { originOf } from '../identity/origin.ts';
 
 const params = z.object({ id });
@@ -109,22 +111,27 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
     };
   }
 
-  const target = (serverId: string): Promise<FileServer> => fileServer(pool, serverId);
+  /** The server's files as the caller may reach them: without `servers.manage`, its template's adminOnly files are denied. */
+  const target = async (serverId: string, ctx?: Context): Promise<FileServer> => {
+    const server = await fileServer(pool, serverId);
+    if (ctx && keptFromAdminOnly(ctx.state.role as Role)) return { ...server, adminOnly: await adminOnlyList(pool, serverId) };
+    return server;
+  };
 
   api.route({
     method: 'get',
     path: '/api/v1/servers/:id/files',
     summary: 'List a directory of a server',
     description:
-      "Entries sorted by name (byte order), `limit` (≤ 10,000) per page after `after` (the previous page's `next`); `total` counts the directory's entries. Links are shown, never followed; entries on the deny list are left out.",
+      "Entries sorted by name (byte order), `limit` (≤ 10,000) per page after `after` (the previous page's `next`: a cursor, the last name, or for a name that is not UTF-8 `/` and its bytes in base64url); `total` counts the directory's entries. Links are shown, never followed; entries on the deny list are left out. A name that is not valid UTF-8 on disk is shown with `invalidName` and each such byte as `\\xHH`.",
     tags: TAGS,
     auth: 'user',
     params,
     query: fileListQuery,
     permission: { action: 'files.read', server },
     responses: { 200: { description: 'A page of the directory', schema: fileList } },
-    handler: async (_ctx, { params: { id: serverId }, query }) => {
-      const answer = await agentFiles(await target(serverId), 'list', {
+    handler: async (ctx, { params: { id: serverId }, query }) => {
+      const answer = await agentFiles(await target(serverId, ctx), 'list', {
         path: query.path,
         limit: query.limit,
         ...(query.after !== undefined ? { after: query.after } : {}),
@@ -145,8 +152,8 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
     query: pathQuery,
     permission: { action: 'files.read', server },
     responses: { 200: { description: 'The entry', schema: fileEntry } },
-    handler: async (_ctx, { params: { id: serverId }, query }) =>
-      publicInfo((await agentFiles(await target(serverId), 'stat', { path: query.path })).info as never),
+    handler: async (ctx, { params: { id: serverId }, query }) =>
+      publicInfo((await agentFiles(await target(serverId, ctx), 'stat', { path: query.path })).info as never),
   });
 
   api.route({
@@ -168,7 +175,7 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
       416: { description: 'The range is outside the file' },
     },
     handler: async (ctx: Context, { params: { id: serverId }, query }) => {
-      const where = await target(serverId);
+      const where = await target(serverId, ctx);
       if (query.format === 'text') {
         const read = await readText(where, query.path, HISTORY_MAX_BYTES);
         if (read.info.type !== 'file') throw new AppError(409, `/${query.path} is not a file`);
@@ -200,7 +207,10 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
           ctx.status = 200;
           ctx.length = info.size;
         }
-        stream.on('close', release);
+        // The slot is the client's download, not the agent's read: it is held until the response itself closes
+        // (sent whole, or the client gone), however much of the file sits in buffers meanwhile.
+        ctx.res.once('close', release);
+        stream.once('error', release);
         ctx.body = stream;
         return undefined;
       } catch (error) {
@@ -234,7 +244,7 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
       const ifNoneMatch = ctx.get('If-None-Match') || undefined;
       if (ifNoneMatch !== undefined && ifNoneMatch !== '*') throw badRequest('If-None-Match takes only * here');
       if (ifMatch !== undefined && !/^(\*|"[^"\s]{1,190}")$/.test(ifMatch)) throw badRequest('If-Match must be * or one strong ETag');
-      const where = await target(serverId);
+      const where = await target(serverId, ctx);
       const release = beginTransfer(serverId);
       let written: Awaited<ReturnType<typeof uploadAtomic>>;
       try {
@@ -268,7 +278,7 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
     status: 201,
     responses: { 201: { description: 'The directory', schema: fileEntry } },
     handler: async (ctx, { params: { id: serverId }, body }) => {
-      const where = await target(serverId);
+      const where = await target(serverId, ctx);
       const info = publicInfo((await agentFiles(where, 'mkdir', { path: body.path, recursive: body.recursive })).info as never);
       await auditFileChange(pool, originOf(ctx), where, 'server.file_mkdir', { path: `/${body.path}` });
       return info;
@@ -288,7 +298,7 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
     permission: { action: 'files.write', server },
     responses: { 200: { description: 'The entry at its new path', schema: fileEntry } },
     handler: async (ctx, { params: { id: serverId }, body }) => {
-      const where = await target(serverId);
+      const where = await target(serverId, ctx);
       const info = publicInfo((await agentFiles(where, 'rename', { from: body.from, to: body.to, overwrite: body.overwrite })).info as never);
       await auditFileChange(pool, originOf(ctx), where, 'server.file_rename', { path: `/${body.from}`, to: `/${body.to}`, size: info.size });
       return info;
@@ -308,7 +318,7 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
     status: 201,
     responses: { 201: { description: 'The copy', schema: fileEntry } },
     handler: async (ctx, { params: { id: serverId }, body }) => {
-      const where = await target(serverId);
+      const where = await target(serverId, ctx);
       const info = publicInfo((await agentFiles(where, 'copy', { from: body.from, to: body.to })).info as never);
       await auditFileChange(pool, originOf(ctx), where, 'server.file_copy', { path: `/${body.from}`, to: `/${body.to}`, size: info.size });
       return info;
@@ -327,7 +337,7 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
     permission: { action: 'files.write', server },
     responses: { 200: { description: 'Deleted', schema: success } },
     handler: async (ctx, { params: { id: serverId }, query }) => {
-      const where = await target(serverId);
+      const where = await target(serverId, ctx);
       const before = await agentFiles(where, 'lstat', { path: query.path });
       await agentFiles(where, 'remove', { path: query.path, recursive: query.recursive });
       const info = before.info as { size?: number; type?: string };
@@ -348,7 +358,7 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
     permission: { action: 'files.write', server },
     responses: { 200: { description: 'The entry', schema: fileEntry } },
     handler: async (ctx, { params: { id: serverId }, body }) => {
-      const where = await target(serverId);
+      const where = await target(serverId, ctx);
       const info = publicInfo((await agentFiles(where, 'chmod', { path: body.path, mode: body.mode })).info as never);
       await auditFileChange(pool, originOf(ctx), where, 'server.file_chmod', { path: `/${body.path}`, mode: body.mode.toString(8) });
       return info;
@@ -367,12 +377,17 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
     query: searchQuery,
     permission: { action: 'files.read', server },
     responses: { 200: { description: 'Matches', schema: searchResult } },
-    handler: async (_ctx, { params: { id: serverId }, query }) => {
-      const answer = await agentFiles(await target(serverId), 'search', { options: query });
+    handler: async (ctx, { params: { id: serverId }, query }) => {
+      const answer = await agentFiles(await target(serverId, ctx), 'search', { options: query });
       const result = answer.result as z.infer<typeof searchResult>;
       return { ...result, stoppedEarly: result.stoppedEarly ?? null };
     },
   });
+
+  /** The config history keeps contents in the database: an adminOnly file's versions are refused like the file. */
+  async function checkHistoryPath(ctx: Context, serverId: string, path: string): Promise<void> {
+    if (keptFromAdminOnly(ctx.state.role as Role)) checkAdminOnly(await adminOnlyList(pool, serverId), path);
+  }
 
   api.route({
     method: 'get',
@@ -385,7 +400,10 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
     query: pathQuery,
     permission: { action: 'files.read', server },
     responses: { 200: { description: 'Versions', schema: z.object({ data: z.array(fileVersionSchema) }) } },
-    handler: async (_ctx, { params: { id: serverId }, query }) => ({ data: await listFileVersions(pool, serverId, query.path) }),
+    handler: async (ctx, { params: { id: serverId }, query }) => {
+      await checkHistoryPath(ctx, serverId, query.path);
+      return { data: await listFileVersions(pool, serverId, query.path) };
+    },
   });
 
   api.route({
@@ -397,7 +415,11 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
     params: versionParams,
     permission: { action: 'files.read', server },
     responses: { 200: { description: 'The version and its content', schema: fileVersionWithContent } },
-    handler: (_ctx, { params: { id: serverId, versionId } }) => getFileVersion(pool, serverId, versionId),
+    handler: async (ctx, { params: { id: serverId, versionId } }) => {
+      const version = await getFileVersion(pool, serverId, versionId);
+      await checkHistoryPath(ctx, serverId, version.path);
+      return version;
+    },
   });
 
   api.route({
@@ -411,12 +433,13 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
     query: diffQuery,
     permission: { action: 'files.read', server },
     responses: { 200: { description: 'The diff', schema: fileDiff } },
-    handler: async (_ctx, { params: { id: serverId, versionId }, query }) => {
+    handler: async (ctx, { params: { id: serverId, versionId }, query }) => {
       const version = await getFileVersion(pool, serverId, versionId);
+      await checkHistoryPath(ctx, serverId, version.path);
       let after: string;
       let to: string;
       if (query.against === 'current') {
-        const read = await readText(await target(serverId), version.path, HISTORY_MAX_BYTES);
+        const read = await readText(await target(serverId, ctx), version.path, HISTORY_MAX_BYTES);
         if (read.text === undefined) throw new AppError(409, `/${version.path} is no longer a text file of at most 1 MiB`);
         after = read.text;
         to = 'current';
@@ -444,7 +467,7 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'Written', schema: writeResult }, 412: { description: 'The file changed' } },
     handler: async (ctx, { params: { id: serverId, versionId }, body }) => {
       const version = await getFileVersion(pool, serverId, versionId);
-      const where = await target(serverId);
+      const where = await target(serverId, ctx);
       const written = await uploadAtomic(where, version.path, [Buffer.from(version.content, 'utf8')], {
         maxBytes: HISTORY_MAX_BYTES,
         ...(body.ifMatch !== undefined ? { ifMatch: body.ifMatch } : {}),
@@ -476,7 +499,7 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
     },
     handler: async (ctx, { params: { id: serverId }, body }) => {
       if (body.size > config.FILES_MAX_UPLOAD_BYTES) throw new AppError(413, `The file is larger than the limit of ${config.FILES_MAX_UPLOAD_BYTES} bytes`);
-      const where = await target(serverId);
+      const where = await target(serverId, ctx);
       const upload = await createUpload(pool, originOf(ctx), where, {
         path: body.path,
         size: body.size,
@@ -500,7 +523,7 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'The upload', schema: uploadState } },
     handler: async (ctx, { params: { id: serverId, uploadId } }) => {
       const upload = await getUpload(pool, serverId, uploadId);
-      const offset = await uploadOffset(await target(serverId), upload);
+      const offset = await uploadOffset(await target(serverId, ctx), upload);
       ctx.set('Upload-Offset', String(offset));
       ctx.set('Cache-Control', 'no-store');
       return { id: upload.id, path: `/${upload.path}`, size: upload.size, offset, complete: false, expiresAt: upload.expiresAt, entry: null };
@@ -526,7 +549,7 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
       const header = ctx.get('Upload-Offset');
       if (!/^\d{1,16}$/.test(header)) throw badRequest('Upload-Offset (a whole number of bytes) is required');
       const upload = await getUpload(pool, serverId, uploadId);
-      const where = await target(serverId);
+      const where = await target(serverId, ctx);
       const release = beginTransfer(serverId);
       let done: Awaited<ReturnType<typeof appendUpload>>;
       try {
@@ -556,9 +579,9 @@ export function installFileRoutes(api: Api, deps: AppDeps) {
     params: uploadParams,
     permission: { action: 'files.write', server },
     responses: { 200: { description: 'Cancelled', schema: success } },
-    handler: async (_ctx, { params: { id: serverId, uploadId } }) => {
+    handler: async (ctx, { params: { id: serverId, uploadId } }) => {
       const upload = await getUpload(pool, serverId, uploadId);
-      await endUpload(pool, await target(serverId), upload, { removePart: true });
+      await endUpload(pool, await target(serverId, ctx), upload, { removePart: true });
       return { success: true as const, message: 'Upload cancelled' };
     },
   });

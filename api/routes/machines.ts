@@ -35,6 +35,7 @@ import {
 import { lockMachine } from '../../orchestrator/machines/installCodes.ts';
 import { originOf } from '../identity/origin.ts';
 import { installCommand, installHashes } from '../agentPackage.ts';
+import { upgradeAvailable } from '../../schema/agentVersions.ts';
 
 /** Where agents connect (docs/agent-protocol.md; also served at /agent/ws and /ws/agent). */
 export const GATEWAY_PATH = '/ws';
@@ -43,14 +44,32 @@ const machineParams = z.object({ id });
 const success = z.object({ success: z.literal(true), message: z.string() });
 
 /** A new install line for `machineId` yielding `agentToken`, audited (the code it carries is never stored). */
-async function newInstallLine(tx: DatabaseTransactionConnection, ctx: Context, clusterId: string, machineId: string, agentToken: string, publicUrl: string) {
+async function newInstallLine(
+  tx: DatabaseTransactionConnection,
+  ctx: Context,
+  deps: AppDeps,
+  clusterId: string,
+  machineId: string,
+  agentToken: string,
+  publicUrl: string,
+) {
   const { code, expiresAt } = await newInstallCode(tx, originOf(ctx), clusterId, machineId, agentToken);
-  const hashes = await installHashes();
+  const hashes = await installHashes(deps.agentPackage);
   return { command: installCommand(publicUrl, code, hashes), upgradeCommand: installCommand(publicUrl, null, hashes), expiresAt };
 }
 
 export function installMachineRoutes(api: Api, deps: AppDeps) {
   const { pool, config } = deps;
+  /** The machine as answered: whether the service's agent package is newer than its agent. */
+  const withUpgrade = async <M extends { agentVersion: string | null }>(machines: M[]) => {
+    // A package that cannot be read (AGENT_PACKAGE_FILE replaced by something broken) offers no upgrade; it fails nothing else.
+    const latest = await deps.agentPackage.version().catch((error: unknown) => {
+      deps.logger.error({ err: error }, "the service's agent package cannot be read; no machine is offered an agent upgrade");
+      return null;
+    });
+    return machines.map((each) => ({ ...each, upgradeAvailable: latest !== null && upgradeAvailable(each.agentVersion, latest) }));
+  };
+  const answerMachine = async <M extends { agentVersion: string | null }>(found: M) => (await withUpgrade([found]))[0]!;
   const connect = () => ({ url: config.publicUrl, path: GATEWAY_PATH });
   const byMachine = clusterOfParam(pool, 'machines');
 
@@ -64,7 +83,10 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
     query: machineListQuery,
     permission: { action: 'cluster.read', cluster: 'clusterId' },
     responses: { 200: { description: 'Machines', schema: listOf(machine) } },
-    handler: (_ctx, { params, query }) => clusterMachinePage(pool, params.clusterId, query),
+    handler: async (_ctx, { params, query }) => {
+      const page = await clusterMachinePage(pool, params.clusterId, query);
+      return { ...page, data: await withUpgrade(page.data) };
+    },
   });
 
   api.route({
@@ -85,10 +107,10 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
       return pool.transaction(async (tx) => {
         const machineId = await createMachine(tx, originOf(ctx), params.clusterId, body.name, agentToken);
         return {
-          ...(await getMachine(tx, machineId)),
+          ...(await answerMachine(await getMachine(tx, machineId))),
           agentToken,
           connect: connect(),
-          install: await newInstallLine(tx, ctx, params.clusterId, machineId, agentToken, config.publicUrl),
+          install: await newInstallLine(tx, ctx, deps, params.clusterId, machineId, agentToken, config.publicUrl),
         };
       });
     },
@@ -103,7 +125,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
     params: machineParams,
     permission: { action: 'cluster.read', cluster: byMachine },
     responses: { 200: { description: 'The machine', schema: machine } },
-    handler: (_ctx, { params }) => getMachine(pool, params.id),
+    handler: async (_ctx, { params }) => answerMachine(await getMachine(pool, params.id)),
   });
 
   api.route({
@@ -138,7 +160,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
       const agentToken = generateSecret('agent');
       return pool.transaction(async (tx) => {
         await rotateAgentToken(tx, originOf(ctx), ctx.state.clusterId as string, params.id, agentToken);
-        const install = await newInstallLine(tx, ctx, ctx.state.clusterId as string, params.id, agentToken, config.publicUrl);
+        const install = await newInstallLine(tx, ctx, deps, ctx.state.clusterId as string, params.id, agentToken, config.publicUrl);
         return { agentToken, connect: connect(), install };
       });
     },
@@ -159,7 +181,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
     handler: (ctx, { params }) =>
       pool.transaction(async (tx) => {
         await lockMachine(tx, params.id);
-        const install = await newInstallLine(tx, ctx, ctx.state.clusterId as string, params.id, generateSecret('agent'), config.publicUrl);
+        const install = await newInstallLine(tx, ctx, deps, ctx.state.clusterId as string, params.id, generateSecret('agent'), config.publicUrl);
         return { connect: connect(), install };
       }),
   });

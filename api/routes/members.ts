@@ -147,13 +147,17 @@ export function installMemberRoutes(api: Api, deps: AppDeps) {
       if (!canManageRole(actor, body.role)) throw forbidden(`As ${actor} you cannot invite a ${body.role}`);
       const token = generateSecret('invite');
       const inviterId = principalOf(ctx).user.id;
-      const { created, clusterName, mailsToAddress } = await pool.transaction((tx) =>
+      const {
+        created,
+        clusterName,
+        inviterName: inviter,
+        mailsToAddress,
+      } = await pool.transaction((tx) =>
         createInvitation(tx, originOf(ctx), { clusterId: params.clusterId, email: body.email, role: body.role, inviterId, tokenHash: hashSecret(token) }),
       );
       // Sent once the invitation exists for good, in the background (a slow SMTP server does not hold the answer up):
       // `emailed` says it is on its way; a failed send is logged, and the link in this answer works either way.
       const link = invitationLink(config.publicUrl, token);
-      const inviter = principalOf(ctx).user.displayName;
       const emailed =
         mailsToAddress <= INVITATION_MAILS_PER_ADDRESS_PER_DAY &&
         emailInvitation(mailer, { to: body.email, link, clusterName, role: body.role, inviter, expiresAt: created.expiresAt });

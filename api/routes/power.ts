@@ -4,6 +4,7 @@
  * status where it changes and the audit entry, and announces the job to its machine's gateway. The answer is
  * 202 with the Job and `Location`, or — with `?wait=N`, and by default for RCON (10 s) — the finished result.
  */
+import { requireMachineTools } from '../../orchestrator/templates/machineTools.ts';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
@@ -138,6 +139,8 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
       handler: async (ctx, { params, query }) => {
         // The version asked for travels with the job: a PATCH just before reaches the agent's configuration later.
         const version = await serverVersion(pool, params.id);
+        // A machine that reported its programs and lacks one the install needs: refused now, naming each.
+        await requireMachineTools(pool, params.id, install.type);
         const request = { serverId: params.id, type: install.type, params: { version: version ?? null }, desired: null, requireRunning: false };
         answerJob(ctx, await acceptAndSettle(ctx, { ...request, requireStopped: install.requireStopped }, query.wait ?? 0));
       },

@@ -14,6 +14,9 @@ import { clusterServerListQuery, createServerBody, createServerVariantBody, serv
 import { principalOf } from '../identity/principal.ts';
 import { CONSTRAINT_MESSAGES } from '../middleware/databaseErrors.ts';
 import { originOf } from '../identity/origin.ts';
+import type { Role } from '../../schema/roles.ts';
+import { findTemplate } from '../../orchestrator/templates/store.ts';
+import { checkMemberChange, rolesOf, seesAllVariables, variablesAsSeenBy } from '../../orchestrator/templates/variableAccess.ts';
 import { clusterServerPage, createServer, deleteServer, getServer, updateServer, visibleServerPage } from '../../orchestrator/servers/store.ts';
 
 CONSTRAINT_MESSAGES.server_ports_machine_port_key = 'A port of this server is already used by another server on the same machine';
@@ -43,7 +46,10 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
     query: clusterServerListQuery,
     permission: { action: 'cluster.read', cluster: 'clusterId' },
     responses: { 200: { description: 'Servers', schema: listOf(server) } },
-    handler: (_ctx, { params, query }) => clusterServerPage(pool, params.clusterId, query),
+    handler: async (ctx, { params, query }) => {
+      const page = await clusterServerPage(pool, params.clusterId, query);
+      return { ...page, data: await variablesAsSeenBy(pool, page.data, () => ctx.state.role as Role) };
+    },
   });
 
   api.route({
@@ -55,10 +61,12 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
     auth: 'user',
     query: serverListQuery,
     responses: { 200: { description: 'Servers', schema: listOf(server) } },
-    handler: (ctx, { query }) => {
+    handler: async (ctx, { query }) => {
       const principal = principalOf(ctx);
       const viewer = { userId: principal.user.id, tokenClusterIds: principal.kind === 'TOKEN' ? [...principal.clusterIds] : null };
-      return visibleServerPage(pool, viewer, query);
+      const page = await visibleServerPage(pool, viewer, query);
+      const roles = await rolesOf(pool, principal.user.id);
+      return { ...page, data: await variablesAsSeenBy(pool, page.data, (clusterId) => roles.get(clusterId)) };
     },
   });
 
@@ -104,7 +112,7 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
     params: serverParams,
     permission: { action: 'cluster.read', cluster: byServer },
     responses: { 200: { description: 'The server', schema: server } },
-    handler: (_ctx, { params }) => getServer(pool, params.id),
+    handler: async (ctx, { params }) => (await variablesAsSeenBy(pool, [await getServer(pool, params.id)], () => ctx.state.role as Role))[0],
   });
 
   api.route({
@@ -115,9 +123,21 @@ export function installServerRoutes(api: Api, deps: AppDeps) {
     auth: 'user',
     params: serverParams,
     body: updateServerBody,
-    permission: { action: 'servers.manage', cluster: byServer },
+    description: "OWNER and ADMIN change any setting; a MODERATOR only `variables` that the server's template marks `userEditable` (anything else: 403).",
+    permission: { action: 'servers.variables', cluster: byServer },
     responses: { 200: { description: 'The server', schema: server }, 409: { description: 'A port is taken on that machine' } },
-    handler: (ctx, { params, body }) => pool.transaction((tx) => updateServer(tx, originOf(ctx), ctx.state.clusterId as string, params.id, body)),
+    handler: async (ctx, { params, body }) => {
+      const role = ctx.state.role as Role;
+      const clusterId = ctx.state.clusterId as string;
+      const updated = await pool.transaction(async (tx) => {
+        if (!seesAllVariables(role)) {
+          const { templateId } = await getServer(tx, params.id);
+          checkMemberChange(templateId === null ? undefined : (await findTemplate(tx, [clusterId], templateId))?.document, body);
+        }
+        return updateServer(tx, originOf(ctx), clusterId, params.id, body);
+      });
+      return (await variablesAsSeenBy(pool, [updated], () => role))[0];
+    },
   });
 
   api.route({

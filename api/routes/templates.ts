@@ -27,6 +27,7 @@ import {
   updateClusterTemplate,
   type FoundTemplate,
 } from '../../orchestrator/templates/store.ts';
+import { withoutSecretDefaults } from '../../orchestrator/templates/variableAccess.ts';
 
 export const summaryOf = (found: FoundTemplate) => ({
   id: found.id,
@@ -42,7 +43,7 @@ export const summaryOf = (found: FoundTemplate) => ({
   createdAt: found.createdAt,
   updatedAt: found.updatedAt,
 });
-export const recordOf = (found: FoundTemplate) => ({ ...summaryOf(found), document: found.document as unknown as Record<string, unknown> });
+export const recordOf = (found: FoundTemplate) => ({ ...summaryOf(found), ...withoutSecretDefaults(found.document) });
 
 export function installTemplateRoutes(api: Api, deps: AppDeps) {
   const { pool } = deps;
@@ -145,8 +146,9 @@ export function installTemplateRoutes(api: Api, deps: AppDeps) {
     body: templateBody,
     permission: { action: 'templates.manage', cluster: 'clusterId' },
     responses: { 200: { description: 'The template', schema: templateRecord } },
-    handler: async (ctx, { params, body }) =>
-      recordOf(await pool.transaction((tx) => updateClusterTemplate(tx, originOf(ctx), params.clusterId, params.id, body))),
+    handler: async (ctx, { params }) =>
+      // The body as sent (validated, defaults not applied): a secret variable without `default` keeps its stored one.
+      recordOf(await pool.transaction((tx) => updateClusterTemplate(tx, originOf(ctx), params.clusterId, params.id, ctx.request.body))),
   });
 
   api.route({

@@ -12,7 +12,7 @@ import { id, listOf } from '../../schema/http.ts';
 import { clusterIdParams } from '../../schema/identity.ts';
 import { createWebhookBody, delivery, deliveryListQuery, updateWebhookBody, webhook, webhookCreated, webhookListQuery } from '../../schema/webhooks.ts';
 import { originOf } from '../identity/origin.ts';
-import { targetProblem } from '../../orchestrator/webhooks/addresses.ts';
+import { configuredResolver, targetProblem } from '../../orchestrator/webhooks/addresses.ts';
 import {
   createWebhook,
   deleteWebhook,
@@ -31,10 +31,11 @@ const deliveryParams = z.object({ id, deliveryId: id });
 export function installWebhookRoutes(api: Api, deps: AppDeps) {
   const { pool, config } = deps;
   const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
+  const resolve = configuredResolver(config);
   const byWebhook = clusterOfParam(pool, 'webhooks');
   /** The URL's host must resolve to public addresses (unless allowed): a 400 naming the problem otherwise. */
   const checkTarget = async (url: string) => {
-    const problem = await targetProblem(url, allowPrivate);
+    const problem = await targetProblem(url, allowPrivate, resolve);
     if (problem) throw validationFailed([{ field: 'url', message: problem }]);
   };
 

@@ -108,3 +108,40 @@ export async function deleteBackup(pool: DatabasePool, origin: Origin, backupId:
     await recordAudit(tx, origin, { clusterId: row.clusterId, action: 'backup.delete', target: { type: 'backup', id: backupId } });
   });
 }
+
+/** The server's completed backups (a transfer takes them along: docs/transfers.md). */
+export const completedBackups = (connection: CommonQueryMethods, serverId: string) =>
+  connection.any(sql.type(
+    z.object({ id: z.string(), location: z.string().nullable(), sha256: z.string().nullable(), sizeBytes: z.coerce.number().nullable() }),
+  )`
+    SELECT id, location, sha256, size_bytes AS "sizeBytes" FROM backups WHERE server_id = ${serverId} AND status = 'COMPLETED' ORDER BY created_at, id`);
+
+/**
+ * The server's local backups a transfer without `includeBackups` leaves on its source machine: their rows are deleted
+ * at its switch (deleteBackupsLeftBehind), never listed as restorable on a machine that does not hold their files.
+ */
+export const localBackupsOf = (connection: CommonQueryMethods, serverId: string) =>
+  connection.anyFirst(sql.type(z.object({ id: z.string() }))`
+    SELECT id FROM backups WHERE server_id = ${serverId} AND status = 'COMPLETED' AND location IS DISTINCT FROM 'S3' ORDER BY created_at, id`);
+
+/**
+ * Deletes `backupIds` of `serverId` in the switch's transaction, each with its audit entry naming the transfer (their
+ * files, on the source, go with its clean up). Answers those that were still there.
+ */
+export async function deleteBackupsLeftBehind(
+  tx: CommonQueryMethods,
+  origin: Origin,
+  input: { clusterId: string; serverId: string; transferJobId: string; backupIds: readonly string[] },
+): Promise<readonly string[]> {
+  if (input.backupIds.length === 0) return [];
+  const deleted = await tx.anyFirst(sql.type(z.object({ id: z.string() }))`
+    DELETE FROM backups WHERE server_id = ${input.serverId} AND id = ANY (${sql.array(input.backupIds, 'uuid')}) RETURNING id`);
+  for (const backupId of deleted)
+    await recordAudit(tx, origin, {
+      clusterId: input.clusterId,
+      action: 'backup.delete',
+      target: { type: 'backup', id: backupId },
+      details: { transferJobId: input.transferJobId, reason: 'left on the source machine by a transfer without includeBackups' },
+    });
+  return deleted;
+}

@@ -16,6 +16,7 @@ const CLUSTER_COLUMNS = sql.fragment`
     'machines', (SELECT count(*) FROM machines WHERE cluster_id = c.id),
     'servers', (SELECT count(*) FROM servers WHERE cluster_id = c.id),
     'members', (SELECT count(*) FROM cluster_members WHERE cluster_id = c.id)) AS counts,
+  coalesce(c.file_deny_list, '{}') AS "fileDenyList",
   c.created_at AS "createdAt", c.updated_at AS "updatedAt"`;
 
 const SORT_COLUMNS = { name: sql.fragment`lower(c.name)`, createdAt: sql.fragment`c.created_at` };
@@ -65,9 +66,20 @@ export async function updateCluster(
     UPDATE clusters SET
       name = coalesce(${body.name ?? null}, name),
       description = ${body.description === undefined ? sql.fragment`description` : body.description},
+      file_deny_list = ${body.fileDenyList === undefined ? sql.fragment`file_deny_list` : sql.array(body.fileDenyList, 'text')},
       updated_at = now()
      WHERE id = ${clusterId}`);
-  await recordAudit(tx, origin, { clusterId, action: 'cluster.update', target: { type: 'cluster', id: clusterId } });
+  await recordAudit(tx, origin, {
+    clusterId,
+    action: 'cluster.update',
+    target: { type: 'cluster', id: clusterId },
+    ...(body.fileDenyList !== undefined ? { details: { fileDenyList: body.fileDenyList } } : {}),
+  });
+  // The default deny list reaches the agents with their servers' configuration (their file helpers are given it).
+  if (body.fileDenyList !== undefined) {
+    const machineIds = await tx.anyFirst(sql.type(z.object({ id: z.string() }))`SELECT id FROM machines WHERE cluster_id = ${clusterId}`);
+    for (const machineId of machineIds) await notifyAgent(tx, { type: 'servers_changed', machineId });
+  }
   return getCluster(tx, clusterId, userId);
 }
 

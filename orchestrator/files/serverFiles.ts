@@ -1,7 +1,7 @@
 /**
  * Server files (docs/files.md): the file operations of the API, carried to the server's agent over its connection and
- * run there by a file helper as the server's account; transfers streamed a chunk at a time (the next chunk is asked
- * for, or sent, only once the last one was taken: memory stays flat for any size); the config history (the last 20
+ * run there by a file helper as the server's account; transfers streamed with a bounded window of chunks in flight
+ * (more is asked for, or sent, only as the other side takes it: memory stays flat for any size); the config history (the last 20
  * versions of each text file ≤ 1 MiB written through the API or SFTP) and the audit entries of every change.
  */
 import { createHash } from 'node:crypto';
@@ -10,11 +10,19 @@ import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { AppError, notFound } from '../../schema/errors.ts';
 import type { Origin } from '../../schema/origin.ts';
+import { transferConflict } from '../../schema/transfers.ts';
 import { recordAudit } from '../audit.ts';
-import { fileChannelOf } from './agentChannels.ts';
+import type { DenyList } from '../../schema/filePaths.ts';
+import { checkAdminOnly, isAdminOnly } from './adminOnly.ts';
+import { AgentUnreachableError, fileChannelOf, holdsAgentConnections } from './agentChannels.ts';
 
 /** Bytes of one chunk between the service and the agent (the gateway's frames are at most 256 KiB). */
 export const TRANSFER_CHUNK = 128 * 1024;
+/**
+ * Chunks of one transfer in flight at once between the service and the agent: the round trip of each chunk no longer
+ * sets the pace, and memory stays bounded (at most this many chunks per transfer, whatever the file's size).
+ */
+export const TRANSFER_WINDOW = 16;
 /** How long the agent has to answer one file request. */
 const REQUEST_TIMEOUT_MS = 60_000;
 /** Versions kept per file, and the largest text file kept. */
@@ -38,6 +46,7 @@ const STATUS: Record<string, number> = {
   TOO_LARGE: 413,
   NO_SPACE: 507,
   HELPER_GONE: 503,
+  SERVER_BUSY: 409,
 };
 
 export type FileInfo = {
@@ -74,29 +83,54 @@ export function publicInfo(info: Record<string, unknown>): FileInfo {
   return out;
 }
 
-export type FileServer = { id: string; clusterId: string; machineId: string };
+/** `adminOnly`: for a member kept from the template's adminOnly files (adminOnly.ts), those files' patterns. */
+export type FileServer = { id: string; clusterId: string; machineId: string; adminOnly?: DenyList };
 
-/** The server's machine and cluster; 404 when it does not exist. */
+/** The server's machine and cluster; 404 when it does not exist, 409 naming the job while it is being transferred. */
 export async function fileServer(connection: CommonQueryMethods, serverId: string): Promise<FileServer> {
   const row = await connection.maybeOne(
-    sql.type(z.object({ id: z.string(), clusterId: z.string(), machineId: z.string() }))`
-      SELECT id, cluster_id AS "clusterId", machine_id AS "machineId" FROM servers WHERE id = ${serverId}`,
+    sql.type(z.object({ id: z.string(), clusterId: z.string(), machineId: z.string(), transferJobId: z.string().nullable() }))`
+      SELECT id, cluster_id AS "clusterId", machine_id AS "machineId",
+             (SELECT job_id FROM transfers t WHERE t.server_id = servers.id AND t.finished_at IS NULL LIMIT 1) AS "transferJobId"
+        FROM servers WHERE id = ${serverId}`,
   );
   if (!row) throw notFound('Server not found');
-  return row;
+  if (row.transferJobId) throw transferConflict(row.transferJobId);
+  return { id: row.id, clusterId: row.clusterId, machineId: row.machineId };
 }
 
 /** One request to the server's agent; rejects with the HTTP error of a refusal. */
 export async function agentFiles(server: FileServer, op: string, args: Record<string, unknown> = {}, data?: Buffer): Promise<Record<string, unknown>> {
   const channel = fileChannelOf(server.machineId);
-  if (!channel) throw new AppError(503, "The server's agent is not connected (to this service process)", { extra: { code: 'AGENT_UNAVAILABLE' } });
+  if (!channel)
+    throw new AppError(
+      503,
+      holdsAgentConnections()
+        ? "The server's agent is not connected (to this service process)"
+        : 'File operations reach the agents through the processes holding their connections (the orchestrator role); a web process forwards them over Redis, and this one has no REDIS_URL: set it, or route /api/v1/servers/*/files* to processes running both roles (docs/files.md#limits)',
+      { extra: { code: 'AGENT_UNAVAILABLE' } },
+    );
+  // Paths the caller may not touch are refused before the agent is asked (a search's matches are filtered below).
+  for (const key of ['path', 'from', 'to']) checkAdminOnly(server.adminOnly, args[key]);
+  if (op === 'search') checkAdminOnly(server.adminOnly, (args.options as { path?: unknown } | undefined)?.path);
   let answer: Record<string, unknown>;
   try {
     answer = await channel({ serverId: server.id, op, ...args, ...(data ? { data } : {}) }, REQUEST_TIMEOUT_MS);
   } catch (error) {
-    throw new AppError(504, "The server's agent did not answer in time", { cause: error, extra: { code: 'AGENT_TIMEOUT' } });
+    if (error instanceof AgentUnreachableError)
+      throw new AppError(503, "The server's agent is not connected", { cause: error, extra: { code: 'AGENT_UNAVAILABLE' } });
+    // The request reached the agent (or the process holding it): a change may have been made all the same.
+    throw new AppError(504, "The server's agent did not answer in time; the operation may have been applied", {
+      cause: error,
+      extra: { code: 'AGENT_TIMEOUT' },
+    });
   }
   if (answer.error) throw agentError(answer.error as never);
+  const adminOnly = server.adminOnly;
+  if (op === 'search' && adminOnly && !adminOnly.empty) {
+    const result = answer.result as { matches?: { path: string }[] } | undefined;
+    if (result?.matches) answer.result = { ...result, matches: result.matches.filter((match) => !isAdminOnly(adminOnly, match.path)) };
+  }
   return answer;
 }
 
@@ -115,39 +149,59 @@ export async function downloadStream(
   const opened = await agentFiles(server, 'open', { path, flags: { read: true } });
   const handle = opened.handle as number;
   const info = publicInfo(opened.info as Record<string, unknown>);
-  let position = range.start ?? 0;
   const last = range.end ?? info.size - 1;
+  let requested = range.start ?? 0;
   let closed = false;
   const close = () => {
     if (closed) return;
     closed = true;
     void agentFiles(server, 'close', { handle }).catch(() => undefined);
   };
-  const stream = new Readable({
+  // Reads asked for ahead, in file order (at most TRANSFER_WINDOW): each is pushed once the consumer wants more.
+  const ahead: { length: number; data: Promise<Buffer> }[] = [];
+  const askAhead = () => {
+    while (!closed && ahead.length < TRANSFER_WINDOW && requested <= last) {
+      const length = Math.min(TRANSFER_CHUNK, last - requested + 1);
+      const data = agentFiles(server, 'read', { handle, position: requested, length }).then((answer) => toBuffer(answer.data));
+      data.catch(() => undefined); // awaited in turn below; a failure there destroys the stream
+      ahead.push({ length, data });
+      requested += length;
+    }
+  };
+  let pumping = false;
+  const stream: Readable = new Readable({
     highWaterMark: TRANSFER_CHUNK,
     read() {
-      const want = Math.min(TRANSFER_CHUNK, last - position + 1);
-      if (want <= 0) {
-        close();
-        this.push(null);
-        return;
-      }
-      agentFiles(server, 'read', { handle, position, length: want }).then(
-        (answer) => {
-          const data = toBuffer(answer.data);
-          if (data.length === 0) {
-            close();
-            this.push(null);
-            return;
+      if (pumping) return;
+      pumping = true;
+      void (async () => {
+        try {
+          for (;;) {
+            askAhead();
+            const next = ahead.shift();
+            if (!next) {
+              close();
+              stream.push(null);
+              return;
+            }
+            const data = await next.data;
+            if (stream.destroyed) return;
+            // A short read: the file ended sooner than it was (it shrank meanwhile); what was asked for beyond is dropped.
+            if (data.length < next.length) {
+              if (data.length > 0) stream.push(data);
+              close();
+              stream.push(null);
+              return;
+            }
+            if (!stream.push(data)) return;
           }
-          position += data.length;
-          this.push(data);
-        },
-        (error: Error) => {
+        } catch (error) {
           close();
-          this.destroy(error);
-        },
-      );
+          stream.destroy(error as Error);
+        } finally {
+          pumping = false;
+        }
+      })();
     },
     destroy(error, callback) {
       close();
@@ -158,7 +212,44 @@ export async function downloadStream(
 }
 
 /**
- * Writes a whole file atomically from `source` (chunks sent one at a time, each acknowledged before the next is read:
+ * Writes to an open handle with up to TRANSFER_WINDOW writes in flight (the agent applies them in order, and none after
+ * one that failed). `write` waits while the window is full, so the source is read at the agent's pace; `written` is
+ * the end of what the agent confirmed, contiguous from the start.
+ */
+function windowedWriter(server: FileServer, handle: number, start: number) {
+  const inFlight: Promise<void>[] = [];
+  let sent = start;
+  let written = start;
+  let failure: unknown;
+  return {
+    async write(data: Buffer) {
+      if (failure !== undefined) throw failure;
+      if (inFlight.length >= TRANSFER_WINDOW) await inFlight.shift();
+      const at = sent;
+      sent += data.length;
+      const done = agentFiles(server, 'write', { handle, position: at }, data).then(
+        () => void (written = Math.max(written, at + data.length)),
+        (error: unknown) => {
+          failure ??= error;
+          throw error;
+        },
+      );
+      done.catch(() => undefined); // awaited in turn (or by drain)
+      inFlight.push(done);
+    },
+    /** Waits for every write in flight; throws the first failure. */
+    async drain() {
+      await Promise.allSettled(inFlight.splice(0));
+      if (failure !== undefined) throw failure;
+    },
+    get written() {
+      return written;
+    },
+  };
+}
+
+/**
+ * Writes a whole file atomically from `source` (a window of chunks in flight, the next read only when there is room:
  * the client's upload is slowed to the agent's pace). `ifMatch` is checked when the file is opened and at the rename.
  * Answers the new state, and the content when it is text of at most 1 MiB (for the config history).
  */
@@ -170,12 +261,13 @@ export async function uploadAtomic(
 ): Promise<{ info: FileInfo; size: number; text?: string }> {
   const opened = await agentFiles(server, 'open', { path, flags: { atomic: true, ...(options.ifMatch !== undefined ? { ifMatch: options.ifMatch } : {}) } });
   const handle = opened.handle as number;
-  let position = 0;
+  let position = 0; // bytes taken from the source and handed to the writer
   const kept: Buffer[] = [];
   let keptBytes = 0;
   let pending: Buffer = Buffer.alloc(0);
+  const writer = windowedWriter(server, handle, 0);
   const flush = async (data: Buffer) => {
-    await agentFiles(server, 'write', { handle, position }, data);
+    await writer.write(data);
     position += data.length;
   };
   try {
@@ -194,7 +286,9 @@ export async function uploadAtomic(
       }
     }
     if (pending.length > 0) await flush(pending);
+    await writer.drain();
   } catch (error) {
+    await writer.drain().catch(() => undefined);
     await agentFiles(server, 'close', { handle }).catch(() => undefined);
     throw error;
   }
@@ -473,10 +567,11 @@ export async function appendUpload(
   if (offset !== current) throw new AppError(409, `The upload is at offset ${current}`, { extra: { code: 'OFFSET_MISMATCH', offset: current } });
   const opened = await agentFiles(server, 'open', { path: upload.partPath, flags: { write: true } });
   const handle = opened.handle as number;
-  let position = offset;
+  let position = offset; // bytes taken from the body and handed to the writer
   let pending: Buffer = Buffer.alloc(0);
+  const writer = windowedWriter(server, handle, offset);
   const flush = async (data: Buffer) => {
-    await agentFiles(server, 'write', { handle, position }, data);
+    await writer.write(data);
     position += data.length;
   };
   try {
@@ -495,9 +590,13 @@ export async function appendUpload(
       // What arrived stays, even when the body was cut short.
       if (pending.length > 0) await flush(pending).catch(() => undefined);
     }
+    await writer.drain();
   } finally {
+    await writer.drain().catch(() => undefined);
     await agentFiles(server, 'close', { handle }).catch(() => undefined);
   }
+  // What the agent confirmed (its writes land in order: the part file is exactly that long).
+  position = writer.written;
   if (position < upload.size) return { offset: position };
   if (upload.ifMatch !== null) {
     const now = await agentFiles(server, 'stat', { path: upload.path }).then(

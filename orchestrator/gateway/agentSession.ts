@@ -14,7 +14,7 @@ import type { MetricsRecorder } from '../metricsHistory/store.ts';
 import type { LiveConsole } from '../live/liveConsole.ts';
 import type { z } from 'zod';
 import type { Logger } from '../../schema/logger.ts';
-import { AGENT_EVENTS, authEvent, type AgentEventName } from '../../schema/agentEvents.ts';
+import { AGENT_EVENTS, authEvent, SERVICE_FEATURES, type AgentEventName } from '../../schema/agentEvents.ts';
 import type { Ack, AgentLink } from './links.ts';
 import type { MachineStore } from './machineStore.ts';
 import { ACK_WINDOW_MS } from '../jobs/delivery.ts';
@@ -22,6 +22,7 @@ import type { PlayerEvent, PlayerIngest } from '../players/ingest.ts';
 import type { AgentNotification } from './notifications.ts';
 import { isRefusedValue } from '../../sql/refusedValue.ts';
 import type { SftpAuthAnswer, SftpAuthEvent, SftpCheckAnswer } from '../../schema/agentEvents.ts';
+import { agentVersionRefusal } from '../../schema/agentVersions.ts';
 
 /** SFTP sign-ins and checks of open sessions (orchestrator/sftp/access.ts), answered over the agent's connection. */
 export type SftpGate = {
@@ -68,19 +69,6 @@ const STORE_FAILED = { accepted: false, retry: true, reason: 'the service could 
 
 /** Error codes an agent reads (schema/agentEvents.ts); UNAVAILABLE is retryable, the others are final. */
 type Refusal = 'AUTH_FAILED' | 'UNSUPPORTED_VERSION' | 'UNAVAILABLE';
-
-const majorOf = (version: string) => Number.parseInt(version, 10) || 0;
-
-const compareVersions = (a: string, b: string) => {
-  const [x, y] = [a, b].map((version) =>
-    version
-      .split(/[.+-]/)
-      .slice(0, 3)
-      .map((part) => Number.parseInt(part, 10) || 0),
-  );
-  for (let index = 0; index < 3; index++) if (x![index] !== y![index]) return x![index]! - y![index]!;
-  return 0;
-};
 
 export class AgentSession {
   readonly link: AgentLink;
@@ -281,16 +269,8 @@ export class AgentSession {
     if (this.#closed) return;
     if (!machine) return this.#refuse('AUTH_FAILED', 'invalid agent token');
     if (machine.id !== machineId.toLowerCase()) return this.#refuse('AUTH_FAILED', 'invalid agent token: it belongs to another machine');
-    if (compareVersions(version, this.#options.minVersion) < 0) {
-      return this.#refuse('UNSUPPORTED_VERSION', `agent ${version} is older than the minimum ${this.#options.minVersion}; upgrade the agent`);
-    }
-    const [agentMajor, serviceMajor] = [version, this.#options.serviceVersion].map(majorOf);
-    if (agentMajor !== serviceMajor) {
-      return this.#refuse(
-        'UNSUPPORTED_VERSION',
-        `agent ${version} is of major version ${agentMajor}; this service (${this.#options.serviceVersion}) accepts agents of major version ${serviceMajor}; install the service's own agent package`,
-      );
-    }
+    const refusal = agentVersionRefusal(version, this.#options);
+    if (refusal) return this.#refuse('UNSUPPORTED_VERSION', refusal);
     this.machineId = machine.id;
     this.clusterId = machine.clusterId;
     this.#options.claim(this);
@@ -309,6 +289,7 @@ export class AgentSession {
         clusterId: machine.clusterId,
         heartbeatSeconds: this.#options.heartbeatSeconds,
         serverTime: new Date().toISOString(),
+        features: SERVICE_FEATURES,
       });
       this.#options.logger.info({ machineId: machine.id, version, framing: this.link.framing }, 'agent authenticated');
       this.#armLiveness();
@@ -342,7 +323,7 @@ export class AgentSession {
         break;
       case 'server:status': {
         const report = data as z.infer<(typeof AGENT_EVENTS)['server:status']>;
-        if (!(await store.recordServerStatus(machineId, report))) return notHere(report.serverId);
+        if (!(await store.recordServerStatus(machineId, report, this.generation))) return notHere(report.serverId);
         break;
       }
       case 'server:query': {

@@ -14,7 +14,8 @@ import { WebSocketServer } from 'ws';
 import type { DatabasePool } from '../../sql/pool.ts';
 import { listen } from '../../sql/listen.ts';
 import type { Logger } from '../../schema/logger.ts';
-import { MAX_FRAME_BYTES, type JobWireEvent } from '../../schema/agentEvents.ts';
+import { MAX_FRAME_BYTES, type AgentUpgradeEvent, type JobWireEvent } from '../../schema/agentEvents.ts';
+import { recordUpgradeAccepted, recordUpgradeRefused, UPGRADE_ACK_TIMEOUT_MS } from '../machines/agentUpgrades.ts';
 import { addFileChannelResolver } from '../files/agentChannels.ts';
 import { AgentSession, type SftpGate } from './agentSession.ts';
 import { authenticateSftp, recheckSftpSessions, recordSftpChange, recordSftpListening } from '../sftp/access.ts';
@@ -46,6 +47,8 @@ export type GatewayOptions = {
   /** Where console lines and stats go (default: this process only, which is what most tests need). */
   relay?: LiveRelay;
   history?: ConsoleHistory;
+  /** SFTP_PASSWORD_SIGN_IN: whether SFTP also signs in with the account's password (docs/sftp.md). Default false. */
+  sftpPasswords?: boolean;
 };
 
 export type Gateway = {
@@ -72,9 +75,10 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
   const sessions = new Map<string, AgentSession>();
   const open = new Set<AgentSession>();
   const sftpThrottle = new SftpThrottle();
+  const sftpSignIn = { passwords: options.sftpPasswords ?? false };
   const sftp: SftpGate = {
-    authenticate: (machineId, attempt) => authenticateSftp(options.pool, sftpThrottle, machineId, attempt),
-    recheck: (machineId, checked) => recheckSftpSessions(options.pool, machineId, checked),
+    authenticate: (machineId, attempt) => authenticateSftp(options.pool, sftpThrottle, machineId, attempt, sftpSignIn),
+    recheck: (machineId, checked) => recheckSftpSessions(options.pool, machineId, checked, sftpSignIn),
     listening: (machineId, port, fingerprint) => recordSftpListening(options.pool, machineId, port, fingerprint),
     changed: (machineId, change) => recordSftpChange(options.pool, machineId, change, logger),
   };
@@ -105,10 +109,10 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     link.onClose(() => open.delete(session));
   };
 
-  // The file routes (orchestrator/files/) reach the agents connected here over their connection.
-  const removeFileChannel = addFileChannelResolver((machineId) => {
+  // The file routes (orchestrator/files/) and transfers (orchestrator/transfers/) reach the agents connected here over their connection.
+  const removeFileChannel = addFileChannelResolver((machineId, event) => {
     const session = sessions.get(machineId);
-    return session ? (payload, timeoutMs) => session.link.request('files', payload, timeoutMs) : undefined;
+    return session ? (payload, timeoutMs) => session.link.request(event, payload, timeoutMs) : undefined;
   });
 
   const engine = new EngineServer({ transports: ['websocket'], maxHttpBufferSize: MAX_FRAME_BYTES, pingInterval: 10_000, pingTimeout: 20_000 });
@@ -150,6 +154,20 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     }
   };
 
+  /**
+   * A fleet upgrade's command (machines/upgradeRoll.ts): an agent that refuses it fails its machine at once; one that
+   * accepts it is noted (it is not sent again); no answer in time changes nothing (the roll sends it again over the
+   * same connection once this wait has passed, or times the machine out).
+   */
+  const sendUpgrade = async (session: AgentSession, upgrade: AgentUpgradeEvent) => {
+    const answer = await session.link.request('agent:upgrade', upgrade, UPGRADE_ACK_TIMEOUT_MS).catch(() => undefined);
+    logger.info({ machineId: session.machineId, version: upgrade.version, answer }, 'agent upgrade sent');
+    if (answer?.accepted === false) {
+      const reason = typeof answer.reason === 'string' ? answer.reason.slice(0, 500) : 'no reason given';
+      await recordUpgradeRefused(options.pool, upgrade.upgradeId, session.machineId!, reason);
+    } else if (answer?.accepted === true) await recordUpgradeAccepted(options.pool, upgrade.upgradeId, session.machineId!);
+  };
+
   const onNotification = async (payload: string) => {
     const parsed = agentNotification.safeParse(JSON.parse(payload));
     if (!parsed.success) return;
@@ -168,6 +186,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     else if (type === 'job_dispatch' && jobId) await deliver(session, jobId, parsed.data.job ?? null);
     else if (type === 'job_cancel' && jobId) session.send('job:cancel', { jobId });
     else if (type === 'sftp_recheck' && parsed.data.userId) session.send('sftp:recheck', { userId: parsed.data.userId });
+    else if (type === 'agent_upgrade' && parsed.data.upgrade) await sendUpgrade(session, parsed.data.upgrade);
     else if (type === 'token_rotated' || type === 'machine_removed')
       session.close('AUTH_FAILED', type === 'token_rotated' ? 'agent token rotated' : 'machine removed');
   };

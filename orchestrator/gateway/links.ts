@@ -26,11 +26,27 @@ export interface AgentLink {
 }
 
 export function socketIoLink(socket: Socket): AgentLink {
+  /** Requests waiting for their ack: rejected together when the connection closes (one listener, however many wait). */
+  const pending = new Set<() => void>();
+  socket.once('disconnect', () => [...pending].forEach((gone) => gone()));
   return {
     framing: 'socket.io',
     remoteAddress: socket.handshake.address,
     send: (event, data) => void socket.emit(event, data),
-    request: (event, data, timeoutMs) => socket.timeout(timeoutMs).emitWithAck(event, data) as Promise<Record<string, unknown>>,
+    // Rejected at once when the connection closes: nothing keeps waiting (and holding a timer) for an ack that cannot come.
+    request: (event, data, timeoutMs) =>
+      new Promise((resolve, reject) => {
+        const settle = (then: () => void) => {
+          clearTimeout(timer);
+          pending.delete(gone);
+          then();
+        };
+        const gone = () => settle(() => reject(new Error(`the connection closed before the ack for ${event}`)));
+        const timer = setTimeout(() => settle(() => reject(new Error(`no ack for ${event} within ${timeoutMs} ms`))), timeoutMs);
+        if (socket.disconnected) return gone();
+        pending.add(gone);
+        socket.emit(event, data, (answer: Record<string, unknown>) => settle(() => resolve(answer)));
+      }),
     closeWith(event, data) {
       socket.emit(event, data);
       socket.disconnect(true);
@@ -57,11 +73,13 @@ export function plainLink(ws: WebSocket, remoteAddress: string): AgentLink {
   };
   let malformed: (reason: string) => void = () => undefined;
   /** Acknowledgements this side is waiting for, by frame id. */
-  const pending = new Map<string, (answer: Record<string, unknown>) => void>();
+  const pending = new Map<string, { settle: (answer: Record<string, unknown>) => void; gone: () => void }>();
   let nextId = 0;
   // ws reports a frame over maxPayload (it then closes with 1009) and protocol errors here; without a listener they
   // would crash the process.
   ws.on('error', () => undefined);
+  // Nothing keeps waiting (and holding a timer) for an ack that can no longer come.
+  ws.on('close', () => [...pending.values()].forEach((waiting) => waiting.gone()));
   return {
     framing: 'websocket',
     remoteAddress,
@@ -70,8 +88,12 @@ export function plainLink(ws: WebSocket, remoteAddress: string): AgentLink {
       new Promise((resolve, reject) => {
         const id = `s${++nextId}`;
         const timer = setTimeout(() => (pending.delete(id), reject(new Error(`no ack for ${event} within ${timeoutMs} ms`))), timeoutMs);
-        pending.set(id, (answer) => (clearTimeout(timer), pending.delete(id), resolve(answer)));
+        pending.set(id, {
+          settle: (answer) => (clearTimeout(timer), pending.delete(id), resolve(answer)),
+          gone: () => (clearTimeout(timer), pending.delete(id), reject(new Error(`the connection closed before the ack for ${event}`))),
+        });
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, data, id }));
+        else if (ws.readyState !== ws.CONNECTING) pending.get(id)!.gone();
       }),
     closeWith: (event, data) => send(event, data, () => ws.close(POLICY_VIOLATION)),
     close: () => ws.close(POLICY_VIOLATION),
@@ -88,7 +110,7 @@ export function plainLink(ws: WebSocket, remoteAddress: string): AgentLink {
         if (event === 'ack') {
           const answer = data as { id?: unknown } | null;
           const settle = typeof answer?.id === 'string' ? pending.get(answer.id) : undefined;
-          if (settle) return settle(answer as Record<string, unknown>);
+          if (settle) return settle.settle(answer as Record<string, unknown>);
         }
         handler(event, data, id === undefined ? undefined : (answer) => send('ack', { id, ...answer }));
       });

@@ -13,15 +13,31 @@ import type { heartbeatEvent, serverQueryEvent, serverStatusEvent } from '../../
 import { createJobReports } from '../jobs/reports.ts';
 import { jobForAgent, pendingJobIds, type AgentJobRow, type UndeliverableJob } from '../jobs/delivery.ts';
 import { serverSpec, templatedServerRow } from '../templates/spec.ts';
+import { latestTemplateVersion } from '../templates/versions.ts';
 
 const machineRow = z.object({ id: z.string(), clusterId: z.string(), tokenHash: z.instanceof(Buffer) });
 
 export type MachineStore = ReturnType<typeof createMachineStore>;
 
+/**
+ * The server's `query` once its game no longer runs (or nobody knows): the last answer is kept for its map, version and
+ * max players, but it no longer answers and has nobody online, as of `at` (docs/servers.md#query-and-liveness).
+ * Unchanged while the status is ONLINE or UNRESPONSIVE (the agent's queries go on) or nothing was ever queried.
+ */
+const queryAfterStatus = (status: string, at: ReturnType<typeof sql.fragment>, why: string) => sql.fragment`
+  CASE WHEN ${status} IN ('ONLINE', 'UNRESPONSIVE') OR query IS NULL OR jsonb_typeof(query) <> 'object' THEN query
+       ELSE query || jsonb_build_object(
+              'answering', false, 'players', 0,
+              'playerNames', CASE WHEN jsonb_typeof(query->'playerNames') = 'array' THEN '[]'::jsonb ELSE 'null'::jsonb END,
+              'latencyMs', null, 'failures', 0, 'error', ${why}::text,
+              'checkedAt', to_char(${at} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+  END`;
+
 /** Nobody knows what the servers of these machines are doing: their agent is not connected. */
 const markServersUnknown = (tx: CommonQueryMethods, machineIds: readonly string[]) =>
   tx.query(sql.unsafe`
-    UPDATE servers SET status = 'UNKNOWN', status_reason = 'the machine''s agent is not connected', stats = NULL, players_online = 0, last_status_at = now(), updated_at = now()
+    UPDATE servers SET status = 'UNKNOWN', status_reason = 'the machine''s agent is not connected', stats = NULL, players_online = 0, last_status_at = now(), updated_at = now(),
+           query = ${queryAfterStatus('UNKNOWN', sql.fragment`now()`, "the machine's agent is not connected")}
      WHERE machine_id = ANY(${sql.array([...machineIds], 'uuid')})`);
 
 export type MachineStoreOptions = {
@@ -130,7 +146,8 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
         UPDATE machines m SET status = 'ONLINE', last_seen_at = now(), metrics = ${sql.jsonb(metrics)},
                hostname = ${host?.hostname ?? sql.fragment`m.hostname`}, os = ${host?.os ?? sql.fragment`m.os`},
                cpu_count = ${host?.cpuCount ?? sql.fragment`m.cpu_count`}, memory_bytes = ${host?.memoryBytes ?? sql.fragment`m.memory_bytes`},
-               reported_addresses = ${host?.addresses ? sql.array(host.addresses, 'text') : sql.fragment`m.reported_addresses`}
+               reported_addresses = ${host?.addresses ? sql.array(host.addresses, 'text') : sql.fragment`m.reported_addresses`},
+               tools = ${host?.tools ? sql.array([...host.tools].sort(), 'text') : sql.fragment`m.tools`}
           -- the row as it was (locked first, so a concurrent sweep is either before or after this)
           FROM (SELECT id, status FROM machines WHERE id = ${machineId} FOR UPDATE) before
          WHERE m.id = before.id
@@ -139,7 +156,7 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
     },
 
     /** Stores a reported status; false when the server is not on this machine. */
-    async recordServerStatus(machineId: string, report: z.infer<typeof serverStatusEvent>): Promise<boolean> {
+    async recordServerStatus(machineId: string, report: z.infer<typeof serverStatusEvent>, generation: number): Promise<boolean> {
       const onMachine = await pool.exists(sql.unsafe`SELECT 1 FROM servers WHERE id = ${report.serverId} AND machine_id = ${machineId}`);
       if (!onMachine) return false;
       // Why it is in this status: the agent's words, or for an exit without them its code. A status that needs no
@@ -151,12 +168,22 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
             ? `exited with code ${report.exitCode}`
             : null;
       await pool.query(sql.unsafe`
-        UPDATE servers SET status = ${report.status}, last_status_at = least(${report.at}::timestamptz, now()), updated_at = now(),
+        UPDATE servers s SET status = ${report.status}, last_status_at = least(${report.at}::timestamptz, now()), updated_at = now(),
                players_online = CASE WHEN ${report.status} = 'ONLINE' THEN players_online ELSE 0 END,
                status_reason = ${reason},
+               query = ${queryAfterStatus(report.status, sql.fragment`least(${report.at}::timestamptz, now())`, `not running (${report.status})`)},
                os_user = coalesce(${report.osUser ?? null}::text, os_user),
+               -- the version its running process was started with, as its agent says (docs/templates.md#versions):
+               -- only of the template the server has, and no later than that template's latest
+               template_version = CASE WHEN template_id IS NOT NULL AND template_id = ${report.templateId ?? null}::text
+                                            AND ${report.templateVersion ?? null}::int <= ${latestTemplateVersion()}
+                                       THEN ${report.templateVersion ?? null}::int ELSE template_version END,
+               -- the process the report names (none from agents before it, or while none runs), and which connection
+               -- reported it: a fleet upgrade tells a server the new agent adopted from a status left from the old one
+               process_pid = ${report.process?.pid ?? null}::int, process_started_at = ${report.process?.startedAt ?? null}::timestamptz,
+               process_adopted = ${report.process?.adopted ?? null}::boolean, status_generation = ${generation},
                last_exit_code = CASE WHEN ${report.exitCode !== undefined} THEN ${report.exitCode ?? null}::int ELSE last_exit_code END
-         WHERE id = ${report.serverId}
+         WHERE id = ${report.serverId} AND machine_id = ${machineId}
            -- an agent's clock ahead of ours must not freeze the status: its reports count as no later than now
            AND (last_status_at IS NULL OR status = 'UNKNOWN' OR last_status_at <= least(${report.at}::timestamptz, now()))`);
       return true;
@@ -168,7 +195,9 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
       const query = { ...found, checkedAt: new Date(Math.min(Date.parse(at), Date.now())).toISOString() };
       const updated = await pool.query(sql.unsafe`
         UPDATE servers SET query = ${sql.jsonb(query)} WHERE id = ${serverId} AND machine_id = ${machineId}
-           AND query_protocol IS DISTINCT FROM 'NONE'`);
+           AND query_protocol IS DISTINCT FROM 'NONE'
+           -- a query that ends after its game stopped must not show a stopped server answering again
+           AND status IN ('ONLINE', 'UNRESPONSIVE')`);
       return updated.rowCount > 0 || (await pool.exists(sql.unsafe`SELECT 1 FROM servers WHERE id = ${serverId} AND machine_id = ${machineId}`));
     },
 
@@ -224,7 +253,8 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
                ARRAY(SELECT b.id::text FROM backups b WHERE b.server_id = s.id ORDER BY b.created_at) AS backups,
                s.template_id AS "templateId", s.variables, s.secret_variables AS "secretVariables",
                (SELECT jsonb_build_object('id', t.id, 'version', t.version, 'document', t.document) FROM cluster_templates t
-                 WHERE t.id = (CASE WHEN s.template_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN s.template_id::uuid END) AND t.cluster_id = s.cluster_id) AS "clusterTemplate"
+                 WHERE t.id = (CASE WHEN s.template_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN s.template_id::uuid END) AND t.cluster_id = s.cluster_id) AS "clusterTemplate",
+               (SELECT c.file_deny_list FROM clusters c WHERE c.id = s.cluster_id) AS "clusterDenyList"
           FROM servers s WHERE machine_id = ${machineId} ORDER BY created_at, id`);
       // Each server's template resolved into its configuration (a template's change reaches the agent now, and runs
       // from the server's next start).

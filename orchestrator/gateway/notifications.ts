@@ -5,12 +5,12 @@
  */
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
-import { jobWireEvent } from '../../schema/agentEvents.ts';
+import { agentUpgradeEvent, jobWireEvent } from '../../schema/agentEvents.ts';
 
 export const AGENT_CHANNEL = 'gsm_agent';
 
 export const agentNotification = z.object({
-  type: z.enum(['servers_changed', 'token_rotated', 'machine_removed', 'job_dispatch', 'job_cancel', 'session_replaced', 'sftp_recheck']),
+  type: z.enum(['servers_changed', 'token_rotated', 'machine_removed', 'job_dispatch', 'job_cancel', 'session_replaced', 'sftp_recheck', 'agent_upgrade']),
   machineId: z.string(),
   /** With job_dispatch and job_cancel. */
   jobId: z.string().optional(),
@@ -25,6 +25,8 @@ export const agentNotification = z.object({
   generation: z.number().optional(),
   /** With sftp_recheck (sql/functions/gsm_sftp_access_changed.sql): whose SFTP sessions to check again. */
   userId: z.string().optional(),
+  /** With agent_upgrade (machines/upgradeRoll.ts): the command for the agent. */
+  upgrade: agentUpgradeEvent.optional(),
 });
 export type AgentNotification = z.infer<typeof agentNotification>;
 

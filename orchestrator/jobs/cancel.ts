@@ -11,6 +11,7 @@ import type { Origin } from '../../schema/origin.ts';
 import { recordAudit } from '../audit.ts';
 import { notifyAgent } from '../gateway/notifications.ts';
 import { recordRunCancelled } from '../tasks/store.ts';
+import { requestTransferCancel } from '../transfers/cancel.ts';
 import { getJob } from './store.ts';
 
 const POWER_TYPES: ReadonlySet<string> = new Set(['START', 'STOP', 'RESTART', 'KILL']);
@@ -36,7 +37,11 @@ export function cancelJob(pool: DatabasePool, origin: Origin, jobId: string): Pr
   return pool.transaction(async (tx) => {
     const row = await tx.one(sql.type(jobToCancel)`
       SELECT status, type, server_id AS "serverId", machine_id AS "machineId", cluster_id AS "clusterId" FROM jobs WHERE id = ${jobId} FOR UPDATE`);
-    if (row.status === 'QUEUED') {
+    if (row.type === 'TRANSFER' && ['QUEUED', 'DISPATCHED', 'RUNNING'].includes(row.status)) {
+      // The orchestrator's own: remembered on the transfer, whose runner rolls it back (the server back on its source,
+      // as it was) and then ends the job CANCELLED; past the switch a 409 (docs/transfers.md#cancel).
+      await requestTransferCancel(tx, jobId);
+    } else if (row.status === 'QUEUED') {
       await tx.query(sql.unsafe`
         UPDATE jobs SET status = 'CANCELLED', finished_at = now(), error = ${cancelled('cancelled before it reached the agent')} WHERE id = ${jobId}`);
       // A cancelled power job must not happen anyway through the desired state it set: the server's desired

@@ -101,3 +101,20 @@ export async function expireJob(connection: CommonQueryMethods, jobId: string, m
     UPDATE jobs SET status = 'EXPIRED', finished_at = now(), error = ${sql.jsonb({ code: 'EXPIRED', message })}
      WHERE id = ${jobId} AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING')`);
 }
+
+/**
+ * Moves the server's jobs of `types` still QUEUED for machine `from` to machine `to` and announces each there (a
+ * transfer's switch: they were never delivered to the old machine). Answers the ids moved.
+ */
+export async function moveQueuedJobs(
+  connection: CommonQueryMethods,
+  input: { serverId: string; from: string; to: string; types: readonly string[] },
+): Promise<readonly string[]> {
+  const moved = await connection.anyFirst(sql.type(z.object({ id: z.string() }))`
+    UPDATE jobs SET machine_id = ${input.to}
+     WHERE server_id = ${input.serverId} AND machine_id = ${input.from} AND status = 'QUEUED'
+       AND type = ANY(${sql.array([...input.types], 'text')})
+    RETURNING id`);
+  for (const id of moved) await announceJob(connection, input.to, id);
+  return moved;
+}

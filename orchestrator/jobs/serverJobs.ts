@@ -4,11 +4,11 @@
  * with its delivery and, when asked, the audit entry — in ONE statement, so it is atomic by itself (the power routes
  * run it without a transaction: one round trip instead of six) and also fits in a caller's transaction.
  */
-import { builtInVersions } from '../templates/catalogue.ts';
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { conflict, notFound } from '../../schema/errors.ts';
 import { job, type Job, type JobType } from '../../schema/jobs.ts';
+import { transferConflict } from '../../schema/transfers.ts';
 import { uuidV7 } from '../../sql/uuidV7.ts';
 import type { Origin } from '../../schema/origin.ts';
 import { JOB_COLUMNS, NEW_JOB_COLUMNS, newJobValues, type JobCreator } from './store.ts';
@@ -40,13 +40,22 @@ export type ServerJobRequest = {
   createdBy?: JobCreator;
   /** The cluster the caller was authorized in: a server of another cluster is then not found. */
   clusterId?: string;
+  /** Whether an agent runs it (default true); false: the orchestrator runs it itself (a FILE_PULL). */
+  dispatch?: boolean;
   /** Writes the audit entry (the origin's actor, address and request id; target the server) in the same statement. */
   audit?: { action: string };
 };
 
 const accepted = z.discriminatedUnion('accepted', [
   job.extend({ accepted: z.literal(true), serverStatus: z.string() }),
-  z.object({ accepted: z.literal(false), serverStatus: z.string(), notInstalled: z.string().nullable(), uninstallable: z.boolean(), noConsole: z.boolean() }),
+  z.object({
+    accepted: z.literal(false),
+    serverStatus: z.string(),
+    notInstalled: z.string().nullable(),
+    uninstallable: z.boolean(),
+    noConsole: z.boolean(),
+    transferJobId: z.string().nullable(),
+  }),
 ]);
 
 /** Job types that launch the game: refused (409) while its install failed or never ran (docs/installs-and-backups.md). */
@@ -86,6 +95,10 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
       UPDATE servers SET desired_status = coalesce(${desired}, desired_status), updated_at = CASE WHEN ${desired}::text IS NULL THEN updated_at ELSE now() END
        WHERE id = ${serverId} AND (${request.clusterId ?? null}::uuid IS NULL OR cluster_id = ${request.clusterId ?? null}::uuid)
          AND NOT EXISTS (SELECT 1 FROM blocked WHERE reason IS NOT NULL OR uninstallable)
+         -- A server being transferred takes no job (docs/transfers.md): 409 naming the transfer. A transfer accepted
+         -- meanwhile locked and updated this row: this UPDATE waited for it, and re-checks on the row as it left it;
+         -- the function reads with a snapshot of its own, so it sees that transfer (a subquery here would not).
+         AND gsm_transfer_under_way(servers.id) IS NULL
       RETURNING id, cluster_id, machine_id, status, console_mode
     ), current AS (
       -- The server as it is when nothing was changed (a refused launch), for the answer.
@@ -105,6 +118,7 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
         params: request.params,
         taskId: request.taskId ?? null,
         createdBy: request.createdBy,
+        dispatch: request.dispatch,
       })}
         FROM server WHERE (NOT ${request.requireRunning}::boolean OR (server.status IN ('ONLINE', 'UNRESPONSIVE') AND server.console_mode IS DISTINCT FROM 'NONE'))
                       AND (NOT ${request.requireStopped ?? false}::boolean OR server.status NOT IN (${sql.join(
@@ -119,10 +133,12 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
         FROM j WHERE ${request.audit !== undefined}::boolean
     )
     SELECT j.id IS NOT NULL AS accepted, current.status AS "serverStatus", ${JOB_COLUMNS}, ${ANNOUNCE_NEW_JOB},
-           (SELECT reason FROM blocked) AS "notInstalled", coalesce((SELECT uninstallable FROM blocked), false) AS "uninstallable", current.console_mode IS NOT DISTINCT FROM 'NONE' AS "noConsole"
+           (SELECT reason FROM blocked) AS "notInstalled", coalesce((SELECT uninstallable FROM blocked), false) AS "uninstallable", current.console_mode IS NOT DISTINCT FROM 'NONE' AS "noConsole",
+           gsm_transfer_under_way(current.id) AS "transferJobId"
       FROM current LEFT JOIN j ON true`);
   if (!row) throw notFound('Server not found');
   if (!row.accepted) {
+    if (row.transferJobId) throw transferConflict(row.transferJobId);
     if (row.uninstallable)
       throw conflict(`The server has no installCommand: a CUSTOM server is installed by its installCommand (set one with PATCH /api/v1/servers/${serverId})`);
     if (row.notInstalled) throw conflict(`The server cannot be started: ${row.notInstalled}. Install it first (POST /api/v1/servers/${serverId}/install)`);
@@ -134,10 +150,5 @@ export async function acceptServerJob(connection: CommonQueryMethods, origin: Or
     );
   }
   const { accepted: _accepted, serverStatus: _serverStatus, ...created } = row;
-  // The server runs its template's current version from this start on (docs/templates.md#versions).
-  if (launches)
-    await connection.query(sql.unsafe`
-      UPDATE servers s SET template_version = coalesce((SELECT t.version FROM cluster_templates t WHERE t.id = (CASE WHEN s.template_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN s.template_id::uuid END)), (${sql.jsonb(builtInVersions())}::jsonb ->> s.template_id)::int)
-       WHERE s.id = ${serverId} AND s.template_id IS NOT NULL`);
   return created;
 }

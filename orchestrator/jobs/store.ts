@@ -30,6 +30,9 @@ export const JOB_TTL_MS: Partial<Record<JobType, number>> = {
   UPDATE: 6 * 3_600_000,
   BACKUP: 6 * 3_600_000,
   RESTORE: 6 * 3_600_000,
+  FILE_COMPRESS: 6 * 3_600_000,
+  FILE_EXTRACT: 6 * 3_600_000,
+  FILE_PULL: 3_600_000,
 };
 const DEFAULT_TTL_MS = 10 * 60_000;
 

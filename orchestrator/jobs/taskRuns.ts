@@ -29,6 +29,20 @@ export async function endRun(tx: CommonQueryMethods, jobId: string, end: RunEnd)
   return ended ?? tx.oneFirst(statusRow`SELECT status FROM jobs WHERE id = ${jobId}`);
 }
 
+/**
+ * How far a job the orchestrator runs itself is (a FILE_PULL): answers false when the job is no longer RUNNING (it was
+ * cancelled meanwhile: its runner stops).
+ */
+export async function setServiceJobProgress(
+  connection: CommonQueryMethods,
+  jobId: string,
+  progress: { percent: number | null; message: string },
+): Promise<boolean> {
+  const updated = await connection.query(sql.unsafe`
+    UPDATE jobs SET progress = ${sql.jsonb(progress)} WHERE id = ${jobId} AND status = 'RUNNING'`);
+  return updated.rowCount > 0;
+}
+
 /** The task's occurrences skipped during the run go into the ended run's result (`skippedOccurrences`). */
 export async function addSkippedOccurrences(tx: CommonQueryMethods, jobId: string, skipped: readonly unknown[]): Promise<void> {
   await tx.query(sql.unsafe`

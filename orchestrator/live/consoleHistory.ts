@@ -10,21 +10,41 @@
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../../schema/logger.ts';
 import { serviceUnavailable } from '../../schema/errors.ts';
-import type { ConsoleLine } from './relay.ts';
+import type { ConsoleBatch, SequencedLine } from './relay.ts';
 
 export const HISTORY_LINES = 1_000;
 /** A server silent this long has its history dropped from Redis (a deleted server's key goes away by itself). */
 const HISTORY_TTL_SECONDS = 7 * 24 * 3600;
 
 export type ConsoleHistory = {
-  append: (serverId: string, lines: ConsoleLine[]) => void;
+  append: (batch: ConsoleBatch) => void;
   /** The last `n` lines (at most HISTORY_LINES), oldest first. */
-  recent: (serverId: string, n: number) => Promise<ConsoleLine[]>;
+  recent: (serverId: string, n: number) => Promise<SequencedLine[]>;
+  /** Every kept line after sequence `after`, oldest first (a resume). */
+  since: (serverId: string, after: number) => Promise<Resumed>;
   close: () => Promise<void>;
 };
 
+/** `gap`: lines after `after` were numbered but are no longer kept (the history holds the last HISTORY_LINES). */
+export type Resumed = { lines: SequencedLine[]; gap: boolean };
+
+/** The lines of a batch, each with its own sequence (at most the last HISTORY_LINES). */
+const sequenced = (batch: ConsoleBatch): SequencedLine[] => {
+  const from = Math.max(0, batch.lines.length - HISTORY_LINES);
+  return batch.lines.slice(from).map((line, index) => ({ at: line.at, line: line.line, seq: batch.seq + from + index }));
+};
+
+/** The lines of a kept history after `after`; lines kept before sequences existed count as 0. */
+function linesAfter(kept: SequencedLine[], after: number): Resumed {
+  let first = kept.length;
+  while (first > 0 && (kept[first - 1]!.seq ?? 0) > after) first -= 1;
+  // A full history whose oldest line is already past `after` has let go of the lines between.
+  const gap = first === 0 && kept.length >= HISTORY_LINES && (kept[0]!.seq ?? 0) > after + 1;
+  return { lines: kept.slice(first), gap };
+}
+
 export function createMemoryHistory(): ConsoleHistory {
-  const byServer = new Map<string, ConsoleLine[]>();
+  const byServer = new Map<string, SequencedLine[]>();
   const lastAppend = new Map<string, number>();
   // As the Redis keys expire: a server silent for HISTORY_TTL_SECONDS (a deleted one, for instance) is forgotten.
   const pruner = setInterval(() => {
@@ -37,15 +57,17 @@ export function createMemoryHistory(): ConsoleHistory {
   }, 3_600_000);
   pruner.unref();
   return {
-    append(serverId, lines) {
+    append(batch) {
+      const serverId = batch.serverId;
       lastAppend.set(serverId, Date.now());
       let kept = byServer.get(serverId);
       if (!kept) byServer.set(serverId, (kept = []));
-      kept.push(...lines.slice(-HISTORY_LINES));
+      kept.push(...sequenced(batch));
       // Trimmed in steps, not per line: the array stays within 1.25 × HISTORY_LINES.
       if (kept.length > HISTORY_LINES * 1.25) kept.splice(0, kept.length - HISTORY_LINES);
     },
     recent: async (serverId, n) => (byServer.get(serverId) ?? []).slice(-Math.min(n, HISTORY_LINES)),
+    since: async (serverId, after) => linesAfter((byServer.get(serverId) ?? []).slice(-HISTORY_LINES), after),
     close: async () => {
       clearInterval(pruner);
       byServer.clear();
@@ -56,10 +78,25 @@ export function createMemoryHistory(): ConsoleHistory {
 export function createRedisHistory(client: RedisClientType, options: { prefix: string; logger: Logger }): ConsoleHistory {
   const key = (serverId: string) => `${options.prefix}console:${serverId}`;
   let failing = false;
+  const read = async (serverId: string, n: number): Promise<SequencedLine[]> => {
+    const values = await client.lRange(key(serverId), -Math.min(n, HISTORY_LINES), -1).catch((error: unknown) => {
+      options.logger.warn({ err: error }, 'could not read console history from Redis');
+      throw serviceUnavailable('The console history is unavailable right now (Redis cannot be reached); live lines still arrive');
+    });
+    return values.flatMap((value) => {
+      try {
+        const line = JSON.parse(value) as SequencedLine;
+        return [{ at: line.at, line: line.line, seq: line.seq ?? 0 }];
+      } catch {
+        return [];
+      }
+    });
+  };
   return {
-    append(serverId, lines) {
+    append(batch) {
+      const serverId = batch.serverId;
       if (!client.isReady) return;
-      const values = lines.slice(-HISTORY_LINES).map((line) => JSON.stringify(line));
+      const values = sequenced(batch).map((line) => JSON.stringify(line));
       client
         .multi()
         .rPush(key(serverId), values)
@@ -74,19 +111,8 @@ export function createRedisHistory(client: RedisClientType, options: { prefix: s
           },
         );
     },
-    async recent(serverId, n) {
-      const values = await client.lRange(key(serverId), -Math.min(n, HISTORY_LINES), -1).catch((error: unknown) => {
-        options.logger.warn({ err: error }, 'could not read console history from Redis');
-        throw serviceUnavailable('The console history is unavailable right now (Redis cannot be reached); live lines still arrive');
-      });
-      return values.flatMap((value) => {
-        try {
-          return [JSON.parse(value) as ConsoleLine];
-        } catch {
-          return [];
-        }
-      });
-    },
+    recent: (serverId, n) => read(serverId, n),
+    since: async (serverId, after) => linesAfter(await read(serverId, HISTORY_LINES), after),
     close: async () => undefined,
   };
 }

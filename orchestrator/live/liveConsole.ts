@@ -16,6 +16,13 @@ import type { ConsoleHistory } from './consoleHistory.ts';
 import type { ConsoleLine, LiveRelay } from './relay.ts';
 
 export const MAX_LINES_PER_SECOND = 5_000;
+/**
+ * Console sequences count from the clock: the first line of a batch is numbered max(the last line's + 1, now in ms ×
+ * SEQUENCES_PER_MS). At most MAX_LINES_PER_SECOND lines a second are numbered, far fewer than the clock's million, so
+ * the numbers stay within a millisecond of the clock: a restarted process, or another one the agent reconnects to,
+ * numbers on above every line numbered before it (given clocks kept in step, as NTP does), with nothing stored.
+ */
+export const SEQUENCES_PER_MS = 1_000;
 const WINDOW_MS = 1_000;
 /** How often the latest stats samples are written to the servers' records. */
 export const STATS_WRITE_MS = 5_000;
@@ -24,7 +31,10 @@ type Window = { clusterId: string; startedAt: number; relayed: number; dropped: 
 
 export type LiveConsole = {
   console: (clusterId: string, serverId: string, lines: string[], at: string) => void;
-  stats: (clusterId: string, sample: { serverId: string; cpuPercent: number; memoryBytes: number; playersOnline?: number; at: string }) => void;
+  stats: (
+    clusterId: string,
+    sample: { serverId: string; cpuPercent: number; memoryBytes: number; playersOnline?: number; diskBytes?: number; at: string },
+  ) => void;
   /** Totals since start (tests, benchmarks). */
   counters: () => { relayed: number; dropped: number };
   close: () => Promise<void>;
@@ -41,6 +51,8 @@ export function createLiveConsole(options: {
   const now = options.now ?? Date.now;
   const limit = options.maxLinesPerSecond ?? MAX_LINES_PER_SECOND;
   const windows = new Map<string, Window>();
+  /** The next sequence of each server whose numbering ran ahead of the clock (entries go once the clock passes them). */
+  const nextSequence = new Map<string, number>();
   const latestStats = new Map<string, { cpuPercent: number; memoryBytes: number; at: string }>();
   let relayed = 0;
   let dropped = 0;
@@ -48,8 +60,13 @@ export function createLiveConsole(options: {
   const emit = (clusterId: string, serverId: string, lines: ConsoleLine[]) => {
     if (lines.length === 0) return;
     relayed += lines.length;
-    options.history.append(serverId, lines);
-    options.relay.publish({ type: 'server.console', clusterId, at: lines[lines.length - 1]!.at, data: { serverId, lines } });
+    const seq = Math.max(nextSequence.get(serverId) ?? 0, now() * SEQUENCES_PER_MS);
+    nextSequence.set(serverId, seq + lines.length);
+    const batch = { serverId, lines, seq };
+    // History first: a viewer that receives this batch and then reads the history finds it there (one Redis
+    // connection carries both, in this order).
+    options.history.append(batch);
+    options.relay.publish({ type: 'server.console', clusterId, at: lines[lines.length - 1]!.at, data: batch });
   };
   const marker = (window: Window): ConsoleLine => ({ at: new Date(now()).toISOString(), line: `[gsm] ${window.dropped} lines dropped` });
 
@@ -61,6 +78,8 @@ export function createLiveConsole(options: {
       if (window.dropped > 0) emit(window.clusterId, serverId, [marker(window)]);
       windows.delete(serverId);
     }
+    const clock = time * SEQUENCES_PER_MS;
+    for (const [serverId, next] of nextSequence) if (next <= clock) nextSequence.delete(serverId);
   };
   const sweeper = setInterval(sweep, WINDOW_MS);
   sweeper.unref();
@@ -71,7 +90,7 @@ export function createLiveConsole(options: {
     latestStats.clear();
     try {
       await options.pool.query(sql.unsafe`
-        UPDATE servers s SET stats = v.stats
+        UPDATE servers s SET stats = v.stats, disk_bytes_measured = coalesce((v.stats ->> 'diskBytes')::bigint, s.disk_bytes_measured)
           FROM unnest(${sql.array(
             samples.map(([id]) => id),
             'uuid',
@@ -113,7 +132,12 @@ export function createLiveConsole(options: {
     },
     stats(clusterId, sample) {
       const at = new Date(Date.parse(sample.at) || now()).toISOString();
-      const figures = { cpuPercent: sample.cpuPercent, memoryBytes: sample.memoryBytes, at };
+      const figures = {
+        cpuPercent: sample.cpuPercent,
+        memoryBytes: sample.memoryBytes,
+        ...(sample.diskBytes === undefined ? {} : { diskBytes: sample.diskBytes }),
+        at,
+      };
       latestStats.set(sample.serverId, figures);
       options.relay.publish({
         type: 'server.stats',

@@ -9,14 +9,18 @@
 import { EventEmitter } from 'node:events';
 
 export type ConsoleLine = { at: string; line: string };
+/** A console line with its sequence: per server, one more than the line before it (see liveConsole.ts). */
+export type SequencedLine = ConsoleLine & { seq: number };
+/** A batch of console lines: `seq` is the sequence of its first line, the next lines follow one by one. */
+export type ConsoleBatch = { serverId: string; lines: ConsoleLine[]; seq: number };
 
 export type LiveEvent =
-  | { type: 'server.console'; clusterId: string; at: string; data: { serverId: string; lines: ConsoleLine[] } }
+  | { type: 'server.console'; clusterId: string; at: string; data: ConsoleBatch }
   | {
       type: 'server.stats';
       clusterId: string;
       at: string;
-      data: { serverId: string; cpuPercent: number | null; memoryBytes: number | null; playersOnline: number | null; at: string };
+      data: { serverId: string; cpuPercent: number | null; memoryBytes: number | null; playersOnline: number | null; diskBytes?: number; at: string };
     };
 
 export type LiveListener = (event: LiveEvent) => void;

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { conflict } from '../../schema/errors.ts';
 import type { Origin } from '../../schema/origin.ts';
 import { hashSecret } from '../../schema/secretTokens.ts';
-import { machine, type machineListQuery } from '../../schema/servers.ts';
+import { machineRow, type machineListQuery } from '../../schema/servers.ts';
 import { fetchPage, orderBy } from '../../sql/listing.ts';
 import { recordAudit } from '../audit.ts';
 import { notifyAgent } from '../gateway/notifications.ts';
@@ -19,18 +19,18 @@ import { issueInstallCode, lockMachine, redeemInstallCode } from './installCodes
 const MACHINE_COLUMNS = sql.fragment`
   m.id, m.cluster_id AS "clusterId", m.name, m.status, m.hostname, m.os, m.agent_version AS "agentVersion",
   m.cpu_count AS "cpuCount", m.memory_bytes AS "memoryBytes", m.metrics,
-  m.addresses, m.reported_addresses AS "reportedAddresses", m.last_seen_at AS "lastSeenAt",
+  m.addresses, m.reported_addresses AS "reportedAddresses", m.tools, m.last_seen_at AS "lastSeenAt",
   CASE WHEN m.sftp_port IS NULL THEN NULL ELSE json_build_object('port', m.sftp_port, 'hostKeyFingerprint', m.sftp_host_key_fingerprint) END AS sftp,
   m.created_at AS "createdAt", m.updated_at AS "updatedAt"`;
 const SORT = { name: sql.fragment`lower(m.name)`, createdAt: sql.fragment`m.created_at`, lastSeenAt: sql.fragment`m.last_seen_at` };
 
 export const getMachine = (connection: CommonQueryMethods, machineId: string) =>
-  connection.one(sql.type(machine)`SELECT ${MACHINE_COLUMNS} FROM machines m WHERE m.id = ${machineId}`);
+  connection.one(sql.type(machineRow)`SELECT ${MACHINE_COLUMNS} FROM machines m WHERE m.id = ${machineId}`);
 
 /** One page of a cluster's machines. */
 export const clusterMachinePage = (connection: CommonQueryMethods, clusterId: string, query: z.output<typeof machineListQuery>) =>
   fetchPage(connection, {
-    schema: machine,
+    schema: machineRow,
     columns: MACHINE_COLUMNS,
     from: sql.fragment`machines m WHERE m.cluster_id = ${clusterId} ${query.status ? sql.fragment`AND m.status = ${query.status}` : sql.fragment``}`,
     order: orderBy(query.sort, SORT, sql.fragment`m.id`),
@@ -65,6 +65,11 @@ export async function deleteMachine(tx: CommonQueryMethods, origin: Origin, clus
   // counts its server; a create that comes later waits for this delete and finds no machine. Counting first
   // would let a server committed in between be cascaded away unseen.
   await tx.query(sql.unsafe`SELECT 1 FROM machines WHERE id = ${machineId} FOR UPDATE`);
+  // A transfer from or to the machine would lose its other end (and its job be left behind): it ends first.
+  const moving = await tx.maybeOneFirst(sql.type(z.object({ jobId: z.string() }))`
+    SELECT job_id AS "jobId" FROM transfers
+     WHERE (source_machine_id = ${machineId} OR target_machine_id = ${machineId}) AND finished_at IS NULL ORDER BY created_at LIMIT 1`);
+  if (moving) throw conflict(`A server is being transferred from or to this machine (job ${moving}): cancel the transfer or wait for it to end first`);
   const hosted = await tx.anyFirst(sql.type(z.object({ id: z.string() }))`SELECT id FROM servers WHERE machine_id = ${machineId} ORDER BY id`);
   if (hosted.length > 0 && !force) throw conflict(`The machine hosts ${hosted.length} server(s); remove them first or use ?force=true`);
   // Each server removed with the machine goes as a server deleted on its own would: its jobs that have not ended are

@@ -41,14 +41,14 @@ export function invitationPage(connection: CommonQueryMethods, clusterId: string
 
 /**
  * Creates an invitation whose secret hashes to `tokenHash`, on `tx` (the request's transaction). Answers it with the
- * cluster's name and how many invitations went to its address in the last day (this one included), which decides
+ * cluster's name, the inviter's display name as stored now (not a cached principal's) and how many invitations went to its address in the last day (this one included), which decides
  * whether it is e-mailed.
  */
 export async function createInvitation(
   tx: CommonQueryMethods,
   origin: Origin,
   request: { clusterId: string; email: string; role: Role; inviterId: string; tokenHash: Buffer },
-): Promise<{ created: Invitation; clusterName: string; mailsToAddress: number }> {
+): Promise<{ created: Invitation; clusterName: string; inviterName: string; mailsToAddress: number }> {
   const { clusterId, email, role, inviterId } = request;
   const sentByInviter = await tx.oneFirst(sql.type(z.object({ count: z.number() }))`
     SELECT count(*)::int AS count FROM invitations WHERE invited_by = ${inviterId} AND created_at > now() - interval '1 day'`);
@@ -71,9 +71,10 @@ export async function createInvitation(
   const mailsToAddress = await tx.oneFirst(sql.type(z.object({ count: z.number() }))`
     SELECT count(*)::int AS count FROM invitations WHERE lower(email) = ${email} AND created_at > now() - interval '1 day'`);
   await recordAudit(tx, origin, { clusterId, action: 'invitation.create', target: { type: 'invitation', id: invitationId } });
-  const clusterName = await tx.oneFirst(sql.type(z.object({ name: z.string() }))`SELECT name FROM clusters WHERE id = ${clusterId}`);
+  const names = await tx.one(sql.type(z.object({ clusterName: z.string(), inviterName: z.string() }))`
+    SELECT c.name AS "clusterName", u.display_name AS "inviterName" FROM clusters c, users u WHERE c.id = ${clusterId} AND u.id = ${inviterId}`);
   const created = await tx.one(sql.type(invitation)`SELECT ${INVITATION_COLUMNS} FROM invitations i WHERE i.id = ${invitationId}`);
-  return { created, clusterName, mailsToAddress };
+  return { created, ...names, mailsToAddress };
 }
 
 /** Revokes a pending invitation, as a member of role `actor` may (403 otherwise; 409 when no longer pending). */

@@ -12,6 +12,7 @@ import { badRequest, conflict, notFound } from '../../schema/errors.ts';
 import { recordAudit } from '../audit.ts';
 import { SYSTEM_ORIGIN, type Origin } from '../../schema/origin.ts';
 import { createJob, type JobCreator } from '../jobs/store.ts';
+import { moveQueuedJobs } from '../jobs/delivery.ts';
 import { ban as banSchema, type banListQuery } from '../../schema/players.ts';
 import { fetchPage, orderBy } from '../../sql/listing.ts';
 import type { PlayerRef } from './store.ts';
@@ -193,4 +194,55 @@ export function banPage(connection: CommonQueryMethods, clusterId: string, query
     order: orderBy(query.sort, { createdAt: sql.fragment`b.created_at`, expiresAt: sql.fragment`b.expires_at` }, sql.fragment`b.id`),
     page: query,
   });
+}
+
+/**
+ * At a transfer's switch (docs/transfers.md), in its transaction: the server's game ban list on the target must end as
+ * the service says. KICK, BAN and UNBAN jobs of the server not yet delivered to the source go to the target instead;
+ * the latest BAN or UNBAN of each ban that the source took without applying it to the game (parked on its disk until
+ * the server is online, or still under way there) is given again to the target, when it still holds (a BAN of a ban
+ * still active, an UNBAN of a player no active ban applies to on the server). Answers the jobs moved and made.
+ */
+export async function moderationFollowsTransfer(
+  tx: CommonQueryMethods,
+  input: { serverId: string; sourceMachineId: string; targetMachineId: string },
+): Promise<{ moved: readonly string[]; reissued: string[] }> {
+  const moved = await moveQueuedJobs(tx, { serverId: input.serverId, from: input.sourceMachineId, to: input.targetMachineId, types: ['KICK', 'BAN', 'UNBAN'] });
+  const pending = await tx.any(
+    sql.type(
+      z.object({
+        type: z.enum(['BAN', 'UNBAN']),
+        banId: z.string(),
+        params: z.record(z.string(), z.unknown()),
+        clusterId: z.string(),
+        playerId: z.string(),
+        stillApplies: z.boolean(),
+        parked: z.boolean(),
+      }),
+    )`
+    SELECT DISTINCT ON (j.params->>'banId') j.type, j.params->>'banId' AS "banId", j.params, j.cluster_id AS "clusterId", j.player_id AS "playerId",
+           CASE WHEN j.type = 'BAN' THEN EXISTS (SELECT 1 FROM bans b WHERE b.id = (j.params->>'banId')::uuid AND ${ACTIVE_BAN})
+                ELSE NOT EXISTS (SELECT 1 FROM bans b WHERE b.player_id = j.player_id AND ${ACTIVE_BAN} AND (b.cluster_wide OR b.server_id = j.server_id))
+           END AS "stillApplies",
+           (j.status IN ('DISPATCHED', 'RUNNING') OR (j.status = 'SUCCEEDED' AND j.result->>'deferred' = 'true')) AS parked
+      FROM jobs j
+     WHERE j.server_id = ${input.serverId} AND j.machine_id = ${input.sourceMachineId} AND j.type IN ('BAN', 'UNBAN')
+       AND j.player_id IS NOT NULL AND j.params ? 'banId' AND j.status <> 'QUEUED'
+     ORDER BY j.params->>'banId', j.created_at DESC, j.id DESC`,
+  );
+  const reissued: string[] = [];
+  for (const job of pending) {
+    if (!job.stillApplies || !job.parked) continue;
+    const created = await createJob(tx, SYSTEM_ORIGIN, {
+      clusterId: job.clusterId,
+      serverId: input.serverId,
+      machineId: input.targetMachineId,
+      playerId: job.playerId,
+      type: job.type,
+      params: job.params,
+      ttlMs: MODERATION_TTL_MS,
+    });
+    reissued.push(created.id);
+  }
+  return { moved, reissued };
 }

@@ -31,12 +31,17 @@ export const machineRanges = (connection: CommonQueryMethods, machineId: string)
   connection.any(sql.type(z.object({ firstPort: z.number(), lastPort: z.number() }))`
     SELECT first_port AS "firstPort", last_port AS "lastPort" FROM machine_port_ranges WHERE machine_id = ${machineId} ORDER BY first_port`);
 
-/** The ports of `machineId` held by servers other than `exceptServerId`, with who holds each. */
+/** The ports of `machineId` held by servers other than `exceptServerId` (or reserved for a transfer), with who holds each. */
 async function heldPorts(tx: CommonQueryMethods, machineId: string, exceptServerId: string | null) {
   const rows = await tx.any(sql.type(z.object({ port: z.number(), name: z.string(), serverId: z.string(), serverName: z.string() }))`
     SELECT p.port, p.name, s.id AS "serverId", s.name AS "serverName"
       FROM server_ports p JOIN servers s ON s.id = p.server_id
-     WHERE p.machine_id = ${machineId} AND p.server_id IS DISTINCT FROM ${exceptServerId}::uuid`);
+     WHERE p.machine_id = ${machineId} AND p.server_id IS DISTINCT FROM ${exceptServerId}::uuid
+    UNION ALL
+    -- Reserved for a server moving here (docs/transfers.md) until its switch.
+    SELECT r.port, r.name, s.id, s.name
+      FROM transfer_ports r JOIN transfers t ON t.job_id = r.job_id JOIN servers s ON s.id = t.server_id
+     WHERE r.machine_id = ${machineId}`);
   return new Map(rows.map((row) => [row.port, row]));
 }
 
@@ -45,7 +50,9 @@ const inRanges = (ranges: readonly PortRange[], port: number) => ranges.some((ra
 /**
  * The ports a server holds after a create or a change: `requested` (explicit ports by name) wins, `current` (what it
  * holds now) stays, the rest are picked. Explicit ports taken by another server are a 409 naming the holder; outside
- * the machine's ranges (when it has any) a 400. Call under lockMachinePorts.
+ * the machine's ranges (when it has any) a 400. `extras` names a server's own extra ports to keep holding though not
+ * in `requested` (a PATCH of `gamePort` alone, a transfer): each keeps its `current` port, or is picked. Call under
+ * lockMachinePorts.
  */
 export async function assignPorts(
   tx: CommonQueryMethods,
@@ -55,12 +62,19 @@ export async function assignPorts(
     plan: PortPlan;
     requested: Record<string, number | undefined>;
     current?: Record<string, number>;
+    extras?: readonly string[];
   },
 ): Promise<Allocation[]> {
   const { machineId, serverId, plan, requested } = input;
   const ranges = await machineRanges(tx, machineId);
   const held = await heldPorts(tx, machineId, serverId);
-  const names = [...plan.ports.map((port) => port.name), ...Object.keys(requested).filter((name) => !plan.ports.some((port) => port.name === name))];
+  const names = [
+    ...new Set([
+      ...plan.ports.map((port) => port.name),
+      ...Object.keys(requested).filter((name) => !plan.ports.some((port) => port.name === name)),
+      ...(input.extras ?? []),
+    ]),
+  ];
   const protocolOf = (name: string): PortProtocol => plan.ports.find((port) => port.name === name)?.protocol ?? 'BOTH';
 
   // Explicit ports first: taken (409 naming the holder), outside the ranges (400), or twice in one server (400).
@@ -196,6 +210,8 @@ export async function addPortRange(tx: CommonQueryMethods, origin: Origin, clust
 
 /** Removes a range (servers holding ports in it keep them); 404 when the machine has no such range. */
 export async function removePortRange(tx: CommonQueryMethods, origin: Origin, clusterId: string, machineId: string, rangeId: string): Promise<void> {
+  // Under the port lock: a pick running meanwhile never chooses from a range that is going away.
+  await lockMachinePorts(tx, machineId);
   const removed = await tx.maybeOneFirst(sql.type(z.object({ id: z.string() }))`
     DELETE FROM machine_port_ranges WHERE id = ${rangeId} AND machine_id = ${machineId} RETURNING id`);
   if (!removed) throw notFound('No such port range on this machine');

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
-import { validationFailed } from '../../schema/errors.ts';
+import { AppError, validationFailed } from '../../schema/errors.ts';
 import { DEFAULT_MAX_PLAYERS, type GameType } from '../../schema/games.ts';
 import type { Origin } from '../../schema/origin.ts';
 import { agentVersionIssues, behaviourIssues, consoleModeBody } from '../../schema/serverBehaviour.ts';
@@ -15,18 +15,28 @@ import { recordAudit } from '../audit.ts';
 import { notifyAgent } from '../gateway/notifications.ts';
 import { acceptServerJob } from '../jobs/serverJobs.ts';
 import { cancelServerJobs } from '../jobs/cancel.ts';
-import { GAME_TYPE_TEMPLATES } from '../templates/catalogue.ts';
+import { builtInCatalogue, GAME_TYPE_TEMPLATES } from '../templates/catalogue.ts';
+import { latestTemplateVersion } from '../templates/versions.ts';
 import { checkVariables, findTemplate, requireVariables, type FoundTemplate } from '../templates/store.ts';
+import { requireMachineTools } from '../templates/machineTools.ts';
 import { portPlanOf, templatePortPlan, type QueryProtocol } from '../../schema/gamePorts.ts';
 import { assignPorts, claimPorts, lockMachinePorts, serverAllocations, type Allocation } from './ports.ts';
 
 /**
- * The server's port plan: its template's ports and query (a built-in or the cluster's), else its game's; with the
- * server's own query protocol over either (NONE: not queried).
+ * The statuses in which the server's game process may be running and holding its ports: they do not move then. UNKNOWN
+ * (its agent is away) counts when the server is meant to run. INSTALLING is also a server never installed: no game runs.
+ */
+const PORTS_HELD = new Set(['STARTING', 'ONLINE', 'UNRESPONSIVE', 'STOPPING', 'RESTARTING']);
+
+/**
+ * The server's port plan: its template's ports and query (a built-in or the cluster's; a server whose cluster template
+ * is gone: its game type's built-in), else (CUSTOM) the seed's three; with the server's own query protocol over either
+ * (NONE: not queried).
  */
 function planOf(gameType: string, queryProtocol: string | null | undefined, template: FoundTemplate | undefined) {
   const own = queryProtocol === undefined || queryProtocol === null ? undefined : queryProtocol === 'NONE' ? null : (queryProtocol as QueryProtocol);
-  return template ? templatePortPlan(gameType as GameType, template.document, own) : portPlanOf(gameType as GameType, own);
+  const document = template?.document ?? builtInCatalogue().byGameType.get(gameType as GameType);
+  return document ? templatePortPlan(gameType as GameType, document, own) : portPlanOf(gameType as GameType, own);
 }
 const portOf = (allocations: readonly Allocation[], name: string) => allocations.find((allocation) => allocation.name === name)!.port;
 /** The ready port of a CUSTOM server must be one of its ports, checked once they are known. */
@@ -36,7 +46,10 @@ function readyPortIssues(ready: unknown, allocations: readonly Allocation[]) {
   return [{ field: 'ready', message: `port must be one of the server's own ports (${allocations.map((a) => `${a.name} ${a.port}`).join(', ')})` }];
 }
 
-const SERVER_COLUMNS = sql.fragment`
+let serverColumnsFragment: ReturnType<typeof sql.fragment> | undefined;
+/** The record's columns (built at the first use: the newest template versions read the catalogue). */
+const serverColumns = () =>
+  (serverColumnsFragment ??= sql.fragment`
   s.id, s.cluster_id AS "clusterId", s.machine_id AS "machineId", s.name, s.game_type AS "gameType",
   s.game_port AS "gamePort", s.query_port AS "queryPort", s.rcon_port AS "rconPort", s.max_players AS "maxPlayers",
   s.status, s.desired_status AS "desiredStatus", s.players_online AS "playersOnline", s.auto_restart AS "autoRestart",
@@ -45,13 +58,14 @@ const SERVER_COLUMNS = sql.fragment`
   s.last_exit_code AS "lastExitCode", s.stats, s.version, s.installed_version AS "installedVersion", s.installed_at AS "installedAt", s.os_user AS "osUser",
   s.accept_eula AS "acceptEula", s.install_command AS "installCommand", s.backup_retention AS "backupRetention",
   s.ready, s.console_mode AS "consoleMode", s.stop,
-  s.template_id AS "templateId", s.template_version AS "templateVersion", s.variables,
+  s.template_id AS "templateId", s.template_version AS "templateVersion",
+  CASE WHEN s.template_id IS NOT NULL THEN ${latestTemplateVersion()} END AS "templateLatestVersion", s.variables,
   (SELECT coalesce(jsonb_object_agg(v.key, true), '{}') FROM jsonb_object_keys(s.secret_variables) v(key)) AS "secretVariables",
   coalesce((SELECT json_agg(json_build_object('name', p.name, 'port', p.port, 'protocol', p.protocol) ORDER BY p.port)
               FROM server_ports p WHERE p.server_id = s.id), '[]') AS ports,
   s.query_protocol AS "queryProtocol", s.query, s.unresponsive_after AS "unresponsiveAfter",
   s.restart_when_unresponsive AS "restartWhenUnresponsive",
-  s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;
+  s.created_at AS "createdAt", s.updated_at AS "updatedAt"`);
 const SORT = {
   name: sql.fragment`lower(s.name)`,
   createdAt: sql.fragment`s.created_at`,
@@ -68,7 +82,7 @@ const jsonOrNull = (value: Record<string, unknown> | null | undefined) => (value
 const generateRconPassword = () => randomBytes(18).toString('base64url');
 
 export const getServer = (connection: CommonQueryMethods, serverId: string): Promise<Server> =>
-  connection.one(sql.type(server)`SELECT ${SERVER_COLUMNS} FROM servers s WHERE s.id = ${serverId}`);
+  connection.one(sql.type(server)`SELECT ${serverColumns()} FROM servers s WHERE s.id = ${serverId}`);
 
 /** The version a server is set to install (null: the latest), or null for no such server. */
 export const serverVersion = (connection: CommonQueryMethods, serverId: string): Promise<string | null> =>
@@ -87,7 +101,7 @@ function filters(query: { status?: string; gameType?: string; game?: string; mac
 export const clusterServerPage = (connection: CommonQueryMethods, clusterId: string, query: z.output<typeof clusterServerListQuery>) =>
   fetchPage(connection, {
     schema: server,
-    columns: SERVER_COLUMNS,
+    columns: serverColumns(),
     from: sql.fragment`servers s WHERE ${sql.join([sql.fragment`s.cluster_id = ${clusterId}`, ...filters(query)], sql.fragment` AND `)}`,
     order: orderBy(query.sort, SORT, sql.fragment`s.id`),
     page: query,
@@ -105,7 +119,7 @@ export function visibleServerPage(connection: CommonQueryMethods, viewer: Server
   ];
   return fetchPage(connection, {
     schema: server,
-    columns: SERVER_COLUMNS,
+    columns: serverColumns(),
     from: sql.fragment`servers s WHERE ${sql.join([...visible, ...filters(query)], sql.fragment` AND `)}`,
     order: orderBy(query.sort, SORT, sql.fragment`s.id`),
     page: query,
@@ -160,6 +174,8 @@ export async function createServer(
   await recordAudit(tx, origin, { clusterId, action: 'server.create', target: { type: 'server', id: serverId } });
   let installJobId: string | null = null;
   if (body.autoInstall ?? (!body.startCommand && (body.gameType !== 'CUSTOM' || (template?.document.install?.steps.length ?? 0) > 0))) {
+    // The same refusal as an INSTALL of the server would meet: the whole creation is undone with it.
+    await requireMachineTools(tx, serverId, 'INSTALL', { atCreate: true });
     const install = await acceptServerJob(tx, origin, {
       serverId,
       type: 'INSTALL',
@@ -197,9 +213,11 @@ export async function updateServer(
       variables: z.record(z.string(), z.string()),
       secretVariables: z.record(z.string(), z.string()),
       queryProtocol: z.string().nullable(),
+      status: z.string(),
+      desiredStatus: z.string(),
     }),
   )`
-    SELECT template_id AS "templateId", variables, secret_variables AS "secretVariables", machine_id AS "machineId", game_type AS "gameType", game_port AS "gamePort", query_port AS "queryPort",
+    SELECT status, desired_status AS "desiredStatus", template_id AS "templateId", variables, secret_variables AS "secretVariables", machine_id AS "machineId", game_type AS "gameType", game_port AS "gamePort", query_port AS "queryPort",
            rcon_port AS "rconPort", start_command AS "startCommand", console_mode AS "consoleMode", stop, ready,
            query_protocol AS "queryProtocol",
            (SELECT agent_version FROM machines WHERE machines.id = servers.machine_id) AS "agentVersion"
@@ -213,6 +231,9 @@ export async function updateServer(
     const fields = (['gamePort', 'queryPort', 'rconPort'] as const).filter((field) => body[field] !== undefined);
     throw validationFailed(fields.map((field) => ({ field, message: 'the game, query and RCON ports of a server must differ' })));
   }
+  // Whether a process of it runs (or may: UNKNOWN but meant to run). It holds its ports, and goes on running its old
+  // template: which version of a new one it runs is unknown (null) until its next start, when its agent reports it.
+  const holdsRun = PORTS_HELD.has(current.status) || (current.status === 'UNKNOWN' && current.desiredStatus === 'RUNNING');
   // A new template (or none: null, the game type's built-in again), then the variables against it: values of the old
   // template's variables that the new one also has are kept.
   const templateChanges = body.templateId !== undefined;
@@ -233,7 +254,14 @@ export async function updateServer(
       plan,
       requested: { ...body.ports, game: body.gamePort, query: body.queryPort, rcon: body.rconPort },
       current: body.ports === undefined && !templateChanges ? held : kept,
+      // Without `ports` in the body, the server's own extras (a CUSTOM server's) are kept, not given up.
+      extras: body.ports === undefined && !templateChanges ? Object.keys(held) : [],
     });
+    // A running server's process holds its ports: they move only while it is stopped (its run keeps what it started with).
+    const moved =
+      allocations.some((allocation) => held[allocation.name] !== allocation.port) ||
+      Object.keys(held).some((name) => !allocations!.some((allocation) => allocation.name === name));
+    if (moved && holdsRun) throw new AppError(409, `The server is ${current.status}: stop it before changing its ports (its process holds them while it runs)`);
   }
   const ports = allocations
     ? { gamePort: portOf(allocations, 'game'), queryPort: portOf(allocations, 'query'), rconPort: portOf(allocations, 'rcon') }
@@ -249,6 +277,12 @@ export async function updateServer(
     else noVariables(body.variables);
   }
   const values = template ? checkVariables(template.document, merged) : { plain: {}, secret: {} };
+  // A value stored as a secret stays one, even when a new template declares its variable plain: it is never shown.
+  for (const name of Object.keys(current.secretVariables))
+    if (name in values.plain && body.variables?.[name] === undefined) {
+      values.secret[name] = values.plain[name]!;
+      delete values.plain[name];
+    }
   if (template) requireVariables(template.document, merged);
   if (current.gameType === 'CUSTOM' && !startCommand && !template) throw validationFailed([{ field: 'startCommand', message: 'required for CUSTOM servers' }]);
   // The ready port is checked against the ports when either changes: a PATCH of anything else is not refused over
@@ -282,7 +316,13 @@ export async function updateServer(
       console_mode = ${body.consoleMode === undefined ? sql.fragment`console_mode` : body.consoleMode},
       stop = ${body.stop === undefined ? sql.fragment`stop` : jsonOrNull(body.stop)},
       template_id = ${template?.id ?? null},
-      template_version = ${templateChanges ? (template?.document.version ?? null) : sql.fragment`template_version`},
+      template_version = ${
+        templateChanges && (template?.id ?? null) !== current.templateId
+          ? holdsRun
+            ? null
+            : (template?.document.version ?? null)
+          : sql.fragment`template_version`
+      },
       variables = ${sql.jsonb(values.plain)}, secret_variables = ${sql.jsonb(values.secret)},
       query_protocol = ${queryProtocol},
       unresponsive_after = ${body.unresponsiveAfter ?? sql.fragment`unresponsive_after`},
@@ -341,4 +381,14 @@ export async function deleteServer(tx: CommonQueryMethods, origin: Origin, clust
   await tx.query(sql.unsafe`INSERT INTO deleted_servers (id, machine_id) VALUES (${serverId}, ${machineId}) ON CONFLICT (id) DO NOTHING`);
   await notifyAgent(tx, { type: 'servers_changed', machineId });
   await recordAudit(tx, origin, { clusterId, action: 'server.delete', target: { type: 'server', id: serverId } });
+}
+
+/** The server's port plan as it stands (a transfer picks its ports on the target machine by it). */
+export async function serverPortPlan(tx: CommonQueryMethods, serverId: string) {
+  const row = await tx.one(
+    sql.type(z.object({ clusterId: z.string(), gameType: z.string(), templateId: z.string().nullable(), queryProtocol: z.string().nullable() }))`
+      SELECT cluster_id AS "clusterId", game_type AS "gameType", template_id AS "templateId", query_protocol AS "queryProtocol" FROM servers WHERE id = ${serverId}`,
+  );
+  const template = await serverTemplate(tx, row.clusterId, row.gameType as GameType, row.templateId, true);
+  return planOf(row.gameType, row.queryProtocol, template);
 }

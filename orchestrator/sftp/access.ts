@@ -5,6 +5,8 @@
  * (read, write). Open sessions are checked again the same way, so a removed member, a lowered role or a deleted key
  * ends them.
  */
+import { createHash } from 'node:crypto';
+import { activeTransferJob } from '../transfers/store.ts';
 import { sql, type CommonQueryMethods, type DatabasePool } from 'slonik';
 import type { Origin } from '../../schema/origin.ts';
 import { z } from 'zod';
@@ -16,11 +18,13 @@ import {
   type SftpAuthAnswer,
   type SftpAuthEvent,
   type SftpCheckAnswer,
+  type SftpCheckedSession,
   type SftpPermissions,
 } from '../../schema/agentEvents.ts';
+import { verifyPassword } from '../../schema/passwords.ts';
 import { can, ROLES, type Role } from '../../schema/roles.ts';
 import { checkSshKeyBlob, SshKeyError, sshFingerprint } from '../../schema/sshKeys.ts';
-import { SFTP_ADDRESS_BUCKET, SFTP_USERNAME_BUCKET, type SftpThrottle } from './throttle.ts';
+import { SFTP_ADDRESS_BUCKET, SFTP_PASSWORD_BUCKET, SFTP_USERNAME_BUCKET, type SftpBucket, type SftpThrottle } from './throttle.ts';
 
 const permissionsOf = (role: Role): SftpPermissions => ({ read: can(role, 'files.read'), write: can(role, 'files.write') });
 
@@ -29,25 +33,76 @@ const REFUSED = 'permission denied (unknown user or server, a key that is not on
 
 const candidate = z.object({ userId: z.string(), serverId: z.string(), role: z.enum(ROLES), keyId: z.string().nullable() });
 
+/** How SFTP sign-ins are decided (the service's settings). */
+export type SftpSignInOptions = {
+  /** SFTP_PASSWORD_SIGN_IN: whether an account's password signs in too (default false). */
+  passwords: boolean;
+};
+
+/** A stamp of an account's stored password: the same while the password is, another after a change or reset. */
+export const passwordStamp = (passwordHash: string): string => createHash('sha256').update(passwordHash).digest('base64url').slice(0, 22);
+
+/** A user name's parts, or the refusal. */
+function parseUsername(username: string): { handle: string; serverRef: string } | undefined {
+  const name = SFTP_USERNAME.exec(username.toLowerCase());
+  return name ? { handle: name[1]!, serverRef: name[2]! } : undefined;
+}
+
+const serverMatch = (serverRef: string) =>
+  serverRef.length === 8 ? sql.fragment`right(replace(s.id::text, '-', ''), 8) = ${serverRef}` : sql.fragment`s.id = ${serverRef}::uuid`;
+
 export async function authenticateSftp(
   connection: CommonQueryMethods,
   throttle: SftpThrottle,
   machineId: string,
   attempt: SftpAuthEvent,
+  options: SftpSignInOptions = { passwords: false },
 ): Promise<SftpAuthAnswer> {
   const addressKey = `address:${attempt.address}`;
-  const usernameKey = `username:${attempt.username.toLowerCase()}`;
-  const wait = Math.max(throttle.wait(addressKey, SFTP_ADDRESS_BUCKET), throttle.wait(usernameKey, SFTP_USERNAME_BUCKET));
+  const name = parseUsername(attempt.username);
+  // A key's refusals count against the user name; a password's against the account, whichever of its servers they
+  // name, and never against the user name: a stranger's wrong passwords do not lock out the member's keys.
+  const budget: [string, SftpBucket] | undefined =
+    attempt.method === 'password'
+      ? name
+        ? [`account:${name.handle}`, SFTP_PASSWORD_BUCKET]
+        : undefined
+      : [`username:${attempt.username.toLowerCase()}`, SFTP_USERNAME_BUCKET];
+  const wait = Math.max(throttle.wait(addressKey, SFTP_ADDRESS_BUCKET), budget ? throttle.wait(budget[0], budget[1]) : 0);
   if (wait > 0) return { allowed: false, reason: `too many attempts; retry in ${wait} s`, retryAfterSeconds: wait };
+  // Spent before the first await, so parallel attempts cannot all pass the check above; given back when allowed.
   throttle.spend(addressKey, SFTP_ADDRESS_BUCKET);
-  const refuse = (reason = REFUSED): SftpAuthAnswer => {
-    throttle.spend(usernameKey, SFTP_USERNAME_BUCKET);
-    return { allowed: false, reason };
+  if (budget) throttle.spend(budget[0], budget[1]);
+  const allowed = (answer: SftpAuthAnswer): SftpAuthAnswer => {
+    if (answer.allowed && budget) throttle.refund(budget[0], budget[1]);
+    return answer;
   };
+  const refuse = (reason = REFUSED): SftpAuthAnswer => ({ allowed: false, reason });
 
-  const name = SFTP_USERNAME.exec(attempt.username.toLowerCase());
   if (!name) return refuse('the user name must be <handle>.<server short id>, as the dashboard shows it');
-  const [, handle, serverRef] = name;
+  if (attempt.method === 'password') {
+    if (!options.passwords) return refuse('password sign-in is off on this service: use an SSH key registered on your account');
+    // scrypt is costly: a few at a time per process, the rest refused as busy (a client may retry).
+    if (!throttle.startPasswordCheck()) {
+      if (budget) throttle.refund(budget[0], budget[1]);
+      return { allowed: false, reason: 'too many password sign-ins at once; retry in 1 s', retryAfterSeconds: 1 };
+    }
+    try {
+      return allowed(await authenticatePassword(connection, machineId, name, attempt.password, refuse));
+    } finally {
+      throttle.endPasswordCheck();
+    }
+  }
+  return allowed(await authenticateKey(connection, machineId, name, attempt, refuse));
+}
+
+async function authenticateKey(
+  connection: CommonQueryMethods,
+  machineId: string,
+  name: { handle: string; serverRef: string },
+  attempt: Extract<SftpAuthEvent, { method: 'publickey' }>,
+  refuse: (reason?: string) => SftpAuthAnswer,
+): Promise<SftpAuthAnswer> {
   const blob = Buffer.from(attempt.publicKey, 'base64');
   try {
     checkSshKeyBlob(attempt.algorithm, blob);
@@ -62,12 +117,13 @@ export async function authenticateSftp(
       JOIN cluster_members cm ON cm.user_id = u.id
       JOIN servers s ON s.cluster_id = cm.cluster_id AND s.machine_id = ${machineId}
       LEFT JOIN ssh_keys k ON k.user_id = u.id AND k.fingerprint = ${fingerprint} AND k.public_key = ${blob.toString('base64')}
-     WHERE u.handle = ${handle!}
-       AND ${serverRef!.length === 8 ? sql.fragment`right(replace(s.id::text, '-', ''), 8) = ${serverRef!}` : sql.fragment`s.id = ${serverRef!}::uuid`}
+     WHERE u.handle = ${name.handle} AND ${serverMatch(name.serverRef)}
      LIMIT 2`);
   if (rows.length > 1) return refuse('two servers on this machine end in those 8 digits: use <handle>.<the whole server id>');
   const row = rows[0];
   if (!row || row.keyId === null || !can(row.role, 'files.sftp')) return refuse();
+  const moving = await movingRefusal(connection, row.serverId);
+  if (moving) return moving;
   if (attempt.signed) {
     // lastUsedAt at most once a minute, as API tokens' (a read must not turn into a write each time).
     await connection.query(sql.unsafe`
@@ -76,13 +132,64 @@ export async function authenticateSftp(
   return { allowed: true, userId: row.userId, serverId: row.serverId, keyId: row.keyId, permissions: permissionsOf(row.role) };
 }
 
+/** Files changed while the server moves would be lost with its old copy (docs/transfers.md#meanwhile). */
+async function movingRefusal(connection: CommonQueryMethods, serverId: string): Promise<SftpAuthAnswer | undefined> {
+  const moving = await activeTransferJob(connection, serverId);
+  return moving ? { allowed: false, reason: `the server is being transferred to another machine (job ${moving}): try again when it is there` } : undefined;
+}
+
+const passwordCandidate = z.object({ userId: z.string(), serverId: z.string(), role: z.enum(ROLES), passwordHash: z.string().nullable() });
+
+/**
+ * The account's password (docs/sftp.md#password-sign-in): checked as sign-in checks it (scrypt, the same time spent
+ * for an unknown user). An account without a password (Steam or Discord only) never signs in so.
+ */
+async function authenticatePassword(
+  connection: CommonQueryMethods,
+  machineId: string,
+  name: { handle: string; serverRef: string },
+  password: string,
+  refuse: (reason?: string) => SftpAuthAnswer,
+): Promise<SftpAuthAnswer> {
+  const rows = await connection.any(sql.type(passwordCandidate)`
+    SELECT u.id AS "userId", s.id AS "serverId", cm.role, u.password_hash AS "passwordHash"
+      FROM users u
+      JOIN cluster_members cm ON cm.user_id = u.id
+      JOIN servers s ON s.cluster_id = cm.cluster_id AND s.machine_id = ${machineId}
+     WHERE u.handle = ${name.handle} AND ${serverMatch(name.serverRef)}
+     LIMIT 2`);
+  const row = rows.length === 1 ? rows[0]! : undefined;
+  const valid = await verifyPassword(password, row?.passwordHash ?? null);
+  if (rows.length > 1) return refuse('two servers on this machine end in those 8 digits: use <handle>.<the whole server id>');
+  if (!row || !valid || row.passwordHash === null || !can(row.role, 'files.sftp')) return refuse();
+  // The password may have been changed (or reset) while scrypt ran: the sign-in holds only if it is still the same, as
+  // /auth/login's (a session signed in with the old one would otherwise outlive the change until its next check).
+  const current = await connection.maybeOneFirst(sql.type(z.object({ hash: z.string().nullable() }))`
+    SELECT password_hash AS hash FROM users WHERE id = ${row.userId}`);
+  if (current !== row.passwordHash) return refuse();
+  const moving = await movingRefusal(connection, row.serverId);
+  if (moving) return moving;
+  return { allowed: true, userId: row.userId, serverId: row.serverId, passwordStamp: passwordStamp(row.passwordHash), permissions: permissionsOf(row.role) };
+}
+
 /** Each open session: still allowed (member with `files.sftp`, key still on the account, server still here) and how. */
 export async function recheckSftpSessions(
   connection: CommonQueryMethods,
   machineId: string,
-  sessions: readonly { sessionId: string; userId: string; serverId: string; keyId: string }[],
+  sessions: readonly SftpCheckedSession[],
+  options: SftpSignInOptions = { passwords: false },
 ): Promise<SftpCheckAnswer> {
   if (sessions.length === 0) return { sessions: [] };
+  // A password session lasts while password sign-in is on and the password is the one it signed in with.
+  const byPassword = sessions.filter((session) => session.passwordStamp !== undefined);
+  const passwordOk = new Set<string>();
+  if (options.passwords && byPassword.length > 0) {
+    const hashes = await connection.any(sql.type(z.object({ id: z.string(), passwordHash: z.string() }))`
+      SELECT id, password_hash AS "passwordHash" FROM users
+       WHERE id = ANY(${sql.array([...new Set(byPassword.map((session) => session.userId))], 'uuid')}) AND password_hash IS NOT NULL`);
+    const stamps = new Map(hashes.map((row) => [row.id, passwordStamp(row.passwordHash)]));
+    for (const session of byPassword) if (stamps.get(session.userId) === session.passwordStamp) passwordOk.add(session.sessionId);
+  }
   const rows = await connection.any(sql.type(z.object({ sessionId: z.string(), role: z.enum(ROLES) }))`
     SELECT x.session_id AS "sessionId", cm.role
       FROM unnest(${sql.array(
@@ -95,12 +202,17 @@ export async function recheckSftpSessions(
         sessions.map((session) => session.serverId),
         'uuid',
       )}, ${sql.array(
-        sessions.map((session) => session.keyId),
+        sessions.map((session) => session.keyId ?? null),
         'uuid',
-      )}) AS x (session_id, user_id, server_id, key_id)
+      )}, ${sql.array(
+        sessions.map((session) => passwordOk.has(session.sessionId)),
+        'bool',
+      )}) AS x (session_id, user_id, server_id, key_id, password_ok)
       JOIN servers s ON s.id = x.server_id AND s.machine_id = ${machineId}
       JOIN cluster_members cm ON cm.cluster_id = s.cluster_id AND cm.user_id = x.user_id
-      JOIN ssh_keys k ON k.id = x.key_id AND k.user_id = x.user_id`);
+     WHERE (x.password_ok OR EXISTS (SELECT 1 FROM ssh_keys k WHERE k.id = x.key_id AND k.user_id = x.user_id))
+     -- A session open on a server being transferred is closed: what it wrote would be lost with the old copy.
+       AND NOT EXISTS (SELECT 1 FROM transfers t WHERE t.server_id = s.id AND t.finished_at IS NULL)`);
   const roles = new Map(rows.map((row) => [row.sessionId, row.role]));
   return {
     sessions: sessions.map(({ sessionId }) => {

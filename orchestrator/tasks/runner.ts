@@ -27,11 +27,10 @@ import { requestBackup } from '../backups/store.ts';
 import { AppError } from '../../schema/errors.ts';
 import { JOB_STATUSES, FINISHED_STATUSES, type JobStatus } from '../../schema/jobs.ts';
 import { storedStep, type Step } from '../../schema/tasks.ts';
-import { RUN_TASK, runKey } from './store.ts';
+import { LEASE_MS, RESUME_AFTER_LEASE_MS, RUN_KEY_PREFIX, RUN_TASK, runKey, type RunLease } from './store.ts';
+import type { Logger } from '../../schema/logger.ts';
 import { taskOrigin } from '../../schema/origin.ts';
 
-/** How long a lease lasts without renewal; a dead executor's run is resumed this long after its last renewal. */
-export const LEASE_MS = 15_000;
 const RENEW_EVERY_MS = 5_000;
 /** After a child job's own expiry, how long its end is still awaited before the step counts it as failed. */
 const CHILD_GRACE_MS = 60_000;
@@ -76,10 +75,8 @@ const scheduleResume = (connection: CommonQueryMethods, jobId: string, afterMs: 
     SELECT graphile_worker.add_job(${RUN_TASK}, json_build_object('jobId', ${jobId}::text), job_key => ${runKey(jobId)},
                                    job_key_mode => 'replace', run_at => now() + make_interval(secs => ${afterMs / 1000}), max_attempts => 25)`);
 
-/** Executes or resumes the run `jobId`; returns at once when another live process holds it or it has ended. */
-export async function executeRun(deps: RunnerDeps, jobId: string, signal: AbortSignal): Promise<void> {
-  const { pool } = deps;
-  const owner = randomUUID();
+/** Takes the run's lease when no live process holds it (the run's job QUEUED or RUNNING): it is RUNNING from then on. */
+async function claimRun(pool: DatabasePool, jobId: string, owner: string): Promise<boolean> {
   const claimed = await pool.transaction(async (tx) => {
     const row = await tx.maybeOneFirst(sql.type(z.object({ jobId: z.string() }))`
       UPDATE task_runs r SET lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${LEASE_MS / 1000})
@@ -89,7 +86,7 @@ export async function executeRun(deps: RunnerDeps, jobId: string, signal: AbortS
       RETURNING r.job_id AS "jobId"`);
     if (!row) return false;
     await markRunStarted(tx, jobId);
-    await scheduleResume(tx, jobId, LEASE_MS + 2_000);
+    await scheduleResume(tx, jobId, LEASE_MS + RESUME_AFTER_LEASE_MS);
     return true;
   });
   if (!claimed) {
@@ -98,37 +95,158 @@ export async function executeRun(deps: RunnerDeps, jobId: string, signal: AbortS
     await pool.query(sql.unsafe`
       UPDATE tasks t SET last_run_status = j.status FROM jobs j
        WHERE j.id = ${jobId} AND t.id = j.task_id AND t.last_run_job_id = j.id AND j.status IN ('SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED')`);
-    return;
   }
+  return claimed;
+}
 
-  // The lease is renewed while the run goes on; losing it (another process took over) stops this executor.
-  const stop = new AbortController();
-  const abort = AbortSignal.any([signal, stop.signal]);
-  const renew = async () => {
-    const held = await pool.transaction(async (tx) => {
-      const renewed = await tx.query(sql.unsafe`
-        UPDATE task_runs SET lease_until = now() + make_interval(secs => ${LEASE_MS / 1000}) WHERE job_id = ${jobId} AND lease_owner = ${owner}`);
-      if (renewed.rowCount === 1) await scheduleResume(tx, jobId, LEASE_MS + 2_000);
-      return renewed.rowCount === 1;
-    });
-    if (!held) stop.abort(new LeaseLost());
-  };
-  const timer = setInterval(() => void renew().catch(() => stop.abort(new LeaseLost())), RENEW_EVERY_MS);
+type Lease = RunLease;
+
+/**
+ * Renews the leases still held, in one statement however many (a storm of runs renews thousands every few seconds),
+ * and moves each one's resume job past its new end. Answers the runs whose lease was renewed: the others were taken
+ * over and their executors stop.
+ */
+async function renewLeases(pool: DatabasePool, leases: readonly Lease[]): Promise<Set<string>> {
+  if (leases.length === 0) return new Set();
+  const renewed = await pool.anyFirst(sql.type(z.object({ jobId: z.string() }))`
+    WITH renewed AS (
+      UPDATE task_runs r SET lease_until = now() + make_interval(secs => ${LEASE_MS / 1000})
+        FROM unnest(${sql.array(
+          leases.map((lease) => lease.jobId),
+          'uuid',
+        )}, ${sql.array(
+          leases.map((lease) => lease.owner),
+          'uuid',
+        )}) AS held (job_id, owner)
+       WHERE r.job_id = held.job_id AND r.lease_owner = held.owner
+      RETURNING r.job_id
+    ), added AS (
+      -- One add_jobs for all (set-based; an add_job per run costs a statement each inside).
+      SELECT count(*) AS n FROM (SELECT array_agg(ROW(
+               ${RUN_TASK}::text, json_build_object('jobId', job_id::text), NULL::text,
+               now() + make_interval(secs => ${(LEASE_MS + RESUME_AFTER_LEASE_MS) / 1000}), 25::smallint, ${RUN_KEY_PREFIX} || job_id::text, NULL::smallint, NULL::text[]
+             )::graphile_worker.job_spec) AS specs FROM renewed) s
+       CROSS JOIN LATERAL graphile_worker.add_jobs(s.specs) WHERE s.specs IS NOT NULL
+    )
+    SELECT renewed.job_id AS "jobId" FROM renewed CROSS JOIN added`);
+  return new Set(renewed);
+}
+
+/**
+ * Drives a run whose lease `owner` holds until it ends, the lease is lost (`lost`) or the process stops (`stopping`):
+ * then the run is handed over at once (another orchestrator, or this one when it is back, resumes it).
+ */
+async function runClaimed(deps: RunnerDeps, lease: Lease, lost: AbortSignal, stopping: AbortSignal): Promise<void> {
+  const abort = AbortSignal.any([stopping, lost]);
   try {
-    await drive(deps, jobId, owner, abort);
+    await drive(deps, lease.jobId, lease.owner, abort);
   } catch (error) {
     if (!(error instanceof LeaseLost) && !abort.aborted) throw error;
+  }
+  if (stopping.aborted && !lost.aborted) await handOver(deps.pool, lease, 1_000);
+}
+
+/** Gives the lease up; the run's resume job fires after `afterMs` (on whichever orchestrator takes it). */
+const handOver = (pool: DatabasePool, { jobId, owner }: Lease, afterMs: number) =>
+  pool.transaction(async (tx) => {
+    const released = await tx.query(sql.unsafe`
+      UPDATE task_runs SET lease_owner = NULL, lease_until = NULL WHERE job_id = ${jobId} AND lease_owner = ${owner}`);
+    if (released.rowCount === 1) await scheduleResume(tx, jobId, afterMs);
+  });
+
+/** Executes or resumes the run `jobId` until it ends; returns at once when another live process holds it or it has ended. */
+export async function executeRun(deps: RunnerDeps, jobId: string, signal: AbortSignal): Promise<void> {
+  const lease = { jobId, owner: randomUUID() };
+  if (!(await claimRun(deps.pool, jobId, lease.owner))) return;
+  // The lease is renewed while the run goes on; losing it (another process took over) stops this executor.
+  const lost = new AbortController();
+  const renew = async () => {
+    if (!(await renewLeases(deps.pool, [lease])).has(jobId)) lost.abort(new LeaseLost());
+  };
+  const timer = setInterval(() => void renew().catch(() => lost.abort(new LeaseLost())), RENEW_EVERY_MS);
+  try {
+    await runClaimed(deps, lease, lost.signal, signal);
   } finally {
     clearInterval(timer);
   }
-  if (signal.aborted && !stop.signal.aborted) {
-    // Shutting down: hand the run over at once (another orchestrator, or this one when it is back, resumes it).
-    await pool.transaction(async (tx) => {
-      const released = await tx.query(sql.unsafe`
-        UPDATE task_runs SET lease_owner = NULL, lease_until = NULL WHERE job_id = ${jobId} AND lease_owner = ${owner}`);
-      if (released.rowCount === 1) await scheduleResume(tx, jobId, 1_000);
-    });
-  }
+}
+
+/** After an unexpected error, how long before the run is resumed (its resume job), by whichever orchestrator. */
+const RETRY_AFTER_MS = 5_000;
+
+export type RunExecutor = {
+  /** Claims the run's lease (when no live process holds it) and drives it in the background; resolves once claimed. */
+  take: (jobId: string) => Promise<void>;
+  /** Drives a run already leased to this process (started leased by the scheduler: tasks/store.ts). */
+  adopt: (lease: RunLease) => void;
+  stop: () => Promise<void>;
+};
+
+/**
+ * The process's executor of runs: `take` claims a run's lease and returns, the run going on in the background, so a
+ * run waiting out its steps (a 30 s warning, an hour's delay) holds no graphile-worker slot, and a storm of runs due at
+ * the same minute all go on at once. The leases held are renewed together, in one statement every few seconds. On
+ * `stop` every run is handed over at once. A run that fails unexpectedly is handed over too, resumed a few seconds
+ * later (its expiry still bounds it).
+ */
+export function createRunExecutor(deps: RunnerDeps & { logger: Logger }): RunExecutor {
+  const held = new Map<string, { lease: Lease; lost: AbortController }>();
+  const drives = new Set<Promise<void>>();
+  const stopping = new AbortController();
+  const renew = async () => {
+    const leases = [...held.values()].map((entry) => entry.lease);
+    let renewed: Set<string>;
+    try {
+      renewed = await renewLeases(deps.pool, leases);
+    } catch (error) {
+      deps.logger.warn({ err: error, runs: leases.length }, 'task runs: renewing the leases failed; the runs stop and are resumed');
+      renewed = new Set();
+    }
+    for (const lease of leases) if (!renewed.has(lease.jobId)) held.get(lease.jobId)?.lost.abort(new LeaseLost());
+  };
+  let renewing = Promise.resolve();
+  const timer = setInterval(() => {
+    renewing = renewing.then(renew);
+  }, RENEW_EVERY_MS);
+  /** Drives the run once `claimed` says its lease is held (tracked from the start, so a stop meanwhile waits for it). */
+  const start = (lease: Lease, claimed: Promise<boolean>) => {
+    const lost = new AbortController();
+    const driving = (async () => {
+      if (!(await claimed.catch(() => false))) return;
+      // Renewed from now on (not before the claim committed: the renewal would find it not held).
+      held.set(lease.jobId, { lease, lost });
+      await runClaimed(deps, lease, lost.signal, stopping.signal);
+    })()
+      .catch(async (error: unknown) => {
+        deps.logger.error({ err: error, jobId: lease.jobId }, 'task run failed unexpectedly; it is resumed shortly');
+        await handOver(deps.pool, lease, RETRY_AFTER_MS).catch(() => undefined);
+      })
+      .finally(() => {
+        if (held.get(lease.jobId)?.lease === lease) held.delete(lease.jobId);
+        drives.delete(driving);
+      });
+    drives.add(driving);
+  };
+  return {
+    async take(jobId) {
+      if (stopping.signal.aborted || held.has(jobId)) return;
+      const lease = { jobId, owner: randomUUID() };
+      // A failed claim fails the graphile-worker job (retried); only the drive goes on in the background.
+      const claimed = claimRun(deps.pool, jobId, lease.owner);
+      start(lease, claimed);
+      await claimed;
+    },
+    adopt(lease) {
+      // Stopping: handed over at once rather than left to lapse.
+      if (stopping.signal.aborted) void handOver(deps.pool, lease, 1_000).catch(() => undefined);
+      else start(lease, Promise.resolve(true));
+    },
+    async stop() {
+      stopping.abort();
+      clearInterval(timer);
+      await Promise.allSettled([...drives, renewing]);
+    },
+  };
 }
 
 /** Runs within the lease: every write is conditional on still holding it. */

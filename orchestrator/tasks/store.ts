@@ -7,12 +7,14 @@
  * `next_run_at`; handling it moves `next_run_at` on in the same transaction. A stale, duplicated or replaced
  * scheduler job therefore finds nothing to do, whichever orchestrator process runs it.
  */
+import { randomUUID } from 'node:crypto';
 import { sql, type CommonQueryMethods, type DatabaseTransactionConnection } from 'slonik';
 import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
 import { createJob } from '../jobs/store.ts';
 import { task, type LastRunStatus, type Step, type Task } from '../../schema/tasks.ts';
 import type { Job } from '../../schema/jobs.ts';
+import { markRunStarted } from '../jobs/taskRuns.ts';
 import { handleOccurrence } from '../../schema/schedule.ts';
 import { taskOrigin, type Origin } from '../../schema/origin.ts';
 
@@ -21,7 +23,14 @@ export const TRIGGER_TASK = 'tasks__trigger';
 /** graphile-worker task that executes or resumes a run (payload `{ jobId }`). */
 export const RUN_TASK = 'tasks__run';
 export const triggerKey = (taskId: string) => `task:${taskId}`;
-export const runKey = (jobId: string) => `task-run:${jobId}`;
+/** The job key of a run's graphile-worker job is this and the run's job id. */
+export const RUN_KEY_PREFIX = 'task-run:';
+export const runKey = (jobId: string) => `${RUN_KEY_PREFIX}${jobId}`;
+
+/** How long a run's lease lasts without renewal; a dead executor's run is resumed this long after its last renewal. */
+export const LEASE_MS = 15_000;
+/** A run's graphile-worker job (that resumes it) is due this long after its lease ends. */
+export const RESUME_AFTER_LEASE_MS = 2_000;
 
 /** Time a step may take beyond its delay: the longest child job (a power job's 10 min) and a margin. */
 const STEP_ALLOWANCE_MS = 11 * 60_000;
@@ -98,9 +107,10 @@ export type RunTrigger = { trigger: 'SCHEDULE'; scheduledAt: Date } | { trigger:
 /**
  * Starts a run of the task (locked by the caller): the TASK_RUN job (run by the orchestrator, not an agent), its
  * progress row with the steps and target servers fixed now (`onlyWhenOnline` leaves out servers not ONLINE at this
- * moment), and the graphile-worker job that executes it.
+ * moment), and the graphile-worker job that executes it. With `leaseOwner` the run is leased to the caller's process
+ * at once (RUNNING, its executor is the caller's: tasks/runner.ts), and that job only resumes it if the lease lapses.
  */
-export async function startRun(tx: DatabaseTransactionConnection, origin: Origin, taskId: string, how: RunTrigger): Promise<Job> {
+export async function startRun(tx: DatabaseTransactionConnection, origin: Origin, taskId: string, how: RunTrigger, leaseOwner?: string): Promise<Job> {
   const source = await tx.one(sql.type(runSource)`
     SELECT t.cluster_id AS "clusterId", t.steps, t.only_when_online AS "onlyWhenOnline",
            coalesce((SELECT json_agg(json_build_object('id', s.id, 'online', s.status = 'ONLINE') ORDER BY ts.position)
@@ -124,22 +134,29 @@ export async function startRun(tx: DatabaseTransactionConnection, origin: Origin
     dispatch: false,
     ttlMs: runTtlMs(steps),
   });
+  const leaseUntil = leaseOwner ? sql.fragment`now() + make_interval(secs => ${LEASE_MS / 1000})` : null;
   await tx.query(sql.unsafe`
-    INSERT INTO task_runs (job_id, task_id, steps, server_ids, only_when_online, step_due_at)
+    INSERT INTO task_runs (job_id, task_id, steps, server_ids, only_when_online, step_due_at, lease_owner, lease_until)
     VALUES (${created.id}, ${taskId}, ${sql.jsonb(steps as never)}, ${sql.array(serverIds, 'uuid')}, ${source.onlyWhenOnline},
-            now() + make_interval(secs => ${steps[0]?.delaySeconds ?? 0}))`);
+            now() + make_interval(secs => ${steps[0]?.delaySeconds ?? 0}), ${leaseOwner ?? null}, ${leaseUntil})`);
+  if (leaseOwner) await markRunStarted(tx, created.id);
   await tx.query(sql.unsafe`
     UPDATE tasks SET last_run_at = now(), last_run_status = 'RUNNING', last_run_job_id = ${created.id}, skipped_occurrences = '[]'
      WHERE id = ${taskId}`);
+  const runAt = leaseOwner ? sql.fragment`now() + make_interval(secs => ${(LEASE_MS + RESUME_AFTER_LEASE_MS) / 1000})` : sql.fragment`now()`;
   await tx.query(sql.unsafe`
     SELECT graphile_worker.add_job(${RUN_TASK}, json_build_object('jobId', ${created.id}::text), job_key => ${runKey(created.id)},
-                                   job_key_mode => 'replace', max_attempts => 25)`);
+                                   job_key_mode => 'replace', run_at => ${runAt}, max_attempts => 25)`);
   return created;
 }
 
 const occurrenceRow = z.object({ schedule: z.string(), timezone: z.string(), enabled: z.boolean(), due: z.boolean() });
 
-export type OccurrenceOutcome = { outcome: 'STALE' } | { outcome: 'RAN'; job: Job; next: Date } | { outcome: 'MISSED' | 'SKIPPED'; next: Date };
+/** A run started leased to the caller's process (`leased`): its lease, for the process's executor to drive. */
+export type RunLease = { jobId: string; owner: string };
+
+export type OccurrenceOutcome =
+  { outcome: 'STALE' } | { outcome: 'RAN'; job: Job; next: Date; lease: RunLease | null } | { outcome: 'MISSED' | 'SKIPPED'; next: Date };
 
 /**
  * Handles the occurrence `scheduledAt` of a task at `now`: ignored when stale (the task is gone, disabled, or its
@@ -148,32 +165,72 @@ export type OccurrenceOutcome = { outcome: 'STALE' } | { outcome: 'RAN'; job: Jo
  * run's RUNNING status: it is listed in the run's result instead. The next occurrence is scheduled in the same
  * transaction.
  */
-export async function handleTaskOccurrence(pool: DatabasePool, taskId: string, scheduledAt: Date, now: () => Date): Promise<OccurrenceOutcome> {
+export async function handleTaskOccurrence(pool: DatabasePool, taskId: string, scheduledAt: Date, now: () => Date, leased = false): Promise<OccurrenceOutcome> {
   return pool.transaction(async (tx) => {
     const row = await tx.maybeOne(sql.type(occurrenceRow)`
       SELECT schedule, timezone, enabled, coalesce(next_run_at = ${scheduledAt.toISOString()}::timestamptz, false) AS due
         FROM tasks WHERE id = ${taskId} FOR UPDATE`);
     if (!row?.enabled || !row.due) return { outcome: 'STALE' } as const;
-    const { decision, next } = handleOccurrence(row.schedule, row.timezone, scheduledAt, now());
-    await scheduleOccurrence(tx, taskId, next);
-    const underway = await runUnderway(tx, taskId);
-    const passed = async (status: LastRunStatus) => {
-      const iso = scheduledAt.toISOString();
-      if (underway) {
-        // The run under way keeps saying RUNNING until it ends with its own outcome; the occurrence goes into that
-        // run's result (`skippedOccurrences`, the first 100, moved there when it ends: tasks/runner.ts).
-        await tx.query(sql.unsafe`
-          UPDATE tasks SET skipped_occurrences = skipped_occurrences || jsonb_build_array(jsonb_build_object('scheduledAt', ${iso}::text, 'status', ${status}::text))
-           WHERE id = ${taskId} AND jsonb_array_length(skipped_occurrences) < ${MAX_SKIPPED_LISTED}`);
-      } else {
-        await tx.query(sql.unsafe`
-          UPDATE tasks SET last_run_at = ${iso}::timestamptz, last_run_status = ${status}, last_run_job_id = NULL, skipped_occurrences = '[]'
-           WHERE id = ${taskId}`);
-      }
-      return { outcome: status as 'MISSED' | 'SKIPPED', next };
-    };
-    if (decision === 'MISSED') return passed('MISSED');
-    if (underway) return passed('SKIPPED');
-    return { outcome: 'RAN', job: await startRun(tx, taskOrigin(taskId), taskId, { trigger: 'SCHEDULE', scheduledAt }), next } as const;
+    return handleLockedOccurrence(tx, taskId, row, scheduledAt, now(), leased);
   });
+}
+
+/** Occurrences handled per transaction by `handleDueOccurrences`. */
+export const DUE_BATCH = 100;
+
+const dueRow = z.object({ id: z.string(), schedule: z.string(), timezone: z.string(), scheduledAt: z.string() });
+
+/**
+ * Handles, in one transaction, up to `limit` occurrences that are due (`next_run_at` passed) of tasks no other
+ * transaction holds (SKIP LOCKED): at the minute thousands of tasks share, every orchestrator takes its own batches
+ * instead of each occurrence waiting for its own graphile-worker job. Each is handled as by `handleTaskOccurrence`,
+ * under its task's row lock and moving `next_run_at` on, so its own job finds it STALE (exactly once either way).
+ */
+export async function handleDueOccurrences(pool: DatabasePool, now: () => Date, leased = false, limit = DUE_BATCH): Promise<OccurrenceOutcome[]> {
+  return pool.transaction(async (tx) => {
+    const due = await tx.any(sql.type(dueRow)`
+      SELECT id, schedule, timezone, to_char(next_run_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "scheduledAt"
+        FROM tasks WHERE enabled AND next_run_at <= now()
+       ORDER BY next_run_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`);
+    const outcomes: OccurrenceOutcome[] = [];
+    for (const task of due) outcomes.push(await handleLockedOccurrence(tx, task.id, task, new Date(task.scheduledAt), now(), leased));
+    return outcomes;
+  });
+}
+
+/**
+ * The occurrence `scheduledAt` of the task `taskId`, locked and due (its `next_run_at`), at `now`; a run it starts is
+ * leased to the caller's process when `leased` (answered in the outcome).
+ */
+async function handleLockedOccurrence(
+  tx: DatabaseTransactionConnection,
+  taskId: string,
+  row: { schedule: string; timezone: string },
+  scheduledAt: Date,
+  now: Date,
+  leased: boolean,
+): Promise<OccurrenceOutcome> {
+  const { decision, next } = handleOccurrence(row.schedule, row.timezone, scheduledAt, now);
+  await scheduleOccurrence(tx, taskId, next);
+  const underway = await runUnderway(tx, taskId);
+  const passed = async (status: LastRunStatus) => {
+    const iso = scheduledAt.toISOString();
+    if (underway) {
+      // The run under way keeps saying RUNNING until it ends with its own outcome; the occurrence goes into that
+      // run's result (`skippedOccurrences`, the first 100, moved there when it ends: tasks/runner.ts).
+      await tx.query(sql.unsafe`
+        UPDATE tasks SET skipped_occurrences = skipped_occurrences || jsonb_build_array(jsonb_build_object('scheduledAt', ${iso}::text, 'status', ${status}::text))
+         WHERE id = ${taskId} AND jsonb_array_length(skipped_occurrences) < ${MAX_SKIPPED_LISTED}`);
+    } else {
+      await tx.query(sql.unsafe`
+        UPDATE tasks SET last_run_at = ${iso}::timestamptz, last_run_status = ${status}, last_run_job_id = NULL, skipped_occurrences = '[]'
+         WHERE id = ${taskId}`);
+    }
+    return { outcome: status as 'MISSED' | 'SKIPPED', next };
+  };
+  if (decision === 'MISSED') return passed('MISSED');
+  if (underway) return passed('SKIPPED');
+  const owner = leased ? randomUUID() : undefined;
+  const job = await startRun(tx, taskOrigin(taskId), taskId, { trigger: 'SCHEDULE', scheduledAt }, owner);
+  return { outcome: 'RAN', job, next, lease: owner ? { jobId: job.id, owner } : null } as const;
 }

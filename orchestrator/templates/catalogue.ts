@@ -1,6 +1,6 @@
 /**
- * The built-in catalogue (docs/templates.md#the-built-in-catalogue): one JSON file per game in `catalogue/` at the
- * repository's root, named after its id, read and validated once per process. A file that does not validate fails the
+ * The built-in catalogue (docs/templates.md#the-built-in-catalogue): one JSON file per game in `catalogue/` beside
+ * this file, named after its id, read and validated once per process. A file that does not validate fails the
  * service's start, naming the file and the problem: a broken built-in is a release bug, never a server stuck later.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { GameType } from '../../schema/games.ts';
 import { templateDocument, type TemplateDocument } from '../../schema/template.ts';
 
-export const CATALOGUE_DIR = fileURLToPath(new URL('../../catalogue/', import.meta.url));
+export const CATALOGUE_DIR = fileURLToPath(new URL('./catalogue/', import.meta.url));
 
 /** Thrown when a built-in template is invalid (the service does not start). */
 export class CatalogueError extends Error {}

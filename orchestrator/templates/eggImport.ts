@@ -16,6 +16,7 @@
 import {
   BUILT_IN_PLACEHOLDERS,
   PLACEHOLDER,
+  placeholdersIn,
   templateDocument,
   VARIABLE_NAME_PATTERN,
   type ConfigFile,
@@ -183,6 +184,15 @@ export function importEgg(egg: Egg, options: EggImportOptions = {}): EggImport {
     unmapped.push(`startup placeholder {{${name}}}: no variable or value of that name; removed from the command`);
     command = command.replaceAll(`{{${name}}}`, '');
   }
+  // A secret may not be on a command line (the machine's other accounts read it): one the game takes there stays plain.
+  const onCommandLine = new Set(placeholdersIn(command));
+  for (const variable of variables)
+    if (variable.secret && onCommandLine.has(variable.name)) {
+      variable.secret = false;
+      unmapped.push(
+        `variable ${variable.name}: after all not a secret: the startup command passes it as an argument (readable by the machine's other accounts); members who may read variables see it`,
+      );
+    }
 
   // ---- ready
   let ready: TemplateInput['ready'] = { mode: 'IMMEDIATE' };
@@ -309,7 +319,7 @@ export function importEgg(egg: Egg, options: EggImportOptions = {}): EggImport {
     console: { mode: 'STDIN', commands: {} },
     ...(install && { install }),
     configFiles,
-    files: { deny: egg.denylist.slice(0, 256), wipe: [], backupSkip: [] },
+    files: { deny: egg.denylist.slice(0, 256), wipe: [], backupSkip: [], adminOnly: [] },
     ports: [{ name: 'game', protocol: 'tcp+udp', description: 'The egg’s primary allocation (SERVER_PORT).' }],
     sources: [
       {

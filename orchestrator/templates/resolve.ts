@@ -6,6 +6,7 @@
  * `{{MESSAGE}}`. Pure and cheap: it runs for every server of a machine at each `servers:sync`.
  */
 import type { ServerConfig } from '../../schema/agentEvents.ts';
+import { CommandLineError, quoteWord, splitCommandLine } from '../../schema/commandLine.ts';
 import type { ReadySpec, StopSpec } from '../../schema/serverBehaviour.ts';
 import { PLACEHOLDER, portPlaceholder, type InstallStep, type ResolvedTemplate, type TemplateDocument } from '../../schema/template.ts';
 
@@ -13,12 +14,33 @@ import { PLACEHOLDER, portPlaceholder, type InstallStep, type ResolvedTemplate, 
 export type ResolvableServer = Pick<
   ServerConfig,
   'id' | 'name' | 'gamePort' | 'queryPort' | 'rconPort' | 'rconPassword' | 'maxPlayers' | 'version' | 'acceptEula' | 'startCommand' | 'env' | 'ports'
-> & { variables?: Record<string, string> | null };
+> & {
+  variables?: Record<string, string> | null;
+  /** The values the server stores as secrets (a secret stays one whatever its template now says): hidden from what an install says. */
+  secretVariables?: Record<string, string> | null;
+};
 
 /** The server's fields a template decides (over what the server row says), with `template` for the rest. */
 export type Resolved = Pick<ServerConfig, 'startCommand' | 'env' | 'ready' | 'consoleMode' | 'stop' | 'rconPort' | 'rconPassword' | 'fileDenyList'> & {
   template: ResolvedTemplate;
 };
+
+/**
+ * The start command with its values filled in per word: split first, each word filled, then each written back quoted,
+ * so a value with spaces, quotes or `;` stays one argument and never becomes shell syntax (the agent splits it again
+ * the same way and fills `{{SERVER_DIR}}`/`{{MEMORY_MB}}` in each word).
+ */
+export function renderCommandLine(command: string, render: (text: string) => string): string {
+  try {
+    return splitCommandLine(command)
+      .map((word) => quoteWord(render(word)))
+      .join(' ');
+  } catch (error) {
+    // Refused when the template is written (templateIssues); a stored one from before: the agent says why at launch.
+    if (error instanceof CommandLineError) return command;
+    throw error;
+  }
+}
 
 /** Left in place for the agent. */
 const AGENT_FILLS = new Set(['SERVER_DIR', 'MEMORY_MB', 'PLAYER_ID', 'PLAYER_NAME', 'REASON', 'MESSAGE']);
@@ -99,7 +121,7 @@ export function resolveTemplate(template: TemplateDocument, server: ResolvableSe
   const env = { ...renderAll(template.start.env), ...(server.env ?? {}) };
   return {
     // The server's own command wins (an operator's override); else the template's.
-    startCommand: server.startCommand ?? render(template.start.command),
+    startCommand: server.startCommand ?? renderCommandLine(template.start.command, render),
     env: Object.keys(env).length > 0 ? env : null,
     ready,
     consoleMode: template.console.mode,
@@ -117,12 +139,22 @@ export function resolveTemplate(template: TemplateDocument, server: ResolvableSe
       configFiles: template.configFiles
         .filter((file) => file.when === undefined || render(file.when) === 'true')
         .map((file) => ({
-          path: file.path,
+          // `{{SERVER_ID}}`, the one placeholder a path takes (Rust's config folder is named after it).
+          path: file.path.replaceAll('{{SERVER_ID}}', server.id),
           format: file.format,
           ...(file.set ? { set: renderAll(file.set) } : {}),
-          ...(file.replace ? { replace: file.replace.map((entry) => ({ find: entry.find, replace: render(entry.replace) })) } : {}),
+          ...(file.replace ? { replace: file.replace.map((entry) => ({ find: render(entry.find), replace: render(entry.replace) })) } : {}),
         })),
       wipe: template.files.wipe,
+      ...(template.files.backupSkip.length > 0 ? { backupSkip: template.files.backupSkip } : {}),
+      ...(template.start.workingDirectory ? { workingDirectory: template.start.workingDirectory } : {}),
+      // The server's stored secrets (whatever the template declares now) and the template's secret variables' values.
+      secrets: [
+        ...new Set([
+          ...Object.values(server.secretVariables ?? {}),
+          ...template.variables.filter((variable) => variable.secret).map((variable) => values.get(variable.name)!),
+        ]),
+      ].filter((value) => value !== ''),
       ...(template.install ? { install: { ...template.install, steps: steps(template.install.steps) } } : {}),
       ...(template.update ? { update: { ...template.update, steps: steps(template.update.steps) } } : {}),
     },

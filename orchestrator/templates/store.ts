@@ -1,5 +1,5 @@
 /**
- * Templates as the service knows them (docs/templates.md): the built-in catalogue (catalogue/*.json) and each cluster's
+ * Templates as the service knows them (docs/templates.md): the built-in catalogue (catalogue/*.json beside this file) and each cluster's
  * own (`cluster_templates`), found by id — a built-in's slug, or a cluster template's uuid — listed, created, changed
  * and deleted here; the HTTP routes parse, authorize and call. Every change is audited in its transaction, and tells
  * the agents of the servers that use it (their next start runs the new version).
@@ -8,7 +8,14 @@ import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { conflict, notFound, validationFailed } from '../../schema/errors.ts';
 import type { Origin } from '../../schema/origin.ts';
-import { templateDocument, type TemplateDocument, type TemplateVariable, variableValueProblem } from '../../schema/template.ts';
+import {
+  STEAM_ARGUMENT_PATTERN,
+  steamArgumentVariables,
+  templateDocument,
+  type TemplateDocument,
+  type TemplateVariable,
+  variableValueProblem,
+} from '../../schema/template.ts';
 import { storableJson } from '../../schema/storable.ts';
 import { recordAudit } from '../audit.ts';
 import { notifyAgent } from '../gateway/notifications.ts';
@@ -117,8 +124,11 @@ export async function updateClusterTemplate(
   templateId: string,
   body: unknown,
 ): Promise<FoundTemplate> {
-  const document = parseDocument(body);
   if (!UUID.test(templateId)) throw notFound('Template not found');
+  const stored = await tx.maybeOne(
+    sql.type(row)`SELECT ${COLUMNS} FROM cluster_templates t WHERE t.id = ${templateId} AND t.cluster_id = ${clusterId} FOR UPDATE`,
+  );
+  const document = parseDocument(stored ? keepSecretDefaults(fromRow(stored).document, body) : body);
   const updated = await tx.maybeOne(sql.type(row)`
     UPDATE cluster_templates t SET document = ${sql.jsonb(document as never)}, slug = ${document.id}, version = t.version + 1, updated_at = now()
      WHERE t.id = ${templateId} AND t.cluster_id = ${clusterId}
@@ -145,6 +155,27 @@ export async function deleteClusterTemplate(tx: CommonQueryMethods, origin: Orig
   await recordAudit(tx, origin, { clusterId, action: 'template.delete', target: { type: 'template', id: templateId } });
 }
 
+/**
+ * The API never shows a secret variable's default (variableAccess.ts): a new document that leaves it out of a secret
+ * variable the stored one has keeps the stored default (an explicit `default` replaces it, `""` removes it).
+ */
+function keepSecretDefaults(stored: TemplateDocument, body: unknown): unknown {
+  const variables = (body as { variables?: unknown } | null)?.variables;
+  if (!Array.isArray(variables)) return body;
+  const secrets = new Map(
+    stored.variables.filter((variable) => variable.secret && variable.default !== '').map((variable) => [variable.name, variable.default]),
+  );
+  return {
+    ...(body as object),
+    variables: variables.map((variable: unknown) => {
+      if (!variable || typeof variable !== 'object' || 'default' in variable) return variable;
+      const { name, secret } = variable as { name?: unknown; secret?: unknown };
+      const kept = typeof name === 'string' && secret === true ? secrets.get(name) : undefined;
+      return kept === undefined ? variable : { ...variable, default: kept };
+    }),
+  };
+}
+
 async function notifyMachinesOf(tx: CommonQueryMethods, templateId: string): Promise<void> {
   const machines = await tx.anyFirst(sql.type(z.object({ machineId: z.string() }))`
     SELECT DISTINCT machine_id AS "machineId" FROM servers WHERE template_id = ${templateId}`);
@@ -161,6 +192,7 @@ export function checkVariables(
   field = 'variables',
 ): { plain: Record<string, string>; secret: Record<string, string> } {
   const byName = new Map<string, TemplateVariable>(document.variables.map((variable) => [variable.name, variable]));
+  const steamArguments = steamArgumentVariables(document);
   const issues: { field: string; message: string }[] = [];
   const plain: Record<string, string> = {};
   const secret: Record<string, string> = {};
@@ -174,7 +206,11 @@ export function checkVariables(
       issues.push({ field: `${field}.${name}`, message: 'must not contain {{' });
       continue;
     }
-    const problem = variableValueProblem(variable, value);
+    const problem =
+      variableValueProblem(variable, value) ??
+      (value !== '' && steamArguments.has(name) && !STEAM_ARGUMENT_PATTERN.test(value)
+        ? 'goes to SteamCMD as a branch or beta password: must be letters, digits, ., _ and - (at most 64)'
+        : undefined);
     if (problem) issues.push({ field: `${field}.${name}`, message: `${name} ${problem}` });
     else (variable.secret ? secret : plain)[name] = value;
   }

@@ -10,7 +10,8 @@
  * served first. So slow or dead receivers hold a bounded share of the slots and never stand in front of the others.
  * A failed attempt is tried again after RETRY_DELAYS_MS (10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h), then the
  * delivery is FAILED; WEBHOOK_DISABLE_AFTER failed deliveries in a row (no success between) disable the webhook and
- * record a `webhook.disabled` event.
+ * record a `webhook.disabled` event. A webhook with more than WEBHOOK_MAX_PENDING deliveries pending has its oldest
+ * dropped (FAILED, with the reason) and a `webhook.dropped` event says how many.
  */
 import { sql } from 'slonik';
 import { z } from 'zod';
@@ -21,9 +22,15 @@ import { cursorOf, type ClusterEvent } from '../../schema/events.ts';
 import { storableText } from '../../schema/storable.ts';
 import { discordMessage } from './discord.ts';
 import { send, SEND_TIMEOUT_MS, type Attempt } from './send.ts';
+import { repeatEvery } from '../periodicWork.ts';
+import { hostResolver, type DnsSettings } from './addresses.ts';
 
 export const RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000];
 export const WEBHOOK_DISABLE_AFTER = 50;
+/** Pending deliveries one webhook may have (WEBHOOK_MAX_PENDING); past it the oldest are dropped. */
+export const WEBHOOK_MAX_PENDING = 10_000;
+/** How often the pending count is checked (the cap may be passed by what arrives in between). */
+const PENDING_CHECK_MS = 5_000;
 const CONCURRENCY = 64;
 const PER_WEBHOOK = 16;
 const LEASE_MS = SEND_TIMEOUT_MS + 5_000;
@@ -41,6 +48,11 @@ export type DelivererOptions = {
   timeoutMs?: number;
   concurrency?: number;
   perWebhook?: number;
+  /** Pending deliveries one webhook may have before its oldest are dropped (WEBHOOK_MAX_PENDING). */
+  maxPending?: number;
+  /** Name servers and time-out of the lookups (WEBHOOK_DNS_SERVERS, WEBHOOK_DNS_TIMEOUT_MS). */
+  dns?: DnsSettings;
+  pendingCheckMs?: number;
 };
 
 export type Deliverer = {
@@ -87,6 +99,7 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
   const concurrency = options.concurrency ?? CONCURRENCY;
   const perWebhook = options.perWebhook ?? PER_WEBHOOK;
   const leaseMs = Math.max(LEASE_MS, (options.timeoutMs ?? SEND_TIMEOUT_MS) + 5_000);
+  const resolve = hostResolver(options.dns);
   const inFlight = new Map<string, number>();
   let total = 0;
   let stopped = false;
@@ -278,6 +291,7 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
             allowPrivate: options.allowPrivate,
             userAgent: options.userAgent,
             timeoutMs: options.timeoutMs,
+            resolve,
           })
         : { ok: false, statusCode: null, error: 'the event is no longer kept (EVENT_RETENTION_DAYS)', durationMs: 0 };
       // An event that is gone will not come back: no retries for it, and it is not the receiver's failure.
@@ -341,6 +355,51 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
     })();
   }
 
+  const maxPending = options.maxPending ?? WEBHOOK_MAX_PENDING;
+  /**
+   * A receiver slower than its events: every webhook with more than `maxPending` pending deliveries has its oldest
+   * ones (not being sent right now) ended FAILED with the reason, and one `webhook.dropped` event saying how many.
+   * One process at a time (an advisory lock), so two orchestrators never drop twice for the same excess.
+   */
+  async function dropExcess(): Promise<void> {
+    await pool.transaction(async (tx) => {
+      if (!(await tx.oneFirst(sql.type(z.object({ locked: z.boolean() }))`SELECT pg_try_advisory_xact_lock(hashtext('gsm_webhooks_max_pending')) AS locked`)))
+        return;
+      const dropped = await tx.any(sql.type(z.object({ webhookId: z.string(), dropped: z.number() }))`
+        WITH over AS (
+          -- room is left for the webhook's own delivery of the notice, when it subscribes to it
+          SELECT d.webhook_id, count(*) - ${maxPending} + CASE WHEN 'webhook.dropped' = ANY(w.events) OR '*' = ANY(w.events) THEN 1 ELSE 0 END AS excess
+            FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+           WHERE d.status = 'PENDING' AND w.enabled
+           GROUP BY d.webhook_id, w.events HAVING count(*) > ${maxPending}),
+        dropped AS (
+          UPDATE webhook_deliveries d SET status = 'FAILED', lease_until = NULL, lease_token = NULL,
+                 last_error = ${`dropped: more than ${maxPending} deliveries were pending for this webhook (WEBHOOK_MAX_PENDING)`}
+            FROM over o CROSS JOIN LATERAL (
+              SELECT x.id FROM webhook_deliveries x
+               WHERE x.webhook_id = o.webhook_id AND x.status = 'PENDING' AND (x.lease_until IS NULL OR x.lease_until < now())
+               ORDER BY x.created_at, x.id LIMIT o.excess) oldest
+           WHERE d.id = oldest.id
+          RETURNING d.webhook_id),
+        counted AS (SELECT webhook_id, count(*)::int AS dropped FROM dropped GROUP BY webhook_id),
+        recorded AS (
+          INSERT INTO events (cluster_id, type, data)
+          SELECT w.cluster_id, 'webhook.dropped', jsonb_build_object('webhookId', w.id, 'dropped', c.dropped, 'maxPending', ${maxPending}::int)
+            FROM counted c JOIN webhooks w ON w.id = c.webhook_id)
+        SELECT webhook_id AS "webhookId", dropped FROM counted`);
+      for (const row of dropped) logger.warn({ ...row, maxPending }, 'oldest pending webhook deliveries dropped (a receiver slower than its events)');
+    });
+  }
+  const capping = repeatEvery({
+    everyMs: options.pendingCheckMs ?? PENDING_CHECK_MS,
+    logger,
+    what: 'the webhook pending cap',
+    round: async () => {
+      await dropExcess();
+      return false;
+    },
+  });
+
   const listener = await listen({ databaseUrl: options.databaseUrl, channel: 'gsm_webhooks', logger, onPayload: kick });
   const beat = setInterval(kick, FALLBACK_MS);
   kick();
@@ -350,6 +409,7 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
     async stop() {
       stopped = true;
       clearInterval(beat);
+      await capping.stop();
       clearTimeout(soonTimer);
       await listener.close();
       await claiming;

@@ -53,7 +53,12 @@ function describe(event: ClusterEvent, names: EventNames): { title: string; desc
               : 'info';
       return {
         title: `${server} is ${status}`,
-        description: data.reason ? String(data.reason) : `Was ${str(data.previous)}.`,
+        description:
+          status === 'UNRESPONSIVE'
+            ? `Its process runs, but the game does not answer queries${data.reason ? `: ${String(data.reason)}` : '.'}`
+            : data.reason
+              ? String(data.reason)
+              : `Was ${str(data.previous)}.`,
         severity,
         fields: [
           ['Status', status],
@@ -120,6 +125,13 @@ function describe(event: ClusterEvent, names: EventNames): { title: string; desc
     }
     case 'webhook.disabled':
       return { title: 'A webhook was disabled', description: str(data.reason), severity: 'warning', fields: [['Webhook', data.webhookId]] };
+    case 'webhook.dropped':
+      return {
+        title: 'Webhook deliveries were dropped',
+        description: `${str(data.dropped)} of the oldest pending deliveries were dropped: the receiver is slower than the events (at most ${str(data.maxPending)} wait).`,
+        severity: 'warning',
+        fields: [['Webhook', data.webhookId]],
+      };
     case 'webhook.test':
       return { title: 'Test from Game Server Manager', description: 'This webhook works.', severity: 'info', fields: [] };
     default:

@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { checkedLookup, isPublicAddress } from './addresses.ts';
+import { checkedLookup, isPublicAddress, type HostResolver } from './addresses.ts';
 
 export const SEND_TIMEOUT_MS = 10_000;
 const RESPONSE_BYTES = 1024;
@@ -39,6 +39,8 @@ export type Outgoing = {
   allowPrivate: boolean;
   userAgent: string;
   timeoutMs?: number;
+  /** Resolves the URL's host (./addresses.ts hostResolver); default the system's name servers. */
+  resolve?: HostResolver;
 };
 
 export function send(outgoing: Outgoing): Promise<Attempt> {
@@ -61,7 +63,7 @@ export function send(outgoing: Outgoing): Promise<Attempt> {
       {
         method: 'POST',
         agent: url.protocol === 'https:' ? agents.https : agents.http,
-        lookup: checkedLookup(outgoing.allowPrivate),
+        lookup: checkedLookup(outgoing.allowPrivate, outgoing.resolve),
         signal: AbortSignal.timeout(timeoutMs),
         headers: {
           'Content-Type': 'application/json',

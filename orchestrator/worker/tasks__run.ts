@@ -1,17 +1,18 @@
 /**
  * Executes or resumes a TASK_RUN (graphile-worker task `tasks__run`, payload `{ jobId }`, job key
- * `task-run:<jobId>`); see tasks/runner.ts for the lease that lets another orchestrator go on with a run whose
- * process died. Stops promptly on a graceful shutdown, handing the run over.
+ * `task-run:<jobId>`): takes the run's lease and hands it to the process's executor (tasks/runner.ts), which drives it
+ * in the background, so the job ends at once and a run waiting out its steps holds no slot. The lease lets another
+ * orchestrator go on with a run whose process died; on a graceful shutdown the executor hands its runs over.
  */
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
-import { executeRun, type RunnerDeps } from '../tasks/runner.ts';
+import type { RunExecutor } from '../tasks/runner.ts';
 
 const payload = z.object({ jobId: z.uuid() });
 
-export function runTask(deps: RunnerDeps): Task {
-  return async (raw, helpers) => {
+export function runTask(runs: RunExecutor): Task {
+  return async (raw) => {
     const { jobId } = payload.parse(raw);
-    await executeRun(deps, jobId, helpers.abortSignal);
+    await runs.take(jobId);
   };
 }

@@ -3,23 +3,43 @@
  * key `task:<taskId>`): start its run, or record it MISSED or SKIPPED, and schedule the next occurrence — in one
  * transaction under a row lock on the task (tasks/store.ts), so each occurrence is handled once however many
  * orchestrator processes run and however stale the payload. Fired late (the service was down), the occurrence still
- * runs when it is less than one period late.
+ * runs when it is less than one period late. Then it handles the other occurrences due by now, in batches
+ * (tasks/store.ts `handleDueOccurrences`): at a minute thousands of tasks share, the first jobs to fire take the
+ * others' occurrences in a few transactions, on every orchestrator at once.
  */
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
-import { handleTaskOccurrence } from '../tasks/store.ts';
+import { DUE_BATCH, handleDueOccurrences, handleTaskOccurrence, type OccurrenceOutcome } from '../tasks/store.ts';
+import type { RunExecutor } from '../tasks/runner.ts';
 
 const payload = z.object({ taskId: z.uuid(), scheduledAt: z.iso.datetime() });
 
-export function triggerTask(deps: { pool: DatabasePool; now?: () => Date }): Task {
+/** With `runs`, the runs started are leased to this process and driven by its executor at once (no claim of their own). */
+export function triggerTask(deps: { pool: DatabasePool; now?: () => Date; runs?: RunExecutor }): Task {
   return async (raw, helpers) => {
     const { taskId, scheduledAt } = payload.parse(raw);
-    const handled = await handleTaskOccurrence(deps.pool, taskId, new Date(scheduledAt), deps.now ?? (() => new Date()));
+    const now = deps.now ?? (() => new Date());
+    const leased = deps.runs !== undefined;
+    const adopt = (outcome: OccurrenceOutcome) => {
+      if (outcome.outcome === 'RAN' && outcome.lease) deps.runs?.adopt(outcome.lease);
+    };
+    const handled = await handleTaskOccurrence(deps.pool, taskId, new Date(scheduledAt), now, leased);
+    adopt(handled);
     if (handled.outcome !== 'STALE') {
       helpers.logger.info(
         `task ${taskId}: occurrence ${scheduledAt} ${handled.outcome}${'job' in handled ? ` as job ${handled.job.id}` : ''}; next ${handled.next.toISOString()}`,
       );
     }
+    let batches = 0;
+    let others = 0;
+    for (;;) {
+      const batch = await handleDueOccurrences(deps.pool, now, leased);
+      batch.forEach(adopt);
+      others += batch.length;
+      batches++;
+      if (batch.length < DUE_BATCH) break;
+    }
+    if (others > 0) helpers.logger.info(`tasks: ${others} other due occurrence(s) handled in ${batches} batch(es)`);
   };
 }

@@ -1,10 +1,12 @@
 -- Job counters for /metrics (docs/operations.md#the-domain-on-metrics): jobs created by type, ended by type and status, and the
 -- accept → end latency histogram, kept in the same transaction as the job's change, so they are exact across every
 -- process and survive restarts. Each count is spread over 16 slots (a row lock per slot, not one for all jobs of a
--- type); a scrape sums them.
+-- type); a scrape sums them. A transaction always counts in the same slot (by its transaction id): one that writes many
+-- jobs (a batch of task runs) then locks one slot per count, never several in random order, which deadlocked two such
+-- transactions.
 CREATE OR REPLACE FUNCTION gsm_jobs_count() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  v_slot smallint := floor(random() * 16);
+  v_slot smallint := (txid_current() % 16)::smallint;
   v_seconds double precision;
   v_bucket smallint;
 BEGIN

@@ -17,7 +17,7 @@ import { body, json } from '../support/app.ts';
 import { until } from '../support/wait.ts';
 import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
-import { createFakeServer, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+import { createFakeServer, FAKE_SERVER, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
 import { userInfo } from 'node:os';
 import { accountNameOf } from '../../agent/servers/accounts.ts';
 
@@ -38,8 +38,12 @@ const post = (path: string, payload: unknown) => app.request(path, json(payload,
 const statusOf = async (serverId: string) => String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM servers WHERE id = ${serverId}`));
 const reaches = (serverId: string, status: string, timeoutMs?: number) =>
   until(async () => (await statusOf(serverId)) === status, `server ${status}`, timeoutMs);
-const pidOf = async (agent: AgentProcess, serverId: string) =>
-  (JSON.parse(await readFile(join(agent.dataDir, 'run', serverId, 'process.json'), 'utf8')) as { pid: number }).pid;
+/** The pid the agent recorded for a server's process (waited for: `?wait=` may answer before a slow start is recorded). */
+const pidOf = async (agent: AgentProcess, serverId: string) => {
+  const file = join(agent.dataDir, 'run', serverId, 'process.json');
+  await until(async () => existsSync(file), `the agent records the process of ${serverId}`, 60_000);
+  return (JSON.parse(await readFile(file, 'utf8')) as { pid: number }).pid;
+};
 /** Alive and not a zombie (in a container, PID 1 may never reap an orphaned game). */
 const alive = (pid: number) => {
   try {
@@ -253,6 +257,32 @@ test.serial('a graceful agent restart (SIGTERM, as an upgrade does) leaves the g
   await reaches(server.id, 'ONLINE', 15_000);
   t.is(await pidOf(second, server.id), pid);
 });
+
+test.serial(
+  'SIGTERM while a RESTART runs: the agent lets it end and stores its result; the next agent answers it from there, the game restarted once',
+  async (t) => {
+    const { clusterId, machineId, token } = await registerMachine(app, owner);
+    const first = await startAgent({ url: app.url, machineId, token, keepServers: true, stopTimeoutMs: 20_000 });
+    agents.push(first);
+    const log = join(first.dataDir, 'commands.log');
+    // Ready 3 s after it starts: the RESTART is still running when the agent is told to stop.
+    const server = await createFakeServer(app, owner, clusterId, machineId, {
+      startCommand: `/usr/bin/env FAKE_COMMAND_LOG=${log} FAKE_READY_DELAY_MS=3000 ${process.execPath} ${FAKE_SERVER}`,
+    });
+    t.is((await post(`/api/v1/servers/${server.id}/start?wait=30`, {})).status, 200);
+    const restart = await body(await post(`/api/v1/servers/${server.id}/restart`, {}));
+    await until(async () => (await readFile(log, 'utf8')).split('\n').filter((line) => line.startsWith('start ')).length === 2, 'the game started again');
+    first.child.kill('SIGTERM');
+    t.is(await first.exited, 0);
+    const second = await startAgent({ url: app.url, machineId, token, dataDir: first.dataDir, keepServers: true });
+    agents.push(second);
+    const ended = await body(await app.request(`/api/v1/jobs/${restart.id}?wait=30`, { headers: owner.auth }));
+    t.is(ended.status, 'SUCCEEDED');
+    await reaches(server.id, 'ONLINE', 15_000);
+    const starts = (await readFile(log, 'utf8')).split('\n').filter((line) => line.startsWith('start '));
+    t.is(starts.length, 2, 'the game started once for START and once for the RESTART, not again by the next agent');
+  },
+);
 
 test.serial('where no cgroup enforces it, a server over its memory limit is stopped by the agent: CRASHED, saying why', async (t) => {
   const { clusterId, machineId, token } = await registerMachine(app, owner);

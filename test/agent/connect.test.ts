@@ -5,6 +5,8 @@
  */
 import test from 'ava';
 import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from 'socket.io';
 import { sql } from 'slonik';
 import { createGateway } from '../../orchestrator/gateway/gateway.ts';
 import { notifyAgent } from '../../orchestrator/gateway/notifications.ts';
@@ -116,4 +118,47 @@ test.serial('several gateway URLs: an unreachable one is skipped, and the agent 
   await until(async () => app.gateway.session(machineId) !== undefined, 'failed over to the third gateway', 30_000);
   await until(async () => (await machineStatus(machineId)) === 'ONLINE', 'machine ONLINE again');
   t.is(agent.child.exitCode, null, 'the agent kept running');
+});
+
+/** A gateway that refuses every agent with `error AUTH_FAILED` and this message, as the real one does, then closes. */
+async function refusingGateway(t: import('ava').ExecutionContext, message: string) {
+  const http = createHttpServer();
+  const io = new Server(http, { path: '/ws', transports: ['websocket'] });
+  let attempts = 0;
+  io.on('connection', (socket) => {
+    socket.on('auth', () => {
+      attempts++;
+      socket.emit('error', { code: 'AUTH_FAILED', message });
+      setTimeout(() => socket.disconnect(true), 50);
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  t.teardown(async () => {
+    await io.close();
+    http.closeAllConnections();
+  });
+  return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, attempts: () => attempts };
+}
+
+test.serial('a gateway that did not read the auth message in time is tried again, not taken for a refused credential', async (t) => {
+  const { machineId, token } = await registerMachine(app, owner);
+  const slow = await refusingGateway(t, 'no auth message within 10000 ms');
+  const agent = await startAgent({ url: `${slow.url},${app.url}`, machineId, token });
+  agents.push(agent);
+  await until(async () => app.gateway.session(machineId) !== undefined, 'connected to the next gateway', 30_000);
+  t.true(slow.attempts() >= 1, 'the first gateway was tried');
+  t.is(agent.child.exitCode, null, 'the agent kept running');
+});
+
+test.serial('a refused credential ends the agent with exit status 2', async (t) => {
+  const { machineId, token } = await registerMachine(app, owner);
+  const refusing = await refusingGateway(t, 'invalid agent token');
+  const agent = await startAgent({ url: `${refusing.url},${app.url}`, machineId, token });
+  agents.push(agent);
+  const code = await new Promise<number | null>((resolve) => {
+    if (agent.child.exitCode !== null) resolve(agent.child.exitCode);
+    else agent.child.once('exit', (exitCode) => resolve(exitCode));
+  });
+  t.is(code, 2);
+  t.is(app.gateway.session(machineId), undefined, 'it did not go on to the next gateway');
 });

@@ -226,7 +226,9 @@ test.serial('.., absolute paths, NUL and control characters are refused by every
   await writeFile(raw, 'x');
   const listed = (await files.list('')).entries.find((entry) => entry.name.startsWith('bad-'));
   t.true(listed?.invalidName);
-  t.is(listed?.name, 'bad-\ufffd\ufffd.txt');
+  t.is(listed?.name, 'bad-\\xff\\xfe.txt');
+  await files.remove(listed!.name);
+  t.false(existsSync(raw), 'removed by the name it is listed with');
 });
 
 test.serial('links leading outside are refused (read, write, list, chmod, copy, rename into them), and chmod never follows a link', async (t) => {
@@ -419,6 +421,33 @@ test('the deny list matches as gitignore does', (t) => {
   t.false(list.denies('cc'));
   t.false(list.denies(''));
   t.true(new DenyList([]).empty);
+});
+
+test.serial('a commit asked for while writes are still under way waits for them; one after a failed write puts nothing in place', async (t) => {
+  const files = await helper();
+  await files.writeAtomic('/kept.bin', text('k'.repeat(1000)));
+  // 16 writes of 1 MiB and the commit sent together, as a client that does not wait for answers sends them.
+  let { handle } = await files.open('kept.bin', { write: true, create: true, truncate: true, atomic: true });
+  const data = randomBytes(16 * 1024 * 1024);
+  const writes = Array.from({ length: 16 }, (_, index) =>
+    files.write(handle, index * 1024 * 1024, data.subarray(index * 1024 * 1024, (index + 1) * 1024 * 1024)),
+  );
+  const committed = files.close(handle, { commit: true });
+  await Promise.all(writes);
+  t.is((await committed)?.size, data.length);
+  t.true((await readFile(join(serverDir, 'kept.bin'))).equals(data), 'every write landed before the rename');
+  // A write that fails (past the largest file the file system holds), then the commit at once: refused, old file kept.
+  ({ handle } = await files.open('kept.bin', { write: true, create: true, truncate: true, atomic: true }));
+  const first = files.write(handle, 0, Buffer.alloc(1024, 1));
+  const failing = files.write(handle, 2 ** 50, Buffer.alloc(1024, 2)).catch((error: unknown) => error);
+  const refused = files.close(handle, { commit: true }).then(
+    () => 'committed',
+    (error: FileOpError) => error.code,
+  );
+  await first;
+  t.true((await failing) instanceof FileOpError);
+  t.not(await refused, 'committed');
+  t.true((await readFile(join(serverDir, 'kept.bin'))).equals(data), 'the old file stays');
 });
 
 test.serial('the bundled agent serves the file helper on Node.js 20', async (t) => {

@@ -256,7 +256,7 @@ test.serial('CUSTOM: installCommand runs in the server directory; a failing one 
   t.is(await statusOf(bad.id), 'OFFLINE');
 });
 
-test.serial('as root, SteamCMD and the installed files belong to the server’s own account', async (t) => {
+test.serial('as root, SteamCMD, its script (0600) and the installed files belong to the server’s own account', async (t) => {
   if (process.getuid?.() !== 0) return t.pass('needs root (CI runs as root)');
   const steamcmdUrl = await serveSteamcmd(downloads);
   const { clusterId, machineId, agent } = await machineWithAgent({ GSM_STEAMCMD_URL: steamcmdUrl }, { accounts: true });
@@ -265,7 +265,7 @@ test.serial('as root, SteamCMD and the installed files belong to the server’s 
   const server = await body(created);
   t.is((await jobEnds(created.headers.get('gsm-install-job')!)).status, 'SUCCEEDED');
   const account = accountNameOf('gsm', server.id);
-  t.is(await readFile(join(dirOf(agent, server.id), 'installed-app-730.txt'), 'utf8'), `app 730 installed by ${account}\n`);
+  t.is(await readFile(join(dirOf(agent, server.id), 'installed-app-730.txt'), 'utf8'), `app 730 installed by ${account}\nrunscript mode 600\n`);
 });
 
 test('install and update: OWNER and ADMIN only, unknown servers 404, bad fields 400', async (t) => {

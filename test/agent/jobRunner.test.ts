@@ -105,6 +105,54 @@ test('two servers run in parallel; jobs without a server have their own queue', 
   t.is(results().length, 3);
 });
 
+test('drain (the agent stopping): the running job ends and stores its result, a queued one is not started, a new one is refused', async (t) => {
+  const { dir, executor, runner, results } = await setup(t);
+  runner.receive(job('running', 's1', 'wait'));
+  runner.receive(job('queued', 's1', 'ok'));
+  await executor.started('running');
+  const drained = runner.drain(10_000);
+  t.like(runner.receive(job('late', 's2', 'ok')), { accepted: false, reason: 'agent is stopping' });
+  executor.release('running');
+  t.true(await drained);
+  t.deepEqual(executor.log, ['start running', 'end running']);
+  t.like(results('running')[0], { status: 'SUCCEEDED' });
+  t.is(results('queued').length, 0, 'the queued job neither ran nor has a result');
+  // The next agent (same data directory) answers the finished job from its outbox and runs the queued one.
+  const next = await setup(t, dir);
+  t.deepEqual(next.runner.receive(job('running', 's1', 'wait')), { accepted: true });
+  t.deepEqual(next.runner.receive(job('queued', 's1', 'ok')), { accepted: true });
+  await next.runner.idle();
+  t.deepEqual(next.executor.log, ['start queued', 'end queued']);
+  t.like(next.results('running')[0], { status: 'SUCCEEDED' });
+});
+
+test('drain gives up after its time-out while a job still runs; abandoned, what it ends with is neither stored nor sent', async (t) => {
+  const { dir, executor, runner, results } = await setup(t);
+  runner.receive(job('slow', 's1', 'hang'));
+  await executor.started('slow');
+  t.false(await runner.drain(50));
+  runner.abandon();
+  // The process tears down under it (here: a KILL, taken while stopping, aborts it).
+  t.deepEqual(runner.receive(job('kill', 's1', 'ok', 'KILL')), { accepted: true });
+  await runner.idle();
+  t.is(results('slow').length, 0);
+  const next = await setup(t, dir);
+  next.runner.receive(job('slow', 's1', 'ok'));
+  await next.runner.idle();
+  t.deepEqual(next.executor.log, ['start slow', 'end slow'], 'the next agent runs it again');
+});
+
+test('while draining, a KILL is taken and aborts the job the stop waits for', async (t) => {
+  const { executor, runner, results } = await setup(t);
+  runner.receive(job('stuck', 's1', 'hang'));
+  await executor.started('stuck');
+  const drained = runner.drain(10_000);
+  t.deepEqual(runner.receive(job('kill', 's1', 'ok', 'KILL')), { accepted: true });
+  t.true(await drained);
+  t.like(results('stuck')[0], { status: 'FAILED', error: { code: 'CANCELLED' } });
+  t.like(results('kill')[0], { status: 'SUCCEEDED' });
+});
+
 test('a duplicate delivery while queued or running is accepted and runs once', async (t) => {
   const { executor, runner, results } = await setup(t);
   runner.receive(job('a', 's1', 'wait'));

@@ -32,7 +32,7 @@ async function freePorts(count: number): Promise<number[]> {
 
 type Report = { event: string; data: Record<string, unknown> };
 
-async function supervised(t: import('ava').ExecutionContext, own: Partial<ServerConfig>, env: Record<string, string> = {}) {
+async function supervised(t: import('ava').ExecutionContext, own: Partial<ServerConfig>, env: Record<string, string> = {}, policy = new RestartPolicy()) {
   const dataDir = await mkdtemp(join(tmpdir(), 'gsm-liveness-'));
   const [gamePort, queryPort, rconPort] = await freePorts(3);
   const reports: Report[] = [];
@@ -63,7 +63,7 @@ async function supervised(t: import('ava').ExecutionContext, own: Partial<Server
     termAfterMs: 2_000,
     killAfterMs: 4_000,
     queryIntervalMs: 250,
-    restartPolicy: new RestartPolicy(),
+    restartPolicy: policy,
   });
   t.teardown(async () => {
     await supervisor.kill();
@@ -138,6 +138,20 @@ test('restartWhenUnresponsive: the crash policy restarts an UNRESPONSIVE server,
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   t.is(plain.status, 'ONLINE', 'CUSTOM without a query protocol: never queried');
   t.false(plainStatuses().some((status) => status.status === 'UNRESPONSIVE'));
+});
+
+test("a STOP during an unresponsive restart's back-off calls the restart off and reports OFFLINE", async (t) => {
+  const { supervisor, statuses } = await supervised(t, { restartWhenUnresponsive: true }, {}, new RestartPolicy({ baseMs: 60_000 }));
+  await supervisor.start();
+  t.is(await supervisor.waitForStatus((status) => status !== 'STARTING', STATUS_TIMEOUT_MS), 'ONLINE');
+  await until(async () => supervisor.running, 'running');
+  await supervisor.channel.command('sim.hang');
+  // Killed (the hung game ignores SIGTERM), then RESTARTING for the back-off with no process.
+  await until(async () => supervisor.status === 'RESTARTING' && !supervisor.running, 'RESTARTING without a process', STATUS_TIMEOUT_MS);
+  supervisor.setDesiredStatus('STOPPED');
+  await supervisor.stop();
+  t.is(supervisor.status, 'OFFLINE');
+  t.is(statuses().at(-1)!.status, 'OFFLINE');
 });
 
 test('a port held by another process fails the start with PORT_IN_USE naming that process', async (t) => {

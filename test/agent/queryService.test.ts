@@ -1,7 +1,7 @@
 /**
  * Ports and query end to end: the service, the real agent (`gsm-agent run`) and the fake game answering real A2S on
  * UDP and Server List Ping on TCP. Ports picked from the machine's range reach the game; the record's `query` and the
- * players come from the query; a server that stops answering is UNRESPONSIVE (event and statusReason), ONLINE again
+ * players come from the query (sessions and the metrics history's players, as its console says nothing); a server that stops answering is UNRESPONSIVE (event and statusReason), ONLINE again
  * when it answers, and restarted only with restartWhenUnresponsive; a port held on the host fails a START with
  * PORT_IN_USE naming the process.
  */
@@ -84,6 +84,19 @@ test('A2S: query state and players from the query, UNRESPONSIVE and back, restar
   await until(async () => (await getServer(server.id)).playersOnline === 2, 'two players online from the query');
   const players = await body(await app.request(`/api/v1/clusters/${clusterId}/players?search=Alice`, { headers: owner.auth }));
   t.is(players.data.length, 1);
+  // The metrics history's players are the query's count too (the agent's stats carry it; the gateway's minute points).
+  await until(async () => {
+    await app.gateway.metrics.flush();
+    const history = await body(await app.request(`/api/v1/servers/${server.id}/metrics`, { headers: owner.auth }));
+    return (history.points as { playersOnline: { max: number } }[]).some((point) => point.playersOnline.max === 2);
+  }, 'two players in the metrics history');
+  // Bob leaves: he drops out of the query, so his session closes (the console says nothing of it either).
+  t.is((await post(`/api/v1/servers/${server.id}/rcon?wait=10`, { command: 'sim.leave 2' })).status, 200);
+  await until(async () => (await getServer(server.id)).playersOnline === 1, 'one player online from the query');
+  const online = async (name: string) =>
+    (await body(await app.request(`/api/v1/clusters/${clusterId}/players?search=${name}&online=true`, { headers: owner.auth }))).data.length;
+  await until(async () => (await online('Bob')) === 0, "Bob's session closed");
+  t.is(await online('Alice'), 1);
 
   // The game stops answering (its process lives on): UNRESPONSIVE after 2 failed queries, with why; not restarted.
   await post(`/api/v1/servers/${server.id}/rcon?wait=10`, { command: 'sim.mute' });
@@ -137,8 +150,15 @@ test('Minecraft Server List Ping: the query of a stdin-console game; a port held
   const server = (await body(created)) as Server & { gamePort: number; ports: { name: string; port: number }[] };
   t.is((await post(`/api/v1/servers/${server.id}/start?wait=30`)).status, 200);
   await until(async () => (await getServer(server.id)).query?.answering === true, 'the ping answered');
-  t.like((await getServer(server.id)).query, { protocol: 'MINECRAFT', players: 1, maxPlayers: 32, version: '1.21.4' });
+  const answered = (await getServer(server.id)).query!;
+  t.like(answered, { protocol: 'MINECRAFT', players: 1, maxPlayers: 32, version: '1.21.4' });
   t.is((await post(`/api/v1/servers/${server.id}/stop?wait=30`)).status, 200);
+  // Stopped, it no longer shows the last answer as a game answering with players (what it was stays: version, max).
+  await reaches(server.id, 'OFFLINE');
+  const stopped = (await getServer(server.id)).query!;
+  t.like(stopped, { protocol: 'MINECRAFT', answering: false, players: 0, maxPlayers: 32, version: '1.21.4', error: 'not running (OFFLINE)' });
+  t.true(Date.parse(String(stopped.checkedAt)) >= Date.parse(String(answered.checkedAt)));
+  t.is((await getServer(server.id)).playersOnline, 0);
 
   // Another process on the machine holds the server's game port: the START fails, naming it.
   const holder = createServer();

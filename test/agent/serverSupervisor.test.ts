@@ -1,5 +1,6 @@
 /**
  * The server supervisor with real processes: what it makes of a game's output from the very first line.
+ * Its status reports carry the template version its run was started with.
  */
 import test from 'ava';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
 import { ProcessRuntime } from '../../agent/runtime/processRuntime.ts';
 import { ServerSupervisor } from '../../agent/servers/serverSupervisor.ts';
+import { RestartPolicy } from '../../agent/runtime/restartPolicy.ts';
 import { FAKE_SERVER } from '../support/agentProcess.ts';
 import { until } from '../support/wait.ts';
 
@@ -241,4 +243,51 @@ test('a crash without autoRestart is held: reconcile does not start it again, a 
   t.is(await supervisor.waitForStatus((status) => status !== 'STARTING', STATUS_TIMEOUT_MS), 'ONLINE');
   t.is(starts(), 2);
   t.is(supervisor.hold, undefined);
+});
+
+test('its status reports say the template version its run was started with: not a newer one sent meanwhile, until a crash restart runs it', async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'gsm-supervisor-'));
+  const reports: { status: string; templateVersion?: number }[] = [];
+  const templated = (version: number): ServerConfig => ({
+    ...config(`${process.execPath} ${FAKE_SERVER}`, { FAKE_MODE: 'minecraft', FAKE_READY_DELAY_MS: '0' }),
+    autoRestart: true,
+    ready: { mode: 'LINE', pattern: 'Done \\(' },
+    consoleMode: 'STDIN',
+    stop: { mode: 'COMMAND', command: 'stop' },
+    template: { id: 'versioned', version, players: {}, commands: {}, configFiles: [], wipe: [] },
+  });
+  const supervisor = new ServerSupervisor(templated(1), {
+    dataDir,
+    runtime: new ProcessRuntime(),
+    report: (event, data) => void (event === 'server:status' && reports.push(data as never)),
+    termAfterMs: 2_000,
+    killAfterMs: 4_000,
+    restartPolicy: new RestartPolicy({ baseMs: 10 }),
+  });
+  t.teardown(async () => {
+    await supervisor.kill();
+    await supervisor.dispose();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  await supervisor.start();
+  t.is(await supervisor.waitForStatus((status) => status !== 'STARTING', STATUS_TIMEOUT_MS), 'ONLINE');
+  t.like(reports.at(-1), { status: 'ONLINE', templateVersion: 1 });
+  // Version 2 arrives while it runs: the run keeps version 1, and says so (a report sent again, as after a reconnect).
+  supervisor.config = templated(2);
+  supervisor.reportStatus();
+  t.like(reports.at(-1), { status: 'ONLINE', templateVersion: 1 });
+  // It crashes and is restarted: the new run is version 2's.
+  const before = reports.length;
+  await supervisor.channel.command('sim.crash').catch(() => undefined);
+  await until(async () => reports.slice(before).some((report) => report.status === 'ONLINE'), 'ONLINE again after the crash restart');
+  const after = reports.slice(before);
+  t.like(
+    after.find((report) => report.status === 'STARTING'),
+    { templateVersion: 2 },
+  );
+  t.like(
+    after.find((report) => report.status === 'ONLINE'),
+    { templateVersion: 2 },
+  );
+  t.is(after.find((report) => report.status === 'CRASHED')?.templateVersion, undefined, 'no run, no version');
 });

@@ -321,6 +321,20 @@ test.serial('OpenSSH’s sftp client: put, get, ls, mkdir, rename, rm in batch m
   t.false(existsSync('/tmp/escaped.txt'));
 });
 
+test.serial('a `put` one of whose WRITEs failed is not put in place: the old file stays, and the CLOSE says why', async (t) => {
+  const { client, sftp } = await open();
+  t.teardown(() => client.end());
+  await put(sftp, '/kept.bin', Buffer.alloc(1000, 7));
+  const handle = await call<Buffer>((done) => sftp.open('/kept.bin', 'w', (error, opened) => done(error, opened)));
+  const write = (fill: number, position: number) =>
+    call<void>((done) => sftp.write(handle, Buffer.alloc(16 * 1024, fill), 0, 16 * 1024, position, (error) => done(error)));
+  await write(5, 0);
+  // Past the largest file the file system holds (EFBIG): this WRITE fails.
+  t.is(await refusal(write(6, 2 ** 50)), 4);
+  t.is(await refusal(call<void>((done) => sftp.close(handle, (error) => done(error)))), 4);
+  t.true((await readFile(join(serverDir, 'kept.bin'))).equals(Buffer.alloc(1000, 7)), 'the old file, not one with a hole');
+});
+
 test.serial('an open session whose access is withdrawn is closed at the next check, with its files’ helper', async (t) => {
   const session = await open();
   await put(session.sftp, '/last.txt', 'x');

@@ -105,7 +105,8 @@ try {
   const brotli = await Promise.all(assets.map((path) => compressed(path, 'br')));
   const gzip = await Promise.all(assets.map((path) => compressed(path, 'gzip')));
   const plain = await Promise.all(assets.map((path) => sizeOf(path, 'identity')));
-  const scriptIndex = assets.findIndex((path) => path.endsWith('.js'));
+  // The first load's script: the entry and the chunks the page preloads (pages loaded on demand are not in it).
+  const scripts = (sizes: number[]) => assets.reduce((sum, path, index) => sum + (path.endsWith('.js') ? sizes[index]! : 0), 0);
   const swaggerScript = await compressed('/api/docs/assets/swagger-ui-bundle.js', 'gzip').catch(() => NaN);
 
   browser = (await startBrowser()).browser;
@@ -230,7 +231,7 @@ try {
   const total = brotli.reduce((sum, bytes) => sum + bytes, 0) + (await compressed('/', 'br'));
   console.log(`   all of it (with the page): ${kb(total)} Brotli`);
   console.log(
-    `   script: ${kb(brotli[scriptIndex]!)} Brotli / ${kb(gzip[scriptIndex]!)} gzip vs budget ${kb(BUDGET_BYTES)}: ${gzip[scriptIndex]! <= BUDGET_BYTES ? 'met' : 'NOT met'}`,
+    `   script: ${kb(scripts(brotli))} Brotli / ${kb(scripts(gzip))} gzip vs budget ${kb(BUDGET_BYTES)}: ${scripts(gzip) <= BUDGET_BYTES ? 'met' : 'NOT met'}`,
   );
   console.log(`   for scale, the API reference page's Swagger UI script, as sent: ${kb(swaggerScript)}`);
   console.log(`\n2. Time to interactive, servers page with ${SERVERS} servers (fresh context, median of ${LOADS})`);

@@ -15,10 +15,8 @@
  * directory) keeps their logs, BENCH_LOG_STATEMENTS=1 has Postgres log every statement of the benchmark's database
  * (count them in the server log to get the round trips per job).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { makeWorkerUtils, run } from 'graphile-worker';
@@ -30,8 +28,7 @@ import { createWorkerLogger } from '../../sql/workerLogger.ts';
 import { createDatabasePool } from '../../sql/pool.ts';
 import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
 import { createTestDatabase } from '../support/database.ts';
-import { freePorts } from '../support/agentProcess.ts';
-import { cpuSecondsBetween, cpuTicks, isBackendOf, percentile } from './support.ts';
+import { cpuSecondsBetween, cpuTicks, isBackendOf, percentile, startService, type Service } from './support.ts';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 2_000);
 /** Jobs are spread over this many servers: jobs of one server are serialised by design. */
@@ -194,34 +191,6 @@ async function seed(databaseUrl: string): Promise<Fixture> {
   return { token, agentToken, machineId: ids.machine, servers };
 }
 
-type Service = { child: ChildProcess; base: string; stop: () => Promise<void> };
-
-/** Starts `node main.ts --role=<role>` with production settings (info logs to /dev/null, rate limiter off). */
-async function startService(databaseUrl: string, role: 'all' | 'web' | 'orchestrator'): Promise<Service> {
-  const [port] = await freePorts(1);
-  const profile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`, `--cpu-prof-name=${role}-${Date.now()}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...profile, 'main.ts', `--role=${role}`], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      METRICS_LISTEN: '127.0.0.1:0',
-      RATE_LIMIT: 'off',
-      LOG_LEVEL: 'info',
-      AGENT_HEARTBEAT_SECONDS: '60',
-      ...(process.env.BENCH_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.BENCH_POOL_SIZE } : {}),
-    },
-    stdio: SERVICE_LOG_DIR ? ['ignore', openSync(`${SERVICE_LOG_DIR}/${role}.log`, 'w'), 'inherit'] : 'ignore',
-  });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  const base = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 300; attempt++) {
-    if ((await fetch(`${base}/readyz`).catch(() => null))?.status === 200) break;
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  return { child, base, stop: async () => void (child.kill('SIGTERM'), await exited) };
-}
-
 /** The simulated agent: acks every job at once and answers it (RCON echoes the command). */
 async function connectAgent(gateway: string, fixture: Fixture): Promise<{ agent: Socket; received: Map<string, number>; duplicates: () => number }> {
   const received = new Map<string, number>();
@@ -247,8 +216,8 @@ async function ours(mode: 'all' | 'split'): Promise<Row[]> {
   const services: Service[] = [];
   try {
     const fixture = await seed(database.url);
-    const [api, gateway] =
-      mode === 'all' ? [await startService(database.url, 'all')] : [await startService(database.url, 'web'), await startService(database.url, 'orchestrator')];
+    const start = (role: 'all' | 'web' | 'orchestrator') => startService(database.url, role, { cpuProfileDir: CPU_PROFILE_DIR, logDir: SERVICE_LOG_DIR });
+    const [api, gateway] = mode === 'all' ? [await start('all')] : [await start('web'), await start('orchestrator')];
     services.push(api!, ...(gateway ? [gateway] : []));
     const pids = services.map((service) => service.child.pid!);
     const { agent, received, duplicates } = await connectAgent((gateway ?? api!).base, fixture);

@@ -3,9 +3,11 @@
  * share an event loop), autocannon runs, and a table printer.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import { freePorts } from '../support/agentProcess.ts';
 
 /** Seconds each measured run lasts (BENCH_DURATION), after a warm-up of a fifth of that. */
 export const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -35,6 +37,47 @@ export async function startServer(script: string, args: string[] = [], env: Node
   });
   const exited = new Promise((resolve) => child.on('exit', resolve));
   return { port, child, stop: async () => void (child.kill('SIGTERM'), await exited) };
+}
+
+export type Service = { child: ChildProcess; base: string; stop: () => Promise<void> };
+
+export type ServiceOptions = {
+  /** Writes a CPU profile of the process there (a directory). */
+  cpuProfileDir?: string | undefined;
+  /** Keeps the process's log there (a directory; the file is named after `name`); default nowhere. */
+  logDir?: string | undefined;
+  /** The log file's name (default the role). */
+  name?: string;
+  /** More environment (settings of the service). */
+  env?: NodeJS.ProcessEnv;
+};
+
+/** Starts `node main.ts --role=<role>` with production settings (info logs to /dev/null, rate limiter off). */
+export async function startService(databaseUrl: string, role: 'all' | 'web' | 'orchestrator', options: ServiceOptions = {}): Promise<Service> {
+  const [port] = await freePorts(1);
+  const name = options.name ?? role;
+  const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...profile, 'main.ts', `--role=${role}`], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      METRICS_LISTEN: '127.0.0.1:0',
+      RATE_LIMIT: 'off',
+      LOG_LEVEL: 'info',
+      AGENT_HEARTBEAT_SECONDS: '60',
+      ...(process.env.BENCH_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.BENCH_POOL_SIZE } : {}),
+      ...options.env,
+    },
+    stdio: options.logDir ? ['ignore', openSync(`${options.logDir}/${name}.log`, 'w'), 'inherit'] : 'ignore',
+  });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const base = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if ((await fetch(`${base}/readyz`).catch(() => null))?.status === 200) break;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return { child, base, stop: async () => void (child.kill('SIGTERM'), await exited) };
 }
 
 /**

@@ -2,7 +2,7 @@
  * The `gsm` command line (api/clients/typescript/bin/gsm.ts) as a user runs it, as child processes against the real
  * service and agent: login keeps the token in a 0600 file; tables for people and --json for scripts; start --wait
  * exits 0 on success and 1 when the job fails; rcon; the console followed live; players, bans (and unbans), tasks,
- * jobs; templates (list, show, import an egg); usage errors exit 2, asking for help exits 0. The token reaches `gsm login` on standard input (not echoed on a
+ * jobs; templates (list, show, import an egg); machines and their port allocations; servers show with ports and query; usage errors exit 2, asking for help exits 0. The token reaches `gsm login` on standard input (not echoed on a
  * terminal: a real pseudo-terminal, from Python's pty module) or in GSM_TOKEN.
  */
 import test from 'ava';
@@ -338,7 +338,7 @@ test('templates: list (search, tag), show with variables and ports, import an eg
   const listed = await gsm(['templates', 'list', '--search', 'minecraft']);
   t.is(listed.code, 0, listed.stderr);
   t.regex(listed.stdout, /^ID +NAME +VERSION +GAMETYPE +PLATFORMS +SOURCE +TAGS/);
-  t.regex(listed.stdout, /minecraft-paper +Minecraft: Java Edition \(Paper\) +1 +MINECRAFT +linux,windows +built-in/);
+  t.regex(listed.stdout, /minecraft-paper +Minecraft: Java Edition \(Paper\) +\d+ +MINECRAFT +linux,windows +built-in/);
   t.notRegex(listed.stdout, /\bfactorio\b/);
   const tagged = JSON.parse((await gsm(['templates', 'list', '--tag', 'windows-only', '--json'])).stdout) as { id: string }[];
   t.deepEqual(tagged.map((template) => template.id).sort(), ['ark-survival-ascended', 'conan-exiles', 'enshrouded', 'space-engineers', 'v-rising']);
@@ -367,3 +367,66 @@ test('templates: list (search, tag), show with variables and ports, import an eg
   t.regex(bad.stderr, /meta\.version/);
   t.is((await gsm(['templates', 'import', '--cluster', cluster.id])).code, 2);
 });
+
+test.serial(
+  'machines allocations: list, add and remove ranges (refusals exit 1 with the API message); servers show: ports, query state, UNRESPONSIVE',
+  async (t) => {
+    const { clusterId, machineId } = await registerMachine(app, owner);
+    const server = await createFakeServer(app, owner, clusterId, machineId, { name: 'Queried', queryProtocol: 'A2S' });
+    const listed = await gsm(['machines', 'list', '--cluster', clusterId]);
+    t.is(listed.code, 0, listed.stderr);
+    t.regex(listed.stdout, new RegExp(`^ID\\s+NAME\\s+STATUS[^\\n]*\\n${machineId}\\s+host\\s`));
+
+    const first = 41_000 + Math.floor(Math.random() * 90) * 100;
+    const added = await gsm(['--json', 'machines', 'allocations', machineId, 'add', `${first}-${first + 99}`]);
+    t.is(added.code, 0, added.stderr);
+    const range = JSON.parse(added.stdout) as { id: string; firstPort: number; lastPort: number };
+    t.like(range, { firstPort: first, lastPort: first + 99 });
+    const overlap = await gsm(['machines', 'allocations', machineId, 'add', `${first + 50}-${first + 150}`]);
+    t.is(overlap.code, 1);
+    t.regex(overlap.stderr, /409.*overlaps/);
+    const tooMany = await gsm(['machines', 'allocations', machineId, 'add', '20000-30001']);
+    t.is(tooMany.code, 1);
+    t.regex(tooMany.stderr, /at most 10000 ports/);
+    t.is((await gsm(['machines', 'allocations', machineId, 'add', 'lots'])).code, 2);
+
+    const shown = await gsm(['machines', 'allocations', machineId]);
+    t.is(shown.code, 0, shown.stderr);
+    t.regex(shown.stdout, /port ranges \(100 ports free\):/);
+    t.regex(shown.stdout, new RegExp(`${range.id}\\s+${first}\\s+${first + 99}\\s+100`));
+    t.regex(shown.stdout, new RegExp(`${server.gamePort}\\s+BOTH\\s+Queried\\s+game\\s+${server.id}`));
+    t.regex(shown.stdout, new RegExp(`${server.rconPort}\\s+TCP\\s+Queried\\s+rcon`));
+
+    const removed = await gsm(['machines', 'allocations', machineId, 'remove', range.id]);
+    t.is(removed.code, 0, removed.stderr);
+    t.regex(removed.stdout, /Port range removed/);
+    t.regex((await gsm(['machines', 'allocations', machineId])).stdout, /no port ranges/);
+
+    const query = {
+      protocol: 'A2S',
+      answering: false,
+      players: 3,
+      playerNames: ['Alice', 'Bob', 'Carol'],
+      maxPlayers: 16,
+      map: 'Procedural Map',
+      version: '2.0.0',
+      latencyMs: null,
+      failures: 5,
+      error: 'no answer (timed out)',
+      checkedAt: '2026-11-24T03:00:00.000Z',
+    };
+    await app.pool.query(sql.unsafe`
+    UPDATE servers SET status = 'UNRESPONSIVE', status_reason = 'no answer to 5 queries in a row (no answer (timed out))', query = ${sql.jsonb(query)}
+     WHERE id = ${server.id}`);
+    const show = await gsm(['servers', 'show', server.id]);
+    t.is(show.code, 0, show.stderr);
+    t.regex(show.stdout, /^Queried \([0-9a-f-]+\): CUSTOM, UNRESPONSIVE \(its process runs; the game does not answer queries\)\n/);
+    t.regex(show.stdout, /\nreason: no answer to 5 queries in a row/);
+    t.regex(show.stdout, new RegExp(`\\ngame\\s+${server.gamePort}\\s+BOTH\\n`));
+    t.regex(show.stdout, /query \(A2S, checked 2026-11-24T03:00:00.000Z\): not answering: no answer \(timed out\) \(5 in a row\)/);
+    t.regex(show.stdout, /players 3 \/ 16 \(Alice, Bob, Carol\); map Procedural Map; version 2\.0\.0; latency —/);
+    const asJson = JSON.parse((await gsm(['servers', 'show', server.id, '--json'])).stdout);
+    t.like(asJson, { status: 'UNRESPONSIVE', query: { answering: false, failures: 5 } });
+    t.regex((await gsm(['servers', 'list', '--cluster', clusterId])).stdout, /Queried\s+CUSTOM\s+UNRESPONSIVE\s+0\s+no answer to 5 queries/);
+  },
+);

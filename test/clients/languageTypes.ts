@@ -140,6 +140,9 @@ function pythonType(shape: Shape): string {
   }
 }
 
+/** A line of a Python docstring: backslashes doubled, triple quotes made single. */
+const pythonDocLine = (line: string): string => line.replace(/\\/g, '\\\\').replace(/"""/g, "'''");
+
 export function generatePythonTypes(document: object): string {
   const lines = [`"""The API's records as TypedDicts. ${BANNER}"""`, '', 'from typing import Any, Dict, List, Literal, Optional, TypedDict', ''];
   const names: string[] = [];
@@ -177,7 +180,8 @@ export function generatePythonTypes(document: object): string {
       '',
       '',
       `class ${record.name}(${bases.join(', ')}):`,
-      `    """${[doc.replace(/"""/g, "'''"), ...(keyed.length ? ['', ...keyed.map((line) => line.replace(/"""/g, "'''"))] : [])].join('\n')}"""`,
+      // Backslashes doubled (a description may show `\xHH`, which Python would read as an escape), `"""` made `'''`.
+      `    """${[doc, ...(keyed.length ? ['', ...keyed] : [])].map(pythonDocLine).join('\n')}"""`,
       '',
     );
   }

@@ -13,7 +13,7 @@ import { sql } from 'slonik';
 import { body, json } from '../support/app.ts';
 import { addMember, createCluster, PASSWORD, signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
-import { freePorts, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+import { createFakeServer, freePorts, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
 import { FAKE_SERVER_PATH } from '../support/fakeGame.ts';
 import { startBrowser, type TestBrowser } from '../support/browser.ts';
 import { startOAuthProvider, type OAuthProvider } from '../support/oauthProvider.ts';
@@ -512,7 +512,7 @@ test.serial('a sign-in in another tab while this tab refreshes stands: the refre
     JSON.stringify({ ...pair, expiresAt: Date.now() + 900_000, signedIn: 'in-the-other-tab' }),
   );
   release();
-  await page.getByRole('combobox', { name: 'Cluster' }).filter({ hasText: 'Second' }).waitFor();
+  await page.getByRole('combobox', { name: 'Cluster' }).filter({ hasText: 'Second' }).waitFor({ timeout: 60_000 });
   const kept = await page.evaluate(() => (JSON.parse(localStorage.getItem('gsm.session')!) as { accessToken: string }).accessToken);
   t.is(kept, pair.accessToken, 'the other tab’s sign-in stands');
   await until(async () => (await openSessions(first.email)).every((id) => helpers.includes(id)), 'the first account’s browser session ended');
@@ -522,7 +522,7 @@ test.serial('a sign-in in another tab while this tab refreshes stands: the refre
     (value) => localStorage.setItem('gsm.session', value),
     JSON.stringify({ ...again, expiresAt: Date.now() + 900_000, signedIn: 'once-more-in-the-other-tab' }),
   );
-  await page.getByRole('combobox', { name: 'Cluster' }).filter({ hasText: 'First' }).waitFor();
+  await page.getByRole('combobox', { name: 'Cluster' }).filter({ hasText: 'First' }).waitFor({ timeout: 60_000 });
   t.deepEqual(errors, []);
 });
 
@@ -709,6 +709,40 @@ test.serial('live updates come back after the service ends the socket, with what
     requests.filter((url) => url.includes(`machines/${machineId}`) || url.includes('..')),
     [],
     'no call made from the crafted address',
+  );
+  t.deepEqual(errors, []);
+});
+
+test.serial('the console goes on after a reconnection where it stopped: no line lost or shown twice', async (t) => {
+  const owner = await signUp(app, 'console-resume');
+  const { clusterId, machineId } = await registerMachine(app, owner);
+  const server = await createFakeServer(app, owner, clusterId, machineId);
+  const { page, errors } = await signedIn(owner);
+  const print = (from: number, to: number) =>
+    app.gateway.live.console(
+      clusterId,
+      server.id,
+      Array.from({ length: to - from }, (_, index) => `resume line ${from + index}`),
+      new Date().toISOString(),
+    );
+  print(0, 150);
+  await page.goto(`${app.url}/#/c/${clusterId}/servers/${server.id}`);
+  const box = page.getByLabel('Console');
+  await box.getByText('resume line 149', { exact: true }).waitFor();
+  print(150, 160);
+  await box.getByText('resume line 159', { exact: true }).waitFor();
+  // The service ends the page's socket (a deploy); lines come while the page is away. It resumes after its last line
+  // (a fresh replay would have started the console again with the last 100: lines 50 to 79 would be gone).
+  app.deps.live.io.of('/live').disconnectSockets(true);
+  print(160, 170);
+  await box.getByText('resume line 169', { exact: true }).waitFor();
+  print(170, 180);
+  await box.getByText('resume line 179', { exact: true }).waitFor();
+  const shown = (await box.innerText()).split('\n').filter((line) => line.startsWith('resume line'));
+  t.deepEqual(
+    shown,
+    Array.from({ length: 130 }, (_, index) => `resume line ${50 + index}`),
+    'the last 100 lines when the page opened, then every line once',
   );
   t.deepEqual(errors, []);
 });

@@ -81,3 +81,33 @@ test('a MODERATOR sees the machines but is offered no new install line', async (
   t.is(await page.getByRole('button', { name: 'New install line' }).count(), 0);
   t.deepEqual(errors, []);
 });
+
+test('an agent behind the service’s package says so; Upgrade agents starts a roll whose progress shows, and Cancel ends it', async (t) => {
+  const owner = await signUp(app);
+  const clusterId = await createCluster(app, owner);
+  const registered = await body(await app.request(`/api/v1/clusters/${clusterId}/machines`, json({ name: 'host' }, { headers: owner.auth })));
+  // As an agent of an older release connected would leave it, seen recently enough for the gateway's silence sweep
+  // (this app has no orchestrator runner: the roll waits for its first step).
+  await app.pool.query(sql.unsafe`
+    UPDATE machines SET status = 'ONLINE', agent_version = '0.0.9', last_seen_at = now() + interval '1 hour' WHERE id = ${registered.id}`);
+  const { page, errors } = await machinesPage(owner, clusterId);
+  page.on('dialog', (dialog) => void dialog.accept());
+
+  await page.getByRole('table', { name: 'Machines' }).getByText('0.0.9 (upgrade available)').waitFor();
+  await page.getByLabel(/1 machine behind the service's agent/).fill('1');
+  await page.getByRole('button', { name: 'Upgrade agents' }).click();
+  const progress = page.getByRole('region', { name: 'Agent upgrade' });
+  t.regex(await progress.getByRole('heading').innerText(), /^Agent upgrade to \S+: RUNNING \(0 of 1 machines done\)$/);
+  t.regex(await progress.innerText(), /host: PENDING 0\.0\.9|host: PENDING \? →/);
+  await progress.getByRole('button', { name: 'Cancel upgrade' }).click();
+  await progress
+    .getByText(/CANCELLED/)
+    .first()
+    .waitFor();
+  t.regex(await progress.innerText(), /cancelled before its turn/);
+  const actions = await app.pool.anyFirst(
+    sql.unsafe`SELECT action FROM audit_log WHERE cluster_id = ${clusterId} AND action LIKE 'machine.agent_upgrade%' ORDER BY at`,
+  );
+  t.deepEqual(actions, ['machine.agent_upgrade_start', 'machine.agent_upgrade_cancel']);
+  t.deepEqual(errors, []);
+});

@@ -83,8 +83,8 @@ test.serial('console lines of the real game reach a /live viewer, an SSE reader 
     'the line on the event stream',
   );
   t.true(
-    sse.frames.filter((frame) => frame.event === 'server.console').every((frame) => frame.id === undefined),
-    'SSE console frames carry no id',
+    sse.frames.filter((frame) => frame.event === 'server.console').every((frame) => /^\d{16}:\d+$/.test(frame.id ?? '')),
+    'SSE console frames carry the stream id with the console sequence (`<event id>:<sequence>`)',
   );
   sse.close();
 

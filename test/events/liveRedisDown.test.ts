@@ -15,15 +15,15 @@ test('with Redis down, publishing reaches local listeners, history appends are s
   t.teardown(() => live.close());
   const received: LiveEvent[] = [];
   live.relay.subscribe((event) => received.push(event));
-  const event: LiveEvent = {
+  const event: LiveEvent & { type: 'server.console' } = {
     type: 'server.console',
     clusterId: '00000000-0000-4000-8000-000000000001',
     at: new Date().toISOString(),
-    data: { serverId: '00000000-0000-4000-8000-000000000002', lines: [{ at: new Date().toISOString(), line: 'hello' }] },
+    data: { serverId: '00000000-0000-4000-8000-000000000002', lines: [{ at: new Date().toISOString(), line: 'hello' }], seq: 1 },
   };
   t.notThrows(() => live.relay.publish(event));
   t.deepEqual(received, [event]);
-  t.notThrows(() => live.history.append(event.data.serverId, event.data.lines));
+  t.notThrows(() => live.history.append(event.data));
   const error = await t.throwsAsync(live.history.recent(event.data.serverId, 10));
   t.true(error instanceof AppError);
   t.is((error as AppError).status, 503);

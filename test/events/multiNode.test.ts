@@ -6,34 +6,16 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { body, json } from '../support/app.ts';
-import { createTestDatabase } from '../support/database.ts';
-import { baseUrl, startMain, type Started } from '../support/mainProcess.ts';
+import { startInstallation } from '../support/mainProcess.ts';
 import { createFakeServer, startAgent } from '../support/agentProcess.ts';
 import { connectViewer, consoleLines } from '../support/liveClient.ts';
-import { REDIS_URL, useTestRedis } from '../support/redis.ts';
-import { generatePasetoKey } from '../../api/identity/secrets.ts';
+import { useTestRedis } from '../support/redis.ts';
 
 const redis = useTestRedis(test);
 
 test('a viewer on one API process sees the status and console of a server whose agent is on the orchestrator process', async (t) => {
-  const database = await createTestDatabase();
-  t.teardown(() => database.drop());
-  const env = {
-    DATABASE_URL: database.url,
-    REDIS_URL,
-    REDIS_KEY_PREFIX: redis.prefix,
-    PASETO_KEY: generatePasetoKey(),
-    ADMIN_EMAIL: 'ops@example.test',
-    ADMIN_PASSWORD: 'correct horse battery staple',
-    AGENT_HEARTBEAT_SECONDS: '1',
-  };
-  const nodes: Started[] = [];
-  t.teardown(async () => {
-    for (const node of nodes) node.child.kill('SIGTERM');
-    await Promise.all(nodes.map((node) => node.exited));
-  });
-  for (const role of ['web', 'web', 'orchestrator']) nodes.push(await startMain(env, [`--role=${role}`]));
-  const [first, second, orchestrator] = nodes.map(baseUrl) as [string, string, string];
+  const { env, bases } = await startInstallation(t, redis.prefix, ['web', 'web', 'orchestrator']);
+  const [first, second, orchestrator] = bases as [string, string, string];
 
   const login = await body(await fetch(`${first}/auth/login`, json({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD })));
   const auth = { Authorization: `Bearer ${login.accessToken}` };

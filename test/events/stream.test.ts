@@ -235,3 +235,26 @@ test('a stream opened without a cursor sends its resume point first: a reader cu
   resumed.close();
   t.is(missed!.data.data.status, 'STARTING');
 });
+
+test.serial('a catch-up while more than 10,000 new events arrive is not cut short: every event once, in order', async (t) => {
+  const clusterId = await createCluster(app(), owner);
+  const count = 20_000;
+  // Stored after the process's feed started: the feed hands them to the stream as new events while it catches up.
+  await app().pool.transaction(async (connection) => {
+    const base = String(await connection.oneFirst(sql.unsafe`SELECT last_position FROM event_positions FOR UPDATE`));
+    await connection.query(sql.unsafe`
+      INSERT INTO events (position, cluster_id, type, server_id, data)
+      SELECT ${base}::bigint + g, ${clusterId}, 'job.updated', NULL, jsonb_build_object('n', g) FROM generate_series(1, ${count}) AS g`);
+    await connection.query(sql.unsafe`UPDATE event_positions SET last_position = last_position + ${count}`);
+  });
+  const sse = await openSse(`${app().url}/api/v1/clusters/${clusterId}/events/stream?after=0`, owner.auth);
+  t.teardown(() => sse.close());
+  const frames = await sse.take(count, 60_000);
+  t.deepEqual(
+    frames.map((frame) => frame.data.data.n),
+    Array.from({ length: count }, (_, index) => index + 1),
+  );
+  t.true(frames.every((frame, index) => index === 0 || frame.id! > frames[index - 1]!.id!));
+  t.like(frames[0]!.data, { type: 'job.updated', clusterId, data: { n: 1 } });
+  t.regex(frames[0]!.data.at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+});

@@ -3,10 +3,9 @@
  * account for the server (a test prefix, removed afterwards), the file helper running as that account; a server from
  * a cluster template gets the template's `files.deny` as its deny list.
  */
-import test from 'ava';
-import { spawnSync } from 'node:child_process';
+import test, { type ExecutionContext } from 'ava';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { readFile, stat, symlink, writeFile, chown, lstat, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,10 +13,10 @@ import { body, json } from '../support/app.ts';
 import { until } from '../support/wait.ts';
 import { addMember, signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
-import { createFakeServer, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+import { createFakeServer, registerMachine, type AgentProcess } from '../support/agentProcess.ts';
+import { accountPrefix, isRoot, removeTestAccounts, startFilesAgent } from '../support/serverAccounts.ts';
 
-const isRoot = process.getuid?.() === 0;
-const prefix = `gsmt${randomBytes(2).toString('hex')}`;
+const prefix = accountPrefix();
 let app: GatewayApp;
 let owner: TestUser;
 let moderator: TestUser;
@@ -39,26 +38,15 @@ test.before(async () => {
   viewer = await signUp(app);
   const registered = await registerMachine(app, owner);
   ({ clusterId, machineId } = registered);
-  const { token } = registered;
   await addMember(app, clusterId, moderator, 'MODERATOR');
   await addMember(app, clusterId, viewer, 'VIEWER');
-  agent = await startAgent({ url: app.url, machineId, token, accounts: isRoot, env: { GSM_USER: prefix } });
-  serverId = (await createFakeServer(app, owner, clusterId, machineId)).id;
-  serverDir = join(agent.dataDir, 'servers', serverId);
-  await until(async () => (await app.request(`/api/v1/servers/${serverId}/files`, { headers: owner.auth })).status === 200, 'the agent serves files', 20_000);
+  ({ agent, serverId, serverDir } = await startFilesAgent(app, owner, registered, { prefix }));
 });
 
 test.after.always(async () => {
   await agent?.stop();
   await app?.close();
-  if (!isRoot) return;
-  for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
-    const name = line.split(':')[0]!;
-    if (name !== prefix && !name.startsWith(`${prefix}-`)) continue;
-    spawnSync('pkill', ['-KILL', '-u', name]);
-    spawnSync('userdel', [name]);
-  }
-  spawnSync('groupdel', [prefix]);
+  removeTestAccounts(prefix);
 });
 
 const files = (path = '') => `/api/v1/servers/${serverId}/files${path}`;
@@ -132,15 +120,22 @@ test.serial('downloads stream with Range; a large upload streams through and bac
   t.true(Buffer.from(await tail.arrayBuffer()).equals(data.subarray(data.length - 10)));
   t.is((await get(`${files('/content')}?path=/world/region.bin`, owner, { range: `bytes=${data.length}-` })).status, 416);
   t.is((await get(`${files('/content')}?path=/world/region.bin&format=text`)).status, 413);
-  // Over the upload limit (64 MiB here): 413 from Content-Length, nothing written.
-  const huge = await app
-    .request(`${files('/content')}?path=/huge.bin`, {
+  // Over the upload limit (64 MiB here): 413 from Content-Length alone, before any byte is sent; nothing written.
+  const huge = await new Promise<number>((resolve, reject) => {
+    const request = httpRequest(`${app.url}${files('/content')}?path=/huge.bin`, {
       method: 'PUT',
       headers: { ...owner.auth, 'content-type': 'application/octet-stream', 'content-length': String(65 * 1024 * 1024) },
-      body: Buffer.alloc(0),
-    })
-    .catch(() => undefined);
-  if (huge) t.is(huge.status, 413);
+    });
+    request.on('response', (response) => {
+      response.resume();
+      request.destroy();
+      resolve(response.statusCode!);
+    });
+    request.on('error', reject);
+    request.flushHeaders();
+  });
+  t.is(huge, 413);
+  t.false(existsSync(join(serverDir, 'huge.bin')));
 });
 
 test.serial('at most FILES_MAX_TRANSFERS transfers of a server at once (429 beyond)', async (t) => {
@@ -151,6 +146,7 @@ test.serial('at most FILES_MAX_TRANSFERS transfers of a server at once (429 beyo
     open.push(response);
   }
   const third = await get(`${files('/content')}?path=/world/region.bin`);
+  await third.body?.cancel();
   t.is(third.status, 429);
   for (const response of open) await response.body?.cancel();
   await until(async () => {
@@ -313,26 +309,31 @@ test.serial('a resumable upload survives a break in the middle and resumes from 
   t.is((await post(files('/uploads'), { path: '/big.bin', size: 65 * 1024 * 1024 })).status, 413);
 });
 
-test.serial("a template's files.deny is the server's deny list: the files API refuses those paths, other paths work", async (t) => {
+/** A cluster template of a game that idles, with the given `files`. */
+async function templateWithFiles(t: ExecutionContext, id: string, files: Record<string, string[]>): Promise<{ id: string }> {
   const made = await app.request(
     `/api/v1/clusters/${clusterId}/templates`,
     json(
       {
-        id: 'guarded',
-        name: 'Guarded',
+        id,
+        name: id,
         tags: ['test'],
         start: { command: `${process.execPath} -e "setInterval(() => {}, 1000)"` },
         ready: { mode: 'IMMEDIATE' },
         stop: { mode: 'SIGNAL', signal: 'SIGTERM' },
         console: { mode: 'NONE' },
         ports: [{ name: 'game', protocol: 'udp' }],
-        files: { deny: ['secrets/', '*.key'] },
+        files,
       },
       { headers: owner.auth },
     ),
   );
   t.is(made.status, 201, JSON.stringify(await made.clone().json()));
-  const template = (await body(made)) as { id: string };
+  return (await body(made)) as { id: string };
+}
+
+test.serial("a template's files.deny is the server's deny list: the files API refuses those paths, other paths work", async (t) => {
+  const template = await templateWithFiles(t, 'guarded', { deny: ['secrets/', '*.key'] });
   const guardedId = (await createFakeServer(app, owner, clusterId, machineId, { templateId: template.id })).id;
   const guardedDir = join(agent.dataDir, 'servers', guardedId);
   const guarded = (path = '') => `/api/v1/servers/${guardedId}/files${path}`;
@@ -375,3 +376,59 @@ test.serial("a template's files.deny is the server's deny list: the files API re
   // The deny list is the template's: the server without a template writes such a path.
   t.is((await put('/server.key', 'mine\n')).status, 200);
 });
+
+test.serial(
+  "a template's files.adminOnly (where the RCON password is): OWNER and ADMIN read and write it, a MODERATOR is refused through every verb",
+  async (t) => {
+    const admin = await signUp(app);
+    await addMember(app, clusterId, admin, 'ADMIN');
+    const template = await templateWithFiles(t, 'rcon-in-a-file', { adminOnly: ['cfg/gsm-secrets.cfg'] });
+    const id = (await createFakeServer(app, owner, clusterId, machineId, { templateId: template.id })).id;
+    const at = (path = '') => `/api/v1/servers/${id}/files${path}`;
+    await until(async () => (await app.request(at(), { headers: owner.auth })).status === 200, 'the agent serves the templated server', 20_000);
+    const write = (path: string, content: string, who: TestUser) =>
+      app.request(`${at('/content')}?path=${encodeURIComponent(path)}`, {
+        method: 'PUT',
+        headers: { ...who.auth, 'content-type': 'application/octet-stream' },
+        body: content,
+      });
+    t.is((await post(at('/directories'), { path: '/cfg' })).status, 201);
+    const secret = await write('/cfg/gsm-secrets.cfg', 'rcon_password "pw-9f3k2"\n', owner);
+    t.is(secret.status, 200);
+    const versionId = ((await body(secret)) as { versionId: string }).versionId;
+    t.truthy(versionId);
+    t.is((await write('/cfg/server.cfg', 'hostname "Mine"\n', owner)).status, 200);
+
+    const refused = async (response: Response, what: string) => {
+      t.is(response.status, 403, what);
+      const answer = (await body(response)) as { code: string; message: string };
+      t.is(answer.code, 'DENIED', what);
+      t.notRegex(JSON.stringify(answer), /pw-9f3k2/, what);
+    };
+    // A MODERATOR (files.read, no RCON): every way of reading it is refused, spelled any way; server.cfg stays readable.
+    for (const path of ['/cfg/gsm-secrets.cfg', 'cfg//./gsm-secrets.cfg'])
+      await refused(await get(`${at('/content')}?path=${encodeURIComponent(path)}&format=text`, moderator), `read ${path}`);
+    await refused(await get(`${at('/stat')}?path=/cfg/gsm-secrets.cfg`, moderator), 'stat');
+    await refused(await get(`${at('/versions')}?path=/cfg/gsm-secrets.cfg`, moderator), 'history');
+    await refused(await get(at(`/versions/${versionId}`), moderator), 'a kept version');
+    await refused(await get(at(`/versions/${versionId}/diff`), moderator), 'a diff');
+    const searched = (await body(await get(`${at('/search')}?content=pw-9f3k2`, moderator))) as { matches: { path: string }[] };
+    t.deepEqual(searched.matches, [], 'a search by content does not reveal it');
+    const byName = (await body(await get(`${at('/search')}?name=*.cfg`, moderator))) as { matches: { path: string }[] };
+    t.deepEqual(
+      byName.matches.map((match) => match.path),
+      ['/cfg/server.cfg'],
+    );
+    t.is(await (await get(`${at('/content')}?path=/cfg/server.cfg`, moderator)).text(), 'hostname "Mine"\n');
+
+    // OWNER and ADMIN hold the RCON permission: they read and change it as any file.
+    for (const who of [owner, admin]) {
+      const read = await get(`${at('/content')}?path=/cfg/gsm-secrets.cfg`, who);
+      t.is(read.status, 200);
+      t.regex(await read.text(), /pw-9f3k2/);
+      t.is((await get(`${at('/versions')}?path=/cfg/gsm-secrets.cfg`, who)).status, 200);
+      t.is(((await body(await get(`${at('/search')}?content=pw-9f3k2`, who))) as { matches: unknown[] }).matches.length, 1);
+    }
+    t.is((await write('/cfg/gsm-secrets.cfg', 'rcon_password "pw-new-1"\n', admin)).status, 200);
+  },
+);

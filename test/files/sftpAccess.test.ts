@@ -2,9 +2,10 @@
  * Who may sign in to a server's files over SFTP, with the real agent and a real SSH client (the ssh2 package's):
  * the agent's host key is made 0600 and its fingerprint is on the machine's record (and is what the client is shown);
  * `<handle>.<server short id>` with a key on the account of an OWNER or ADMIN signs in; a key not on the account, a
- * MODERATOR, a stranger, a server of another machine, a password or a bad name are refused; an open session ends
+ * MODERATOR, a stranger, a server of another machine, a wrong password or a bad name are refused; an open session ends
  * within seconds when the member is removed, the role lowered or the key deleted; refused attempts are throttled per
- * user name (then even the right key is refused for a while); a template's `files.deny` is refused over SFTP.
+ * user name (then even the right key is refused for a while); a template's `files.deny` is refused over SFTP, and a
+ * change of the deny list reaches open sessions.
  */
 import test from 'ava';
 import { execFileSync, spawn } from 'node:child_process';
@@ -149,7 +150,7 @@ test.serial('an ADMIN with a key on the account signs in as <handle>.<short id> 
   await again.closed;
 });
 
-test.serial('refused: a key not on the account, a MODERATOR, a VIEWER, a stranger, another machine’s server, a bad name, a password', async (t) => {
+test.serial('refused: a key not on the account, a MODERATOR, a VIEWER, a stranger, another machine’s server, a bad name, a wrong password', async (t) => {
   const admin = await member('ADMIN');
   const other = await keygen();
   await t.throwsAsync(connect(admin.username, other.privateKey), { message: /authentication methods failed/ });
@@ -170,7 +171,7 @@ test.serial('refused: a key not on the account, a MODERATOR, a VIEWER, a strange
   for (const name of ['nobody', `${await handleOf(admin.user)}`, `${await handleOf(admin.user)}.zzzzzzzz`, `../${admin.username}`]) {
     await t.throwsAsync(connect(name, admin.key.privateKey), { message: /authentication methods failed/ }, name);
   }
-  await t.throwsAsync(connect(admin.username, undefined, { password: 'correct horse battery staple' }), { message: /authentication methods failed/ });
+  await t.throwsAsync(connect(admin.username, undefined, { password: 'not the account password' }), { message: /authentication methods failed/ });
 });
 
 test.serial('a removed member’s open session is closed within seconds', async (t) => {
@@ -314,6 +315,50 @@ test.serial("a template's files.deny holds over SFTP: denied paths are refused (
   t.deepEqual((await readdir(client)).sort(), ['notes.txt']);
   client.end();
   await session!.closed;
+});
+
+test.serial("a change of the cluster's default deny list reaches an open SFTP session's next requests; a file it holds open is read to its end", async (t) => {
+  const { key, username } = await member('ADMIN');
+  const session = await connect(username, key.privateKey);
+  // One subsystem for the whole test: a new one would start a helper with the new list anyway.
+  const sftp = await new Promise<ssh2.SFTPWrapper>((resolve, reject) => session.client.sftp((error, stream) => (error ? reject(error) : resolve(stream))));
+  const read = (path: string) =>
+    new Promise<string>((resolve, reject) => sftp.readFile(path, (error, data) => (error ? reject(error) : resolve(data.toString()))));
+  const write = (path: string, data: string) =>
+    new Promise<void>((resolve, reject) => sftp.writeFile(path, data, (error) => (error ? reject(error) : resolve())));
+  await write('/motd.secret', 'hidden soon\n');
+  await write('/plain.txt', 'plain\n');
+  const handle = await new Promise<Buffer>((resolve, reject) => sftp.open('/motd.secret', 'r', (error, opened) => (error ? reject(error) : resolve(opened))));
+  const patch = (fileDenyList: string[]) =>
+    app.request(`/api/v1/clusters/${world.clusterId}`, json({ fileDenyList }, { method: 'PATCH', headers: owner.auth }));
+  t.is((await patch(['*.secret'])).status, 200);
+  try {
+    await until(
+      () =>
+        read('/motd.secret').then(
+          () => false,
+          (error: { code?: number }) => error.code === 3,
+        ),
+      'the open session refuses the newly denied file',
+    );
+    await t.throwsAsync(write('/other.secret', 'x'), { code: 3 });
+    t.is(await read('/plain.txt'), 'plain\n', 'the session goes on');
+    const chunk = Buffer.alloc(64);
+    const got = await new Promise<number>((resolve, reject) => sftp.read(handle, chunk, 0, 64, 0, (error, bytes) => (error ? reject(error) : resolve(bytes))));
+    t.is(chunk.subarray(0, got).toString(), 'hidden soon\n', 'the file opened before the change is read to its end');
+  } finally {
+    t.is((await patch([])).status, 200);
+  }
+  await until(
+    () =>
+      read('/motd.secret').then(
+        () => true,
+        () => false,
+      ),
+    'cleared: the file is readable again',
+  );
+  session.client.end();
+  await session.closed;
 });
 
 test.serial('the packed agent under Node.js 20 serves SFTP (ssh2 bundled as pure JavaScript)', async (t) => {

@@ -2,7 +2,8 @@
  * SSH keys on the account (`/api/v1/account/ssh-keys`): OpenSSH public keys made by `ssh-keygen` are accepted and
  * fingerprinted exactly as `ssh-keygen -l` prints them; small RSA keys, broken keys, PEM, certificates and junk are
  * 400 and store nothing; the same key twice is 409; keys are the account's own (another user's key is 404); an API
- * token may list them but not add or delete them. Every user has a unique handle, the first part of the SFTP name.
+ * token may list them but not add or delete them; a password reset deletes them. Every user has a unique handle, the
+ * first part of the SFTP name.
  */
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
@@ -13,7 +14,7 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { useTestApp, body, json, type TestApp } from '../support/app.ts';
 import { createApiToken, createCluster, signUp } from '../support/identity.ts';
-import { createUser } from '../../api/identity/users.ts';
+import { createUser, setPassword } from '../../api/identity/users.ts';
 import { parseSshPublicKey } from '../../schema/sshKeys.ts';
 
 const app = useTestApp(test);
@@ -156,4 +157,18 @@ test('the parser matches ssh-keygen on every kind and keeps the comment', (t) =>
   t.is(parsed.algorithm, 'ssh-ed25519');
   t.is(parsed.comment, 'me@laptop');
   t.regex(parsed.fingerprint, /^SHA256:[A-Za-z0-9+/]{43}$/);
+});
+
+test('a password reset deletes the account’s SSH keys (whoever added one loses SFTP with it); other accounts keep theirs', async (t) => {
+  const a = app();
+  const user = await signUp(a);
+  const other = await signUp(a);
+  t.is((await add(a, user.auth, 'laptop', (await keygen('ed25519')).line)).status, 201);
+  t.is((await add(a, other.auth, 'desk', (await keygen('ed25519')).line)).status, 201);
+  const count = (userId: string) =>
+    a.pool.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM ssh_keys WHERE user_id = ${userId}`);
+  t.is(await count(user.id), 1);
+  t.is(await setPassword(a.pool, user.email, 'a new long passphrase 7'), user.id);
+  t.is(await count(user.id), 0);
+  t.is(await count(other.id), 1);
 });

@@ -2,7 +2,7 @@ import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { sql } from 'slonik';
 import { createDatabasePool } from '../../sql/pool.ts';
-import { verifyPassword } from '../../api/identity/passwords.ts';
+import { verifyPassword } from '../../schema/passwords.ts';
 import { createTestDatabase } from '../support/database.ts';
 
 const run = (databaseUrl: string, ...args: string[]) =>
@@ -26,7 +26,7 @@ test('the admin command creates users, resets passwords and sets tiers', async (
     INSERT INTO sessions (user_id, expires_at) SELECT id, now() + interval '1 day' FROM users WHERE email = 'ops@example.test' RETURNING id`);
   const reset = run(database.url, 'reset-password', 'ops@example.test', 'second password');
   t.is(reset.status, 0, reset.stderr);
-  t.regex(reset.stdout, /every session of the user has ended, its API tokens are deleted and Steam\/Discord unlinked/);
+  t.regex(reset.stdout, /every session of the user has ended, its API tokens and SSH keys are deleted and Steam\/Discord unlinked/);
   t.is(
     await pool.oneFirst(
       sql.unsafe`SELECT count(*)::int FROM audit_log WHERE action = 'user.password_reset' AND actor_kind = 'SYSTEM' AND actor_name = 'npm run admin'`,

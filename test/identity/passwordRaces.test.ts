@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { body, json, useTestApp, type TestApp } from '../support/app.ts';
 import { PASSWORD, signUp, type TestUser } from '../support/identity.ts';
 import { startSession } from '../../api/identity/sessions.ts';
-import { hashPassword } from '../../api/identity/passwords.ts';
+import { hashPassword } from '../../schema/passwords.ts';
 import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
 import { fromDatabaseError } from '../../api/middleware/databaseErrors.ts';
 

@@ -200,3 +200,42 @@ test('query settings: protocol, unresponsiveAfter and restartWhenUnresponsive ar
   const without = await body(await app().request(`/api/v1/servers/${created.id}`, json({ ports: {} }, { method: 'PATCH', headers: user.auth })));
   t.false('voice' in portsOf(without));
 });
+
+test('a PATCH of gamePort alone keeps a CUSTOM server its own extra ports', async (t) => {
+  const { user, clusterId, machineId } = await setup();
+  const created = await body(await createServer(clusterId, user.auth, { machineId, gameType: 'CUSTOM', startCommand: './x', ports: { voice: 45678 } }));
+  t.is(portsOf(created).voice, 45678);
+  const moved = await body(await app().request(`/api/v1/servers/${created.id}`, json({ gamePort: 41000 }, { method: 'PATCH', headers: user.auth })));
+  t.like(portsOf(moved), { game: 41000, voice: 45678 });
+  const rows = await app().pool.anyFirst(sql.unsafe`SELECT name FROM server_ports WHERE server_id = ${created.id} ORDER BY name`);
+  t.true(rows.includes('voice'), 'still held on the machine');
+});
+
+test('ports move only while the server is stopped: a running one is a 409 and keeps its ports', async (t) => {
+  const { user, clusterId, machineId } = await setup();
+  const created = await body(await createServer(clusterId, user.auth, { machineId, gameType: 'CUSTOM', startCommand: './x', ports: { voice: 45679 } }));
+  const before = portsOf(created);
+  for (const status of ['ONLINE', 'STARTING', 'UNRESPONSIVE', 'RESTARTING', 'STOPPING']) {
+    await app().pool.query(sql.unsafe`UPDATE servers SET status = ${status} WHERE id = ${created.id}`);
+    for (const patch of [{ gamePort: 42000 }, { queryPort: 42001 }, { rconPort: 42002 }, { ports: { voice: 42003 } }, { ports: {} }]) {
+      const refused = await app().request(`/api/v1/servers/${created.id}`, json(patch, { method: 'PATCH', headers: user.auth }));
+      t.is(refused.status, 409, `${status} ${JSON.stringify(patch)}`);
+      t.regex((await body(refused)).message, /stop it before changing its ports/);
+    }
+    // The same ports again, or anything else, is fine while it runs.
+    const same = await app().request(
+      `/api/v1/servers/${created.id}`,
+      json({ gamePort: before.game, name: 'renamed' }, { method: 'PATCH', headers: user.auth }),
+    );
+    t.is(same.status, 200);
+  }
+  const server = await body(await app().request(`/api/v1/servers/${created.id}`, { headers: user.auth }));
+  t.deepEqual(portsOf(server), before);
+  for (const status of ['OFFLINE', 'CRASHED', 'INSTALL_FAILED']) {
+    await app().pool.query(sql.unsafe`UPDATE servers SET status = ${status} WHERE id = ${created.id}`);
+    const port = 43000 + ['OFFLINE', 'CRASHED', 'INSTALL_FAILED'].indexOf(status) * 10;
+    const moved = await app().request(`/api/v1/servers/${created.id}`, json({ gamePort: port }, { method: 'PATCH', headers: user.auth }));
+    t.is(moved.status, 200, status);
+    t.is(portsOf(await body(moved)).game, port);
+  }
+});

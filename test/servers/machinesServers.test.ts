@@ -69,6 +69,22 @@ test('servers: both create forms, defaults, write-only RCON password, get, updat
   t.is(variant.status, 201);
   const two = await body(variant);
 
+  // A `"` would end the value in a Source game's config file: refused at create and PATCH, nothing changed.
+  const quoted = await app().request(
+    '/api/v1/servers',
+    json(
+      { ...SERVER, clusterId, machineId, name: 'EU #4', gamePort: 29115, queryPort: 29116, rconPort: 29117, rconPassword: 'pass"word;quit' },
+      { headers: user.auth },
+    ),
+  );
+  t.is(quoted.status, 400);
+  t.like((await body(quoted)).details[0], { field: 'rconPassword', message: 'must not hold " (a game config file could not quote it)' });
+  const before = await app().pool.oneFirst(sql.unsafe`SELECT rcon_password FROM servers WHERE id = ${two.id}`);
+  const patchQuoted = await app().request(`/api/v1/servers/${two.id}`, json({ rconPassword: 'x"; quit; "yyy' }, { method: 'PATCH', headers: user.auth }));
+  t.is(patchQuoted.status, 400);
+  t.is((await body(patchQuoted)).details[0].field, 'rconPassword');
+  t.is(await app().pool.oneFirst(sql.unsafe`SELECT rcon_password FROM servers WHERE id = ${two.id}`), before);
+
   const patched = await body(
     await app().request(`/api/v1/servers/${two.id}`, json({ name: 'EU #2b', maxPlayers: 50, env: { SEED: '42' } }, { method: 'PATCH', headers: user.auth })),
   );

@@ -95,6 +95,9 @@ test.serial('the web and orchestrator roles split the work on a shared database'
   t.is((await fetch(`${orchestratorBase}/api/docs/openapi.json`)).status, 404, 'the orchestrator serves no REST API');
   t.true(orchestrator.lines.some((line) => line.includes('Worker connected')));
   t.false(web.lines.some((line) => line.includes('Worker connected')));
+  // Without REDIS_URL the web process cannot forward file requests to the orchestrator: the orchestrator says so.
+  t.true(orchestrator.lines.some((line) => line.includes('REDIS_URL is unset on this orchestrator')));
+  t.false(web.lines.some((line) => line.includes('REDIS_URL is unset on this orchestrator')));
   web.child.kill('SIGTERM');
   orchestrator.child.kill('SIGTERM');
   t.deepEqual(await Promise.all([web.exited, orchestrator.exited]), [0, 0]);

@@ -2,10 +2,11 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import pg from 'pg';
 import { DEFINITIONS_BASELINE, DEFINITIONS_DIR, MIGRATIONS_DIR, listDefinitions, listMigrations, migrate } from '../../sql/migrate.ts';
 import { createEmptyDatabase, type TestDatabase } from '../support/database.ts';
+import { captureLogs } from '../support/logs.ts';
 
 const databases: TestDatabase[] = [];
 const scratchDirs: string[] = [];
@@ -112,6 +113,18 @@ test('a failing migration rolls back entirely and names the file', async (t) => 
   t.regex(error!.message, /000001_foundation\.sql failed/);
   const applied = await query(database.url, 'SELECT id FROM schema_migrations');
   t.deepEqual(applied, []);
+});
+
+test('a database that applied a number under another name (a development branch’s migration) is refused, naming both, and nothing is applied', async (t) => {
+  const database = await emptyDatabase();
+  await migrate(database.url, { skipWorkerSchema: true, upTo: 40 });
+  await query(database.url, "UPDATE schema_migrations SET name = 'branch_only' WHERE id = 40");
+  const error = await t.throwsAsync(migrate(database.url, { skipWorkerSchema: true }));
+  t.regex(error!.message, /applied migration 000040 as "branch_only", but this build's 000040 is 000040_agent_upgrades\.sql.*Nothing was applied/);
+  t.deepEqual(await query(database.url, 'SELECT max(id) AS id FROM schema_migrations'), [{ id: 40 }]);
+  // Its own names: migrated on as usual.
+  await query(database.url, "UPDATE schema_migrations SET name = 'agent_upgrades' WHERE id = 40");
+  t.true((await migrate(database.url, { skipWorkerSchema: true })).applied.includes('000041_upgrade_adoption.sql'));
 });
 
 test('ids are UUID v7 and sort by creation time', async (t) => {
@@ -279,4 +292,50 @@ test('a database migrated before definitions had files gets them all once, and i
     after.filter((item) => !item.includes('schema_definitions')),
     before,
   );
+});
+
+/**
+ * A database migrated up to 000041 and a long transaction that has read `servers` (ACCESS SHARE), still open:
+ * 000042's ALTER TABLE servers waits for it.
+ */
+async function blockedAt41(t: ExecutionContext) {
+  const database = await emptyDatabase();
+  await migrate(database.url, { skipWorkerSchema: true, upTo: 41 });
+  const blocker = new pg.Client({ connectionString: database.url });
+  await blocker.connect();
+  t.teardown(() => blocker.end());
+  await blocker.query('BEGIN');
+  await blocker.query('SELECT count(*) FROM servers');
+  return { database, blocker };
+}
+
+test('a migration waiting for a lock behind a long transaction gives up after lock_timeout and tries again, so the traffic is not queued behind it', async (t) => {
+  const { database, blocker } = await blockedAt41(t);
+  const { logger, lines } = captureLogs();
+  const migrating = migrate(database.url, { skipWorkerSchema: true, lockTimeoutMs: 300, retryPauseMs: 300, attempts: 100, logger });
+  const retried = () => lines().filter((line) => String(line.msg).includes('waited 300 ms for a lock'));
+  while (retried().length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  // Traffic on the table goes on while the blocker still holds it: a migration without lock_timeout would keep its
+  // ACCESS EXCLUSIVE request queued, and every query of `servers` behind it, until the blocker ends.
+  const reader = new pg.Client({ connectionString: database.url });
+  await reader.connect();
+  t.teardown(() => reader.end());
+  for (let read = 0; read < 5; read++) t.deepEqual((await reader.query('SELECT count(*)::int AS n FROM servers')).rows, [{ n: 0 }]);
+  t.deepEqual(await query(database.url, 'SELECT max(id) AS id FROM schema_migrations'), [{ id: 41 }], 'nothing of the attempts stayed');
+  await blocker.query('COMMIT');
+  const result = await migrating;
+  t.true(result.applied.includes('000042_server_disk_measured.sql'));
+  t.true(retried().length >= 1);
+  t.like(retried()[0], { attempt: 1, lockTimeoutMs: 300, step: 'Migration 000042_server_disk_measured.sql' });
+});
+
+test('a migration that waits for a lock on every attempt fails, saying so, and applies nothing', async (t) => {
+  const { database, blocker } = await blockedAt41(t);
+  const error = await t.throwsAsync(migrate(database.url, { skipWorkerSchema: true, lockTimeoutMs: 100, retryPauseMs: 50, attempts: 2 }));
+  t.regex(
+    error!.message,
+    /^Migration 000042_server_disk_measured\.sql failed \(2 attempts, each waiting 100 ms for a lock\): canceling statement due to lock timeout/,
+  );
+  t.deepEqual(await query(database.url, 'SELECT max(id) AS id FROM schema_migrations'), [{ id: 41 }]);
+  await blocker.query('ROLLBACK');
 });

@@ -26,12 +26,16 @@ export async function startAgent(options: {
   keepServers?: boolean;
   accounts?: boolean;
   env?: Record<string, string>;
+  /** The agent's script: its sources by default, or an installed package's gsm-agent.mjs. */
+  program?: string;
+  /** An agent of a release before SFTP (test/support/previousRelease.ts): no `--sftp-*` options, which it refuses. */
+  withoutSftp?: boolean;
 }): Promise<AgentProcess> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'gsm-agent-')));
   const child = spawn(
     process.execPath,
     [
-      'agent/cli.ts',
+      options.program ?? 'agent/cli.ts',
       'run',
       '--url',
       options.url,
@@ -48,10 +52,7 @@ export async function startAgent(options: {
       ...(options.keepServers ? [] : ['--stop-servers-on-exit']),
       ...(options.accounts ? [] : ['--allow-root']),
       // SFTP on a free port of the loopback only: test agents run side by side (docs/sftp.md).
-      '--sftp-port',
-      '0',
-      '--sftp-address',
-      '127.0.0.1',
+      ...(options.withoutSftp ? [] : ['--sftp-port', '0', '--sftp-address', '127.0.0.1']),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'debug', ...options.env } },
   );
@@ -129,6 +130,6 @@ export async function createFakeServer(
     const server = await body(response);
     if (response.status === 409 && attempt < 5 && (server as { holder?: unknown }).holder) continue;
     if (response.status !== 201) throw new Error(JSON.stringify(server));
-    return server as { id: string; rconPort: number };
+    return server as { id: string; gamePort: number; queryPort: number; rconPort: number };
   }
 }

@@ -6,6 +6,7 @@
  * a process that closes its listening socket refuses new connections, and the kernel resets the few it had queued but
  * not yet accepted (the process never read them).
  */
+import { request as httpRequest } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 
 export type Balancer = {
@@ -109,4 +110,41 @@ export async function startBalancer(backends: { host: string; port: number }[]):
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+export type Answer = { status: number; body: any; ms: number };
+
+/** One request on a connection of its own (`Connection: close`), as a client behind a TCP balancer makes it. */
+export function call(port: number, method: string, path: string, headers: Record<string, string> = {}, payload?: unknown): Promise<Answer> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const text = payload === undefined ? undefined : JSON.stringify(payload);
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent: false,
+        headers: { ...headers, ...(text === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8');
+          let body: unknown = raw;
+          try {
+            body = JSON.parse(raw);
+          } catch {
+            // not JSON: kept as text for the failure message
+          }
+          resolve({ status: res.statusCode ?? 0, body, ms: Date.now() - started });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(text);
+  });
 }

@@ -85,10 +85,11 @@ export function serveMinecraft(downloads: DownloadServer, versions: string[], op
 
 /**
  * A SteamCMD tarball (`/steamcmd_linux.tar.gz`) whose steamcmd.sh, like the real one, takes `+force_install_dir <dir>
- * +login anonymous +app_update <id> validate +quit`, prints `Update state (0x61) downloading, progress: …` lines and
- * `Success! App '<id>' fully installed.`, and writes `<dir>/installed-app-<id>.txt` (with the user it ran as). It fails
- * (`Error! App … state is 0x6 after update job.`) while the file `fail-count` in its own directory holds a number
- * greater than 0, counting it down.
+ * +login anonymous +app_update <id> validate +quit`, or the same commands from a file (`+runscript <file>`, one a line,
+ * without the `+`), prints `Update state (0x61) downloading, progress: …` lines and `Success! App '<id>' fully
+ * installed.`, and writes `<dir>/installed-app-<id>.txt` (with the user it ran as, and for a script its mode; with a
+ * beta password, whether any process's command line held it then). It fails (`Error! App … state is 0x6 after update
+ * job.`) while the file `fail-count` in its own directory holds a number greater than 0, counting it down.
  */
 export async function serveSteamcmd(downloads: DownloadServer, options: { failures?: number; diskFull?: boolean } = {}): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'gsm-steamcmd-'));
@@ -96,14 +97,27 @@ export async function serveSteamcmd(downloads: DownloadServer, options: { failur
     await mkdir(join(dir, 'linux32'));
     const script = `#!/bin/sh
 here=$(cd "$(dirname "$0")" && pwd)
-dir=""; app=""
+dir=""; app=""; beta=""; script=""
 while [ $# -gt 0 ]; do
   case "$1" in
     +force_install_dir) dir="$2"; shift ;;
     +app_update) app="$2"; shift ;;
+    -betapassword) beta="$2"; shift ;;
+    +runscript) script="$2"; shift ;;
   esac
   shift
 done
+if [ -n "$script" ]; then
+  while IFS= read -r line; do
+    set -f; set -- $line; set +f
+    case "$1" in
+      force_install_dir) dir=$(printf '%s' "$line" | cut -d' ' -f2- | tr -d '"') ;;
+      app_update)
+        app="$2"
+        while [ $# -gt 0 ]; do [ "$1" = -betapassword ] && beta="$2"; shift; done ;;
+    esac
+  done < "$script"
+fi
 echo "Redirecting stderr to '$HOME/Steam/logs/stderr.txt'"
 echo "Logging in user 'anonymous' to Steam Public..."
 echo "Waiting for user info...OK"
@@ -121,6 +135,14 @@ for p in 10.00 45.50 99.00; do
 done
 echo " Update state (0x81) verifying update, progress: 100.00 (100 / 100)"
 mkdir -p "$dir" && echo "app $app installed by $(id -un)" > "$dir/installed-app-$app.txt"
+[ -n "$script" ] && echo "runscript mode $(stat -c %a "$script")" >> "$dir/installed-app-$app.txt"
+if [ -n "$beta" ]; then
+  # The password as a pattern file (printf is the shell's own): no command line of this check holds it.
+  printf '%s\n' "$beta" > "$here/beta-pattern"
+  if grep -qsFf "$here/beta-pattern" /proc/[0-9]*/cmdline; then where="on a command line"; else where="on no command line"; fi
+  rm -f "$here/beta-pattern"
+  echo "beta password $where" >> "$dir/installed-app-$app.txt"
+fi
 echo "Success! App '$app' fully installed."
 `;
     await writeFile(join(dir, 'steamcmd.sh'), script);

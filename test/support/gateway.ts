@@ -6,6 +6,7 @@ import { io as connectSocketIo, type Socket } from 'socket.io-client';
 import { WebSocket } from 'ws';
 import { createGateway, type Gateway } from '../../orchestrator/gateway/gateway.ts';
 import { startWorker, type Worker } from '../../orchestrator/worker/worker.ts';
+import { pullSettings } from '../../orchestrator/files/filePull.ts';
 import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
 import { startTestApp, type TestApp } from './app.ts';
 import { startTcpProxy, type TcpProxy } from './tcpProxy.ts';
@@ -63,12 +64,13 @@ export async function startGatewayApp(
     serviceVersion: VERSION,
     relay: app.deps.live.relay,
     history: app.deps.live.history,
+    sftpPasswords: app.config.SFTP_PASSWORD_SIGN_IN,
   });
   const worker = options.worker
     ? await startWorker({
         databaseUrl: app.database.url,
         logger: app.deps.logger,
-        tasks: { pool: app.pool, jobWaiters: app.deps.jobWaiters },
+        tasks: { pool: app.pool, jobWaiters: app.deps.jobWaiters, filePull: pullSettings(app.config, 'test') },
         eventRetentionDays: app.config.EVENT_RETENTION_DAYS,
         webhooks: {
           allowPrivate: app.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,

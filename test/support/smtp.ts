@@ -11,8 +11,11 @@ export type ReceivedMail = { from: string; to: string[]; raw: string; text: stri
 export type TestSmtp = {
   url: string;
   mails: ReceivedMail[];
-  /** How long the server takes to accept each message (a slow SMTP server); 0 by default. */
-  delayMs: number;
+  /**
+   * Makes the server hold its answer to every message from now on (a stuck SMTP server) until `release` is called;
+   * `heldFor(to)` counts the messages to `to` it holds.
+   */
+  hold: () => { release: () => void; heldFor: (to: string) => number };
   /** The first mail to `to` received after `since` mails (waits for it). */
   next: (to: string, since?: number) => Promise<ReceivedMail>;
   close: () => Promise<void>;
@@ -31,7 +34,7 @@ function decodeBody(raw: string): string {
 
 export async function startTestSmtp(): Promise<TestSmtp> {
   const mails: ReceivedMail[] = [];
-  const state = { delayMs: 0 };
+  let gate: { held: { to: string[]; answer: () => void }[]; open: boolean } | undefined;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -43,7 +46,8 @@ export async function startTestSmtp(): Promise<TestSmtp> {
         const raw = Buffer.concat(chunks).toString('utf8');
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
         mails.push({ from, to: session.envelope.rcptTo.map((recipient) => recipient.address), raw, text: decodeBody(raw) });
-        setTimeout(() => callback(), state.delayMs);
+        if (gate && !gate.open) gate.held.push({ to: session.envelope.rcptTo.map((recipient) => recipient.address), answer: () => callback() });
+        else callback();
       });
     },
   });
@@ -52,11 +56,17 @@ export async function startTestSmtp(): Promise<TestSmtp> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
-    get delayMs() {
-      return state.delayMs;
-    },
-    set delayMs(value: number) {
-      state.delayMs = value;
+    hold: () => {
+      const mine: NonNullable<typeof gate> = { held: [], open: false };
+      gate = mine;
+      return {
+        release: () => {
+          mine.open = true;
+          if (gate === mine) gate = undefined;
+          for (const message of mine.held.splice(0)) message.answer();
+        },
+        heldFor: (to: string) => mine.held.filter((message) => message.to.includes(to)).length,
+      };
     },
     next: async (to, since = 0) => {
       let found: ReceivedMail | undefined;

@@ -22,7 +22,7 @@ async function startOrchestrator(t: ExecutionContext, port: number) {
   });
   t.teardown(() => void child.kill('SIGKILL'));
   const exited = new Promise((resolve) => child.on('exit', resolve));
-  await until(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null))?.status === 200, 'orchestrator ready');
+  await until(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null))?.status === 200, 'orchestrator ready', 60_000);
   return { child, exited };
 }
 

@@ -15,7 +15,7 @@ import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { freePorts, type AgentProcess } from '../support/agentProcess.ts';
 import { createWorld } from '../support/world.ts';
 import { startWorker, type Worker } from '../../orchestrator/worker/worker.ts';
-import { runKey, scheduleOccurrence, TRIGGER_TASK } from '../../orchestrator/tasks/store.ts';
+import { DUE_BATCH, runKey, scheduleOccurrence, TRIGGER_TASK } from '../../orchestrator/tasks/store.ts';
 import { SYSTEM_ORIGIN } from '../../schema/origin.ts';
 
 let app: GatewayApp;
@@ -184,6 +184,63 @@ test.serial('several orchestrator workers and duplicated scheduler jobs: each oc
   t.is(children.length, 4, 'two steps, two runs, once each');
   const rcon = children.find((job: { type: string }) => job.type === 'RCON');
   t.is(rcon.result.output, 'done');
+});
+
+test.serial('many tasks due at the same minute on two workers: taken in batches, each occurrence runs once, every run ends', async (t) => {
+  const { clusterId, serverId } = await setup();
+  const workers: Worker[] = [];
+  for (let index = 0; index < 2; index++) {
+    workers.push(
+      await startWorker({
+        databaseUrl: app.database.url,
+        logger: app.deps.logger,
+        tasks: { pool: app.pool, jobWaiters: app.deps.jobWaiters },
+        eventRetentionDays: app.config.EVENT_RETENTION_DAYS,
+        webhooks: { allowPrivate: true, userAgent: 'gsm-test' },
+      }),
+    );
+  }
+  t.teardown(() => Promise.all(workers.map((worker) => worker.stop())).then(() => undefined));
+  // More tasks than one batch (DUE_BATCH), copies of one made through the API, all due at the same second.
+  const first = await createTask(clusterId, [serverId], [{ type: 'BROADCAST', message: 'restart soon' }]);
+  const count = DUE_BATCH + 30;
+  const taskIds = [
+    first.id,
+    ...(await app.pool.anyFirst(sql.unsafe`
+      WITH t AS (
+        INSERT INTO tasks (cluster_id, name, schedule, timezone, steps)
+        SELECT cluster_id, name || ' ' || n, schedule, timezone, steps FROM tasks, generate_series(2, ${count}) n WHERE id = ${first.id}
+        RETURNING id)
+      INSERT INTO task_servers (task_id, server_id, position) SELECT id, ${serverId}, 0 FROM t RETURNING task_id`)),
+  ] as string[];
+  const at = new Date(Math.ceil((Date.now() + 2_000) / 1000) * 1000);
+  await app.pool.transaction(async (tx) => {
+    for (const taskId of taskIds) await scheduleOccurrence(tx, taskId, at);
+  });
+  const ended = async () =>
+    Number(
+      await app.pool.oneFirst(
+        sql.unsafe`SELECT count(*) FROM jobs WHERE type = 'TASK_RUN' AND task_id = ANY(${sql.array(taskIds, 'uuid')}) AND finished_at IS NOT NULL`,
+      ),
+    );
+  await until(async () => (await ended()) >= count, 'every run to end', 60_000);
+  const runs = (await app.pool.any(sql.unsafe`
+    SELECT task_id, count(*)::int AS n, min(status) AS status FROM jobs WHERE type = 'TASK_RUN' AND task_id = ANY(${sql.array(taskIds, 'uuid')}) GROUP BY task_id`)) as readonly {
+    n: number;
+    status: string;
+  }[];
+  t.is(runs.length, count, 'every task ran');
+  t.true(
+    runs.every((run) => run.n === 1 && run.status === 'SUCCEEDED'),
+    'once each, SUCCEEDED',
+  );
+  // Each run's warning is sent at most once (skipped when the server is not ONLINE at that moment).
+  const twice = Number(
+    await app.pool.oneFirst(sql.unsafe`
+      SELECT count(*) FROM (SELECT task_id FROM jobs WHERE type = 'BROADCAST' AND task_id = ANY(${sql.array(taskIds, 'uuid')}) GROUP BY task_id HAVING count(*) > 1) d`),
+  );
+  t.is(twice, 0, 'no warning sent twice');
+  t.like(await get(`/api/v1/tasks/${taskIds[count - 1]}`), { lastRunStatus: 'SUCCEEDED' });
 });
 
 test.serial('a failing step fails the run naming the step and server; with continueOnFailure the run goes on', async (t) => {

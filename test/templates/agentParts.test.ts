@@ -1,15 +1,18 @@
 /**
  * The agent's template parts on their own: config-file patches in each format (every other line kept), command
  * templates filled (line breaks removed, quoted when asked), player lists read (pattern and JSON), join/leave lines
- * of the built-in Minecraft template with the UUID remembered from its identify line (offline UUIDs ignored).
+ * of the built-in Minecraft template with the UUID remembered from its identify line (offline UUIDs ignored); the
+ * secrets an install's messages hide.
  */
 import test from 'ava';
 import { patchText } from '../../agent/servers/configFiles.ts';
 import { fillCommand, parsePlayerList, templateAdapter } from '../../agent/games/template.ts';
 import { loadCatalogue } from '../../orchestrator/templates/catalogue.ts';
 import { resolveTemplate } from '../../orchestrator/templates/resolve.ts';
+import { serverSpec, type TemplatedServerRow } from '../../orchestrator/templates/spec.ts';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
-import { configFile } from '../../schema/template.ts';
+import { configFile, templateDocument } from '../../schema/template.ts';
+import { splitCommandLine } from '../../schema/commandLine.ts';
 
 test('properties: keys replaced in place, missing ones appended, comments kept', (t) => {
   t.is(
@@ -123,6 +126,25 @@ test('the built-in Minecraft template on the agent: joins keyed by the UUID prin
   });
 });
 
+test('cfg (a Source console config): a cvar set in place whatever its case, the rest of its line and comments kept, a missing one added; a quote refused', (t) => {
+  const text = '// rcon_password "in a comment"\nhostname "My server"\nRCON_PASSWORD old;echo x\nsv_cheats 0\n';
+  t.is(
+    patchText({ format: 'cfg', set: { rcon_password: 'new-pass', sv_lan: '0' } }, text),
+    '// rcon_password "in a comment"\nhostname "My server"\nrcon_password "new-pass";echo x\nsv_cheats 0\nsv_lan "0"\n',
+  );
+  t.is(patchText({ format: 'cfg', set: { rcon_password: 'p' } }, ''), 'rcon_password "p"\n');
+  // Only the cvar's own command changes: other commands after `;` and a trailing comment stay, `;` and `//` inside
+  // quotes are the old value's.
+  t.is(
+    patchText(
+      { format: 'cfg', set: { rcon_password: 'new-pass', hostname: 'Mine', sv_lan: '1' } },
+      '  rcon_password "a;b//c"; exec other.cfg // keep\nhostname "x" // the name\nsv_lan 0;sv_cheats 0\n',
+    ),
+    '  rcon_password "new-pass"; exec other.cfg // keep\nhostname "Mine" // the name\nsv_lan "1";sv_cheats 0\n',
+  );
+  t.throws(() => patchText({ format: 'cfg', set: { rcon_password: 'a";quit;"' } }, text), { message: /holds a "/ });
+});
+
 test('a JSON config key naming __proto__, prototype or constructor is refused: the root agent process is never polluted', (t) => {
   for (const key of ['__proto__.LD_PRELOAD', 'a.__proto__.x', 'constructor.prototype.y', 'prototype']) {
     t.throws(() => patchText({ format: 'json', set: { [key]: '/tmp/evil.so' } }, '{}'), { message: /prototype/ });
@@ -146,4 +168,82 @@ test('config keys are found in one pass over a line: a long line without a separ
   t.is(patchText({ format: 'ini', set: { 'S.k': 'v' } }, `[S]\n${long}\nk = old\n`), `[S]\n${long}\nk=v\n`);
   t.throws(() => patchText({ format: 'xml', set: { 'a/b': 'x' } }, `<a ${'<a '.repeat(100_000)}`), { message: /no element/ });
   t.is(patchText({ format: 'xml', set: { 'a/@p': '1' } }, '<ab/><a/>'), '<ab/><a p="1"/>');
+});
+
+test('the start command is split before values are filled in: a value with spaces, quotes or ; stays one argument', (t) => {
+  const template = templateDocument.parse({
+    id: 'argv',
+    name: 'Argv',
+    variables: [{ name: 'MOTD', default: '' }],
+    start: { command: `./game --motd {{MOTD}} "--name={{SERVER_NAME}}" --dir {{SERVER_DIR}} -Xmx{{MEMORY_MB}}M 'it''s'` },
+    ready: { mode: 'IMMEDIATE' },
+    stop: { mode: 'SIGNAL', signal: 'SIGINT' },
+    console: { mode: 'NONE' },
+    ports: [{ name: 'game', protocol: 'udp' }],
+  });
+  const server = {
+    id: 's1',
+    name: `My "best" server; rm -rf /`,
+    gamePort: 27015,
+    queryPort: 27016,
+    rconPort: 27017,
+    rconPassword: 'pw',
+    maxPlayers: 10,
+    version: null,
+    acceptEula: false,
+    startCommand: null,
+    env: null,
+    variables: { MOTD: `hello  world 'quoted' $(x) \\n` },
+  };
+  const resolved = resolveTemplate(template, server as never);
+  t.deepEqual(splitCommandLine(resolved.startCommand!), [
+    './game',
+    '--motd',
+    `hello  world 'quoted' $(x) \\n`,
+    `--name=My "best" server; rm -rf /`,
+    '--dir',
+    '{{SERVER_DIR}}',
+    '-Xmx{{MEMORY_MB}}M',
+    'its',
+  ]);
+  // A start command that cannot be split is refused when the template is written.
+  t.false(templateDocument.safeParse({ ...template, start: { command: `./game 'unterminated` } }).success);
+});
+
+test("what an install says hides the server's stored secrets, also one its template now declares plain", (t) => {
+  const document = {
+    id: 'plain-token',
+    name: 'Plain token',
+    variables: [
+      { name: 'TOKEN', default: '' },
+      { name: 'PASS', default: 'default-pass', secret: true },
+    ],
+    start: { command: './game' },
+    ready: { mode: 'IMMEDIATE' },
+    stop: { mode: 'SIGNAL', signal: 'SIGINT' },
+    console: { mode: 'NONE' },
+    ports: [{ name: 'game', protocol: 'udp' }],
+    install: { steps: [{ type: 'script', script: 'echo "$TOKEN"', env: { TOKEN: '{{TOKEN}}' } }] },
+  };
+  const row = {
+    id: '00000000-0000-4000-8000-000000000001',
+    name: 's',
+    gameType: 'CUSTOM',
+    gamePort: 27015,
+    queryPort: 27016,
+    rconPort: 27017,
+    rconPassword: 'pw',
+    maxPlayers: 10,
+    desiredStatus: 'STOPPED',
+    autoRestart: true,
+    startCommand: null,
+    env: null,
+    templateId: '00000000-0000-4000-8000-000000000002',
+    variables: {},
+    // Stored as a secret when an earlier template declared it so: it stays one.
+    secretVariables: { TOKEN: 'stored-token-value' },
+    clusterTemplate: { id: '00000000-0000-4000-8000-000000000002', version: 1, document },
+  } satisfies TemplatedServerRow;
+  const spec = serverSpec(row);
+  t.deepEqual([...(spec.template?.secrets ?? [])].sort(), ['default-pass', 'stored-token-value']);
 });

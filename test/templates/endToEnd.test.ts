@@ -79,7 +79,8 @@ const template = (downloadUrl: string) => ({
     { name: 'NODE_BIN', default: process.execPath },
     { name: 'ADMIN_PASSWORD', default: '', secret: true, validation: { type: 'string', minLength: 8 } },
   ],
-  start: { command: '{{NODE_BIN}} game/server.cjs' },
+  // Started in its working directory (server.cjs and game.properties are read from there).
+  start: { command: '{{NODE_BIN}} server.cjs', workingDirectory: 'game' },
   ready: { mode: 'LINE', pattern: String.raw`^\[\d{2}:\d{2}:\d{2} INFO\] Server ready$`, timeoutSeconds: 60 },
   stop: { mode: 'COMMAND', command: 'shutdown', graceSeconds: 20 },
   console: { mode: 'STDIN', commands: { broadcast: { command: 'say {{MESSAGE}}' } } },
@@ -93,7 +94,7 @@ const template = (downloadUrl: string) => ({
     chat: ['[12:00:00 CHAT] <Bob> [00:00:00 INFO] Player Eve joined (id 666)'],
   },
   install: { steps: [{ type: 'download', url: downloadUrl, path: 'game/server.cjs', sha256: GAME_SHA256 }] },
-  configFiles: [{ path: 'game.properties', format: 'properties', set: { motd: '{{MOTD}}', port: '{{GAME_PORT}}' } }],
+  configFiles: [{ path: 'game/game.properties', format: 'properties', set: { motd: '{{MOTD}}', port: '{{GAME_PORT}}' } }],
   files: { wipe: ['world'] },
   ports: [
     { name: 'game', protocol: 'tcp' },
@@ -183,7 +184,7 @@ test.serial(
     const online = (await body(await request(`/api/v1/servers/${server.id}`))) as ServerRecord;
     t.is(online.status, 'ONLINE');
     t.is(online.templateVersion, 1);
-    const properties = await readFile(`${agent.dataDir}/servers/${server.id}/game.properties`, 'utf8');
+    const properties = await readFile(`${agent.dataDir}/servers/${server.id}/game/game.properties`, 'utf8');
     t.true(properties.includes('motd=welcome\n') && properties.includes(`port=${gamePort}\n`), properties);
     await until(async () => (await readFile(`${agent.dataDir}/logs/${server.id}/console.log`, 'utf8')).includes('motd is welcome'), 'the motd line');
 
@@ -208,11 +209,19 @@ test.serial(
     // The template changes: the running server keeps the version it started with until its next start.
     const changed = await app.request(
       `/api/v1/clusters/${clusterId}/templates/${created.id}`,
-      json({ ...template(`${filesUrl}/game.cjs`), name: 'Tiny game 2' }, { method: 'PATCH', headers: owner.auth }),
+      // Version 2 stops by a command the game ignores: the running server must still stop by version 1's `shutdown`.
+      json(
+        { ...template(`${filesUrl}/game.cjs`), name: 'Tiny game 2', stop: { mode: 'COMMAND', command: 'halt', graceSeconds: 1 } },
+        { method: 'PATCH', headers: owner.auth },
+      ),
     );
     t.is(changed.status, 200);
     t.is(((await body(changed)) as { version: number }).version, 2);
-    t.is(((await body(await request(`/api/v1/servers/${server.id}`))) as ServerRecord).templateVersion, 1);
+    t.like((await body(await request(`/api/v1/servers/${server.id}`))) as ServerRecord, { templateVersion: 1, templateLatestVersion: 2 });
+    // A START of the running server starts nothing: it still runs version 1, and says so (its agent reports it).
+    const again = (await body(await request(`/api/v1/servers/${server.id}/start?wait=30`, { method: 'POST' }))) as { status: string };
+    t.is(again.status, 'SUCCEEDED', JSON.stringify(again));
+    t.like((await body(await request(`/api/v1/servers/${server.id}`))) as ServerRecord, { status: 'ONLINE', templateVersion: 1, templateLatestVersion: 2 });
     // In use: not deletable.
     t.is((await request(`/api/v1/clusters/${clusterId}/templates/${created.id}`, { method: 'DELETE' })).status, 409);
 
@@ -226,7 +235,20 @@ test.serial(
 
     // The next start runs version 2.
     t.is(((await body(await request(`/api/v1/servers/${server.id}/start?wait=30`, { method: 'POST' }))) as { status: string }).status, 'SUCCEEDED');
-    t.is(((await body(await request(`/api/v1/servers/${server.id}`))) as ServerRecord).templateVersion, 2);
+    t.like((await body(await request(`/api/v1/servers/${server.id}`))) as ServerRecord, { templateVersion: 2, templateLatestVersion: 2 });
+
+    // Given another template while it runs: it still runs the old one, so no version of the new one is claimed until
+    // its next start runs it.
+    const other = (await body(
+      await app.request(`/api/v1/clusters/${clusterId}/templates`, json({ ...template(`${filesUrl}/game.cjs`), id: 'tiny-game-b' }, { headers: owner.auth })),
+    )) as { id: string };
+    const switched = await app.request(`/api/v1/servers/${server.id}`, json({ templateId: other.id }, { method: 'PATCH', headers: owner.auth }));
+    t.is(switched.status, 200, JSON.stringify(await body(switched.clone())));
+    t.like((await body(switched)) as ServerRecord, { status: 'ONLINE', templateId: other.id, templateVersion: null, templateLatestVersion: 1 });
+    t.is(((await body(await request(`/api/v1/servers/${server.id}/stop?wait=30`, { method: 'POST' }))) as { status: string }).status, 'SUCCEEDED');
+    t.like((await body(await request(`/api/v1/servers/${server.id}`))) as ServerRecord, { templateId: other.id, templateVersion: null });
+    t.is(((await body(await request(`/api/v1/servers/${server.id}/start?wait=30`, { method: 'POST' }))) as { status: string }).status, 'SUCCEEDED');
+    t.like((await body(await request(`/api/v1/servers/${server.id}`))) as ServerRecord, { templateId: other.id, templateVersion: 1 });
     t.is(((await body(await request(`/api/v1/servers/${server.id}/stop?wait=30`, { method: 'POST' }))) as { status: string }).status, 'SUCCEEDED');
   },
 );
@@ -241,7 +263,7 @@ test.serial('a seed create with only gameType gets its built-in template', async
   t.is(response.status, 201);
   const server = (await body(response)) as ServerRecord;
   t.is(server.templateId, 'minecraft-vanilla');
-  t.is(server.templateVersion, 1);
+  t.is(server.templateVersion, 3);
   t.is(server.maxPlayers, 20);
   const builtIn = (await body(await app.request('/api/v1/templates/minecraft-vanilla', { headers: owner.auth }))) as {
     builtIn: boolean;

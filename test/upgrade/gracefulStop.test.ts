@@ -6,54 +6,16 @@
  * finishes what is in flight and exits 0; not one request through the proxy fails.
  */
 import test from 'ava';
-import { request as httpRequest } from 'node:http';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generatePasetoKey } from '../../api/identity/secrets.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { startMain, type Started } from '../support/mainProcess.ts';
-import { startBalancer } from '../support/balancer.ts';
+import { call, startBalancer } from '../support/balancer.ts';
 import { openSse } from '../support/sse.ts';
 import { connectViewer } from '../support/liveClient.ts';
 import { freePorts } from '../support/agentProcess.ts';
-
-type Answer = { status: number; body: any; ms: number };
-
-/** One request on a connection of its own (`Connection: close`), as a client behind a TCP balancer makes it. */
-function call(port: number, method: string, path: string, headers: Record<string, string> = {}, payload?: unknown): Promise<Answer> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const text = payload === undefined ? undefined : JSON.stringify(payload);
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        agent: false,
-        headers: { ...headers, ...(text === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const raw = Buffer.concat(chunks).toString('utf8');
-          let body: unknown = raw;
-          try {
-            body = JSON.parse(raw);
-          } catch {
-            // not JSON: kept as text for the failure message
-          }
-          resolve({ status: res.statusCode ?? 0, body, ms: Date.now() - started });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(text);
-  });
-}
 
 test('SIGTERM to one of two web processes behind a balancer: no request fails, long polls answer at once, streams are told to reconnect', async (t) => {
   const database = await createTestDatabase();

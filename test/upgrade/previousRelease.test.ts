@@ -1,46 +1,29 @@
 /**
- * Two versions side by side: the previous release's code (`git archive` of the commit named below, the last release
- * before this round) runs as `node main.ts` against a database migrated by THIS build, and does its smoke: health, a
+ * Two versions side by side: the previous release's code (`git archive` of PREVIOUS_RELEASE in test/support/previousRelease.ts,
+ * the last release before this round) runs as `node main.ts` against a database migrated by THIS build, and does its smoke: health, a
  * user, a cluster, a machine whose agent connects, a server started through a job, and the read endpoints. A migration
  * of this release that broke the previous release's code fails here. Raise PREVIOUS_RELEASE (and RELEASED_MIGRATIONS
  * in sql/migrationRules.ts) when a release is cut. Without the git history (a tarball of the tree) the test cannot get
  * the old code and is skipped, saying so.
  */
 import test from 'ava';
-import { execFileSync, spawn } from 'node:child_process';
-import { chmod, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { generatePasetoKey } from '../../api/identity/secrets.ts';
 import { migrate } from '../../sql/migrate.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { createFakeServer, startAgent } from '../support/agentProcess.ts';
+import { checkoutPreviousRelease, PREVIOUS_RELEASE, previousReleaseMissing } from '../support/previousRelease.ts';
 
-/** main's commit 504d30d: the last release before this round. */
-const PREVIOUS_RELEASE = '504d30d7a0b51e41d85ab3bb237f53e6bbc42f36';
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-function historyHas(commit: string): string | null {
-  try {
-    execFileSync('git', ['-C', ROOT, 'cat-file', '-e', `${commit}^{commit}`], { stdio: 'ignore' });
-    return null;
-  } catch {
-    return `the git history with commit ${commit.slice(0, 7)} is absent (not a git checkout, or a shallow one): the previous release's code cannot be checked out`;
-  }
-}
-
-const missing = historyHas(PREVIOUS_RELEASE);
+const missing = previousReleaseMissing();
 if (missing) console.warn(`previousRelease.test.ts skipped: ${missing}`);
 
 (missing ? test.skip : test)(`the previous release (${PREVIOUS_RELEASE.slice(0, 7)}) runs its smoke on a database migrated by this build`, async (t) => {
   const started = Date.now();
-  const oldTree = await mkdtemp(join(tmpdir(), 'gsm-previous-'));
-  t.teardown(() => rm(oldTree, { recursive: true, force: true }));
-  execFileSync('sh', ['-c', `git -C "${ROOT}" archive --format=tar ${PREVIOUS_RELEASE} | tar -x -C "${oldTree}"`]);
-  // Its dependencies: this checkout's (a release adds packages, it does not take away the previous release's).
-  await symlink(join(ROOT, 'node_modules'), join(oldTree, 'node_modules'));
+  const oldTree = await checkoutPreviousRelease(t);
 
   const database = await createTestDatabase();
   t.teardown(() => database.drop());

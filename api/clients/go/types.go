@@ -112,6 +112,8 @@ type Cluster struct {
 	// One of OWNER, ADMIN, MODERATOR, VIEWER.
 	Role   string        `json:"role"`
 	Counts ClusterCounts `json:"counts"`
+	// The default file deny list (gitignore-style patterns) of the cluster's servers whose template has none (docs/files.md#the-deny-list).
+	FileDenyList []string `json:"fileDenyList"`
 	// RFC 3339 time.
 	CreatedAt string `json:"createdAt"`
 	// RFC 3339 time.
@@ -235,17 +237,22 @@ type Machine struct {
 	ClusterID string `json:"clusterId"`
 	Name      string `json:"name"`
 	// One of ONLINE, OFFLINE.
-	Status       string          `json:"status"`
-	Hostname     *string         `json:"hostname"`
-	OS           *string         `json:"os"`
-	AgentVersion *string         `json:"agentVersion"`
-	CPUCount     *int64          `json:"cpuCount"`
-	MemoryBytes  *float64        `json:"memoryBytes"`
-	Metrics      *MachineMetrics `json:"metrics"`
+	Status   string  `json:"status"`
+	Hostname *string `json:"hostname"`
+	OS       *string `json:"os"`
+	// The version its agent reported when it last connected.
+	AgentVersion *string `json:"agentVersion"`
+	// Whether its agent is older than the service's agent package (`GET /agent/package.tgz`): `POST /api/v1/clusters/{clusterId}/machines/upgrade` upgrades it.
+	UpgradeAvailable bool            `json:"upgradeAvailable"`
+	CPUCount         *int64          `json:"cpuCount"`
+	MemoryBytes      *float64        `json:"memoryBytes"`
+	Metrics          *MachineMetrics `json:"metrics"`
 	// The addresses its operators gave it (docs/servers.md#ports-and-allocations).
 	Addresses []string `json:"addresses"`
 	// The addresses its agent reported (its network interfaces, loopback aside).
 	ReportedAddresses []string `json:"reportedAddresses"`
+	// The programs its agent found on its PATH (of those templates' installs use); null: not reported yet.
+	Tools []string `json:"tools,omitempty"`
 	// The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it.
 	Sftp *MachineSftp `json:"sftp"`
 	// RFC 3339 time.
@@ -298,17 +305,22 @@ type MachineRegistered struct {
 	ClusterID string `json:"clusterId"`
 	Name      string `json:"name"`
 	// One of ONLINE, OFFLINE.
-	Status       string                    `json:"status"`
-	Hostname     *string                   `json:"hostname"`
-	OS           *string                   `json:"os"`
-	AgentVersion *string                   `json:"agentVersion"`
-	CPUCount     *int64                    `json:"cpuCount"`
-	MemoryBytes  *float64                  `json:"memoryBytes"`
-	Metrics      *MachineRegisteredMetrics `json:"metrics"`
+	Status   string  `json:"status"`
+	Hostname *string `json:"hostname"`
+	OS       *string `json:"os"`
+	// The version its agent reported when it last connected.
+	AgentVersion *string `json:"agentVersion"`
+	// Whether its agent is older than the service's agent package (`GET /agent/package.tgz`): `POST /api/v1/clusters/{clusterId}/machines/upgrade` upgrades it.
+	UpgradeAvailable bool                      `json:"upgradeAvailable"`
+	CPUCount         *int64                    `json:"cpuCount"`
+	MemoryBytes      *float64                  `json:"memoryBytes"`
+	Metrics          *MachineRegisteredMetrics `json:"metrics"`
 	// The addresses its operators gave it (docs/servers.md#ports-and-allocations).
 	Addresses []string `json:"addresses"`
 	// The addresses its agent reported (its network interfaces, loopback aside).
 	ReportedAddresses []string `json:"reportedAddresses"`
+	// The programs its agent found on its PATH (of those templates' installs use); null: not reported yet.
+	Tools []string `json:"tools,omitempty"`
 	// The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it.
 	Sftp *MachineRegisteredSftp `json:"sftp"`
 	// RFC 3339 time.
@@ -390,6 +402,50 @@ type InstallCodeExchanged struct {
 	Connect    InstallCodeExchangedConnect `json:"connect"`
 }
 
+// AgentUpgradeMachinesItem: the AgentUpgradeMachinesItem record.
+type AgentUpgradeMachinesItem struct {
+	MachineID string `json:"machineId"`
+	Name      string `json:"name"`
+	// One of PENDING, UPGRADING, SUCCEEDED, FAILED, SKIPPED, CANCELLED.
+	State string `json:"state"`
+	// The agent version it ran when its upgrade started.
+	FromVersion *string `json:"fromVersion"`
+	// The agent version it came back with.
+	ToVersion *string `json:"toVersion"`
+	// Servers that were RUNNING when its upgrade started (each must be RUNNING again).
+	Servers int64 `json:"servers"`
+	// Why it failed, was skipped or cancelled.
+	Reason *string `json:"reason"`
+	// RFC 3339 time.
+	StartedAt *string `json:"startedAt"`
+	// RFC 3339 time.
+	FinishedAt *string `json:"finishedAt"`
+}
+
+// AgentUpgrade: the AgentUpgrade record.
+type AgentUpgrade struct {
+	ID        string `json:"id"`
+	ClusterID string `json:"clusterId"`
+	// One of RUNNING, SUCCEEDED, FAILED, CANCELLED.
+	State string `json:"state"`
+	// The agent version the machines are upgraded to (the service's package).
+	Version string `json:"version"`
+	// The SHA-256 of the package each agent downloads and checks.
+	PackageSHA256  string `json:"packageSha256"`
+	BatchSize      int64  `json:"batchSize"`
+	TimeoutSeconds int64  `json:"timeoutSeconds"`
+	// Why the roll failed or was cancelled.
+	Reason    *string                    `json:"reason"`
+	CreatedBy *string                    `json:"createdBy"`
+	Machines  []AgentUpgradeMachinesItem `json:"machines"`
+	// RFC 3339 time.
+	CreatedAt string `json:"createdAt"`
+	// RFC 3339 time.
+	UpdatedAt string `json:"updatedAt"`
+	// RFC 3339 time.
+	FinishedAt *string `json:"finishedAt"`
+}
+
 // PortRange: the PortRange record.
 type PortRange struct {
 	ID        string `json:"id"`
@@ -425,6 +481,8 @@ type MachineAllocations struct {
 type ServerStats struct {
 	CPUPercent  float64 `json:"cpuPercent"`
 	MemoryBytes float64 `json:"memoryBytes"`
+	// Bytes the server's directory takes on disk, as last measured by its agent (every 5 minutes by default; absent before the first measurement).
+	DiskBytes *float64 `json:"diskBytes,omitempty"`
 	// RFC 3339 time.
 	At string `json:"at"`
 }
@@ -535,8 +593,10 @@ type Server struct {
 	Stop *ServerStop `json:"stop"`
 	// Its game template (docs/templates.md): a built-in's id (`rust`) or a cluster template's id; null: none (a CUSTOM server's own command).
 	TemplateID *string `json:"templateId"`
-	// The version of its template its last start ran (a change applies at its next start).
+	// The version of its template its running process (or its last run) was started with, as its agent reports it (a change applies at its next start).
 	TemplateVersion *int64 `json:"templateVersion"`
+	// The newest version of its template: its next start runs it (above templateVersion: a newer one is available).
+	TemplateLatestVersion *int64 `json:"templateLatestVersion,omitempty"`
 	// Its values of the template's variables (secret ones are never shown: see secretVariables).
 	Variables map[string]string `json:"variables"`
 	// The secret variables that have a value of their own, each as true (their values are never returned); one not listed has none.
@@ -562,12 +622,18 @@ type Server struct {
 type ConsoleLine struct {
 	At   string `json:"at"`
 	Line string `json:"line"`
+	// The line’s sequence: per server, larger than every earlier line’s
+	Seq int64 `json:"seq"`
 }
 
 // Console: the Console record.
 type Console struct {
 	ServerID string        `json:"serverId"`
 	Lines    []ConsoleLine `json:"lines"`
+	// The sequence of the last line answered (null: none): resume after it (`after`, `/live` subscribe `after`)
+	Seq *int64 `json:"seq"`
+	// With `after`: lines after it are no longer kept (the history holds the last 1,000), so some were missed
+	Gap bool `json:"gap"`
 }
 
 // Webhook: the Webhook record.
@@ -639,8 +705,10 @@ type Template struct {
 	CreatedAt *string `json:"createdAt"`
 	// RFC 3339 time.
 	UpdatedAt *string `json:"updatedAt"`
-	// The whole template (docs/templates.md).
+	// The whole template (docs/templates.md); secret variables without their `default`.
 	Document map[string]any `json:"document"`
+	// The secret variables that have a default: never returned; a PATCH that leaves out their `default` keeps it.
+	SecretDefaults []string `json:"secretDefaults,omitempty"`
 }
 
 // TemplateImport: the TemplateImport record.
@@ -840,7 +908,7 @@ type TemplateDocumentConfigFilesItemReplaceItem struct {
 // TemplateDocumentConfigFilesItem: the TemplateDocumentConfigFilesItem record.
 type TemplateDocumentConfigFilesItem struct {
 	Path string `json:"path"`
-	// One of properties, ini, json, yaml, xml, replace.
+	// One of properties, ini, json, yaml, xml, cfg, replace.
 	Format  string                                       `json:"format"`
 	Set     map[string]string                            `json:"set,omitempty"`
 	Replace []TemplateDocumentConfigFilesItemReplaceItem `json:"replace,omitempty"`
@@ -855,6 +923,8 @@ type TemplateDocumentFiles struct {
 	Wipe []string `json:"wipe,omitempty"`
 	// gitignore-style patterns a backup leaves out.
 	BackupSkip []string `json:"backupSkip,omitempty"`
+	// gitignore-style patterns of files that hold the server's RCON password: only members with the RCON permission (OWNER, ADMIN) may read or write them; for the others they are denied.
+	AdminOnly []string `json:"adminOnly,omitempty"`
 }
 
 // TemplateDocumentPortsItem: the TemplateDocumentPortsItem record.
@@ -927,6 +997,12 @@ type JobProgress struct {
 	// How far it is (0..100), or null when not known.
 	Percent *float64 `json:"percent"`
 	Message *string  `json:"message"`
+	// A TRANSFER's phase (docs/transfers.md): CHECK_SPACE, STOP, PACK, COPY, SWITCH, START, CLEAN_UP or ROLL_BACK.
+	Phase *string `json:"phase,omitempty"`
+	// A TRANSFER: bytes copied to the target and acknowledged by it.
+	BytesDone *float64 `json:"bytesDone,omitempty"`
+	// A TRANSFER: bytes to copy (the archive and the backups), once known.
+	BytesTotal *float64 `json:"bytesTotal,omitempty"`
 }
 
 // JobCreatedBy: the JobCreatedBy record.
@@ -944,7 +1020,7 @@ type Job struct {
 	MachineID *string `json:"machineId"`
 	PlayerID  *string `json:"playerId"`
 	TaskID    *string `json:"taskId"`
-	// One of START, STOP, RESTART, KILL, RCON, KICK, BAN, UNBAN, BROADCAST, WIPE, TASK_RUN, INSTALL, UPDATE, BACKUP, RESTORE.
+	// One of START, STOP, RESTART, KILL, RCON, KICK, BAN, UNBAN, BROADCAST, WIPE, TASK_RUN, INSTALL, UPDATE, BACKUP, RESTORE, FILE_COMPRESS, FILE_EXTRACT, FILE_PULL, TRANSFER.
 	Type string `json:"type"`
 	// One of QUEUED, DISPATCHED, RUNNING, SUCCEEDED, FAILED, CANCELLED, EXPIRED.
 	Status string         `json:"status"`
@@ -1010,6 +1086,22 @@ type Backup struct {
 	CompletedAt *string `json:"completedAt"`
 }
 
+// TransferRequest: the TransferRequest record.
+type TransferRequest struct {
+	// The machine to move the server to: another machine of the server’s cluster.
+	MachineID string `json:"machineId"`
+	// Ports on the target by name (`game`, `query`, `rcon`, extras); those not given are picked free from the target’s port ranges. They are reserved at once.
+	Allocations map[string]int64 `json:"allocations,omitempty"`
+	// Keep the server’s files on the source machine after the switch (default false).
+	KeepSource *bool `json:"keepSource,omitempty"`
+	// Copy the server’s local backups to the target (default true); false: they are deleted at the switch (the job’s `params.backupsToDelete` lists them). Those on S3 are re-pointed either way.
+	IncludeBackups *bool `json:"includeBackups,omitempty"`
+	// Bytes per second the copy may use (default: no limit).
+	BandwidthLimit *int64 `json:"bandwidthLimit,omitempty"`
+	// Not offered: `true` is refused (400). The server is stopped for the whole copy.
+	Live *bool `json:"live,omitempty"`
+}
+
 // FileEntry: the FileEntry record.
 type FileEntry struct {
 	Name string `json:"name"`
@@ -1021,7 +1113,7 @@ type FileEntry struct {
 	ModifiedAt string  `json:"modifiedAt"`
 	// A symbolic link's target as written (never followed by a listing)
 	LinkTarget *string `json:"linkTarget,omitempty"`
-	// The name on disk is not valid UTF-8 (shown with U+FFFD)
+	// The name on disk is not valid UTF-8: `name` shows each byte that is not as `\xHH`; such an entry can be renamed and deleted by that name
 	InvalidName *bool `json:"invalidName,omitempty"`
 	// A regular file's version, for If-Match
 	Etag *string `json:"etag,omitempty"`

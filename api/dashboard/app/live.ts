@@ -4,7 +4,8 @@
  * subscription per cluster and one per server (a second `subscribe` replaces the first, an `unsubscribe` ends it), so
  * the parts of a page that follow the same cluster or server share one: what they ask is merged (every type any of them
  * wants, the console if any wants it), and it ends when the last one goes. After a reconnection every subscription is
- * made again and each handler is told (`RESUMED`), so a page reads again what changed in the gap. A subscription the
+ * made again and each handler is told (`RESUMED`), so a page reads again what changed in the gap; a console resumes
+ * after the last line the page has (`after`, its sequence), so no line is lost or shown twice. A subscription the
  * service refuses or ends (access lost) is dropped and the handlers are told (`ENDED`): the page reads again and shows
  * the API's answer. When
  * the service ends the socket itself (an expired token, a deploy, a viewer too slow to keep up), it connects again
@@ -15,7 +16,7 @@ import { io, type Socket } from 'socket.io-client';
 import { refresh, session } from './session.ts';
 
 export type LiveEvent = { id?: string; type: string; clusterId: string; at: string; data: Record<string, unknown> };
-export type Subscription = { clusterId: string; types?: string[] } | { serverId: string; console?: boolean; stats?: boolean };
+export type Subscription = { clusterId: string; types?: string[] } | { serverId: string; console?: boolean; stats?: boolean; after?: number };
 type Ack = { ok: boolean; statusCode?: number; message?: string; jobId?: string; retryAfter?: number };
 
 let socket: Socket | null = null;
@@ -23,6 +24,16 @@ let socket: Socket | null = null;
 type Entry = { parts: Map<string, { body: Subscription; count: number }>; sent: string | null };
 const subscriptions = new Map<string, Entry>();
 const handlers = new Set<(event: LiveEvent) => void>();
+/** Per server key: the sequence of the last console line received, where its console resumes after a reconnection. */
+const consoleSeen = new Map<string, number>();
+
+/** Notes the last console line of a `server.console` event (a live batch numbers its lines from `seq`). */
+function noteConsole(event: LiveEvent) {
+  if (event.type !== 'server.console') return;
+  const data = event.data as { serverId: string; seq?: number; lines: { seq?: number }[] };
+  const last = data.lines.at(-1)?.seq ?? (data.seq === undefined ? undefined : data.seq + data.lines.length - 1);
+  if (last !== undefined) consoleSeen.set(`server:${data.serverId.toLowerCase()}`, last);
+}
 
 /** Told to every handler when the socket is back after a break: events of the gap were missed, read the page again. */
 export const RESUMED = 'live.resumed';
@@ -60,6 +71,7 @@ function sync(live: Socket, key: string, force = false) {
   if (!entry) return;
   if (entry.parts.size === 0) {
     subscriptions.delete(key);
+    consoleSeen.delete(key);
     if (live.connected && entry.sent !== null) live.emit('unsubscribe', JSON.parse(entry.sent) as Subscription);
     return;
   }
@@ -67,7 +79,11 @@ function sync(live: Socket, key: string, force = false) {
   const json = JSON.stringify(body);
   if (!live.connected || (!force && json === entry.sent)) return;
   entry.sent = json;
-  live.emit('subscribe', body, (answer: Ack | undefined) => {
+  // Made again on a new connection: the console goes on after the last line this page has.
+  const seen = consoleSeen.get(key);
+  const request = force && 'serverId' in body && body.console && seen !== undefined ? { ...body, after: seen } : body;
+  if (!('serverId' in body && body.console)) consoleSeen.delete(key);
+  live.emit('subscribe', request, (answer: Ack | undefined) => {
     if (!answer || answer.ok || subscriptions.get(key) !== entry || entry.sent !== json) return; // a newer body was sent since
     // The service could not check (a database blip, 5xx), or the session's request budget is spent for now (429, many
     // tabs subscribing at once after a deploy): asked again when it says, still wanted.
@@ -116,7 +132,10 @@ function connect(): Socket {
     );
     backoff = Math.min(backoff * 2, 30_000);
   };
-  live.on('event', tell);
+  live.on('event', (event: LiveEvent) => {
+    noteConsole(event);
+    tell(event);
+  });
   live.on('connect', () => {
     connectedAt = Date.now();
     for (const key of [...subscriptions.keys()]) sync(live, key, true);

@@ -23,6 +23,7 @@ import { CreateCluster } from './pages/clusters.tsx';
 import { ServerEditPage } from './pages/serverEdit.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { TaskPage } from './pages/task.tsx';
+import { FilesPage } from './pages/files.tsx';
 
 const PAGES: { path: string; title: string; page: (props: PageProps) => preact.JSX.Element; needs?: 'manage' }[] = [
   { path: 'servers', title: 'Servers', page: ServersPage },
@@ -137,6 +138,9 @@ function Shell() {
   else if (cluster && page === 'tasks' && id && !UUID.test(id))
     main = <p class="notice error">There is no such task: the address is not one of this dashboard's.</p>;
   else if (cluster && page === 'servers' && id && part === 'edit') main = <ServerEditPage key={id} cluster={cluster} id={id} />;
+  else if (cluster && page === 'servers' && id && part === 'files') main = <FilesPage key={id} cluster={cluster} id={id} path={route.slice(5)} />;
+  else if (cluster && page === 'servers' && id && part === 'file' && route.length > 5)
+    main = <FileEditor key={route.join('/')} cluster={cluster} id={id} path={route.slice(5)} />;
   else if (cluster && page === 'tasks' && id) main = <TaskPage key={id} cluster={cluster} id={id} />;
   else if (cluster && page === 'servers' && id) main = <ServerPage key={id} cluster={cluster} id={id} />;
   else if (cluster && page === 'players' && id) main = <PlayerPage key={id} cluster={cluster} id={id} />;
@@ -191,6 +195,32 @@ function Shell() {
       </main>
     </div>
   );
+}
+
+type EditorProps = { cluster: Cluster; id: string; path: string[] };
+/**
+ * The file editor, loaded when first opened (its highlighter stays out of the first load). A chunk that cannot be
+ * loaded (the service was upgraded since this page was) says so with a reload.
+ */
+function FileEditor(props: EditorProps) {
+  const [page, setPage] = useState<{ Page: (props: EditorProps) => preact.JSX.Element } | { failed: string } | null>(null);
+  useEffect(() => {
+    import('./editor/fileEditor.tsx').then(
+      (module) => setPage({ Page: module.FileEditorPage }),
+      (error: unknown) => setPage({ failed: error instanceof Error ? error.message : String(error) }),
+    );
+  }, []);
+  if (!page) return <p class="muted">Loading the editor…</p>;
+  if ('failed' in page)
+    return (
+      <p class="notice error" role="alert">
+        The editor could not be loaded (the service may have just been upgraded).{' '}
+        <button type="button" class="link" onClick={() => location.reload()}>
+          Reload
+        </button>
+      </p>
+    );
+  return <page.Page {...props} />;
 }
 
 const root = document.getElementById('app')!;

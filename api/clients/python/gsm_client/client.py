@@ -254,8 +254,9 @@ class GsmClient:
             received = False
             try:
                 for block_id, event in _read_events(answer):
-                    # The stream's `id:` lines are the resume point: its first one comes before any event, and
-                    # live-only events (console lines, stats) have none, so the last durable event's stays.
+                    # The stream's `id:` lines are the resume point: its first one comes before any event, stats
+                    # have none (the last id stays), and on a stream with the console every id also carries the
+                    # console's sequence.
                     if block_id:
                         last = block_id
                     if event is not None:

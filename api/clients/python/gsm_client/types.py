@@ -175,6 +175,7 @@ _ClusterRequired = TypedDict(
         "description": Optional[str],
         "role": Literal["OWNER", "ADMIN", "MODERATOR", "VIEWER"],
         "counts": ClusterCounts,
+        "fileDenyList": List[str],
         "createdAt": str,
         "updatedAt": str,
     },
@@ -184,7 +185,8 @@ _ClusterRequired = TypedDict(
 class Cluster(_ClusterRequired):
     """The Cluster record.
 
-    role: The caller's role in this cluster."""
+    role: The caller's role in this cluster.
+    fileDenyList: The default file deny list (gitignore-style patterns) of the cluster's servers whose template has none (docs/files.md#the-deny-list)."""
 
 
 _MemberRequired = TypedDict(
@@ -367,6 +369,7 @@ _MachineRequired = TypedDict(
         "hostname": Optional[str],
         "os": Optional[str],
         "agentVersion": Optional[str],
+        "upgradeAvailable": bool,
         "cpuCount": Optional[int],
         "memoryBytes": Optional[float],
         "metrics": Optional[MachineMetrics],
@@ -379,12 +382,23 @@ _MachineRequired = TypedDict(
     },
 )
 
+_MachineOptional = TypedDict(
+    "_MachineOptional",
+    {
+        "tools": Optional[List[str]],
+    },
+    total=False,
+)
 
-class Machine(_MachineRequired):
+
+class Machine(_MachineRequired, _MachineOptional):
     """The Machine record.
 
+    agentVersion: The version its agent reported when it last connected.
+    upgradeAvailable: Whether its agent is older than the service's agent package (`GET /agent/package.tgz`): `POST /api/v1/clusters/{clusterId}/machines/upgrade` upgrades it.
     addresses: The addresses its operators gave it (docs/servers.md#ports-and-allocations).
     reportedAddresses: The addresses its agent reported (its network interfaces, loopback aside).
+    tools: The programs its agent found on its PATH (of those templates' installs use); null: not reported yet.
     sftp: The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it."""
 
 
@@ -463,6 +477,7 @@ _MachineRegisteredRequired = TypedDict(
         "hostname": Optional[str],
         "os": Optional[str],
         "agentVersion": Optional[str],
+        "upgradeAvailable": bool,
         "cpuCount": Optional[int],
         "memoryBytes": Optional[float],
         "metrics": Optional[MachineRegisteredMetrics],
@@ -478,12 +493,23 @@ _MachineRegisteredRequired = TypedDict(
     },
 )
 
+_MachineRegisteredOptional = TypedDict(
+    "_MachineRegisteredOptional",
+    {
+        "tools": Optional[List[str]],
+    },
+    total=False,
+)
 
-class MachineRegistered(_MachineRegisteredRequired):
+
+class MachineRegistered(_MachineRegisteredRequired, _MachineRegisteredOptional):
     """The MachineRegistered record.
 
+    agentVersion: The version its agent reported when it last connected.
+    upgradeAvailable: Whether its agent is older than the service's agent package (`GET /agent/package.tgz`): `POST /api/v1/clusters/{clusterId}/machines/upgrade` upgrades it.
     addresses: The addresses its operators gave it (docs/servers.md#ports-and-allocations).
     reportedAddresses: The addresses its agent reported (its network interfaces, loopback aside).
+    tools: The programs its agent found on its PATH (of those templates' installs use); null: not reported yet.
     sftp: The SFTP service of the machine's agent (docs/sftp.md); null until the agent reported it.
     agentToken: The agent token, shown only in this answer."""
 
@@ -615,6 +641,59 @@ class InstallCodeExchanged(_InstallCodeExchangedRequired):
     agentToken: The agent token (`gsm_agent_…`), answered to this one exchange only."""
 
 
+_AgentUpgradeMachinesItemRequired = TypedDict(
+    "_AgentUpgradeMachinesItemRequired",
+    {
+        "machineId": str,
+        "name": str,
+        "state": Literal["PENDING", "UPGRADING", "SUCCEEDED", "FAILED", "SKIPPED", "CANCELLED"],
+        "fromVersion": Optional[str],
+        "toVersion": Optional[str],
+        "servers": int,
+        "reason": Optional[str],
+        "startedAt": Optional[str],
+        "finishedAt": Optional[str],
+    },
+)
+
+
+class AgentUpgradeMachinesItem(_AgentUpgradeMachinesItemRequired):
+    """The AgentUpgradeMachinesItem record.
+
+    fromVersion: The agent version it ran when its upgrade started.
+    toVersion: The agent version it came back with.
+    servers: Servers that were RUNNING when its upgrade started (each must be RUNNING again).
+    reason: Why it failed, was skipped or cancelled."""
+
+
+_AgentUpgradeRequired = TypedDict(
+    "_AgentUpgradeRequired",
+    {
+        "id": str,
+        "clusterId": str,
+        "state": Literal["RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"],
+        "version": str,
+        "packageSha256": str,
+        "batchSize": int,
+        "timeoutSeconds": int,
+        "reason": Optional[str],
+        "createdBy": Optional[str],
+        "machines": List[AgentUpgradeMachinesItem],
+        "createdAt": str,
+        "updatedAt": str,
+        "finishedAt": Optional[str],
+    },
+)
+
+
+class AgentUpgrade(_AgentUpgradeRequired):
+    """The AgentUpgrade record.
+
+    version: The agent version the machines are upgraded to (the service's package).
+    packageSha256: The SHA-256 of the package each agent downloads and checks.
+    reason: Why the roll failed or was cancelled."""
+
+
 _PortRangeRequired = TypedDict(
     "_PortRangeRequired",
     {
@@ -676,9 +755,19 @@ _ServerStatsRequired = TypedDict(
     },
 )
 
+_ServerStatsOptional = TypedDict(
+    "_ServerStatsOptional",
+    {
+        "diskBytes": float,
+    },
+    total=False,
+)
 
-class ServerStats(_ServerStatsRequired):
-    """The ServerStats record."""
+
+class ServerStats(_ServerStatsRequired, _ServerStatsOptional):
+    """The ServerStats record.
+
+    diskBytes: Bytes the server's directory takes on disk, as last measured by its agent (every 5 minutes by default; absent before the first measurement)."""
 
 
 _ServerReadyRequired = TypedDict(
@@ -822,8 +911,16 @@ _ServerRequired = TypedDict(
     },
 )
 
+_ServerOptional = TypedDict(
+    "_ServerOptional",
+    {
+        "templateLatestVersion": Optional[int],
+    },
+    total=False,
+)
 
-class Server(_ServerRequired):
+
+class Server(_ServerRequired, _ServerOptional):
     """The Server record.
 
     memoryLimitMb: Memory limit of the game process in MiB; null: no limit.
@@ -839,7 +936,8 @@ class Server(_ServerRequired):
     consoleMode: CUSTOM servers: where console commands go. RCON: Source RCON on rconPort; STDIN: the process’s standard input (the answer is the output that follows); NONE: no console (console commands are refused with 409). null: RCON.
     stop: CUSTOM servers: how a STOP asks the game to exit. COMMAND: `command` on the console; SIGNAL: `signal` to the process. After `graceSeconds` it is killed. null: the RCON command `quit`, then SIGTERM, then SIGKILL.
     templateId: Its game template (docs/templates.md): a built-in's id (`rust`) or a cluster template's id; null: none (a CUSTOM server's own command).
-    templateVersion: The version of its template its last start ran (a change applies at its next start).
+    templateVersion: The version of its template its running process (or its last run) was started with, as its agent reports it (a change applies at its next start).
+    templateLatestVersion: The newest version of its template: its next start runs it (above templateVersion: a newer one is available).
     variables: Its values of the template's variables (secret ones are never shown: see secretVariables).
     secretVariables: The secret variables that have a value of their own, each as true (their values are never returned); one not listed has none.
     ports: The named ports the server holds on its machine (game, query, rcon, extras), by name.
@@ -854,12 +952,15 @@ _ConsoleLineRequired = TypedDict(
     {
         "at": str,
         "line": str,
+        "seq": int,
     },
 )
 
 
 class ConsoleLine(_ConsoleLineRequired):
-    """The ConsoleLine record."""
+    """The ConsoleLine record.
+
+    seq: The line’s sequence: per server, larger than every earlier line’s"""
 
 
 _ConsoleRequired = TypedDict(
@@ -867,12 +968,17 @@ _ConsoleRequired = TypedDict(
     {
         "serverId": str,
         "lines": List[ConsoleLine],
+        "seq": Optional[int],
+        "gap": bool,
     },
 )
 
 
 class Console(_ConsoleRequired):
-    """The Console record."""
+    """The Console record.
+
+    seq: The sequence of the last line answered (null: none): resume after it (`after`, `/live` subscribe `after`)
+    gap: With `after`: lines after it are no longer kept (the history holds the last 1,000), so some were missed"""
 
 
 _WebhookRequired = TypedDict(
@@ -881,7 +987,7 @@ _WebhookRequired = TypedDict(
         "id": str,
         "clusterId": str,
         "url": str,
-        "events": List[Literal["*", "server.status", "machine.status", "job.updated", "player.joined", "player.left", "ban.created", "ban.revoked", "task.run.finished", "webhook.disabled"]],
+        "events": List[Literal["*", "server.status", "machine.status", "job.updated", "player.joined", "player.left", "ban.created", "ban.revoked", "task.run.finished", "webhook.disabled", "server.transferred", "webhook.dropped"]],
         "format": Literal["JSON", "DISCORD"],
         "description": Optional[str],
         "enabled": bool,
@@ -902,7 +1008,7 @@ _WebhookCreatedRequired = TypedDict(
         "id": str,
         "clusterId": str,
         "url": str,
-        "events": List[Literal["*", "server.status", "machine.status", "job.updated", "player.joined", "player.left", "ban.created", "ban.revoked", "task.run.finished", "webhook.disabled"]],
+        "events": List[Literal["*", "server.status", "machine.status", "job.updated", "player.joined", "player.left", "ban.created", "ban.revoked", "task.run.finished", "webhook.disabled", "server.transferred", "webhook.dropped"]],
         "format": Literal["JSON", "DISCORD"],
         "description": Optional[str],
         "enabled": bool,
@@ -964,13 +1070,22 @@ _TemplateRequired = TypedDict(
     },
 )
 
+_TemplateOptional = TypedDict(
+    "_TemplateOptional",
+    {
+        "secretDefaults": List[str],
+    },
+    total=False,
+)
 
-class Template(_TemplateRequired):
+
+class Template(_TemplateRequired, _TemplateOptional):
     """The Template record.
 
     id: A built-in's id is its slug (`rust`); a cluster template's is a uuid.
     clusterId: The cluster it belongs to; null: built in.
-    document: The whole template (docs/templates.md)."""
+    document: The whole template (docs/templates.md); secret variables without their `default`.
+    secretDefaults: The secret variables that have a default: never returned; a PATCH that leaves out their `default` keeps it."""
 
 
 _TemplateImportRequired = TypedDict(
@@ -1408,7 +1523,7 @@ _TemplateDocumentConfigFilesItemRequired = TypedDict(
     "_TemplateDocumentConfigFilesItemRequired",
     {
         "path": str,
-        "format": Literal["properties", "ini", "json", "yaml", "xml", "replace"],
+        "format": Literal["properties", "ini", "json", "yaml", "xml", "cfg", "replace"],
     },
 )
 
@@ -1433,6 +1548,7 @@ _TemplateDocumentFilesOptional = TypedDict(
         "deny": List[str],
         "wipe": List[str],
         "backupSkip": List[str],
+        "adminOnly": List[str],
     },
     total=False,
 )
@@ -1443,7 +1559,8 @@ class TemplateDocumentFiles(_TemplateDocumentFilesOptional):
 
     deny: gitignore-style patterns members may not read or write.
     wipe: Paths (globs with `*`) a WIPE removes.
-    backupSkip: gitignore-style patterns a backup leaves out."""
+    backupSkip: gitignore-style patterns a backup leaves out.
+    adminOnly: gitignore-style patterns of files that hold the server's RCON password: only members with the RCON permission (OWNER, ADMIN) may read or write them; for the others they are denied."""
 
 
 _TemplateDocumentPortsItemRequired = TypedDict(
@@ -1591,11 +1708,24 @@ _JobProgressRequired = TypedDict(
     },
 )
 
+_JobProgressOptional = TypedDict(
+    "_JobProgressOptional",
+    {
+        "phase": str,
+        "bytesDone": float,
+        "bytesTotal": Optional[float],
+    },
+    total=False,
+)
 
-class JobProgress(_JobProgressRequired):
+
+class JobProgress(_JobProgressRequired, _JobProgressOptional):
     """While it runs, how far it is, from its agent (installs, updates, backups, restores); null before the first report.
 
-    percent: How far it is (0..100), or null when not known."""
+    percent: How far it is (0..100), or null when not known.
+    phase: A TRANSFER's phase (docs/transfers.md): CHECK_SPACE, STOP, PACK, COPY, SWITCH, START, CLEAN_UP or ROLL_BACK.
+    bytesDone: A TRANSFER: bytes copied to the target and acknowledged by it.
+    bytesTotal: A TRANSFER: bytes to copy (the archive and the backups), once known."""
 
 
 _JobCreatedByRequired = TypedDict(
@@ -1620,7 +1750,7 @@ _JobRequired = TypedDict(
         "machineId": Optional[str],
         "playerId": Optional[str],
         "taskId": Optional[str],
-        "type": Literal["START", "STOP", "RESTART", "KILL", "RCON", "KICK", "BAN", "UNBAN", "BROADCAST", "WIPE", "TASK_RUN", "INSTALL", "UPDATE", "BACKUP", "RESTORE"],
+        "type": Literal["START", "STOP", "RESTART", "KILL", "RCON", "KICK", "BAN", "UNBAN", "BROADCAST", "WIPE", "TASK_RUN", "INSTALL", "UPDATE", "BACKUP", "RESTORE", "FILE_COMPRESS", "FILE_EXTRACT", "FILE_PULL", "TRANSFER"],
         "status": Literal["QUEUED", "DISPATCHED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED", "EXPIRED"],
         "params": Dict[str, Any],
         "result": Optional[Dict[str, Any]],
@@ -1703,6 +1833,37 @@ class Backup(_BackupRequired):
     error: Why it failed."""
 
 
+_TransferRequestRequired = TypedDict(
+    "_TransferRequestRequired",
+    {
+        "machineId": str,
+    },
+)
+
+_TransferRequestOptional = TypedDict(
+    "_TransferRequestOptional",
+    {
+        "allocations": Dict[str, int],
+        "keepSource": bool,
+        "includeBackups": bool,
+        "bandwidthLimit": int,
+        "live": bool,
+    },
+    total=False,
+)
+
+
+class TransferRequest(_TransferRequestRequired, _TransferRequestOptional):
+    """The TransferRequest record.
+
+    machineId: The machine to move the server to: another machine of the server’s cluster.
+    allocations: Ports on the target by name (`game`, `query`, `rcon`, extras); those not given are picked free from the target’s port ranges. They are reserved at once.
+    keepSource: Keep the server’s files on the source machine after the switch (default false).
+    includeBackups: Copy the server’s local backups to the target (default true); false: they are deleted at the switch (the job’s `params.backupsToDelete` lists them). Those on S3 are re-pointed either way.
+    bandwidthLimit: Bytes per second the copy may use (default: no limit).
+    live: Not offered: `true` is refused (400). The server is stopped for the whole copy."""
+
+
 _FileEntryRequired = TypedDict(
     "_FileEntryRequired",
     {
@@ -1730,7 +1891,7 @@ class FileEntry(_FileEntryRequired, _FileEntryOptional):
 
     mode: Permission bits (0–0777, and setuid/setgid/sticky as found)
     linkTarget: A symbolic link's target as written (never followed by a listing)
-    invalidName: The name on disk is not valid UTF-8 (shown with U+FFFD)
+    invalidName: The name on disk is not valid UTF-8: `name` shows each byte that is not as `\\xHH`; such an entry can be renamed and deleted by that name
     etag: A regular file's version, for If-Match"""
 
 
@@ -2543,4 +2704,4 @@ class Event(_EventRequired):
     id: Cursor: sorts as a string in the order events must be read"""
 
 
-__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "SshKey", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "MachineSftp", "Machine", "MachineRegisteredMetrics", "MachineRegisteredSftp", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "PortRange", "MachineAllocation", "MachineAllocations", "ServerStats", "ServerReady", "ServerStop", "ServerPort", "ServerQuery", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "Template", "TemplateImport", "TemplateSummary", "TemplateDocumentLinksItem", "TemplateDocumentVariablesItemValidation", "TemplateDocumentVariablesItem", "TemplateDocumentStart", "TemplateDocumentConsoleRcon", "TemplateDocumentConsoleCommandsList", "TemplateDocumentConsoleCommandsKick", "TemplateDocumentConsoleCommandsBan", "TemplateDocumentConsoleCommandsUnban", "TemplateDocumentConsoleCommandsBroadcast", "TemplateDocumentConsoleCommands", "TemplateDocumentConsole", "TemplateDocumentPlayers", "TemplateDocumentSamplesJoinItem", "TemplateDocumentSamplesLeaveItem", "TemplateDocumentSamples", "TemplateDocumentInstall", "TemplateDocumentUpdate", "TemplateDocumentConfigFilesItemReplaceItem", "TemplateDocumentConfigFilesItem", "TemplateDocumentFiles", "TemplateDocumentPortsItem", "TemplateDocumentQuery", "TemplateDocumentSourcesItem", "TemplateDocument", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "FileEntry", "FileList", "FileText", "FileWriteResult", "FileSearchResultMatchesItem", "FileSearchResult", "FileVersionActor", "FileVersion", "FileVersionContentActor", "FileVersionContent", "FileDiff", "FileUpload", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "BanPlayer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]
+__all__ = ["ErrorDetailsItem", "Error", "User", "TokenPair", "OAuthStart", "TokenListItem", "TokenCreated", "SshKey", "ClusterCounts", "Cluster", "Member", "Invitation", "InvitationCreated", "InvitationPreview", "AuditEntryActor", "AuditEntryTarget", "AuditEntry", "MachineMetrics", "MachineSftp", "Machine", "MachineRegisteredMetrics", "MachineRegisteredSftp", "MachineRegisteredConnect", "MachineRegisteredInstall", "MachineRegistered", "AgentTokenRotatedConnect", "AgentTokenRotatedInstall", "AgentTokenRotated", "MachineInstallCodeConnect", "MachineInstallCodeInstall", "MachineInstallCode", "InstallCodeExchangedConnect", "InstallCodeExchanged", "AgentUpgradeMachinesItem", "AgentUpgrade", "PortRange", "MachineAllocation", "MachineAllocations", "ServerStats", "ServerReady", "ServerStop", "ServerPort", "ServerQuery", "Server", "ConsoleLine", "Console", "Webhook", "WebhookCreated", "WebhookDelivery", "Template", "TemplateImport", "TemplateSummary", "TemplateDocumentLinksItem", "TemplateDocumentVariablesItemValidation", "TemplateDocumentVariablesItem", "TemplateDocumentStart", "TemplateDocumentConsoleRcon", "TemplateDocumentConsoleCommandsList", "TemplateDocumentConsoleCommandsKick", "TemplateDocumentConsoleCommandsBan", "TemplateDocumentConsoleCommandsUnban", "TemplateDocumentConsoleCommandsBroadcast", "TemplateDocumentConsoleCommands", "TemplateDocumentConsole", "TemplateDocumentPlayers", "TemplateDocumentSamplesJoinItem", "TemplateDocumentSamplesLeaveItem", "TemplateDocumentSamples", "TemplateDocumentInstall", "TemplateDocumentUpdate", "TemplateDocumentConfigFilesItemReplaceItem", "TemplateDocumentConfigFilesItem", "TemplateDocumentFiles", "TemplateDocumentPortsItem", "TemplateDocumentQuery", "TemplateDocumentSourcesItem", "TemplateDocument", "JobError", "JobProgress", "JobCreatedBy", "Job", "RconAnswer", "BackupError", "Backup", "TransferRequest", "FileEntry", "FileList", "FileText", "FileWriteResult", "FileSearchResultMatchesItem", "FileSearchResult", "FileVersionActor", "FileVersion", "FileVersionContentActor", "FileVersionContent", "FileDiff", "FileUpload", "TaskStepsItem", "Task", "TaskStep", "SchedulePreview", "ServerMetricsPointsItemCpuPercent", "ServerMetricsPointsItemMemoryBytes", "ServerMetricsPointsItemPlayersOnline", "ServerMetricsPointsItem", "ServerMetrics", "MachineMetricsHistoryPointsItemCpuPercent", "MachineMetricsHistoryPointsItemMemoryBytes", "MachineMetricsHistoryPointsItemDiskUsedBytes", "MachineMetricsHistoryPointsItem", "MachineMetricsHistory", "ClusterPlayersOnlinePointsItemPlayersOnline", "ClusterPlayersOnlinePointsItem", "ClusterPlayersOnline", "PlayerCurrentServer", "Player", "PlayerStatsActive", "PlayerStatsNew", "PlayerStatsTopPlayersItem", "PlayerStatsRetention", "PlayerStats", "PlayerDetailCurrentServer", "Session", "Purchase", "Note", "PlayerDetail", "OnlinePlayer", "ServerPlayers", "KickAnswer", "BanPlayer", "Ban", "BanAnswer", "UnbanAnswer", "Event"]

@@ -10,13 +10,21 @@ import { mkdir, readFile, writeFile, chmod } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { GsmClient, type Job, type Schemas } from './client.ts';
+import { filesCommand, FILES_USAGE } from './cliFiles.ts';
 
 const USAGE = `usage: gsm <command> [options]  (--json for machine-readable output)
   login --url <url>                       keep the service URL and an API token, read from standard input
                                           (prompted, not shown, on a terminal) or GSM_TOKEN; --token <token> also works
   clusters                                your clusters
   servers list --cluster <id>             servers of a cluster
+  servers show <id>                       a server: status and why, its ports, what its latest query found
   servers start|stop|restart|kill <id> [--wait]
+  servers transfer <id> --to <machine> [--keep-source] [--no-backups] [--bandwidth <bytes/s>] [--wait]
+                                          move a server to another machine; --wait shows its phase and bytes
+  machines list --cluster <id>            machines of a cluster
+  machines allocations <machine>          its addresses, port ranges and which server holds which port
+  machines allocations <machine> add <first>-<last>   add a port range (1024–65535, at most 10,000 ports)
+  machines allocations <machine> remove <range>        remove a port range (servers keep the ports they hold)
   rcon <server> <command…>                run a console command (taken as written) and print its answer
   console <server>                        the recent console, then follow it live
   players search --cluster <id> [text]    players (--online for those online)
@@ -32,6 +40,7 @@ const USAGE = `usage: gsm <command> [options]  (--json for machine-readable outp
   templates list [--cluster <id>] [--search <text>] [--tag <tag>]   built-in templates (and the cluster's)
   templates show <id>                     a template: its variables (with their rules) and ports
   templates import --cluster <id> <file|-> [--id <id>] | --url <url>   a Pterodactyl or Pelican egg as a cluster template
+${FILES_USAGE}
   help, --help, -h                        this text (-h only before the command)
   --                                      what follows is arguments, never options`;
 
@@ -68,7 +77,7 @@ function parse(argv: string[]): Parsed {
     }
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
     if (inline !== undefined) flags.set(name, inline);
-    else if (['json', 'wait', 'online', 'help'].includes(name)) flags.set(name, true);
+    else if (['json', 'wait', 'online', 'help', 'recursive'].includes(name)) flags.set(name, true);
     else {
       const value = argv[++i];
       if (value === undefined) throw new UsageError(`--${name} needs a value`);
@@ -145,6 +154,32 @@ function table(rows: Record<string, unknown>[], columns: string[]): string {
       .join('  ')
       .trimEnd();
   return [line(columns.map((column) => column.toUpperCase())), ...rows.map((row) => line(columns.map((column) => cell(row[column]))))].join('\n');
+}
+
+/** `gsm servers show`: the server, why it is in its status, its ports and what its latest query found. */
+function showServer(server: Schemas['Server'], out: (text: string) => void): void {
+  const explained =
+    server.status === 'UNRESPONSIVE'
+      ? ' (its process runs; the game does not answer queries' +
+        (server.restartWhenUnresponsive ? ': the agent restarts it while its crash policy allows, else it stays so)' : ')')
+      : '';
+  out(`${server.name} (${server.id}): ${server.gameType}, ${server.status}${explained}`);
+  if (server.statusReason) out(`reason: ${server.statusReason}`);
+  out(`players: ${server.playersOnline} / ${server.maxPlayers}`);
+  out('ports:');
+  out(table(server.ports, ['name', 'port', 'protocol']));
+  const { query } = server;
+  if (server.queryProtocol === 'NONE') out('query: none (never queried)');
+  else if (!query) out('query: not queried yet');
+  else {
+    const names = query.playerNames && query.playerNames.length > 0 ? ` (${query.playerNames.join(', ')})` : '';
+    out(
+      `query (${query.protocol}, checked ${query.checkedAt}): ${query.answering ? 'answering' : `not answering${query.error ? `: ${query.error}` : ''}${query.failures > 0 ? ` (${query.failures} in a row)` : ''}`}`,
+    );
+    out(
+      `  players ${query.players ?? '—'} / ${query.maxPlayers ?? '—'}${names}; map ${query.map ?? '—'}; version ${query.version ?? '—'}; latency ${query.latencyMs === null ? '—' : `${query.latencyMs} ms`}`,
+    );
+  }
 }
 
 export async function main(argv: string[], out: (text: string) => void = (text) => process.stdout.write(`${text}\n`)): Promise<number> {
@@ -234,11 +269,95 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
         print(servers, ['id', 'name', 'gameType', 'status', 'playersOnline', 'statusReason']);
         return 0;
       }
+      if (sub === 'show') {
+        const server = await gsm.get<Schemas['Server']>(`/api/v1/servers/${encodeURIComponent(arg(2, 'the server id'))}`);
+        if (json) print(server);
+        else showServer(server, out);
+        return 0;
+      }
       if (sub && ['start', 'stop', 'restart', 'kill'].includes(sub)) {
         const job = await gsm.post<Job>(`/api/v1/servers/${encodeURIComponent(arg(2, 'the server id'))}/${sub}`);
         return finishJob(job, flags.has('wait'));
       }
-      throw new UsageError('gsm servers list|start|stop|restart|kill');
+      if (sub === 'transfer') {
+        const bandwidth = flag('bandwidth');
+        if (bandwidth !== undefined && !/^\d+$/.test(bandwidth)) throw new UsageError('--bandwidth is bytes per second');
+        const job = await gsm.post<Job>(`/api/v1/servers/${encodeURIComponent(arg(2, 'the server id'))}/transfer`, {
+          machineId: need('to'),
+          keepSource: flags.has('keep-source'),
+          includeBackups: !flags.has('no-backups'),
+          ...(bandwidth ? { bandwidthLimit: Number(bandwidth) } : {}),
+        });
+        if (!flags.has('wait')) return finishJob(job, false);
+        // Its phase and bytes as they change (on standard error, so --json output stays one document).
+        let shown = '';
+        for (let current = job; ;) {
+          const progress = current.progress as { phase?: string; bytesDone?: number; bytesTotal?: number | null; message?: string | null } | null;
+          const line = progress
+            ? `${progress.phase ?? ''} ${progress.message ?? ''} ${progress.bytesDone ?? 0}/${progress.bytesTotal ?? '?'} bytes`
+            : current.status;
+          if (line !== shown) process.stderr.write(`${line}\n`);
+          shown = line;
+          if (['SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED'].includes(current.status))
+            return finishJob(current, false).then(() => (current.status === 'SUCCEEDED' ? 0 : 1));
+          await new Promise((resolve) => setTimeout(resolve, 2_000));
+          current = await gsm.get<Job>(`/api/v1/jobs/${encodeURIComponent(job.id)}`);
+        }
+      }
+      throw new UsageError('gsm servers list|show|start|stop|restart|kill|transfer');
+    }
+    case 'machines': {
+      if (sub === 'list') {
+        const machines = [];
+        for await (const machine of gsm.paginate(`/api/v1/clusters/${encodeURIComponent(need('cluster'))}/machines`)) machines.push(machine);
+        print(machines, ['id', 'name', 'status', 'hostname', 'agentVersion', 'lastSeenAt']);
+        return 0;
+      }
+      if (sub === 'allocations') {
+        const machineId = encodeURIComponent(arg(2, 'the machine id'));
+        const action = positional[3];
+        if (action === 'add') {
+          const range = /^(\d{1,5})(?:-|\.\.)(\d{1,5})$/.exec(arg(4, 'the range (<first>-<last>)'));
+          if (!range) throw new UsageError('the range is <first>-<last>, e.g. 27000-27999');
+          const added = await gsm.post<Schemas['PortRange']>(`/api/v1/machines/${machineId}/port-ranges`, {
+            firstPort: Number(range[1]),
+            lastPort: Number(range[2]),
+          });
+          print(added, ['id', 'firstPort', 'lastPort', 'createdAt']);
+          return 0;
+        }
+        if (action === 'remove') {
+          const answer = await gsm.request<{ message: string }>(
+            'delete',
+            `/api/v1/machines/${machineId}/port-ranges/${encodeURIComponent(arg(4, 'the range id'))}`,
+          );
+          if (json) print(answer);
+          else out(answer.message);
+          return 0;
+        }
+        if (action !== undefined) throw new UsageError('gsm machines allocations <machine> [add <first>-<last> | remove <range>]');
+        const allocations = await gsm.get<Schemas['MachineAllocations']>(`/api/v1/machines/${machineId}/allocations`);
+        if (json) print(allocations);
+        else {
+          out(`addresses: ${allocations.addresses.join(', ') || '—'} (its agent reports: ${allocations.reportedAddresses.join(', ') || '—'})`);
+          out(
+            allocations.ranges.length > 0
+              ? `port ranges (${allocations.freePorts} ports free):`
+              : 'no port ranges: ports are picked from each game’s default port upwards',
+          );
+          if (allocations.ranges.length > 0)
+            out(
+              table(
+                allocations.ranges.map((range) => ({ ...range, ports: range.lastPort - range.firstPort + 1 })),
+                ['id', 'firstPort', 'lastPort', 'ports'],
+              ),
+            );
+          out(allocations.allocations.length > 0 ? 'ports held:' : 'no server holds a port here');
+          if (allocations.allocations.length > 0) out(table(allocations.allocations, ['port', 'protocol', 'serverName', 'name', 'serverId']));
+        }
+        return 0;
+      }
+      throw new UsageError('gsm machines list|allocations');
     }
     case 'rcon': {
       const answer = await gsm.post<{ success: boolean; output: string | null; jobId: string; status: string }>(
@@ -259,9 +378,13 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
     case 'console': {
       const serverId = arg(1, 'the server id');
       const server = await gsm.get<{ clusterId: string }>(`/api/v1/servers/${encodeURIComponent(serverId)}`);
-      const recent = await gsm.get<{ lines: { at: string; line: string }[] }>(`/api/v1/servers/${encodeURIComponent(serverId)}/console`, { lines: 100 });
+      const recent = await gsm.get<{ lines: { at: string; line: string }[]; seq: number | null }>(`/api/v1/servers/${encodeURIComponent(serverId)}/console`, {
+        lines: 100,
+      });
       for (const line of recent.lines) out(json ? JSON.stringify(line) : line.line);
-      for await (const event of gsm.events(server.clusterId, { types: ['server.console'], serverId })) {
+      // Live from the line after the last one printed (`<event id>:<console sequence>`): none lost or printed twice.
+      const after = recent.seq === null ? undefined : `0:${recent.seq}`;
+      for await (const event of gsm.events(server.clusterId, { types: ['server.console'], serverId, after })) {
         for (const line of (event.data as { lines: { at: string; line: string }[] }).lines) out(json ? JSON.stringify(line) : line.line);
       }
       return 0;
@@ -416,6 +539,8 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
       }
       throw new UsageError('gsm templates list|show|import');
     }
+    case 'files':
+      return filesCommand({ client: gsm, positional, flags, json, out, usage: (message) => new UsageError(message), configDir: dirname(configFile()) });
     default:
       throw new UsageError(`unknown command ${command}`);
   }

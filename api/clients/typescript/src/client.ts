@@ -169,6 +169,28 @@ export class GsmClient {
     }
   }
 
+  /**
+   * One call answered as the `Response` itself (no retries, no JSON): for bodies that are bytes (file downloads and
+   * uploads, docs/files.md) and headers that matter (`ETag`, `Upload-Offset`). The caller reads or cancels its body.
+   */
+  async raw(
+    method: Method,
+    path: string,
+    options: { query?: RequestOptions['query']; headers?: Record<string, string>; body?: RequestInit['body']; signal?: AbortSignal } = {},
+  ): Promise<Response> {
+    const url = new URL(`${this.#options.baseUrl}${path}`);
+    for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.#options.token) headers.authorization = `Bearer ${this.#options.token}`;
+    const init: RequestInit & { duplex?: 'half' } = { method: method.toUpperCase(), headers, signal: options.signal };
+    if (options.body !== undefined) {
+      init.body = options.body;
+      // A stream as the body (Node's fetch) must say so; a Blob or bytes need not.
+      if (typeof (options.body as ReadableStream).getReader === 'function') init.duplex = 'half';
+    }
+    return this.#options.fetch(url, init);
+  }
+
   get<T = unknown>(path: string, query?: RequestOptions['query']): Promise<T> {
     return this.request<T>('get', path, { query });
   }
@@ -234,8 +256,8 @@ export class GsmClient {
       let received = false;
       try {
         for await (const item of readEvents(response.body)) {
-          // The stream's `id:` lines are the resume point: its first one comes before any event, and live-only events
-          // (console lines, stats) have none, so the last durable event's stays.
+          // The stream's `id:` lines are the resume point: its first one comes before any event, stats have none (the
+          // last id stays), and on a stream with the console every id also carries the console's sequence.
           if (item.id) last = item.id;
           if (item.event) {
             received = true;

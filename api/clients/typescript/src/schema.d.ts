@@ -758,6 +758,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/clusters/{clusterId}/machines/upgrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upgrade the cluster's agents
+         * @description Starts a roll that upgrades the agents of the cluster's machines to the service's own agent package (`GET /agent/package.tgz`), `batchSize` machines at a time. Each agent downloads the package, checks its SHA-256 and version, replaces itself and restarts; its game servers keep running and are adopted. The next batch starts only when every machine of this one is back ONLINE (a new connection) on the new version and its new agent has reported every server the machine was running as running in the same process (same pid and start time, adopted, not restarted). A machine that is not (within `timeoutSeconds`), whose agent refuses, whose server was restarted or lost, or whose agent came back on its old version after accepting (rolled back) or after the command was sent over three connections without an answer, stops the roll, and the roll's `reason` says which and why. One roll at a time per cluster (409). Answers the roll; follow it with `GET /api/v1/clusters/{clusterId}/machines/upgrades/{upgradeId}`.
+         */
+        post: operations["upgradeAgents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clusters/{clusterId}/machines/upgrades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the cluster's agent upgrades
+         * @description The latest 20 rolls, the newest first.
+         */
+        get: operations["listAgentUpgrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clusters/{clusterId}/machines/upgrades/{upgradeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an agent upgrade */
+        get: operations["getAgentUpgrade"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clusters/{clusterId}/machines/upgrades/{upgradeId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an agent upgrade
+         * @description No further machine is upgraded. An agent already told to upgrade may still finish (its machine is marked CANCELLED, saying so). 409 when the roll has ended.
+         */
+        post: operations["cancelAgentUpgrade"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clusters/{clusterId}/members": {
         parameters: {
             query?: never;
@@ -1448,7 +1525,10 @@ export interface paths {
         delete: operations["deleteServer"];
         options?: never;
         head?: never;
-        /** Update a server */
+        /**
+         * Update a server
+         * @description OWNER and ADMIN change any setting; a MODERATOR only `variables` that the server's template marks `userEditable` (anything else: 403).
+         */
         patch: operations["updateServer"];
         trace?: never;
     };
@@ -1485,7 +1565,7 @@ export interface paths {
         };
         /**
          * A server's recent console
-         * @description The last `lines` console lines (1..1000, default 100), oldest first, as its agent relayed them. Every member of the cluster. Lines past 5,000 a second per server are dropped and replaced by one `[gsm] N lines dropped` line.
+         * @description The last `lines` console lines (1..1000, default 100), oldest first, as its agent relayed them; with `after` (a line's `seq`), the lines after it instead (a resume: page on with the answer's `seq`). Every member of the cluster. Lines past 5,000 a second per server are dropped and replaced by one `[gsm] N lines dropped` line.
          */
         get: operations["getServerConsole"];
         put?: never;
@@ -1505,7 +1585,7 @@ export interface paths {
         };
         /**
          * List a directory of a server
-         * @description Entries sorted by name (byte order), `limit` (≤ 10,000) per page after `after` (the previous page's `next`); `total` counts the directory's entries. Links are shown, never followed; entries on the deny list are left out.
+         * @description Entries sorted by name (byte order), `limit` (≤ 10,000) per page after `after` (the previous page's `next`: a cursor, the last name, or for a name that is not UTF-8 `/` and its bytes in base64url); `total` counts the directory's entries. Links are shown, never followed; entries on the deny list are left out. A name that is not valid UTF-8 on disk is shown with `invalidName` and each such byte as `\xHH`.
          */
         get: operations["listServerFiles"];
         put?: never;
@@ -1534,6 +1614,26 @@ export interface paths {
          * @description Modes 0–0777 (no setuid, setgid or sticky bits). A symbolic link is refused (409), never followed.
          */
         post: operations["chmodServerFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/files/compress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compress files into an archive
+         * @description A FILE_COMPRESS job: the agent writes `archive` (.tar.gz, .tgz or .zip, replaced atomically if it exists) from `paths` (files and directories of one directory, named in the archive relative to it), as the server's account. Symbolic links and special files are left out (the result's `skipped`); deny-listed entries are not read. A zip is at most 65,535 entries and 4 GiB (use .tar.gz beyond). 202 with the job; its `progress` and `result` (`entries`, `bytes`, `skipped`, `archive`) follow on `GET /api/v1/jobs/<id>`.
+         */
+        post: operations["compressServerFiles"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1598,6 +1698,46 @@ export interface paths {
          * @description With `recursive` (default true) the directories above it are made too, and an existing directory is fine.
          */
         post: operations["createServerDirectory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/files/extract": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extract an archive
+         * @description A FILE_EXTRACT job: the agent checks the whole archive (.tar.gz, .tgz or .zip) before writing anything — links (symbolic or hard), absolute names, names with `..` or NUL and special files are refused; the entry count and the total uncompressed size must be within FILES_EXTRACT_MAX_ENTRIES and FILES_EXTRACT_MAX_BYTES; a zip's methods must be stored or deflate; a file must not land where a directory is, in the archive or on the server, or the reverse; the free space must hold it — then writes it into a staging directory inside `destination` (`.gsm-extract-<hex>`, as the server's account), verifying every entry (a zip's CRC-32, actual sizes), and only when all of it is written moves the files into place (existing files of the same names are replaced). An archive that fails a check, a damaged entry or a cancel leaves nothing of it in place (the staging directory is removed; one a killed helper left is removed by the next extraction into that directory once 24 hours old); only a failure while the checked files are being moved into place (the disk, a permission) can leave those moved before it. The job fails with the refusal's code (LINK_REFUSED, INVALID_PATH, TOO_LARGE, NO_SPACE, IS_A_DIRECTORY, NOT_A_DIRECTORY, INVALID). 202 with the job.
+         */
+        post: operations["extractServerArchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/files/pull": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pull a file from a URL
+         * @description A FILE_PULL job: the service downloads `url` into `path` (written beside it and renamed over it at the end, as the server's account), under the webhooks' address rules: http(s) without credentials, never a private, loopback, link-local or reserved address (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS), redirects followed (at most 5) only to addresses that pass the same check, at most FILES_PULL_MAX_BYTES (default 1 GiB). Names are resolved as webhooks' are (c-ares at WEBHOOK_DNS_SERVERS or the system's name servers, within WEBHOOK_DNS_TIMEOUT_MS). A URL refused at once is 400 (without WEBHOOK_ALLOW_PRIVATE_NETWORKS its name is resolved then, and a name that does not resolve in time is refused too); one refused later (its name resolving to a private address, a redirect) fails the job with `URL_REFUSED`; a larger file with `TOO_LARGE`; a URL that sends nothing for FILES_PULL_IDLE_SECONDS (default 60), or a download longer than FILES_PULL_MAX_SECONDS (default 3600), with `TIMEOUT` (30 s for the headers). 202 with the job; its `progress` follows the download, its `result` is `{ path, size, url, versionId }` (a text file of at most 1 MiB is kept in the config history like a write; `versionId` null otherwise).
+         */
+        post: operations["pullServerFile"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1940,6 +2080,26 @@ export interface paths {
          * @description A STOP job. 202 with the Job and `Location`; with `?wait=N` (0..60) the answer waits until the job ends (200) or N seconds pass (202).
          */
         post: operations["stopServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a server to another machine
+         * @description A TRANSFER job (docs/transfers.md): the target's ports are reserved at once, and its room checked against its last reported free space (409 otherwise); without `includeBackups` the local backups are deleted at the switch (listed in the job's `params.backupsToDelete`); then the space on the target is checked, the server stopped, its directory archived on the source and copied to the target in checksummed chunks through the service (resuming from the last acknowledged chunk after any crash), its local backups copied (S3 ones re-pointed), and in one transaction the server's machine and ports switched (a `server.transferred` event); it starts on the target if it was running, and the source's copy is removed (kept with `keepSource`). The job's `progress` has the phase and bytes. Cancel it (POST /api/v1/jobs/<id>/cancel) until the switch: the server is back on its source as it was. Power and file actions answer 409 naming the job meanwhile.
+         */
+        post: operations["transferServer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2510,7 +2670,7 @@ export interface paths {
         };
         /**
          * Readiness: database reachable, migrations current, Redis answering when configured and this process serves the API
-         * @description Answers 503 with `details` naming each failing dependency.
+         * @description Answers 503 with `details` naming each failing dependency, or `shutdown` from the moment the process is told to stop (SIGTERM; for SHUTDOWN_READY_DELAY_MS before it stops accepting connections).
          */
         get: operations["getReadiness"];
         put?: never;
@@ -2575,6 +2735,82 @@ export interface components {
                 /** @description The line that upgrades an installed agent to this service's package, checked the same way (no code: it keeps the machine's token). */
                 upgradeCommand: string;
             };
+        };
+        /**
+         * @example {
+         *       "id": "01a20f00-0000-7000-8000-000000000044",
+         *       "clusterId": "01a20f00-0000-7000-8000-000000000001",
+         *       "state": "RUNNING",
+         *       "version": "0.2.0",
+         *       "packageSha256": "9c2e4b6a8d0f1e3c5a7b9d1f3e5c7a9b1d3f5e7c9a1b3d5f7e9c1a3b5d7f9e1c",
+         *       "batchSize": 1,
+         *       "timeoutSeconds": 300,
+         *       "reason": null,
+         *       "createdBy": "Alex",
+         *       "machines": [
+         *         {
+         *           "machineId": "01a20f00-0000-7000-8000-000000000003",
+         *           "name": "fra-1",
+         *           "state": "SUCCEEDED",
+         *           "fromVersion": "0.1.0",
+         *           "toVersion": "0.2.0",
+         *           "servers": 3,
+         *           "reason": null,
+         *           "startedAt": "2026-09-30T12:00:00.000Z",
+         *           "finishedAt": "2026-09-30T12:00:21.000Z"
+         *         },
+         *         {
+         *           "machineId": "01a20f00-0000-7000-8000-000000000045",
+         *           "name": "fra-2",
+         *           "state": "UPGRADING",
+         *           "fromVersion": "0.1.0",
+         *           "toVersion": null,
+         *           "servers": 2,
+         *           "reason": null,
+         *           "startedAt": "2026-09-30T12:00:22.000Z",
+         *           "finishedAt": null
+         *         }
+         *       ],
+         *       "createdAt": "2026-09-30T11:59:59.000Z",
+         *       "updatedAt": "2026-09-30T11:59:59.000Z",
+         *       "finishedAt": null
+         *     }
+         */
+        AgentUpgrade: {
+            batchSize: number;
+            clusterId: string;
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: string | null;
+            finishedAt: string | null;
+            id: string;
+            machines: {
+                finishedAt: string | null;
+                /** @description The agent version it ran when its upgrade started. */
+                fromVersion: string | null;
+                machineId: string;
+                name: string;
+                /** @description Why it failed, was skipped or cancelled. */
+                reason: string | null;
+                /** @description Servers that were RUNNING when its upgrade started (each must be RUNNING again). */
+                servers: number;
+                startedAt: string | null;
+                /** @enum {string} */
+                state: "PENDING" | "UPGRADING" | "SUCCEEDED" | "FAILED" | "SKIPPED" | "CANCELLED";
+                /** @description The agent version it came back with. */
+                toVersion: string | null;
+            }[];
+            /** @description The SHA-256 of the package each agent downloads and checks. */
+            packageSha256: string;
+            /** @description Why the roll failed or was cancelled. */
+            reason: string | null;
+            /** @enum {string} */
+            state: "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            timeoutSeconds: number;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The agent version the machines are upgraded to (the service's package). */
+            version: string;
         };
         /**
          * @example {
@@ -2753,6 +2989,10 @@ export interface components {
          *         "servers": 3,
          *         "members": 4
          *       },
+         *       "fileDenyList": [
+         *         "*.key",
+         *         "secrets/"
+         *       ],
          *       "createdAt": "2026-10-01T18:30:00.000Z",
          *       "updatedAt": "2026-11-24T03:00:00.000Z"
          *     }
@@ -2766,6 +3006,8 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             description: string | null;
+            /** @description The default file deny list (gitignore-style patterns) of the cluster's servers whose template has none (docs/files.md#the-deny-list). */
+            fileDenyList: string[];
             id: string;
             name: string;
             /**
@@ -2814,24 +3056,34 @@ export interface components {
          *       "lines": [
          *         {
          *           "at": "2026-11-24T03:00:00.000Z",
-         *           "line": "Saving complete"
+         *           "line": "Saving complete",
+         *           "seq": 1795000000000000
          *         }
-         *       ]
+         *       ],
+         *       "seq": 1795000000000000,
+         *       "gap": false
          *     }
          */
         Console: {
+            /** @description With `after`: lines after it are no longer kept (the history holds the last 1,000), so some were missed */
+            gap: boolean;
             lines: components["schemas"]["ConsoleLine"][];
+            /** @description The sequence of the last line answered (null: none): resume after it (`after`, `/live` subscribe `after`) */
+            seq: number | null;
             serverId: string;
         };
         /**
          * @example {
          *       "at": "2026-11-24T03:00:00.000Z",
-         *       "line": "[12:00:00] [Server thread/INFO]: Done (4.2s)!"
+         *       "line": "[12:00:00] [Server thread/INFO]: Done (4.2s)!",
+         *       "seq": 1795000000000000
          *     }
          */
         ConsoleLine: {
             at: string;
             line: string;
+            /** @description The line’s sequence: per server, larger than every earlier line’s */
+            seq: number;
         };
         /**
          * @description Every error answer has this body.
@@ -2902,7 +3154,7 @@ export interface components {
         FileEntry: {
             /** @description A regular file's version, for If-Match */
             etag?: string;
-            /** @description The name on disk is not valid UTF-8 (shown with U+FFFD) */
+            /** @description The name on disk is not valid UTF-8: `name` shows each byte that is not as `\xHH`; such an entry can be renamed and deleted by that name */
             invalidName?: boolean;
             /** @description A symbolic link's target as written (never followed by a listing) */
             linkTarget?: string;
@@ -3253,9 +3505,15 @@ export interface components {
             playerId: string | null;
             /** @description While it runs, how far it is, from its agent (installs, updates, backups, restores); null before the first report. */
             progress: {
+                /** @description A TRANSFER: bytes copied to the target and acknowledged by it. */
+                bytesDone?: number;
+                /** @description A TRANSFER: bytes to copy (the archive and the backups), once known. */
+                bytesTotal?: number | null;
                 message: string | null;
                 /** @description How far it is (0..100), or null when not known. */
                 percent: number | null;
+                /** @description A TRANSFER's phase (docs/transfers.md): CHECK_SPACE, STOP, PACK, COPY, SWITCH, START, CLEAN_UP or ROLL_BACK. */
+                phase?: string;
             } | null;
             result: {
                 [key: string]: unknown;
@@ -3266,7 +3524,7 @@ export interface components {
             status: "QUEUED" | "DISPATCHED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED" | "EXPIRED";
             taskId: string | null;
             /** @enum {string} */
-            type: "START" | "STOP" | "RESTART" | "KILL" | "RCON" | "KICK" | "BAN" | "UNBAN" | "BROADCAST" | "WIPE" | "TASK_RUN" | "INSTALL" | "UPDATE" | "BACKUP" | "RESTORE";
+            type: "START" | "STOP" | "RESTART" | "KILL" | "RCON" | "KICK" | "BAN" | "UNBAN" | "BROADCAST" | "WIPE" | "TASK_RUN" | "INSTALL" | "UPDATE" | "BACKUP" | "RESTORE" | "FILE_COMPRESS" | "FILE_EXTRACT" | "FILE_PULL" | "TRANSFER";
         };
         /**
          * @example {
@@ -3292,6 +3550,7 @@ export interface components {
          *       "hostname": "fra-1.example.org",
          *       "os": "Linux 6.1.0-27-amd64",
          *       "agentVersion": "0.1.0",
+         *       "upgradeAvailable": true,
          *       "cpuCount": 8,
          *       "memoryBytes": 34359738368,
          *       "metrics": {
@@ -3307,6 +3566,12 @@ export interface components {
          *         "203.0.113.10",
          *         "2001:db8::10"
          *       ],
+         *       "tools": [
+         *         "curl",
+         *         "java",
+         *         "tar",
+         *         "unzip"
+         *       ],
          *       "sftp": {
          *         "port": 2022,
          *         "hostKeyFingerprint": "SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s"
@@ -3319,6 +3584,7 @@ export interface components {
         Machine: {
             /** @description The addresses its operators gave it (docs/servers.md#ports-and-allocations). */
             addresses: string[];
+            /** @description The version its agent reported when it last connected. */
             agentVersion: string | null;
             clusterId: string;
             cpuCount: number | null;
@@ -3348,8 +3614,12 @@ export interface components {
             } | null;
             /** @enum {string} */
             status: "ONLINE" | "OFFLINE";
+            /** @description The programs its agent found on its PATH (of those templates' installs use); null: not reported yet. */
+            tools?: string[] | null;
             /** Format: date-time */
             updatedAt: string;
+            /** @description Whether its agent is older than the service's agent package (`GET /agent/package.tgz`): `POST /api/v1/clusters/{clusterId}/machines/upgrade` upgrades it. */
+            upgradeAvailable: boolean;
         };
         /**
          * @description A port of the machine and the server holding it.
@@ -3504,11 +3774,18 @@ export interface components {
          *       "hostname": null,
          *       "os": null,
          *       "agentVersion": null,
+         *       "upgradeAvailable": false,
          *       "cpuCount": null,
          *       "memoryBytes": null,
          *       "metrics": null,
          *       "addresses": [],
          *       "reportedAddresses": [],
+         *       "tools": [
+         *         "curl",
+         *         "java",
+         *         "tar",
+         *         "unzip"
+         *       ],
          *       "sftp": null,
          *       "lastSeenAt": null,
          *       "createdAt": "2026-10-01T18:30:00.000Z",
@@ -3530,6 +3807,7 @@ export interface components {
             addresses: string[];
             /** @description The agent token, shown only in this answer. */
             agentToken: string;
+            /** @description The version its agent reported when it last connected. */
             agentVersion: string | null;
             clusterId: string;
             connect: {
@@ -3576,8 +3854,12 @@ export interface components {
             } | null;
             /** @enum {string} */
             status: "ONLINE" | "OFFLINE";
+            /** @description The programs its agent found on its PATH (of those templates' installs use); null: not reported yet. */
+            tools?: string[] | null;
             /** Format: date-time */
             updatedAt: string;
+            /** @description Whether its agent is older than the service's agent package (`GET /agent/package.tgz`): `POST /api/v1/clusters/{clusterId}/machines/upgrade` upgrades it. */
+            upgradeAvailable: boolean;
         };
         /**
          * @example {
@@ -3909,6 +4191,7 @@ export interface components {
          *       "stop": null,
          *       "templateId": "rust",
          *       "templateVersion": 1,
+         *       "templateLatestVersion": 1,
          *       "variables": {},
          *       "secretVariables": {},
          *       "ports": [
@@ -4051,7 +4334,9 @@ export interface components {
             } | null;
             /** @description Its game template (docs/templates.md): a built-in's id (`rust`) or a cluster template's id; null: none (a CUSTOM server's own command). */
             templateId: string | null;
-            /** @description The version of its template its last start ran (a change applies at its next start). */
+            /** @description The newest version of its template: its next start runs it (above templateVersion: a newer one is available). */
+            templateLatestVersion?: number | null;
+            /** @description The version of its template its running process (or its last run) was started with, as its agent reports it (a change applies at its next start). */
             templateVersion: number | null;
             /** @description Failed queries in a row (15 s apart) after which an ONLINE server is UNRESPONSIVE. */
             unresponsiveAfter: number;
@@ -4186,6 +4471,7 @@ export interface components {
          * @example {
          *       "cpuPercent": 37.5,
          *       "memoryBytes": 2147483648,
+         *       "diskBytes": 3221225472,
          *       "at": "2026-11-24T03:00:00.000Z"
          *     }
          */
@@ -4193,6 +4479,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             cpuPercent: number;
+            /** @description Bytes the server's directory takes on disk, as last measured by its agent (every 5 minutes by default; absent before the first measurement). */
+            diskBytes?: number;
             memoryBytes: number;
         };
         /**
@@ -4428,7 +4716,7 @@ export interface components {
             clusterId: string | null;
             createdAt: string | null;
             description: string | null;
-            /** @description The whole template (docs/templates.md). */
+            /** @description The whole template (docs/templates.md); secret variables without their `default`. */
             document: {
                 [key: string]: unknown;
             };
@@ -4438,6 +4726,8 @@ export interface components {
             id: string;
             name: string;
             platforms: ("linux" | "windows")[];
+            /** @description The secret variables that have a default: never returned; a PATCH that leaves out their `default` keeps it. */
+            secretDefaults?: string[];
             slug: string;
             tags: string[];
             updatedAt: string | null;
@@ -4520,7 +4810,7 @@ export interface components {
             /** @default [] */
             configFiles: {
                 /** @enum {string} */
-                format: "properties" | "ini" | "json" | "yaml" | "xml" | "replace";
+                format: "properties" | "ini" | "json" | "yaml" | "xml" | "cfg" | "replace";
                 path: string;
                 replace?: {
                     find: string;
@@ -4593,10 +4883,16 @@ export interface components {
              * @default {
              *       "deny": [],
              *       "wipe": [],
-             *       "backupSkip": []
+             *       "backupSkip": [],
+             *       "adminOnly": []
              *     }
              */
             files: {
+                /**
+                 * @description gitignore-style patterns of files that hold the server's RCON password: only members with the RCON permission (OWNER, ADMIN) may read or write them; for the others they are denied.
+                 * @default []
+                 */
+                adminOnly: string[];
                 /**
                  * @description gitignore-style patterns a backup leaves out.
                  * @default []
@@ -4631,8 +4927,9 @@ export interface components {
                     url: string;
                 } | {
                     appId: number;
-                    /** @description Usually a secret variable: `{{BETA_PASSWORD}}`. */
+                    /** @description Usually a secret variable: `{{BETA_PASSWORD}}`; the same characters as a branch. */
                     betaPassword?: string;
+                    /** @description A beta branch: letters, digits, `.`, `_`, `-` (at most 64), or one `{{VARIABLE}}`. */
                     branch?: string;
                     /**
                      * @description Force the download of this platform’s build (`+@sSteamCmdForcePlatformType`).
@@ -4828,8 +5125,9 @@ export interface components {
                     url: string;
                 } | {
                     appId: number;
-                    /** @description Usually a secret variable: `{{BETA_PASSWORD}}`. */
+                    /** @description Usually a secret variable: `{{BETA_PASSWORD}}`; the same characters as a branch. */
                     betaPassword?: string;
+                    /** @description A beta branch: letters, digits, `.`, `_`, `-` (at most 64), or one `{{VARIABLE}}`. */
                     branch?: string;
                     /**
                      * @description Force the download of this platform’s build (`+@sSteamCmdForcePlatformType`).
@@ -5151,6 +5449,46 @@ export interface components {
         };
         /**
          * @example {
+         *       "machineId": "01a20f00-0000-7000-8000-000000000045",
+         *       "keepSource": false,
+         *       "includeBackups": true,
+         *       "bandwidthLimit": 50000000
+         *     }
+         */
+        TransferRequest: {
+            /**
+             * @description Ports on the target by name (`game`, `query`, `rcon`, extras); those not given are picked free from the target’s port ranges. They are reserved at once.
+             * @example {
+             *       "game": 27015,
+             *       "query": 27016,
+             *       "rcon": 27017
+             *     }
+             */
+            allocations?: {
+                [key: string]: number;
+            };
+            /** @description Bytes per second the copy may use (default: no limit). */
+            bandwidthLimit?: number;
+            /**
+             * @description Copy the server’s local backups to the target (default true); false: they are deleted at the switch (the job’s `params.backupsToDelete` lists them). Those on S3 are re-pointed either way.
+             * @default true
+             */
+            includeBackups: boolean;
+            /**
+             * @description Keep the server’s files on the source machine after the switch (default false).
+             * @default false
+             */
+            keepSource: boolean;
+            /** @description Not offered: `true` is refused (400). The server is stopped for the whole copy. */
+            live?: boolean;
+            /**
+             * Format: uuid
+             * @description The machine to move the server to: another machine of the server’s cluster.
+             */
+            machineId: string;
+        };
+        /**
+         * @example {
          *       "success": true,
          *       "message": "Removed 1 ban",
          *       "bans": [
@@ -5241,7 +5579,7 @@ export interface components {
             description: string | null;
             disabledReason: string | null;
             enabled: boolean;
-            events: ("*" | "server.status" | "machine.status" | "job.updated" | "player.joined" | "player.left" | "ban.created" | "ban.revoked" | "task.run.finished" | "webhook.disabled")[];
+            events: ("*" | "server.status" | "machine.status" | "job.updated" | "player.joined" | "player.left" | "ban.created" | "ban.revoked" | "task.run.finished" | "webhook.disabled" | "server.transferred" | "webhook.dropped")[];
             /** @enum {string} */
             format: "JSON" | "DISCORD";
             id: string;
@@ -5272,7 +5610,7 @@ export interface components {
             description: string | null;
             disabledReason: string | null;
             enabled: boolean;
-            events: ("*" | "server.status" | "machine.status" | "job.updated" | "player.joined" | "player.left" | "ban.created" | "ban.revoked" | "task.run.finished" | "webhook.disabled")[];
+            events: ("*" | "server.status" | "machine.status" | "job.updated" | "player.joined" | "player.left" | "ban.created" | "ban.revoked" | "task.run.finished" | "webhook.disabled" | "server.transferred" | "webhook.dropped")[];
             /** @enum {string} */
             format: "JSON" | "DISCORD";
             id: string;
@@ -9007,7 +9345,7 @@ export interface operations {
                  * @description The same filter as `types` (another name for it); give one of the two.
                  */
                 type?: string;
-                /** @description Comma list of: server.status, machine.status, job.updated, player.joined, player.left, ban.created, ban.revoked, task.run.finished, webhook.disabled */
+                /** @description Comma list of: server.status, machine.status, job.updated, player.joined, player.left, ban.created, ban.revoked, task.run.finished, webhook.disabled, server.transferred, webhook.dropped */
                 types?: string;
             };
             header?: never;
@@ -9142,7 +9480,7 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description An event id: answers the events after it. */
+                /** @description An event id of the stream: resumes after it (`<id>:<console sequence>` resumes the console too). */
                 after?: string;
                 serverId?: string;
                 /**
@@ -9150,7 +9488,7 @@ export interface operations {
                  * @description The same filter as `types` (another name for it); give one of the two.
                  */
                 type?: string;
-                /** @description Comma list of: server.status, machine.status, job.updated, player.joined, player.left, ban.created, ban.revoked, task.run.finished, webhook.disabled, server.console, server.stats (the live-only server.console and server.stats need serverId) */
+                /** @description Comma list of: server.status, machine.status, job.updated, player.joined, player.left, ban.created, ban.revoked, task.run.finished, webhook.disabled, server.transferred, webhook.dropped, server.console, server.stats (the live-only server.console and server.stats need serverId) */
                 types?: string;
             };
             header?: never;
@@ -9699,7 +10037,7 @@ export interface operations {
                 sort?: string;
                 status?: "QUEUED" | "DISPATCHED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED" | "EXPIRED";
                 taskId?: string;
-                type?: "START" | "STOP" | "RESTART" | "KILL" | "RCON" | "KICK" | "BAN" | "UNBAN" | "BROADCAST" | "WIPE" | "TASK_RUN" | "INSTALL" | "UPDATE" | "BACKUP" | "RESTORE";
+                type?: "START" | "STOP" | "RESTART" | "KILL" | "RCON" | "KICK" | "BAN" | "UNBAN" | "BROADCAST" | "WIPE" | "TASK_RUN" | "INSTALL" | "UPDATE" | "BACKUP" | "RESTORE" | "FILE_COMPRESS" | "FILE_EXTRACT" | "FILE_PULL" | "TRANSFER";
             };
             header?: never;
             path: {
@@ -10064,6 +10402,495 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "message": "Not Found",
                      *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    upgradeAgents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                clusterId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Machines upgraded at once; the next batch starts when every machine of this one is back.
+                     * @example 1
+                     */
+                    batchSize: number;
+                    /** @description The machines to upgrade, in this order. Default: every ONLINE machine of the cluster whose agent is older than the service's package, by name. */
+                    machineIds?: string[];
+                    /**
+                     * @description How long each machine has to come back ONLINE on the new version with its servers RUNNING (default 300).
+                     * @default 300
+                     */
+                    timeoutSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The roll, started */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentUpgrade"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A roll of the cluster is running, no machine has an older agent, or the service's own version policy would refuse the package's agent */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A roll of the cluster is running, no machine has an older agent, or the service's own version policy would refuse the package's agent",
+                     *       "error": "Conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAgentUpgrades: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clusterId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rolls */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentUpgrade"][];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAgentUpgrade: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clusterId: string;
+                upgradeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The roll and each machine’s result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentUpgrade"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelAgentUpgrade: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                clusterId: string;
+                upgradeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The roll, cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentUpgrade"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The roll has ended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "The roll has ended",
+                     *       "error": "Conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -12587,7 +13414,7 @@ export interface operations {
                 "application/json": {
                     description?: string | null;
                     enabled?: boolean;
-                    /** @description Event types (server.status, machine.status, job.updated, player.joined, player.left, ban.created, ban.revoked, task.run.finished, webhook.disabled), or ["*"] for all */
+                    /** @description Event types (server.status, machine.status, job.updated, player.joined, player.left, ban.created, ban.revoked, task.run.finished, webhook.disabled, server.transferred, webhook.dropped), or ["*"] for all */
                     events: string[];
                     format?: string;
                     /** @description http or https URL without credentials; private and loopback addresses are refused unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true */
@@ -12946,6 +13773,8 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string | null;
+                    /** @description Default file deny list for the cluster's servers whose template has none; [] for none. */
+                    fileDenyList?: string[];
                     name?: string;
                 };
             };
@@ -16829,7 +17658,9 @@ export interface operations {
     getServerConsole: {
         parameters: {
             query?: {
-                /** @description How many of the last lines (1..1000, default 100) */
+                /** @description A console sequence: the lines after it */
+                after?: number;
+                /** @description How many lines (1..1000; default 100, or 1000 with `after`): the last ones, or with `after` the first ones after it */
                 lines?: number;
             };
             header?: never;
@@ -16956,7 +17787,7 @@ export interface operations {
     listServerFiles: {
         parameters: {
             query?: {
-                /** @description The previous page's `next` */
+                /** @description The previous page's `next` (a cursor) */
                 after?: string;
                 limit?: number;
                 path?: string;
@@ -17242,6 +18073,144 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FileEntry"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    compressServerFiles: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The archive to write (replaced if it exists) */
+                    archive: string;
+                    /** @description Files and directories to compress, all in one directory */
+                    paths: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The FILE_COMPRESS job, accepted */
+            202: {
+                headers: {
+                    /** @description The job */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
                 };
             };
             /** @description Bad Request */
@@ -17852,6 +18821,282 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FileEntry"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    extractServerArchive: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The directory to extract into (made when missing); default the archive's own directory */
+                    destination?: string;
+                    /** @description The archive */
+                    path: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The FILE_EXTRACT job, accepted */
+            202: {
+                headers: {
+                    /** @description The job */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pullServerFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The file to write (replaced if it exists) */
+                    path: string;
+                    /** @description An http(s) URL, under the same address rules as webhooks */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The FILE_PULL job, accepted */
+            202: {
+                headers: {
+                    /** @description The job */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
                 };
             };
             /** @description Bad Request */
@@ -20506,6 +21751,155 @@ export interface operations {
             };
         };
     };
+    transferServer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer to this key for 24 h; another body with the same key is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferRequest"];
+            };
+        };
+        responses: {
+            /** @description The TRANSFER job, accepted */
+            202: {
+                headers: {
+                    /** @description The job */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description The target is not another machine of the server’s cluster */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Validation failed",
+                     *       "error": "Bad Request",
+                     *       "details": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Unauthorized",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Forbidden",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not Found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transfer of the server is under way, a job of the server is (`JOB_IN_PROGRESS`), a port asked for is taken on the target, or the target’s last reported free space cannot hold the server, its backups when they follow and the other transfers to it (`NO_SPACE`, with `freeBytes`, `neededBytes`, `reservedBytes`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A transfer of the server is under way, a job of the server is (`JOB_IN_PROGRESS`), a port asked for is taken on the target, or the target’s last reported free space cannot hold the server, its backups when they follow and the other transfers to it (`NO_SPACE`, with `freeBytes`, `neededBytes`, `reservedBytes`)",
+                     *       "error": "Conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too Many Requests",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal Server Error",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     updateServerGame: {
         parameters: {
             query?: {
@@ -21729,7 +23123,7 @@ export interface operations {
                 "application/json": {
                     description?: string | null;
                     enabled?: boolean;
-                    /** @description Event types (server.status, machine.status, job.updated, player.joined, player.left, ban.created, ban.revoked, task.run.finished, webhook.disabled), or ["*"] for all */
+                    /** @description Event types (server.status, machine.status, job.updated, player.joined, player.left, ban.created, ban.revoked, task.run.finished, webhook.disabled, server.transferred, webhook.dropped), or ["*"] for all */
                     events?: string[];
                     format?: string;
                     /** @description http or https URL without credentials; private and loopback addresses are refused unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true */

@@ -1,6 +1,6 @@
 /**
  * Account settings: the password (changed with the current one; other sessions end), API tokens (created for some
- * clusters, shown once, revoked) and linked game accounts.
+ * clusters, shown once, revoked), SSH keys for SFTP (added, deleted) and linked game accounts.
  */
 import { useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
@@ -29,12 +29,17 @@ export function AccountPage({ clusters }: { clusters: Cluster[] }) {
             <dd>{user.steamId ?? 'not linked'}</dd>
             <dt>Discord</dt>
             <dd>{user.discordId ?? 'not linked'}</dd>
+            <dt>Handle</dt>
+            <dd>
+              <code>{user.handle}</code> <span class="muted">(your SFTP user name is handle.server: shown on each server's Files page)</span>
+            </dd>
             <dt>Password</dt>
             <dd>{user.hasPassword ? 'set' : 'none yet: you sign in with Steam or Discord'}</dd>
           </dl>
         )}
       </Show>
       <Show loaded={account}>{(user) => <ChangePassword hasPassword={user.hasPassword} onSet={account.reload} />}</Show>
+      <SshKeys />
       <h2>API tokens</h2>
       <p class="muted">For scripts and the gsm command line. A token reaches the clusters chosen here, with your role in each.</p>
       <Form
@@ -143,6 +148,62 @@ function ChangePassword({ hasPassword, onSet }: { hasPassword: boolean; onSet: (
         {mismatch && <Notice kind="error">The new password and its repetition differ.</Notice>}
       </Form>
       {done && <Notice kind="success">{done}</Notice>}
+    </>
+  );
+}
+
+/** SSH public keys for SFTP (docs/sftp.md): add one (the line of `~/.ssh/id_ed25519.pub`), see its fingerprint, delete it. */
+function SshKeys() {
+  const keys = useLoad(() => api.get<{ keys: Schemas['SshKey'][] }>('/api/v1/account/ssh-keys').then((answer) => answer.keys), []);
+  return (
+    <>
+      <h2>SSH keys</h2>
+      <p class="muted">
+        For SFTP to the servers' files (OWNER and ADMIN; read only without the right to change files). Paste a public key line, such as the content of{' '}
+        <code>~/.ssh/id_ed25519.pub</code>; make one with <code>ssh-keygen -t ed25519</code>.
+      </p>
+      <Form
+        class="form"
+        submit="Add key"
+        onSubmit={async ({ name, publicKey }) => {
+          await api.post('/api/v1/account/ssh-keys', { name, publicKey: publicKey!.trim() });
+          keys.reload();
+          return true;
+        }}
+      >
+        <Field name="name" label="Key name" required maxLength={100} placeholder="laptop" />
+        <Field name="publicKey" label="Public key" required multiline placeholder="ssh-ed25519 AAAA… you@laptop" />
+      </Form>
+      <Show loaded={keys}>
+        {(rows) => (
+          <Table
+            label="SSH keys"
+            rows={rows}
+            rowKey={(key) => key.id}
+            empty="No SSH keys yet."
+            columns={[
+              { title: 'Name', cell: (key: Schemas['SshKey']) => key.name },
+              { title: 'Fingerprint', cell: (key) => <code>{key.fingerprint}</code> },
+              { title: 'Type', cell: (key) => key.algorithm },
+              { title: 'Added', cell: (key) => formatTime(key.createdAt) },
+              { title: 'Last used', cell: (key) => formatTime(key.lastUsedAt) },
+              {
+                title: 'Actions',
+                cell: (key) => (
+                  <Action
+                    class="danger"
+                    label={`Delete the key ${key.name}`}
+                    confirm={`Delete the key ${key.name}? SFTP sessions opened with it close within seconds.`}
+                    run={async () => (await api.request('delete', `/api/v1/account/ssh-keys/${key.id}`), keys.reload())}
+                  >
+                    Delete
+                  </Action>
+                ),
+              },
+            ]}
+          />
+        )}
+      </Show>
     </>
   );
 }

@@ -1,6 +1,8 @@
 /**
  * Machines: status and load live, metrics, registering one (OWNER, ADMIN) with the one line to paste on it, a new install
- * line for one already registered (to reinstall it, or when its first line expired), and removing.
+ * line for one already registered (to reinstall it, or when its first line expired), removing, each agent's version
+ * and the fleet upgrade of the agents (components/agentUpgrade.tsx), its addresses, port ranges and the ports its servers
+ * hold (components/ports.tsx).
  */
 import { useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/src/client.ts';
@@ -9,6 +11,8 @@ import { ENDED, RESUMED, useLive } from '../live.ts';
 import type { PageProps } from '../nav.ts';
 import { Action, can, Field, Form, formatBytes, formatTime, Show, ShownOnce, Status, Table, useLoad } from '../ui.tsx';
 import { MetricsCharts } from '../components/metricsCharts.tsx';
+import { MachinePorts } from '../components/ports.tsx';
+import { AgentUpgradePanel } from '../components/agentUpgrade.tsx';
 
 type Machine = Schemas['Machine'];
 type Registered = Schemas['MachineRegistered'];
@@ -19,6 +23,7 @@ export function MachinesPage({ cluster }: PageProps) {
   const [registered, setRegistered] = useState<Registered | null>(null);
   const [line, setLine] = useState<{ name: string; install: InstallLine['install'] } | null>(null);
   const [chart, setChart] = useState<string | null>(null);
+  const [ports, setPorts] = useState<string | null>(null);
   const manage = can(cluster.role, 'manage');
   useLive({ clusterId: cluster.id, types: ['machine.status'] }, (event) => {
     if (event.type === RESUMED || event.type === ENDED) return machines.reload(); // missed events, or access lost: read again
@@ -62,68 +67,96 @@ export function MachinesPage({ cluster }: PageProps) {
       )}
       <Show loaded={machines}>
         {(rows) => (
-          <Table
-            label="Machines"
-            rows={rows}
-            rowKey={(machine) => machine.id}
-            empty="No machines yet. Register one, then paste its line on the machine."
-            columns={[
-              { title: 'Name', cell: (machine) => machine.name },
-              { title: 'Status', cell: (machine) => <Status status={machine.status} /> },
-              { title: 'Host', cell: (machine) => [machine.hostname, machine.os].filter(Boolean).join(' · ') || '—' },
-              {
-                title: 'CPU',
-                cell: (machine) => (machine.metrics ? `${machine.metrics.cpuPercent.toFixed(0)} % of ${machine.cpuCount ?? '?'}` : '—'),
-                class: 'number',
-              },
-              {
-                title: 'Memory',
-                cell: (machine) => (machine.metrics ? `${formatBytes(machine.metrics.memoryUsedBytes)} / ${formatBytes(machine.memoryBytes)}` : '—'),
-                class: 'number',
-              },
-              { title: 'Agent', cell: (machine) => machine.agentVersion ?? '—' },
-              { title: 'Last seen', cell: (machine) => formatTime(machine.lastSeenAt) },
-              {
-                title: 'Actions',
-                cell: (machine: Machine) => (
-                  <>
-                    <button
-                      type="button"
-                      class="secondary"
-                      onClick={() => setChart(chart === machine.id ? null : machine.id)}
-                      aria-expanded={chart === machine.id}
-                    >
-                      Metrics
-                    </button>
-                    {manage && (
-                      <Action
+          <>
+            <AgentUpgradePanel
+              clusterId={cluster.id}
+              behind={rows.filter((machine) => machine.upgradeAvailable).length}
+              manage={manage}
+              onProgress={machines.reload}
+            />
+            <Table
+              label="Machines"
+              rows={rows}
+              rowKey={(machine) => machine.id}
+              empty="No machines yet. Register one, then paste its line on the machine."
+              columns={[
+                { title: 'Name', cell: (machine) => machine.name },
+                { title: 'Status', cell: (machine) => <Status status={machine.status} /> },
+                { title: 'Host', cell: (machine) => [machine.hostname, machine.os].filter(Boolean).join(' · ') || '—' },
+                {
+                  title: 'CPU',
+                  cell: (machine) => (machine.metrics ? `${machine.metrics.cpuPercent.toFixed(0)} % of ${machine.cpuCount ?? '?'}` : '—'),
+                  class: 'number',
+                },
+                {
+                  title: 'Memory',
+                  cell: (machine) => (machine.metrics ? `${formatBytes(machine.metrics.memoryUsedBytes)} / ${formatBytes(machine.memoryBytes)}` : '—'),
+                  class: 'number',
+                },
+                {
+                  title: 'Agent',
+                  cell: (machine) => (machine.agentVersion ? `${machine.agentVersion}${machine.upgradeAvailable ? ' (upgrade available)' : ''}` : '—'),
+                },
+                { title: 'Last seen', cell: (machine) => formatTime(machine.lastSeenAt) },
+                {
+                  title: 'Actions',
+                  cell: (machine: Machine) => (
+                    <>
+                      <button
+                        type="button"
                         class="secondary"
-                        run={async () => {
-                          const answer = await api.post<InstallLine>(`/api/v1/machines/${machine.id}/install-code`, {});
-                          setRegistered(null);
-                          setLine({ name: machine.name, install: answer.install });
-                        }}
+                        onClick={() => setChart(chart === machine.id ? null : machine.id)}
+                        aria-expanded={chart === machine.id}
                       >
-                        New install line
-                      </Action>
-                    )}
-                    {manage && (
-                      <Action
-                        class="danger"
-                        confirm={`Remove ${machine.name}? Its servers must be deleted first.`}
-                        run={async () => (await api.request('delete', `/api/v1/machines/${machine.id}`), machines.reload())}
+                        Metrics
+                      </button>
+                      <button
+                        type="button"
+                        class="secondary"
+                        onClick={() => setPorts(ports === machine.id ? null : machine.id)}
+                        aria-expanded={ports === machine.id}
                       >
-                        Remove
-                      </Action>
-                    )}
-                  </>
-                ),
-              },
-            ]}
-          />
+                        Ports
+                      </button>
+                      {manage && (
+                        <Action
+                          class="secondary"
+                          run={async () => {
+                            const answer = await api.post<InstallLine>(`/api/v1/machines/${machine.id}/install-code`, {});
+                            setRegistered(null);
+                            setLine({ name: machine.name, install: answer.install });
+                          }}
+                        >
+                          New install line
+                        </Action>
+                      )}
+                      {manage && (
+                        <Action
+                          class="danger"
+                          confirm={`Remove ${machine.name}? Its servers must be deleted first.`}
+                          run={async () => (await api.request('delete', `/api/v1/machines/${machine.id}`), machines.reload())}
+                        >
+                          Remove
+                        </Action>
+                      )}
+                    </>
+                  ),
+                },
+              ]}
+            />
+          </>
         )}
       </Show>
       {chart && <MetricsCharts path={`/api/v1/machines/${chart}/metrics`} kind="machine" />}
+      {ports && (
+        <MachinePorts
+          key={ports}
+          clusterId={cluster.id}
+          machineId={ports}
+          machineName={machines.data?.find((machine) => machine.id === ports)?.name ?? 'the machine'}
+          manage={manage}
+        />
+      )}
     </section>
   );
 }

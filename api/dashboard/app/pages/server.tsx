@@ -10,6 +10,7 @@ import { ENDED, RESUMED, sendConsoleCommand, useLive, type LiveEvent } from '../
 import { link, type PageProps } from '../nav.ts';
 import { Action, can, Field, Form, formatBytes, formatTime, Notice, Show, Status, Table, useLoad } from '../ui.tsx';
 import { MetricsCharts } from '../components/metricsCharts.tsx';
+import { QueryState, ServerPorts } from '../components/ports.tsx';
 import { BanForm } from './players.tsx';
 
 type Server = Schemas['Server'];
@@ -25,12 +26,14 @@ type Status = Server['status'];
  */
 const POWER: Record<string, readonly Status[]> = {
   start: ['OFFLINE', 'CRASHED', 'INSTALL_FAILED'],
-  stop: ['STARTING', 'ONLINE', 'RESTARTING'],
-  restart: ['STARTING', 'ONLINE', 'RESTARTING'],
-  kill: ['STARTING', 'ONLINE', 'STOPPING', 'RESTARTING', 'UNKNOWN'],
+  stop: ['STARTING', 'ONLINE', 'UNRESPONSIVE', 'RESTARTING'],
+  restart: ['STARTING', 'ONLINE', 'UNRESPONSIVE', 'RESTARTING'],
+  kill: ['STARTING', 'ONLINE', 'UNRESPONSIVE', 'STOPPING', 'RESTARTING', 'UNKNOWN'],
 };
 /** A process runs: CPU and memory figures mean something (once stopped, the last ones would be stale). */
-const RUNNING: readonly Status[] = ['STARTING', 'ONLINE', 'STOPPING', 'RESTARTING'];
+const RUNNING: readonly Status[] = ['STARTING', 'ONLINE', 'UNRESPONSIVE', 'STOPPING', 'RESTARTING'];
+/** The agent queries the game in these states; the record's `query` is read again every 15 s meanwhile. */
+const QUERIED: readonly Status[] = ['ONLINE', 'UNRESPONSIVE'];
 /** The server's CPU and memory sample while a process runs; null otherwise (the servers list shows the same). */
 export const liveStats = (server: Pick<Server, 'status' | 'stats'>) => (RUNNING.includes(server.status) ? server.stats : null);
 
@@ -71,7 +74,7 @@ export function ServerPage({ cluster, id }: PageProps) {
   useLive({ serverId, console: true, stats: true }, (event: LiveEvent) => {
     if (event.type === RESUMED || event.type === ENDED) {
       // Events of the break were missed, or access was lost (the API's answer is shown): read the server, its players,
-      // its backups and the job on show again (the console's recent lines come again with the new subscription).
+      // its backups and the job on show again (the console resumes after its last line with the new subscription).
       server.reload();
       players.reload();
       backups.reload();
@@ -81,8 +84,15 @@ export function ServerPage({ cluster, id }: PageProps) {
     }
     if (event.data.serverId !== serverId && (event.data as { id?: string }).id !== job?.id) return;
     switch (event.type) {
-      case 'server.console':
-        return appendConsole(event.data.lines as { line: string }[], event.data.replay === true);
+      case 'server.console': {
+        // A resumed console (`after`) goes on where it was; a fresh replay starts it again. `gap`: lines were missed.
+        const resumed = event.data.replay === true && event.data.after !== undefined;
+        const lines = event.data.lines as { line: string }[];
+        return appendConsole(
+          event.data.gap === true ? [{ line: '[gsm] some lines were missed while reconnecting' }, ...lines] : lines,
+          event.data.replay === true && !resumed,
+        );
+      }
       case 'server.status':
         return server.setData((current) => ({
           ...current,
@@ -109,7 +119,7 @@ export function ServerPage({ cluster, id }: PageProps) {
         statuses.current.set(updated.id, updated.status);
         if (statuses.current.size > 50) statuses.current.delete(statuses.current.keys().next().value!);
         if (moved && (updated.type === 'BACKUP' || updated.type === 'RESTORE')) backups.reload();
-        if (moved && (updated.type === 'INSTALL' || updated.type === 'UPDATE')) server.reload();
+        if (moved && (updated.type === 'INSTALL' || updated.type === 'UPDATE' || updated.type === 'TRANSFER')) server.reload();
         return;
       }
       case 'player.joined':
@@ -117,6 +127,25 @@ export function ServerPage({ cluster, id }: PageProps) {
         return players.reload();
     }
   });
+
+  // The query's answer is no event: read again every 15 s while the game is queried, and at each status change.
+  const readQuery = () =>
+    void api.get<Server>(`/api/v1/servers/${serverId}`).then(
+      (fresh) => server.setData((current) => ({ ...current, query: fresh.query }), false),
+      () => undefined,
+    );
+  const queried = server.data !== undefined && QUERIED.includes(server.data.status);
+  useEffect(() => {
+    if (!queried) return;
+    const timer = setInterval(readQuery, 15_000);
+    return () => clearInterval(timer);
+  }, [queried, serverId]);
+  const lastStatus = useRef<Status | undefined>(undefined);
+  useEffect(() => {
+    const status = server.data?.status;
+    if (lastStatus.current !== undefined && status !== lastStatus.current) readQuery();
+    lastStatus.current = status;
+  }, [server.data?.status]);
 
   const manage = can(cluster.role, 'manage');
   const power = (action: string) => async () => setJob(await api.post<Job>(`/api/v1/servers/${serverId}/${action}`));
@@ -130,9 +159,18 @@ export function ServerPage({ cluster, id }: PageProps) {
               {current.name} <Status status={current.status} />
             </h1>
             <a href={link('c', cluster.id, 'servers')}>All servers</a>
+            {can(cluster.role, 'moderate') && <a href={link('c', cluster.id, 'servers', serverId, 'files')}>Files</a>}
             {manage && <a href={link('c', cluster.id, 'servers', serverId, 'edit')}>Settings</a>}
           </header>
-          {current.statusReason && <p class="muted">{current.statusReason}</p>}
+          {current.statusReason && <p class={current.status === 'UNRESPONSIVE' ? 'notice unresponsive' : 'muted'}>{current.statusReason}</p>}
+          {current.status === 'UNRESPONSIVE' && (
+            <p class="muted">
+              Its process runs, but the game does not answer queries.{' '}
+              {current.restartWhenUnresponsive
+                ? 'Restart when unresponsive is on: its crash policy restarts it.'
+                : 'Restart when unresponsive is off: it is left running (Restart, or turn it on in Settings).'}
+            </p>
+          )}
           <dl class="facts">
             <dt>Game</dt>
             <dd>{current.gameType}</dd>
@@ -177,6 +215,10 @@ export function ServerPage({ cluster, id }: PageProps) {
             </div>
           )}
           {job && <JobProgress job={job} />}
+          <h2>Ports</h2>
+          <ServerPorts ports={current.ports} />
+          <h2>Query</h2>
+          <QueryState query={current.query} protocol={current.queryProtocol} />
 
           <h2>Console</h2>
           <ConsoleBox view={console} backlog={backlog} />
@@ -221,6 +263,22 @@ export function ServerPage({ cluster, id }: PageProps) {
 
           <h2>Metrics</h2>
           <MetricsCharts path={`/api/v1/servers/${serverId}/metrics`} kind="server" />
+
+          {manage && (
+            <>
+              <h2>Move to another machine</h2>
+              <Form
+                class="form inline"
+                submit="Transfer"
+                onSubmit={async ({ machineId }) => {
+                  setJob(await api.post<Job>(`/api/v1/servers/${serverId}/transfer`, { machineId }));
+                  return true;
+                }}
+              >
+                <Field name="machineId" label="Target machine id" required hint="Its files and backups follow; cancel the job before the switch to stay" />
+              </Form>
+            </>
+          )}
 
           <h2>Backups</h2>
           {manage && (
@@ -324,7 +382,9 @@ export function ServerPage({ cluster, id }: PageProps) {
   );
 }
 
-/** The job a button started: its status, progress and, when it failed, why. */
+const mebibytes = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
+
+/** The job a button started: its status, progress (a transfer's phase and bytes) and, when it failed, why. */
 function JobProgress({ job }: { job: Job }) {
   const percent = job.progress?.percent;
   return (
@@ -334,6 +394,12 @@ function JobProgress({ job }: { job: Job }) {
       </span>
       {percent !== null && percent !== undefined && job.status === 'RUNNING' && <progress max={100} value={percent} aria-label="Progress" />}
       {job.progress?.message && <span class="muted">{job.progress.message}</span>}
+      {job.progress?.phase && job.status === 'RUNNING' && (
+        <span class="muted">
+          {job.progress.phase} · {mebibytes(job.progress.bytesDone ?? 0)}
+          {job.progress.bytesTotal ? ` of ${mebibytes(job.progress.bytesTotal)}` : ''}
+        </span>
+      )}
       {job.error && <Notice kind="error">{job.error.message}</Notice>}
     </div>
   );

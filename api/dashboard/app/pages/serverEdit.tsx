@@ -19,7 +19,7 @@ type Body = Record<string, unknown>;
 /**
  * How a field's text becomes the value sent: `text` as typed; `optionalText` empty is null (the game's own, none);
  * `int` a whole number (anything else is sent as typed, for the API to name the problem); `optionalInt` empty is null
- * (no limit); `flag` a checkbox; `secret` is write-only, empty leaves it as it is; `choice` one of `options` (a select).
+ * (no limit); `flag` a checkbox; `secret` is write-only, empty leaves it as it is; `choice` one of `options` (a select; its empty option is null).
  */
 type Kind = 'text' | 'optionalText' | 'int' | 'optionalInt' | 'flag' | 'secret' | 'choice';
 type FieldSpec = {
@@ -53,6 +53,26 @@ const GROUPS: Group[] = [
       { name: 'gamePort', label: 'Game port', kind: 'int', current: own('gamePort') },
       { name: 'queryPort', label: 'Query port', kind: 'int', current: own('queryPort') },
       { name: 'rconPort', label: 'RCON port', kind: 'int', current: own('rconPort') },
+    ],
+  },
+  {
+    title: 'Query and liveness',
+    fields: [
+      {
+        name: 'queryProtocol',
+        label: 'Query protocol',
+        kind: 'choice',
+        options: [
+          ['', "The game's own"],
+          ['A2S', 'A2S (Steam)'],
+          ['MINECRAFT', 'Minecraft Server List Ping'],
+          ['TCP', 'TCP connect'],
+          ['NONE', 'None: never queried'],
+        ],
+        current: own('queryProtocol'),
+      },
+      { name: 'unresponsiveAfter', label: 'Unresponsive after failed queries', kind: 'int', hint: '15 s apart; 1–100', current: own('unresponsiveAfter') },
+      { name: 'restartWhenUnresponsive', label: 'Restart it when unresponsive', kind: 'flag', current: own('restartWhenUnresponsive') },
     ],
   },
   {
@@ -110,6 +130,8 @@ function read(kind: Kind, text: string): unknown {
       return trimmed === '' ? null : wholeNumber(trimmed);
     case 'int':
       return wholeNumber(trimmed);
+    case 'choice':
+      return text === '' ? null : text;
     default:
       return text;
   }

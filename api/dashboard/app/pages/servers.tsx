@@ -138,9 +138,9 @@ function CreateServer({ clusterId }: { clusterId: string }) {
             )}
             {chosen && <VariableFields key={chosen.summary.id} variables={chosen.variables} />}
             <Select name="machineId" label="Machine" options={rows.map((machine) => [machine.id, `${machine.name} (${machine.status})`] as [string, string])} />
-            <Field name="gamePort" label="Game port" type="number" min={1} max={65535} required />
-            <Field name="queryPort" label="Query port" type="number" min={1} max={65535} required />
-            <Field name="rconPort" label="RCON port" type="number" min={1} max={65535} required />
+            <Field name="gamePort" label="Game port" type="number" min={1} max={65535} hint="Empty: a free one is picked from the machine's port ranges" />
+            <Field name="queryPort" label="Query port" type="number" min={1} max={65535} hint="Empty: picked (at the game's offset)" />
+            <Field name="rconPort" label="RCON port" type="number" min={1} max={65535} hint="Empty: picked (at the game's offset)" />
             <Field name="maxPlayers" label="Max players" type="number" min={1} />
             <Field name="rconPassword" label="RCON password" type="password" autocomplete="new-password" />
             <Field name="version" label="Version" hint="Empty: the latest" />

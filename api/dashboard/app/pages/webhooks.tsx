@@ -26,6 +26,8 @@ const EVENT_CHOICES: Record<EventType, true> = {
   'ban.revoked': true,
   'task.run.finished': true,
   'webhook.disabled': true,
+  'server.transferred': true,
+  'webhook.dropped': true,
 };
 const EVENT_TYPES = Object.keys(EVENT_CHOICES) as EventType[];
 
