@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import { storableJson } from '../../schema/storable.ts';
-import { readJobEvent, type AgentJobType, type JobEvent } from '../../schema/agentEvents.ts';
+import { readJobEvent, SAFE_JOB_ID, type AgentJobType, type JobEvent } from '../../schema/agentEvents.ts';
 import { Outbox, type JobResultEvent } from './outbox.ts';
 
 export type { JobResultEvent } from './outbox.ts';
@@ -125,10 +125,19 @@ export class JobRunner {
     return { accepted: true };
   }
 
-  /** Queued: dropped with a CANCELLED result. Running: aborted, CANCELLED unless it finished first. Else: nothing. */
+  /**
+   * Queued: dropped with a CANCELLED result. Running: aborted, CANCELLED unless it finished first. Finished (in the
+   * outbox): its stored result is sent again. Not known here at all: the service still counts it as this machine's (it
+   * was accepted by an earlier agent process that stopped before running it, or it is on its way), so a CANCELLED
+   * result is stored and sent; the job, should it arrive later, is answered with that result and never run.
+   */
   cancel(jobId: string): void {
     const entry = this.#active.get(jobId);
-    if (entry) this.#abort(entry, 'cancelled by the service');
+    if (entry) return this.#abort(entry, 'cancelled by the service');
+    const outbox = this.#outbox;
+    if (!outbox || this.#abandoned || !SAFE_JOB_ID.test(jobId)) return;
+    if (outbox.has(jobId)) return this.#track(this.#resend(outbox, jobId));
+    this.#track(this.#store(jobId, failed('CANCELLED', 'cancelled by the service before this agent ran it')));
   }
 
   async acknowledge(jobId: string): Promise<void> {
@@ -253,16 +262,20 @@ export class JobRunner {
     if (entry.settled) return;
     entry.settled = true;
     if (this.#abandoned) return;
+    await this.#store(entry.job.jobId, outcome);
+  }
+
+  async #store(jobId: string, outcome: Outcome): Promise<void> {
     // Game output is free text: a NUL or half a surrogate pair in it would make the service refuse the result, and the
     // outbox would send it again after every reconnect. Made storable before it is written (the service does too).
-    const event: JobResultEvent = storableJson({ jobId: entry.job.jobId, ...outcome, finishedAt: new Date(this.#now()).toISOString() });
+    const event: JobResultEvent = storableJson({ jobId, ...outcome, finishedAt: new Date(this.#now()).toISOString() });
     try {
       await this.#outbox!.put(event);
     } catch (error) {
       this.#options.onError?.(error); // still pending in memory: sent now and re-sent while this process lives
     }
     // Removed from #active only now, so a re-delivery always finds the job either active or in the outbox.
-    this.#active.delete(entry.job.jobId);
+    this.#active.delete(jobId);
     this.#send('job:result', event);
   }
 

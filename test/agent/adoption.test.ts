@@ -259,7 +259,7 @@ test.serial('a graceful agent restart (SIGTERM, as an upgrade does) leaves the g
 });
 
 test.serial(
-  'SIGTERM while a RESTART runs: the agent lets it end and stores its result; the next agent answers it from there, the game restarted once',
+  'SIGTERM while a RESTART runs: the agent lets it end and stores its result; the next agent answers it from there, the game restarted once; a job queued behind it and cancelled meanwhile ends CANCELLED',
   async (t) => {
     const { clusterId, machineId, token } = await registerMachine(app, owner);
     const first = await startAgent({ url: app.url, machineId, token, keepServers: true, stopTimeoutMs: 20_000 });
@@ -271,13 +271,22 @@ test.serial(
     });
     t.is((await post(`/api/v1/servers/${server.id}/start?wait=30`, {})).status, 200);
     const restart = await body(await post(`/api/v1/servers/${server.id}/restart`, {}));
+    // A second RESTART queued behind the first: accepted by this agent (DISPATCHED), never started by it.
+    const queued = await body(await post(`/api/v1/servers/${server.id}/restart`, {}));
+    await until(async () => (await app.pool.oneFirst(sql.unsafe`SELECT status FROM jobs WHERE id = ${queued.id}`)) === 'DISPATCHED', 'the agent accepted it');
     await until(async () => (await readFile(log, 'utf8')).split('\n').filter((line) => line.startsWith('start ')).length === 2, 'the game started again');
     first.child.kill('SIGTERM');
     t.is(await first.exited, 0);
+    // Cancelled while no agent is connected: the next agent gets only the cancel, and must end the job, not ignore it.
+    const cancel = await post(`/api/v1/jobs/${queued.id}/cancel`, {});
+    t.is(cancel.status, 202);
+    t.is((await body(cancel)).status, 'DISPATCHED');
     const second = await startAgent({ url: app.url, machineId, token, dataDir: first.dataDir, keepServers: true });
     agents.push(second);
     const ended = await body(await app.request(`/api/v1/jobs/${restart.id}?wait=30`, { headers: owner.auth }));
     t.is(ended.status, 'SUCCEEDED');
+    const cancelled = await body(await app.request(`/api/v1/jobs/${queued.id}?wait=30`, { headers: owner.auth }));
+    t.is(cancelled.status, 'CANCELLED');
     await reaches(server.id, 'ONLINE', 15_000);
     const starts = (await readFile(log, 'utf8')).split('\n').filter((line) => line.startsWith('start '));
     t.is(starts.length, 2, 'the game started once for START and once for the RESTART, not again by the next agent');

@@ -215,7 +215,35 @@ test('cancel: a queued job is dropped, a running one aborted, a finished one unc
   t.is(executor.runs('queued'), 0);
   t.like(results('running'), [{ status: 'FAILED', error: { code: 'CANCELLED' } }]);
   t.like(results('queued'), [{ status: 'FAILED', error: { code: 'CANCELLED' } }]);
-  t.like(results('done'), [{ status: 'SUCCEEDED' }]);
+  // A finished job's cancel sends its stored result again (the service still waited for it): never CANCELLED.
+  t.is(results('done').length, 2);
+  t.true(results('done').every((result) => result.status === 'SUCCEEDED'));
+  // A job this agent never had: the service counts it as this machine's, so it is answered CANCELLED, not ignored.
+  t.like(results('unknown'), [{ status: 'FAILED', error: { code: 'CANCELLED' } }]);
+  t.is(executor.runs('unknown'), 0);
+});
+
+test('a job cancelled while its agent was away (accepted by the process before, never run) ends CANCELLED and never runs', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'gsm-jobs-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  // The process before accepted it and stopped without running it; the service sends the new one only the cancel.
+  const { executor, runner, results } = await setup(t, dir);
+  runner.cancel(id('accepted-before'));
+  await runner.idle();
+  t.like(results('accepted-before'), [{ status: 'FAILED', error: { code: 'CANCELLED' } }]);
+  // Should the job itself come (its cancel overtook it), it is answered from disk and not run: also after a restart.
+  t.deepEqual(runner.receive(job('accepted-before', 's1', 'ok')), { accepted: true });
+  await runner.idle();
+  const again = await setup(t, dir);
+  t.deepEqual(again.runner.receive(job('accepted-before', 's1', 'ok')), { accepted: true });
+  await again.runner.idle();
+  t.is(executor.runs('accepted-before') + again.executor.runs('accepted-before'), 0);
+  t.like(results('accepted-before'), [{ error: { code: 'CANCELLED' } }, { error: { code: 'CANCELLED' } }]);
+  t.like(again.results('accepted-before'), [{ error: { code: 'CANCELLED' } }]);
+  // An id that could not be a file name is ignored.
+  runner.cancel('../../etc/passwd');
+  await runner.idle();
+  t.deepEqual(await readdir(join(dir, 'jobs', 'outbox')).then((names) => names.filter((name) => !name.startsWith(id('accepted-before')))), []);
 });
 
 test('a job past its deadline when it would start fails EXPIRED without running', async (t) => {
