@@ -117,16 +117,24 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
 
     /**
      * Machines still ONLINE whose last sign of life is older than `silenceSeconds` (their orchestrator died without
-     * marking them): OFFLINE, and their servers UNKNOWN. Answers how many.
+     * marking them, or it is being replaced and the agent is on its way to another): OFFLINE, and their servers UNKNOWN
+     * once the reconnect grace has passed since that last sign of life, as for an agent that disconnected
+     * (`sweepUnknown`; at once without a grace). Answers how many machines.
      */
     async sweepSilent(silenceSeconds: number): Promise<number> {
       return pool.transaction(async (tx) => {
-        const ids = await tx.anyFirst(sql.type(z.object({ id: z.string() }))`
-          UPDATE machines SET status = 'OFFLINE', updated_at = now()
+        const swept = await tx.any(sql.type(z.object({ id: z.string(), waits: z.boolean() }))`
+          UPDATE machines SET status = 'OFFLINE', updated_at = now(),
+                 servers_unknown_at = CASE WHEN ${options.reconnectGraceSeconds}::int > 0
+                                           THEN coalesce(last_seen_at, now()) + make_interval(secs => ${options.reconnectGraceSeconds}) END
            WHERE status = 'ONLINE' AND (last_seen_at IS NULL OR last_seen_at < now() - make_interval(secs => ${silenceSeconds}))
-          RETURNING id`);
-        if (ids.length > 0) await markServersUnknown(tx, ids);
-        return ids.length;
+          RETURNING id, coalesce(servers_unknown_at > now(), false) AS waits`);
+        const now = swept.filter((machine) => !machine.waits).map((machine) => machine.id);
+        if (now.length > 0) {
+          await markServersUnknown(tx, now);
+          await tx.query(sql.unsafe`UPDATE machines SET servers_unknown_at = NULL WHERE id = ANY(${sql.array(now, 'uuid')})`);
+        }
+        return swept.length;
       });
     },
 
@@ -143,7 +151,7 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
       const metrics = { ...beat.metrics, at: new Date().toISOString() };
       const host = beat.host;
       const revived = await pool.maybeOneFirst(sql.type(z.object({ revived: z.boolean() }))`
-        UPDATE machines m SET status = 'ONLINE', last_seen_at = now(), metrics = ${sql.jsonb(metrics)},
+        UPDATE machines m SET status = 'ONLINE', last_seen_at = now(), metrics = ${sql.jsonb(metrics)}, servers_unknown_at = NULL,
                hostname = ${host?.hostname ?? sql.fragment`m.hostname`}, os = ${host?.os ?? sql.fragment`m.os`},
                cpu_count = ${host?.cpuCount ?? sql.fragment`m.cpu_count`}, memory_bytes = ${host?.memoryBytes ?? sql.fragment`m.memory_bytes`},
                reported_addresses = ${host?.addresses ? sql.array(host.addresses, 'text') : sql.fragment`m.reported_addresses`},
