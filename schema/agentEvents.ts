@@ -398,7 +398,9 @@ export const SAFE_JOB_ID = /^[0-9A-Za-z_-]{1,128}$/;
  * The job message (`job`, service → agent, acknowledged within the ack window), as the agent takes it: the reference
  * agent checks every job it receives against it (agent/run.ts, agent/jobs/jobRunner.ts) and runs what it parsed.
  * `jobId` is the service's UUID (the agent's `job:progress` and `job:result` carry it back, and name a file after it);
- * `deadline` is the job's `expiresAt`.
+ * `deadline` is the job's `expiresAt`. `acceptedAgoMs`: how long ago an agent of the machine first accepted the job, as
+ * the service sends it again (null or absent the first time, and from services before it): an agent that does not have
+ * the job learns that a process of its before accepted it (in the agent's own clock: no skew between the two).
  */
 export const jobEvent = z.object({
   jobId: uuid,
@@ -406,6 +408,7 @@ export const jobEvent = z.object({
   serverId: z.string().nullable(),
   params: z.record(z.string(), z.unknown()),
   deadline: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'must be a timestamp'),
+  acceptedAgoMs: z.number().int().min(0).nullable().optional(),
 });
 export type JobEvent = z.infer<typeof jobEvent>;
 

@@ -17,6 +17,8 @@ import { CONSOLE_TAIL_LINES, JobError, type AgentJob, type JobExecutor } from '.
 
 /** The longest a STOP may take beyond the kill escalation before the job fails. */
 const STOP_MARGIN_MS = 10_000;
+/** When this agent process started (its clock): a job accepted before was accepted by a process before it. */
+const AGENT_STARTED_AT = performance.timeOrigin;
 
 export type ExecutorOptions = {
   /**
@@ -93,6 +95,17 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
     return { message: 'offline' };
   }
 
+  /**
+   * A RESTART that a process of this agent before this one accepted (it stopped, or was killed, before storing the
+   * result, so the service sent it again) is done when the server runs a process started since it was accepted: that
+   * process is the restart's (or a fresh start since). It then completes as a START: at once when online, else when
+   * the process is. Without this, an agent replaced mid-restart restarted the game twice.
+   */
+  const restartedSince = (supervisor: ServerSupervisor, job: AgentJob): boolean => {
+    const startedAt = supervisor.processStartedAt;
+    return job.acceptedAt !== undefined && job.acceptedAt < AGENT_STARTED_AT && startedAt !== undefined && startedAt > job.acceptedAt;
+  };
+
   /** Runs a console action on a running server; a console failure fails the job with `code`. */
   async function viaConsole(supervisor: ServerSupervisor, code: string, action: (channel: ServerSupervisor['channel']) => Promise<void>): Promise<void> {
     if (!supervisor.running || (supervisor.status !== 'ONLINE' && supervisor.status !== 'UNRESPONSIVE'))
@@ -139,6 +152,7 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
         case 'STOP':
           return stop(supervisor, signal);
         case 'RESTART':
+          if (restartedSince(supervisor, job)) return { ...(await start(supervisor, signal)), message: 'restarted (by the agent process before this one)' };
           await stop(supervisor, signal);
           return { ...(await start(supervisor, signal)), message: 'restarted' };
         case 'KILL':

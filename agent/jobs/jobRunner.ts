@@ -21,8 +21,11 @@ export type { JobResultEvent } from './outbox.ts';
 
 /** The job types an agent runs: the service's, but TASK_RUN, which the orchestrator runs itself. */
 export type JobType = AgentJobType;
-/** A job as the service sends it (`job`, schema/agentEvents.ts). */
-export type AgentJob = JobEvent;
+/**
+ * A job as the service sends it (`job`, schema/agentEvents.ts), with `acceptedAt`: when an agent of this machine first
+ * accepted it, in this agent's clock (from the message's `acceptedAgoMs`), when the service said so.
+ */
+export type AgentJob = JobEvent & { acceptedAt?: number };
 
 /** Thrown by executors for a FAILED result with this code (e.g. `NOT_RUNNING`); any other error is `AGENT_ERROR`. */
 export class JobError extends Error {
@@ -116,7 +119,8 @@ export class JobRunner {
       this.#track(this.#resend(outbox, job.jobId));
       return { accepted: true };
     }
-    const entry: Entry = { job, controller: new AbortController(), settled: false };
+    const acceptedAt = typeof job.acceptedAgoMs === 'number' ? this.#now() - job.acceptedAgoMs : undefined;
+    const entry: Entry = { job: acceptedAt === undefined ? job : { ...job, acceptedAt }, controller: new AbortController(), settled: false };
     this.#active.set(job.jobId, entry);
     const key = job.serverId ?? NO_SERVER;
     const queue = this.#queues.get(key) ?? this.#queues.set(key, new PQueue({ concurrency: 1 })).get(key)!;

@@ -262,6 +262,12 @@ export class ServerSupervisor {
     return this.#process?.inspect().running ?? false;
   }
 
+  /** When the running process started (epoch ms, this machine's clock; adopted ones too), or undefined. */
+  get processStartedAt(): number | undefined {
+    const running = this.#process?.inspect();
+    return running?.running ? Date.parse(running.startedAt) : undefined;
+  }
+
   get channel(): CommandChannel {
     if (!this.running) throw new Error('the server is not running');
     const mode = this.consoleMode;

@@ -37,9 +37,11 @@ export const firstCheckAt = (dispatched: boolean) =>
  * The job message of the job row `j`, as JSON: the fields of schema/agentEvents.ts `jobEvent`, its deadline the job's
  * `expiresAt` (test/gateway/jobs.test.ts checks every path that sends it against the schema).
  */
-const JOB_EVENT_JSON = sql.fragment`json_build_object(
+const JOB_EVENT_JSON = sql.fragment`(jsonb_build_object(
   'jobId', j.id, 'type', j.type, 'serverId', j.server_id, 'params', j.params,
-  'deadline', to_char(j.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+  'deadline', to_char(j.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+  || CASE WHEN j.dispatched_at IS NULL THEN '{}'::jsonb
+          ELSE jsonb_build_object('acceptedAgoMs', greatest(0, floor(extract(epoch FROM clock_timestamp() - j.dispatched_at) * 1000))::bigint) END)`;
 
 /**
  * Announce: a select-list item announcing the new job `j` (a CTE over the inserted row) to the gateway of its

@@ -293,6 +293,43 @@ test.serial(
   },
 );
 
+test.serial(
+  'SIGKILL while a RESTART runs (as a release whose agent stores no result at its stop): the next agent finds the game restarted since the job was accepted and does not restart it again',
+  async (t) => {
+    const { clusterId, machineId, token } = await registerMachine(app, owner);
+    const first = await startAgent({ url: app.url, machineId, token, keepServers: true });
+    agents.push(first);
+    const log = join(first.dataDir, 'commands.log');
+    const server = await createFakeServer(app, owner, clusterId, machineId, {
+      startCommand: `/usr/bin/env FAKE_COMMAND_LOG=${log} FAKE_READY_DELAY_MS=3000 ${process.execPath} ${FAKE_SERVER}`,
+    });
+    t.is((await post(`/api/v1/servers/${server.id}/start?wait=30`, {})).status, 200);
+    const startsSoFar = async () => (await readFile(log, 'utf8')).split('\n').filter((line) => line.startsWith('start ')).length;
+    const restart = await body(await post(`/api/v1/servers/${server.id}/restart`, {}));
+    await until(async () => (await startsSoFar()) === 2, 'the game started again');
+    // Its process is recorded before the agent dies (adopted by the next one), the job not ended.
+    let restartedPid = 0;
+    await until(async () => {
+      const file = join(first.dataDir, 'run', server.id, 'process.json');
+      const pid = existsSync(file) ? (JSON.parse(await readFile(file, 'utf8').catch(() => '{}')) as { pid?: number }).pid : undefined;
+      const starts = (await readFile(log, 'utf8')).split('\n').filter((line) => line.startsWith('start '));
+      restartedPid = pid !== undefined && starts.at(-1) === `start ${pid}` ? pid : 0;
+      return restartedPid !== 0;
+    }, 'the new process recorded');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    t.not(String(await app.pool.oneFirst(sql.unsafe`SELECT status FROM jobs WHERE id = ${restart.id}`)), 'SUCCEEDED');
+    const second = await startAgent({ url: app.url, machineId, token, dataDir: first.dataDir, keepServers: true });
+    agents.push(second);
+    const ended = await body(await app.request(`/api/v1/jobs/${restart.id}?wait=30`, { headers: owner.auth }));
+    t.is(ended.status, 'SUCCEEDED');
+    t.is(ended.result.message, 'restarted (by the agent process before this one)');
+    await reaches(server.id, 'ONLINE', 15_000);
+    t.is(await startsSoFar(), 2, 'started once for START and once for the RESTART, not again by the next agent');
+    t.is(await pidOf(second, server.id), restartedPid);
+  },
+);
+
 test.serial('where no cgroup enforces it, a server over its memory limit is stopped by the agent: CRASHED, saying why', async (t) => {
   const { clusterId, machineId, token } = await registerMachine(app, owner);
   // No cgroup v2 here (GSM_CGROUP_ROOT names a directory without controllers): the agent watches memory itself.
