@@ -40,6 +40,7 @@ import { UntilAcked, type Delivery } from './connection/untilAcked.ts';
 import { transportsFor } from './connection/websocketTransport.ts';
 import { startSftpService, type SftpService } from './sftp/service.ts';
 import { FileOpError } from './files/fileHelper.ts';
+import { HeldConsole, type ConsoleFrame } from './connection/heldConsole.ts';
 import { denyListOf } from './sftp/denyList.ts';
 import { agentUpgradeEvent, sftpRecheckEvent } from '../schema/agentEvents.ts';
 import {
@@ -142,6 +143,8 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   /** The current connection; replaced by a new one for every attempt (possibly to another gateway). */
   let socket: Socket | undefined;
   let authenticated = false;
+  /** Console output that came while not authenticated, sent after the next authentication. */
+  const heldConsole = new HeldConsole();
   /** What the service said it takes beyond the first protocol (`authenticated.features`, schema/agentEvents.ts). */
   let serviceFeatures = new Set<string>();
   let heartbeat: NodeJS.Timeout | undefined;
@@ -208,7 +211,9 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       logger[data.status === 'CRASHED' ? 'warn' : 'info'](data, `server ${String(data.status)}`);
       return statuses.put(String(data.serverId), data);
     }
-    if (authenticated) socket?.emit(event, data);
+    if (authenticated && socket) socket.emit(event, data);
+    // Console output is what users read: kept while no connection takes it, and sent once one does.
+    else if (event === 'console' && !stopping) heldConsole.hold(data as ConsoleFrame);
   };
 
   async function beat(): Promise<void> {
@@ -483,6 +488,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       // The service marked the servers UNKNOWN while the agent was away: their statuses go out again, and every
       // result it has not acknowledged.
       for (const supervisor of supervisors.values()) supervisor.reportStatus();
+      for (const frame of heldConsole.drain()) current.emit('console', frame);
       jobs.resendOutbox();
       sftp?.announce();
       statuses.online();

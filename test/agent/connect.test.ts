@@ -15,7 +15,7 @@ import { SYSTEM_ORIGIN } from '../../schema/origin.ts';
 import { body } from '../support/app.ts';
 import { signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
-import { createFakeServer, freePorts, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
+import { createFakeServer, FAKE_SERVER, freePorts, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
 import { until } from '../support/wait.ts';
 import { VERSION } from '../../api/service.ts';
 
@@ -118,6 +118,31 @@ test.serial('several gateway URLs: an unreachable one is skipped, and the agent 
   await until(async () => app.gateway.session(machineId) !== undefined, 'failed over to the third gateway', 30_000);
   await until(async () => (await machineStatus(machineId)) === 'ONLINE', 'machine ONLINE again');
   t.is(agent.child.exitCode, null, 'the agent kept running');
+});
+
+test.serial('console output while the agent is away from the service (its connection dropped) is sent once it is back: no line lost', async (t) => {
+  const { clusterId, machineId, token } = await registerMachine(app, owner);
+  const agent = await startAgent({ url: app.url, machineId, token });
+  agents.push(agent);
+  const server = await createFakeServer(app, owner, clusterId, machineId, {
+    startCommand: `/usr/bin/env FAKE_TICK_MS=20 ${process.execPath} ${FAKE_SERVER}`,
+  });
+  t.is((await app.request(`/api/v1/servers/${server.id}/start?wait=30`, { method: 'POST', headers: owner.auth })).status, 200);
+  const ticks = async () => {
+    const { lines } = await body(await app.request(`/api/v1/servers/${server.id}/console?lines=1000`, { headers: owner.auth }));
+    return (lines as { line: string }[]).flatMap(({ line }) => (/^tick (\d+)$/.exec(line) ? [Number(/^tick (\d+)$/.exec(line)![1])] : []));
+  };
+  await until(async () => (await ticks()).length > 5, 'ticks relayed');
+  // The connection drops (as when an orchestrator hands its agents over); the agent is back after its back-off.
+  const before = Math.max(...(await ticks()));
+  app.gateway.session(machineId)!.link.close();
+  await until(async () => agent.lines.some((line) => line.includes('disconnected from the gateway')), 'the agent saw it');
+  await until(async () => (await machineStatus(machineId)) === 'ONLINE' && app.gateway.session(machineId) !== undefined, 'back', 20_000);
+  await until(async () => Math.max(...(await ticks())) > before + 50, 'ticks after the reconnect', 20_000);
+  const seen = await ticks();
+  const first = seen[0]!;
+  const missing = Array.from({ length: Math.max(...seen) - first + 1 }, (_, i) => first + i).filter((n) => !seen.includes(n));
+  t.deepEqual(missing, [], 'every tick printed while the agent was away reached the service');
 });
 
 /** A gateway that refuses every agent with `error AUTH_FAILED` and this message, as the real one does, then closes. */
