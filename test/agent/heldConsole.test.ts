@@ -25,4 +25,12 @@ test('frames held while disconnected come back in order; past the bound the newe
   ]);
   t.is(held.size, 0);
   t.deepEqual(held.drain(), [], 'emptied');
+  // Long lines are bounded by their characters too.
+  const wide = new HeldConsole(100, 20);
+  wide.hold({ serverId: 'a', lines: ['x'.repeat(15)], at: '2026-11-27T04:00:00.000Z' });
+  wide.hold({ serverId: 'a', lines: ['y'.repeat(10)], at: '2026-11-27T04:00:00.000Z' });
+  t.deepEqual(
+    wide.drain(at).map((kept) => kept.lines[0]),
+    ['x'.repeat(15), '[gsm] 1 console lines dropped by the agent while it was not connected to the service'],
+  );
 });
