@@ -113,7 +113,8 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
     const streamId = (eventId = cursorOf(position)) => (consoleLast === null ? eventId : `${eventId}:${consoleLast}`);
     let live = false;
     const waiting: StoredEvent[] = [];
-    let overflowed = false;
+    /** How many times live events were let go while catching up (a read that began before one must be done again). */
+    let overflows = 0;
     let ended = false;
     let wakeCatchUp = () => undefined as void;
     const send = (event: StoredEvent) => {
@@ -132,7 +133,7 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
         // catch-up reads the log once more before going live (they were stored before that read began).
         if (waiting.push(event) > MAX_WAITING_EVENTS) {
           waiting.length = 0;
-          overflowed = true;
+          overflows += 1;
         }
       },
       () => {
@@ -199,13 +200,26 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
           // (an `id:` line alone sets the Last-Event-ID of EventSource and our clients, and dispatches nothing).
           if (!ended) out.write(`id: ${streamId()}\n\n`);
         }
+        // Each page's read is started before the previous page is written: Postgres makes the next page while this
+        // process sends the last one. A read remembers how many overflows it began after. One the stream does not wait
+        // for (it ended meanwhile) must not leave an unhandled rejection.
+        const read = (after: bigint) => {
+          const frames = eventFramesAfter(pool, filter, after, CATCH_UP_BATCH);
+          frames.catch(() => undefined);
+          return { overflowsBefore: overflows, frames };
+        };
         // Only live types asked for: no stored event can match, so there is nothing to read.
-        for (;;) {
-          if (filter.types?.length === 0) break;
-          overflowed = false;
+        let next = filter.types?.length === 0 ? null : read(position);
+        while (next) {
+          const { overflowsBefore } = next;
           // A page is one write: its frames as Postgres made them (the envelope's JSON), in position order.
-          const frames = await eventFramesAfter(pool, filter, position, CATCH_UP_BATCH);
+          const frames = await next.frames;
+          next = null;
           if (ended) break;
+          const last = frames.at(-1)?.position;
+          // The end of the log, unless live events were let go during this read (then they may be after it).
+          const atEnd = frames.length < CATCH_UP_BATCH && overflows === overflowsBefore;
+          if (!atEnd) next = read(last !== undefined && last > position ? last : position);
           let page = '';
           for (const event of frames) {
             if (event.position <= position) continue;
@@ -213,8 +227,7 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
             page += `id: ${streamId(event.id)}\nevent: ${event.type}\ndata: ${event.json}\n\n`;
           }
           if (page) out.write(page);
-          // The end of the log, unless live events were let go during this read (then they may be after it).
-          if (frames.length < CATCH_UP_BATCH && !overflowed) break;
+          if (atEnd) break;
           // A client catching up on a long log reads at its own pace: the next page waits until it has taken this one.
           if (out.writableLength > MAX_BUFFERED_BYTES) {
             const drained = await new Promise<boolean>((resolve) => {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { CURSOR_DIGITS, cursorOf, type ClusterEvent, type EventFilter } from '../../schema/events.ts';
 import type { Page } from '../../schema/http.ts';
 import { fetchPage } from '../../sql/listing.ts';
+import type { DatabasePool } from '../../sql/pool.ts';
 
 /** An event with what readers filter on beside its envelope. */
 export type StoredEvent = ClusterEvent & { serverId: string | null; position: bigint };
@@ -77,12 +78,18 @@ const frameRow = z.object({ position: z.string(), type: z.string(), json: z.stri
  * the table's statistics do not yet count a burst of new events) Postgres would otherwise make one for every event
  * after the cursor before keeping the first `limit` (100,000 envelopes per page of 2,000: a second a page).
  */
-export async function eventFramesAfter(connection: CommonQueryMethods, filter: EventFilter, after: bigint, limit: number): Promise<EventFrame[]> {
-  const rows = await connection.any(sql.type(frameRow)`
-    SELECT e.position::text AS position, e.type,
-           json_build_object('id', lpad(e.position::text, ${CURSOR_DIGITS}, '0'), 'type', e.type, 'clusterId', e.cluster_id,
-                             'at', to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', e.data)::text AS json
-      FROM (SELECT * FROM events e WHERE ${where(filter, after)} ORDER BY e.position LIMIT ${limit}) e ORDER BY e.position`);
+export async function eventFramesAfter(pool: DatabasePool, filter: EventFilter, after: bigint, limit: number): Promise<EventFrame[]> {
+  const rows = await pool.transaction(async (tx) => {
+    // An index gives the log in this order (by cluster or server, then position): the page is its first `limit`
+    // entries. Told so, since with statistics that do not yet count a burst of new events the planner takes a bitmap
+    // scan and sorts all the rest of the log for every page (3 times slower over 100,000 events).
+    await tx.query(sql.unsafe`SELECT set_config('enable_sort', 'off', true), set_config('enable_bitmapscan', 'off', true)`);
+    return tx.any(sql.type(frameRow)`
+      SELECT e.position::text AS position, e.type,
+             json_build_object('id', lpad(e.position::text, ${CURSOR_DIGITS}, '0'), 'type', e.type, 'clusterId', e.cluster_id,
+                               'at', to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', e.data)::text AS json
+        FROM (SELECT * FROM events e WHERE ${where(filter, after)} ORDER BY e.position LIMIT ${limit}) e ORDER BY e.position`);
+  });
   return rows.map((row) => ({ position: BigInt(row.position), id: cursorOf(row.position), type: row.type, json: row.json }));
 }
 
