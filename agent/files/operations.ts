@@ -77,6 +77,12 @@ const typeOf = (info: { isFile(): boolean; isDirectory(): boolean; isSymbolicLin
 /** A strong ETag of a file's version: inode, size and modification time in nanoseconds. */
 export const etagOf = (info: BigIntStats): string => `"${info.ino.toString(36)}-${info.size.toString(36)}-${info.mtimeNs.toString(36)}"`;
 
+/**
+ * The most a listing page's entries take as JSON: its answer crosses the helper's pipe and then the agent's connection
+ * to the service, whose frames stop at 256 KiB (schema/agentEvents.ts MAX_FRAME_BYTES), with room for the rest.
+ */
+export const LIST_PAGE_BYTES = 160 * 1024;
+
 function infoOf(name: string, info: BigIntStats, extra: Partial<FileInfo> = {}): FileInfo {
   const type = typeOf(info);
   return {
@@ -412,21 +418,30 @@ export class ServerFiles {
       const after = cursorBytes(options.after);
       while (start < visible.length && Buffer.compare(visible[start]!.raw, after) <= 0) start++;
     }
-    const page = visible.slice(start, start + limit);
+    // A page also ends at LIST_PAGE_BYTES of entries (never before its first): the answer must fit in one frame of the
+    // agent's connection to the service; `next` pages on from the last entry looked at.
     const entries: FileInfo[] = [];
-    for (const entry of page) {
+    let bytes = 0;
+    let index = start;
+    for (; index < visible.length && index < start + limit; index++) {
+      const entry = visible[index]!;
       const full = childOf(abs, entry.raw);
+      let found: FileInfo;
       try {
         const info = await lstat(full, { bigint: true });
         const extra: Partial<FileInfo> = entry.invalid ? { invalidName: true } : {};
         if (info.isSymbolicLink()) extra.linkTarget = (await readlink(full, { encoding: 'buffer' })).toString('utf8');
-        entries.push(infoOf(entry.name, info, extra));
+        found = infoOf(entry.name, info, extra);
       } catch {
-        // gone since the readdir
+        continue; // gone since the readdir
       }
+      const size = Buffer.byteLength(JSON.stringify(found)) + 1;
+      if (entries.length > 0 && bytes + size > LIST_PAGE_BYTES) break;
+      entries.push(found);
+      bytes += size;
     }
-    const more = start + limit < visible.length;
-    return { entries, total: visible.length, ...(more ? { next: listCursor(page.at(-1)!.raw) } : {}) };
+    const more = index < visible.length;
+    return { entries, total: visible.length, ...(more ? { next: listCursor(visible[index - 1]!.raw) } : {}) };
   }
 
   async open(path: string, flags: OpenFlags): Promise<{ handle: number; info: FileInfo }> {
@@ -832,6 +847,16 @@ export class ServerFiles {
         : undefined;
     const content = options.content ? Buffer.from(options.content, 'utf8') : undefined;
     const result: SearchResult = { matches: [], scannedFiles: 0, scannedBytes: 0 };
+    // The matches must fit in one answer, as a listing page must (LIST_PAGE_BYTES): past that the search stops, as
+    // for `maxResults`.
+    let matchBytes = 0;
+    const add = (match: SearchResult['matches'][number]): boolean => {
+      const size = Buffer.byteLength(JSON.stringify(match)) + 1;
+      if (matchBytes + size > LIST_PAGE_BYTES) return false;
+      result.matches.push(match);
+      matchBytes += size;
+      return true;
+    };
     const pending: { rel: string; abs: string; depth: number }[] = [{ rel: start.rel, abs: start.abs, depth: 0 }];
     const stop = (why: NonNullable<SearchResult['stoppedEarly']>) => {
       result.stoppedEarly ??= why;
@@ -865,19 +890,20 @@ export class ServerFiles {
         const nameMatches = !name || (nameRegex ? nameRegex.test(dirent.name.toLowerCase()) : dirent.name.toLowerCase().includes(name));
         if (!nameMatches) continue;
         const type: FileType = dirent.isFile() ? 'file' : dirent.isDirectory() ? 'directory' : dirent.isSymbolicLink() ? 'symlink' : 'other';
+        let fits = true;
         if (!content) {
           const info = await lstat(abs).catch(() => undefined);
-          result.matches.push({ path: `/${rel}`, type, size: info?.size ?? 0 });
+          fits = add({ path: `/${rel}`, type, size: info?.size ?? 0 });
         } else if (dirent.isFile()) {
           const found = await this.#grep(abs, content, maxBytes - result.scannedBytes);
           result.scannedBytes += found.bytes;
-          if (found.match) result.matches.push({ path: `/${rel}`, type, size: found.size, ...found.match });
+          if (found.match) fits = add({ path: `/${rel}`, type, size: found.size, ...found.match });
           if (result.scannedBytes >= maxBytes) {
             stop('bytes');
             break outer;
           }
         }
-        if (result.matches.length >= maxResults) {
+        if (!fits || result.matches.length >= maxResults) {
           stop('results');
           break outer;
         }

@@ -309,6 +309,44 @@ test.serial('a resumable upload survives a break in the middle and resumes from 
   t.is((await post(files('/uploads'), { path: '/big.bin', size: 65 * 1024 * 1024 })).status, 413);
 });
 
+test.serial(
+  'a listing page larger than the agent connection carries ends early with `next`; paging on lists every entry once; a search stops there',
+  async (t) => {
+    // 3,000 entries with names of 200 characters: about 900 KB of entries at the largest page size (the connection's
+    // frames stop at 256 KiB).
+    const dir = join(serverDir, 'long-names');
+    await mkdir(dir);
+    const names = Array.from({ length: 3_000 }, (_, i) => `${String(i).padStart(5, '0')}-${'n'.repeat(194)}`);
+    for (let i = 0; i < names.length; i += 500) await Promise.all(names.slice(i, i + 500).map((name) => writeFile(join(dir, name), '')));
+    if (isRoot) {
+      const { uid, gid } = await stat(serverDir);
+      await chown(dir, uid, gid);
+      for (const name of names) await chown(join(dir, name), uid, gid);
+    }
+    const seen: string[] = [];
+    let after: string | undefined;
+    let pages = 0;
+    do {
+      const answer = await get(`${files()}?path=/long-names&limit=10000${after ? `&after=${encodeURIComponent(after)}` : ''}`);
+      t.is(answer.status, 200);
+      const page = (await body(answer)) as { entries: { name: string }[]; total: number; next?: string | null };
+      t.is(page.total, names.length);
+      t.true(page.entries.length > 0);
+      seen.push(...page.entries.map((entry) => entry.name));
+      after = page.next ?? undefined;
+      pages += 1;
+    } while (after && pages < 50);
+    t.true(pages > 1, 'more than one page');
+    t.deepEqual(seen, names);
+    // A search whose matches would not fit in one answer stops there, as at maxResults.
+    const search = await get(`${files('/search')}?path=/long-names&name=nnnnnnnnnn&maxResults=10000`);
+    t.is(search.status, 200);
+    const found = (await body(search)) as { matches: { path: string }[]; stoppedEarly?: string };
+    t.is(found.stoppedEarly, 'results');
+    t.true(found.matches.length > 100 && found.matches.length < names.length, `${found.matches.length} matches`);
+  },
+);
+
 /** A cluster template of a game that idles, with the given `files`. */
 async function templateWithFiles(t: ExecutionContext, id: string, files: Record<string, string[]>): Promise<{ id: string }> {
   const made = await app.request(
