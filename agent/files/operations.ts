@@ -157,8 +157,26 @@ type OpenFile = {
 /** Files at most this large are compared as text by a content search. */
 const SEARCH_FILE_LIMIT = 8 * 1024 * 1024;
 
-/** The open files of a helper, shared by its views (see `pinned`). */
-type OpenFiles = { files: Map<number, OpenFile>; next: number };
+/** The open files of a helper, shared by its views (see `pinned`), and its last directory read for a listing. */
+type OpenFiles = { files: Map<number, OpenFile>; next: number; listed?: ListedDirectory };
+
+/**
+ * A directory as a listing read it: its entries not denied, sorted, with what says it is unchanged (the directory's
+ * device, inode and change time, the deny list it was filtered by) and when it was read. The pages of one listing read
+ * it once: without it, each page of a directory of 100,000 entries read and sorted them all again.
+ */
+type ListedDirectory = {
+  abs: string;
+  dev: bigint;
+  ino: bigint;
+  ctimeNs: bigint;
+  mtimeNs: bigint;
+  deny: DenyList;
+  at: number;
+  visible: { raw: Buffer; name: string; invalid?: boolean }[];
+};
+/** How long a directory read for a listing is used for its next pages (when unchanged meanwhile). */
+const LISTED_FOR_MS = 30_000;
 
 export class ServerFiles {
   /** The server's directory (its real path). */
@@ -397,26 +415,17 @@ export class ServerFiles {
   async list(path: string, options: { after?: string; limit?: number } = {}): Promise<{ entries: FileInfo[]; total: number; next?: string }> {
     const { rel, abs } = await this.#resolved(path);
     const limit = Math.max(1, Math.min(options.limit ?? 1000, 10_000));
-    let dirents: Dirent<Buffer>[];
-    try {
-      dirents = await readdir(abs, { encoding: 'buffer', withFileTypes: true });
-    } catch (error) {
-      throw asFileError(error, rel);
-    }
-    const prefix = rel === '' ? '' : `${rel}/`;
-    // A name that is not UTF-8 is denied when its shown form or its decoded one (U+FFFD for each bad sequence) is.
-    const visible = dirents
-      .map((dirent) => ({ raw: dirent.name, ...shownName(dirent.name), dirent }))
-      .filter(
-        (entry) =>
-          !this.deny.denies(`${prefix}${entry.name}`, entry.dirent.isDirectory()) &&
-          !(entry.invalid && this.deny.denies(`${prefix}${entry.raw.toString('utf8')}`, entry.dirent.isDirectory())),
-      );
-    visible.sort((a, b) => Buffer.compare(a.raw, b.raw));
+    const visible = await this.#listed(rel, abs, options.after !== undefined);
+    // The first entry after `after` (binary search: the entries are sorted by their bytes).
     let start = 0;
     if (options.after !== undefined) {
       const after = cursorBytes(options.after);
-      while (start < visible.length && Buffer.compare(visible[start]!.raw, after) <= 0) start++;
+      let high = visible.length;
+      while (start < high) {
+        const middle = (start + high) >>> 1;
+        if (Buffer.compare(visible[middle]!.raw, after) <= 0) start = middle + 1;
+        else high = middle;
+      }
     }
     // A page also ends at LIST_PAGE_BYTES of entries (never before its first): the answer must fit in one frame of the
     // agent's connection to the service; `next` pages on from the last entry looked at.
@@ -442,6 +451,52 @@ export class ServerFiles {
     }
     const more = index < visible.length;
     return { entries, total: visible.length, ...(more ? { next: listCursor(visible[index - 1]!.raw) } : {}) };
+  }
+
+  /**
+   * The directory's entries not denied, sorted by their bytes: read now for a listing's first page, and for a later
+   * page (`paging`) the read of an earlier one when the directory and the deny list are unchanged since (its change
+   * time, checked now) and it is at most LISTED_FOR_MS old.
+   */
+  async #listed(rel: string, abs: string, paging: boolean): Promise<ListedDirectory['visible']> {
+    let info: BigIntStats;
+    try {
+      info = await stat(abs, { bigint: true });
+    } catch (error) {
+      throw asFileError(error, rel);
+    }
+    const kept = this.#state.listed;
+    if (
+      paging &&
+      kept &&
+      kept.abs === abs &&
+      kept.dev === info.dev &&
+      kept.ino === info.ino &&
+      kept.ctimeNs === info.ctimeNs &&
+      kept.mtimeNs === info.mtimeNs &&
+      kept.deny === this.deny &&
+      Date.now() - kept.at < LISTED_FOR_MS
+    )
+      return kept.visible;
+    let dirents: Dirent<Buffer>[];
+    try {
+      dirents = await readdir(abs, { encoding: 'buffer', withFileTypes: true });
+    } catch (error) {
+      throw asFileError(error, rel);
+    }
+    const prefix = rel === '' ? '' : `${rel}/`;
+    // A name that is not UTF-8 is denied when its shown form or its decoded one (U+FFFD for each bad sequence) is.
+    const visible = dirents
+      .map((dirent) => ({ raw: dirent.name, ...shownName(dirent.name), directory: dirent.isDirectory() }))
+      .filter(
+        (entry) =>
+          !this.deny.denies(`${prefix}${entry.name}`, entry.directory) &&
+          !(entry.invalid && this.deny.denies(`${prefix}${entry.raw.toString('utf8')}`, entry.directory)),
+      )
+      .map(({ raw, name, invalid }) => ({ raw, name, ...(invalid ? { invalid } : {}) }));
+    visible.sort((a, b) => Buffer.compare(a.raw, b.raw));
+    this.#state.listed = { abs, dev: info.dev, ino: info.ino, ctimeNs: info.ctimeNs, mtimeNs: info.mtimeNs, deny: this.deny, at: Date.now(), visible };
+    return visible;
   }
 
   async open(path: string, flags: OpenFlags): Promise<{ handle: number; info: FileInfo }> {
