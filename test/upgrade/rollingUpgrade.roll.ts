@@ -12,7 +12,7 @@
  * left, no console line the follower should have seen is missing, and the games run in the processes they started in.
  */
 import test, { type ExecutionContext } from 'ava';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +28,9 @@ import { useTestRedis, REDIS_URL } from '../support/redis.ts';
 import { until } from '../support/wait.ts';
 
 const redis = useTestRedis(test);
-const missing = previousReleaseMissing();
+/** The release rolled from: the previous one, or ROLL_FROM (a commit, e.g. HEAD to roll this release onto itself). */
+const FROM = process.env.ROLL_FROM ? execFileSync('git', ['-C', ROOT, 'rev-parse', process.env.ROLL_FROM], { encoding: 'utf8' }).trim() : PREVIOUS_RELEASE;
+const missing = previousReleaseMissing(FROM);
 if (missing) console.warn(`rollingUpgrade.test.ts skipped: ${missing}`);
 
 type Role = 'web' | 'orchestrator';
@@ -46,7 +48,7 @@ function runMigrate(databaseUrl: string): Promise<{ code: number | null; output:
 }
 
 (missing ? test.skip : test)(
-  `a rolling upgrade from ${PREVIOUS_RELEASE.slice(0, 7)} under traffic: no job lost or run twice, no request failed, no player thrown off, no console line lost`,
+  `a rolling upgrade from ${FROM.slice(0, 7)} under traffic: no job lost or run twice, no request failed, no player thrown off, no console line lost`,
   async (t) => {
     t.timeout(480_000);
     await roll(t).catch((error: Error) => {
@@ -60,7 +62,7 @@ async function roll(t: ExecutionContext) {
   {
     const setupStarted = Date.now();
     const note = (what: string) => process.env.ROLL_DEBUG && console.error(`${((Date.now() - setupStarted) / 1000).toFixed(1)} s ${what}`);
-    const oldTree = await checkoutPreviousRelease(t);
+    const oldTree = await checkoutPreviousRelease(t, FROM);
     const database = await createEmptyDatabase();
     if (process.env.ROLL_DEBUG) console.error(`database ${database.name}`);
     t.teardown(() => database.drop());
