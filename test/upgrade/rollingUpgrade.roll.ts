@@ -283,8 +283,17 @@ async function roll(t: ExecutionContext) {
       }
     })();
     // The console follower: `/live` through the proxy, subscribed to the players' game's console; told to reconnect
-    // (or cut off), it connects again through the proxy and subscribes again (the replay fills the gap).
+    // (or cut off), it connects again through the proxy and subscribes again after the last line it saw (`after`, the
+    // line's sequence: the kept lines after it fill the gap), or, from a process of the previous release, which does
+    // not take `after`, with the last 100 lines.
     const seen = new Set<string>();
+    let lastSeq: number | undefined;
+    const take = (lines: { line: string; seq?: number }[]) => {
+      for (const { line, seq } of lines) {
+        seen.add(line);
+        if (typeof seq === 'number' && (lastSeq === undefined || seq > lastSeq)) lastSeq = seq;
+      }
+    };
     let follower: LiveViewer | undefined;
     let reconnects = 0;
     let following = true;
@@ -293,11 +302,12 @@ async function roll(t: ExecutionContext) {
         try {
           const viewer = await connectViewer(`http://127.0.0.1:${port}`, token);
           follower = viewer;
-          viewer.socket.on('event', (event: { type: string; data: { lines: { line: string }[] } }) => {
-            if (event.type === 'server.console') for (const { line } of event.data.lines) seen.add(line);
+          viewer.socket.on('event', (event: { type: string; data: { lines: { line: string; seq?: number }[] } }) => {
+            if (event.type === 'server.console') take(event.data.lines);
           });
-          for (const event of viewer.events) if (event.type === 'server.console') for (const { line } of event.data.lines) seen.add(line);
-          const answer = await viewer.request('subscribe', { serverId: players.serverId, console: true });
+          for (const event of viewer.events) if (event.type === 'server.console') take((event.data as { lines: { line: string; seq?: number }[] }).lines);
+          let answer = await viewer.request('subscribe', { serverId: players.serverId, console: true, ...(lastSeq !== undefined && { after: lastSeq }) });
+          if (answer?.ok === false && lastSeq !== undefined) answer = await viewer.request('subscribe', { serverId: players.serverId, console: true });
           if (answer?.ok === false) throw new Error(JSON.stringify(answer));
           await viewer.disconnected;
           viewer.close();
