@@ -143,8 +143,10 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   /** The current connection; replaced by a new one for every attempt (possibly to another gateway). */
   let socket: Socket | undefined;
   let authenticated = false;
-  /** Console output that came while not authenticated, sent after the next authentication. */
+  /** Console output that came while no connection took it, sent after the next connection's first `servers:sync`. */
   const heldConsole = new HeldConsole();
+  /** Whether this connection takes console output (authenticated, and its first `servers:sync` arrived). */
+  let consoleOpen = false;
   /** What the service said it takes beyond the first protocol (`authenticated.features`, schema/agentEvents.ts). */
   let serviceFeatures = new Set<string>();
   let heartbeat: NodeJS.Timeout | undefined;
@@ -211,9 +213,13 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       logger[data.status === 'CRASHED' ? 'warn' : 'info'](data, `server ${String(data.status)}`);
       return statuses.put(String(data.serverId), data);
     }
-    if (authenticated && socket) socket.emit(event, data);
-    // Console output is what users read: kept while no connection takes it, and sent once one does.
-    else if (event === 'console' && !stopping) heldConsole.hold(data as ConsoleFrame);
+    // Console output is what users read: kept while no connection takes it, and sent once one does (the service
+    // takes a server's console only once it has sent this connection its servers: until `servers:sync` it refuses it).
+    if (event === 'console' && !(authenticated && consoleOpen && socket)) {
+      if (!stopping) heldConsole.hold(data as ConsoleFrame);
+      return;
+    }
+    if (authenticated) socket?.emit(event, data);
   };
 
   async function beat(): Promise<void> {
@@ -434,6 +440,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     current.on('connect', () => {
       if (!mine()) return;
       authenticated = false;
+      consoleOpen = false;
       current.emit('auth', { token, machineId, version: AGENT_VERSION });
     });
 
@@ -488,7 +495,6 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       // The service marked the servers UNKNOWN while the agent was away: their statuses go out again, and every
       // result it has not acknowledged.
       for (const supervisor of supervisors.values()) supervisor.reportStatus();
-      for (const frame of heldConsole.drain()) current.emit('console', frame);
       jobs.resendOutbox();
       sftp?.announce();
       statuses.online();
@@ -506,6 +512,13 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     });
 
     current.on('servers:sync', (data: unknown) => {
+      // The first of the connection: the service now takes these servers' console, and what was held goes first.
+      if (mine() && authenticated && !consoleOpen) {
+        consoleOpen = true;
+        const servers = (data as { servers?: unknown } | null)?.servers;
+        const ids = new Set(Array.isArray(servers) ? servers.map((server) => (server as { id?: unknown } | null)?.id) : []);
+        for (const frame of heldConsole.drain()) if (ids.has(frame.serverId)) current.emit('console', frame);
+      }
       syncing = syncing.then(() => applySync(data)).catch((error: unknown) => logger.error({ err: error }, 'servers:sync failed'));
     });
 
@@ -542,6 +555,7 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   /** The connection is over: stop what runs on it and try again after the back-off (the next address if it failed). */
   function end(ended: Socket, failed: boolean): void {
     authenticated = false;
+    consoleOpen = false;
     connectedUrl = undefined;
     saveStatus();
     clearInterval(heartbeat);

@@ -1,8 +1,9 @@
 /**
- * Console output that comes while the agent is not connected (an orchestrator handing its agents over in an upgrade,
- * a network blip, the back-off between attempts): held, within a bound, and sent once the agent is authenticated
- * again, in the order it came. Past the bound the newest frames are not kept: each server whose lines were let go gets
- * one line saying how many, so a console never looks complete when it is not.
+ * Console output that comes while the agent's connection does not take it (an orchestrator handing its agents over in
+ * an upgrade, a network blip, the back-off between attempts): held, within a bound, and sent once a connection takes
+ * it again, in the order it came. Past the bound the oldest frames are let go (the newest say what the server is doing
+ * now, a crash's reason among them); each server whose lines were let go gets one line first saying how many, so a
+ * console never looks complete when it is not.
  */
 
 /** A `console` frame as the agent sends it (schema/agentEvents.ts `consoleEvent`). */
@@ -13,10 +14,14 @@ export const HELD_CONSOLE_MAX_LINES = 5_000;
 /** And characters: long lines (up to 8,192 each) must not make it tens of MiB. */
 export const HELD_CONSOLE_MAX_CHARS = 4 * 1024 * 1024;
 
+type Held = { frame: ConsoleFrame; chars: number };
+
 export class HeldConsole {
   readonly #maxLines: number;
   readonly #maxChars: number;
-  #frames: ConsoleFrame[] = [];
+  #frames: Held[] = [];
+  /** The first frame still held (frames before it were let go; the array is compacted now and then). */
+  #first = 0;
   #lines = 0;
   #chars = 0;
   /** Lines let go per server since the last drain. */
@@ -29,22 +34,32 @@ export class HeldConsole {
 
   hold(frame: ConsoleFrame): void {
     const chars = frame.lines.reduce((sum, line) => sum + line.length, 0);
-    if (this.#lines + frame.lines.length > this.#maxLines || this.#chars + chars > this.#maxChars) {
-      this.#dropped.set(frame.serverId, (this.#dropped.get(frame.serverId) ?? 0) + frame.lines.length);
-      return;
-    }
-    this.#frames.push(frame);
+    this.#frames.push({ frame, chars });
     this.#lines += frame.lines.length;
     this.#chars += chars;
+    while (this.#lines > this.#maxLines || this.#chars > this.#maxChars) {
+      const oldest = this.#frames[this.#first++]!;
+      this.#lines -= oldest.frame.lines.length;
+      this.#chars -= oldest.chars;
+      this.#dropped.set(oldest.frame.serverId, (this.#dropped.get(oldest.frame.serverId) ?? 0) + oldest.frame.lines.length);
+    }
+    if (this.#first > 1024 && this.#first * 2 > this.#frames.length) {
+      this.#frames = this.#frames.slice(this.#first);
+      this.#first = 0;
+    }
   }
 
-  /** What was held, oldest first, then a line per server whose lines were let go; empties the hold. */
+  /** A line per server whose lines were let go, then what is held, oldest first; empties the hold. */
   drain(now = new Date()): ConsoleFrame[] {
-    const frames = this.#frames;
     const at = now.toISOString();
-    for (const [serverId, count] of this.#dropped)
-      frames.push({ serverId, lines: [`[gsm] ${count} console lines dropped by the agent while it was not connected to the service`], at });
+    const frames: ConsoleFrame[] = [...this.#dropped].map(([serverId, count]) => ({
+      serverId,
+      lines: [`[gsm] ${count} console lines dropped by the agent while it was not connected to the service`],
+      at,
+    }));
+    for (let index = this.#first; index < this.#frames.length; index++) frames.push(this.#frames[index]!.frame);
     this.#frames = [];
+    this.#first = 0;
     this.#lines = 0;
     this.#chars = 0;
     this.#dropped = new Map();

@@ -143,6 +143,11 @@ test.serial('console output while the agent is away from the service (its connec
   const first = seen[0]!;
   const missing = Array.from({ length: Math.max(...seen) - first + 1 }, (_, i) => first + i).filter((n) => !seen.includes(n));
   t.deepEqual(missing, [], 'every tick printed while the agent was away reached the service');
+  // Sent once the service takes the server's console again (after its servers:sync), never refused meanwhile.
+  t.false(
+    agent.lines.some((line) => line.includes('not on this machine')),
+    'no console frame refused',
+  );
 });
 
 /** A gateway that refuses every agent with `error AUTH_FAILED` and this message, as the real one does, then closes. */

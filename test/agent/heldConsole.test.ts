@@ -6,31 +6,40 @@ const frame = (serverId: string, from: number, count: number) => ({
   lines: Array.from({ length: count }, (_, i) => `line ${from + i}`),
   at: '2026-11-27T04:00:00.000Z',
 });
+const dropped = (count: number) => `[gsm] ${count} console lines dropped by the agent while it was not connected to the service`;
 
-test('frames held while disconnected come back in order; past the bound the newest are let go and each server is told how many', (t) => {
+test('frames held while disconnected come back in order; past the bound the oldest are let go and each server is told how many, first', (t) => {
   const held = new HeldConsole(10);
   held.hold(frame('a', 1, 4));
   held.hold(frame('b', 1, 4));
-  held.hold(frame('a', 5, 4)); // 12 > 10: let go
-  held.hold(frame('b', 5, 2)); // 10: kept
-  held.hold(frame('b', 7, 1)); // let go
-  t.is(held.size, 10);
+  held.hold(frame('a', 5, 4)); // 12 > 10: a's first frame goes
+  held.hold(frame('b', 5, 2)); // 10
+  held.hold(frame('b', 7, 1)); // 11: b's first frame goes
+  t.is(held.size, 7);
   const at = new Date('2026-11-27T04:00:05.000Z');
   t.deepEqual(held.drain(at), [
-    frame('a', 1, 4),
-    frame('b', 1, 4),
+    { serverId: 'a', lines: [dropped(4)], at: at.toISOString() },
+    { serverId: 'b', lines: [dropped(4)], at: at.toISOString() },
+    frame('a', 5, 4),
     frame('b', 5, 2),
-    { serverId: 'a', lines: ['[gsm] 4 console lines dropped by the agent while it was not connected to the service'], at: at.toISOString() },
-    { serverId: 'b', lines: ['[gsm] 1 console lines dropped by the agent while it was not connected to the service'], at: at.toISOString() },
+    frame('b', 7, 1),
   ]);
   t.is(held.size, 0);
   t.deepEqual(held.drain(), [], 'emptied');
-  // Long lines are bounded by their characters too.
+});
+
+test('long lines are bounded by their characters; a long outage keeps the newest lines in bounded memory', (t) => {
   const wide = new HeldConsole(100, 20);
   wide.hold({ serverId: 'a', lines: ['x'.repeat(15)], at: '2026-11-27T04:00:00.000Z' });
   wide.hold({ serverId: 'a', lines: ['y'.repeat(10)], at: '2026-11-27T04:00:00.000Z' });
   t.deepEqual(
-    wide.drain(at).map((kept) => kept.lines[0]),
-    ['x'.repeat(15), '[gsm] 1 console lines dropped by the agent while it was not connected to the service'],
+    wide.drain().map((kept) => kept.lines[0]),
+    [dropped(1), 'y'.repeat(10)],
   );
+  const long = new HeldConsole(50);
+  for (let i = 0; i < 100_000; i++) long.hold(frame('s', i, 1));
+  const out = long.drain();
+  t.is(out.length, 51);
+  t.deepEqual(out[0]!.lines, [dropped(99_950)]);
+  t.deepEqual(out.at(-1), frame('s', 99_999, 1));
 });
