@@ -17,8 +17,6 @@ import { CONSOLE_TAIL_LINES, JobError, type AgentJob, type JobExecutor } from '.
 
 /** The longest a STOP may take beyond the kill escalation before the job fails. */
 const STOP_MARGIN_MS = 10_000;
-/** When this agent process started (its clock): a job accepted before was accepted by a process before it. */
-const AGENT_STARTED_AT = performance.timeOrigin;
 
 export type ExecutorOptions = {
   /**
@@ -98,12 +96,15 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
   /**
    * A RESTART that a process of this agent before this one accepted (it stopped, or was killed, before storing the
    * result, so the service sent it again) is done when the server runs a process started since it was accepted: that
-   * process is the restart's (or a fresh start since). It then completes as a START: at once when online, else when
-   * the process is. Without this, an agent replaced mid-restart restarted the game twice.
+   * process is the restart's, or a start since (a START, a crash's restart) that gave the server a fresh process all
+   * the same. It then completes as a START: at once when online, else when the process is. Without this, an agent
+   * replaced mid-restart restarted the game twice. Both times are monotonic (the job's acceptance in this process's
+   * clock, the process's age since boot), so a step of the wall clock cannot skip a restart.
    */
   const restartedSince = (supervisor: ServerSupervisor, job: AgentJob): boolean => {
-    const startedAt = supervisor.processStartedAt;
-    return job.acceptedAt !== undefined && job.acceptedAt < AGENT_STARTED_AT && startedAt !== undefined && startedAt > job.acceptedAt;
+    const age = supervisor.processAgeMs;
+    if (job.acceptedAt === undefined || job.acceptedAt >= 0 || age === undefined) return false;
+    return age < performance.now() - job.acceptedAt;
   };
 
   /** Runs a console action on a running server; a console failure fails the job with `code`. */
@@ -152,7 +153,8 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
         case 'STOP':
           return stop(supervisor, signal);
         case 'RESTART':
-          if (restartedSince(supervisor, job)) return { ...(await start(supervisor, signal)), message: 'restarted (by the agent process before this one)' };
+          if (restartedSince(supervisor, job))
+            return { ...(await start(supervisor, signal)), message: 'a process started since the restart was accepted runs (the agent was replaced meanwhile)' };
           await stop(supervisor, signal);
           return { ...(await start(supervisor, signal)), message: 'restarted' };
         case 'KILL':

@@ -23,7 +23,8 @@ export type { JobResultEvent } from './outbox.ts';
 export type JobType = AgentJobType;
 /**
  * A job as the service sends it (`job`, schema/agentEvents.ts), with `acceptedAt`: when an agent of this machine first
- * accepted it, in this agent's clock (from the message's `acceptedAgoMs`), when the service said so.
+ * accepted it (from the message's `acceptedAgoMs`), when the service said so, in this process's monotonic clock
+ * (`performance.now()`: below 0, before this process started; no wall-clock step changes it).
  */
 export type AgentJob = JobEvent & { acceptedAt?: number };
 
@@ -119,7 +120,7 @@ export class JobRunner {
       this.#track(this.#resend(outbox, job.jobId));
       return { accepted: true };
     }
-    const acceptedAt = typeof job.acceptedAgoMs === 'number' ? this.#now() - job.acceptedAgoMs : undefined;
+    const acceptedAt = typeof job.acceptedAgoMs === 'number' ? performance.now() - job.acceptedAgoMs : undefined;
     const entry: Entry = { job: acceptedAt === undefined ? job : { ...job, acceptedAt }, controller: new AbortController(), settled: false };
     this.#active.set(job.jobId, entry);
     const key = job.serverId ?? NO_SERVER;

@@ -99,6 +99,11 @@ export interface RunningProcess {
   kill(): Promise<ExitInfo>;
   wait(): Promise<ExitInfo>;
   inspect(): ProcessState;
+  /**
+   * How long ago the process started, by the time since boot (the kernel's start time of the process against
+   * /proc/uptime: no wall-clock step changes it); undefined when it is not running or that is not known.
+   */
+  ageMs?(): number | undefined;
   /** Starts delivering output lines (call after attaching `line` listeners; an adopted process waits for it). */
   resume(): void;
   on<E extends keyof Events>(event: E, listener: (...args: Events[E]) => void): this;
@@ -644,6 +649,18 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
     const info = await this.#exited;
     for (const timer of timers) clearTimeout(timer);
     return { ...info, stoppedBy: this.#escalation };
+  }
+
+  ageMs(): number | undefined {
+    // The start time in /proc/<pid>/stat counts clock ticks since boot: USER_HZ, 100 on every Linux architecture.
+    const ticks = Number(this.#identity.startTicks);
+    if (!this.inspect().running || !Number.isSafeInteger(ticks) || ticks <= 0) return undefined;
+    try {
+      const uptimeSeconds = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+      return Number.isFinite(uptimeSeconds) ? Math.max(0, uptimeSeconds * 1000 - ticks * 10) : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   inspect(): ProcessState {

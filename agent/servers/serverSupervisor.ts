@@ -262,10 +262,9 @@ export class ServerSupervisor {
     return this.#process?.inspect().running ?? false;
   }
 
-  /** When the running process started (epoch ms, this machine's clock; adopted ones too), or undefined. */
-  get processStartedAt(): number | undefined {
-    const running = this.#process?.inspect();
-    return running?.running ? Date.parse(running.startedAt) : undefined;
+  /** How long ago the running process started (adopted ones too), by the time since boot; undefined when not known. */
+  get processAgeMs(): number | undefined {
+    return this.#process?.ageMs?.();
   }
 
   get channel(): CommandChannel {

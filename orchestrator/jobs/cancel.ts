@@ -51,7 +51,8 @@ export function cancelJob(pool: DatabasePool, origin: Origin, jobId: string): Pr
           UPDATE servers SET desired_status = CASE WHEN status IN ('ONLINE', 'UNRESPONSIVE', 'STARTING', 'RESTARTING') THEN 'RUNNING' ELSE 'STOPPED' END
            WHERE id = ${row.serverId}`);
       }
-      // The agent may be receiving it right now: tell it too (it drops a job it does not have).
+      // The agent may be receiving it right now: tell it too (a job it does not have yet it answers CANCELLED, and
+      // never runs should it arrive; the service keeps the job as it ended here).
       if (row.machineId) await notifyAgent(tx, { type: 'job_cancel', machineId: row.machineId, jobId });
       if (row.type === 'TASK_RUN') await recordRunCancelled(tx, jobId);
     } else if (row.type === 'TASK_RUN' && (row.status === 'DISPATCHED' || row.status === 'RUNNING')) {

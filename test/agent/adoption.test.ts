@@ -323,10 +323,38 @@ test.serial(
     agents.push(second);
     const ended = await body(await app.request(`/api/v1/jobs/${restart.id}?wait=30`, { headers: owner.auth }));
     t.is(ended.status, 'SUCCEEDED');
-    t.is(ended.result.message, 'restarted (by the agent process before this one)');
+    t.is(ended.result.message, 'a process started since the restart was accepted runs (the agent was replaced meanwhile)');
     await reaches(server.id, 'ONLINE', 15_000);
     t.is(await startsSoFar(), 2, 'started once for START and once for the RESTART, not again by the next agent');
     t.is(await pidOf(second, server.id), restartedPid);
+  },
+);
+
+test.serial(
+  'SIGKILL while a RESTART waits its turn (queued behind a long RCON command): the next agent restarts the game, which started before it was accepted',
+  async (t) => {
+    const { clusterId, machineId, token } = await registerMachine(app, owner);
+    const first = await startAgent({ url: app.url, machineId, token, keepServers: true });
+    agents.push(first);
+    const log = join(first.dataDir, 'commands.log');
+    const server = await createFakeServer(app, owner, clusterId, machineId, {
+      startCommand: `/usr/bin/env FAKE_COMMAND_LOG=${log} ${process.execPath} ${FAKE_SERVER}`,
+    });
+    t.is((await post(`/api/v1/servers/${server.id}/start?wait=30`, {})).status, 200);
+    const startsSoFar = async () => (await readFile(log, 'utf8')).split('\n').filter((line) => line.startsWith('start ')).length;
+    // The RCON command holds the server's lane; the RESTART behind it is accepted (DISPATCHED), never started.
+    await post(`/api/v1/servers/${server.id}/rcon?wait=0`, { command: 'sleep 6000' });
+    await until(async () => (await readFile(log, 'utf8')).includes('sleep 6000'), 'the command running');
+    const restart = await body(await post(`/api/v1/servers/${server.id}/restart`, {}));
+    await until(async () => (await app.pool.oneFirst(sql.unsafe`SELECT status FROM jobs WHERE id = ${restart.id}`)) === 'DISPATCHED', 'accepted');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const second = await startAgent({ url: app.url, machineId, token, dataDir: first.dataDir, keepServers: true });
+    agents.push(second);
+    const ended = await body(await app.request(`/api/v1/jobs/${restart.id}?wait=60`, { headers: owner.auth }));
+    t.is(ended.status, 'SUCCEEDED');
+    t.is(ended.result.message, 'restarted');
+    t.is(await startsSoFar(), 2, 'started for START, then restarted by the RESTART the next agent ran');
   },
 );
 

@@ -385,7 +385,13 @@ test('the job message read back (params over the announcement size, re-announced
     // Once an agent accepted the job, how long ago it did (sent again, e.g. to the agent's next process).
     const { acceptedAgoMs, ...rest } = message!;
     t.true(acceptedAgoMs === undefined || (Number.isInteger(acceptedAgoMs) && (acceptedAgoMs as number) >= 0), how);
-    t.deepEqual(Object.keys(message!).sort(), Object.keys(jobEvent.shape).sort().filter((key) => key !== 'acceptedAgoMs' || acceptedAgoMs !== undefined), how);
+    t.deepEqual(
+      Object.keys(message!).sort(),
+      Object.keys(jobEvent.shape)
+        .sort()
+        .filter((key) => key !== 'acceptedAgoMs' || acceptedAgoMs !== undefined),
+      how,
+    );
     t.deepEqual(rest, { jobId, type: 'BROADCAST', serverId: world.serverId, params, deadline: expiresAt }, how);
   };
 
@@ -401,6 +407,9 @@ test('the job message read back (params over the announcement size, re-announced
   await announceJob(app.pool, world.machine.id, jobId);
   await until(async () => world.received.length > before, 'the job re-announced', 10_000);
   isTheMessage(world.received[before], 're-announced');
+  // Sent again after an agent accepted it: how long ago that was, for an agent process that does not have it.
+  const { acceptedAgoMs } = world.received[before] as { acceptedAgoMs?: number };
+  t.true(Number.isInteger(acceptedAgoMs) && acceptedAgoMs! >= 0 && acceptedAgoMs! < 60_000, `acceptedAgoMs ${acceptedAgoMs}`);
 
   // The agent goes away and comes back: its pending jobs are sent as it connects.
   world.agent.close();
