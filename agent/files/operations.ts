@@ -166,6 +166,8 @@ type OpenFiles = { files: Map<number, OpenFile>; next: number; listed?: ListedDi
  * it once: without it, each page of a directory of 100,000 entries read and sorted them all again.
  */
 type ListedDirectory = {
+  /** The path asked for (the deny list is checked on it) and where it leads. */
+  rel: string;
   abs: string;
   dev: bigint;
   ino: bigint;
@@ -469,6 +471,7 @@ export class ServerFiles {
     if (
       paging &&
       kept &&
+      kept.rel === rel &&
       kept.abs === abs &&
       kept.dev === info.dev &&
       kept.ino === info.ino &&
@@ -495,7 +498,22 @@ export class ServerFiles {
       )
       .map(({ raw, name, invalid }) => ({ raw, name, ...(invalid ? { invalid } : {}) }));
     visible.sort((a, b) => Buffer.compare(a.raw, b.raw));
-    this.#state.listed = { abs, dev: info.dev, ino: info.ino, ctimeNs: info.ctimeNs, mtimeNs: info.mtimeNs, deny: this.deny, at: Date.now(), visible };
+    const listed: ListedDirectory = {
+      rel,
+      abs,
+      dev: info.dev,
+      ino: info.ino,
+      ctimeNs: info.ctimeNs,
+      mtimeNs: info.mtimeNs,
+      deny: this.deny,
+      at: Date.now(),
+      visible,
+    };
+    this.#state.listed = listed;
+    // Not kept past its use: a big directory's entries are let go once no page may use them.
+    setTimeout(() => {
+      if (this.#state.listed === listed) this.#state.listed = undefined;
+    }, LISTED_FOR_MS).unref();
     return visible;
   }
 
