@@ -64,7 +64,9 @@ const body = (n: number) => ({
 /** CPU milliseconds a process has used so far (user and system), from /proc; 0 once it is gone. */
 function cpuMsOf(pid: number): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (100 Hz)
   } catch {
     return 0;
@@ -75,8 +77,7 @@ async function postgresCpu(): Promise<Map<number, number>> {
   const pids = await pool.anyFirst(sql.unsafe`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
   return new Map(pids.map((pid) => [Number(pid), cpuMsOf(Number(pid))]));
 }
-const cpuSince = (before: Map<number, number>, after: Map<number, number>) =>
-  [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
+const cpuSince = (before: Map<number, number>, after: Map<number, number>) => [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
 
 async function bare(loops: number): Promise<number> {
   const bodies = Array.from({ length: BURST }, (_, n) => JSON.stringify(body(n)));
