@@ -8,7 +8,9 @@
  * Fairness: at most PER_WEBHOOK sends of one webhook at a time and CONCURRENCY in all per process; a webhook whose
  * last attempt failed gets one slot, failing ones together at most half; claims go round the webhooks, least recently
  * served first. So slow or dead receivers hold a bounded share of the slots and never stand in front of the others.
- * A failed attempt is tried again after RETRY_DELAYS_MS (10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h), then the
+ * A webhook that answers quickly also holds up to PER_WEBHOOK deliveries claimed ahead, so its next send starts as a
+ * slot frees, without waiting for a claim; a send's slot is free once the receiver answered, and outcomes are written
+ * in batches meanwhile. A failed attempt is tried again after RETRY_DELAYS_MS (10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h), then the
  * delivery is FAILED; WEBHOOK_DISABLE_AFTER failed deliveries in a row (no success between) disable the webhook and
  * record a `webhook.disabled` event. A webhook with more than WEBHOOK_MAX_PENDING deliveries pending has its oldest
  * dropped (FAILED, with the reason) and a `webhook.dropped` event says how many.
@@ -36,8 +38,15 @@ const PER_WEBHOOK = 16;
 const LEASE_MS = SEND_TIMEOUT_MS + 5_000;
 const FALLBACK_MS = 1_000;
 const COALESCE_MS = 3;
+/**
+ * How long outcomes gather before they are written together. The send's slot is already free (the next send does not
+ * wait for this); only the lease is held a little longer.
+ */
+const BATCH_MS = 10;
 /** How long a delivery claimed ahead may wait for its webhook's slot (its lease is LEASE_MS): after it, it is given back. */
 const QUEUE_MAX_MS = 1_000;
+/** Only a webhook whose last answer came within this has deliveries claimed ahead (they then wait far less than QUEUE_MAX_MS). */
+const QUICK_ANSWER_MS = 250;
 
 export type DelivererOptions = {
   pool: DatabasePool;
@@ -119,14 +128,14 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
   const limitOf = (webhookId: string) => (failing.has(webhookId) ? 1 : perWebhook);
 
   /**
-   * Claimed ahead: each webhook that answers quickly (its last answer within QUEUE_MAX_MS, no failure) may hold up to
+   * Claimed ahead: each webhook that answers quickly (its last answer within QUICK_ANSWER_MS, no failure) may hold up to
    * its limit of claimed deliveries besides those being sent, so a freed slot starts the next send at once instead of
    * waiting for a claim's round trips. A queued delivery still has most of its lease when its send starts; one that
    * waited QUEUE_MAX_MS is given back (as is a webhook's queue when an attempt fails or stops), never sent late.
    */
   const queued = new Map<string, { row: Claimed; at: number }[]>();
   let queuedTotal = 0;
-  /** Webhooks whose last answer here took longer than QUEUE_MAX_MS: nothing is claimed ahead for them. */
+  /** Webhooks whose last answer here took longer than QUICK_ANSWER_MS: nothing is claimed ahead for them. */
   const slow = new Set<string>();
   const aheadOf = (webhookId: string) => (failing.has(webhookId) || slow.has(webhookId) ? 0 : perWebhook);
   const heldBy = (webhookId: string) => (inFlight.get(webhookId) ?? 0) + (queued.get(webhookId)?.length ?? 0);
@@ -226,7 +235,7 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
   const batched = (outcome: Pending) =>
     new Promise<void>((done, failed) => {
       batch.push({ outcome, done, failed });
-      batchTimer ??= setTimeout(() => void flushOutcomes(), options.batchMs ?? COALESCE_MS);
+      batchTimer ??= setTimeout(() => void flushOutcomes(), options.batchMs ?? BATCH_MS);
     });
   const writeOutcomes = (outcomes: Pending[]) =>
     pool.query(sql.unsafe`
@@ -347,7 +356,7 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
     } catch (error) {
       attempt = { ok: false, statusCode: null, error: error instanceof Error ? error.message : String(error), durationMs: 0 };
     }
-    if (attempt.durationMs <= QUEUE_MAX_MS) slow.delete(row.webhookId);
+    if (attempt.durationMs <= QUICK_ANSWER_MS) slow.delete(row.webhookId);
     else if (slow.add(row.webhookId).size > 10_000) slow.clear();
     if (!attempt.ok) failing.add(row.webhookId);
     // A receiver that failed or slowed down keeps nothing claimed ahead: others may send it meanwhile.

@@ -6,7 +6,8 @@
  * webhook subscribed to every event of a cluster; events are inserted straight into the event log (as the triggers of
  * real changes insert them). Printed: deliveries/s for a burst of BENCH_WEBHOOK_EVENTS events (default 5,000), and
  * event-commit → receiver p50/p99 at a steady 200 events/s for 20 s. Bare: the same bodies POSTed by a loop of
- * `fetch`, one at a time, and by two such loops. Targets: ≥ 50% of the bare loop, p99 ≤ 250 ms.
+ * `fetch`, one at a time, and by two such loops. Targets: ≥ 80% of the bare loop, p99 ≤ 250 ms. Also printed: the CPU
+ * each delivery of the burst cost the orchestrator, Postgres (the bench's event inserts included) and the receiver.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -150,7 +151,7 @@ try {
   process.stdout.write(
     `webhooks: burst of ${BURST} events to one local receiver\n` +
       `bare fetch loop: ${Math.round(bareRate)} POSTs/s one at a time, ${Math.round(bareTwo)} two at a time (ours sends up to 16 at a time to one webhook)\n` +
-      `ours (event log → orchestrator → receiver): ${Math.round(result.perSecond)} deliveries/s (ratio ${(result.perSecond / bareRate).toFixed(2)} to the loop, ${(result.perSecond / bareTwo).toFixed(2)} to two loops; target ≥ 0.50)\n` +
+      `ours (event log → orchestrator → receiver): ${Math.round(result.perSecond)} deliveries/s (ratio ${(result.perSecond / bareRate).toFixed(2)} to the loop, ${(result.perSecond / bareTwo).toFixed(2)} to two loops; target ≥ 0.80)\n` +
       `CPU per delivery in the burst: orchestrator ${perDelivery(result.cpu.orchestrator)} µs, Postgres ${perDelivery(result.cpu.postgres)} µs (its inserts of the events included), receiver and bench ${perDelivery(result.cpu.receiver)} µs\n` +
       `steady ${STEADY_RATE} events/s for ${STEADY_SECONDS} s: ${result.steadyDelivered} delivered, commit → receiver p50 ${result.p50} ms, p99 ${result.p99} ms (target ≤ 250)\n`,
   );

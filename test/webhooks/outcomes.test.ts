@@ -220,3 +220,30 @@ test.serial("a slow write of outcomes does not hold up the sends: a send's slot 
   );
   t.pass();
 });
+
+test.serial('deliveries claimed ahead for a quick receiver are given back, their attempt uncounted, once it fails', async (t) => {
+  const receiver = await holdingReceiver(500);
+  t.teardown(() => receiver.close());
+  const clusterId = await createCluster(app(), await signUp(app()));
+  const webhookId = String(
+    await app().pool.oneFirst(sql.unsafe`
+      INSERT INTO webhooks (cluster_id, url, events, format, secret) VALUES (${clusterId}, ${receiver.url}, '{*}', 'JSON', 'whsec_x') RETURNING id`),
+  );
+  for (let index = 0; index < 6; index += 1)
+    await app().pool.query(sql.unsafe`INSERT INTO events (cluster_id, type, data) VALUES (${clusterId}, 'task.run.finished', ${sql.jsonb({ index })})`);
+  await sequenceEvents(app().pool);
+  const leases = async () =>
+    (await app().pool.one(sql.unsafe`
+      SELECT count(*) FILTER (WHERE lease_token IS NOT NULL)::int AS leased, sum(attempts)::int AS attempts
+        FROM webhook_deliveries WHERE webhook_id = ${webhookId}`)) as { leased: number; attempts: number };
+  await deliverer(t, { perWebhook: 2, timeoutMs: 1_000 });
+  await until(async () => receiver.held.length === 2, 'two sends at once');
+  // Two being sent and two claimed ahead.
+  await until(async () => (await leases()).leased === 4, 'two deliveries claimed ahead');
+  t.deepEqual(await leases(), { leased: 4, attempts: 4 });
+  receiver.answer();
+  // Failing now: one send at a time, and nothing held ahead; attempts count only what was sent.
+  await until(async () => receiver.held.length === 1, 'the next send');
+  await new Promise((done) => setTimeout(done, 300));
+  t.deepEqual(await leases(), { leased: 1, attempts: 3 });
+});
