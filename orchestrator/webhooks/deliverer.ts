@@ -104,6 +104,8 @@ const claimed = z.object({
     .nullable(),
 });
 type Claimed = z.infer<typeof claimed>;
+/** Made once: zod compiles a schema the first time it parses with it, so one made per claim is compiled per claim. */
+const candidate = z.object({ id: z.string(), webhookId: z.string() });
 
 export async function startDeliverer(options: DelivererOptions): Promise<Deliverer> {
   const { pool } = options;
@@ -151,7 +153,7 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
     const failingRoom = Math.max(0, Math.floor(concurrency / 2) - failingInFlight);
     const roomOf = (webhookId: string) => limitOf(webhookId) + aheadOf(webhookId) - heldBy(webhookId);
     const full = [...new Set([...inFlight.keys(), ...queued.keys()])].filter((id) => roomOf(id) <= 0 || (failing.has(id) && failingRoom === 0));
-    const candidates = await pool.any(sql.type(z.object({ id: z.string(), webhookId: z.string() }))`
+    const candidates = await pool.any(sql.type(candidate)`
       SELECT d.id, w.id AS "webhookId" FROM webhooks w
        CROSS JOIN LATERAL (
          SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
