@@ -149,8 +149,9 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
    * receivers never take more than half.
    */
   async function claim(limit: number): Promise<Claimed[]> {
-    const failingInFlight = [...inFlight].filter(([id]) => failing.has(id)).reduce((sum, [, count]) => sum + count, 0);
-    const failingRoom = Math.max(0, Math.floor(concurrency / 2) - failingInFlight);
+    // What failing webhooks hold, sending or claimed and waiting for a slot: together at most half.
+    const failingHeld = [...new Set([...inFlight.keys(), ...queued.keys()])].filter((id) => failing.has(id)).reduce((sum, id) => sum + heldBy(id), 0);
+    const failingRoom = Math.max(0, Math.floor(concurrency / 2) - failingHeld);
     const roomOf = (webhookId: string) => limitOf(webhookId) + aheadOf(webhookId) - heldBy(webhookId);
     const full = [...new Set([...inFlight.keys(), ...queued.keys()])].filter((id) => roomOf(id) <= 0 || (failing.has(id) && failingRoom === 0));
     const candidates = await pool.any(sql.type(candidate)`
@@ -163,7 +164,7 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
             AND (w.enabled OR (d.event_id IS NULL AND d.event_type = 'webhook.test'))
             -- an event is sent once it has its cursor (numbered moments after its commit)
             AND (d.event_id IS NULL OR EXISTS (SELECT 1 FROM events e WHERE e.id = d.event_id AND e.position IS NOT NULL))
-          ORDER BY d.next_attempt_at LIMIT ${perWebhook * 2}) d
+          ORDER BY d.next_attempt_at LIMIT ${perWebhook}) d
        WHERE w.id <> ALL(${sql.array(full, 'uuid')})
        LIMIT 5000`);
     const byWebhook = new Map<string, string[]>();
@@ -378,13 +379,24 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
     if (stopped || queuedTotal === 0 || total >= concurrency) return;
     const order = [...queued.keys()].sort((a, b) => (served.get(a) ?? 0) - (served.get(b) ?? 0));
     const stale: Claimed[] = [];
+    // Failing webhooks send together in at most half the slots, also from what waits here.
+    let failingSending = [...inFlight].filter(([id]) => failing.has(id)).reduce((sum, [, count]) => sum + count, 0);
     for (const webhookId of order) {
       const waiting = queued.get(webhookId)!;
-      while (waiting.length > 0 && total < concurrency && (inFlight.get(webhookId) ?? 0) < limitOf(webhookId)) {
+      const isFailing = failing.has(webhookId);
+      while (
+        waiting.length > 0 &&
+        total < concurrency &&
+        (inFlight.get(webhookId) ?? 0) < limitOf(webhookId) &&
+        (!isFailing || failingSending < Math.floor(concurrency / 2))
+      ) {
         const next = waiting.shift()!;
         queuedTotal -= 1;
         if (Date.now() - next.at > QUEUE_MAX_MS) stale.push(next.row);
-        else start(next.row);
+        else {
+          start(next.row);
+          if (isFailing) failingSending += 1;
+        }
       }
       if (waiting.length === 0) queued.delete(webhookId);
     }
@@ -430,13 +442,19 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
       const left = (inFlight.get(row.webhookId) ?? 1) - 1;
       if (left > 0) inFlight.set(row.webhookId, left);
       else inFlight.delete(row.webhookId);
-      if (!stopped) pump();
+      try {
+        if (!stopped) pump();
+      } catch (error) {
+        logger.error({ err: error }, 'webhook deliverer could not start the next delivery');
+      }
       soon();
     };
-    const sending: Promise<void> = deliver(row, bodyOf(row), release).finally(() => {
-      release();
-      sends.delete(sending);
-    });
+    const sending: Promise<void> = deliver(row, bodyOf(row), release)
+      .catch((error: unknown) => logger.error({ err: error, deliveryId: row.id }, 'webhook delivery failed unexpectedly; it is sent again after its lease'))
+      .finally(() => {
+        release();
+        sends.delete(sending);
+      });
     sends.add(sending);
   }
 
