@@ -18,8 +18,10 @@ const RETRY_MS = 1_000;
 
 export type Sequencer = { stop: () => Promise<void> /** Numbers what is pending now (tests). */; runOnce: () => Promise<number> };
 
+/** Made once, not per round (zod compiles a schema on its first parse). */
+const numbered = z.object({ numbered: z.number() });
 export const sequenceEvents = (pool: DatabasePool, limit = SEQUENCE_BATCH): Promise<number> =>
-  pool.oneFirst(sql.type(z.object({ numbered: z.number() }))`SELECT gsm_sequence_events(${limit}) AS numbered`);
+  pool.oneFirst(sql.type(numbered)`SELECT gsm_sequence_events(${limit}) AS numbered`);
 
 export async function startSequencer(options: { pool: DatabasePool; databaseUrl: string; logger: Logger }): Promise<Sequencer> {
   let stopped = false;

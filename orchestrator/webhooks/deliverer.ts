@@ -8,7 +8,9 @@
  * Fairness: at most PER_WEBHOOK sends of one webhook at a time and CONCURRENCY in all per process; a webhook whose
  * last attempt failed gets one slot, failing ones together at most half; claims go round the webhooks, least recently
  * served first. So slow or dead receivers hold a bounded share of the slots and never stand in front of the others.
- * A failed attempt is tried again after RETRY_DELAYS_MS (10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h), then the
+ * A webhook that answers quickly also holds up to PER_WEBHOOK deliveries claimed ahead, so its next send starts as a
+ * slot frees, without waiting for a claim; a send's slot is free once the receiver answered, and outcomes are written
+ * in batches meanwhile. A failed attempt is tried again after RETRY_DELAYS_MS (10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h), then the
  * delivery is FAILED; WEBHOOK_DISABLE_AFTER failed deliveries in a row (no success between) disable the webhook and
  * record a `webhook.disabled` event. A webhook with more than WEBHOOK_MAX_PENDING deliveries pending has its oldest
  * dropped (FAILED, with the reason) and a `webhook.dropped` event says how many.
@@ -36,6 +38,15 @@ const PER_WEBHOOK = 16;
 const LEASE_MS = SEND_TIMEOUT_MS + 5_000;
 const FALLBACK_MS = 1_000;
 const COALESCE_MS = 3;
+/**
+ * How long outcomes gather before they are written together. The send's slot is already free (the next send does not
+ * wait for this); only the lease is held a little longer.
+ */
+const BATCH_MS = 10;
+/** How long a delivery claimed ahead may wait for its webhook's slot (its lease is LEASE_MS): after it, it is given back. */
+const QUEUE_MAX_MS = 1_000;
+/** Only a webhook whose last answer came within this has deliveries claimed ahead (they then wait far less than QUEUE_MAX_MS). */
+const QUICK_ANSWER_MS = 250;
 
 export type DelivererOptions = {
   pool: DatabasePool;
@@ -53,6 +64,8 @@ export type DelivererOptions = {
   /** Name servers and time-out of the lookups (WEBHOOK_DNS_SERVERS, WEBHOOK_DNS_TIMEOUT_MS). */
   dns?: DnsSettings;
   pendingCheckMs?: number;
+  /** How long outcomes gather before they are written together (tests widen it so a batch is certain). */
+  batchMs?: number;
 };
 
 export type Deliverer = {
@@ -91,6 +104,8 @@ const claimed = z.object({
     .nullable(),
 });
 type Claimed = z.infer<typeof claimed>;
+/** Made once: zod compiles a schema the first time it parses with it, so one made per claim is compiled per claim. */
+const candidate = z.object({ id: z.string(), webhookId: z.string() });
 
 export async function startDeliverer(options: DelivererOptions): Promise<Deliverer> {
   const { pool } = options;
@@ -115,15 +130,31 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
   const limitOf = (webhookId: string) => (failing.has(webhookId) ? 1 : perWebhook);
 
   /**
+   * Claimed ahead: each webhook that answers quickly (its last answer within QUICK_ANSWER_MS, no failure) may hold up to
+   * its limit of claimed deliveries besides those being sent, so a freed slot starts the next send at once instead of
+   * waiting for a claim's round trips. A queued delivery still has most of its lease when its send starts; one that
+   * waited QUEUE_MAX_MS is given back (as is a webhook's queue when an attempt fails or stops), never sent late.
+   */
+  const queued = new Map<string, { row: Claimed; at: number }[]>();
+  let queuedTotal = 0;
+  /** Webhooks whose last answer here took longer than QUICK_ANSWER_MS: nothing is claimed ahead for them. */
+  const slow = new Set<string>();
+  const aheadOf = (webhookId: string) => (failing.has(webhookId) || slow.has(webhookId) ? 0 : perWebhook);
+  const heldBy = (webhookId: string) => (inFlight.get(webhookId) ?? 0) + (queued.get(webhookId)?.length ?? 0);
+
+  /**
    * Due deliveries for the free slots: a few candidates of each webhook with due work (its own index), then in JS
-   * one webhook after the other, least recently served first, each up to its free slots. A dead receiver's backlog
-   * therefore never stands in front of another webhook's delivery, and failing receivers never take more than half.
+   * one webhook after the other, least recently served first, each up to its free slots (and what it may hold
+   * ahead). A dead receiver's backlog therefore never stands in front of another webhook's delivery, and failing
+   * receivers never take more than half.
    */
   async function claim(limit: number): Promise<Claimed[]> {
-    const failingInFlight = [...inFlight].filter(([id]) => failing.has(id)).reduce((sum, [, count]) => sum + count, 0);
-    const failingRoom = Math.max(0, Math.floor(concurrency / 2) - failingInFlight);
-    const full = [...inFlight].filter(([id, count]) => count >= limitOf(id) || (failing.has(id) && failingRoom === 0)).map(([id]) => id);
-    const candidates = await pool.any(sql.type(z.object({ id: z.string(), webhookId: z.string() }))`
+    // What failing webhooks hold, sending or claimed and waiting for a slot: together at most half.
+    const failingHeld = [...new Set([...inFlight.keys(), ...queued.keys()])].filter((id) => failing.has(id)).reduce((sum, id) => sum + heldBy(id), 0);
+    const failingRoom = Math.max(0, Math.floor(concurrency / 2) - failingHeld);
+    const roomOf = (webhookId: string) => limitOf(webhookId) + aheadOf(webhookId) - heldBy(webhookId);
+    const full = [...new Set([...inFlight.keys(), ...queued.keys()])].filter((id) => roomOf(id) <= 0 || (failing.has(id) && failingRoom === 0));
+    const candidates = await pool.any(sql.type(candidate)`
       SELECT d.id, w.id AS "webhookId" FROM webhooks w
        CROSS JOIN LATERAL (
          SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
@@ -147,7 +178,7 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
     let failingLeft = failingRoom;
     for (const webhookId of order) {
       if (picked.length >= limit) break;
-      let free = limitOf(webhookId) - (inFlight.get(webhookId) ?? 0);
+      let free = roomOf(webhookId);
       if (failing.has(webhookId)) free = Math.min(free, failingLeft);
       const ids = byWebhook.get(webhookId)!.slice(0, Math.max(0, Math.min(free, limit - picked.length)));
       if (failing.has(webhookId)) failingLeft -= ids.length;
@@ -194,46 +225,78 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
   }
 
   /**
-   * Successes are recorded together, a few milliseconds at a time, in one statement (a busy webhook would otherwise
-   * cost a round trip per delivery); each waits for its batch to be written.
+   * Outcomes are recorded together, a few milliseconds at a time, in one statement (a busy webhook would otherwise
+   * cost a round trip per delivery): successes, retries scheduled, and deliveries whose event is gone. Each lands on
+   * its own delivery only if this claim still holds it (its lease token unchanged). Should the statement fail, each
+   * outcome of the batch is written again on its own, so one that cannot be written (its delivery's or its webhook's
+   * trouble) takes no other webhook's outcomes with it. A delivery that ends FAILED and counts against its webhook
+   * (which may disable it) is recorded on its own, in a transaction.
    */
-  let successes: { row: Claimed; attempt: Attempt; done: () => void; failed: (error: unknown) => void }[] = [];
-  let successTimer: NodeJS.Timeout | undefined;
-  const succeeded = (row: Claimed, attempt: Attempt) =>
+  type Pending = { row: Claimed; attempt: Attempt; status: 'SUCCEEDED' | 'PENDING' | 'FAILED'; delayMs: number | null; error: string | null };
+  let batch: { outcome: Pending; done: () => void; failed: (error: unknown) => void }[] = [];
+  let batchTimer: NodeJS.Timeout | undefined;
+  const batched = (outcome: Pending) =>
     new Promise<void>((done, failed) => {
-      successes.push({ row, attempt, done, failed });
-      successTimer ??= setTimeout(() => void flushSuccesses(), COALESCE_MS);
+      batch.push({ outcome, done, failed });
+      batchTimer ??= setTimeout(() => void flushOutcomes(), options.batchMs ?? BATCH_MS);
     });
-  async function flushSuccesses(): Promise<void> {
-    successTimer = undefined;
-    const batch = successes;
-    successes = [];
+  const writeOutcomes = (outcomes: Pending[]) =>
+    pool.query(sql.unsafe`
+      WITH v AS (
+        SELECT * FROM unnest(${sql.array(
+          outcomes.map(({ row }) => row.id),
+          'uuid',
+        )}::uuid[], ${sql.array(
+          outcomes.map(({ row }) => row.leaseToken),
+          'uuid',
+        )}::uuid[], ${sql.array(
+          outcomes.map(({ status }) => status),
+          'text',
+        )}::text[], ${sql.array(
+          outcomes.map(({ attempt }) => attempt.statusCode),
+          'int4',
+        )}::int[], ${sql.array(
+          outcomes.map(({ error }) => error),
+          'text',
+        )}::text[], ${sql.array(
+          outcomes.map(({ attempt }) => attempt.durationMs),
+          'int4',
+        )}::int[], ${sql.array(
+          outcomes.map(({ delayMs }) => delayMs),
+          'int4',
+        )}::int[]) AS v(id, token, status, code, error, duration, delay)),
+      recorded AS (
+        UPDATE webhook_deliveries d SET status = v.status, last_status_code = v.code, last_error = v.error, duration_ms = v.duration,
+               delivered_at = CASE WHEN v.status = 'SUCCEEDED' THEN now() ELSE d.delivered_at END,
+               next_attempt_at = CASE WHEN v.delay IS NULL THEN d.next_attempt_at ELSE now() + make_interval(secs => v.delay / 1000.0) END,
+               lease_until = NULL, lease_token = NULL
+          FROM v WHERE d.id = v.id AND d.lease_token = v.token
+        RETURNING d.webhook_id, v.status)
+      -- the webhooks' runs of failures (if any) end
+      UPDATE webhooks SET consecutive_failures = 0
+       WHERE id IN (SELECT webhook_id FROM recorded WHERE status = 'SUCCEEDED') AND consecutive_failures <> 0`);
+  async function flushOutcomes(): Promise<void> {
+    clearTimeout(batchTimer);
+    batchTimer = undefined;
+    const entries = batch;
+    batch = [];
+    if (entries.length === 0) return;
     try {
-      await pool.query(sql.unsafe`
-        WITH v AS (
-          SELECT * FROM unnest(${sql.array(
-            batch.map(({ row }) => row.id),
-            'uuid',
-          )}::uuid[], ${sql.array(
-            batch.map(({ row }) => row.leaseToken),
-            'uuid',
-          )}::uuid[], ${sql.array(
-            batch.map(({ attempt }) => attempt.statusCode ?? 0),
-            'int4',
-          )}::int[], ${sql.array(
-            batch.map(({ attempt }) => attempt.durationMs),
-            'int4',
-          )}::int[]) AS v(id, token, code, duration)),
-        delivered AS (
-          UPDATE webhook_deliveries d SET status = 'SUCCEEDED', last_status_code = v.code, last_error = NULL, duration_ms = v.duration,
-                 delivered_at = now(), lease_until = NULL, lease_token = NULL
-            FROM v WHERE d.id = v.id AND d.lease_token = v.token
-          RETURNING d.webhook_id)
-        -- the webhooks' runs of failures (if any) end
-        UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (SELECT webhook_id FROM delivered) AND consecutive_failures <> 0`);
-      for (const entry of batch) entry.done();
+      await writeOutcomes(entries.map(({ outcome }) => outcome));
+      for (const entry of entries) entry.done();
     } catch (error) {
-      for (const entry of batch) entry.failed(error);
+      if (entries.length === 1) return entries[0]!.failed(error);
+      // Each on its own: the one that cannot be written fails alone (its lease runs out and it is sent again).
+      await Promise.all(
+        entries.map(async (entry) => {
+          try {
+            await writeOutcomes([entry.outcome]);
+            entry.done();
+          } catch (alone) {
+            entry.failed(alone);
+          }
+        }),
+      );
     }
   }
 
@@ -242,28 +305,25 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
     const outcome = attempt.ok ? 'delivered' : !options.gone && delays[row.attempts - row.attemptsBeforeRetry - 1] !== undefined ? 'retrying' : 'failed';
     outcomes[outcome] += 1;
     const error = attempt.error === null ? null : storableText(attempt.error).slice(0, 1000);
-    const held = sql.fragment`id = ${row.id} AND lease_token = ${row.leaseToken}`;
     if (attempt.ok) failing.delete(row.webhookId);
     else failing.add(row.webhookId);
-    if (attempt.ok) return succeeded(row, attempt);
+    if (attempt.ok) return batched({ row, attempt, status: 'SUCCEEDED', delayMs: null, error: null });
+    // An event that expired before it could be sent says nothing about the receiver: it does not count.
+    if (options.gone) return batched({ row, attempt, status: 'FAILED', delayMs: null, error });
     const step = row.attempts - row.attemptsBeforeRetry; // 1 for the first attempt (since creation or the last retry)
-    const scheduled = options.gone ? undefined : delays[step - 1];
+    const scheduled = delays[step - 1];
     if (scheduled !== undefined) {
       // A receiver that says when to come back (429, 503 with Retry-After, as Discord does) is not tried sooner.
-      const delay = Math.max(scheduled, Math.min(attempt.retryAfterMs ?? 0, 12 * 3_600_000));
-      await pool.query(sql.unsafe`
-        UPDATE webhook_deliveries SET last_status_code = ${attempt.statusCode}, last_error = ${error}, duration_ms = ${attempt.durationMs},
-               next_attempt_at = now() + make_interval(secs => ${delay / 1000}), lease_until = NULL, lease_token = NULL
-         WHERE ${held}`);
-      return;
+      const delayMs = Math.round(Math.max(scheduled, Math.min(attempt.retryAfterMs ?? 0, 12 * 3_600_000)));
+      return batched({ row, attempt, status: 'PENDING', delayMs, error });
     }
+    const held = sql.fragment`id = ${row.id} AND lease_token = ${row.leaseToken}`;
     await pool.transaction(async (tx) => {
       const ended = await tx.query(sql.unsafe`
         UPDATE webhook_deliveries SET status = 'FAILED', last_status_code = ${attempt.statusCode}, last_error = ${error},
                duration_ms = ${attempt.durationMs}, lease_until = NULL, lease_token = NULL
          WHERE ${held}`);
-      // An event that expired before it could be sent says nothing about the receiver: it does not count.
-      if (ended.rowCount === 0 || options.gone) return;
+      if (ended.rowCount === 0) return;
       const webhook = await tx.one(sql.type(z.object({ failures: z.number(), enabled: z.boolean(), clusterId: z.string() }))`
         UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = ${row.webhookId}
         RETURNING consecutive_failures AS failures, enabled, cluster_id AS "clusterId"`);
@@ -279,9 +339,11 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
     });
   }
 
-  async function deliver(row: Claimed, body: { json: string; type: string } | null): Promise<void> {
+  /** One attempt; its slot is free again once the receiver has answered (or not), while its outcome is written. */
+  async function deliver(row: Claimed, body: { json: string; type: string } | null, release: () => void): Promise<void> {
+    let attempt: Attempt;
     try {
-      const attempt: Attempt = body
+      attempt = body
         ? await send({
             url: row.url,
             body: body.json,
@@ -294,6 +356,16 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
             resolve,
           })
         : { ok: false, statusCode: null, error: 'the event is no longer kept (EVENT_RETENTION_DAYS)', durationMs: 0 };
+    } catch (error) {
+      attempt = { ok: false, statusCode: null, error: error instanceof Error ? error.message : String(error), durationMs: 0 };
+    }
+    if (attempt.durationMs <= QUICK_ANSWER_MS) slow.delete(row.webhookId);
+    else if (slow.add(row.webhookId).size > 10_000) slow.clear();
+    if (!attempt.ok) failing.add(row.webhookId);
+    // A receiver that failed or slowed down keeps nothing claimed ahead: others may send it meanwhile.
+    if (aheadOf(row.webhookId) === 0) void unqueue(row.webhookId);
+    release();
+    try {
       // An event that is gone will not come back: no retries for it, and it is not the receiver's failure.
       await record(row, attempt, { gone: !body });
     } catch (error) {
@@ -302,23 +374,106 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
     }
   }
 
-  async function round(): Promise<void> {
-    while (!stopped && total < concurrency) {
-      const rows = await claim(concurrency - total);
-      if (rows.length === 0) return;
-      for (const row of rows) {
-        total += 1;
-        inFlight.set(row.webhookId, (inFlight.get(row.webhookId) ?? 0) + 1);
-        const sending: Promise<void> = deliver(row, bodyOf(row)).finally(() => {
-          total -= 1;
-          const left = (inFlight.get(row.webhookId) ?? 1) - 1;
-          if (left > 0) inFlight.set(row.webhookId, left);
-          else inFlight.delete(row.webhookId);
-          sends.delete(sending);
-          soon();
-        });
-        sends.add(sending);
+  /** Starts queued deliveries while their webhooks have free slots, least recently served first. */
+  function pump(): void {
+    if (stopped || queuedTotal === 0 || total >= concurrency) return;
+    const order = [...queued.keys()].sort((a, b) => (served.get(a) ?? 0) - (served.get(b) ?? 0));
+    const stale: Claimed[] = [];
+    // Failing webhooks send together in at most half the slots, also from what waits here.
+    let failingSending = [...inFlight].filter(([id]) => failing.has(id)).reduce((sum, [, count]) => sum + count, 0);
+    for (const webhookId of order) {
+      const waiting = queued.get(webhookId)!;
+      const isFailing = failing.has(webhookId);
+      while (
+        waiting.length > 0 &&
+        total < concurrency &&
+        (inFlight.get(webhookId) ?? 0) < limitOf(webhookId) &&
+        (!isFailing || failingSending < Math.floor(concurrency / 2))
+      ) {
+        const next = waiting.shift()!;
+        queuedTotal -= 1;
+        if (Date.now() - next.at > QUEUE_MAX_MS) stale.push(next.row);
+        else {
+          start(next.row);
+          if (isFailing) failingSending += 1;
+        }
       }
+      if (waiting.length === 0) queued.delete(webhookId);
+    }
+    if (stale.length > 0) void giveBack(stale);
+  }
+
+  /** Gives claimed deliveries back unsent (their lease and the attempt counted on claiming undone). */
+  async function giveBack(rows: Claimed[]): Promise<void> {
+    try {
+      await pool.query(sql.unsafe`
+        UPDATE webhook_deliveries d SET lease_until = NULL, lease_token = NULL, attempts = d.attempts - 1
+          FROM unnest(${sql.array(
+            rows.map((row) => row.id),
+            'uuid',
+          )}::uuid[], ${sql.array(
+            rows.map((row) => row.leaseToken),
+            'uuid',
+          )}::uuid[]) AS v(id, token)
+         WHERE d.id = v.id AND d.lease_token = v.token`);
+    } catch (error) {
+      // Their leases run out instead.
+      logger.warn({ err: error }, 'could not give back claimed webhook deliveries; their leases will run out');
+    }
+  }
+
+  /** A webhook's queue given back (its receiver failed or slowed down, or this process stops). */
+  function unqueue(webhookId: string): Promise<void> {
+    const waiting = queued.get(webhookId);
+    if (!waiting) return Promise.resolve();
+    queued.delete(webhookId);
+    queuedTotal -= waiting.length;
+    return giveBack(waiting.map(({ row }) => row));
+  }
+
+  function start(row: Claimed): void {
+    total += 1;
+    inFlight.set(row.webhookId, (inFlight.get(row.webhookId) ?? 0) + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      total -= 1;
+      const left = (inFlight.get(row.webhookId) ?? 1) - 1;
+      if (left > 0) inFlight.set(row.webhookId, left);
+      else inFlight.delete(row.webhookId);
+      try {
+        if (!stopped) pump();
+      } catch (error) {
+        logger.error({ err: error }, 'webhook deliverer could not start the next delivery');
+      }
+      soon();
+    };
+    const sending: Promise<void> = deliver(row, bodyOf(row), release)
+      .catch((error: unknown) => logger.error({ err: error, deliveryId: row.id }, 'webhook delivery failed unexpectedly; it is sent again after its lease'))
+      .finally(() => {
+        release();
+        sends.delete(sending);
+      });
+    sends.add(sending);
+  }
+
+  async function round(): Promise<void> {
+    while (!stopped && total + queuedTotal < concurrency * 2) {
+      const rows = await claim(concurrency * 2 - total - queuedTotal);
+      if (rows.length === 0) return;
+      const at = Date.now();
+      for (const row of rows) {
+        if (stopped) {
+          void giveBack([row]);
+          continue;
+        }
+        const waiting = queued.get(row.webhookId);
+        if (waiting) waiting.push({ row, at });
+        else queued.set(row.webhookId, [{ row, at }]);
+        queuedTotal += 1;
+      }
+      pump();
     }
   }
 
@@ -413,6 +568,7 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
       clearTimeout(soonTimer);
       await listener.close();
       await claiming;
+      await Promise.all([...queued.keys()].map(unqueue));
       // Sends under way finish (each within its time-out) and record their outcome.
       await Promise.allSettled([...sends]);
     },
