@@ -154,7 +154,10 @@ export function createExecutor(options: ExecutorOptions): JobExecutor {
           return stop(supervisor, signal);
         case 'RESTART':
           if (restartedSince(supervisor, job))
-            return { ...(await start(supervisor, signal)), message: 'a process started since the restart was accepted runs (the agent was replaced meanwhile)' };
+            return {
+              ...(await start(supervisor, signal)),
+              message: 'a process started since the restart was accepted runs (the agent was replaced meanwhile)',
+            };
           await stop(supervisor, signal);
           return { ...(await start(supervisor, signal)), message: 'restarted' };
         case 'KILL':
