@@ -2,8 +2,8 @@
  * How the file routes and transfers (docs/files.md, docs/transfers.md) reach a server's agent: over the agent's own
  * connection (agents dial out), as `files` or `transfer` requests answered in the acknowledgement. The gateway of this
  * process registers a lookup of its connected agents here; the routes and the transfer runner ask it. With Redis, file
- * requests for an agent connected to another process are forwarded to it (agentRequestsAcross.ts); transfers are not
- * (a transfer waits for a process that holds both agents).
+ * and transfer requests for an agent connected to another process are forwarded to it (agentRequestsAcross.ts), so a
+ * transfer runs on a process holding either of its two agents.
  */
 export type FileChannel = (payload: Record<string, unknown>, timeoutMs: number) => Promise<Record<string, unknown>>;
 /** The requests an agent answers over its connection. */
@@ -33,11 +33,11 @@ export function agentChannelOf(machineId: string, event: ChannelEvent): FileChan
 /** An agent that no process of the installation holds (the forwarding found none). */
 export class AgentUnreachableError extends Error {}
 
-/** File requests to agents connected to other processes (set with Redis); rejects with AgentUnreachableError. */
-let forwarded: ((machineId: string) => FileChannel) | undefined;
+/** Requests to agents connected to other processes (set with Redis); rejects with AgentUnreachableError. */
+let forwarded: ((machineId: string, event: ChannelEvent) => FileChannel) | undefined;
 
-/** Sets how file requests reach agents of other processes; answers the function that removes it again. */
-export function setForwardedFileChannels(channelOf: (machineId: string) => FileChannel): () => void {
+/** Sets how requests reach agents of other processes; answers the function that removes it again. */
+export function setForwardedFileChannels(channelOf: (machineId: string, event: ChannelEvent) => FileChannel): () => void {
   forwarded = channelOf;
   return () => {
     if (forwarded === channelOf) forwarded = undefined;
@@ -48,4 +48,10 @@ export function setForwardedFileChannels(channelOf: (machineId: string) => FileC
  * The file requests' channel to machine `machineId`'s agent: over its connection to this process, or forwarded to the
  * process that holds it; undefined when neither can be (no Redis, and not connected here).
  */
-export const fileChannelOf = (machineId: string): FileChannel | undefined => agentChannelOf(machineId, 'files') ?? forwarded?.(machineId);
+export const fileChannelOf = (machineId: string): FileChannel | undefined => agentChannelOf(machineId, 'files') ?? forwarded?.(machineId, 'files');
+
+/** The transfer requests' channel to machine `machineId`'s agent, the same way. */
+export const transferChannelOf = (machineId: string): FileChannel | undefined => agentChannelOf(machineId, 'transfer') ?? forwarded?.(machineId, 'transfer');
+
+/** Whether requests to agents of other processes can be forwarded from this process (it has Redis). */
+export const forwardsAcross = (): boolean => forwarded !== undefined;

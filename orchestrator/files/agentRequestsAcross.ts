@@ -11,7 +11,7 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../../schema/logger.ts';
 import { connectRedis, endRedis } from '../live/redisClient.ts';
-import { agentChannelOf, AgentUnreachableError, setForwardedFileChannels, type FileChannel } from './agentChannels.ts';
+import { agentChannelOf, AgentUnreachableError, setForwardedFileChannels, type ChannelEvent, type FileChannel } from './agentChannels.ts';
 
 /** How long a request waits for a process to take it (the one holding the agent answers at once). */
 const TAKE_MS = 3_000;
@@ -104,7 +104,12 @@ export type AgentFileForwarding = {
 export async function forwardAgentFileRequests(options: { redisUrl: string; prefix: string; key: Uint8Array; logger: Logger }): Promise<AgentFileForwarding> {
   const logger = options.logger.child({ component: 'agent-files-across' });
   const codec = acrossCodec(options.key);
-  const requests = `${options.prefix}agent-files:requests`;
+  // One request channel per kind of request (a message is signed for its channel): a transfer's requests go where only
+  // processes that forward transfers listen, so one of a release before it never takes them for file requests.
+  const requestsOf: Record<ChannelEvent, string> = {
+    files: `${options.prefix}agent-files:requests`,
+    transfer: `${options.prefix}agent-transfers:requests`,
+  };
   const replies = `${options.prefix}agent-files:replies:${randomUUID()}`;
   const pub: RedisClientType = await connectRedis(options.redisUrl, logger, 'agent-files-pub');
   const sub: RedisClientType = await connectRedis(options.redisUrl, logger, 'agent-files-sub', { queueOffline: true });
@@ -131,13 +136,14 @@ export async function forwardAgentFileRequests(options: { redisUrl: string; pref
     return true;
   };
 
-  const onRequest = (message: Buffer) => {
+  const onRequestOf = (event: ChannelEvent) => (message: Buffer) => {
+    const requests = requestsOf[event];
     const now = Date.now();
     const decoded = codec.decode(requests, message, now);
     if (!decoded || decoded.head.kind !== 'request' || !firstSighting(decoded.head.id, now)) return drop(requests);
     const { id, replyTo, machineId, timeoutMs, payload } = decoded.head;
     if (typeof replyTo !== 'string' || !replyTo.startsWith(`${options.prefix}agent-files:replies:`)) return drop(requests);
-    const channel = agentChannelOf(machineId, 'files');
+    const channel = agentChannelOf(machineId, event);
     if (!channel) return; // not ours: the process holding the agent answers
     reply(replyTo, { kind: 'taken', id });
     channel({ ...payload, ...(decoded.data ? { data: decoded.data } : {}) }, Math.min(Math.max(Number(timeoutMs) || 0, 1), MAX_TIMEOUT_MS)).then(
@@ -175,7 +181,8 @@ export async function forwardAgentFileRequests(options: { redisUrl: string; pref
   // Not awaited: with Redis down at start-up the subscriptions wait for it (queued), and the process starts meanwhile
   // (its requests to other processes' agents answer 503 until then).
   for (const [channel, listener] of [
-    [requests, onRequest],
+    [requestsOf.files, onRequestOf('files')],
+    [requestsOf.transfer, onRequestOf('transfer')],
     [replies, onReply],
   ] as const)
     sub.subscribe(channel, listener, true).catch((error: unknown) => logger.warn({ err: error, channel }, 'could not subscribe on Redis'));
@@ -204,11 +211,12 @@ export async function forwardAgentFileRequests(options: { redisUrl: string; pref
     });
 
   const channelOf =
-    (machineId: string): FileChannel =>
+    (machineId: string, event: ChannelEvent): FileChannel =>
     (payload, timeoutMs) => {
       const id = randomUUID();
       const { rest, data } = splitData(payload);
       const answer = answerOf(id, timeoutMs);
+      const requests = requestsOf[event];
       void publish(requests, codec.encode(requests, { kind: 'request', id, replyTo: replies, machineId, timeoutMs, payload: rest }, data));
       return answer;
     };

@@ -1,6 +1,7 @@
 /**
  * The transfer runner (docs/transfers.md): every orchestrator process looks each second for transfers that nobody
- * runs and whose two agents are both connected to it, takes a lease on each and runs it phase by phase. Every phase
+ * runs and whose two agents are both connected to it (or, with Redis forwarding requests across processes, either of
+ * them), takes a lease on each and runs it phase by phase. Every phase
  * is idempotent and its outcome is on the transfer's row before the next begins, so a process killed anywhere (or an
  * agent gone) leaves a transfer that the next process to hold its lease resumes where it was: a copy from the last
  * chunk the target acknowledged.
@@ -14,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../../schema/logger.ts';
 import type { DatabasePool } from '../../sql/pool.ts';
 import { repeatEvery } from '../periodicWork.ts';
-import { agentChannelOf } from '../files/agentChannels.ts';
+import { agentChannelOf, forwardsAcross, transferChannelOf } from '../files/agentChannels.ts';
 import { completedBackups, deleteBackupsLeftBehind } from '../backups/store.ts';
 import { SYSTEM_ORIGIN } from '../../schema/origin.ts';
 import { moderationFollowsTransfer } from '../players/bans.ts';
@@ -73,7 +74,12 @@ export function startTransferRunner(options: { pool: DatabasePool; logger: Logge
   const running = new Map<string, Promise<void>>();
   let stopping = false;
 
-  const reachable = (machineId: string) => agentChannelOf(machineId, 'transfer') !== undefined;
+  const here = (machineId: string) => agentChannelOf(machineId, 'transfer') !== undefined;
+  /**
+   * Whether this process runs the phases that talk to both agents: it holds both, or (with Redis, which forwards
+   * requests to the process holding an agent) either of them. A process holding neither leaves it to one that does.
+   */
+  const reachable = (source: string, target: string) => (here(source) && here(target)) || (forwardsAcross() && (here(source) || here(target)));
 
   const repeating = repeatEvery({
     everyMs: options.everyMs ?? 1_000,
@@ -85,7 +91,7 @@ export function startTransferRunner(options: { pool: DatabasePool; logger: Logge
         // The phases that talk to both agents run only where both are connected; the others (stop, switch, start, clean
         // up, roll back, a cancel) run anywhere and do not wait for an agent that is away.
         const needsBoth = (NEEDS_BOTH_AGENTS.has(candidate.phase) && !candidate.cancelRequested) || candidate.phase === 'SWITCH';
-        if (needsBoth && !(reachable(candidate.sourceMachineId) && reachable(candidate.targetMachineId))) continue;
+        if (needsBoth && !reachable(candidate.sourceMachineId, candidate.targetMachineId)) continue;
         if (!(await takeLease(pool, candidate.jobId, owner, LEASE_MS))) continue;
         const run = drive(candidate.jobId)
           .catch((error: unknown) => logger.error({ err: error, jobId: candidate.jobId }, 'transfer run failed; it is resumed'))
@@ -112,7 +118,7 @@ export function startTransferRunner(options: { pool: DatabasePool; logger: Logge
         return;
       }
       if (!(error instanceof AgentAway)) throw error;
-      logger.info({ jobId, reason: error.message }, 'transfer paused until both agents are connected here');
+      logger.info({ jobId, reason: error.message }, 'transfer paused until both agents are reachable');
     } finally {
       clearInterval(renew);
       await releaseLease(pool, jobId, owner).catch(() => undefined);
@@ -123,7 +129,7 @@ export function startTransferRunner(options: { pool: DatabasePool; logger: Logge
     let transfer = await getTransfer(pool, jobId);
     if (!transfer) return;
     const t0 = transfer;
-    const ask = askerFor({ source: () => agentChannelOf(t0.sourceMachineId, 'transfer'), target: () => agentChannelOf(t0.targetMachineId, 'transfer') });
+    const ask = askerFor({ source: () => transferChannelOf(t0.sourceMachineId), target: () => transferChannelOf(t0.targetMachineId) });
     const base = { jobId, serverId: transfer.serverId };
     const move = async (phase: TransferPhase, change: Parameters<typeof updateTransfer>[3] = {}) => {
       await updateTransfer(pool, jobId, owner, { ...change, phase });
@@ -312,14 +318,21 @@ export function startTransferRunner(options: { pool: DatabasePool; logger: Logge
    */
   async function cleanSource(transfer: Transfer, ask: Ask, base: Record<string, unknown>, removeServer: boolean): Promise<Record<string, unknown>> {
     const backups = [...(transfer.items ?? []).flatMap((item) => (item.backupId ? [item.backupId] : [])), ...transfer.backupsToDelete];
-    for (const waitUntil = Date.now() + SOURCE_GRACE_MS; !reachable(transfer.sourceMachineId) && Date.now() < waitUntil;) await sleep(500);
-    try {
-      await ask('source', { ...base, op: 'discard', removeServer, removeBackups: backups }, 5 * 60_000);
-      return { sourceCleanedUp: true };
-    } catch (error) {
-      if (!(error instanceof AgentAway)) throw error;
-      logger.warn({ jobId: transfer.jobId, backups }, 'the source is away: its copies of the backups may be left there');
-      return { sourceCleanedUp: false, ...(backups.length ? { sourceBackupsLeft: backups } : {}) };
+    // Asked again while the source is away (here, or on another process) until the grace is over: discarding is
+    // idempotent.
+    for (const waitUntil = Date.now() + SOURCE_GRACE_MS; ;) {
+      try {
+        await ask('source', { ...base, op: 'discard', removeServer, removeBackups: backups }, 5 * 60_000);
+        return { sourceCleanedUp: true };
+      } catch (error) {
+        if (!(error instanceof AgentAway)) throw error;
+        if (Date.now() < waitUntil) {
+          await sleep(500);
+          continue;
+        }
+        logger.warn({ jobId: transfer.jobId, backups }, 'the source is away: its copies of the backups may be left there');
+        return { sourceCleanedUp: false, ...(backups.length ? { sourceBackupsLeft: backups } : {}) };
+      }
     }
   }
 
