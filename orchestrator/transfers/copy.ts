@@ -23,6 +23,9 @@ export class AgentAway extends Error {
   }
 }
 
+/** What a target answers a write that does not follow what it holds: the copy resumes from what it holds. */
+const OUT_OF_STEP: ReadonlySet<string> = new Set(['OUT_OF_ORDER']);
+
 /** An agent refused: its code says why. */
 export class AgentRefused extends Error {
   readonly code: string;
@@ -105,7 +108,13 @@ export async function copyItem(options: {
         const chunk = await reads.get(sent)!;
         reads.delete(sent);
         if (chunk.data.length === 0) throw new AgentRefused('SOURCE_SHORT', `the source's ${key} ended at ${sent} of ${size} bytes`);
-        const written = ask('target', { ...base, op: 'write', key, offset: sent, sha256: chunk.sha256, data: chunk.data });
+        // A write the target finds out of step (another run's late write came first: a request forwarded across
+        // processes that timed out, a lease that lapsed) is no failure of the transfer: the copy resumes from what the
+        // target holds.
+        const written = ask('target', { ...base, op: 'write', key, offset: sent, sha256: chunk.sha256, data: chunk.data }).catch((error: unknown) => {
+          if (error instanceof AgentRefused && OUT_OF_STEP.has(error.code)) throw new AgentAway('target');
+          throw error;
+        });
         written.catch(() => undefined);
         writes.push(written);
         sent += chunk.data.length;

@@ -51,6 +51,8 @@ const START_TIMEOUT_MS = 5 * 60_000;
  * is back within its first back-offs) before the job ends without it, leaving its copies there.
  */
 const SOURCE_GRACE_MS = 30_000;
+/** How long a process leaves alone a transfer it paused because an agent could not be reached. */
+const PAUSED_MS = 5_000;
 /** An item whose whole SHA-256 did not match is copied again from zero this many times before the transfer fails. */
 const WHOLE_RETRIES = 2;
 const NEEDS_BOTH_AGENTS: ReadonlySet<string> = new Set(['CHECK_SPACE', 'PACK', 'COPY']);
@@ -77,17 +79,23 @@ export function startTransferRunner(options: { pool: DatabasePool; logger: Logge
   const here = (machineId: string) => agentChannelOf(machineId, 'transfer') !== undefined;
   /**
    * Whether this process runs the phases that talk to both agents: it holds both, or (with Redis, which forwards
-   * requests to the process holding an agent) either of them. A process holding neither leaves it to one that does.
+   * requests to the process holding an agent) the target's. The target's process asks the source for chunks (small
+   * requests; each chunk comes back to it alone) and writes them over its own connection, in order; the source's process
+   * and one holding neither leave it to that one.
    */
-  const reachable = (source: string, target: string) => (here(source) && here(target)) || (forwardsAcross() && (here(source) || here(target)));
+  const reachable = (source: string, target: string) => (here(source) && here(target)) || (forwardsAcross() && here(target));
+  /** Transfers paused here because an agent could not be reached, and until when they are left alone (no churn). */
+  const pausedUntil = new Map<string, number>();
 
   const repeating = repeatEvery({
     everyMs: options.everyMs ?? 1_000,
     logger,
     what: 'transfers',
     round: async () => {
+      for (const [jobId, until] of pausedUntil) if (until <= Date.now()) pausedUntil.delete(jobId);
       for (const candidate of await claimableTransfers(pool)) {
         if (stopping || running.has(candidate.jobId)) continue;
+        if (pausedUntil.has(candidate.jobId)) continue;
         // The phases that talk to both agents run only where both are connected; the others (stop, switch, start, clean
         // up, roll back, a cancel) run anywhere and do not wait for an agent that is away.
         const needsBoth = (NEEDS_BOTH_AGENTS.has(candidate.phase) && !candidate.cancelRequested) || candidate.phase === 'SWITCH';
@@ -119,6 +127,8 @@ export function startTransferRunner(options: { pool: DatabasePool; logger: Logge
       }
       if (!(error instanceof AgentAway)) throw error;
       logger.info({ jobId, reason: error.message }, 'transfer paused until both agents are reachable');
+      // Tried again in a few seconds (another process may take it meanwhile), not at the next round.
+      pausedUntil.set(jobId, Date.now() + PAUSED_MS);
     } finally {
       clearInterval(renew);
       await releaseLease(pool, jobId, owner).catch(() => undefined);

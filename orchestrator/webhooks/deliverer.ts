@@ -432,6 +432,14 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
   }
 
   function start(row: Claimed): void {
+    // The body first: should making it throw, no slot is held for a send that never starts.
+    let body: ReturnType<typeof bodyOf>;
+    try {
+      body = bodyOf(row);
+    } catch (error) {
+      logger.error({ err: error, deliveryId: row.id }, 'could not make a webhook body; the delivery is sent again after its lease');
+      return;
+    }
     total += 1;
     inFlight.set(row.webhookId, (inFlight.get(row.webhookId) ?? 0) + 1);
     let released = false;
@@ -449,7 +457,7 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
       }
       soon();
     };
-    const sending: Promise<void> = deliver(row, bodyOf(row), release)
+    const sending: Promise<void> = deliver(row, body, release)
       .catch((error: unknown) => logger.error({ err: error, deliveryId: row.id }, 'webhook delivery failed unexpectedly; it is sent again after its lease'))
       .finally(() => {
         release();

@@ -5,6 +5,7 @@
  */
 import test from 'ava';
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { body, json } from '../support/app.ts';
@@ -51,6 +52,9 @@ test('a transfer between agents held by two orchestrator processes reaches the o
   for (let round = 0; round < 8 && !['SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED'].includes(done.status); round++)
     done = await get(`/api/v1/jobs/${job.id}?wait=30`);
   t.is(done.status, 'SUCCEEDED', JSON.stringify(done));
+  // Run by the target's process: the source's copy was removed through the other process.
+  t.is(done.result.sourceCleanedUp, true, JSON.stringify(done.result));
+  t.false(existsSync(join(sourceAgent.dataDir, 'servers', server.id)), "the source's copy removed");
   const online = async () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     return (await get(`/api/v1/servers/${server.id}`)).status === 'ONLINE';
