@@ -83,6 +83,9 @@ export const etagOf = (info: BigIntStats): string => `"${info.ino.toString(36)}-
  */
 export const LIST_PAGE_BYTES = 160 * 1024;
 
+/** What an entry of an answer takes as JSON (with its separator), counted against LIST_PAGE_BYTES. */
+const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value)) + 1;
+
 function infoOf(name: string, info: BigIntStats, extra: Partial<FileInfo> = {}): FileInfo {
   const type = typeOf(info);
   return {
@@ -446,7 +449,7 @@ export class ServerFiles {
       } catch {
         continue; // gone since the readdir
       }
-      const size = Buffer.byteLength(JSON.stringify(found)) + 1;
+      const size = jsonBytes(found);
       if (entries.length > 0 && bytes + size > LIST_PAGE_BYTES) break;
       entries.push(found);
       bytes += size;
@@ -924,7 +927,7 @@ export class ServerFiles {
     // for `maxResults`.
     let matchBytes = 0;
     const add = (match: SearchResult['matches'][number]): boolean => {
-      const size = Buffer.byteLength(JSON.stringify(match)) + 1;
+      const size = jsonBytes(match);
       if (matchBytes + size > LIST_PAGE_BYTES) return false;
       result.matches.push(match);
       matchBytes += size;

@@ -1,7 +1,7 @@
 /**
  * The transfer runner (docs/transfers.md): every orchestrator process looks each second for transfers that nobody
- * runs and whose two agents are both connected to it (or, with Redis forwarding requests across processes, either of
- * them), takes a lease on each and runs it phase by phase. Every phase
+ * runs and whose two agents are both connected to it (or, with Redis forwarding requests across processes, whose
+ * target's agent is), takes a lease on each and runs it phase by phase. Every phase
  * is idempotent and its outcome is on the transfer's row before the next begins, so a process killed anywhere (or an
  * agent gone) leaves a transfer that the next process to hold its lease resumes where it was: a copy from the last
  * chunk the target acknowledged.
@@ -94,10 +94,9 @@ export function startTransferRunner(options: { pool: DatabasePool; logger: Logge
     round: async () => {
       for (const [jobId, until] of pausedUntil) if (until <= Date.now()) pausedUntil.delete(jobId);
       for (const candidate of await claimableTransfers(pool)) {
-        if (stopping || running.has(candidate.jobId)) continue;
-        if (pausedUntil.has(candidate.jobId)) continue;
-        // The phases that talk to both agents run only where both are connected; the others (stop, switch, start, clean
-        // up, roll back, a cancel) run anywhere and do not wait for an agent that is away.
+        if (stopping || running.has(candidate.jobId) || pausedUntil.has(candidate.jobId)) continue;
+        // The phases that talk to both agents run only where both can be reached (`reachable`); the others (stop,
+        // switch, start, clean up, roll back, a cancel) run anywhere and do not wait for an agent that is away.
         const needsBoth = (NEEDS_BOTH_AGENTS.has(candidate.phase) && !candidate.cancelRequested) || candidate.phase === 'SWITCH';
         if (needsBoth && !reachable(candidate.sourceMachineId, candidate.targetMachineId)) continue;
         if (!(await takeLease(pool, candidate.jobId, owner, LEASE_MS))) continue;
