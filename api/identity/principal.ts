@@ -205,18 +205,17 @@ export function createAuthenticator(deps: {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * After a request that may have changed something (a non-safe method not refused), the principal cache waits for
- * that change's invalidations before it answers again, so this node's very next request sees the change.
+ * After a request that may have changed something (any non-safe method, whatever its answer: a refused request can
+ * still commit a change, as a replayed refresh token revokes its session and answers 401), the principal cache waits
+ * for that change's invalidations before it answers again, so this node's very next request sees the change.
  */
 export function principalChanges(cache: PrincipalCache<ResolvedPrincipal>): Middleware {
   return async function principalChanges(ctx, next) {
     if (SAFE_METHODS.has(ctx.method)) return next();
-    let failed = true;
     try {
       await next();
-      failed = false;
     } finally {
-      if (failed || ctx.status < 400) cache.afterChange();
+      cache.afterChange();
     }
   };
 }

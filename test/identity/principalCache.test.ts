@@ -131,6 +131,32 @@ test.serial('a session ended on A (sign-out, password change) is refused on A at
   await refusedWithin(t, b, clusterPath, otherAuth, 401);
 });
 
+test.serial(
+  'a refused request that still changed something (a replayed refresh token) is seen on A at once, even with its notifications held back',
+  async (t) => {
+    const user = await signUp(a, 'replayed');
+    const clusterId = await createCluster(a, user);
+    const path = `/api/v1/clusters/${clusterId}`;
+    const refreshed = await a.request('/auth/refresh', json({ refreshToken: user.refreshToken }));
+    t.is(refreshed.status, 200);
+    const newest = { Authorization: `Bearer ${(await body(refreshed)).accessToken}` };
+    await until(async () => (await get(a, path, newest)) === 200 && a.deps.principals!.active() && a.deps.principals!.size().principals > 0, 'A caching');
+    // Hold A's notifications back: its listening backend is stopped, so neither the session's invalidation nor a fence
+    // can arrive. Only A's own bookkeeping can keep it from answering from the cache.
+    const pid = a.deps.principals!.listenerPid()!;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const replay = await a.request('/auth/refresh', json({ refreshToken: user.refreshToken }));
+      t.is(replay.status, 401);
+      t.regex((await body(replay)).message, /already used/);
+      t.false(a.deps.principals!.active());
+      t.is(await get(a, path, newest), 401);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+  },
+);
+
 test.serial('a member removed or demoted on A loses the access on B within a second; a deleted cluster is gone on B', async (t) => {
   const { owner, clusterId } = await setUp();
   const member = await signUp(a, 'member');
