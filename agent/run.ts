@@ -14,6 +14,7 @@
  */
 import { chmod, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { AGENT_VERSION } from './version.ts';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -40,7 +41,7 @@ import { UntilAcked, type Delivery } from './connection/untilAcked.ts';
 import { transportsFor } from './connection/websocketTransport.ts';
 import { startSftpService, type SftpService } from './sftp/service.ts';
 import { FileOpError } from './files/fileHelper.ts';
-import { HeldConsole, type ConsoleFrame } from './connection/heldConsole.ts';
+import { HeldConsole, SentConsole, type ConsoleFrame } from './connection/heldConsole.ts';
 import { denyListOf } from './sftp/denyList.ts';
 import { agentUpgradeEvent, sftpRecheckEvent } from '../schema/agentEvents.ts';
 import {
@@ -147,6 +148,13 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   const heldConsole = new HeldConsole();
   /** Whether this connection takes console output (authenticated, and its first `servers:sync` arrived). */
   let consoleOpen = false;
+  /**
+   * Console frames sent and not yet confirmed by the service (with its `consoleSeen` feature): numbered, per agent
+   * process (`consoleRun`), so that what a connection that ended without a goodbye may have lost is sent again.
+   */
+  const sentConsole = new SentConsole();
+  const consoleRun = randomBytes(8).toString('hex');
+  let consoleNumber = 0;
   /** What the service said it takes beyond the first protocol (`authenticated.features`, schema/agentEvents.ts). */
   let serviceFeatures = new Set<string>();
   let heartbeat: NodeJS.Timeout | undefined;
@@ -215,12 +223,21 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
     }
     // Console output is what users read: kept while no connection takes it, and sent once one does (the service
     // takes a server's console only once it has sent this connection its servers: until `servers:sync` it refuses it).
-    if (event === 'console' && !(authenticated && consoleOpen && socket)) {
-      if (!stopping) heldConsole.hold(data as ConsoleFrame);
+    if (event === 'console') {
+      if (authenticated && consoleOpen && socket) sendConsole(socket, data as ConsoleFrame);
+      else if (!stopping) heldConsole.hold(data as ConsoleFrame);
       return;
     }
     if (authenticated) socket?.emit(event, data);
   };
+
+  /** Sends a console frame, numbered and kept until confirmed when the service confirms them. */
+  function sendConsole(on: Socket, frame: ConsoleFrame): void {
+    if (!serviceFeatures.has('consoleSeen')) return void on.emit('console', frame);
+    const n = ++consoleNumber;
+    sentConsole.sent(frame, n);
+    on.emit('console', { ...frame, run: consoleRun, n });
+  }
 
   async function beat(): Promise<void> {
     saveStatus();
@@ -506,6 +523,11 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
       void upgradeTo(data, url).then((answer) => ack?.(answer));
     });
 
+    current.on('console:seen', (data: unknown) => {
+      const n = (data as { n?: unknown } | null)?.n;
+      if (mine() && typeof n === 'number') sentConsole.confirmed(n);
+    });
+
     current.on('sftp:recheck', (data: unknown) => {
       const parsed = sftpRecheckEvent.safeParse(data);
       if (parsed.success) sftp?.recheck(parsed.data.userId);
@@ -517,7 +539,14 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
         consoleOpen = true;
         const servers = (data as { servers?: unknown } | null)?.servers;
         const ids = new Set(Array.isArray(servers) ? servers.map((server) => (server as { id?: unknown } | null)?.id) : []);
-        for (const frame of heldConsole.drain()) if (ids.has(frame.serverId)) current.emit('console', frame);
+        // What of this process's numbered frames reached the service before this connection is not sent again.
+        const seen = (data as { consoleSeen?: unknown } | null)?.consoleSeen;
+        const arrived = Array.isArray(seen)
+          ? Math.max(0, ...seen.map((mark) => (mark?.run === consoleRun && Number.isSafeInteger(mark?.n) ? (mark.n as number) : 0)))
+          : 0;
+        const held = heldConsole.drain(new Date(), arrived).filter((frame) => ids.has(frame.serverId));
+        if (held.length > 0) logger.info({ frames: held.length, arrived }, 'sending the console output held while the connection was away');
+        for (const frame of held) sendConsole(current, frame);
       }
       syncing = syncing.then(() => applySync(data)).catch((error: unknown) => logger.error({ err: error }, 'servers:sync failed'));
     });
@@ -554,6 +583,9 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
 
   /** The connection is over: stop what runs on it and try again after the back-off (the next address if it failed). */
   function end(ended: Socket, failed: boolean): void {
+    // Sent on this connection and not confirmed: perhaps lost with it. Held (before anything held since: nothing is
+    // held while a connection takes the console) with their numbers, for the next connection's mark to sort out.
+    for (const { frame, n } of sentConsole.take()) if (!stopping) heldConsole.hold(frame, n);
     authenticated = false;
     consoleOpen = false;
     connectedUrl = undefined;

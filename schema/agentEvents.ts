@@ -178,7 +178,22 @@ export const jobResultEvent = z
   })
   .strict();
 
-export const consoleEvent = z.object({ serverId: uuid, lines: z.array(z.string().max(8192)).max(500), at: iso }).strict();
+/**
+ * With the service's `consoleSeen` feature the agent numbers its frames: `run` names the agent process, `n` counts its
+ * frames (docs/agent.md, "Console output across reconnects").
+ */
+export const consoleEvent = z
+  .object({
+    serverId: uuid,
+    lines: z.array(z.string().max(8192)).max(500),
+    at: iso,
+    run: z
+      .string()
+      .regex(/^[0-9A-Za-z_-]{1,64}$/)
+      .optional(),
+    n: z.int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  })
+  .strict();
 
 // ---- SFTP (docs/sftp.md): the agent serves it, the service decides who may sign in
 
@@ -379,7 +394,16 @@ export const serversSyncEvent = z.object({
   servers: z.array(serverConfig),
   /** Servers of this machine deleted in the service (the last 90 days): only these have their files removed by the agent. */
   deleted: z.array(z.string()).optional(),
+  /**
+   * What of the agent's numbered console frames reached the service over its last connections (`run`: the agent
+   * process; `n`: its last frame that arrived): frames up to it are not sent again. In the first `servers:sync` of a
+   * connection, when known.
+   */
+  consoleSeen: z.array(z.object({ run: z.string(), n: z.number() })).optional(),
 });
+
+/** Service → agent, a few times a second while numbered console frames come: every frame up to `n` arrived. */
+export const consoleSeenEvent = z.object({ n: z.number() });
 
 /** The job types an agent runs: every type but TASK_RUN, FILE_PULL and TRANSFER, which the orchestrator runs itself. */
 export type AgentJobType = Exclude<JobType, 'TASK_RUN' | 'FILE_PULL' | 'TRANSFER'>;
@@ -452,9 +476,10 @@ export type AgentUpgradeEvent = z.infer<typeof agentUpgradeEvent>;
 /**
  * What the service takes beyond the first protocol, which an agent may then send (absent from older services):
  * `serverProcess`, the `process` of `server:status`; `templateVersion`, its `templateId` and `templateVersion`;
- * `diskFree`, the `metrics.diskFreeBytes` of `heartbeat`.
+ * `diskFree`, the `metrics.diskFreeBytes` of `heartbeat`; `consoleSeen`, the `run` and `n` of `console` (the service then
+ * confirms them with `console:seen` and says in `servers:sync` what arrived).
  */
-export const SERVICE_FEATURES = ['serverProcess', 'templateVersion', 'diskFree'] as const;
+export const SERVICE_FEATURES = ['serverProcess', 'templateVersion', 'diskFree', 'consoleSeen'] as const;
 
 export const authenticatedEvent = z.object({
   machineId: z.string(),

@@ -14,7 +14,10 @@ export const HELD_CONSOLE_MAX_LINES = 5_000;
 /** And characters: long lines (up to 8,192 each) must not make it tens of MiB. */
 export const HELD_CONSOLE_MAX_CHARS = 4 * 1024 * 1024;
 
-type Held = { frame: ConsoleFrame; chars: number };
+/** `n`: the number the frame was last sent with (a frame sent but not known to have arrived), for the service's mark. */
+type Held = { frame: ConsoleFrame; chars: number; n?: number };
+
+const charsOf = (frame: ConsoleFrame): number => frame.lines.reduce((sum, line) => sum + line.length, 0);
 
 export class HeldConsole {
   readonly #maxLines: number;
@@ -32,9 +35,10 @@ export class HeldConsole {
     this.#maxChars = maxChars;
   }
 
-  hold(frame: ConsoleFrame): void {
-    const chars = frame.lines.reduce((sum, line) => sum + line.length, 0);
-    this.#frames.push({ frame, chars });
+  /** Holds `frame`; `n` when it was sent on a connection that ended before the service confirmed it. */
+  hold(frame: ConsoleFrame, n?: number): void {
+    const chars = charsOf(frame);
+    this.#frames.push(n === undefined ? { frame, chars } : { frame, chars, n });
     this.#lines += frame.lines.length;
     this.#chars += chars;
     while (this.#lines > this.#maxLines || this.#chars > this.#maxChars) {
@@ -49,15 +53,21 @@ export class HeldConsole {
     }
   }
 
-  /** A line per server whose lines were let go, then what is held, oldest first; empties the hold. */
-  drain(now = new Date()): ConsoleFrame[] {
+  /**
+   * A line per server whose lines were let go, then what is held, oldest first; empties the hold. Frames sent with a
+   * number up to `arrived` (the service's mark of what reached it) are left out: they are in its console already.
+   */
+  drain(now = new Date(), arrived = 0): ConsoleFrame[] {
     const at = now.toISOString();
     const frames: ConsoleFrame[] = [...this.#dropped].map(([serverId, count]) => ({
       serverId,
       lines: [`[gsm] ${count} console lines dropped by the agent while it was not connected to the service`],
       at,
     }));
-    for (let index = this.#first; index < this.#frames.length; index++) frames.push(this.#frames[index]!.frame);
+    for (let index = this.#first; index < this.#frames.length; index++) {
+      const held = this.#frames[index]!;
+      if (held.n === undefined || held.n > arrived) frames.push(held.frame);
+    }
     this.#frames = [];
     this.#first = 0;
     this.#lines = 0;
@@ -68,5 +78,72 @@ export class HeldConsole {
 
   get size(): number {
     return this.#lines;
+  }
+}
+
+/**
+ * Console frames sent on the current connection that the service has not yet confirmed (`console:seen`, a few times a
+ * second), each with its number. When a connection ends without a goodbye, what was in flight may never have arrived:
+ * these go back to the hold and are sent again on the next connection, except those the service's mark (in that
+ * connection's first `servers:sync`) says arrived. Bounded as the hold: past it the oldest are forgotten (taken as
+ * arrived; a service that confirms keeps this to a fraction of a second of output).
+ */
+export class SentConsole {
+  readonly #maxLines: number;
+  readonly #maxChars: number;
+  #frames: { frame: ConsoleFrame; chars: number; n: number }[] = [];
+  #first = 0;
+  #lines = 0;
+  #chars = 0;
+
+  constructor(maxLines = HELD_CONSOLE_MAX_LINES, maxChars = HELD_CONSOLE_MAX_CHARS) {
+    this.#maxLines = maxLines;
+    this.#maxChars = maxChars;
+  }
+
+  sent(frame: ConsoleFrame, n: number): void {
+    const chars = charsOf(frame);
+    this.#frames.push({ frame, chars, n });
+    this.#lines += frame.lines.length;
+    this.#chars += chars;
+    while (this.#lines > this.#maxLines || this.#chars > this.#maxChars) this.#forget();
+    this.#compact();
+  }
+
+  /** The service has every frame numbered up to `n`. */
+  confirmed(n: number): void {
+    while (this.#first < this.#frames.length && this.#frames[this.#first]!.n <= n) this.#forget();
+    this.#compact();
+  }
+
+  /** Everything unconfirmed, oldest first (and forgets it). */
+  take(): { frame: ConsoleFrame; n: number }[] {
+    const taken = this.#frames.slice(this.#first).map(({ frame, n }) => ({ frame, n }));
+    this.#frames = [];
+    this.#first = 0;
+    this.#lines = 0;
+    this.#chars = 0;
+    return taken;
+  }
+
+  get size(): number {
+    return this.#lines;
+  }
+
+  #forget(): void {
+    const oldest = this.#frames[this.#first++]!;
+    this.#lines -= oldest.frame.lines.length;
+    this.#chars -= oldest.chars;
+  }
+
+  #compact(): void {
+    if (this.#first > 1024 && this.#first * 2 > this.#frames.length) {
+      this.#frames = this.#frames.slice(this.#first);
+      this.#first = 0;
+    }
+    if (this.#first === this.#frames.length) {
+      this.#frames = [];
+      this.#first = 0;
+    }
   }
 }

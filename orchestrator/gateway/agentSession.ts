@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import type { Logger } from '../../schema/logger.ts';
 import { AGENT_EVENTS, authEvent, SERVICE_FEATURES, type AgentEventName } from '../../schema/agentEvents.ts';
 import type { Ack, AgentLink } from './links.ts';
-import type { MachineStore } from './machineStore.ts';
+import type { ConsoleMark, MachineStore } from './machineStore.ts';
 import { ACK_WINDOW_MS } from '../jobs/delivery.ts';
 import type { PlayerEvent, PlayerIngest } from '../players/ingest.ts';
 import type { AgentNotification } from './notifications.ts';
@@ -56,7 +56,15 @@ export type SessionOptions = {
   release: (session: AgentSession) => void;
   /** Tells every orchestrator process (including this one). */
   announce: (notification: AgentNotification) => Promise<void>;
+  /**
+   * Console marks of connections that ended in this process, by machine: exact even when the agent is back before the
+   * ended connection's mark is written to the database.
+   */
+  consoleMarks: Map<string, ConsoleMark>;
 };
+
+/** How soon numbered console frames are confirmed to the agent (`console:seen`). */
+export const CONSOLE_SEEN_MS = 250;
 
 /** Joins and leaves stored in one call at most (they are batched while more frames wait). */
 const MAX_PLAYER_BATCH = 500;
@@ -93,6 +101,17 @@ export class AgentSession {
   #playerBatch: (PlayerEvent & { ack: Ack | undefined })[] = [];
   /** Settles once the first `servers:sync` is sent (or the session ends): no job goes out before it. */
   readonly #synced: Promise<void>;
+  /** The agent process whose numbered console frames this connection carries, and the last number that arrived. */
+  #consoleRun: string | undefined;
+  #consoleN = 0;
+  #consoleConfirmed = 0;
+  #consoleTimer: NodeJS.Timeout | undefined;
+  /** Set once this connection's mark is taken: later frames are not relayed (the agent sends them again). */
+  #consoleMarked = false;
+  #consoleMark: ConsoleMark | undefined;
+  #consoleMarkSaved = false;
+  /** What of the agent's output reached the service before this connection, for its first `servers:sync`. */
+  #consoleSeen: ConsoleMark[] = [];
   #markSynced: () => void = () => undefined;
   #isSynced = false;
   /**
@@ -166,7 +185,9 @@ export class AgentSession {
     if (!this.machineId || this.#closed) return;
     const [servers, deleted] = await Promise.all([this.#options.store.serverConfigs(this.machineId), this.#options.store.deletedServerIds(this.machineId)]);
     this.#serverIds = new Set(servers.map((server) => server.id));
-    this.send('servers:sync', { servers, deleted });
+    const consoleSeen = this.#consoleSeen;
+    this.#consoleSeen = [];
+    this.send('servers:sync', { servers, deleted, ...(consoleSeen.length > 0 ? { consoleSeen } : {}) });
   }
 
   /**
@@ -275,7 +296,13 @@ export class AgentSession {
     this.clusterId = machine.clusterId;
     this.#options.claim(this);
     try {
-      this.generation = await this.#options.store.markOnline(machine.id, version);
+      const online = await this.#options.store.markOnline(machine.id, version);
+      this.generation = online.generation;
+      // Both when they differ: the one here may be newer than the database's (its write still under way), or older.
+      const here = this.#options.consoleMarks.get(machine.id);
+      this.#consoleSeen = [online.consoleMark, here].filter(
+        (mark, index, marks): mark is ConsoleMark => mark != null && (index === 0 || marks[0]?.run !== mark.run || marks[0].n !== mark.n),
+      );
       if (this.#closed) {
         // Refused (time-out) while being marked ONLINE: nobody else will mark this connection's end.
         await this.#options.store.markOffline(machine.id, this.generation);
@@ -353,9 +380,15 @@ export class AgentSession {
         // Relayed to viewers, never queued: another machine's server is refused as elsewhere (checked against the
         // last servers:sync, without a query per frame).
         const { serverId } = data as { serverId: string };
+        if (event === 'console' && !this.#consoleMarked) {
+          const { run, n } = data as { run?: string; n?: number };
+          if (run !== undefined && n !== undefined) this.#consoleArrived(run, n);
+        }
         if (!this.#serverIds.has(serverId.toLowerCase()) || !this.clusterId) return notHere(serverId);
         if (event === 'console') {
           const frame = data as z.infer<(typeof AGENT_EVENTS)['console']>;
+          // Past this connection's mark: not relayed, so that the agent's sending it again shows it once.
+          if (this.#consoleMarked) return;
           this.#options.live.console(this.clusterId, serverId.toLowerCase(), frame.lines, frame.at);
         } else {
           const sample = data as z.infer<(typeof AGENT_EVENTS)['server:stats']>;
@@ -473,6 +506,48 @@ export class AgentSession {
   #stopTimers(): void {
     clearTimeout(this.#authTimer);
     clearTimeout(this.#livenessTimer);
+    clearTimeout(this.#consoleTimer);
+  }
+
+  /** A numbered console frame arrived: confirmed to the agent within CONSOLE_SEEN_MS, with those after it. */
+  #consoleArrived(run: string, n: number): void {
+    if (run !== this.#consoleRun) {
+      this.#consoleRun = run;
+      this.#consoleN = 0;
+      this.#consoleConfirmed = 0;
+    }
+    if (n > this.#consoleN) this.#consoleN = n;
+    this.#consoleTimer ??= setTimeout(() => {
+      this.#consoleTimer = undefined;
+      if (this.#closed || this.#consoleMarked || this.#consoleN <= this.#consoleConfirmed) return;
+      this.#consoleConfirmed = this.#consoleN;
+      this.send('console:seen', { n: this.#consoleN });
+    }, CONSOLE_SEEN_MS);
+  }
+
+  /**
+   * Ends this connection's console: what arrived so far is its mark (kept in this process and answered for the
+   * database to keep), and later frames are not relayed. Undefined when no numbered frame came; the same mark when
+   * taken before.
+   */
+  takeConsoleMark(): ConsoleMark | undefined {
+    if (this.#consoleMarked) return this.#consoleMark;
+    this.#consoleMarked = true;
+    clearTimeout(this.#consoleTimer);
+    if (this.#consoleRun === undefined || this.machineId === null) return undefined;
+    this.#consoleMark = { run: this.#consoleRun, n: this.#consoleN };
+    this.#options.consoleMarks.set(this.machineId, this.#consoleMark);
+    return this.#consoleMark;
+  }
+
+  /** Takes the console mark (unless taken before) and writes it to the database, once (logged, never thrown). */
+  async saveConsoleMark(): Promise<void> {
+    const mark = this.takeConsoleMark();
+    if (!mark || this.#consoleMarkSaved) return;
+    this.#consoleMarkSaved = true;
+    await this.#options.store
+      .recordConsoleMark(this.machineId!, mark)
+      .catch((error: unknown) => this.#options.logger.warn({ err: error, machineId: this.machineId }, 'could not record the console mark'));
   }
 
   async #onClose(): Promise<void> {
@@ -480,8 +555,14 @@ export class AgentSession {
     this.#closed = true;
     this.#stopTimers();
     this.#markSynced();
+    // Whatever ends the connection, what of the console arrived is kept for the next one (a replaced connection too);
+    // the mark is taken now (later frames are not relayed), its write runs beside the rest.
+    const savingMark = this.saveConsoleMark();
     // Joins and leaves received before the end are stored (also when a newer connection replaced this one).
-    if (!wasOwner) return void (await this.#flushPlayers().catch(() => undefined));
+    if (!wasOwner) {
+      await this.#flushPlayers().catch(() => undefined);
+      return void (await savingMark);
+    }
     this.#options.release(this);
     try {
       // Joins and leaves received before the end are stored before the machine's sessions are closed.
@@ -490,5 +571,6 @@ export class AgentSession {
     } catch (error) {
       this.#options.logger.error({ err: error, machineId: this.machineId }, 'could not mark the machine offline');
     }
+    await savingMark;
   }
 }

@@ -24,7 +24,7 @@ import { createLiveConsole, type LiveConsole } from '../live/liveConsole.ts';
 import { createLocalRelay, type LiveRelay } from '../live/relay.ts';
 import { createMemoryHistory, type ConsoleHistory } from '../live/consoleHistory.ts';
 import { plainLink, socketIoLink, type AgentLink } from './links.ts';
-import { createMachineStore } from './machineStore.ts';
+import { createMachineStore, type ConsoleMark } from './machineStore.ts';
 import { createMetricsRecorder, type MetricsRecorder } from '../metricsHistory/store.ts';
 import { createPlayerIngest } from '../players/ingest.ts';
 import { AGENT_CHANNEL, agentNotification, notifyAgent } from './notifications.ts';
@@ -73,6 +73,8 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
     logger,
   });
   const sessions = new Map<string, AgentSession>();
+  /** The console marks of connections that ended here (agentSession.ts), one per machine. */
+  const consoleMarks = new Map<string, ConsoleMark>();
   const open = new Set<AgentSession>();
   const sftpThrottle = new SftpThrottle();
   const sftpSignIn = { passwords: options.sftpPasswords ?? false };
@@ -104,6 +106,7 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
       owns: (candidate) => sessions.get(candidate.machineId!) === candidate,
       release: (released) => void sessions.delete(released.machineId!),
       announce: (notification) => notifyAgent(options.pool, notification),
+      consoleMarks,
     });
     open.add(session);
     link.onClose(() => open.delete(session));
@@ -220,7 +223,11 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
       // Shutting down: the machines connected here are OFFLINE until their agents reconnect (here or elsewhere).
       const held = [...sessions.values()];
       sessions.clear();
-      await Promise.all(held.map((session) => store.markOffline(session.machineId!, session.generation).catch(() => undefined)));
+      // Their console marks are written before the connections close: the agents reconnect elsewhere only then, and the
+      // process they reach finds what of their output arrived here.
+      await Promise.all(
+        held.flatMap((session) => [store.markOffline(session.machineId!, session.generation).catch(() => undefined), session.saveConsoleMark()]),
+      );
       for (const session of open) session.link.close();
       plain.close();
       await new Promise<void>((resolve) => void io.close(() => resolve()));

@@ -8,6 +8,9 @@ import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
 import { hashSecret, secretMatches } from '../../schema/secretTokens.ts';
 import { type JobWireEvent, type ServerConfig } from '../../schema/agentEvents.ts';
+
+/** An agent process's console frames up to `n` reached the service (docs/agent.md, "Console output across reconnects"). */
+export type ConsoleMark = { run: string; n: number };
 import { storableText } from '../../schema/storable.ts';
 import type { heartbeatEvent, serverQueryEvent, serverStatusEvent } from '../../schema/agentEvents.ts';
 import { createJobReports } from '../jobs/reports.ts';
@@ -86,12 +89,28 @@ export function createMachineStore(pool: DatabasePool, options: MachineStoreOpti
     },
 
     /** Marks the machine ONLINE for a new connection; answers that connection's generation. */
-    markOnline(machineId: string, agentVersion: string): Promise<number> {
-      return pool.oneFirst(sql.type(z.object({ generation: z.number() }))`
+    /** Answers the new connection's generation, and the console mark the last connection left (recordConsoleMark). */
+    async markOnline(machineId: string, agentVersion: string): Promise<{ generation: number; consoleMark: ConsoleMark | null }> {
+      const row = await pool.one(sql.type(z.object({ generation: z.number(), consoleRun: z.string().nullable(), consoleSeen: z.coerce.number().nullable() }))`
         UPDATE machines SET status = 'ONLINE', agent_version = ${agentVersion}, last_seen_at = now(), updated_at = now(),
                connection_generation = connection_generation + 1, servers_unknown_at = NULL
          WHERE id = ${machineId}
-        RETURNING connection_generation AS generation`);
+        RETURNING connection_generation AS generation, console_run AS "consoleRun", console_seen AS "consoleSeen"`);
+      return {
+        generation: row.generation,
+        consoleMark: row.consoleRun !== null && row.consoleSeen !== null ? { run: row.consoleRun, n: row.consoleSeen } : null,
+      };
+    },
+
+    /**
+     * What of the agent's console output the ending connection delivered (its process's run and last frame number), for
+     * the next connection to tell the agent, on whichever orchestrator process it lands. A mark older than the one
+     * stored (the same run, a lower number) is not written: a stale mark only makes the agent send some lines again.
+     */
+    async recordConsoleMark(machineId: string, mark: ConsoleMark): Promise<void> {
+      await pool.query(sql.unsafe`
+        UPDATE machines SET console_run = ${mark.run}, console_seen = ${mark.n}
+         WHERE id = ${machineId} AND NOT (console_run IS NOT DISTINCT FROM ${mark.run} AND console_seen >= ${mark.n})`);
     },
 
     /**

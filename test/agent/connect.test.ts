@@ -77,12 +77,14 @@ test.serial('a START sent together with its brand-new server runs on it (the job
   }
 });
 
-test.serial('several gateway URLs: an unreachable one is skipped, and the agent fails over when its gateway goes away', async (t) => {
-  const { machineId, token } = await registerMachine(app, owner);
-  // A second gateway (as a second orchestrator process would run) on its own port, against the same database.
+/**
+ * A second gateway (as a second orchestrator process would run: its own sessions and console marks) on its own port,
+ * against the same database, sharing the first's console history; closed at the end of the test, or by `close`.
+ */
+async function secondGateway(t: import('ava').ExecutionContext) {
   const httpServer = createHttpServer();
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-  const second = await createGateway(httpServer, {
+  const gateway = await createGateway(httpServer, {
     pool: app.pool,
     databaseUrl: app.database.url,
     logger: app.deps.logger,
@@ -90,17 +92,50 @@ test.serial('several gateway URLs: an unreachable one is skipped, and the agent 
     authTimeoutMs: 2_000,
     minVersion: '0.1.0',
     serviceVersion: VERSION,
+    relay: app.deps.live.relay,
+    history: app.deps.live.history,
   });
-  let secondOpen = true;
-  const closeSecond = async () => {
-    if (!secondOpen) return;
-    secondOpen = false;
-    await second.close();
+  let open = true;
+  const close = async () => {
+    if (!open) return;
+    open = false;
+    await gateway.close();
     httpServer.closeAllConnections();
     await new Promise<void>((resolve) => httpServer.close(() => resolve()));
   };
-  t.teardown(closeSecond);
-  const secondUrl = `http://127.0.0.1:${(httpServer.address() as { port: number }).port}`;
+  t.teardown(close);
+  return { gateway, close, url: `http://127.0.0.1:${(httpServer.address() as { port: number }).port}` };
+}
+
+/** A fake server printing `tick N` every 20 ms, started; answers how to read its ticks. */
+async function tickingServer(t: import('ava').ExecutionContext, clusterId: string, machineId: string): Promise<() => Promise<number[]>> {
+  const server = await createFakeServer(app, owner, clusterId, machineId, {
+    startCommand: `/usr/bin/env FAKE_TICK_MS=20 ${process.execPath} ${FAKE_SERVER}`,
+  });
+  t.is((await app.request(`/api/v1/servers/${server.id}/start?wait=30`, { method: 'POST', headers: owner.auth })).status, 200);
+  const ticks = () => ticksOf(server.id);
+  await until(async () => (await ticks()).length > 5, 'ticks relayed');
+  return ticks;
+}
+
+/** The ticks missing between the first and the last seen, and those seen more than once. */
+function gapsAndRepeats(seen: number[]): { missing: number[]; repeated: number[] } {
+  const first = seen[0]!;
+  return {
+    missing: Array.from({ length: Math.max(...seen) - first + 1 }, (_, i) => first + i).filter((n) => !seen.includes(n)),
+    repeated: seen.filter((n, index) => seen.indexOf(n) !== index),
+  };
+}
+
+/** The numbers of the fake server's `tick N` lines in its recent console, oldest first. */
+async function ticksOf(serverId: string): Promise<number[]> {
+  const { lines } = await body(await app.request(`/api/v1/servers/${serverId}/console?lines=1000`, { headers: owner.auth }));
+  return (lines as { line: string }[]).flatMap(({ line }) => (/^tick (\d+)$/.exec(line) ? [Number(/^tick (\d+)$/.exec(line)![1])] : []));
+}
+
+test.serial('several gateway URLs: an unreachable one is skipped, and the agent fails over when its gateway goes away', async (t) => {
+  const { machineId, token } = await registerMachine(app, owner);
+  const { gateway: second, close: closeSecond, url: secondUrl } = await secondGateway(t);
   const [unused] = await freePorts(1);
 
   const agent = await startAgent({ url: `http://127.0.0.1:${unused}, ${secondUrl},${app.url}`, machineId, token });
@@ -120,35 +155,65 @@ test.serial('several gateway URLs: an unreachable one is skipped, and the agent 
   t.is(agent.child.exitCode, null, 'the agent kept running');
 });
 
-test.serial('console output while the agent is away from the service (its connection dropped) is sent once it is back: no line lost', async (t) => {
+test.serial('console output while the agent is away from the service (its connection dropped) is sent once it is back: no line lost, none twice', async (t) => {
   const { clusterId, machineId, token } = await registerMachine(app, owner);
   const agent = await startAgent({ url: app.url, machineId, token });
   agents.push(agent);
-  const server = await createFakeServer(app, owner, clusterId, machineId, {
-    startCommand: `/usr/bin/env FAKE_TICK_MS=20 ${process.execPath} ${FAKE_SERVER}`,
-  });
-  t.is((await app.request(`/api/v1/servers/${server.id}/start?wait=30`, { method: 'POST', headers: owner.auth })).status, 200);
-  const ticks = async () => {
-    const { lines } = await body(await app.request(`/api/v1/servers/${server.id}/console?lines=1000`, { headers: owner.auth }));
-    return (lines as { line: string }[]).flatMap(({ line }) => (/^tick (\d+)$/.exec(line) ? [Number(/^tick (\d+)$/.exec(line)![1])] : []));
-  };
-  await until(async () => (await ticks()).length > 5, 'ticks relayed');
+  const ticks = await tickingServer(t, clusterId, machineId);
   // The connection drops (as when an orchestrator hands its agents over); the agent is back after its back-off.
   const before = Math.max(...(await ticks()));
+  // What a connection cut without a goodbye loses: the frames on their way when it ended. Here made certain: the
+  // session takes its mark (as at its end) and relays nothing more, for 200 ms (about ten ticks), then closes.
+  app.gateway.session(machineId)!.takeConsoleMark();
+  await new Promise((resolve) => setTimeout(resolve, 200));
   app.gateway.session(machineId)!.link.close();
   await until(async () => agent.lines.some((line) => line.includes('disconnected from the gateway')), 'the agent saw it');
   await until(async () => (await machineStatus(machineId)) === 'ONLINE' && app.gateway.session(machineId) !== undefined, 'back', 20_000);
   await until(async () => Math.max(...(await ticks())) > before + 50, 'ticks after the reconnect', 20_000);
-  const seen = await ticks();
-  const first = seen[0]!;
-  const missing = Array.from({ length: Math.max(...seen) - first + 1 }, (_, i) => first + i).filter((n) => !seen.includes(n));
+  const { missing, repeated } = gapsAndRepeats(await ticks());
   t.deepEqual(missing, [], 'every tick printed while the agent was away reached the service');
+  // Frames in flight when the connection closed are sent again, except those the service's mark says arrived.
+  t.deepEqual(repeated, [], 'no tick shown twice');
   // Sent once the service takes the server's console again (after its servers:sync), never refused meanwhile.
   t.false(
     agent.lines.some((line) => line.includes('not on this machine')),
     'no console frame refused',
   );
 });
+
+test.serial(
+  'console output in flight when an orchestrator process hands its agent over reaches the next one once: the mark goes through the database',
+  async (t) => {
+    const { clusterId, machineId, token } = await registerMachine(app, owner);
+    const { gateway: second, close: closeSecond, url: secondUrl } = await secondGateway(t);
+    const agent = await startAgent({ url: `${secondUrl},${app.url}`, machineId, token });
+    agents.push(agent);
+    await until(async () => second.session(machineId) !== undefined && (await machineStatus(machineId)) === 'ONLINE', 'on the second gateway', 20_000);
+    const ticks = await tickingServer(t, clusterId, machineId);
+    const before = Math.max(...(await ticks()));
+    // The frames on their way when the process stopped are lost to it: made certain (the mark is taken, then 200 ms
+    // of frames are not relayed), then the process stops as in an upgrade, writing the mark before it closes.
+    const mark = second.session(machineId)!.takeConsoleMark();
+    t.truthy(mark, 'the frames are numbered');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await closeSecond();
+    const stored = (await app.pool.one(sql.unsafe`SELECT console_run, console_seen FROM machines WHERE id = ${machineId}`)) as {
+      console_run: string;
+      console_seen: unknown;
+    };
+    t.deepEqual({ run: stored.console_run, n: Number(stored.console_seen) }, mark);
+    await until(async () => app.gateway.session(machineId) !== undefined, 'on the first gateway', 30_000);
+    await until(async () => Math.max(...(await ticks())) > before + 50, 'ticks after the handover', 20_000);
+    const { missing, repeated } = gapsAndRepeats(await ticks());
+    // The agent was told what arrived (the first process's mark, through the database), and sent only what came after.
+    await until(
+      async () => agent.lines.some((line) => line.includes('held while the connection was away') && line.includes(`"arrived":${mark!.n}`)),
+      'the mark used',
+    );
+    t.deepEqual(missing, [], 'no tick lost');
+    t.deepEqual(repeated, [], 'no tick shown twice');
+  },
+);
 
 /** A gateway that refuses every agent with `error AUTH_FAILED` and this message, as the real one does, then closes. */
 async function refusingGateway(t: import('ava').ExecutionContext, message: string) {

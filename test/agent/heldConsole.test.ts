@@ -1,5 +1,5 @@
 import test from 'ava';
-import { HeldConsole } from '../../agent/connection/heldConsole.ts';
+import { HeldConsole, SentConsole } from '../../agent/connection/heldConsole.ts';
 
 const frame = (serverId: string, from: number, count: number) => ({
   serverId,
@@ -42,4 +42,36 @@ test('long lines are bounded by their characters; a long outage keeps the newest
   t.is(out.length, 51);
   t.deepEqual(out[0]!.lines, [dropped(99_950)]);
   t.deepEqual(out.at(-1), frame('s', 99_999, 1));
+});
+
+test('frames sent and not confirmed go back to the hold with their numbers; those the service says arrived are not sent again', (t) => {
+  const sent = new SentConsole();
+  for (let n = 1; n <= 5; n++) sent.sent(frame('a', n, 1), n);
+  sent.confirmed(2);
+  t.is(sent.size, 3);
+  // The connection ends: 3, 4 and 5 may be lost. Held with their numbers, then a line that came while away.
+  const held = new HeldConsole();
+  for (const { frame: unconfirmed, n } of sent.take()) held.hold(unconfirmed, n);
+  held.hold(frame('a', 6, 1));
+  t.is(sent.size, 0);
+  // The next connection's mark: 4 arrived (after the last confirmation, before the end).
+  t.deepEqual(
+    held.drain(new Date(), 4).map((kept) => kept.lines[0]),
+    ['line 5', 'line 6'],
+  );
+});
+
+test('without a mark everything unconfirmed is sent again; the unconfirmed frames are bounded, oldest forgotten first', (t) => {
+  const sent = new SentConsole(10);
+  for (let n = 1; n <= 8; n++) sent.sent(frame('a', n, 2), n);
+  t.is(sent.size, 10, 'five frames of two lines');
+  sent.confirmed(100);
+  t.is(sent.size, 0);
+  sent.sent(frame('a', 9, 1), 9);
+  const held = new HeldConsole();
+  for (const { frame: unconfirmed, n } of sent.take()) held.hold(unconfirmed, n);
+  t.deepEqual(
+    held.drain().map((kept) => kept.lines[0]),
+    ['line 9'],
+  );
 });

@@ -7,7 +7,7 @@ import test, { type ExecutionContext } from 'ava';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { readFile, stat, symlink, writeFile, chown, lstat, mkdir } from 'node:fs/promises';
+import { readFile, stat, symlink, writeFile, chown, lstat, mkdir, rm, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { body, json } from '../support/app.ts';
 import { until } from '../support/wait.ts';
@@ -139,13 +139,22 @@ test.serial('downloads stream with Range; a large upload streams through and bac
 });
 
 test.serial('at most FILES_MAX_TRANSFERS transfers of a server at once (429 beyond)', async (t) => {
+  // Far larger than the loopback's socket buffers and the client's (a few MiB each): a download whose body is not read
+  // stays under way. (A 9 MiB file could be taken whole by the buffers, ending the transfer before the third request.)
+  const big = join(serverDir, 'world', 'slots.bin');
+  await writeFile(big, '');
+  await truncate(big, 256 * 1024 * 1024);
+  if (isRoot) {
+    const dir = await stat(serverDir);
+    await chown(big, dir.uid, dir.gid);
+  }
   const open: Response[] = [];
   for (let i = 0; i < 2; i++) {
-    const response = await get(`${files('/content')}?path=/world/region.bin`);
+    const response = await get(`${files('/content')}?path=/world/slots.bin`);
     t.is(response.status, 200);
     open.push(response);
   }
-  const third = await get(`${files('/content')}?path=/world/region.bin`);
+  const third = await get(`${files('/content')}?path=/world/slots.bin`);
   await third.body?.cancel();
   t.is(third.status, 429);
   for (const response of open) await response.body?.cancel();
@@ -154,6 +163,7 @@ test.serial('at most FILES_MAX_TRANSFERS transfers of a server at once (429 beyo
     await again.body?.cancel();
     return again.status === 200;
   }, 'a transfer slot again');
+  await rm(big);
 });
 
 test.serial('.., NUL, absolute paths, control characters and links outside are refused through the API', async (t) => {
