@@ -585,7 +585,11 @@ export async function runAgent(settings: AgentSettings): Promise<void> {
   function end(ended: Socket, failed: boolean): void {
     // Sent on this connection and not confirmed: perhaps lost with it. Held (before anything held since: nothing is
     // held while a connection takes the console) with their numbers, for the next connection's mark to sort out.
-    for (const { frame, n } of sentConsole.take()) if (!stopping) heldConsole.hold(frame, n);
+    const unconfirmed = sentConsole.take();
+    if (!stopping) {
+      for (const [serverId, count] of unconfirmed.forgotten) heldConsole.unsure(serverId, count);
+      for (const { frame, n } of unconfirmed.frames) heldConsole.hold(frame, n);
+    }
     authenticated = false;
     consoleOpen = false;
     connectedUrl = undefined;

@@ -180,7 +180,7 @@ export const jobResultEvent = z
 
 /**
  * With the service's `consoleSeen` feature the agent numbers its frames: `run` names the agent process, `n` counts its
- * frames (docs/agent.md, "Console output across reconnects").
+ * frames (docs/agent-protocol.md, "Console output across reconnects").
  */
 export const consoleEvent = z
   .object({
@@ -401,9 +401,6 @@ export const serversSyncEvent = z.object({
    */
   consoleSeen: z.array(z.object({ run: z.string(), n: z.number() })).optional(),
 });
-
-/** Service → agent, a few times a second while numbered console frames come: every frame up to `n` arrived. */
-export const consoleSeenEvent = z.object({ n: z.number() });
 
 /** The job types an agent runs: every type but TASK_RUN, FILE_PULL and TRANSFER, which the orchestrator runs itself. */
 export type AgentJobType = Exclude<JobType, 'TASK_RUN' | 'FILE_PULL' | 'TRANSFER'>;

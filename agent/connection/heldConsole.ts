@@ -29,6 +29,8 @@ export class HeldConsole {
   #chars = 0;
   /** Lines let go per server since the last drain. */
   #dropped = new Map<string, number>();
+  /** Lines sent on a connection that ended, neither confirmed nor kept (SentConsole's bound), per server. */
+  #unsure = new Map<string, number>();
 
   constructor(maxLines = HELD_CONSOLE_MAX_LINES, maxChars = HELD_CONSOLE_MAX_CHARS) {
     this.#maxLines = maxLines;
@@ -53,17 +55,29 @@ export class HeldConsole {
     }
   }
 
+  /** `count` lines of a server were sent on a connection that ended and may not have reached the service. */
+  unsure(serverId: string, count: number): void {
+    this.#unsure.set(serverId, (this.#unsure.get(serverId) ?? 0) + count);
+  }
+
   /**
    * A line per server whose lines were let go, then what is held, oldest first; empties the hold. Frames sent with a
    * number up to `arrived` (the service's mark of what reached it) are left out: they are in its console already.
    */
   drain(now = new Date(), arrived = 0): ConsoleFrame[] {
     const at = now.toISOString();
-    const frames: ConsoleFrame[] = [...this.#dropped].map(([serverId, count]) => ({
-      serverId,
-      lines: [`[gsm] ${count} console lines dropped by the agent while it was not connected to the service`],
-      at,
-    }));
+    const frames: ConsoleFrame[] = [
+      ...[...this.#unsure].map(([serverId, count]) => ({
+        serverId,
+        lines: [`[gsm] ${count} console lines sent while the connection to the service was failing may not have reached it`],
+        at,
+      })),
+      ...[...this.#dropped].map(([serverId, count]) => ({
+        serverId,
+        lines: [`[gsm] ${count} console lines dropped by the agent while it was not connected to the service`],
+        at,
+      })),
+    ];
     for (let index = this.#first; index < this.#frames.length; index++) {
       const held = this.#frames[index]!;
       if (held.n === undefined || held.n > arrived) frames.push(held.frame);
@@ -73,6 +87,7 @@ export class HeldConsole {
     this.#lines = 0;
     this.#chars = 0;
     this.#dropped = new Map();
+    this.#unsure = new Map();
     return frames;
   }
 
@@ -85,8 +100,10 @@ export class HeldConsole {
  * Console frames sent on the current connection that the service has not yet confirmed (`console:seen`, a few times a
  * second), each with its number. When a connection ends without a goodbye, what was in flight may never have arrived:
  * these go back to the hold and are sent again on the next connection, except those the service's mark (in that
- * connection's first `servers:sync`) says arrived. Bounded as the hold: past it the oldest are forgotten (taken as
- * arrived; a service that confirms keeps this to a fraction of a second of output).
+ * connection's first `servers:sync`) says arrived. Bounded as the hold: a service that confirms keeps this to a
+ * fraction of a second of output, but a connection that fails silently is noticed only by its ping time-out (up to
+ * half a minute): past the bound the oldest are forgotten, and counted per server until a confirmation covers them,
+ * so that a connection that then ends says how many lines may not have arrived.
  */
 export class SentConsole {
   readonly #maxLines: number;
@@ -95,6 +112,9 @@ export class SentConsole {
   #first = 0;
   #lines = 0;
   #chars = 0;
+  /** Lines forgotten unconfirmed (past the bound) per server, and the last number forgotten. */
+  #forgotten = new Map<string, number>();
+  #forgottenUpTo = 0;
 
   constructor(maxLines = HELD_CONSOLE_MAX_LINES, maxChars = HELD_CONSOLE_MAX_CHARS) {
     this.#maxLines = maxLines;
@@ -106,34 +126,43 @@ export class SentConsole {
     this.#frames.push({ frame, chars, n });
     this.#lines += frame.lines.length;
     this.#chars += chars;
-    while (this.#lines > this.#maxLines || this.#chars > this.#maxChars) this.#forget();
+    while (this.#lines > this.#maxLines || this.#chars > this.#maxChars) {
+      const oldest = this.#forget();
+      this.#forgotten.set(oldest.frame.serverId, (this.#forgotten.get(oldest.frame.serverId) ?? 0) + oldest.frame.lines.length);
+      this.#forgottenUpTo = oldest.n;
+    }
     this.#compact();
   }
 
   /** The service has every frame numbered up to `n`. */
   confirmed(n: number): void {
     while (this.#first < this.#frames.length && this.#frames[this.#first]!.n <= n) this.#forget();
+    if (n >= this.#forgottenUpTo) this.#forgotten.clear();
     this.#compact();
   }
 
-  /** Everything unconfirmed, oldest first (and forgets it). */
-  take(): { frame: ConsoleFrame; n: number }[] {
-    const taken = this.#frames.slice(this.#first).map(({ frame, n }) => ({ frame, n }));
+  /** Everything unconfirmed, oldest first, and the lines forgotten unconfirmed per server (and forgets it all). */
+  take(): { frames: { frame: ConsoleFrame; n: number }[]; forgotten: Map<string, number> } {
+    const frames = this.#frames.slice(this.#first).map(({ frame, n }) => ({ frame, n }));
+    const forgotten = this.#forgotten;
     this.#frames = [];
     this.#first = 0;
     this.#lines = 0;
     this.#chars = 0;
-    return taken;
+    this.#forgotten = new Map();
+    this.#forgottenUpTo = 0;
+    return { frames, forgotten };
   }
 
   get size(): number {
     return this.#lines;
   }
 
-  #forget(): void {
+  #forget(): { frame: ConsoleFrame; n: number } {
     const oldest = this.#frames[this.#first++]!;
     this.#lines -= oldest.frame.lines.length;
     this.#chars -= oldest.chars;
+    return oldest;
   }
 
   #compact(): void {

@@ -256,7 +256,9 @@ export class AgentSession {
   async #handle(event: string, data: unknown, ack: Ack | undefined): Promise<void> {
     if (this.#closed) return;
     if (!this.authenticated) return this.#authenticate(event, data);
-    if (event !== 'player:join' && event !== 'player:leave') await this.#flushPlayers();
+    // Console and stats are relayed, not stored: they do not wait for the collected joins and leaves, so they are
+    // handled in the order they came (a console frame overtaken by the next one would be left out of the mark).
+    if (event !== 'player:join' && event !== 'player:leave' && event !== 'console' && event !== 'server:stats') await this.#flushPlayers();
     if (event === 'auth') return this.#invalid('already authenticated', ack);
     const schema = AGENT_EVENTS[event as AgentEventName];
     if (!schema) return this.#invalid(`unknown event ${JSON.stringify(event).slice(0, 80)}`, ack);
@@ -300,7 +302,7 @@ export class AgentSession {
       this.generation = online.generation;
       // Both when they differ: the one here may be newer than the database's (its write still under way), or older.
       const here = this.#options.consoleMarks.get(machine.id);
-      this.#consoleSeen = [online.consoleMark, here].filter(
+      const consoleSeen = [online.consoleMark, here].filter(
         (mark, index, marks): mark is ConsoleMark => mark != null && (index === 0 || marks[0]?.run !== mark.run || marks[0].n !== mark.n),
       );
       if (this.#closed) {
@@ -318,6 +320,8 @@ export class AgentSession {
         serverTime: new Date().toISOString(),
         features: SERVICE_FEATURES,
       });
+      // For the first servers:sync after `authenticated` (a sync sent before it would be one the agent does not read).
+      this.#consoleSeen = consoleSeen;
       this.#options.logger.info({ machineId: machine.id, version, framing: this.link.framing }, 'agent authenticated');
       this.#armLiveness();
       await this.sync();
@@ -517,12 +521,14 @@ export class AgentSession {
       this.#consoleConfirmed = 0;
     }
     if (n > this.#consoleN) this.#consoleN = n;
-    this.#consoleTimer ??= setTimeout(() => {
+    if (this.#consoleTimer) return;
+    this.#consoleTimer = setTimeout(() => {
       this.#consoleTimer = undefined;
       if (this.#closed || this.#consoleMarked || this.#consoleN <= this.#consoleConfirmed) return;
       this.#consoleConfirmed = this.#consoleN;
       this.send('console:seen', { n: this.#consoleN });
     }, CONSOLE_SEEN_MS);
+    this.#consoleTimer.unref();
   }
 
   /**
@@ -534,6 +540,7 @@ export class AgentSession {
     if (this.#consoleMarked) return this.#consoleMark;
     this.#consoleMarked = true;
     clearTimeout(this.#consoleTimer);
+    this.#consoleTimer = undefined;
     if (this.#consoleRun === undefined || this.machineId === null) return undefined;
     this.#consoleMark = { run: this.#consoleRun, n: this.#consoleN };
     this.#options.consoleMarks.set(this.machineId, this.#consoleMark);

@@ -100,8 +100,12 @@ export async function createGateway(httpServer: HttpServer, options: GatewayOpti
       claim: (claimer) => {
         const previous = sessions.get(claimer.machineId!);
         sessions.set(claimer.machineId!, claimer);
-        // A second connection for the same machine replaces the first.
-        if (previous && previous !== claimer) previous.link.close();
+        // A second connection for the same machine replaces the first. Its console mark is taken now, before the new
+        // connection reads the marks (a plain WebSocket's close completes only after its closing handshake).
+        if (previous && previous !== claimer) {
+          previous.takeConsoleMark();
+          previous.link.close();
+        }
       },
       owns: (candidate) => sessions.get(candidate.machineId!) === candidate,
       release: (released) => void sessions.delete(released.machineId!),

@@ -9,7 +9,7 @@ import type { DatabasePool } from '../../sql/pool.ts';
 import { hashSecret, secretMatches } from '../../schema/secretTokens.ts';
 import { type JobWireEvent, type ServerConfig } from '../../schema/agentEvents.ts';
 
-/** An agent process's console frames up to `n` reached the service (docs/agent.md, "Console output across reconnects"). */
+/** An agent process's console frames up to `n` reached the service (docs/agent-protocol.md, "Console output across reconnects"). */
 export type ConsoleMark = { run: string; n: number };
 import { storableText } from '../../schema/storable.ts';
 import type { heartbeatEvent, serverQueryEvent, serverStatusEvent } from '../../schema/agentEvents.ts';

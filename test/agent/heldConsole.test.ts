@@ -51,7 +51,7 @@ test('frames sent and not confirmed go back to the hold with their numbers; thos
   t.is(sent.size, 3);
   // The connection ends: 3, 4 and 5 may be lost. Held with their numbers, then a line that came while away.
   const held = new HeldConsole();
-  for (const { frame: unconfirmed, n } of sent.take()) held.hold(unconfirmed, n);
+  for (const { frame: unconfirmed, n } of sent.take().frames) held.hold(unconfirmed, n);
   held.hold(frame('a', 6, 1));
   t.is(sent.size, 0);
   // The next connection's mark: 4 arrived (after the last confirmation, before the end).
@@ -69,9 +69,38 @@ test('without a mark everything unconfirmed is sent again; the unconfirmed frame
   t.is(sent.size, 0);
   sent.sent(frame('a', 9, 1), 9);
   const held = new HeldConsole();
-  for (const { frame: unconfirmed, n } of sent.take()) held.hold(unconfirmed, n);
+  for (const { frame: unconfirmed, n } of sent.take().frames) held.hold(unconfirmed, n);
   t.deepEqual(
     held.drain().map((kept) => kept.lines[0]),
     ['line 9'],
+  );
+});
+
+test('unconfirmed frames forgotten past the bound are counted per server, and said when the connection ends; a later confirmation clears the count', (t) => {
+  const sent = new SentConsole(4);
+  for (let n = 1; n <= 4; n++) sent.sent(frame(n % 2 ? 'a' : 'b', n, 2), n);
+  // 8 lines > 4: frames 1 (a) and 2 (b) were forgotten, unconfirmed.
+  sent.confirmed(2);
+  t.deepEqual([...sent.take().forgotten], [], 'confirmed: they arrived after all');
+  for (let n = 5; n <= 8; n++) sent.sent(frame(n % 2 ? 'a' : 'b', n, 2), n);
+  const { frames, forgotten } = sent.take();
+  t.deepEqual(
+    [...forgotten],
+    [
+      ['a', 2],
+      ['b', 2],
+    ],
+  );
+  const held = new HeldConsole();
+  for (const [serverId, count] of forgotten) held.unsure(serverId, count);
+  for (const { frame: unconfirmed, n } of frames) held.hold(unconfirmed, n);
+  const out = held.drain(new Date(), 7);
+  t.deepEqual(
+    out.map((kept) => `${kept.serverId} ${kept.lines[0]}`),
+    [
+      'a [gsm] 2 console lines sent while the connection to the service was failing may not have reached it',
+      'b [gsm] 2 console lines sent while the connection to the service was failing may not have reached it',
+      'b line 8',
+    ],
   );
 });
