@@ -8,6 +8,7 @@
  * change of the deny list reaches open sessions.
  */
 import test from 'ava';
+import { randomBytes } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { existsSync } from 'node:fs';
@@ -262,6 +263,22 @@ test.serial('through the real agent: a file copied in and out; each change is in
   const version = await app.pool.one(sql.type(z.object({ path: z.string(), content: z.string(), actorId: z.string() }))`
     SELECT path, content, actor_id::text AS "actorId" FROM file_versions WHERE server_id = ${world.serverId} AND via = 'sftp' ORDER BY created_at DESC LIMIT 1`);
   t.deepEqual(version, { path: 'server.properties', content: 'motd=over sftp\n', actorId: user.id });
+});
+
+test.serial('every cipher carries files both ways, before and after a rekeying (the keys the agent prepares once per connection)', async (t) => {
+  const { key, username } = await member('ADMIN');
+  const text = randomBytes(96 * 1024).toString('base64');
+  for (const cipher of ['chacha20-poly1305@openssh.com', 'aes128-gcm@openssh.com', 'aes128-ctr']) {
+    const session = await connect(username, key.privateKey, { algorithms: { cipher: [cipher], hmac: ['hmac-sha2-256-etm@openssh.com'] } });
+    await put(session.client, '/cipher.txt', text);
+    t.is(await get(session.client, '/cipher.txt'), text, cipher);
+    // The client asks for new keys (ssh2's Client has no rekey() of its own): what it sends meanwhile waits for the
+    // new ciphers, on both sides.
+    (session.client as unknown as { _protocol: { rekey: () => void } })._protocol.rekey();
+    t.is(await get(session.client, '/cipher.txt'), text, `${cipher}, after a rekeying`);
+    session.client.end();
+    await session.closed;
+  }
 });
 
 test.serial("a template's files.deny holds over SFTP: denied paths are refused (PERMISSION_DENIED) and left out of listings", async (t) => {
