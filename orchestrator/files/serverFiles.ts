@@ -17,7 +17,7 @@ import { checkAdminOnly, isAdminOnly } from './adminOnly.ts';
 import { AgentUnreachableError, fileChannelOf, holdsAgentConnections } from './agentChannels.ts';
 
 /** Bytes of one chunk between the service and the agent (the gateway's frames are at most 256 KiB). */
-export const TRANSFER_CHUNK = 128 * 1024;
+export const TRANSFER_CHUNK = 192 * 1024;
 /**
  * Chunks of one transfer in flight at once between the service and the agent: the round trip of each chunk no longer
  * sets the pace, and memory stays bounded (at most this many chunks per transfer, whatever the file's size).
