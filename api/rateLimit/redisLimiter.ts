@@ -1,8 +1,10 @@
 /**
  * Token buckets in Redis, so every API node spends from one budget per key (REDIS_URL set).
  *
- * One request is one round trip: a Lua script reads the bucket, refills it from the elapsed time, takes a token and
- * writes it back atomically. Time comes from Redis (TIME) rather than from the nodes, so nodes with skewed clocks still
+ * A Lua script reads each bucket, refills it from the elapsed time, takes a token and writes it back atomically. The
+ * takes (and peeks) asked for in one turn of the event loop go to Redis together, as one script call (up to
+ * MAX_BATCH), each answered on its own: under load one round trip, one command to parse and one deadline timer serve
+ * many requests. Time comes from Redis (TIME) rather than from the nodes, so nodes with skewed clocks still
  * share one budget. Each bucket is a hash `{ tokens, at }` that expires when it would be full again: an idle key costs
  * nothing. Needs Redis 5 or later (scripts replicate their effects, so TIME may precede writes).
  *
@@ -36,61 +38,59 @@ export const LEASE_MS = 60_000;
 const RENEWALS_PER_LEASE = 3;
 /** How long close() lets owed answers arrive before cutting the connection. */
 const CLOSE_WAIT_MS = 1_000;
+/** Takes (or peeks) sent to Redis in one script call at most. */
+export const MAX_BATCH = 128;
 
 /**
- * KEYS[1]: the bucket's hash. ARGV[1]: burst (capacity). ARGV[2]: refill per minute. ARGV[3]: "peek" to spend
- * nothing. Answers { allowed, tokens, now ms }. A refused request (or a peek) writes nothing: the stored state computes
- * the same tokens later, and its expiry stays right.
+ * Several takes in one call. ARGV[1]: how many takes. Then for each: its number of buckets `c`, "1" to peek (spend
+ * nothing) or "0", and `c` pairs of burst (capacity) and refill per minute; its `c` buckets' hashes are the next `c` of
+ * KEYS. Each take spends its buckets in order up to the first that refuses (nothing after it is looked at). A refused
+ * bucket (or a peek) writes nothing: the stored state computes the same tokens later, and its expiry stays right.
+ * Answers { now ms, then for each take: how many buckets it looked at `d`, and `d` pairs of allowed (1/0), tokens }.
  */
-const TAKE_SCRIPT = `
-local burst = tonumber(ARGV[1])
-local perMinute = tonumber(ARGV[2])
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = burst
-if state[1] and state[2] then
-  tokens = math.min(burst, tonumber(state[1]) + math.max(0, now - tonumber(state[2])) * perMinute / 60000)
-end
-local allowed = 0
-if tokens >= 1 and ARGV[3] == 'peek' then
-  allowed = 1
-elseif tokens >= 1 then
-  allowed = 1
-  tokens = tokens - 1
-  redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'at', string.format('%.17g', now))
-  redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) * 60000 / perMinute))
-end
-return { allowed, string.format('%.17g', tokens), string.format('%.17g', now) }
-`;
-
-/**
- * The take script over several buckets in one round trip: KEYS[i] with ARGV[2i-1] (burst) and ARGV[2i] (refill per
- * minute), spent in order up to the first that refuses (nothing after it is spent). Answers { now ms, allowed₁,
- * tokens₁, allowed₂, tokens₂, … } for the buckets looked at.
- */
-const TAKE_ALL_SCRIPT = `
+const TAKE_BATCH_SCRIPT = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local answer = { string.format('%.17g', now) }
-for i, key in ipairs(KEYS) do
-  local burst = tonumber(ARGV[2 * i - 1])
-  local perMinute = tonumber(ARGV[2 * i])
-  local state = redis.call('HMGET', key, 'tokens', 'at')
-  local tokens = burst
-  if state[1] and state[2] then
-    tokens = math.min(burst, tonumber(state[1]) + math.max(0, now - tonumber(state[2])) * perMinute / 60000)
+local a = 2
+local k = 1
+for _ = 1, tonumber(ARGV[1]) do
+  local count = tonumber(ARGV[a])
+  local peek = ARGV[a + 1] == '1'
+  a = a + 2
+  local looked = {}
+  local stopped = false
+  for _ = 1, count do
+    local key = KEYS[k]
+    local burst = tonumber(ARGV[a])
+    local perMinute = tonumber(ARGV[a + 1])
+    k = k + 1
+    a = a + 2
+    if not stopped then
+      local state = redis.call('HMGET', key, 'tokens', 'at')
+      local tokens = burst
+      if state[1] and state[2] then
+        tokens = math.min(burst, tonumber(state[1]) + math.max(0, now - tonumber(state[2])) * perMinute / 60000)
+      end
+      if tokens < 1 then
+        table.insert(looked, 0)
+        table.insert(looked, string.format('%.17g', tokens))
+        stopped = true
+      else
+        if not peek then
+          tokens = tokens - 1
+          redis.call('HSET', key, 'tokens', string.format('%.17g', tokens), 'at', string.format('%.17g', now))
+          redis.call('PEXPIRE', key, math.ceil((burst - tokens) * 60000 / perMinute))
+        end
+        table.insert(looked, 1)
+        table.insert(looked, string.format('%.17g', tokens))
+      end
+    end
   end
-  if tokens < 1 then
-    table.insert(answer, 0)
-    table.insert(answer, string.format('%.17g', tokens))
-    return answer
+  table.insert(answer, #looked / 2)
+  for _, value in ipairs(looked) do
+    table.insert(answer, value)
   end
-  tokens = tokens - 1
-  redis.call('HSET', key, 'tokens', string.format('%.17g', tokens), 'at', string.format('%.17g', now))
-  redis.call('PEXPIRE', key, math.ceil((burst - tokens) * 60000 / perMinute))
-  table.insert(answer, 1)
-  table.insert(answer, string.format('%.17g', tokens))
 end
 return answer
 `;
@@ -119,9 +119,17 @@ return 0
 `;
 
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
-const TAKE_SHA = sha1(TAKE_SCRIPT);
+const TAKE_BATCH_SHA = sha1(TAKE_BATCH_SCRIPT);
 const HOLD_SHA = sha1(HOLD_SCRIPT);
-const TAKE_ALL_SHA = sha1(TAKE_ALL_SCRIPT);
+
+/** One take (or peek) waiting for its batch: its buckets, and how to answer it. */
+type Queued = {
+  keys: string[];
+  buckets: Bucket[];
+  peek: boolean;
+  resolve: (decisions: Decision[]) => void;
+  reject: (error: unknown) => void;
+};
 
 export type RedisLimiterOptions = {
   /** Prepended to every key, so several installations can share one Redis. Default DEFAULT_PREFIX. */
@@ -138,6 +146,9 @@ export class RedisLimiter implements RateLimiter {
   readonly #prefix: string;
   readonly #timeoutMs: number;
   readonly #leaseMs: number;
+  /** Takes waiting for this turn's batch, and whether its sending is scheduled. */
+  readonly #queue: Queued[] = [];
+  #flushing = false;
   /** This process's holders and the keys each is counted in, renewed together. */
   readonly #held = new Map<string, string[]>();
   readonly #renewer: NodeJS.Timeout;
@@ -166,9 +177,8 @@ export class RedisLimiter implements RateLimiter {
       if (!reachable) logger?.info('Redis for rate limits is reachable again');
       reachable = true;
       // Warms Redis's script cache; a miss is handled by take() anyway.
-      client.scriptLoad(TAKE_SCRIPT).catch(() => undefined);
+      client.scriptLoad(TAKE_BATCH_SCRIPT).catch(() => undefined);
       client.scriptLoad(HOLD_SCRIPT).catch(() => undefined);
-      client.scriptLoad(TAKE_ALL_SCRIPT).catch(() => undefined);
     });
   }
 
@@ -176,16 +186,46 @@ export class RedisLimiter implements RateLimiter {
     return this.#client.isReady;
   }
 
-  take(key: string, bucket: Bucket): Promise<Decision> {
-    return this.#withDeadline(this.#run(`${this.#prefix}${bucket.name}:${key}`, bucket, false));
+  async take(key: string, bucket: Bucket): Promise<Decision> {
+    return (await this.#enqueue([{ key, bucket }], false))[0]!;
   }
 
   takeAll(targets: readonly { key: string; bucket: Bucket }[]): Promise<Decision[]> {
-    return this.#withDeadline(this.#runAll(targets));
+    return this.#enqueue(targets, false);
   }
 
-  peek(key: string, bucket: Bucket): Promise<Decision> {
-    return this.#withDeadline(this.#run(`${this.#prefix}${bucket.name}:${key}`, bucket, true));
+  async peek(key: string, bucket: Bucket): Promise<Decision> {
+    return (await this.#enqueue([{ key, bucket }], true))[0]!;
+  }
+
+  /** Queues a take for the batch of this turn of the event loop (sent once the turn's I/O has been handled). */
+  #enqueue(targets: readonly { key: string; bucket: Bucket }[], peek: boolean): Promise<Decision[]> {
+    if (targets.length === 0) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      this.#queue.push({
+        keys: targets.map((target) => `${this.#prefix}${target.bucket.name}:${target.key}`),
+        buckets: targets.map((target) => target.bucket),
+        peek,
+        resolve,
+        reject,
+      });
+      if (!this.#flushing) {
+        this.#flushing = true;
+        setImmediate(() => this.#flush());
+      }
+    });
+  }
+
+  /** Sends what is queued, MAX_BATCH takes a script call; each take is answered (or refused) on its own. */
+  #flush(): void {
+    this.#flushing = false;
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.splice(0, MAX_BATCH);
+      this.#withDeadline(this.#runBatch(batch)).then(
+        (answers) => batch.forEach((queued, index) => queued.resolve(answers[index]!)),
+        (error: unknown) => batch.forEach((queued) => queued.reject(error)),
+      );
+    }
   }
 
   async hold(holder: string, slots: readonly Slot[]): Promise<Slot | null> {
@@ -261,26 +301,33 @@ export class RedisLimiter implements RateLimiter {
     }
   }
 
-  async #run(key: string, bucket: Bucket, peek: boolean): Promise<Decision> {
-    const args = [String(bucket.burst), String(bucket.perMinute), ...(peek ? ['peek'] : [])];
-    const reply = await this.#script(TAKE_SCRIPT, TAKE_SHA, { keys: [key], arguments: args });
-    if (!Array.isArray(reply) || reply.length !== 3) throw new Error(`Unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
-    return decisionFor(bucket, Number(reply[1]), Number(reply[2]), reply[0] === 1);
-  }
-
-  async #runAll(targets: readonly { key: string; bucket: Bucket }[]): Promise<Decision[]> {
-    const keys = targets.map((target) => `${this.#prefix}${target.bucket.name}:${target.key}`);
-    const args = targets.flatMap((target) => [String(target.bucket.burst), String(target.bucket.perMinute)]);
-    const reply = await this.#script(TAKE_ALL_SCRIPT, TAKE_ALL_SHA, { keys, arguments: args });
-    if (!Array.isArray(reply) || reply.length < 3 || reply.length % 2 !== 1 || reply.length > 1 + 2 * targets.length) {
-      throw new Error(`Unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
-    }
+  async #runBatch(batch: readonly Queued[]): Promise<Decision[][]> {
+    const keys = batch.flatMap((queued) => queued.keys);
+    const args = [
+      String(batch.length),
+      ...batch.flatMap((queued) => [
+        String(queued.buckets.length),
+        queued.peek ? '1' : '0',
+        ...queued.buckets.flatMap((bucket) => [String(bucket.burst), String(bucket.perMinute)]),
+      ]),
+    ];
+    const reply = await this.#script(TAKE_BATCH_SCRIPT, TAKE_BATCH_SHA, { keys, arguments: args });
+    const unexpected = () => new Error(`Unexpected reply from the rate-limit script: ${JSON.stringify(reply).slice(0, 500)}`);
+    if (!Array.isArray(reply) || reply.length < 1) throw unexpected();
     const now = Number(reply[0]);
-    const decisions: Decision[] = [];
-    for (let index = 1; index < reply.length; index += 2) {
-      decisions.push(decisionFor(targets[(index - 1) / 2]!.bucket, Number(reply[index + 1]), now, reply[index] === 1));
-    }
-    return decisions;
+    let at = 1;
+    const answers = batch.map((queued) => {
+      const looked = Number(reply[at]);
+      if (!Number.isInteger(looked) || looked < 1 || looked > queued.buckets.length || at + 2 * looked >= reply.length) throw unexpected();
+      const decisions: Decision[] = [];
+      for (let index = 0; index < looked; index++) {
+        decisions.push(decisionFor(queued.buckets[index]!, Number(reply[at + 2 + 2 * index]), now, reply[at + 1 + 2 * index] === 1));
+      }
+      at += 1 + 2 * looked;
+      return decisions;
+    });
+    if (at !== reply.length) throw unexpected();
+    return answers;
   }
 
   async close(): Promise<void> {

@@ -33,11 +33,31 @@ test.before(async () => {
   browser = await startBrowser();
   await mkdir(SCREENSHOTS, { recursive: true });
 });
+/**
+ * Each step of the teardown is given 30 s: once (in one CI run of many) this file's worker never exited after all its
+ * tests had passed, with no handle left open, so a step awaited something that never settled. A step that overruns is
+ * named on stderr and the next one runs, so the run ends and says which step it was.
+ */
+async function bounded(step: string, work: () => Promise<unknown> | undefined): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const overrun = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      console.error(`dashboard.test.ts teardown: ${step} did not end within 30 s`);
+      resolve();
+    }, 30_000);
+  });
+  try {
+    await Promise.race([work(), overrun]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 test.after.always(async () => {
-  await browser?.close();
-  await Promise.all(agents.map((agent) => agent.stop()));
-  await app?.close();
-  await provider?.close();
+  await bounded('the browser', () => browser?.close());
+  await bounded('the agents', () => Promise.all(agents.map((agent) => agent.stop())));
+  await bounded('the app', () => app?.close());
+  await bounded('the OAuth provider', () => provider?.close());
 });
 
 const sameOrigin = (requests: string[]) => requests.filter((url) => !url.startsWith(`${app.url}/`) && !url.startsWith(app.url.replace('http', 'ws')));

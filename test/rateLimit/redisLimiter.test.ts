@@ -1,6 +1,7 @@
 import test from 'ava';
 import { RateLimiterUnavailableError } from '../../api/rateLimit/limiter.ts';
-import { COMMAND_TIMEOUT_MS, createRedisLimiter, type RedisLimiter } from '../../api/rateLimit/redisLimiter.ts';
+import { createClient } from 'redis';
+import { COMMAND_TIMEOUT_MS, createRedisLimiter, RedisLimiter } from '../../api/rateLimit/redisLimiter.ts';
 import { BUCKETS, type Bucket, type Cap } from '../../api/rateLimit/tiers.ts';
 import type { Slot } from '../../api/rateLimit/limiter.ts';
 import { captureLogs } from '../support/logs.ts';
@@ -253,4 +254,55 @@ test('takeAll spends several buckets in one round trip, in order, and stops at t
   t.true(second[1]!.retryAfterSeconds > 0);
   t.like(await limiter.take('all-d', NARROW), { allowed: true, remaining: 0 });
   t.like(await limiter.take('all-a', WIDE), { allowed: true, remaining: 2 });
+});
+
+test('takes asked for in one turn go to Redis in one script call, each answered on its own and in order', async (t) => {
+  // A real client whose script calls are counted.
+  const client = createClient({ url: REDIS_URL });
+  let calls = 0;
+  const evalSha = client.evalSha.bind(client);
+  (client as { evalSha: unknown }).evalSha = (...args: Parameters<typeof evalSha>) => (calls++, evalSha(...args));
+  const batching = new RedisLimiter(client as never, { prefix: redis.prefix, timeoutMs: RELAXED_TIMEOUT_MS });
+  t.teardown(() => batching.close());
+  await client.connect();
+  await client.scriptLoad('return 1'); // connected and ready
+  const WIDE: Bucket = { name: 'WIDE', perMinute: 60, burst: 5 };
+  const NARROW: Bucket = { name: 'NARROW', perMinute: 1, burst: 1 };
+  calls = 0;
+  const [burst, peeked, both, narrowAgain] = await Promise.all([
+    Promise.all(Array.from({ length: 12 }, () => batching.take('batch-burst', BUCKETS.FREE))),
+    batching.peek('batch-burst', BUCKETS.FREE),
+    batching.takeAll([
+      { key: 'batch-a', bucket: WIDE },
+      { key: 'batch-b', bucket: NARROW },
+    ]),
+    batching.takeAll([
+      { key: 'batch-a', bucket: WIDE },
+      { key: 'batch-b', bucket: NARROW },
+      { key: 'batch-c', bucket: NARROW },
+    ]),
+  ]);
+  t.is(calls, 1, 'one script call for 15 takes');
+  // The same key's takes spend in the order they were asked.
+  t.deepEqual(
+    burst.map((decision) => [decision.allowed, decision.remaining]),
+    [...Array.from({ length: 10 }, (_, i) => [true, 9 - i]), [false, 0], [false, 0]],
+  );
+  t.like(peeked, { allowed: false, remaining: 0 });
+  t.deepEqual(
+    both.map((decision) => [decision.allowed, decision.remaining]),
+    [
+      [true, 4],
+      [true, 0],
+    ],
+  );
+  // batch-b is empty after the take before it: batch-a spent, batch-b refuses, batch-c not looked at.
+  t.deepEqual(
+    narrowAgain.map((decision) => [decision.allowed, decision.remaining]),
+    [
+      [true, 3],
+      [false, 0],
+    ],
+  );
+  t.like(await batching.take('batch-c', NARROW), { allowed: true, remaining: 0 });
 });

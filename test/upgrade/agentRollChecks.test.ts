@@ -119,7 +119,7 @@ async function backOn(machine: RunningMachine, upgradeId: string, version: strin
 
 test('the service announces that it takes the process of a status', async (t) => {
   const machine = await runningMachine(t);
-  t.deepEqual(machine.first.hello.features, ['serverProcess', 'templateVersion', 'diskFree']);
+  t.deepEqual(machine.first.hello.features, ['serverProcess', 'templateVersion', 'diskFree', 'consoleSeen']);
   t.is(String(await app.pool.oneFirst(sql.unsafe`SELECT process_pid FROM servers WHERE id = ${machine.serverId}`)), '4242');
 });
 
