@@ -7,7 +7,7 @@ import test from 'ava';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { body, json } from '../support/app.ts';
+import { body, fetchWithinLimit, json } from '../support/app.ts';
 import { startInstallation } from '../support/mainProcess.ts';
 import { createFakeServer, startAgent } from '../support/agentProcess.ts';
 import { useTestRedis } from '../support/redis.ts';
@@ -21,23 +21,23 @@ test('a web process serves the files API of a server whose agent is connected to
 
   const login = await body(await fetch(`${web}/auth/login`, json({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD })));
   const auth = { Authorization: `Bearer ${login.accessToken}` };
-  const call = async (path: string, payload: unknown) => body(await fetch(`${web}${path}`, json(payload, { headers: auth })));
+  const call = async (path: string, payload: unknown) => body(await fetchWithinLimit(`${web}${path}`, json(payload, { headers: auth })));
   const cluster = await call('/api/v1/clusters', { name: 'Files across nodes' });
   const machine = await call(`/api/v1/clusters/${cluster.id}/machines`, { name: 'host' });
-  const server = await createFakeServer({ request: (path, init) => fetch(`${web}${path}`, init) }, { auth }, cluster.id, machine.id);
+  const server = await createFakeServer({ request: (path, init) => fetchWithinLimit(`${web}${path}`, init) }, { auth }, cluster.id, machine.id);
   const files = (path = '') => `${web}/api/v1/servers/${server.id}/files${path}`;
 
   // No agent anywhere yet: a clear 503, from the web process.
-  const before = await fetch(files(), { headers: auth });
+  const before = await fetchWithinLimit(files(), { headers: auth });
   t.is(before.status, 503);
   t.is(((await before.json()) as { code: string }).code, 'AGENT_UNAVAILABLE');
 
   const agent = await startAgent({ url: orchestrator, machineId: machine.id, token: machine.agentToken });
   t.teardown(() => agent.stop());
-  await until(async () => (await fetch(files(), { headers: auth })).status === 200, 'the web process lists the files', 30_000);
+  await until(async () => (await fetchWithinLimit(files(), { headers: auth })).status === 200, 'the web process lists the files', 30_000);
 
   const put = (path: string, data: string | Buffer) =>
-    fetch(`${files('/content')}?path=${encodeURIComponent(path)}`, {
+    fetchWithinLimit(`${files('/content')}?path=${encodeURIComponent(path)}`, {
       method: 'PUT',
       headers: { ...auth, 'content-type': 'application/octet-stream' },
       body: data,
@@ -46,9 +46,9 @@ test('a web process serves the files API of a server whose agent is connected to
   t.is(written.status, 200, await written.clone().text());
   const serverDir = join(agent.dataDir, 'servers', server.id);
   t.is(await readFile(join(serverDir, 'server.properties'), 'utf8'), 'motd=across processes\n');
-  const text = await body(await fetch(`${files('/content')}?path=/server.properties&format=text`, { headers: auth }));
+  const text = await body(await fetchWithinLimit(`${files('/content')}?path=/server.properties&format=text`, { headers: auth }));
   t.is(text.content, 'motd=across processes\n');
-  const listed = await body(await fetch(files(), { headers: auth }));
+  const listed = await body(await fetchWithinLimit(files(), { headers: auth }));
   t.true(listed.entries.some((entry: { name: string }) => entry.name === 'server.properties'));
 
   // A large file both ways, streamed in chunks through both processes.
@@ -56,17 +56,17 @@ test('a web process serves the files API of a server whose agent is connected to
   t.is((await put('/world.bin', data)).status, 200);
   const digest = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
   t.is(digest(await readFile(join(serverDir, 'world.bin'))), digest(data));
-  const whole = await fetch(`${files('/content')}?path=/world.bin`, { headers: auth });
+  const whole = await fetchWithinLimit(`${files('/content')}?path=/world.bin`, { headers: auth });
   t.is(whole.status, 200);
   t.is(digest(Buffer.from(await whole.arrayBuffer())), digest(data));
-  const part = await fetch(`${files('/content')}?path=/world.bin`, { headers: { ...auth, range: 'bytes=1000-300999' } });
+  const part = await fetchWithinLimit(`${files('/content')}?path=/world.bin`, { headers: { ...auth, range: 'bytes=1000-300999' } });
   t.is(part.status, 206);
   t.true(Buffer.from(await part.arrayBuffer()).equals(data.subarray(1000, 301000)));
 
   // Changes and refusals keep their meaning.
-  t.is((await fetch(files('/rename'), json({ from: '/world.bin', to: '/world-old.bin' }, { headers: auth }))).status, 200);
-  const missing = await fetch(`${files('/content')}?path=/world.bin`, { headers: auth });
+  t.is((await fetchWithinLimit(files('/rename'), json({ from: '/world.bin', to: '/world-old.bin' }, { headers: auth }))).status, 200);
+  const missing = await fetchWithinLimit(`${files('/content')}?path=/world.bin`, { headers: auth });
   t.is(missing.status, 404);
-  t.is((await fetch(`${files()}?path=/world-old.bin`, { method: 'DELETE', headers: auth })).status, 200);
-  t.is((await fetch(`${files('/content')}?path=../etc/passwd`, { headers: auth })).status, 400);
+  t.is((await fetchWithinLimit(`${files()}?path=/world-old.bin`, { method: 'DELETE', headers: auth })).status, 200);
+  t.is((await fetchWithinLimit(`${files('/content')}?path=../etc/passwd`, { headers: auth })).status, 400);
 });

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { body, json } from '../support/app.ts';
+import { body, fetchWithinLimit, json } from '../support/app.ts';
 import { startInstallation } from '../support/mainProcess.ts';
 import { createFakeServer, freePorts, startAgent } from '../support/agentProcess.ts';
 import { useTestRedis } from '../support/redis.ts';
@@ -23,8 +23,8 @@ test('a transfer between agents held by two orchestrator processes reaches the o
   const [web, first, second] = bases as [string, string, string];
   const login = await body(await fetch(`${web}/auth/login`, json({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD })));
   const auth = { Authorization: `Bearer ${login.accessToken}` };
-  const call = async (path: string, payload?: unknown) => body(await fetch(`${web}${path}`, json(payload ?? {}, { headers: auth })));
-  const get = async (path: string) => body(await fetch(`${web}${path}`, { headers: auth }));
+  const call = async (path: string, payload?: unknown) => body(await fetchWithinLimit(`${web}${path}`, json(payload ?? {}, { headers: auth })));
+  const get = async (path: string) => body(await fetchWithinLimit(`${web}${path}`, { headers: auth }));
   const cluster = await call('/api/v1/clusters', { name: 'Transfers across nodes' });
   const source = await call(`/api/v1/clusters/${cluster.id}/machines`, { name: 'source' });
   const target = await call(`/api/v1/clusters/${cluster.id}/machines`, { name: 'target' });
@@ -35,13 +35,16 @@ test('a transfer between agents held by two orchestrator processes reaches the o
   t.teardown(() => targetAgent.stop());
   for (const machine of [source, target]) await until(async () => (await get(`/api/v1/machines/${machine.id}`)).status === 'ONLINE', 'machine online', 60_000);
 
-  const server = await createFakeServer({ request: (path, init) => fetch(`${web}${path}`, init) }, { auth }, cluster.id, source.id, { autoRestart: false });
-  t.is((await call(`/api/v1/servers/${server.id}/start?wait=60`)).status, 'SUCCEEDED');
+  const server = await createFakeServer({ request: (path, init) => fetchWithinLimit(`${web}${path}`, init) }, { auth }, cluster.id, source.id, {
+    autoRestart: false,
+  });
+  const started = await call(`/api/v1/servers/${server.id}/start?wait=60`);
+  t.is(started.status, 'SUCCEEDED', JSON.stringify(started));
   const world = randomBytes(3 * 1024 * 1024 + 11);
   await writeFile(join(sourceAgent.dataDir, 'servers', server.id, 'world.bin'), world);
 
   const [game, query, rcon] = await freePorts(3);
-  const answer = await fetch(
+  const answer = await fetchWithinLimit(
     `${web}/api/v1/servers/${server.id}/transfer`,
     json({ machineId: target.id, allocations: { game, query, rcon } }, { headers: auth }),
   );
