@@ -147,6 +147,21 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
   }, 1_000);
   sweep.unref();
 
+  // Access is checked again for every viewer in one sweep every ACCESS_RECHECK_MS, not on a timer per socket: within a
+  // sweep a token is resolved once and a membership read once per token and cluster, however many sockets share them
+  // (a timer per socket cost a resolve and a database read per viewer every few seconds, most of an idle process's CPU).
+  const rechecks = new Set<(sweep: RecheckSweep) => Promise<void>>();
+  const recheckSweep = setInterval(() => {
+    const principals = new Map<string, Promise<Principal>>();
+    const allowed = new Map<string, Promise<unknown>>();
+    const sweep: RecheckSweep = {
+      principal: (token) => once(principals, token, async () => (await authenticator.resolve(`Bearer ${token}`)).principal),
+      readable: (token, principal, clusterId) => once(allowed, `${token}\u0000${clusterId}`, () => authorize(pool, principal, clusterId, 'cluster.read')),
+    };
+    for (const recheck of rechecks) void recheck(sweep);
+  }, ACCESS_RECHECK_MS);
+  recheckSweep.unref();
+
   // Live-only events reach the rooms of this process's viewers (each process receives every event from the relay).
   const stopRelay = relay.subscribe((event: LiveEvent) => {
     namespace.local.to(`${event.type === 'server.console' ? 'console' : 'stats'}:${event.data.serverId}`).emit('event', event);
@@ -321,49 +336,49 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
       }),
     );
 
-    // Access again every few seconds: the token (revoked, session ended) and each subscription's membership.
-    const recheck = setInterval(() => {
-      void (async () => {
+    // Access again at every sweep (above): the token (revoked, session ended) and each subscription's membership.
+    const recheck = async (sweep: RecheckSweep) => {
+      try {
+        const token = state.token;
+        const principal = await sweep.principal(token);
+        if (state.token === token) state.principal = principal;
+      } catch (error) {
+        if (error instanceof AppError && error.status < 500) expire(error.message);
+        return;
+      }
+      // A room without its subscription (it cannot happen; if it ever did, nothing else would take the socket out).
+      for (const room of socket.rooms) {
+        const serverId = /^(?:console|stats):(.+)$/.exec(room)?.[1];
+        if (serverId && !subscriptions.has(`server:${serverId}`)) void socket.leave(room);
+      }
+      const refused = new Map<string, AppError | null>();
+      for (const sub of [...subscriptions.values()]) {
         try {
-          const { principal } = await authenticator.resolve(`Bearer ${state.token}`);
-          state.principal = principal;
-        } catch (error) {
-          if (error instanceof AppError && error.status < 500) expire(error.message);
-          return;
-        }
-        // A room without its subscription (it cannot happen; if it ever did, nothing else would take the socket out).
-        for (const room of socket.rooms) {
-          const serverId = /^(?:console|stats):(.+)$/.exec(room)?.[1];
-          if (serverId && !subscriptions.has(`server:${serverId}`)) void socket.leave(room);
-        }
-        const refused = new Map<string, AppError | null>();
-        for (const sub of [...subscriptions.values()]) {
-          try {
-            if (!refused.has(sub.clusterId)) {
-              refused.set(sub.clusterId, null);
-              await authorize(pool, state.principal, sub.clusterId, 'cluster.read');
-            }
-            const error = refused.get(sub.clusterId);
-            if (error) throw error;
-          } catch (error) {
-            if (!(error instanceof AppError) || error.status >= 500) continue;
-            refused.set(sub.clusterId, error);
-            if (!current(sub)) continue; // replaced or ended while this check awaited: the newer one is checked next time
-            end(sub);
-            socket.emit('subscription:ended', {
-              ...(sub.serverId ? { serverId: sub.serverId } : { clusterId: sub.clusterId }),
-              statusCode: error.status,
-              message: error.message,
-            });
+          if (!refused.has(sub.clusterId)) {
+            refused.set(sub.clusterId, null);
+            await sweep.readable(state.token, state.principal, sub.clusterId);
           }
+          const error = refused.get(sub.clusterId);
+          if (error) throw error;
+        } catch (error) {
+          if (!(error instanceof AppError) || error.status >= 500) continue;
+          refused.set(sub.clusterId, error);
+          if (!current(sub)) continue; // replaced or ended while this check awaited: the newer one is checked next time
+          end(sub);
+          socket.emit('subscription:ended', {
+            ...(sub.serverId ? { serverId: sub.serverId } : { clusterId: sub.clusterId }),
+            statusCode: error.status,
+            message: error.message,
+          });
         }
-      })();
-    }, ACCESS_RECHECK_MS);
+      }
+    };
+    rechecks.add(recheck);
 
     socket.on('disconnect', () => {
       closed = true;
       state.release();
-      clearInterval(recheck);
+      rechecks.delete(recheck);
       for (const timer of timers) clearTimeout(timer);
       for (const sub of [...subscriptions.values()]) end(sub);
     });
@@ -372,6 +387,7 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
   return {
     close() {
       clearInterval(sweep);
+      clearInterval(recheckSweep);
       stopRelay();
       // This process's viewers only (through the Redis adapter, a plain disconnectSockets reaches every node's): each is
       // told first that the process is going away, so it connects again (to another process behind the balancer).
@@ -379,6 +395,20 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
       namespace.local.disconnectSockets(true);
     },
   };
+}
+
+/** What one access sweep shares between the sockets it checks. */
+type RecheckSweep = {
+  principal: (token: string) => Promise<Principal>;
+  /** Whether the token's principal may read the cluster (rejects with the 403/404 otherwise). */
+  readable: (token: string, principal: Principal, clusterId: string) => Promise<unknown>;
+};
+
+/** The promise of `key` in `memo`, made by `make` the first time. */
+function once<T>(memo: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
+  let promise = memo.get(key);
+  if (!promise) memo.set(key, (promise = make()));
+  return promise;
 }
 
 /** How many `/live` viewers this process has (for /metrics and tests). */

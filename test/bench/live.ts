@@ -10,7 +10,9 @@
  *
  * Printed: lines/s delivered to viewers, agent-line → viewer latency p50/p99 (each line carries its send time), CPU
  * of the server processes per 1,000 agent lines, their memory (RSS) after the warm-up and at the end, and the ratio to
- * bare. Targets: ≥ 50% of bare throughput, p99 ≤ 100 ms, memory flat (BENCH_LIVE_SECONDS=300 for the 5-minute run).
+ * bare. Rounds alternate between bare and ours (BENCH_LIVE_ROUNDS, 3) and each figure is the median of its side's.
+ * Targets: ≥ 50% of bare throughput, p99 ≤ 100 ms, memory flat (BENCH_LIVE_SECONDS=300 BENCH_LIVE_ROUNDS=1 for the
+ * 5-minute run).
  * Then: SSE catch-up of 100,000 stored events through `GET /clusters/<id>/events/stream?after=0`, beside reading the
  * same rows straight from Postgres.
  */
@@ -26,7 +28,7 @@ import { baseUrl, startMain, type Started } from '../support/mainProcess.ts';
 import { cpuSecondsBetween, cpuTicks, startServer, type ServerProcess } from './support.ts';
 
 const SERVERS = 10;
-const LINES_PER_SECOND = 1_000;
+const LINES_PER_SECOND = Number(process.env.BENCH_LIVE_LINES ?? 1_000);
 const VIEWERS = 100;
 const BATCH_MS = 50;
 const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 20);
@@ -49,6 +51,8 @@ type Result = {
   p50: number;
   p99: number;
   cpuMsPer1000: number;
+  /** CPU of the server processes per second of the run (ms/s). */
+  cpuMsPerSecond: number;
   rssStartMb: number;
   rssEndMb: number;
   expected: number;
@@ -101,10 +105,14 @@ async function measure(target: Target): Promise<Result> {
     viewers.push(viewer);
   }
   const agents: Socket[] = [];
+  // Heartbeats as often as the service asks of its agents (AGENT_HEARTBEAT_SECONDS, `authenticated`), as the real
+  // agent does; the bare hub asks nothing and ignores them.
+  let heartbeatSeconds = 10;
   for (let index = 0; index < SERVERS; index++) {
     const spec = target.agents[0]!;
     const agent = await connect(spec.url, { path: '/ws' });
     if (spec.auth) {
+      agent.once('authenticated', (answer: { heartbeatSeconds: number }) => (heartbeatSeconds = answer.heartbeatSeconds));
       const synced = new Promise((resolve) => agent.once('servers:sync', resolve));
       agent.emit('auth', spec.auth(index));
       await synced;
@@ -113,7 +121,7 @@ async function measure(target: Target): Promise<Result> {
   }
   const beat = setInterval(() => {
     for (const agent of agents) agent.emit('heartbeat', { metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 }, uptime: 1 });
-  }, 1_000);
+  }, heartbeatSeconds * 1_000);
 
   // Each agent prints LINES_PER_SECOND, in batches every BATCH_MS; lines due are computed from the clock, so a late
   // timer sends a bigger batch rather than fewer lines.
@@ -162,31 +170,54 @@ async function measure(target: Target): Promise<Result> {
     p99: percentile(0.99),
     misordered,
     cpuMsPer1000: (cpuSecondsBetween(cpuBefore, cpuAfter) * 1000 * 1000) / agentLines,
+    cpuMsPerSecond: (cpuSecondsBetween(cpuBefore, cpuAfter) * 1000) / SECONDS,
     rssStartMb: rssStart,
     rssEndMb: rssEnd,
+  };
+}
+
+const ROUNDS = Number(process.env.BENCH_LIVE_ROUNDS ?? 3);
+
+/** Each figure's median over the rounds (misordered lines: their sum, which must be 0). */
+function medianResult(results: Result[]): Result {
+  const median = (pick: (result: Result) => number) => {
+    const values = results.map(pick).sort((a, b) => a - b);
+    return values[Math.floor(values.length / 2)]!;
+  };
+  return {
+    linesPerSecond: median((result) => result.linesPerSecond),
+    expected: median((result) => result.expected),
+    p50: median((result) => result.p50),
+    p99: median((result) => result.p99),
+    cpuMsPer1000: median((result) => result.cpuMsPer1000),
+    cpuMsPerSecond: median((result) => result.cpuMsPerSecond),
+    rssStartMb: median((result) => result.rssStartMb),
+    rssEndMb: median((result) => result.rssEndMb),
+    misordered: results.reduce((sum, result) => sum + result.misordered, 0),
   };
 }
 
 const database = await createTestDatabase();
 const prefix = `gsm:bench:${randomBytes(4).toString('hex')}:`;
 
-async function bare(): Promise<Result> {
+/** The bare processes, measured as often as asked; `stop` ends them. */
+async function bare(): Promise<{ measure: () => Promise<Result>; stop: () => Promise<void> }> {
   const key = `${prefix}bare`;
   const processes: ServerProcess[] = [await startServer('liveBare.ts', ['hub', REDIS_URL, key])];
   for (let index = 0; index < 2; index++) processes.push(await startServer('liveBare.ts', ['edge', REDIS_URL, key]));
-  try {
-    return await measure({
-      agents: [{ url: `http://127.0.0.1:${processes[0]!.port}` }],
-      serverIds: Array.from({ length: SERVERS }, (_, index) => `server-${index}`),
-      viewerUrls: processes.slice(1).map((process) => `http://127.0.0.1:${process.port}`),
-      pids: processes.map((process) => process.child.pid!),
-    });
-  } finally {
-    await Promise.all(processes.map((process) => process.stop()));
-  }
+  return {
+    measure: () =>
+      measure({
+        agents: [{ url: `http://127.0.0.1:${processes[0]!.port}` }],
+        serverIds: Array.from({ length: SERVERS }, (_, index) => `server-${index}`),
+        viewerUrls: processes.slice(1).map((process) => `http://127.0.0.1:${process.port}`),
+        pids: processes.map((process) => process.child.pid!),
+      }),
+    stop: async () => void (await Promise.all(processes.map((process) => process.stop()))),
+  };
 }
 
-async function ours(): Promise<{ result: Result; sse: { ours: number; postgres: number } }> {
+async function ours(rounds: (measureOurs: () => Promise<Result>) => Promise<Result>): Promise<{ result: Result; sse: { ours: number; postgres: number } }> {
   const env = {
     DATABASE_URL: database.url,
     REDIS_URL,
@@ -223,13 +254,15 @@ async function ours(): Promise<{ result: Result; sse: { ours: number; postgres: 
       );
       machines.push({ id: machine.id, agentToken: machine.agentToken, serverId: server.id });
     }
-    const result = await measure({
-      agents: [{ url: orchestrator, auth: (index) => ({ token: machines[index]!.agentToken, machineId: machines[index]!.id, version: '0.1.0' }) }],
-      serverIds: machines.map((machine) => machine.serverId),
-      viewerUrls: web,
-      viewerToken: accessToken,
-      pids: nodes.map((node) => node.child.pid!),
-    });
+    const result = await rounds(() =>
+      measure({
+        agents: [{ url: orchestrator, auth: (index) => ({ token: machines[index]!.agentToken, machineId: machines[index]!.id, version: '0.1.0' }) }],
+        serverIds: machines.map((machine) => machine.serverId),
+        viewerUrls: web,
+        viewerToken: accessToken,
+        pids: nodes.map((node) => node.child.pid!),
+      }),
+    );
     return { result, sse: await sseCatchUp(web[0], cluster.id, accessToken) };
   } finally {
     for (const node of nodes) node.child.kill('SIGTERM');
@@ -302,11 +335,29 @@ async function postgresOnce(pool: Awaited<ReturnType<typeof createDatabasePool>>
 
 try {
   process.stdout.write(`live console: ${SERVERS} servers × ${LINES_PER_SECOND} lines/s, ${VIEWERS} viewers over two API processes, ${SECONDS} s measured\n`);
-  const bareResult = await bare();
-  const { result: oursResult, sse } = await ours();
+  // Rounds alternate between the two (both sets of processes up, each measured on its own pids), and each figure
+  // printed is the median of its side's rounds: one round of either swings by a quarter on this machine.
+  const bareProcesses = await bare();
+  const bareRounds: Result[] = [];
+  let bareResult: Result;
+  let oursResult: Result;
+  let sse: { ours: number; postgres: number };
+  try {
+    ({ result: oursResult, sse } = await ours(async (measureOurs) => {
+      const oursRounds: Result[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        bareRounds.push(await bareProcesses.measure());
+        oursRounds.push(await measureOurs());
+      }
+      return medianResult(oursRounds);
+    }));
+    bareResult = medianResult(bareRounds);
+  } finally {
+    await bareProcesses.stop();
+  }
   const row = (name: string, result: Result) =>
-    `${name.padEnd(6)} ${Math.round(result.linesPerSecond).toString().padStart(9)} ${Math.round(result.expected).toString().padStart(9)} ${String(result.p50).padStart(7)} ${String(result.p99).padStart(7)} ${result.cpuMsPer1000.toFixed(1).padStart(11)} ${result.rssStartMb.toFixed(0).padStart(9)} ${result.rssEndMb.toFixed(0).padStart(7)} ${String(result.misordered).padStart(10)}\n`;
-  process.stdout.write(`\ntarget lines/s  expected  p50 ms  p99 ms  CPU ms/1000 RSS start RSS end (MB, all server processes) misordered\n`);
+    `${name.padEnd(6)} ${Math.round(result.linesPerSecond).toString().padStart(9)} ${Math.round(result.expected).toString().padStart(9)} ${String(result.p50).padStart(7)} ${String(result.p99).padStart(7)} ${result.cpuMsPer1000.toFixed(1).padStart(11)} ${result.cpuMsPerSecond.toFixed(0).padStart(8)} ${result.rssStartMb.toFixed(0).padStart(9)} ${result.rssEndMb.toFixed(0).padStart(7)} ${String(result.misordered).padStart(10)}\n`;
+  process.stdout.write(`\ntarget lines/s  expected  p50 ms  p99 ms  CPU ms/1000 CPU ms/s RSS start RSS end (MB, all server processes) misordered\n`);
   process.stdout.write(row('bare', bareResult));
   process.stdout.write(row('ours', oursResult));
   process.stdout.write(
