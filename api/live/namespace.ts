@@ -150,15 +150,15 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
   // Access is checked again for every viewer in one sweep every ACCESS_RECHECK_MS, not on a timer per socket: within a
   // sweep a token is resolved once and a membership read once per token and cluster, however many sockets share them
   // (a timer per socket cost a resolve and a database read per viewer every few seconds, most of an idle process's CPU).
-  const rechecks = new Set<(sweep: RecheckSweep) => Promise<void>>();
+  const rechecks = new Set<(round: RecheckRound) => Promise<void>>();
   const recheckSweep = setInterval(() => {
     const principals = new Map<string, Promise<Principal>>();
     const allowed = new Map<string, Promise<unknown>>();
-    const sweep: RecheckSweep = {
+    const round: RecheckRound = {
       principal: (token) => once(principals, token, async () => (await authenticator.resolve(`Bearer ${token}`)).principal),
       readable: (token, principal, clusterId) => once(allowed, `${token}\u0000${clusterId}`, () => authorize(pool, principal, clusterId, 'cluster.read')),
     };
-    for (const recheck of rechecks) void recheck(sweep);
+    for (const recheck of rechecks) void recheck(round);
   }, ACCESS_RECHECK_MS);
   recheckSweep.unref();
 
@@ -336,11 +336,11 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
       }),
     );
 
-    // Access again at every sweep (above): the token (revoked, session ended) and each subscription's membership.
-    const recheck = async (sweep: RecheckSweep) => {
+    // Access again at every round of the sweep (above): the token (revoked, session ended) and each subscription's membership.
+    const recheck = async (round: RecheckRound) => {
       try {
         const token = state.token;
-        const principal = await sweep.principal(token);
+        const principal = await round.principal(token);
         if (state.token === token) state.principal = principal;
       } catch (error) {
         if (error instanceof AppError && error.status < 500) expire(error.message);
@@ -351,18 +351,12 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
         const serverId = /^(?:console|stats):(.+)$/.exec(room)?.[1];
         if (serverId && !subscriptions.has(`server:${serverId}`)) void socket.leave(room);
       }
-      const refused = new Map<string, AppError | null>();
+      // A cluster refused once in a round is refused for every subscription of it (the round answers it once).
       for (const sub of [...subscriptions.values()]) {
         try {
-          if (!refused.has(sub.clusterId)) {
-            refused.set(sub.clusterId, null);
-            await sweep.readable(state.token, state.principal, sub.clusterId);
-          }
-          const error = refused.get(sub.clusterId);
-          if (error) throw error;
+          await round.readable(state.token, state.principal, sub.clusterId);
         } catch (error) {
           if (!(error instanceof AppError) || error.status >= 500) continue;
-          refused.set(sub.clusterId, error);
           if (!current(sub)) continue; // replaced or ended while this check awaited: the newer one is checked next time
           end(sub);
           socket.emit('subscription:ended', {
@@ -397,8 +391,8 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
   };
 }
 
-/** What one access sweep shares between the sockets it checks. */
-type RecheckSweep = {
+/** What one round of the access sweep shares between the sockets it checks. */
+type RecheckRound = {
   principal: (token: string) => Promise<Principal>;
   /** Whether the token's principal may read the cluster (rejects with the 403/404 otherwise). */
   readable: (token: string, principal: Principal, clusterId: string) => Promise<unknown>;

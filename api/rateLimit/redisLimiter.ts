@@ -182,6 +182,11 @@ export class RedisLimiter implements RateLimiter {
     });
   }
 
+  /** The Redis key of a bucket's or a cap's `key`. */
+  #keyOf(name: string, key: string): string {
+    return `${this.#prefix}${name}:${key}`;
+  }
+
   get isReady(): boolean {
     return this.#client.isReady;
   }
@@ -203,7 +208,7 @@ export class RedisLimiter implements RateLimiter {
     if (targets.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
       this.#queue.push({
-        keys: targets.map((target) => `${this.#prefix}${target.bucket.name}:${target.key}`),
+        keys: targets.map((target) => this.#keyOf(target.bucket.name, target.key)),
         buckets: targets.map((target) => target.bucket),
         peek,
         resolve,
@@ -229,7 +234,7 @@ export class RedisLimiter implements RateLimiter {
   }
 
   async hold(holder: string, slots: readonly Slot[]): Promise<Slot | null> {
-    const keys = slots.map((slot) => `${this.#prefix}${slot.cap.name}:${slot.key}`);
+    const keys = slots.map((slot) => this.#keyOf(slot.cap.name, slot.key));
     const args = { keys, arguments: [holder, String(this.#leaseMs), ...slots.map((slot) => String(slot.cap.max))] };
     let reply: unknown;
     try {
@@ -246,7 +251,7 @@ export class RedisLimiter implements RateLimiter {
   }
 
   release(holder: string, slots: readonly Slot[]): void {
-    const keys = slots.map((slot) => `${this.#prefix}${slot.cap.name}:${slot.key}`);
+    const keys = slots.map((slot) => this.#keyOf(slot.cap.name, slot.key));
     const left = (this.#held.get(holder) ?? []).filter((key) => !keys.includes(key));
     if (left.length > 0) this.#held.set(holder, left);
     else this.#held.delete(holder);

@@ -10,9 +10,9 @@
  *
  * Printed: lines/s delivered to viewers, agent-line → viewer latency p50/p99 (each line carries its send time), CPU
  * of the server processes per 1,000 agent lines, their memory (RSS) after the warm-up and at the end, and the ratio to
- * bare. Rounds alternate between bare and ours (BENCH_LIVE_ROUNDS, 3) and each figure is the median of its side's.
- * Targets: ≥ 50% of bare throughput, p99 ≤ 100 ms, memory flat (BENCH_LIVE_SECONDS=300 BENCH_LIVE_ROUNDS=1 for the
- * 5-minute run).
+ * bare. Rounds alternate between bare and ours (BENCH_ROUNDS, 3) and each figure is the median of its side's.
+ * Targets: ≥ 50% of bare throughput, p99 ≤ 100 ms, memory flat (BENCH_LIVE_SECONDS=300 BENCH_ROUNDS=1 for the
+ * 5-minute run). BENCH_LIVE_LINES=0 measures the processes with agents and viewers connected and no console output.
  * Then: SSE catch-up of 100,000 stored events through `GET /clusters/<id>/events/stream?after=0`, beside reading the
  * same rows straight from Postgres.
  */
@@ -25,7 +25,7 @@ import { createDatabasePool } from '../../sql/pool.ts';
 import { generatePasetoKey } from '../../api/identity/secrets.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { baseUrl, startMain, type Started } from '../support/mainProcess.ts';
-import { cpuSecondsBetween, cpuTicks, startServer, type ServerProcess } from './support.ts';
+import { cpuSecondsBetween, cpuTicks, median, ROUNDS, startServer, type ServerProcess } from './support.ts';
 
 const SERVERS = 10;
 const LINES_PER_SECOND = Number(process.env.BENCH_LIVE_LINES ?? 1_000);
@@ -176,23 +176,18 @@ async function measure(target: Target): Promise<Result> {
   };
 }
 
-const ROUNDS = Number(process.env.BENCH_LIVE_ROUNDS ?? 3);
-
 /** Each figure's median over the rounds (misordered lines: their sum, which must be 0). */
 function medianResult(results: Result[]): Result {
-  const median = (pick: (result: Result) => number) => {
-    const values = results.map(pick).sort((a, b) => a - b);
-    return values[Math.floor(values.length / 2)]!;
-  };
+  const of = (pick: (result: Result) => number) => median(results.map(pick));
   return {
-    linesPerSecond: median((result) => result.linesPerSecond),
-    expected: median((result) => result.expected),
-    p50: median((result) => result.p50),
-    p99: median((result) => result.p99),
-    cpuMsPer1000: median((result) => result.cpuMsPer1000),
-    cpuMsPerSecond: median((result) => result.cpuMsPerSecond),
-    rssStartMb: median((result) => result.rssStartMb),
-    rssEndMb: median((result) => result.rssEndMb),
+    linesPerSecond: of((result) => result.linesPerSecond),
+    expected: of((result) => result.expected),
+    p50: of((result) => result.p50),
+    p99: of((result) => result.p99),
+    cpuMsPer1000: of((result) => result.cpuMsPer1000),
+    cpuMsPerSecond: of((result) => result.cpuMsPerSecond),
+    rssStartMb: of((result) => result.rssStartMb),
+    rssEndMb: of((result) => result.rssEndMb),
     misordered: results.reduce((sum, result) => sum + result.misordered, 0),
   };
 }
@@ -292,7 +287,6 @@ async function sseCatchUp(web: string, clusterId: string, token: string) {
       oursRounds.push(await sseOnce(web, clusterId, token, total));
       postgresRounds.push(await postgresOnce(pool, clusterId));
     }
-    const median = (values: number[]) => values.sort((a, b) => a - b)[1]!;
     return { ours: median(oursRounds), postgres: median(postgresRounds) };
   } finally {
     await pool.end();

@@ -152,7 +152,8 @@ export async function measure(name: string, options: autocannon.Options, duratio
   };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The middle value (the upper one of an even count). */
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Warms each target up, then measures them in ROUNDS interleaved rounds; answers the median figures per target. */
 export async function measureRounds(targets: { name: string; options: autocannon.Options; cpu?: CpuTarget }[]): Promise<Measurement[]> {
