@@ -17,6 +17,7 @@ import { builtInCatalogue } from './orchestrator/templates/catalogue.ts';
 import { createDatabasePool } from './sql/pool.ts';
 import { startApi, VERSION } from './api/service.ts';
 import { startOrchestrator } from './orchestrator/service.ts';
+import { tuneGarbageCollector } from './schema/garbageCollection.ts';
 
 /** How long past SHUTDOWN_TIMEOUT_MS a stopping process may take to close its pool and runners before it exits 1. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -43,6 +44,8 @@ export async function startService(config: Config, logger: Logger, role: Role = 
     stops.length = 0;
   };
 
+  // Bulk bytes (files, transfers, console) pass through as short-lived Buffers: see schema/garbageCollection.ts.
+  tuneGarbageCollector();
   try {
     // A built-in template that does not validate stops the start here, naming the file.
     builtInCatalogue();

@@ -10,6 +10,7 @@ import { AGENT_VERSION } from './version.ts';
 import { DEFAULT_CONFIG_PATH, TOKEN_PATTERN, loadSettings, readConfigFile, settingsSchema } from './settings.ts';
 import { DEFAULT_DATA_DIR, install, uninstall } from './selfInstall/systemUnit.ts';
 import { runFileHelper } from './files/helperMain.ts';
+import { tuneGarbageCollector } from '../schema/garbageCollection.ts';
 
 const USAGE = `gsm-agent ${AGENT_VERSION}: runs game servers on this machine for the game server manager.
 
@@ -69,6 +70,7 @@ function configOrNothing(path: string): Record<string, unknown> {
 
 async function run(args: string[]): Promise<void> {
   const values = parse(args, RUN_OPTIONS);
+  tuneGarbageCollector();
   if (values.token !== undefined)
     process.stderr.write('gsm-agent: warning: --token shows the token in the process list; use the configuration file or GSM_AGENT_TOKEN\n');
   const { settings, errors } = loadSettings({

@@ -4,9 +4,10 @@
  * standard input and output (protocol.ts) until its input ends. It imports only Node's own modules and ours, so the
  * bundled agent starts it as `gsm-agent.mjs __files-helper …` and the sources as `node agent/files/helperMain.ts …`.
  */
-import { encodeFrame, FileOpError, FrameReader, type Frame } from './protocol.ts';
+import { FileOpError, FrameReader, writeFrame, type Frame } from './protocol.ts';
 import { ServerFiles } from './operations.ts';
 import { compress, extract } from './archives.ts';
+import { tuneGarbageCollector } from '../../schema/garbageCollection.ts';
 
 type Args = Record<string, unknown>;
 const str = (args: Args, key: string): string => {
@@ -108,10 +109,11 @@ function denyPatterns(value: unknown): string[] {
 /** Serves the operations on `root` with the deny list `denyJson` over standard input and output. */
 export async function runFileHelper(root: string, denyJson: string): Promise<void> {
   const deny = denyPatterns(JSON.parse(denyJson));
+  tuneGarbageCollector(); // every read and write of a server's file passes through here as a Buffer
   process.umask(0o022);
   const files = await ServerFiles.open(root, deny);
   const reader = new FrameReader();
-  const send = (id: number, json: unknown, data?: Buffer) => process.stdout.write(encodeFrame(id, json, data));
+  const send = (id: number, json: unknown, data?: Buffer) => writeFrame(process.stdout, id, json, data);
   send(0, { ready: true, uid: process.getuid?.() ?? null });
   /** The operations under way: when the input ends, the long ones are aborted and all are awaited (their cleanup). */
   const inFlight = new Set<Promise<unknown>>();

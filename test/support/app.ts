@@ -8,6 +8,7 @@ import type { AppDeps } from '../../api/context.ts';
 import { startHttpServer } from '../../api/server.ts';
 import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
 import { createAppDeps } from '../../api/deps.ts';
+import { tuneGarbageCollector } from '../../schema/garbageCollection.ts';
 import { attachLiveNamespace } from '../../api/live/namespace.ts';
 import { generatePasetoKey } from '../../api/identity/secrets.ts';
 import { loadConfig, type Config } from '../../schema/config.ts';
@@ -37,6 +38,7 @@ export type TestApp = App & {
  */
 export async function startTestApp(env: Record<string, string> = {}, options: { node?: TestApp } = {}): Promise<TestApp> {
   const database = options.node ? { ...options.node.database, drop: async () => undefined } : await createTestDatabase();
+  tuneGarbageCollector(); // as main.ts's startService does: tests and benches run the service as production does
   const pasetoKey = options.node?.pasetoKey ?? generatePasetoKey();
   // Rate limits are off unless a test turns them on: most tests make many requests as few users from one address.
   const config = loadConfig({ DATABASE_URL: database.url, PORT: '0', LOG_LEVEL: 'debug', RATE_LIMIT: 'off', ...env });
