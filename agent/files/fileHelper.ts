@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { RunAs } from '../servers/accounts.ts';
 import {
-  encodeFrame,
+  writeFrame,
   FileOpError,
   FrameReader,
   MAX_CHUNK,
@@ -155,7 +155,7 @@ export class FileHelper extends EventEmitter {
     long?.signal?.addEventListener('abort', onAbort, { once: true });
     const answer = await new Promise<{ json: Record<string, unknown>; data?: Buffer }>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#child.stdin.write(encodeFrame(id, json, data));
+      writeFrame(this.#child.stdin, id, json, data);
     }).finally(() => {
       this.#progress.delete(id);
       long?.signal?.removeEventListener('abort', onAbort);

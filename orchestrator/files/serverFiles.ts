@@ -261,31 +261,23 @@ export async function uploadAtomic(
 ): Promise<{ info: FileInfo; size: number; text?: string }> {
   const opened = await agentFiles(server, 'open', { path, flags: { atomic: true, ...(options.ifMatch !== undefined ? { ifMatch: options.ifMatch } : {}) } });
   const handle = opened.handle as number;
-  let position = 0; // bytes taken from the source and handed to the writer
+  let position = 0; // bytes handed to the writer
   const kept: Buffer[] = [];
   let keptBytes = 0;
-  let pending: Buffer = Buffer.alloc(0);
   const writer = windowedWriter(server, handle, 0);
-  const flush = async (data: Buffer) => {
-    await writer.write(data);
-    position += data.length;
+  const tooLarge = (received: number) => {
+    if (received > options.maxBytes)
+      throw new AppError(413, `The file is larger than the limit of ${options.maxBytes} bytes`, { extra: { code: 'TOO_LARGE' } });
   };
   try {
-    for await (const piece of source) {
-      const chunk = typeof piece === 'string' ? Buffer.from(piece) : Buffer.isBuffer(piece) ? piece : Buffer.from(piece);
-      if (position + pending.length + chunk.length > options.maxBytes)
-        throw new AppError(413, `The file is larger than the limit of ${options.maxBytes} bytes`, { extra: { code: 'TOO_LARGE' } });
+    for await (const chunk of transferChunks(source, tooLarge)) {
       if (keptBytes <= HISTORY_MAX_BYTES) {
         kept.push(chunk);
         keptBytes += chunk.length;
       }
-      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-      while (pending.length >= TRANSFER_CHUNK) {
-        await flush(pending.subarray(0, TRANSFER_CHUNK));
-        pending = pending.subarray(TRANSFER_CHUNK);
-      }
+      await writer.write(chunk);
+      position += chunk.length;
     }
-    if (pending.length > 0) await flush(pending);
     await writer.drain();
   } catch (error) {
     await writer.drain().catch(() => undefined);
@@ -301,6 +293,48 @@ export async function uploadAtomic(
     if (!bytes.includes(0) && Buffer.from(decoded, 'utf8').equals(bytes)) text = decoded;
   }
   return { info, size: position, ...(text !== undefined ? { text } : {}) };
+}
+
+/**
+ * The bytes of `source` (a request body, a download) cut into chunks of TRANSFER_CHUNK bytes (the last one shorter),
+ * each byte copied at most once: a piece that fills a chunk by itself is passed on as a view of it. `check` is called
+ * with the bytes received so far as each piece arrives (a size limit throws there). When the source fails or `check`
+ * throws, the bytes already received are still handed on as a last, shorter chunk before the error (a resumable
+ * upload keeps what arrived).
+ */
+export async function* transferChunks(
+  source: AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>,
+  check: (received: number) => void,
+): AsyncGenerator<Buffer> {
+  let pieces: Buffer[] = [];
+  let buffered = 0;
+  let received = 0;
+  let failure: { error: unknown } | undefined;
+  try {
+    for await (const piece of source) {
+      let bytes =
+        typeof piece === 'string' ? Buffer.from(piece) : Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+      check(received + bytes.length);
+      received += bytes.length;
+      while (buffered + bytes.length >= TRANSFER_CHUNK) {
+        const take = TRANSFER_CHUNK - buffered;
+        pieces.push(bytes.subarray(0, take));
+        const chunk = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, TRANSFER_CHUNK);
+        pieces = [];
+        buffered = 0;
+        bytes = bytes.subarray(take);
+        yield chunk;
+      }
+      if (bytes.length > 0) {
+        pieces.push(bytes);
+        buffered += bytes.length;
+      }
+    }
+  } catch (error) {
+    failure = { error };
+  }
+  if (buffered > 0) yield pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, buffered);
+  if (failure) throw failure.error;
 }
 
 /** An audit entry of a file change, with the path (and size, target …) in its details. */
@@ -567,36 +601,21 @@ export async function appendUpload(
   if (offset !== current) throw new AppError(409, `The upload is at offset ${current}`, { extra: { code: 'OFFSET_MISMATCH', offset: current } });
   const opened = await agentFiles(server, 'open', { path: upload.partPath, flags: { write: true } });
   const handle = opened.handle as number;
-  let position = offset; // bytes taken from the body and handed to the writer
-  let pending: Buffer = Buffer.alloc(0);
   const writer = windowedWriter(server, handle, offset);
-  const flush = async (data: Buffer) => {
-    await writer.write(data);
-    position += data.length;
+  const pastEnd = (received: number) => {
+    if (offset + received > upload.size)
+      throw new AppError(413, `The upload is ${upload.size} bytes; this would write past its end`, { extra: { code: 'TOO_LARGE' } });
   };
   try {
-    try {
-      for await (const piece of source) {
-        const chunk = typeof piece === 'string' ? Buffer.from(piece) : Buffer.isBuffer(piece) ? piece : Buffer.from(piece);
-        if (position + pending.length + chunk.length > upload.size)
-          throw new AppError(413, `The upload is ${upload.size} bytes; this would write past its end`, { extra: { code: 'TOO_LARGE' } });
-        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-        while (pending.length >= TRANSFER_CHUNK) {
-          await flush(pending.subarray(0, TRANSFER_CHUNK));
-          pending = pending.subarray(TRANSFER_CHUNK);
-        }
-      }
-    } finally {
-      // What arrived stays, even when the body was cut short.
-      if (pending.length > 0) await flush(pending).catch(() => undefined);
-    }
+    // What arrived is written even when the body was cut short (transferChunks hands it on before the error).
+    for await (const chunk of transferChunks(source, pastEnd)) await writer.write(chunk);
     await writer.drain();
   } finally {
     await writer.drain().catch(() => undefined);
     await agentFiles(server, 'close', { handle }).catch(() => undefined);
   }
   // What the agent confirmed (its writes land in order: the part file is exactly that long).
-  position = writer.written;
+  const position = writer.written;
   if (position < upload.size) return { offset: position };
   if (upload.ifMatch !== null) {
     const now = await agentFiles(server, 'stat', { path: upload.path }).then(

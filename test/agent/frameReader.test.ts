@@ -1,6 +1,7 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { encodeFrame, FrameReader, MAX_FRAME } from '../../agent/files/protocol.ts';
+import { Writable } from 'node:stream';
+import { encodeFrame, FrameReader, MAX_FRAME, writeFrame } from '../../agent/files/protocol.ts';
 
 const frames = [
   { id: 1, json: { op: 'stat', path: 'a' } },
@@ -47,4 +48,30 @@ test('a frame announcing more than the largest frame, or a JSON longer than its 
   lying.writeUInt32BE(1, 4);
   lying.writeUInt32BE(9, 8);
   t.throws(() => new FrameReader().push(lying), { message: /bad frame JSON length/ });
+});
+
+test('writeFrame writes the same bytes as encodeFrame; the frames of one turn go out in one writev, their bytes the caller’s buffers (not copies)', async (t) => {
+  const writes: Buffer[][] = [];
+  const sink = new Writable({
+    writev(chunks, callback) {
+      writes.push(chunks.map(({ chunk }) => chunk as Buffer));
+      callback();
+    },
+    write(chunk: Buffer, _encoding, callback) {
+      writes.push([chunk]);
+      callback();
+    },
+  });
+  for (const frame of frames) writeFrame(sink, frame.id, frame.json, frame.data);
+  t.is(writes.length, 0, 'nothing is written before the turn ends');
+  await new Promise((resolve) => process.nextTick(resolve));
+  t.is(writes.length, 1, 'the four frames go out in one writev');
+  t.deepEqual(Buffer.concat(writes.flat()), stream);
+  t.is(writes[0]!.length, 6, 'two pieces for each frame with bytes, one for each without');
+  t.is(writes[0]![2] as Buffer, frames[1]!.data as Buffer, 'the bytes written are the buffer given, not a copy');
+  // A later turn is a writev of its own.
+  writeFrame(sink, 9, { ok: true });
+  await new Promise((resolve) => setImmediate(resolve));
+  t.is(writes.length, 2);
+  t.deepEqual(writes[1]!.length === 1 ? writes[1]![0] : Buffer.concat(writes[1]!), encodeFrame(9, { ok: true }));
 });
