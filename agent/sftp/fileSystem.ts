@@ -14,6 +14,7 @@
 import ssh2, { type Attributes, type FileEntry, type SFTPWrapper } from 'ssh2';
 import type { SftpPermissions } from '../../schema/agentEvents.ts';
 import type { Logger } from '../../schema/logger.ts';
+import { ReadAheadSession, type HandleReader } from './readAhead.ts';
 
 const { OPEN_MODE, STATUS_CODE } = ssh2.utils.sftp;
 
@@ -64,6 +65,8 @@ type OpenFile = {
   writable: boolean;
   atomic: boolean;
   written: boolean;
+  /** A handle opened for reading only reads ahead (readAhead.ts). */
+  reader?: HandleReader;
 };
 type OpenDir = { kind: 'dir'; path: string; after: string | undefined; done: boolean };
 
@@ -142,6 +145,7 @@ export class SftpFileSystem {
   readonly #logger: Logger;
   readonly #changed: (change: Change) => void;
   readonly #handles = new Map<number, OpenFile | OpenDir>();
+  readonly #readAhead = new ReadAheadSession();
   #nextHandle = 1;
   #ended = false;
 
@@ -170,6 +174,7 @@ export class SftpFileSystem {
     if (!helper) return;
     for (const entry of this.#handles.values()) if (entry.kind === 'file') await helper.close(entry.handle).catch(() => undefined);
     this.#handles.clear();
+    this.#readAhead.clear();
     await helper.stop().catch(() => undefined);
   }
 
@@ -202,8 +207,12 @@ export class SftpFileSystem {
     return path;
   }
 
+  /** Refuses a change in a read-only session; every change allowed drops the blocks read ahead. */
   #readOnly(reqId: number): boolean {
-    if (this.permissions.write) return false;
+    if (this.permissions.write) {
+      this.#readAhead.clear();
+      return false;
+    }
     this.#deny(reqId, 'read-only access: your role may not change this server’s files');
     return true;
   }
@@ -250,7 +259,17 @@ export class SftpFileSystem {
       };
       this.#run(reqId, async (files) => {
         const opened = await files.open(path, open);
-        const handle = this.#newHandle(reqId, { kind: 'file', handle: opened.handle, path, writable: write, atomic: open.atomic === true, written: false });
+        const reader = write ? undefined : this.#readAhead.reader((position, length) => files.read(opened.handle, position, length));
+        const handle = this.#newHandle(reqId, {
+          kind: 'file',
+          handle: opened.handle,
+          path,
+          writable: write,
+          atomic: open.atomic === true,
+          written: false,
+          ...(reader ? { reader } : {}),
+        });
+        if (!handle && reader) this.#readAhead.forget(reader);
         if (handle) stream.handle(reqId, handle);
         else await files.close(opened.handle);
       });
@@ -261,7 +280,8 @@ export class SftpFileSystem {
       if (!found || found[1].kind !== 'file') return badHandle(reqId);
       const file = found[1];
       this.#run(reqId, async (files) => {
-        const data = await files.read(file.handle, offset, Math.min(length, MAX_READ));
+        const size = Math.min(length, MAX_READ);
+        const data = file.reader ? await file.reader.read(offset, size) : await files.read(file.handle, offset, size);
         if (data.length === 0) stream.status(reqId, STATUS_CODE.EOF);
         else stream.data(reqId, data);
       });
@@ -292,6 +312,7 @@ export class SftpFileSystem {
       if (!found) return badHandle(reqId);
       const [id, entry] = found;
       this.#handles.delete(id);
+      if (entry.kind === 'file' && entry.reader) this.#readAhead.forget(entry.reader);
       if (entry.kind === 'dir') return stream.status(reqId, STATUS_CODE.OK);
       this.#run(reqId, async (files) => {
         // A `put` one of whose WRITEs failed is refused by the helper's commit (the old file stays): the CLOSE fails.

@@ -96,7 +96,7 @@ const CIPHER_KEY_FIELDS = ['_encKeyMain', '_encKeyPktLen', '_decKeyMain', '_decK
  * Without its optional native addon (the agent ships plain JavaScript), `ssh2` makes new ciphers for every packet
  * (two or three with chacha20-poly1305, one with AES-GCM, an HMAC with the others) from keys held as Buffers. Node.js
  * 24 checks a Buffer key's type by throwing and catching an error inside, about 40 µs a cipher against 6 µs for a
- * prepared key (docs/files.md#measured): the connection's keys are made KeyObjects once, which every one of those
+ * prepared key (docs/sftp.md#throughput): the connection's keys are made KeyObjects once, which every one of those
  * calls takes as well. Fields that are not there, or not Buffers (the native addon's classes), are left as they are.
  */
 function prepareCipherKeys(client: Connection): void {
