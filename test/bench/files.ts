@@ -5,8 +5,10 @@
  *    the agent's connection, the file helper) against `curl` to a bare Node static file server (a child process: GET
  *    streams the file, PUT writes it: bench/servers/staticFiles.ts) on the same machine; three alternating rounds, the best of each counts.
  *    Target ≥ 0.5 of the bare server. The resumable upload (one PATCH with the whole body) is measured too.
- * 2. SFTP against OpenSSH's `sftp-server` (`sftp -D`), when Debian's openssh-sftp-server is installed; otherwise the
- *    row says why it is skipped.
+ * 2. SFTP with OpenSSH's `sftp` client against the agent, beside OpenSSH's own server reached the same way (a private
+ *    sshd with internal-sftp on the loopback: both sides encrypt; Debian's openssh-server, as root) and OpenSSH's
+ *    `sftp-server` over a pipe (`sftp -D`: no SSH at all), when Debian's openssh-sftp-server is installed; otherwise
+ *    the row says why it is skipped.
  * 3. Listing a directory of 100,000 entries: every page (10,000 each) through the API, p50/p95 over BENCH_LIST_ROUNDS
  *    (default 10) full listings, beside `readdir` + `lstat` of the same directory in this process.
  * 4. Memory of a BENCH_FILES_BIG_GB (default 4) GiB transfer (a sparse file: no disk to wait for): the peak RSS of the
@@ -18,13 +20,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, open, readdir, lstat, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir, loadavg } from 'node:os';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { json } from '../support/app.ts';
 import { startGatewayApp } from '../support/gateway.ts';
 import { signUp } from '../support/identity.ts';
 import { createFakeServer, registerMachine, startAgent } from '../support/agentProcess.ts';
 import { until } from '../support/wait.ts';
-import { percentile, startServer } from './support.ts';
+import { cpuSecondsBetween, cpuTicks, percentile, startServer } from './support.ts';
 
 const MB = Number(process.env.BENCH_FILES_MB ?? 256);
 const BIG_GB = Number(process.env.BENCH_FILES_BIG_GB ?? 4);
@@ -70,6 +73,79 @@ const childrenOf = (pid: number): number[] => {
   }
 };
 
+/**
+ * CPU seconds so far of the service (this process), the agent, its file helpers (children of the agent) and the bare
+ * static server: the transfer rows say what each MiB costs each side.
+ */
+type CpuSnapshot = { service: number; agent: Map<number, number>; helper: Map<number, number>; bare: Map<number, number> };
+async function cpuSnapshot(agentPid: number, barePid: number): Promise<CpuSnapshot> {
+  const helpers = new Set(childrenOf(agentPid));
+  const usage = process.cpuUsage();
+  return {
+    service: (usage.user + usage.system) / 1e6,
+    agent: await cpuTicks((pid) => pid === agentPid),
+    helper: await cpuTicks((pid) => helpers.has(pid)),
+    bare: await cpuTicks((pid) => pid === barePid),
+  };
+}
+const cpuSpent = (before: CpuSnapshot, after: CpuSnapshot) => ({
+  service: after.service - before.service,
+  agent: cpuSecondsBetween(before.agent, after.agent),
+  helper: cpuSecondsBetween(before.helper, after.helper),
+  bare: cpuSecondsBetween(before.bare, after.bare),
+});
+
+/**
+ * A private sshd on a free loopback port (Debian's openssh-server, as root): host key and authorized key under `dir`,
+ * `Subsystem sftp internal-sftp`. Undefined when it cannot run here.
+ */
+async function startSshd(dir: string, publicKeyFile: string): Promise<{ port: number; stop: () => void } | undefined> {
+  const binary = '/usr/sbin/sshd';
+  if (!existsSync(binary) || process.getuid?.() !== 0) return undefined;
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'sshd_host_ed25519')]);
+  await writeFile(join(dir, 'authorized_keys'), readFileSync(publicKeyFile));
+  const config = join(dir, 'sshd_config');
+  await writeFile(
+    config,
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${join(dir, 'sshd_host_ed25519')}`,
+      'PidFile none',
+      'UsePAM no',
+      'PermitRootLogin prohibit-password',
+      `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+      'StrictModes no',
+      'Subsystem sftp internal-sftp',
+      '',
+    ].join('\n'),
+  );
+  await mkdir('/run/sshd', { recursive: true });
+  const child = spawn(binary, ['-D', '-e', '-f', config], { stdio: 'ignore' });
+  const listening = await until(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => (socket.destroy(), resolve(true))).on('error', () => resolve(false));
+      }),
+    'sshd listens',
+    5_000,
+  ).then(
+    () => true,
+    () => false,
+  );
+  if (!listening) {
+    child.kill();
+    return undefined;
+  }
+  return { port, stop: () => void child.kill() };
+}
+
 const mbps = (bytes: number, seconds: number) => bytes / 1048576 / seconds;
 const fixed = (value: number) => value.toFixed(1).padStart(8);
 
@@ -106,37 +182,53 @@ try {
   spawnSync('cp', [source, join(serverDir, 'random.bin')]);
   spawnSync('cp', [source, join(bare, 'random.bin')]);
   const best = { ours: { down: Infinity, up: Infinity, resumable: Infinity }, bare: { down: Infinity, up: Infinity } };
+  // CPU seconds of each process summed over the rounds of each row (divided by the MiB moved when printed).
+  const cpu = new Map<string, ReturnType<typeof cpuSpent>>();
+  const counted = async <T>(what: string, transfer: () => Promise<T>): Promise<T> => {
+    const before = await cpuSnapshot(agent.child.pid!, staticServer.child.pid!);
+    const result = await transfer();
+    const spent = cpuSpent(before, await cpuSnapshot(agent.child.pid!, staticServer.child.pid!));
+    const sum = cpu.get(what) ?? { service: 0, agent: 0, helper: 0, bare: 0 };
+    cpu.set(what, { service: sum.service + spent.service, agent: sum.agent + spent.agent, helper: sum.helper + spent.helper, bare: sum.bare + spent.bare });
+    return result;
+  };
   for (let round = 0; PARTS.has('1') && round < 3; round++) {
     const order = round % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours'];
     for (const who of order) {
       if (who === 'ours') {
-        const down = await curl(['-H', auth, `${api('/content')}?path=/random.bin`]);
+        const down = await counted('download (GET)', () => curl(['-H', auth, `${api('/content')}?path=/random.bin`]));
         if (down.status !== 200) throw new Error(`download answered ${down.status}`);
         best.ours.down = Math.min(best.ours.down, down.seconds);
-        const up = await curl(['-H', auth, '-H', 'content-type: application/octet-stream', '-T', source, `${api('/content')}?path=/uploaded.bin`]);
+        const up = await counted('upload (PUT)', () =>
+          curl(['-H', auth, '-H', 'content-type: application/octet-stream', '-T', source, `${api('/content')}?path=/uploaded.bin`]),
+        );
         if (up.status !== 200) throw new Error(`upload answered ${up.status}`);
         best.ours.up = Math.min(best.ours.up, up.seconds);
         const created = (await (await app.request(apiPath('/uploads'), json({ path: '/resumed.bin', size: bytes }, { headers: owner.auth }))).json()) as {
           id: string;
         };
-        const resumable = await curl([
-          '-X',
-          'PATCH',
-          '-H',
-          auth,
-          '-H',
-          'upload-offset: 0',
-          '-H',
-          'content-type: application/offset+octet-stream',
-          '--data-binary',
-          `@${source}`,
-          api(`/uploads/${created.id}`),
-        ]);
+        const resumable = await counted('upload (resumable PATCH)', () =>
+          curl([
+            '-X',
+            'PATCH',
+            '-H',
+            auth,
+            '-H',
+            'upload-offset: 0',
+            '-H',
+            'content-type: application/offset+octet-stream',
+            '--data-binary',
+            `@${source}`,
+            api(`/uploads/${created.id}`),
+          ]),
+        );
         if (resumable.status !== 200) throw new Error(`resumable upload answered ${resumable.status}`);
         best.ours.resumable = Math.min(best.ours.resumable, resumable.seconds);
       } else {
-        best.bare.down = Math.min(best.bare.down, (await curl([`http://127.0.0.1:${staticServer.port}/random.bin`])).seconds);
-        best.bare.up = Math.min(best.bare.up, (await curl(['-T', source, `http://127.0.0.1:${staticServer.port}/uploaded.bin`])).seconds);
+        const down = await counted('bare download', () => curl([`http://127.0.0.1:${staticServer.port}/random.bin`]));
+        best.bare.down = Math.min(best.bare.down, down.seconds);
+        const up = await counted('bare upload', () => curl(['-T', source, `http://127.0.0.1:${staticServer.port}/uploaded.bin`]));
+        best.bare.up = Math.min(best.bare.up, up.seconds);
       }
     }
   }
@@ -150,6 +242,10 @@ try {
     row('download (GET)', best.ours.down, best.bare.down);
     row('upload (PUT)', best.ours.up, best.bare.up);
     row('upload (resumable PATCH)', best.ours.resumable, best.bare.up);
+    const perMib = (seconds: number) => ((seconds * 1000) / (MB * 3)).toFixed(2).padStart(8);
+    console.log('   CPU ms per MiB (all rounds)   service    agent  file helper   bare server');
+    for (const [what, spent] of cpu)
+      console.log(`   ${what.padEnd(27)}${perMib(spent.service)} ${perMib(spent.agent)} ${perMib(spent.helper)}     ${perMib(spent.bare)}`);
   }
 
   // ---- 2. SFTP
@@ -186,19 +282,34 @@ try {
         `${account.handle}.${serverId.replace(/-/g, '').slice(-8)}@127.0.0.1`,
       ];
       const openssh = ['-D', SFTP_SERVER!];
-      const sftpBest = { ours: { down: Infinity, up: Infinity }, openssh: { down: Infinity, up: Infinity } };
-      for (let round = 0; round < 3; round++) {
-        sftpBest.ours.down = Math.min(sftpBest.ours.down, await time(ours, 'get random.bin /dev/null\n', local));
-        sftpBest.openssh.down = Math.min(sftpBest.openssh.down, await time(openssh, `get ${join(bare, 'random.bin')} /dev/null\n`, local));
-        sftpBest.ours.up = Math.min(sftpBest.ours.up, await time(ours, `put ${source} sftp-up.bin\n`, local));
-        sftpBest.openssh.up = Math.min(sftpBest.openssh.up, await time(openssh, `put ${source} ${join(bare, 'sftp-up.bin')}\n`, local));
+      // The like-for-like baseline: OpenSSH's own server (sshd with internal-sftp) on the loopback, over SSH with the
+      // same key, so both sides pay for the encryption. It needs Debian's openssh-server and root (sshd's privilege
+      // separation); without them only the pipe row is printed.
+      const sshd = await startSshd(local, `${key}.pub`);
+      const viaSshd = sshd
+        ? ['-P', String(sshd.port), '-i', key, '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', 'root@127.0.0.1']
+        : undefined;
+      const sftpBest = { ours: { down: Infinity, up: Infinity }, openssh: { down: Infinity, up: Infinity }, sshd: { down: Infinity, up: Infinity } };
+      try {
+        for (let round = 0; round < 3; round++) {
+          sftpBest.ours.down = Math.min(sftpBest.ours.down, await time(ours, 'get random.bin /dev/null\n', local));
+          if (viaSshd) sftpBest.sshd.down = Math.min(sftpBest.sshd.down, await time(viaSshd, `get ${join(bare, 'random.bin')} /dev/null\n`, local));
+          sftpBest.openssh.down = Math.min(sftpBest.openssh.down, await time(openssh, `get ${join(bare, 'random.bin')} /dev/null\n`, local));
+          sftpBest.ours.up = Math.min(sftpBest.ours.up, await time(ours, `put ${source} sftp-up.bin\n`, local));
+          if (viaSshd) sftpBest.sshd.up = Math.min(sftpBest.sshd.up, await time(viaSshd, `put ${source} ${join(bare, 'sftp-up.bin')}\n`, local));
+          sftpBest.openssh.up = Math.min(sftpBest.openssh.up, await time(openssh, `put ${source} ${join(bare, 'sftp-up.bin')}\n`, local));
+        }
+      } finally {
+        sshd?.stop();
       }
-      console.log("                              agent's SFTP    OpenSSH sftp-server   ratio   target");
+      const ratio = (baseline: number, ours: number) => (baseline / ours).toFixed(2).padStart(5);
+      console.log("                              agent's SFTP   OpenSSH over SSH   ratio   OpenSSH over a pipe   ratio   target");
       for (const way of ['down', 'up'] as const)
         console.log(
-          `   ${(way === 'down' ? 'get' : 'put').padEnd(27)}${fixed(mbps(bytes, sftpBest.ours[way]))}        ${fixed(mbps(bytes, sftpBest.openssh[way]))}           ${(sftpBest.openssh[way] / sftpBest.ours[way]).toFixed(2).padStart(5)}   ≥ 0.50`,
+          `   ${(way === 'down' ? 'get' : 'put').padEnd(27)}${fixed(mbps(bytes, sftpBest.ours[way]))}       ${viaSshd ? `${fixed(mbps(bytes, sftpBest.sshd[way]))}      ${ratio(sftpBest.sshd[way], sftpBest.ours[way])}` : '     (no sshd)     '}        ${fixed(mbps(bytes, sftpBest.openssh[way]))}      ${ratio(sftpBest.openssh[way], sftpBest.ours[way])}   ≥ 0.50`,
         );
-      console.log('   (OpenSSH runs over a pipe with `sftp -D`: no SSH encryption; the agent is reached over SSH on the loopback)');
+      console.log('   (over SSH: sshd with internal-sftp on the loopback, as the agent is reached; over a pipe: `sftp -D`, no SSH at all)');
+      if (!sshd) console.log(`   sshd baseline skipped: ${process.getuid?.() === 0 ? 'Debian’s openssh-server is not installed' : 'it needs root'}`);
     }
   }
 
