@@ -8,6 +8,9 @@
  * mark-compacts a second, a quarter of a core, 5.2 ms of service CPU per MiB; with this setting 3.2 ms. The setting
  * counts external memory in V8's global heap limit instead, which is what V8 itself now does by default (not yet in a
  * Node release). Earlier V8s (Node 20, 22) do not have the regression, nor, in 20, the flag: nothing is set there.
+ * A process started with the flag either way (`--no-external-memory-accounted-in-global-limit`) keeps its own choice.
+ * When a Node release ships a V8 that made this the default and dropped the flag, V8 would print "unrecognized flag"
+ * on standard error at every start: the check below must then stop at that version.
  */
 import { setFlagsFromString } from 'node:v8';
 
@@ -21,9 +24,12 @@ export function hasExternalMemoryRegression(v8Version = process.versions.v8): bo
 
 let tuned = false;
 
-/** Sets the flag once per process where it is needed; answers whether it is set. */
+/** Whether the process was started with the flag, either way (`--[no-]external-memory-accounted-in-global-limit`). */
+const chosenAtStart = (execArgv = process.execArgv) => execArgv.some((arg) => /^--(no-)?external[-_]memory[-_]accounted[-_]in[-_]global[-_]limit/.test(arg));
+
+/** Sets the flag once per process where it is needed (and not chosen at start); answers whether this set it. */
 export function tuneGarbageCollector(): boolean {
-  if (!tuned && hasExternalMemoryRegression()) {
+  if (!tuned && hasExternalMemoryRegression() && !chosenAtStart()) {
     setFlagsFromString(FLAG);
     tuned = true;
   }

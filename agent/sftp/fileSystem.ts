@@ -207,12 +207,8 @@ export class SftpFileSystem {
     return path;
   }
 
-  /** Refuses a change in a read-only session; every change allowed drops the blocks read ahead. */
   #readOnly(reqId: number): boolean {
-    if (this.permissions.write) {
-      this.#readAhead.clear();
-      return false;
-    }
+    if (this.permissions.write) return false;
     this.#deny(reqId, 'read-only access: your role may not change this server’s files');
     return true;
   }
@@ -259,7 +255,7 @@ export class SftpFileSystem {
       };
       this.#run(reqId, async (files) => {
         const opened = await files.open(path, open);
-        const reader = write ? undefined : this.#readAhead.reader((position, length) => files.read(opened.handle, position, length));
+        const reader = write ? undefined : this.#readAhead.reader(path, (position, length) => files.read(opened.handle, position, length));
         const handle = this.#newHandle(reqId, {
           kind: 'file',
           handle: opened.handle,
@@ -293,8 +289,14 @@ export class SftpFileSystem {
       const file = found[1];
       if (!file.writable) return this.#deny(reqId, 'the file was not opened for writing');
       if (this.#readOnly(reqId)) return;
+      // Blocks read ahead of this file's readers go now and once the write is done (readAhead.ts).
+      this.#readAhead.changed(file.path);
       this.#run(reqId, async (files) => {
-        await files.write(file.handle, offset, data);
+        try {
+          await files.write(file.handle, offset, data);
+        } finally {
+          this.#readAhead.changed(file.path);
+        }
         file.written = true;
         stream.status(reqId, STATUS_CODE.OK);
       });

@@ -7,12 +7,20 @@
  *
  * Bounds and freshness:
  * - only a READ that continues the previous one starts a block; any other is read directly, as before;
- * - a block is used for at most FRESH_MS after it was read, and never past the end of the file it saw: a READ beyond a
- *   short block (the file ended there) is read directly, so a file that grew meanwhile is read as it is now;
+ * - a block is used for at most FRESH_MS after it was read (a monotonic clock), and never past the end of the file it
+ *   saw: a READ that starts beyond a short block's bytes (the file ended there) is read directly, so a file that grew
+ *   is read as it is now; one that starts inside them is answered with the bytes there, as a read racing the growth
+ *   would be;
  * - blocks behind the one being read are dropped; a session holds at most SESSION_BLOCKS blocks (READs past that are
- *   read directly), so a client opening many handles cannot make the agent hold more than SESSION_BLOCKS × BLOCK_BYTES;
+ *   read directly), so a client opening many handles cannot make the agent hold more than SESSION_BLOCKS × BLOCK_BYTES
+ *   at rest (blocks being read when they are dropped are bounded by the READs in flight, as direct reads are);
  * - a failed block read is dropped and the READ read directly (which answers the helper's error);
- * - every WRITE, SETSTAT, rename or removal in the session drops the session's blocks (`clear`).
+ * - a WRITE through the session drops the blocks of the readers of the same path when it is asked for and again when
+ *   it is done (`changed`), so a READ sent after the WRITE's answer never sees the bytes before it. Other changes
+ *   (renames, removals, a new file renamed into place by `put` or the API) do not change the bytes an open handle
+ *   reads, and writers outside the session (the game server itself) are seen within FRESH_MS, as with any read racing
+ *   them;
+ * - a reader whose handle was closed (`forget`) reads directly.
  */
 
 /** Bytes read from the helper at once for a sequential reader. */
@@ -30,21 +38,26 @@ export class ReadAheadSession {
   #held = 0;
   readonly #readers = new Set<HandleReader>();
 
-  /** A reader for one open handle; `readBytes` reads from the helper. */
-  reader(readBytes: ReadBytes, now: () => number = Date.now): HandleReader {
-    const reader = new HandleReader(this, readBytes, now);
+  /** A reader for one open handle of `path`; `readBytes` reads from the helper. */
+  reader(path: string, readBytes: ReadBytes, now: () => number = () => performance.now()): HandleReader {
+    const reader = new HandleReader(this, path, readBytes, now);
     this.#readers.add(reader);
     return reader;
   }
 
-  /** Drops every block of the session (a change was made through it). */
+  /** Drops the blocks of the readers of `path` (a WRITE to it is asked for, and again once it is done). */
+  changed(path: string): void {
+    for (const reader of this.#readers) if (reader.path === path) reader.drop();
+  }
+
+  /** Drops every block of the session (it ends). */
   clear(): void {
     for (const reader of this.#readers) reader.drop();
   }
 
-  /** Forgets a reader (its handle was closed). */
+  /** Forgets a reader (its handle was closed): its blocks go, and a READ still on its way to it reads directly. */
   forget(reader: HandleReader): void {
-    reader.drop();
+    reader.close();
     this.#readers.delete(reader);
   }
 
@@ -66,16 +79,19 @@ export class ReadAheadSession {
 }
 
 export class HandleReader {
+  readonly path: string;
   readonly #session: ReadAheadSession;
   readonly #readBytes: ReadBytes;
   readonly #now: () => number;
   #blocks: Block[] = [];
   /** Where the next READ of a sequential reader starts. */
   #next = 0;
+  #closed = false;
   /** Round trips to the helper made by this reader (for tests and figures). */
   helperReads = 0;
 
-  constructor(session: ReadAheadSession, readBytes: ReadBytes, now: () => number) {
+  constructor(session: ReadAheadSession, path: string, readBytes: ReadBytes, now: () => number) {
+    this.path = path;
     this.#session = session;
     this.#readBytes = readBytes;
     this.#now = now;
@@ -87,23 +103,29 @@ export class HandleReader {
     this.#next = position + length;
     const index = Math.floor(position / BLOCK_BYTES);
     const offset = position - index * BLOCK_BYTES;
-    if (length <= 0 || offset + length > BLOCK_BYTES) return this.#direct(position, length);
+    if (this.#closed || length <= 0 || offset + length > BLOCK_BYTES) return this.#direct(position, length);
     let block = this.#blocks.find((candidate) => candidate.index === index && this.#now() - candidate.readAt <= FRESH_MS);
     if (!block && sequential) block = this.#start(index);
     if (!block) return this.#direct(position, length);
     const data = await block.data;
-    // A failed block, or a READ beyond the end the block saw (the file may have grown since): read directly.
-    if (!data || (data.length < BLOCK_BYTES && offset + length > data.length)) {
+    // A failed block, or a READ that starts beyond the bytes the block saw (the file may have grown since): read directly.
+    if (!data || offset >= data.length) {
       if (!data) this.#remove(block);
       return this.#direct(position, length);
     }
-    return data.subarray(offset, offset + length);
+    return data.subarray(offset, Math.min(offset + length, data.length));
   }
 
   /** Drops this reader's blocks. */
   drop(): void {
     this.#session.give(this.#blocks.length);
     this.#blocks = [];
+  }
+
+  /** The handle was closed: no more blocks. */
+  close(): void {
+    this.#closed = true;
+    this.drop();
   }
 
   #direct(position: number, length: number): Promise<Buffer> {

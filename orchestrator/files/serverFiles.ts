@@ -297,17 +297,20 @@ export async function uploadAtomic(
 
 /**
  * The bytes of `source` (a request body, a download) cut into chunks of TRANSFER_CHUNK bytes (the last one shorter),
- * each byte copied at most once: a piece that fills a chunk by itself is passed on as a view of it. `check` is called
- * with the bytes received so far as each piece arrives (a size limit throws there). When the source fails or `check`
- * throws, the bytes already received are still handed on as a last, shorter chunk before the error (a resumable
- * upload keeps what arrived).
+ * each byte copied at most once: pieces are copied into the chunk being filled (one buffer, however small the pieces:
+ * a body trickling in bytes holds no more than that), and whole chunks of a large piece that starts a chunk are
+ * passed on as views of it. `check` is called with the bytes received so far as each piece arrives (a size limit
+ * throws there). When the source fails or `check` throws, the error is thrown; with `keep`, the bytes already
+ * received are first handed on as a last, shorter chunk and `keep.failed` is set before it (a resumable upload keeps
+ * what arrived, and its write of that chunk may fail without hiding the error).
  */
 export async function* transferChunks(
   source: AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>,
   check: (received: number) => void,
+  keep?: { failed: boolean },
 ): AsyncGenerator<Buffer> {
-  let pieces: Buffer[] = [];
-  let buffered = 0;
+  let filling: Buffer | undefined;
+  let filled = 0;
   let received = 0;
   let failure: { error: unknown } | undefined;
   try {
@@ -316,24 +319,31 @@ export async function* transferChunks(
         typeof piece === 'string' ? Buffer.from(piece) : Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
       check(received + bytes.length);
       received += bytes.length;
-      while (buffered + bytes.length >= TRANSFER_CHUNK) {
-        const take = TRANSFER_CHUNK - buffered;
-        pieces.push(bytes.subarray(0, take));
-        const chunk = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, TRANSFER_CHUNK);
-        pieces = [];
-        buffered = 0;
-        bytes = bytes.subarray(take);
-        yield chunk;
-      }
-      if (bytes.length > 0) {
-        pieces.push(bytes);
-        buffered += bytes.length;
+      while (bytes.length > 0) {
+        if (filled === 0 && bytes.length >= TRANSFER_CHUNK) {
+          const chunk = bytes.subarray(0, TRANSFER_CHUNK);
+          bytes = bytes.subarray(TRANSFER_CHUNK);
+          yield chunk;
+          continue;
+        }
+        filling ??= Buffer.allocUnsafe(TRANSFER_CHUNK);
+        const copied = bytes.copy(filling, filled, 0, Math.min(bytes.length, TRANSFER_CHUNK - filled));
+        filled += copied;
+        bytes = bytes.subarray(copied);
+        if (filled === TRANSFER_CHUNK) {
+          const chunk = filling;
+          filling = undefined;
+          filled = 0;
+          yield chunk;
+        }
       }
     }
   } catch (error) {
     failure = { error };
   }
-  if (buffered > 0) yield pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, buffered);
+  if (failure && !keep) throw failure.error;
+  if (failure && keep) keep.failed = true;
+  if (filling && filled > 0) yield filling.subarray(0, filled);
   if (failure) throw failure.error;
 }
 
@@ -607,8 +617,13 @@ export async function appendUpload(
       throw new AppError(413, `The upload is ${upload.size} bytes; this would write past its end`, { extra: { code: 'TOO_LARGE' } });
   };
   try {
-    // What arrived is written even when the body was cut short (transferChunks hands it on before the error).
-    for await (const chunk of transferChunks(source, pastEnd)) await writer.write(chunk);
+    // What arrived is written even when the body was cut short (transferChunks hands it on before the error); a
+    // failure of that last write does not hide why the body ended.
+    const body = { failed: false };
+    for await (const chunk of transferChunks(source, pastEnd, body))
+      await writer.write(chunk).catch((error: unknown) => {
+        if (!body.failed) throw error;
+      });
     await writer.drain();
   } finally {
     await writer.drain().catch(() => undefined);

@@ -164,6 +164,33 @@ test.serial('files copied in and out (small, and 6 MiB in parallel chunks) are t
   t.truthy(changes.find((change) => change.action === 'mkdir' && change.path === '/config'));
 });
 
+test.serial('a download reads ahead, and a WRITE through the same session is seen by the next READ of that file at once', async (t) => {
+  const { client, sftp } = await open();
+  t.teardown(() => client.end());
+  const original = Buffer.alloc(512 * 1024, 1);
+  await writeFile(join(serverDir, 'level.dat'), original);
+  if (account) execFileSync('chown', [`${account.uid}:${account.gid}`, join(serverDir, 'level.dat')]);
+  const reading = await call<Buffer>((done) => sftp.open('/level.dat', 'r', (error, handle) => done(error, handle)));
+  const writing = await call<Buffer>((done) => sftp.open('/level.dat', 'r+', (error, handle) => done(error, handle)));
+  const read = async (position: number) => {
+    const buffer = Buffer.alloc(32 * 1024);
+    const bytes = await call<number>((done) => sftp.read(reading, buffer, 0, buffer.length, position, (error, count) => done(error, count)));
+    return buffer.subarray(0, bytes);
+  };
+  t.true((await read(0)).equals(original.subarray(0, 32 * 1024)), 'the first READ starts a block of 256 KiB');
+  const changed = Buffer.alloc(32 * 1024, 2);
+  await call<void>((done) => sftp.write(writing, changed, 0, changed.length, 64 * 1024, (error) => done(error)));
+  t.true((await read(32 * 1024)).equals(original.subarray(0, 32 * 1024)));
+  t.true((await read(64 * 1024)).equals(changed), 'the bytes written, not the block read before the WRITE');
+  // The rest of the file, in order, is as it is on disk.
+  const rest: Buffer[] = [];
+  for (let position = 96 * 1024; position < original.length; position += 32 * 1024) rest.push(await read(position));
+  t.true(Buffer.concat(rest).equals(original.subarray(96 * 1024)));
+  t.is((await read(original.length)).length, 0);
+  await call<void>((done) => sftp.close(reading, (error) => done(error)));
+  await call<void>((done) => sftp.close(writing, (error) => done(error)));
+});
+
 test.serial('rename, chmod (mode only), remove, rmdir; owners and sizes cannot be set', async (t) => {
   const { client, sftp } = await open();
   t.teardown(() => client.end());

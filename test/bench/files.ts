@@ -127,7 +127,12 @@ async function startSshd(dir: string, publicKeyFile: string): Promise<{ port: nu
     ].join('\n'),
   );
   await mkdir('/run/sshd', { recursive: true });
-  const child = spawn(binary, ['-D', '-e', '-f', config], { stdio: 'ignore' });
+  const child = spawn(binary, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
+  // Never left running as root past the bench, whatever ends it.
+  const stop = () => void child.kill();
+  process.once('exit', stop);
   const listening = await until(
     () =>
       new Promise<boolean>((resolve) => {
@@ -140,10 +145,11 @@ async function startSshd(dir: string, publicKeyFile: string): Promise<{ port: nu
     () => false,
   );
   if (!listening) {
-    child.kill();
+    stop();
+    console.log(`   sshd did not start: ${errors.trim().split('\n').at(-1) ?? 'no message'}`);
     return undefined;
   }
-  return { port, stop: () => void child.kill() };
+  return { port, stop };
 }
 
 const mbps = (bytes: number, seconds: number) => bytes / 1048576 / seconds;
@@ -309,7 +315,10 @@ try {
           `   ${(way === 'down' ? 'get' : 'put').padEnd(27)}${fixed(mbps(bytes, sftpBest.ours[way]))}       ${viaSshd ? `${fixed(mbps(bytes, sftpBest.sshd[way]))}      ${ratio(sftpBest.sshd[way], sftpBest.ours[way])}` : '     (no sshd)     '}        ${fixed(mbps(bytes, sftpBest.openssh[way]))}      ${ratio(sftpBest.openssh[way], sftpBest.ours[way])}   ≥ 0.50`,
         );
       console.log('   (over SSH: sshd with internal-sftp on the loopback, as the agent is reached; over a pipe: `sftp -D`, no SSH at all)');
-      if (!sshd) console.log(`   sshd baseline skipped: ${process.getuid?.() === 0 ? 'Debian’s openssh-server is not installed' : 'it needs root'}`);
+      if (!sshd)
+        console.log(
+          `   sshd baseline skipped: ${process.getuid?.() !== 0 ? 'it needs root' : existsSync('/usr/sbin/sshd') ? 'it did not start (above)' : 'Debian’s openssh-server is not installed'}`,
+        );
     }
   }
 

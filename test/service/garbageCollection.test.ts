@@ -46,3 +46,10 @@ test('with the setting, 1.9 GB of short-lived 192 KiB Buffers take a few full co
   t.log(`full mark-compacts: ${tuned} with the setting, ${untuned} without`);
   t.true(tuned <= 10, `${tuned} full collections with the setting (${untuned} without)`);
 });
+
+test('a process started with the flag either way keeps its own choice', async (t) => {
+  const script = `import { tuneGarbageCollector } from ${JSON.stringify(new URL('../../schema/garbageCollection.ts', import.meta.url).pathname)}; console.log(tuneGarbageCollector());`;
+  const answer = async (flags: string[]) => (await run(process.execPath, [...flags, '--input-type=module', '-e', script])).stdout.trim();
+  t.is(await answer(['--no-external-memory-accounted-in-global-limit']), 'false');
+  t.is(await answer([]), hasExternalMemoryRegression() ? 'true' : 'false');
+});
