@@ -318,13 +318,17 @@ test.serial('a cancel that comes after the last chunk, while the target puts the
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   // The runner is past the copy's own checks: its next write to the row waits for the test's transaction. (Looked at
-  // through a pool of its own: the service's may be busy with writes waiting for the same row.)
+  // through a pool of its own: the service's may be busy with writes waiting for the same row.) The lease's renewal
+  // (every 3 s) may be queued for the row first: the write then waits behind it, and is blocked by the renewal, which
+  // the test's transaction blocks.
   const watcher = await createDatabasePool(app.database.url, { maxPoolSize: 1 });
   await until(
     async () =>
       (await watcher.oneFirst(sql.type(z.object({ waiting: z.number() }))`
-        SELECT count(*)::int AS waiting FROM pg_stat_activity
-         WHERE ${pid}::int = ANY (pg_blocking_pids(pid)) AND query LIKE 'UPDATE transfers SET updated_at%'`)) > 0,
+        SELECT count(*)::int AS waiting FROM pg_stat_activity a
+         WHERE a.query LIKE 'UPDATE transfers SET updated_at%'
+           AND (${pid}::int = ANY (pg_blocking_pids(a.pid))
+                OR EXISTS (SELECT 1 FROM unnest(pg_blocking_pids(a.pid)) AS ahead(pid) WHERE ${pid}::int = ANY (pg_blocking_pids(ahead.pid))))`)) > 0,
     'the runner waiting for the row after the copy',
     120_000,
   ).finally(() => watcher.end());
