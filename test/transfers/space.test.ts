@@ -53,6 +53,7 @@ async function reportFree(agent: TestAgent, machineId: string, freeBytes: number
       (await app.pool.maybeOneFirst(sql.type(z.object({ free: z.coerce.number().nullable() }))`
         SELECT (metrics ->> 'diskFreeBytes')::bigint AS free FROM machines WHERE id = ${machineId}`)) === freeBytes,
     'the free space recorded',
+    60_000,
   );
 }
 
@@ -64,6 +65,9 @@ async function reportSize(agent: TestAgent, serverId: string, diskBytes: number)
       (await app.pool.maybeOneFirst(sql.type(z.object({ size: z.coerce.number().nullable() }))`
         SELECT (stats ->> 'diskBytes')::bigint AS size FROM servers WHERE id = ${serverId}`)) === diskBytes,
     'the server’s size recorded',
+    // The size is written every STATS_WRITE_MS (5 s), once the gateway's sync names the new server: on a loaded
+    // machine that took longer than the default 15 s in one CI run.
+    60_000,
   );
 }
 
