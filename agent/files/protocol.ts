@@ -29,26 +29,32 @@ export function encodeFrame(id: number, json: unknown, data?: Buffer): Buffer {
   return data && data.length > 0 ? Buffer.concat([head, data]) : head;
 }
 
-/** Streams corked for the current turn of the event loop (writeFrame). */
+/** Streams corked for the current turn of the event loop (corkForTurn). */
 const corked = new WeakSet<Writable>();
+
+/**
+ * Corks `stream` until the current turn of the event loop is over (uncorked on the next tick), unless it already is:
+ * what is written meanwhile goes out in one system call, as Node's HTTP server does with a response. Used for the file
+ * helper's pipe (writeFrame) and the agent's SSH connections (agent/sftp/sftpServer.ts).
+ */
+export function corkForTurn(stream: Writable): void {
+  if (corked.has(stream)) return;
+  corked.add(stream);
+  stream.cork();
+  process.nextTick(() => {
+    corked.delete(stream);
+    stream.uncork();
+  });
+}
 
 /**
  * Writes a frame to `stream` without copying its bytes: the head and JSON, then the bytes as they are (a read or write
  * of up to 1 MiB is not joined into a new buffer first). The frames written in one turn of the event loop go out in one
- * `writev` when the turn ends: the stream is corked at the first and uncorked on the next tick. Each write to a pipe
- * wakes the process at the other end, which cost more than the write itself (an SFTP client asks for 64 reads of
- * 32 KiB at once: one system call instead of 64). `data` must not change until it is written. Answers what `write`
- * answers (false: wait for 'drain').
+ * `writev` when the turn ends (corkForTurn): each write to a pipe wakes the process at the other end. `data` must not
+ * change until it is written. Answers what `write` answers (false: wait for 'drain').
  */
 export function writeFrame(stream: Writable, id: number, json: unknown, data?: Buffer): boolean {
-  if (!corked.has(stream)) {
-    corked.add(stream);
-    stream.cork();
-    process.nextTick(() => {
-      corked.delete(stream);
-      stream.uncork();
-    });
-  }
+  corkForTurn(stream);
   if (!data || data.length === 0) return stream.write(frameHead(id, json, 0));
   stream.write(frameHead(id, json, data.length));
   return stream.write(data);

@@ -16,11 +16,13 @@
  */
 import { createSecretKey, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import type { Writable } from 'node:stream';
 import ssh2, { type Connection, type SFTPWrapper } from 'ssh2';
 import type { SftpAuthAnswer, SftpCheckAnswer, SftpPermissions } from '../../schema/agentEvents.ts';
 import { checkSshKeyBlob } from '../../schema/sshKeys.ts';
 import type { Logger } from '../../schema/logger.ts';
 import { SftpFileSystem, type SftpFiles } from './fileSystem.ts';
+import { corkForTurn } from '../files/protocol.ts';
 
 const { Server, utils } = ssh2;
 
@@ -119,18 +121,10 @@ function prepareCipherKeys(client: Connection): void {
 function coalesceWrites(client: Connection): void {
   const socket = (client as unknown as { _sock?: { write?: unknown; cork?: unknown; uncork?: unknown } })._sock;
   if (!socket || typeof socket.write !== 'function' || typeof socket.cork !== 'function' || typeof socket.uncork !== 'function') return;
-  const stream = socket as unknown as { write: (...args: unknown[]) => boolean; cork: () => void; uncork: () => void };
+  const stream = socket as unknown as Writable & { write: (...args: unknown[]) => boolean };
   const write = stream.write;
-  let corked = false;
   stream.write = function coalescedWrite(this: unknown, ...args: unknown[]): boolean {
-    if (!corked) {
-      corked = true;
-      stream.cork();
-      process.nextTick(() => {
-        corked = false;
-        stream.uncork();
-      });
-    }
+    corkForTurn(stream);
     return write.apply(this, args);
   };
 }

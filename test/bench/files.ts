@@ -20,12 +20,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, open, readdir, lstat, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir, loadavg } from 'node:os';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { json } from '../support/app.ts';
 import { startGatewayApp } from '../support/gateway.ts';
 import { signUp } from '../support/identity.ts';
-import { createFakeServer, registerMachine, startAgent } from '../support/agentProcess.ts';
+import { createFakeServer, freePorts, registerMachine, startAgent } from '../support/agentProcess.ts';
 import { until } from '../support/wait.ts';
 import { cpuSecondsBetween, cpuTicks, percentile, startServer } from './support.ts';
 
@@ -102,12 +102,7 @@ const cpuSpent = (before: CpuSnapshot, after: CpuSnapshot) => ({
 async function startSshd(dir: string, publicKeyFile: string): Promise<{ port: number; stop: () => void } | undefined> {
   const binary = '/usr/sbin/sshd';
   if (!existsSync(binary) || process.getuid?.() !== 0) return undefined;
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port: free } = probe.address() as AddressInfo;
-      probe.close(() => resolve(free));
-    });
-  });
+  const [port] = await freePorts(1);
   spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'sshd_host_ed25519')]);
   await writeFile(join(dir, 'authorized_keys'), readFileSync(publicKeyFile));
   const config = join(dir, 'sshd_config');
