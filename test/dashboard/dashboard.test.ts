@@ -15,7 +15,7 @@ import { addMember, createCluster, PASSWORD, signUp, type TestUser } from '../su
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { createFakeServer, freePorts, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
 import { FAKE_SERVER_PATH } from '../support/fakeGame.ts';
-import { startBrowser, type TestBrowser } from '../support/browser.ts';
+import { explainFailures, startBrowser, type TestBrowser } from '../support/browser.ts';
 import { startOAuthProvider, type OAuthProvider } from '../support/oauthProvider.ts';
 import { until } from '../support/wait.ts';
 
@@ -23,6 +23,7 @@ const SCREENSHOTS = fileURLToPath(new URL('../../.tmp/artifacts/dashboard-screen
 
 let app: GatewayApp;
 let browser: TestBrowser;
+explainFailures(test, () => browser);
 const agents: AgentProcess[] = [];
 let provider: OAuthProvider;
 test.before(async () => {

@@ -13,10 +13,11 @@ import { until } from '../support/wait.ts';
 import { signUp, PASSWORD, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { createFakeServer, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
-import { startBrowser, type TestBrowser } from '../support/browser.ts';
+import { explainFailures, startBrowser, type TestBrowser } from '../support/browser.ts';
 
 let app: GatewayApp;
 let browser: TestBrowser;
+explainFailures(test, () => browser);
 let agent: AgentProcess;
 let owner: TestUser;
 let clusterId: string;

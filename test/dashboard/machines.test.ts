@@ -8,10 +8,11 @@ import { sql } from 'slonik';
 import { body, json } from '../support/app.ts';
 import { addMember, createCluster, PASSWORD, signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
-import { startBrowser, type TestBrowser } from '../support/browser.ts';
+import { explainFailures, startBrowser, type TestBrowser } from '../support/browser.ts';
 
 let app: GatewayApp;
 let browser: TestBrowser;
+explainFailures(test, () => browser);
 test.before(async () => {
   app = await startGatewayApp({ heartbeatSeconds: 1 });
   browser = await startBrowser();

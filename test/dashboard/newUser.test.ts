@@ -13,12 +13,13 @@ import { body, json } from '../support/app.ts';
 import { addMember, createCluster, PASSWORD, signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { createFakeServer, registerMachine, startAgent, type AgentProcess } from '../support/agentProcess.ts';
-import { startBrowser, type TestBrowser } from '../support/browser.ts';
+import { explainFailures, startBrowser, type TestBrowser } from '../support/browser.ts';
 import { startOAuthProvider, type OAuthProvider } from '../support/oauthProvider.ts';
 import { until } from '../support/wait.ts';
 
 let app: GatewayApp;
 let browser: TestBrowser;
+explainFailures(test, () => browser);
 const agents: AgentProcess[] = [];
 let provider: OAuthProvider;
 test.before(async () => {
@@ -45,6 +46,9 @@ async function signedIn(user: TestUser) {
   await opened.page.getByLabel('Password').fill(PASSWORD);
   await opened.page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await opened.page.getByRole('link', { name: 'Game servers' }).waitFor();
+  // Landed: the start address has gone on to a cluster's servers (every user here has one) before a test goes elsewhere.
+  await until(async () => /^#\/c\/[^/]+\/servers$/.test(new URL(opened.page.url()).hash), 'the landing on a cluster');
+  await opened.page.getByRole('heading', { name: 'Servers' }).waitFor();
   return { ...opened, errors };
 }
 

@@ -11,13 +11,14 @@ import { body, json } from '../support/app.ts';
 import { addMember, createCluster, PASSWORD, signUp, type TestUser } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { createFakeServer, freePorts, registerMachine } from '../support/agentProcess.ts';
-import { startBrowser, type TestBrowser } from '../support/browser.ts';
+import { explainFailures, startBrowser, type TestBrowser } from '../support/browser.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { until } from '../support/wait.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../schema/webhooks.ts';
 
 let app: GatewayApp;
 let browser: TestBrowser;
+explainFailures(test, () => browser);
 let receiver: Receiver;
 test.before(async () => {
   app = await startGatewayApp({ worker: true, env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, webhookRetryDelaysMs: [100] });

@@ -9,11 +9,12 @@ import { body, json } from '../support/app.ts';
 import { PASSWORD, signUp } from '../support/identity.ts';
 import { startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { freePorts } from '../support/agentProcess.ts';
-import { startBrowser, type TestBrowser } from '../support/browser.ts';
+import { explainFailures, startBrowser, type TestBrowser } from '../support/browser.ts';
 import { createCluster } from '../support/identity.ts';
 
 let app: GatewayApp;
 let browser: TestBrowser;
+explainFailures(test, () => browser);
 test.before(async () => {
   app = await startGatewayApp({ worker: true });
   browser = await startBrowser();

@@ -9,9 +9,10 @@ import { sql } from 'slonik';
 import { generateSecret, hashSecret } from '../../schema/secretTokens.ts';
 import { body, json, useTestApp, type TestApp } from '../support/app.ts';
 import { createCluster, signUp, type TestUser } from '../support/identity.ts';
-import { startBrowser, type TestBrowser } from '../support/browser.ts';
+import { explainFailures, startBrowser, type TestBrowser } from '../support/browser.ts';
 
 let browser: TestBrowser;
+explainFailures(test, () => browser);
 test.before(async () => {
   browser = await startBrowser();
 });

@@ -4,13 +4,42 @@
  * leaves the installation's origin.
  */
 import { existsSync } from 'node:fs';
+import type { TestFn } from 'ava';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { findChromium } from '../prerequisites.ts';
 
 /** CHROMIUM_PATH, else /usr/bin/chromium, else chromium on PATH: the rule npm test and .ci/setup check by. */
 export const CHROMIUM = findChromium() ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export type TestBrowser = { browser: Browser; page: () => Promise<{ page: Page; requests: string[] }>; close: () => Promise<void> };
+export type TestBrowser = {
+  browser: Browser;
+  page: () => Promise<{ page: Page; requests: string[] }>;
+  /** What the pages opened since the last call show and what went wrong in them, for a failed test's log; forgets them. */
+  explain: () => Promise<string>;
+  close: () => Promise<void>;
+};
+
+/** A page and what went wrong in it: console errors, failed requests, answers of 400 and more. */
+type Watched = { page: Page; problems: string[] };
+
+/** Where a page stands: its address, its headings and the start of its text (a closed page says so). */
+async function describe({ page, problems }: Watched): Promise<string> {
+  if (page.isClosed()) return `${page.url()} (closed)`;
+  const headings = await page
+    .locator('h1, h2')
+    .allInnerTexts()
+    .catch((error: Error) => [`(not read: ${error.message})`]);
+  const text = await page
+    .locator('body')
+    .innerText({ timeout: 2_000 })
+    .catch((error: Error) => `(not read: ${error.message})`);
+  return [
+    `page ${page.url()}`,
+    `  headings: ${JSON.stringify(headings.map((heading) => heading.replace(/\s+/g, ' ').trim()))}`,
+    `  text: ${JSON.stringify(text.replace(/\s+/g, ' ').slice(0, 1_500))}`,
+    ...problems.slice(-20).map((problem) => `  ${problem}`),
+  ].join('\n');
+}
 
 /** `args`: more Chromium switches (for example host-resolver rules that give 127.0.0.1 a LAN-like name). */
 export async function startBrowser(args: string[] = []): Promise<TestBrowser> {
@@ -19,6 +48,7 @@ export async function startBrowser(args: string[] = []): Promise<TestBrowser> {
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', ...args],
   });
+  let opened: Watched[] = [];
   return {
     browser,
     page: async () => {
@@ -26,9 +56,36 @@ export async function startBrowser(args: string[] = []): Promise<TestBrowser> {
       const page = await context.newPage();
       page.setDefaultTimeout(20_000);
       const requests: string[] = [];
+      const problems: string[] = [];
+      const started = Date.now();
+      const at = () => `+${((Date.now() - started) / 1000).toFixed(1)}s`;
       page.on('request', (request) => void requests.push(request.url()));
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning') problems.push(`${at()} console ${message.type()}: ${message.text()}`);
+      });
+      page.on('requestfailed', (request) => void problems.push(`${at()} failed ${request.method()} ${request.url()}: ${request.failure()?.errorText}`));
+      page.on('response', (response) => {
+        if (response.status() >= 400) problems.push(`${at()} ${response.status()} ${response.request().method()} ${response.url()}`);
+      });
+      opened.push({ page, problems });
       return { page, requests };
+    },
+    explain: async () => {
+      const pages = opened;
+      opened = [];
+      return (await Promise.all(pages.map(describe))).join('\n');
     },
     close: () => browser.close(),
   };
+}
+
+/**
+ * A failed test of this file logs what its pages showed (ava prints a failed test's log): a wait that timed out on a
+ * loaded CI machine then says which page was there instead.
+ */
+export function explainFailures(test: TestFn, browser: () => TestBrowser | undefined) {
+  test.afterEach.always(async (t) => {
+    const explained = await browser()?.explain();
+    if (!t.passed && explained) t.log(explained);
+  });
 }
