@@ -13,6 +13,7 @@ import { limitFailures, principalTargets, rateLimit } from './middleware/rateLim
 import { idempotency } from './middleware/idempotency.ts';
 import { BUCKETS } from './rateLimit/tiers.ts';
 import { installHealthRoutes, livenessProbe } from './routes/health.ts';
+import type { RequestShortcut } from './server.ts';
 import { installDocsRoutes } from './routes/docs.ts';
 import { installMetricsHistoryRoutes } from './routes/metricsHistory.ts';
 import { installAgentPackageRoutes } from './routes/agentPackage.ts';
@@ -46,7 +47,8 @@ import { createAuthenticator, principalChanges, principalOf } from './identity/p
 import { authorize, authorizeResource } from './identity/access.ts';
 import type { Context, Middleware } from 'koa';
 
-export type App = { koa: Koa; api: Api };
+/** `probe`: what the HTTP server answers ahead of Koa (`GET /healthz`); give it to startHttpServer. */
+export type App = { koa: Koa; api: Api; probe: RequestShortcut };
 
 export type AppOptions = {
   /** Serve the REST API. A pure orchestrator process serves only health, metrics and (later) the agent gateway. */
@@ -59,7 +61,6 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
   koa.silent = true;
   const api = new Api(accessHooks(deps));
 
-  koa.use(livenessProbe(deps));
   koa.use(observeRequest(deps.logger, deps.metrics));
   if (deps.principals) koa.use(principalChanges(deps.principals));
   koa.use(errorHandler(deps.logger));
@@ -101,7 +102,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
 
   koa.use(api.router.routes());
   koa.use(api.router.allowedMethods());
-  return { koa, api };
+  return { koa, api, probe: livenessProbe(deps) };
 }
 
 const passThrough: Middleware = async function notLimited(_ctx, next) {

@@ -3,7 +3,7 @@
  * finish (closing idle keep-alive connections at once, and each other one once its request is answered), and cut what
  * is still open after the timeout.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type Koa from 'koa';
 
@@ -22,7 +22,18 @@ export type HttpServer = {
 /** Keep-alive longer than common load balancers' idle timeout (60 s), so they never reuse a closed connection. */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
-export async function startHttpServer(koa: Koa, options: { port: number; host: string }): Promise<HttpServer> {
+/** Answers a request itself before Koa sees it (true), or leaves it to Koa (false). */
+export type RequestShortcut = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+export type HttpServerOptions = {
+  port: number;
+  host: string;
+  /** Requests it answers (true) never reach Koa: the app's `probe` (GET /healthz). */
+  shortcut?: RequestShortcut | undefined;
+};
+
+export async function startHttpServer(koa: Koa, options: HttpServerOptions): Promise<HttpServer> {
+  const { shortcut } = options;
   const handle = koa.callback();
   let draining = false;
   // Per connection: requests in flight and requests answered. A connection that has answered a request and has none in
@@ -47,7 +58,7 @@ export async function startHttpServer(koa: Koa, options: { port: number; host: s
       if (draining) closeIfIdle(socket);
     });
     // Koa answers and logs its own errors: the promise a request handler returns is not Node's to await.
-    void handle(request, response);
+    if (!shortcut?.(request, response)) void handle(request, response);
   });
   server.on('connection', (socket: Socket) => {
     connections.set(socket, { active: 0, served: 0 });

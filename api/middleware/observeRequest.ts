@@ -17,10 +17,12 @@ const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Route label for requests no route matched, so unknown paths cannot blow up the metric series. */
 const UNMATCHED = '(unmatched)';
 
+/** A request's id: the client's `X-Request-Id` when sane, a new UUID otherwise. */
+export const requestIdFor = (sent: string | undefined): string => (sent && CLIENT_ID.test(sent) ? sent : randomUUID());
+
 /** The request's id (the client's `X-Request-Id` when sane, a new UUID otherwise), kept in its state and set on the answer. */
 export function identifyRequest(ctx: Context): string {
-  const sent = ctx.get('X-Request-Id');
-  const requestId = sent && CLIENT_ID.test(sent) ? sent : randomUUID();
+  const requestId = requestIdFor(ctx.get('X-Request-Id'));
   ctx.state.requestId = requestId;
   ctx.set('X-Request-Id', requestId);
   return requestId;

@@ -21,6 +21,41 @@ test('healthz answers while the process is up', async (t) => {
   t.is(typeof answer.uptimeSeconds, 'number');
 });
 
+test('healthz is answered ahead of Koa: its request id, HEAD without a body, counted, logged at debug; with Origin or another method the long way', async (t) => {
+  const logged = (requestId: string | null) =>
+    app()
+      .logs()
+      .filter((line) => line.requestId === requestId && line.msg === 'request');
+  const answered = await app().request('/healthz?probe=1', { headers: { 'x-request-id': 'probe-42' } });
+  t.is(answered.status, 200);
+  t.is(answered.headers.get('content-type'), 'application/json; charset=utf-8');
+  t.is(answered.headers.get('x-request-id'), 'probe-42');
+  const text = await answered.text();
+  t.is(answered.headers.get('content-length'), String(Buffer.byteLength(text)));
+  t.like(JSON.parse(text), { status: 'ok', version: app().deps.version });
+  t.deepEqual(
+    logged('probe-42').map((line) => [line.level, line.path, line.route]),
+    [[20, '/healthz', undefined]],
+    'one debug line, and no route: Koa never saw it',
+  );
+
+  const head = await app().request('/healthz', { method: 'HEAD', headers: { 'x-request-id': 'bad id' } });
+  t.is(head.status, 200);
+  t.is(head.headers.get('content-length'), String(Buffer.byteLength(text)));
+  t.is(await head.text(), '');
+  t.regex(head.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/, 'an unsafe id is replaced');
+
+  // A browser page's probe goes through the stack (CORS): the route answers, with an info line naming it.
+  const fromPage = await app().request('/healthz', { headers: { origin: 'https://panel.example', 'x-request-id': 'page-1' } });
+  t.is(fromPage.status, 200);
+  t.deepEqual(
+    logged('page-1').map((line) => [line.level, line.route]),
+    [[30, '/healthz']],
+  );
+  const deleted = await app().request('/healthz', { method: 'DELETE' });
+  t.is(deleted.status, 405);
+});
+
 test('readyz is ready with the database reachable and migrations current', async (t) => {
   const response = await app().request('/readyz');
   t.is(response.status, 200);
