@@ -528,7 +528,7 @@ test.serial("the classic weekly wipe on a RUST server: warnings, stop, the adapt
   const { clusterId } = world;
   const agent = world.agent!;
   const server = { id: world.serverId };
-  t.is((await body(await post(`/api/v1/servers/${server.id}/start?wait=30`))).status, 'SUCCEEDED');
+  await world.start(server.id);
   const dir = join(agent.dataDir, 'servers', server.id, 'server', 'main');
   const { mkdir, writeFile, readdir } = await import('node:fs/promises');
   await mkdir(join(dir, 'cfg'), { recursive: true });
