@@ -12,8 +12,11 @@ import { CONSOLE_MODES, readySpec, stopSpec } from './serverBehaviour.ts';
 import { JOB_TYPES, type JobType } from './jobs.ts';
 import { resolvedTemplate } from './template.ts';
 
-/** Largest frame the gateway accepts; a larger one closes the connection (docs/api.md). */
-export const MAX_FRAME_BYTES = 256 * 1024;
+/**
+ * Largest frame the gateway accepts; a larger one closes the connection (docs/api.md). Room for a file transfer's chunk
+ * of 1 MiB (orchestrator/files/serverFiles.ts TRANSFER_CHUNK, the file helper's largest read) with its head.
+ */
+export const MAX_FRAME_BYTES = 1024 * 1024 + 64 * 1024;
 
 /** Report times: checked so that Postgres can store them (storable.ts). */
 const iso = reportTime;

@@ -16,13 +16,18 @@ import type { DenyList } from '../../schema/filePaths.ts';
 import { checkAdminOnly, isAdminOnly } from './adminOnly.ts';
 import { AgentUnreachableError, fileChannelOf, holdsAgentConnections } from './agentChannels.ts';
 
-/** Bytes of one chunk between the service and the agent (the gateway's frames are at most 256 KiB). */
-export const TRANSFER_CHUNK = 192 * 1024;
+/**
+ * Bytes of one chunk between the service and the agent: the file helper's largest read or write (MAX_CHUNK), inside
+ * the gateway's frames (MAX_FRAME_BYTES). Each chunk costs a request and an answer through the service, the agent and
+ * the helper, whatever its size: at 192 KiB those per-chunk costs held downloads to 0.40 of a bare file server, at 1 MiB
+ * 0.72 (docs/files.md#measured).
+ */
+export const TRANSFER_CHUNK = 1024 * 1024;
 /**
  * Chunks of one transfer in flight at once between the service and the agent: the round trip of each chunk no longer
  * sets the pace, and memory stays bounded (at most this many chunks per transfer, whatever the file's size).
  */
-export const TRANSFER_WINDOW = 16;
+export const TRANSFER_WINDOW = 4;
 /** How long the agent has to answer one file request. */
 const REQUEST_TIMEOUT_MS = 60_000;
 /** Versions kept per file, and the largest text file kept. */

@@ -322,8 +322,8 @@ test.serial('a resumable upload survives a break in the middle and resumes from 
 test.serial(
   'a listing page larger than the agent connection carries ends early with `next`; paging on lists every entry once; a search stops there',
   async (t) => {
-    // 3,000 entries with names of 200 characters: about 900 KB of entries at the largest page size (the connection's
-    // frames stop at 256 KiB).
+    // 3,000 entries with names of 200 characters: about 900 KB of entries at the largest page size (a page stops at
+    // 160 KiB, well inside the connection's frames).
     const dir = join(serverDir, 'long-names');
     await mkdir(dir);
     const names = Array.from({ length: 3_000 }, (_, i) => `${String(i).padStart(5, '0')}-${'n'.repeat(194)}`);

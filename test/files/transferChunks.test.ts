@@ -116,5 +116,5 @@ test('a consumer that stops early stops the source: nothing more is read', async
     t.is(chunk.length, TRANSFER_CHUNK);
     break;
   }
-  t.is(read, 3);
+  t.is(read, Math.ceil(TRANSFER_CHUNK / 65_536), 'the pieces of one chunk, no more');
 });

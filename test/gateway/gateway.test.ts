@@ -8,6 +8,7 @@ import { body, json } from '../support/app.ts';
 import { createApiToken, createCluster, signUp, type TestUser } from '../support/identity.ts';
 import { AGENTS, plainAgent, socketIoAgent, startGatewayApp, type GatewayApp } from '../support/gateway.ts';
 import { VERSION } from '../../api/service.ts';
+import { MAX_FRAME_BYTES } from '../../schema/agentEvents.ts';
 
 let app: GatewayApp;
 test.before(async () => {
@@ -269,20 +270,20 @@ test('an agent of another major version than the service is UNSUPPORTED_VERSION,
   agent.close();
 });
 
-test('frames over 256 KiB close the connection; non-JSON plain frames are INVALID_EVENT once authenticated', async (t) => {
+test('frames over 1 MiB + 64 KiB close the connection; non-JSON plain frames are INVALID_EVENT once authenticated', async (t) => {
   const { machineId, token } = await machine();
   const plain = await plainAgent(app);
   plain.send('auth', { token, machineId, version: '0.1.0' });
   await plain.next('authenticated');
   plain.ws.send('not json');
   t.is((await plain.next('error')).code, 'INVALID_EVENT');
-  plain.send('console', { serverId: machineId, lines: ['x'.repeat(300 * 1024)], at: new Date().toISOString() });
+  plain.send('console', { serverId: machineId, lines: ['x'.repeat(MAX_FRAME_BYTES + 1)], at: new Date().toISOString() });
   t.is(await plain.closeCode, 1009, 'message too big');
 
   const socket = await socketIoAgent(app);
   socket.send('auth', { token, machineId, version: '0.1.0' });
   await socket.next('authenticated');
-  socket.send('console', { serverId: machineId, lines: ['x'.repeat(300 * 1024)], at: new Date().toISOString() });
+  socket.send('console', { serverId: machineId, lines: ['x'.repeat(MAX_FRAME_BYTES + 1)], at: new Date().toISOString() });
   await socket.closed;
   t.true(socket.isClosed());
 });
