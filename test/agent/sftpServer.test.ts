@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import ssh2, { type SFTPWrapper } from 'ssh2';
 import { FileHelper } from '../../agent/files/fileHelper.ts';
 import { Accounts, prepareServerDir, type Account } from '../../agent/servers/accounts.ts';
-import { SftpServer, type SftpChange } from '../../agent/sftp/sftpServer.ts';
+import { hasAesInstructions, SftpServer, sshCiphers, type SftpChange } from '../../agent/sftp/sftpServer.ts';
 import { loadOrCreateHostKey } from '../../agent/sftp/hostKey.ts';
 import { createLogger } from '../../schema/logger.ts';
 import type { SftpPermissions } from '../../schema/agentEvents.ts';
@@ -133,6 +133,30 @@ const refusal = async (work: Promise<unknown>) => {
   }
   return 'allowed';
 };
+
+test('with AES instructions chacha20-poly1305 is not offered: a client asking for it first gets AES, one with only it is refused', async (t) => {
+  t.true(hasAesInstructions('processor\t: 0\nflags\t\t: fpu vme sse2 aes avx\n'));
+  t.false(hasAesInstructions('flags\t\t: fpu vme sse2 avx\nflags\t\t: fpu vme\n'));
+  t.true(hasAesInstructions('Features\t: fp asimd evtstrm aes pmull sha1\n'), 'ARM');
+  t.false(hasAesInstructions('Features\t: fp asimd evtstrm\n'));
+  t.true(hasAesInstructions('processor\t: 0\n'), 'nothing to go by: AES assumed');
+  t.is(sshCiphers(false), undefined, "without AES, ssh2's own list (chacha20-poly1305 included)");
+  t.false(sshCiphers(true)!.some((cipher) => cipher.startsWith('chacha20')));
+
+  const negotiate = (cipher: ssh2.CipherAlgorithm[]) =>
+    new Promise<string>((resolve, reject) => {
+      const client = new Client();
+      client.on('handshake', (negotiated) => {
+        resolve(negotiated.cs.cipher);
+        client.end();
+      });
+      client.on('error', reject);
+      client.connect({ host: '127.0.0.1', port: server.port, username: 'admin.0badc0de', privateKey: clientKey, algorithms: { cipher } });
+    });
+  const aes = hasAesInstructions();
+  t.is(await negotiate(['chacha20-poly1305@openssh.com', 'aes128-ctr', 'aes128-gcm@openssh.com']), aes ? 'aes128-ctr' : 'chacha20-poly1305@openssh.com');
+  if (aes) await t.throwsAsync(negotiate(['chacha20-poly1305@openssh.com']), { message: /cipher/i });
+});
 
 test.serial('files copied in and out (small, and 6 MiB in parallel chunks) are the same bytes, and belong to the server’s account', async (t) => {
   const { client, sftp } = await open();
