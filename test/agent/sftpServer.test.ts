@@ -39,6 +39,9 @@ const changes: SftpChange[] = [];
 /** What the "service" answers, per user name: allowed with these permissions, or refused. */
 const access = new Map<string, SftpPermissions | null>();
 const SERVER_ID = randomUUID();
+/** The sizes of the writes the file helpers were asked for; while `failWrites` is set they fail instead. */
+const helperWrites: number[] = [];
+let failWrites = false;
 const KEY_ID = randomUUID();
 
 test.before(async () => {
@@ -75,12 +78,20 @@ test.before(async () => {
     recheck: async (sessions) => ({
       sessions: sessions.map(({ sessionId }) => ({ sessionId, allowed: [...access.values()].some((value) => value !== null) })),
     }),
-    files: () =>
-      FileHelper.start({
+    files: async () => {
+      const helper = await FileHelper.start({
         root: serverDir,
         ...(account ? { runAs: { uid: account.uid, gid: account.gid } } : {}),
         deny: ['secrets/', '*.key', '/eula.txt'],
-      }),
+      });
+      const write = helper.write.bind(helper);
+      helper.write = async (handle, position, data) => {
+        if (failWrites) throw new Error('the disk is full');
+        helperWrites.push(data.length);
+        return write(handle, position, data);
+      };
+      return helper;
+    },
     changed: (change) => changes.push(change),
   });
   access.set('admin.0badc0de', { read: true, write: true });
@@ -186,6 +197,47 @@ test.serial('files copied in and out (small, and 6 MiB in parallel chunks) are t
     { action: 'write', size: 26, serverId: SERVER_ID },
   );
   t.truthy(changes.find((change) => change.action === 'mkdir' && change.path === '/config'));
+});
+
+test.serial('WRITEs sent together reach the helper as writes of up to 1 MiB, the same bytes; a failed write fails every WRITE of it', async (t) => {
+  const { client, sftp } = await open();
+  t.teardown(() => client.end());
+  const data = randomBytes(4 * 1024 * 1024);
+  // ssh2's client splits a WRITE of 32 KiB in two (its packets carry a little less): 16 KiB go whole.
+  const piece = 16 * 1024;
+  const writeAll = async (path: string, pieces: number) => {
+    const handle = await call<Buffer>((done) => sftp.open(path, 'w', (error, opened) => done(error, opened)));
+    // As OpenSSH's `put` does (with 32 KiB): WRITEs sent without waiting for the answers.
+    const written = await Promise.allSettled(
+      Array.from({ length: pieces }, (_, index) => call<void>((done) => sftp.write(handle, data, index * piece, piece, index * piece, (error) => done(error)))),
+    );
+    return { handle, written };
+  };
+  helperWrites.length = 0;
+  const whole = await writeAll('/batched.bin', data.length / piece);
+  t.true(
+    whole.written.every((result) => result.status === 'fulfilled'),
+    'every WRITE answered OK',
+  );
+  await call<void>((done) => sftp.close(whole.handle, (error) => done(error)));
+  t.true((await readFile(join(serverDir, 'batched.bin'))).equals(data));
+  t.is(
+    helperWrites.reduce((sum, size) => sum + size, 0),
+    data.length,
+  );
+  t.true(helperWrites.length <= 16, `${helperWrites.length} helper writes for 256 WRITEs`);
+  t.true(helperWrites.every((size) => size <= 1024 * 1024));
+
+  failWrites = true;
+  try {
+    const failing = await writeAll('/failing.bin', 8);
+    t.deepEqual(
+      failing.written.map((result) => (result.status === 'rejected' ? 'failed' : 'ok')),
+      Array(8).fill('failed'),
+    );
+  } finally {
+    failWrites = false;
+  }
 });
 
 test.serial('a download reads ahead, and a WRITE through the same session is seen by the next READ of that file at once', async (t) => {
