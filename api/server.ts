@@ -32,6 +32,22 @@ export type HttpServerOptions = {
   shortcut?: RequestShortcut | undefined;
 };
 
+/**
+ * Whether `shortcut` answered the request. One that throws before answering leaves it to Koa (which answers and logs
+ * as for any request); one that throws after is cut off: an exception must not escape the server's request listener,
+ * where it would end the process.
+ */
+function answeredAhead(shortcut: RequestShortcut | undefined, request: IncomingMessage, response: ServerResponse): boolean {
+  if (!shortcut) return false;
+  try {
+    return shortcut(request, response);
+  } catch {
+    if (!response.headersSent) return false;
+    response.destroy();
+    return true;
+  }
+}
+
 export async function startHttpServer(koa: Koa, options: HttpServerOptions): Promise<HttpServer> {
   const { shortcut } = options;
   const handle = koa.callback();
@@ -58,7 +74,7 @@ export async function startHttpServer(koa: Koa, options: HttpServerOptions): Pro
       if (draining) closeIfIdle(socket);
     });
     // Koa answers and logs its own errors: the promise a request handler returns is not Node's to await.
-    if (!shortcut?.(request, response)) void handle(request, response);
+    if (!answeredAhead(shortcut, request, response)) void handle(request, response);
   });
   server.on('connection', (socket: Socket) => {
     connections.set(socket, { active: 0, served: 0 });

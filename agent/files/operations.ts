@@ -79,7 +79,8 @@ export const etagOf = (info: BigIntStats): string => `"${info.ino.toString(36)}-
 
 /**
  * The most a listing page's entries take as JSON: its answer crosses the helper's pipe and then the agent's connection
- * to the service, whose frames stop at 256 KiB (schema/agentEvents.ts MAX_FRAME_BYTES), with room for the rest.
+ * to the service, whose frames stopped at 256 KiB before this release (schema/agentEvents.ts MAX_FRAME_BYTES): an
+ * orchestrator of the previous release may still carry it during a rolling upgrade.
  */
 export const LIST_PAGE_BYTES = 160 * 1024;
 

@@ -134,20 +134,22 @@ function coalesceWrites(client: Connection): void {
 const AES_CIPHERS: CipherAlgorithm[] = ['aes128-gcm@openssh.com', 'aes256-gcm@openssh.com', 'aes128-ctr', 'aes192-ctr', 'aes256-ctr'];
 
 /**
- * Whether the CPU encrypts AES in hardware, from /proc/cpuinfo (`aes` among x86's flags or ARM's features); true where
- * that cannot be read (every x86-64 CPU since about 2010 has it).
+ * Whether the CPU encrypts AES in hardware, from /proc/cpuinfo (`aes` among x86's flags or ARM's features). Where
+ * neither is listed (the file cannot be read, another architecture), only x86-64 and 64-bit ARM are taken to have it
+ * (every x86-64 CPU since about 2010 does); RISC-V, POWER and the others keep chacha20-poly1305.
  */
-export function hasAesInstructions(cpuinfo?: string): boolean {
+export function hasAesInstructions(cpuinfo?: string, arch: string = process.arch): boolean {
   let text = cpuinfo;
   if (text === undefined) {
     try {
       text = readFileSync('/proc/cpuinfo', 'latin1');
     } catch {
-      return true;
+      text = '';
     }
   }
   const lines = text.split('\n').filter((line) => /^(flags|Features)\s*:/.test(line));
-  return lines.length === 0 || lines.some((line) => /\saes(\s|$)/.test(line));
+  if (lines.length === 0) return arch === 'x64' || arch === 'arm64';
+  return lines.some((line) => /\saes(\s|$)/.test(line));
 }
 
 /**

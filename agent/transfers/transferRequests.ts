@@ -30,7 +30,7 @@ import { restoreArchive, writeArchive } from '../backups/archiver.ts';
 
 /** gzip level of a transfer's archive: it is only moved, so speed wins over size. */
 const TRANSFER_GZIP_LEVEL = 1;
-/** The largest chunk a `read` answers (the gateway's frames are at most 256 KiB). */
+/** The largest chunk a `read` answers (the gateway's frames were at most 256 KiB before this release; a service of that release may ask). */
 export const MAX_TRANSFER_CHUNK = 192 * 1024;
 const SERVER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ITEM_KEY = /^(server|backup-[0-9a-f-]{36}\.(tar\.gz|s3))$/;

@@ -14,7 +14,7 @@ import { transferConflict } from '../../schema/transfers.ts';
 import { recordAudit } from '../audit.ts';
 import type { DenyList } from '../../schema/filePaths.ts';
 import { checkAdminOnly, isAdminOnly } from './adminOnly.ts';
-import { AgentUnreachableError, fileChannelOf, holdsAgentConnections } from './agentChannels.ts';
+import { agentChannelOf, AgentUnreachableError, fileChannelOf, holdsAgentConnections } from './agentChannels.ts';
 
 /**
  * Bytes of one chunk between the service and the agent: the file helper's largest read or write (MAX_CHUNK), inside
@@ -28,6 +28,15 @@ export const TRANSFER_CHUNK = 1024 * 1024;
  * sets the pace, and memory stays bounded (at most this many chunks per transfer, whatever the file's size).
  */
 export const TRANSFER_WINDOW = 4;
+/**
+ * The most one read forwarded to another process asks for (agentRequestsAcross.ts): the process holding the agent may
+ * be an orchestrator of the previous release during a rolling upgrade, whose gateway closed an agent's connection on a
+ * frame over 256 KiB. A download keeps as many bytes in flight either way (TRANSFER_WINDOW × TRANSFER_CHUNK).
+ */
+export const FORWARDED_READ_CHUNK = 192 * 1024;
+
+/** How much one read of `server`'s files may ask for: a whole chunk when this process holds its agent. */
+const readChunkOf = (server: FileServer): number => (agentChannelOf(server.machineId, 'files') ? TRANSFER_CHUNK : FORWARDED_READ_CHUNK);
 /** How long the agent has to answer one file request. */
 const REQUEST_TIMEOUT_MS = 60_000;
 /** Versions kept per file, and the largest text file kept. */
@@ -162,14 +171,16 @@ export async function downloadStream(
     closed = true;
     void agentFiles(server, 'close', { handle }).catch(() => undefined);
   };
-  // Reads asked for ahead, in file order (at most TRANSFER_WINDOW): each is pushed once the consumer wants more.
+  // Reads asked for ahead, in file order (at most TRANSFER_WINDOW chunks' bytes): each is pushed once the consumer wants more.
   const ahead: { length: number; data: Promise<Buffer> }[] = [];
+  let aheadBytes = 0;
   const askAhead = () => {
-    while (!closed && ahead.length < TRANSFER_WINDOW && requested <= last) {
-      const length = Math.min(TRANSFER_CHUNK, last - requested + 1);
+    while (!closed && aheadBytes < TRANSFER_WINDOW * TRANSFER_CHUNK && requested <= last) {
+      const length = Math.min(readChunkOf(server), last - requested + 1);
       const data = agentFiles(server, 'read', { handle, position: requested, length }).then((answer) => toBuffer(answer.data));
       data.catch(() => undefined); // awaited in turn below; a failure there destroys the stream
       ahead.push({ length, data });
+      aheadBytes += length;
       requested += length;
     }
   };
@@ -184,6 +195,7 @@ export async function downloadStream(
           for (;;) {
             askAhead();
             const next = ahead.shift();
+            if (next) aheadBytes -= next.length;
             if (!next) {
               close();
               stream.push(null);

@@ -150,7 +150,8 @@ test('with AES instructions chacha20-poly1305 is not offered: a client asking fo
   t.false(hasAesInstructions('flags\t\t: fpu vme sse2 avx\nflags\t\t: fpu vme\n'));
   t.true(hasAesInstructions('Features\t: fp asimd evtstrm aes pmull sha1\n'), 'ARM');
   t.false(hasAesInstructions('Features\t: fp asimd evtstrm\n'));
-  t.true(hasAesInstructions('processor\t: 0\n'), 'nothing to go by: AES assumed');
+  t.true(hasAesInstructions('processor\t: 0\n', 'x64'), 'nothing to go by on x86-64: AES assumed');
+  t.false(hasAesInstructions('processor\t: 0\nisa\t\t: rv64imafdc\n', 'riscv64'), 'nor on RISC-V');
   t.is(sshCiphers(false), undefined, "without AES, ssh2's own list (chacha20-poly1305 included)");
   t.false(sshCiphers(true)!.some((cipher) => cipher.startsWith('chacha20')));
 

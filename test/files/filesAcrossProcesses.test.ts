@@ -2,6 +2,8 @@
  * The files API on a web process while the agent is connected to an orchestrator process (`node main.ts --role=…`,
  * one database and one Redis): listing, writing, reading as text, a download streamed with Range, a large upload,
  * rename and delete all reach the agent through the orchestrator; a machine whose agent no process holds is a 503.
+ * A read forwarded asks for at most FORWARDED_READ_CHUNK: an orchestrator of the previous release (frames of 256 KiB)
+ * may hold the agent during a rolling upgrade.
  */
 import test from 'ava';
 import { createHash, randomBytes } from 'node:crypto';
@@ -10,7 +12,9 @@ import { join } from 'node:path';
 import { body, fetchWithinLimit, json } from '../support/app.ts';
 import { startInstallation } from '../support/mainProcess.ts';
 import { createFakeServer, startAgent } from '../support/agentProcess.ts';
-import { useTestRedis } from '../support/redis.ts';
+import { createClient } from 'redis';
+import { REDIS_URL, useTestRedis } from '../support/redis.ts';
+import { FORWARDED_READ_CHUNK, TRANSFER_CHUNK } from '../../orchestrator/files/serverFiles.ts';
 import { until } from '../support/wait.ts';
 
 const redis = useTestRedis(test);
@@ -51,6 +55,21 @@ test('a web process serves the files API of a server whose agent is connected to
   const listed = await body(await fetchWithinLimit(files(), { headers: auth }));
   t.true(listed.entries.some((entry: { name: string }) => entry.name === 'server.properties'));
 
+  // The reads the web process asks of the orchestrator, as they cross Redis (`u32 length | JSON head | …`).
+  const reads: number[] = [];
+  const listener = createClient({ url: REDIS_URL });
+  listener.on('error', () => undefined);
+  await listener.connect();
+  t.teardown(async () => void (await listener.close()));
+  await listener.subscribe(
+    `${redis.prefix}agent-files:requests`,
+    (message: Buffer) => {
+      const head = JSON.parse(message.subarray(4, 4 + message.readUInt32BE(0)).toString('utf8')) as { payload?: { op?: string; length?: number } };
+      if (head.payload?.op === 'read') reads.push(head.payload.length!);
+    },
+    true,
+  );
+
   // A large file both ways, streamed in chunks through both processes.
   const data = randomBytes(5 * 1024 * 1024 + 77);
   t.is((await put('/world.bin', data)).status, 200);
@@ -59,6 +78,8 @@ test('a web process serves the files API of a server whose agent is connected to
   const whole = await fetchWithinLimit(`${files('/content')}?path=/world.bin`, { headers: auth });
   t.is(whole.status, 200);
   t.is(digest(Buffer.from(await whole.arrayBuffer())), digest(data));
+  t.true(reads.length >= Math.ceil(data.length / FORWARDED_READ_CHUNK), `${reads.length} reads forwarded`);
+  t.is(Math.max(...reads), FORWARDED_READ_CHUNK, `not ${TRANSFER_CHUNK}, which an older orchestrator's gateway would refuse`);
   const part = await fetchWithinLimit(`${files('/content')}?path=/world.bin`, { headers: { ...auth, range: 'bytes=1000-300999' } });
   t.is(part.status, 206);
   t.true(Buffer.from(await part.arrayBuffer()).equals(data.subarray(1000, 301000)));

@@ -49,3 +49,33 @@ test('a request still running at the timeout has its connection cut', async (t) 
   t.true(Date.now() - started < 2_000);
   await t.throwsAsync(hung);
 });
+
+test('a shortcut answers ahead of Koa; one that throws leaves the request to Koa before answering, and is cut off after', async (t) => {
+  const koa = new Koa();
+  koa.use((ctx) => {
+    ctx.body = `koa ${ctx.path}`;
+  });
+  const server = await startHttpServer(koa, {
+    port: 0,
+    host: '127.0.0.1',
+    shortcut: (request, response) => {
+      if (request.url === '/ahead') {
+        response.end('ahead');
+        return true;
+      }
+      if (request.url === '/throws-before') throw new Error('before answering');
+      if (request.url === '/throws-after') {
+        response.writeHead(200, { 'content-length': '100' });
+        response.write('partial');
+        throw new Error('after answering');
+      }
+      return false;
+    },
+  });
+  t.teardown(() => server.close(1_000));
+  t.deepEqual(await get(server.port, '/ahead'), { status: 200, body: 'ahead' });
+  t.deepEqual(await get(server.port, '/other'), { status: 200, body: 'koa /other' });
+  t.deepEqual(await get(server.port, '/throws-before'), { status: 200, body: 'koa /throws-before' });
+  await t.throwsAsync(get(server.port, '/throws-after'), { code: 'ECONNRESET' });
+  t.deepEqual(await get(server.port, '/ahead'), { status: 200, body: 'ahead' }, 'the process is still up');
+});

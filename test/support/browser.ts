@@ -14,17 +14,22 @@ export const CHROMIUM = findChromium() ?? process.env.CHROMIUM_PATH ?? '/usr/bin
 export type TestBrowser = {
   browser: Browser;
   page: () => Promise<{ page: Page; requests: string[] }>;
-  /** What the pages opened since the last call show and what went wrong in them, for a failed test's log; forgets them. */
+  /**
+   * What the open pages show and what went wrong in them, for a failed test's log (pages of tests still running
+   * included: each says when it was opened); closed pages are forgotten.
+   */
   explain: () => Promise<string>;
   close: () => Promise<void>;
 };
 
-/** A page and what went wrong in it: console errors, failed requests, answers of 400 and more. */
-type Watched = { page: Page; problems: string[] };
+/** A page, when it was opened, and what went wrong in it: console errors, failed requests, answers of 400 and more. */
+type Watched = { page: Page; openedAt: Date; problems: string[] };
 
-/** Where a page stands: its address, its headings and the start of its text (a closed page says so). */
-async function describe({ page, problems }: Watched): Promise<string> {
-  if (page.isClosed()) return `${page.url()} (closed)`;
+/** How long describing one page may take (a page stuck in a navigation or a busy script is not waited for). */
+const DESCRIBE_MS = 5_000;
+
+/** Where a page stands: its address, its headings and the start of its text. */
+async function describe({ page, openedAt, problems }: Watched): Promise<string> {
   const headings = await page
     .locator('h1, h2')
     .allInnerTexts()
@@ -34,7 +39,7 @@ async function describe({ page, problems }: Watched): Promise<string> {
     .innerText({ timeout: 2_000 })
     .catch((error: Error) => `(not read: ${error.message})`);
   return [
-    `page ${page.url()}`,
+    `page ${page.url()} (opened ${openedAt.toISOString()})`,
     `  headings: ${JSON.stringify(headings.map((heading) => heading.replace(/\s+/g, ' ').trim()))}`,
     `  text: ${JSON.stringify(text.replace(/\s+/g, ' ').slice(0, 1_500))}`,
     ...problems.slice(-20).map((problem) => `  ${problem}`),
@@ -67,13 +72,20 @@ export async function startBrowser(args: string[] = []): Promise<TestBrowser> {
       page.on('response', (response) => {
         if (response.status() >= 400) problems.push(`${at()} ${response.status()} ${response.request().method()} ${response.url()}`);
       });
-      opened.push({ page, problems });
+      opened.push({ page, openedAt: new Date(), problems });
       return { page, requests };
     },
     explain: async () => {
-      const pages = opened;
-      opened = [];
-      return (await Promise.all(pages.map(describe))).join('\n');
+      opened = opened.filter((watched) => !watched.page.isClosed());
+      const described = opened.map((watched) =>
+        Promise.race([
+          describe(watched).catch((error: Error) => `page ${watched.page.url()}: not described (${error.message})`),
+          new Promise<string>((resolve) =>
+            setTimeout(() => resolve(`page ${watched.page.url()}: not described within ${DESCRIBE_MS} ms`), DESCRIBE_MS).unref(),
+          ),
+        ]),
+      );
+      return (await Promise.all(described)).join('\n');
     },
     close: () => browser.close(),
   };
@@ -85,7 +97,8 @@ export async function startBrowser(args: string[] = []): Promise<TestBrowser> {
  */
 export function explainFailures(test: TestFn, browser: () => TestBrowser | undefined) {
   test.afterEach.always(async (t) => {
+    if (t.passed) return;
     const explained = await browser()?.explain();
-    if (!t.passed && explained) t.log(explained);
+    if (explained) t.log(explained);
   });
 }
