@@ -33,15 +33,16 @@ export type HttpServerOptions = {
 };
 
 /**
- * Whether `shortcut` answered the request. One that throws before answering leaves it to Koa (which answers and logs
- * as for any request); one that throws after is cut off: an exception must not escape the server's request listener,
- * where it would end the process.
+ * Whether `shortcut` answered the request. One that throws before answering leaves it to Koa (which answers it as any
+ * other request); one that throws halfway through its answer is cut off, and one that throws after answering in full
+ * is left as it is: an exception must not escape the server's request listener, where it would end the process.
  */
 function answeredAhead(shortcut: RequestShortcut | undefined, request: IncomingMessage, response: ServerResponse): boolean {
   if (!shortcut) return false;
   try {
     return shortcut(request, response);
   } catch {
+    if (response.writableEnded) return true; // answered in full: what failed came after (its metrics or log line)
     if (!response.headersSent) return false;
     response.destroy();
     return true;

@@ -593,6 +593,8 @@ export class ServerFiles {
 
   async read(handle: number, position: number, length: number): Promise<Buffer> {
     const file = this.#file(handle);
+    // Writes asked for before the read land first: a read sent after a write (not waiting for its answer) sees it.
+    if (file.writes) await file.writes;
     const size = Math.max(0, Math.min(length, MAX_CHUNK));
     const buffer = Buffer.allocUnsafe(size);
     try {
@@ -632,6 +634,7 @@ export class ServerFiles {
 
   async fstat(handle: number): Promise<FileInfo> {
     const file = this.#file(handle);
+    if (file.writes) await file.writes;
     return infoOf(basename(file.path), await file.handle.stat({ bigint: true }));
   }
 

@@ -11,6 +11,7 @@
  * - a file opened with TRUNC (what `put` does) is written atomically: a new file renamed over the old one on CLOSE,
  *   keeping its mode, so readers never see half a file and the server's other hard links are never written through.
  */
+import type { EventEmitter } from 'node:events';
 import ssh2, { type Attributes, type FileEntry, type SFTPWrapper } from 'ssh2';
 import type { SftpPermissions } from '../../schema/agentEvents.ts';
 import type { Logger } from '../../schema/logger.ts';
@@ -71,6 +72,29 @@ type OpenFile = {
   /** WRITEs received in this turn of the event loop, not yet sent to the helper (#queueWrite). */
   batch?: WriteBatch;
 };
+/**
+ * The requests this subsystem answers but WRITE: each sends the batched WRITEs first. Only these: ssh2 answers
+ * OP_UNSUPPORTED itself to a request nobody listens to (EXTENDED), which a listener here would silence.
+ */
+const FLUSHING_REQUESTS = [
+  'OPEN',
+  'READ',
+  'FSTAT',
+  'FSETSTAT',
+  'CLOSE',
+  'OPENDIR',
+  'READDIR',
+  'LSTAT',
+  'STAT',
+  'REMOVE',
+  'RMDIR',
+  'REALPATH',
+  'READLINK',
+  'SETSTAT',
+  'MKDIR',
+  'RENAME',
+  'SYMLINK',
+] as const;
 /** Contiguous WRITEs of one handle, sent to the helper as one write; each is answered once that write is done. */
 type WriteBatch = { offset: number; parts: Buffer[]; bytes: number; reqIds: number[] };
 type OpenDir = { kind: 'dir'; path: string; after: string | undefined; done: boolean };
@@ -153,6 +177,8 @@ export class SftpFileSystem {
   readonly #readAhead = new ReadAheadSession();
   #nextHandle = 1;
   #ended = false;
+  /** Handles with a batch of WRITEs not yet sent to the helper, in the order their batches started. */
+  readonly #batched = new Set<OpenFile>();
 
   constructor(options: {
     stream: SFTPWrapper;
@@ -172,6 +198,8 @@ export class SftpFileSystem {
   /** Ends the subsystem: open handles are closed (atomic writes not committed), the helper stops. */
   async end(): Promise<void> {
     if (this.#ended) return;
+    // WRITEs received before the end still go to the helper, ahead of the closes below (they were never answered).
+    this.#flushAll();
     this.#ended = true;
     const files = this.#files;
     if (!files) return;
@@ -204,12 +232,14 @@ export class SftpFileSystem {
   /**
    * A WRITE joins the handle's batch when it continues it (and the batch stays within the helper's largest write),
    * else the batch goes to the helper and a new one starts; a batch goes at the end of the turn of the event loop in
-   * which it started, or before any other request of its handle. OpenSSH's `put` sends WRITEs of 32 KiB, up to 64 at
+   * which it started, or before any other request of the session (a WRITE to another handle included), so the helper
+   * gets every request in the order the client sent it. OpenSSH's `put` sends WRITEs of 32 KiB, up to 64 at
    * once: they reach the helper as writes of up to 1 MiB, one round trip each instead of one per 32 KiB
    * (docs/sftp.md#throughput). Each WRITE is still answered only once its bytes are written, and a failed write fails
    * every WRITE of its batch.
    */
   #queueWrite(file: OpenFile, reqId: number, offset: number, data: Buffer): void {
+    this.#flushAll(file);
     const batch = file.batch;
     if (batch && offset === batch.offset + batch.bytes && batch.bytes + data.length <= MAX_CHUNK) {
       batch.parts.push(data);
@@ -220,15 +250,22 @@ export class SftpFileSystem {
     this.#flushWrites(file);
     const started: WriteBatch = { offset, parts: [data], bytes: data.length, reqIds: [reqId] };
     file.batch = started;
+    this.#batched.add(file);
     setImmediate(() => {
       if (file.batch === started) this.#flushWrites(file);
     });
   }
 
-  /** Sends the handle's batch of WRITEs to the helper now (before another request of the handle, or at the turn's end). */
-  #flushWrites(file: OpenFile | OpenDir): void {
-    if (file.kind !== 'file' || !file.batch) return;
+  /** Sends every handle's batch of WRITEs (but `except`'s) to the helper now, in the order the batches started. */
+  #flushAll(except?: OpenFile): void {
+    for (const file of this.#batched) if (file !== except) this.#flushWrites(file);
+  }
+
+  /** Sends the handle's batch of WRITEs to the helper now (before another request, or at the turn's end). */
+  #flushWrites(file: OpenFile): void {
     const batch = file.batch;
+    this.#batched.delete(file);
+    if (!batch) return;
     file.batch = undefined;
     const data = batch.parts.length === 1 ? batch.parts[0]! : Buffer.concat(batch.parts, batch.bytes);
     this.#run(batch.reqIds, async (files) => {
@@ -236,8 +273,8 @@ export class SftpFileSystem {
         await files.write(file.handle, batch.offset, data);
       } finally {
         this.#readAhead.changed(file.path);
+        file.written = true; // a write that failed halfway may have changed the file too
       }
-      file.written = true;
       for (const reqId of batch.reqIds) this.#stream.status(reqId, STATUS_CODE.OK);
     });
   }
@@ -280,6 +317,8 @@ export class SftpFileSystem {
 
   #listen(): void {
     const stream = this.#stream;
+    // Batched WRITEs go to the helper ahead of any other request that came after them (#queueWrite).
+    for (const request of FLUSHING_REQUESTS) (stream as unknown as EventEmitter).prependListener(request, () => this.#flushAll());
     const badHandle = (reqId: number) => stream.status(reqId, STATUS_CODE.FAILURE, 'invalid handle');
 
     stream.on('OPEN', (reqId, filename, flags, attrs) => {
@@ -321,7 +360,6 @@ export class SftpFileSystem {
       const found = this.#entry(handle);
       if (!found || found[1].kind !== 'file') return badHandle(reqId);
       const file = found[1];
-      this.#flushWrites(file);
       this.#run(reqId, async (files) => {
         const size = Math.min(length, MAX_READ);
         const data = file.reader ? await file.reader.read(offset, size) : await files.read(file.handle, offset, size);
@@ -345,7 +383,6 @@ export class SftpFileSystem {
       const found = this.#entry(handle);
       if (!found) return badHandle(reqId);
       const entry = found[1];
-      this.#flushWrites(entry);
       this.#run(reqId, async (files) => stream.attrs(reqId, attrsOf(entry.kind === 'file' ? await files.fstat(entry.handle) : await files.stat(entry.path))));
     });
 
@@ -353,7 +390,6 @@ export class SftpFileSystem {
       const found = this.#entry(handle);
       if (!found) return badHandle(reqId);
       const [id, entry] = found;
-      this.#flushWrites(entry);
       this.#handles.delete(id);
       if (entry.kind === 'file' && entry.reader) this.#readAhead.forget(entry.reader);
       if (entry.kind === 'dir') return stream.status(reqId, STATUS_CODE.OK);
@@ -393,7 +429,6 @@ export class SftpFileSystem {
       const found = this.#entry(handle);
       if (!found) return badHandle(reqId);
       const entry = found[1];
-      this.#flushWrites(entry);
       // An atomic write's file is not in place before CLOSE: its mode follows the file it replaces.
       if (entry.kind === 'file' && entry.atomic && attrs.mode !== undefined && attrs.uid === undefined && attrs.size === undefined) {
         return stream.status(reqId, STATUS_CODE.OK);

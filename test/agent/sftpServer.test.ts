@@ -226,8 +226,28 @@ test.serial('WRITEs sent together reach the helper as writes of up to 1 MiB, the
     helperWrites.reduce((sum, size) => sum + size, 0),
     data.length,
   );
-  t.true(helperWrites.length <= 16, `${helperWrites.length} helper writes for 256 WRITEs`);
+  t.true(helperWrites.length <= 64, `${helperWrites.length} helper writes for 256 WRITEs`);
   t.true(helperWrites.every((size) => size <= 1024 * 1024));
+
+  // A READ or a CLOSE sent right behind WRITEs, without waiting for their answers, comes after them.
+  const handle = await call<Buffer>((done) => sftp.open('/batched.bin', 'r+', (error, opened) => done(error, opened)));
+  const fresh = randomBytes(piece);
+  const wrote = call<void>((done) => sftp.write(handle, fresh, 0, piece, 3 * piece, (error) => done(error)));
+  const buffer = Buffer.alloc(piece);
+  const read = call<number>((done) => sftp.read(handle, buffer, 0, piece, 3 * piece, (error, bytes) => done(error, bytes)));
+  const closed = (async () => {
+    await read;
+    const last = randomBytes(piece);
+    const writing = call<void>((done) => sftp.write(handle, last, 0, piece, 0, (error) => done(error)));
+    await call<void>((done) => sftp.close(handle, (error) => done(error)));
+    await writing;
+    return last;
+  })();
+  await wrote;
+  t.is(await read, piece);
+  t.true(buffer.equals(fresh), 'the READ saw the WRITE sent before it');
+  const last = await closed;
+  t.true((await readFile(join(serverDir, 'batched.bin'))).subarray(0, piece).equals(last), 'the CLOSE came after the WRITE sent before it');
 
   failWrites = true;
   try {

@@ -50,7 +50,7 @@ test('a request still running at the timeout has its connection cut', async (t) 
   await t.throwsAsync(hung);
 });
 
-test('a shortcut answers ahead of Koa; one that throws leaves the request to Koa before answering, and is cut off after', async (t) => {
+test('a shortcut answers ahead of Koa; one that throws leaves the request to Koa before answering, is cut off halfway, and left alone once done', async (t) => {
   const koa = new Koa();
   koa.use((ctx) => {
     ctx.body = `koa ${ctx.path}`;
@@ -64,6 +64,10 @@ test('a shortcut answers ahead of Koa; one that throws leaves the request to Koa
         return true;
       }
       if (request.url === '/throws-before') throw new Error('before answering');
+      if (request.url === '/throws-when-done') {
+        response.end('done');
+        throw new Error('after the answer');
+      }
       if (request.url === '/throws-after') {
         response.writeHead(200, { 'content-length': '100' });
         response.write('partial');
@@ -77,5 +81,6 @@ test('a shortcut answers ahead of Koa; one that throws leaves the request to Koa
   t.deepEqual(await get(server.port, '/other'), { status: 200, body: 'koa /other' });
   t.deepEqual(await get(server.port, '/throws-before'), { status: 200, body: 'koa /throws-before' });
   await t.throwsAsync(get(server.port, '/throws-after'), { code: 'ECONNRESET' });
+  t.deepEqual(await get(server.port, '/throws-when-done'), { status: 200, body: 'done' }, 'a whole answer is left as it is');
   t.deepEqual(await get(server.port, '/ahead'), { status: 200, body: 'ahead' }, 'the process is still up');
 });

@@ -15,10 +15,10 @@ export type TestBrowser = {
   browser: Browser;
   page: () => Promise<{ page: Page; requests: string[] }>;
   /**
-   * What the open pages show and what went wrong in them, for a failed test's log (pages of tests still running
-   * included: each says when it was opened); closed pages are forgotten.
+   * What the pages open since `since` show and what went wrong in them, for a failed test's log (pages of other tests
+   * running meanwhile included: each says when it was opened); closed pages are forgotten.
    */
-  explain: () => Promise<string>;
+  explain: (since?: Date) => Promise<string>;
   close: () => Promise<void>;
 };
 
@@ -75,16 +75,18 @@ export async function startBrowser(args: string[] = []): Promise<TestBrowser> {
       opened.push({ page, openedAt: new Date(), problems });
       return { page, requests };
     },
-    explain: async () => {
+    explain: async (since = new Date(0)) => {
       opened = opened.filter((watched) => !watched.page.isClosed());
-      const described = opened.map((watched) =>
-        Promise.race([
-          describe(watched).catch((error: Error) => `page ${watched.page.url()}: not described (${error.message})`),
-          new Promise<string>((resolve) =>
-            setTimeout(() => resolve(`page ${watched.page.url()}: not described within ${DESCRIBE_MS} ms`), DESCRIBE_MS).unref(),
-          ),
-        ]),
-      );
+      const described = opened
+        .filter((watched) => watched.openedAt >= since)
+        .map((watched) =>
+          Promise.race([
+            describe(watched).catch((error: Error) => `page ${watched.page.url()}: not described (${error.message})`),
+            new Promise<string>((resolve) =>
+              setTimeout(() => resolve(`page ${watched.page.url()}: not described within ${DESCRIBE_MS} ms`), DESCRIBE_MS).unref(),
+            ),
+          ]),
+        );
       return (await Promise.all(described)).join('\n');
     },
     close: () => browser.close(),
@@ -96,9 +98,15 @@ export async function startBrowser(args: string[] = []): Promise<TestBrowser> {
  * loaded CI machine then says which page was there instead.
  */
 export function explainFailures(test: TestFn, browser: () => TestBrowser | undefined) {
+  const started = new Map<string, Date>();
+  // A hook's title is "beforeEach hook for <the test's title>" (afterEach.always likewise).
+  const testOf = (title: string) => title.replace(/^.*? hook for /, '');
+  test.beforeEach((t) => void started.set(testOf(t.title), new Date()));
   test.afterEach.always(async (t) => {
+    const since = started.get(testOf(t.title));
+    started.delete(testOf(t.title));
     if (t.passed) return;
-    const explained = await browser()?.explain();
+    const explained = await browser()?.explain(since);
     if (explained) t.log(explained);
   });
 }
