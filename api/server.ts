@@ -25,12 +25,8 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /** Answers a request itself before Koa sees it (true), or leaves it to Koa (false). */
 export type RequestShortcut = (request: IncomingMessage, response: ServerResponse) => boolean;
 
-export type HttpServerOptions = {
-  port: number;
-  host: string;
-  /** Requests it answers (true) never reach Koa: the app's `probe` (GET /healthz). */
-  shortcut?: RequestShortcut | undefined;
-};
+/** What the server runs: a Koa app, and what is answered ahead of it (createApp's `probe`: GET /healthz). */
+export type HttpApp = { koa: Koa; probe?: RequestShortcut | undefined };
 
 /**
  * Whether `shortcut` answered the request. One that throws before answering leaves it to Koa (which answers it as any
@@ -49,8 +45,7 @@ function answeredAhead(shortcut: RequestShortcut | undefined, request: IncomingM
   }
 }
 
-export async function startHttpServer(koa: Koa, options: HttpServerOptions): Promise<HttpServer> {
-  const { shortcut } = options;
+export async function startHttpServer({ koa, probe }: HttpApp, options: { port: number; host: string }): Promise<HttpServer> {
   const handle = koa.callback();
   let draining = false;
   // Per connection: requests in flight and requests answered. A connection that has answered a request and has none in
@@ -75,7 +70,7 @@ export async function startHttpServer(koa: Koa, options: HttpServerOptions): Pro
       if (draining) closeIfIdle(socket);
     });
     // Koa answers and logs its own errors: the promise a request handler returns is not Node's to await.
-    if (!answeredAhead(shortcut, request, response)) void handle(request, response);
+    if (!answeredAhead(probe, request, response)) void handle(request, response);
   });
   server.on('connection', (socket: Socket) => {
     connections.set(socket, { active: 0, served: 0 });

@@ -66,8 +66,7 @@ export async function startApi(input: { config: Config; logger: Logger; pool: Da
         'REDIS_URL is unset on this orchestrator: web processes cannot forward file requests to the agents it holds, and answer them 503 ' +
           '(set the same REDIS_URL on every process, docs/files.md#limits)',
       );
-    const { koa, probe } = createApp(deps, { api: servesApi });
-    const http = await startHttpServer(koa, { port: config.PORT, host: config.HOST, shortcut: probe });
+    const http = await startHttpServer(createApp(deps, { api: servesApi }), { port: config.PORT, host: config.HOST });
     // Stopped last of the HTTP side (the stops run in reverse): in-flight requests finish, bounded by SHUTDOWN_TIMEOUT_MS.
     stops.push(() => http.close(config.SHUTDOWN_TIMEOUT_MS));
     const metricsListen = config.METRICS_LISTEN === undefined ? defaultMetricsListen(role) : config.METRICS_LISTEN;

@@ -72,29 +72,6 @@ type OpenFile = {
   /** WRITEs received in this turn of the event loop, not yet sent to the helper (#queueWrite). */
   batch?: WriteBatch;
 };
-/**
- * The requests this subsystem answers but WRITE: each sends the batched WRITEs first. Only these: ssh2 answers
- * OP_UNSUPPORTED itself to a request nobody listens to (EXTENDED), which a listener here would silence.
- */
-const FLUSHING_REQUESTS = [
-  'OPEN',
-  'READ',
-  'FSTAT',
-  'FSETSTAT',
-  'CLOSE',
-  'OPENDIR',
-  'READDIR',
-  'LSTAT',
-  'STAT',
-  'REMOVE',
-  'RMDIR',
-  'REALPATH',
-  'READLINK',
-  'SETSTAT',
-  'MKDIR',
-  'RENAME',
-  'SYMLINK',
-] as const;
 /** Contiguous WRITEs of one handle, sent to the helper as one write; each is answered once that write is done. */
 type WriteBatch = { offset: number; parts: Buffer[]; bytes: number; reqIds: number[] };
 type OpenDir = { kind: 'dir'; path: string; after: string | undefined; done: boolean };
@@ -317,8 +294,6 @@ export class SftpFileSystem {
 
   #listen(): void {
     const stream = this.#stream;
-    // Batched WRITEs go to the helper ahead of any other request that came after them (#queueWrite).
-    for (const request of FLUSHING_REQUESTS) (stream as unknown as EventEmitter).prependListener(request, () => this.#flushAll());
     const badHandle = (reqId: number) => stream.status(reqId, STATUS_CODE.FAILURE, 'invalid handle');
 
     stream.on('OPEN', (reqId, filename, flags, attrs) => {
@@ -542,5 +517,12 @@ export class SftpFileSystem {
     });
 
     stream.on('SYMLINK', (reqId) => this.#deny(reqId, 'symbolic links cannot be made over SFTP'));
+
+    // Batched WRITEs go to the helper ahead of any other request that came after them (#queueWrite): every request
+    // answered above (ssh2 names them in capitals) but WRITE sends them first. Only those: ssh2 answers OP_UNSUPPORTED
+    // itself to a request nobody listens to (EXTENDED), which a listener here would silence.
+    const emitter = stream as unknown as EventEmitter;
+    for (const request of emitter.eventNames())
+      if (typeof request === 'string' && /^[A-Z]+$/.test(request) && request !== 'WRITE') emitter.prependListener(request, () => this.#flushAll());
   }
 }

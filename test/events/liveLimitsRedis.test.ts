@@ -34,7 +34,7 @@ async function secondNode(t: import('ava').ExecutionContext, app: TestApp, redis
     version: VERSION,
     defaultMetrics: false,
   });
-  const server = await startHttpServer(createApp(deps).koa, { port: 0, host: '127.0.0.1' });
+  const server = await startHttpServer(createApp(deps), { port: 0, host: '127.0.0.1' });
   const live = attachLiveNamespace(server.server, deps);
   t.teardown(async () => {
     live.close();

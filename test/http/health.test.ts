@@ -91,8 +91,7 @@ test('readyz is 503 naming the database when it is unreachable', async (t) => {
     version: 'test',
     defaultMetrics: false,
   });
-  const { koa } = createApp(deps);
-  const server = await startHttpServer(koa, { port: 0, host: '127.0.0.1' });
+  const server = await startHttpServer(createApp(deps), { port: 0, host: '127.0.0.1' });
   try {
     t.is((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status, 200);
     await database.drop(); // the database goes away under the running app

@@ -1,7 +1,7 @@
 import test from 'ava';
 import Koa from 'koa';
 import { request } from 'node:http';
-import { startHttpServer } from '../../api/server.ts';
+import { startHttpServer, type RequestShortcut } from '../../api/server.ts';
 
 const get = (port: number, path: string) =>
   new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -22,7 +22,7 @@ test('closing drains in-flight requests and then refuses new connections', async
     await new Promise((done) => setTimeout(done, 300));
     ctx.body = 'finished';
   });
-  const server = await startHttpServer(koa, { port: 0, host: '127.0.0.1' });
+  const server = await startHttpServer({ koa }, { port: 0, host: '127.0.0.1' });
   const inFlight = get(server.port, '/slow');
   await arrived.promise; // in flight: being handled when the close begins
   const started = Date.now();
@@ -41,7 +41,7 @@ test('a request still running at the timeout has its connection cut', async (t) 
     await new Promise((done) => setTimeout(done, 5_000));
     ctx.body = 'too late';
   });
-  const server = await startHttpServer(koa, { port: 0, host: '127.0.0.1' });
+  const server = await startHttpServer({ koa }, { port: 0, host: '127.0.0.1' });
   const hung = get(server.port, '/hung');
   await arrived.promise;
   const started = Date.now();
@@ -55,27 +55,24 @@ test('a shortcut answers ahead of Koa; one that throws leaves the request to Koa
   koa.use((ctx) => {
     ctx.body = `koa ${ctx.path}`;
   });
-  const server = await startHttpServer(koa, {
-    port: 0,
-    host: '127.0.0.1',
-    shortcut: (request, response) => {
-      if (request.url === '/ahead') {
-        response.end('ahead');
-        return true;
-      }
-      if (request.url === '/throws-before') throw new Error('before answering');
-      if (request.url === '/throws-when-done') {
-        response.end('done');
-        throw new Error('after the answer');
-      }
-      if (request.url === '/throws-after') {
-        response.writeHead(200, { 'content-length': '100' });
-        response.write('partial');
-        throw new Error('after answering');
-      }
-      return false;
-    },
-  });
+  const probe: RequestShortcut = (request, response) => {
+    if (request.url === '/ahead') {
+      response.end('ahead');
+      return true;
+    }
+    if (request.url === '/throws-before') throw new Error('before answering');
+    if (request.url === '/throws-when-done') {
+      response.end('done');
+      throw new Error('after the answer');
+    }
+    if (request.url === '/throws-after') {
+      response.writeHead(200, { 'content-length': '100' });
+      response.write('partial');
+      throw new Error('after answering');
+    }
+    return false;
+  };
+  const server = await startHttpServer({ koa, probe }, { port: 0, host: '127.0.0.1' });
   t.teardown(() => server.close(1_000));
   t.deepEqual(await get(server.port, '/ahead'), { status: 200, body: 'ahead' });
   t.deepEqual(await get(server.port, '/other'), { status: 200, body: 'koa /other' });

@@ -23,7 +23,7 @@ test.after.always(async () => {
 
 async function serve(limiter: RateLimiter): Promise<Served> {
   const { logger, lines } = captureLogs();
-  const server = await startHttpServer(createRateLimitApp(limiter, logger), { port: 0, host: '127.0.0.1' });
+  const server = await startHttpServer({ koa: createRateLimitApp(limiter, logger) }, { port: 0, host: '127.0.0.1' });
   servers.push({ server, limiter });
   return {
     request: (path, client) => fetch(`http://127.0.0.1:${server.port}${path}`, { headers: client ? { 'X-Client': client } : {} }),

@@ -54,7 +54,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     defaultMetrics: false,
   });
   const app = createApp(deps);
-  const server = await startHttpServer(app.koa, { port: 0, host: '127.0.0.1', shortcut: app.probe });
+  const server = await startHttpServer(app, { port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${server.port}`;
   const live = attachLiveNamespace(server.server, deps);
   return {

@@ -17,7 +17,7 @@ if (!url || !prefix) {
 
 const logger = createLogger('warn');
 const limiter = await createRedisLimiter({ url, prefix, logger, timeoutMs: timeout ? Number(timeout) : undefined });
-const server = await startHttpServer(createRateLimitApp(limiter, logger), { port: 0, host: '127.0.0.1' });
+const server = await startHttpServer({ koa: createRateLimitApp(limiter, logger) }, { port: 0, host: '127.0.0.1' });
 process.stdout.write(`${server.port}\n`);
 
 const stop = async () => {

@@ -25,8 +25,7 @@ const pool = await createDatabasePool(databaseUrl);
 // The production logger: one JSON line per request to standard output, which the benchmark sends to /dev/null.
 const logger = createLogger('info');
 const deps = await createAppDeps({ config, logger, pool, databaseUrl, secrets: { pasetoKey: generatePasetoKey() }, version: VERSION });
-const { koa, probe } = createApp(deps);
-const server = await startHttpServer(koa, { port: 0, host: '127.0.0.1', shortcut: probe });
+const server = await startHttpServer(createApp(deps), { port: 0, host: '127.0.0.1' });
 console.error(`PORT ${server.port}`);
 const stop = async () => {
   await server.close(1_000);
