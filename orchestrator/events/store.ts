@@ -60,8 +60,13 @@ export async function listEvents(connection: CommonQueryMethods, filter: EventFi
 
 /** Up to `limit` events after `after`, in position order: of one filter (a reader catching up) or of every cluster (the feed). */
 export async function eventsAfter(connection: CommonQueryMethods, filter: EventFilter | null, after: bigint, limit: number): Promise<StoredEvent[]> {
-  const rows = await connection.any(sql.type(eventRow)`
-    SELECT ${EVENT_COLUMNS} FROM events e WHERE ${where(filter, after)} ORDER BY e.position LIMIT ${limit}`);
+  // The feed's read (every cluster) runs after every numbering, so it is a prepared statement: planned once per connection.
+  const rows = await connection.any(
+    filter === null
+      ? sql.prepared('gsm_events_feed', eventRow)`
+          SELECT ${EVENT_COLUMNS} FROM events e WHERE e.position > ${after.toString()}::bigint ORDER BY e.position LIMIT ${limit}`
+      : sql.type(eventRow)`SELECT ${EVENT_COLUMNS} FROM events e WHERE ${where(filter, after)} ORDER BY e.position LIMIT ${limit}`,
+  );
   return rows.map(stored);
 }
 

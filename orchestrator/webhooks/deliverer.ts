@@ -154,7 +154,7 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
     const failingRoom = Math.max(0, Math.floor(concurrency / 2) - failingHeld);
     const roomOf = (webhookId: string) => limitOf(webhookId) + aheadOf(webhookId) - heldBy(webhookId);
     const full = [...new Set([...inFlight.keys(), ...queued.keys()])].filter((id) => roomOf(id) <= 0 || (failing.has(id) && failingRoom === 0));
-    const candidates = await pool.any(sql.type(candidate)`
+    const candidates = await pool.any(sql.prepared('gsm_webhook_candidates', candidate)`
       SELECT d.id, w.id AS "webhookId" FROM webhooks w
        CROSS JOIN LATERAL (
          SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
