@@ -12,8 +12,13 @@ type RunEnd = { status: 'SUCCEEDED' | 'FAILED' | 'CANCELLED' | 'EXPIRED'; result
 const statusRow = sql.type(z.object({ status: z.string() }));
 
 /** Running: the run's job, QUEUED until an executor first takes its lease, is RUNNING from then on. */
-export async function markRunStarted(tx: CommonQueryMethods, jobId: string): Promise<void> {
-  await tx.query(sql.unsafe`UPDATE jobs SET status = 'RUNNING', started_at = coalesce(started_at, now()) WHERE id = ${jobId} AND status = 'QUEUED'`);
+export const markRunStarted = (tx: CommonQueryMethods, jobId: string): Promise<void> => markRunsStarted(tx, [jobId]);
+
+/** `markRunStarted` for several runs in one statement. */
+export async function markRunsStarted(tx: CommonQueryMethods, jobIds: readonly string[]): Promise<void> {
+  if (jobIds.length === 0) return;
+  await tx.query(sql.unsafe`
+    UPDATE jobs SET status = 'RUNNING', started_at = coalesce(started_at, now()) WHERE id = ANY(${sql.array([...jobIds], 'uuid')}) AND status = 'QUEUED'`);
 }
 
 /**

@@ -17,9 +17,10 @@
  * server, as the RCON API's 409 says), the other types are sent as they are.
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type CommonQueryMethods } from 'slonik';
+import { sql, type CommonQueryMethods, type DatabaseTransactionConnection } from 'slonik';
 import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
+import { batched, type Batched } from '../../sql/batched.ts';
 import type { JobWaiters } from '../jobs/waiters.ts';
 import { acceptServerJob, DESIRED_BY_TYPE } from '../jobs/serverJobs.ts';
 import { addSkippedOccurrences, endRun, markRunStarted } from '../jobs/taskRuns.ts';
@@ -101,6 +102,16 @@ async function claimRun(pool: DatabasePool, jobId: string, owner: string): Promi
 
 type Lease = RunLease;
 
+/** The leases as rows (job_id, owner) of a FROM clause. */
+const leaseRows = (leases: readonly Lease[]) =>
+  sql.fragment`unnest(${sql.array(
+    leases.map((lease) => lease.jobId),
+    'uuid',
+  )}, ${sql.array(
+    leases.map((lease) => lease.owner),
+    'uuid',
+  )})`;
+
 /**
  * Renews the leases still held, in one statement however many (a storm of runs renews thousands every few seconds),
  * and moves each one's resume job past its new end. Answers the runs whose lease was renewed: the others were taken
@@ -111,13 +122,7 @@ async function renewLeases(pool: DatabasePool, leases: readonly Lease[]): Promis
   const renewed = await pool.anyFirst(sql.type(z.object({ jobId: z.string() }))`
     WITH renewed AS (
       UPDATE task_runs r SET lease_until = now() + make_interval(secs => ${LEASE_MS / 1000})
-        FROM unnest(${sql.array(
-          leases.map((lease) => lease.jobId),
-          'uuid',
-        )}, ${sql.array(
-          leases.map((lease) => lease.owner),
-          'uuid',
-        )}) AS held (job_id, owner)
+        FROM ${leaseRows(leases)} AS held (job_id, owner)
        WHERE r.job_id = held.job_id AND r.lease_owner = held.owner
       RETURNING r.job_id
     ), added AS (
@@ -307,34 +312,76 @@ async function drive(deps: RunnerDeps, jobId: string, owner: string, signal: Abo
   }
 }
 
+type StepStart = { jobId: string; owner: string; state: RunState; step: Step };
+/** A step started (its child entries), not started because the run is no longer RUNNING (null), or the lease lost. */
+type StepStarted = ChildEntry[] | null | 'LEASE_LOST';
+
+/**
+ * The steps that start at once in this process (a minute's storm of runs reaches its first step together) are
+ * started together: in one transaction, with one statement per kind of row, however many runs (the child jobs
+ * still one accept each). Should the batch fail, each run is started again on its own (sql/batched.ts), so one run's
+ * failure is never another's.
+ */
+const stepStarters = new WeakMap<DatabasePool, Batched<StepStart, StepStarted>>();
+
 /** Creates the step's child jobs and records them, in one transaction (so a resumed run never creates them twice). */
 async function startStep(pool: DatabasePool, jobId: string, owner: string, state: RunState, step: Step): Promise<ChildEntry[] | null> {
-  return pool.transaction(async (tx) => {
-    const held = await tx.maybeOneFirst(sql.type(z.object({ held: z.boolean() }))`
-      SELECT true AS held FROM task_runs WHERE job_id = ${jobId} AND lease_owner = ${owner} AND step_jobs IS NULL FOR UPDATE`);
-    if (!held) throw new LeaseLost();
-    // Shares the lock a cancel takes (jobs/cancel.ts): a run cancelled by now starts no step.
-    const status = await tx.oneFirst(sql.type(z.object({ status: z.string() }))`SELECT status FROM jobs WHERE id = ${jobId} FOR SHARE`);
-    if (status !== 'RUNNING') return null;
-    const statuses = new Map(
-      (
-        await tx.any(sql.type(z.object({ id: z.string(), status: z.string() }))`
-        SELECT id, status FROM servers WHERE id = ANY(${sql.array(state.serverIds, 'uuid')})`)
-      ).map((row) => [row.id, row.status]),
-    );
-    const children: ChildEntry[] = [];
-    for (const serverId of state.serverIds) {
-      const status = statuses.get(serverId);
-      const entry = (jobStatus: ChildEntry['status'], error: ChildEntry['error'] = null): ChildEntry => ({ serverId, jobId: null, status: jobStatus, error });
-      if (!status) children.push(entry('FAILED', { code: 'SERVER_NOT_FOUND', message: 'the server was deleted' }));
-      else if (step.type === 'BROADCAST' && status !== 'ONLINE') children.push(entry('SKIPPED'));
-      else if (step.type === 'RCON' && status !== 'ONLINE')
-        children.push(entry('FAILED', { code: 'NOT_RUNNING', message: `the server is ${status}, not running` }));
-      else children.push(await createChild(tx, state, step, serverId));
-    }
-    await tx.query(sql.unsafe`UPDATE task_runs SET step_jobs = ${sql.jsonb(children as never)} WHERE job_id = ${jobId}`);
-    return children;
-  });
+  let starter = stepStarters.get(pool);
+  if (!starter) {
+    const created = batched((starts: StepStart[]) => pool.transaction((tx) => startSteps(tx, starts)));
+    stepStarters.set(pool, created);
+    starter = created;
+  }
+  const started = await starter.add({ jobId, owner, state, step });
+  if (started === 'LEASE_LOST') throw new LeaseLost();
+  return started;
+}
+
+async function startSteps(tx: DatabaseTransactionConnection, starts: readonly StepStart[]): Promise<StepStarted[]> {
+  // Each run's progress row, while its lease is held and its step not yet started; locked in id order.
+  const held = new Set(
+    await tx.anyFirst(sql.type(z.object({ jobId: z.string() }))`
+      SELECT r.job_id AS "jobId" FROM task_runs r
+        JOIN ${leaseRows(starts)} AS h (job_id, owner) ON h.job_id = r.job_id AND h.owner = r.lease_owner
+       WHERE r.step_jobs IS NULL ORDER BY r.job_id FOR UPDATE OF r`),
+  );
+  // Shares the lock a cancel takes (jobs/cancel.ts): a run cancelled by now starts no step.
+  const running = new Set(
+    await tx.anyFirst(sql.type(z.object({ id: z.string() }))`
+      SELECT id FROM (SELECT id, status FROM jobs WHERE id = ANY(${sql.array([...held], 'uuid')}) ORDER BY id FOR SHARE) j WHERE status = 'RUNNING'`),
+  );
+  const statuses = new Map(
+    (
+      await tx.any(sql.type(z.object({ id: z.string(), status: z.string() }))`
+        SELECT id, status FROM servers WHERE id = ANY(${sql.array([...new Set(starts.flatMap((start) => (running.has(start.jobId) ? start.state.serverIds : [])))], 'uuid')})`)
+    ).map((row) => [row.id, row.status]),
+  );
+  // The child jobs in server order across the batch: every batch takes the servers' row locks in the same order.
+  const wanted = starts.flatMap((start, index) =>
+    running.has(start.jobId) ? start.state.serverIds.map((serverId, position) => ({ index, position, serverId })) : [],
+  );
+  wanted.sort((a, b) => (a.serverId < b.serverId ? -1 : a.serverId > b.serverId ? 1 : a.index - b.index));
+  const children = starts.map((start) => new Array<ChildEntry>(running.has(start.jobId) ? start.state.serverIds.length : 0));
+  for (const { index, position, serverId } of wanted) {
+    const { state, step } = starts[index]!;
+    const status = statuses.get(serverId);
+    const entry = (jobStatus: ChildEntry['status'], error: ChildEntry['error'] = null): ChildEntry => ({ serverId, jobId: null, status: jobStatus, error });
+    children[index]![position] = !status
+      ? entry('FAILED', { code: 'SERVER_NOT_FOUND', message: 'the server was deleted' })
+      : step.type === 'BROADCAST' && status !== 'ONLINE'
+        ? entry('SKIPPED')
+        : step.type === 'RCON' && status !== 'ONLINE'
+          ? entry('FAILED', { code: 'NOT_RUNNING', message: `the server is ${status}, not running` })
+          : await createChild(tx, state, step, serverId);
+  }
+  const recorded = starts.map((start, index) => ({ start, children: children[index]! })).filter(({ start }) => running.has(start.jobId));
+  if (recorded.length > 0) {
+    await tx.query(sql.unsafe`
+      UPDATE task_runs r SET step_jobs = s.jobs
+        FROM jsonb_to_recordset(${sql.jsonb(recorded.map(({ start, children: jobs }) => ({ job_id: start.jobId, jobs })) as never)}) AS s (job_id uuid, jobs jsonb)
+       WHERE r.job_id = s.job_id`);
+  }
+  return starts.map((start, index) => (!held.has(start.jobId) ? 'LEASE_LOST' : running.has(start.jobId) ? children[index]! : null));
 }
 
 async function createChild(tx: CommonQueryMethods, state: RunState, step: Step, serverId: string): Promise<ChildEntry> {

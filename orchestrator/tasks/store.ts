@@ -11,10 +11,10 @@ import { randomUUID } from 'node:crypto';
 import { sql, type CommonQueryMethods, type DatabaseTransactionConnection } from 'slonik';
 import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
-import { createJob } from '../jobs/store.ts';
-import { task, type LastRunStatus, type Step, type Task } from '../../schema/tasks.ts';
+import { createJobs } from '../jobs/store.ts';
+import { task, type Step, type Task } from '../../schema/tasks.ts';
 import type { Job } from '../../schema/jobs.ts';
-import { markRunStarted } from '../jobs/taskRuns.ts';
+import { markRunsStarted } from '../jobs/taskRuns.ts';
 import { handleOccurrence } from '../../schema/schedule.ts';
 import { taskOrigin, type Origin } from '../../schema/origin.ts';
 
@@ -22,7 +22,9 @@ import { taskOrigin, type Origin } from '../../schema/origin.ts';
 export const TRIGGER_TASK = 'tasks__trigger';
 /** graphile-worker task that executes or resumes a run (payload `{ jobId }`). */
 export const RUN_TASK = 'tasks__run';
-export const triggerKey = (taskId: string) => `task:${taskId}`;
+/** The job key of a task's pending occurrence is this and the task's id. */
+const TRIGGER_KEY_PREFIX = 'task:';
+export const triggerKey = (taskId: string) => `${TRIGGER_KEY_PREFIX}${taskId}`;
 /** The job key of a run's graphile-worker job is this and the run's job id. */
 export const RUN_KEY_PREFIX = 'task-run:';
 export const runKey = (jobId: string) => `${RUN_KEY_PREFIX}${jobId}`;
@@ -57,18 +59,34 @@ export async function setTaskServers(tx: CommonQueryMethods, taskId: string, ser
 }
 
 /** Sets the pending occurrence and (re)schedules its graphile-worker job; null removes both (disabled task). */
-export async function scheduleOccurrence(tx: CommonQueryMethods, taskId: string, at: Date | null): Promise<void> {
-  if (at === null) {
-    await tx.query(sql.unsafe`UPDATE tasks SET next_run_at = NULL WHERE id = ${taskId}`);
-    await tx.query(sql.unsafe`SELECT graphile_worker.remove_job(${triggerKey(taskId)})`);
-    return;
-  }
-  const iso = at.toISOString();
-  await tx.query(sql.unsafe`UPDATE tasks SET next_run_at = ${iso}::timestamptz WHERE id = ${taskId}`);
+export const scheduleOccurrence = (tx: CommonQueryMethods, taskId: string, at: Date | null): Promise<void> => scheduleOccurrences(tx, [{ taskId, at }]);
+
+/** `scheduleOccurrence` for several tasks, in one statement per kind of change whatever their number. */
+export async function scheduleOccurrences(tx: CommonQueryMethods, occurrences: readonly { taskId: string; at: Date | null }[]): Promise<void> {
+  if (occurrences.length === 0) return;
+  const ids = occurrences.map((occurrence) => occurrence.taskId);
+  const isos = occurrences.map((occurrence) => occurrence.at?.toISOString() ?? null);
   await tx.query(sql.unsafe`
-    SELECT graphile_worker.add_job(${TRIGGER_TASK}, json_build_object('taskId', ${taskId}::text, 'scheduledAt', ${iso}::text),
-                                   run_at => ${iso}::timestamptz, job_key => ${triggerKey(taskId)}, job_key_mode => 'replace',
-                                   max_attempts => ${MAX_TRIGGER_ATTEMPTS})`);
+    UPDATE tasks t SET next_run_at = o.at::timestamptz
+      FROM unnest(${sql.array(ids, 'uuid')}, ${sql.array(isos, 'text')}) AS o (id, at) WHERE t.id = o.id`);
+  const pending = occurrences.filter((occurrence) => occurrence.at !== null);
+  if (pending.length > 0) {
+    // One add_jobs for all (an add_job per task costs a statement each); a key's job is replaced, as add_job's
+    // job_key_mode 'replace' does (a running one keeps running and a new one is made).
+    await tx.query(sql.unsafe`
+      SELECT count(*) FROM graphile_worker.add_jobs(ARRAY(
+        SELECT ROW(${TRIGGER_TASK}::text, json_build_object('taskId', o.id::text, 'scheduledAt', o.at), NULL::text, o.at::timestamptz,
+                   ${MAX_TRIGGER_ATTEMPTS}::smallint, ${TRIGGER_KEY_PREFIX} || o.id::text, NULL::smallint, NULL::text[])::graphile_worker.job_spec
+          FROM unnest(${sql.array(
+            pending.map((occurrence) => occurrence.taskId),
+            'uuid',
+          )}, ${sql.array(
+            pending.map((occurrence) => occurrence.at!.toISOString()),
+            'text',
+          )}) AS o (id, at)))`);
+  }
+  const removed = occurrences.filter((occurrence) => occurrence.at === null).map((occurrence) => triggerKey(occurrence.taskId));
+  if (removed.length > 0) await tx.query(sql.unsafe`SELECT count(graphile_worker.remove_job(key)) FROM unnest(${sql.array(removed, 'text')}) AS key`);
 }
 
 /**
@@ -85,17 +103,22 @@ export async function unscheduleTask(tx: CommonQueryMethods, taskId: string): Pr
   await tx.query(sql.unsafe`SELECT graphile_worker.remove_job(${triggerKey(taskId)})`);
 }
 
-const runUnderwayRow = z.object({ underway: z.boolean() });
-
 /** Whether a run of the task has not ended yet (runs of one task never overlap). */
-export const runUnderway = (connection: CommonQueryMethods, taskId: string): Promise<boolean> =>
-  connection.oneFirst(sql.type(runUnderwayRow)`
-    SELECT EXISTS (SELECT 1 FROM jobs WHERE task_id = ${taskId} AND type = 'TASK_RUN' AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING')) AS underway`);
+export const runUnderway = async (connection: CommonQueryMethods, taskId: string): Promise<boolean> => (await runsUnderway(connection, [taskId])).has(taskId);
+
+/** The tasks among `taskIds` with a run that has not ended yet. */
+async function runsUnderway(connection: CommonQueryMethods, taskIds: readonly string[]): Promise<Set<string>> {
+  const underway = await connection.anyFirst(sql.type(z.object({ taskId: z.string() }))`
+    SELECT DISTINCT task_id AS "taskId" FROM jobs
+     WHERE task_id = ANY(${sql.array([...taskIds], 'uuid')}) AND type = 'TASK_RUN' AND status IN ('QUEUED', 'DISPATCHED', 'RUNNING')`);
+  return new Set(underway);
+}
 
 /** The longest a run of these steps may take before it EXPIRES (a bound, not an estimate). */
 export const runTtlMs = (steps: readonly Step[]): number => steps.reduce((total, step) => total + step.delaySeconds * 1000 + STEP_ALLOWANCE_MS, RUN_MARGIN_MS);
 
 const runSource = z.object({
+  id: z.string(),
   clusterId: z.string(),
   steps: z.array(z.unknown()),
   onlyWhenOnline: z.boolean(),
@@ -104,6 +127,9 @@ const runSource = z.object({
 
 export type RunTrigger = { trigger: 'SCHEDULE'; scheduledAt: Date } | { trigger: 'MANUAL' };
 
+/** A run to start: of the task `taskId` (locked by the caller), leased to the caller's process with `leaseOwner`. */
+type RunStart = { origin: Origin; taskId: string; how: RunTrigger; leaseOwner?: string };
+
 /**
  * Starts a run of the task (locked by the caller): the TASK_RUN job (run by the orchestrator, not an agent), its
  * progress row with the steps and target servers fixed now (`onlyWhenOnline` leaves out servers not ONLINE at this
@@ -111,42 +137,89 @@ export type RunTrigger = { trigger: 'SCHEDULE'; scheduledAt: Date } | { trigger:
  * at once (RUNNING, its executor is the caller's: tasks/runner.ts), and that job only resumes it if the lease lapses.
  */
 export async function startRun(tx: DatabaseTransactionConnection, origin: Origin, taskId: string, how: RunTrigger, leaseOwner?: string): Promise<Job> {
-  const source = await tx.one(sql.type(runSource)`
-    SELECT t.cluster_id AS "clusterId", t.steps, t.only_when_online AS "onlyWhenOnline",
-           coalesce((SELECT json_agg(json_build_object('id', s.id, 'online', s.status = 'ONLINE') ORDER BY ts.position)
-                       FROM task_servers ts JOIN servers s ON s.id = ts.server_id WHERE ts.task_id = t.id), '[]') AS targets
-      FROM tasks t WHERE t.id = ${taskId}`);
-  const steps = source.steps as Step[];
-  const serverIds = source.targets.filter((target) => !source.onlyWhenOnline || target.online).map((target) => target.id);
-  const skippedServerIds = source.targets.filter((target) => !serverIds.includes(target.id)).map((target) => target.id);
-  const created = await createJob(tx, origin, {
-    clusterId: source.clusterId,
-    serverId: null,
-    machineId: null,
-    type: 'TASK_RUN',
-    params: {
-      trigger: how.trigger,
-      scheduledAt: how.trigger === 'SCHEDULE' ? how.scheduledAt.toISOString() : null,
-      serverIds,
-      skippedServerIds,
-    },
-    taskId,
-    dispatch: false,
-    ttlMs: runTtlMs(steps),
+  const [created] = await startRuns(tx, [{ origin, taskId, how, leaseOwner }]);
+  return created!;
+}
+
+/**
+ * `startRun` for several tasks (the due occurrences of a minute that thousands of tasks share), in one statement per
+ * kind of row whatever their number; answers the runs' jobs in the order given.
+ */
+async function startRuns(tx: DatabaseTransactionConnection, starts: readonly RunStart[]): Promise<Job[]> {
+  if (starts.length === 0) return [];
+  const sources = new Map(
+    (
+      await tx.any(sql.type(runSource)`
+        SELECT t.id, t.cluster_id AS "clusterId", t.steps, t.only_when_online AS "onlyWhenOnline",
+               coalesce((SELECT json_agg(json_build_object('id', s.id, 'online', s.status = 'ONLINE') ORDER BY ts.position)
+                           FROM task_servers ts JOIN servers s ON s.id = ts.server_id WHERE ts.task_id = t.id), '[]') AS targets
+          FROM tasks t WHERE t.id = ANY(${sql.array(
+            starts.map((start) => start.taskId),
+            'uuid',
+          )})`)
+    ).map((source) => [source.id, source]),
+  );
+  const runs = starts.map((start) => {
+    const source = sources.get(start.taskId);
+    if (!source) throw new Error(`task ${start.taskId} not found`);
+    const steps = source.steps as Step[];
+    const serverIds = source.targets.filter((target) => !source.onlyWhenOnline || target.online).map((target) => target.id);
+    const skippedServerIds = source.targets.filter((target) => !serverIds.includes(target.id)).map((target) => target.id);
+    return { start, source, steps, serverIds, skippedServerIds };
   });
-  const leaseUntil = leaseOwner ? sql.fragment`now() + make_interval(secs => ${LEASE_MS / 1000})` : null;
+  const created = await createJobs(
+    tx,
+    runs.map(({ start, source, steps, serverIds, skippedServerIds }) => ({
+      origin: start.origin,
+      input: {
+        clusterId: source.clusterId,
+        serverId: null,
+        machineId: null,
+        type: 'TASK_RUN',
+        params: {
+          trigger: start.how.trigger,
+          scheduledAt: start.how.trigger === 'SCHEDULE' ? start.how.scheduledAt.toISOString() : null,
+          serverIds,
+          skippedServerIds,
+        },
+        taskId: start.taskId,
+        dispatch: false,
+        ttlMs: runTtlMs(steps),
+      },
+    })),
+  );
   await tx.query(sql.unsafe`
     INSERT INTO task_runs (job_id, task_id, steps, server_ids, only_when_online, step_due_at, lease_owner, lease_until)
-    VALUES (${created.id}, ${taskId}, ${sql.jsonb(steps as never)}, ${sql.array(serverIds, 'uuid')}, ${source.onlyWhenOnline},
-            now() + make_interval(secs => ${steps[0]?.delaySeconds ?? 0}), ${leaseOwner ?? null}, ${leaseUntil})`);
-  if (leaseOwner) await markRunStarted(tx, created.id);
+    VALUES ${sql.join(
+      runs.map(({ start, source, steps, serverIds }, index) => {
+        const leaseUntil = start.leaseOwner ? sql.fragment`now() + make_interval(secs => ${LEASE_MS / 1000})` : null;
+        return sql.fragment`(${created[index]!.id}, ${start.taskId}, ${sql.jsonb(steps as never)}, ${sql.array(serverIds, 'uuid')}, ${source.onlyWhenOnline},
+                             now() + make_interval(secs => ${steps[0]?.delaySeconds ?? 0}), ${start.leaseOwner ?? null}::uuid, ${leaseUntil})`;
+      }),
+      sql.fragment`, `,
+    )}`);
+  await markRunsStarted(
+    tx,
+    created.filter((_, index) => runs[index]!.start.leaseOwner).map((job) => job.id),
+  );
+  const jobIds = created.map((job) => job.id);
   await tx.query(sql.unsafe`
-    UPDATE tasks SET last_run_at = now(), last_run_status = 'RUNNING', last_run_job_id = ${created.id}, skipped_occurrences = '[]'
-     WHERE id = ${taskId}`);
-  const runAt = leaseOwner ? sql.fragment`now() + make_interval(secs => ${(LEASE_MS + RESUME_AFTER_LEASE_MS) / 1000})` : sql.fragment`now()`;
+    UPDATE tasks t SET last_run_at = now(), last_run_status = 'RUNNING', last_run_job_id = r.job_id, skipped_occurrences = '[]'
+      FROM unnest(${sql.array(
+        starts.map((start) => start.taskId),
+        'uuid',
+      )}, ${sql.array(jobIds, 'uuid')}) AS r (task_id, job_id)
+     WHERE t.id = r.task_id`);
+  // The job that executes the run: at once, or (leased) just after the lease's end, to resume it if this process dies.
   await tx.query(sql.unsafe`
-    SELECT graphile_worker.add_job(${RUN_TASK}, json_build_object('jobId', ${created.id}::text), job_key => ${runKey(created.id)},
-                                   job_key_mode => 'replace', run_at => ${runAt}, max_attempts => 25)`);
+    SELECT count(*) FROM graphile_worker.add_jobs(ARRAY(
+      SELECT ROW(${RUN_TASK}::text, json_build_object('jobId', r.job_id::text), NULL::text,
+                 CASE WHEN r.leased THEN now() + make_interval(secs => ${(LEASE_MS + RESUME_AFTER_LEASE_MS) / 1000}) ELSE now() END,
+                 25::smallint, ${RUN_KEY_PREFIX} || r.job_id::text, NULL::smallint, NULL::text[])::graphile_worker.job_spec
+        FROM unnest(${sql.array(jobIds, 'uuid')}, ${sql.array(
+          starts.map((start) => start.leaseOwner !== undefined),
+          'bool',
+        )}) AS r (job_id, leased)))`);
   return created;
 }
 
@@ -171,7 +244,8 @@ export async function handleTaskOccurrence(pool: DatabasePool, taskId: string, s
       SELECT schedule, timezone, enabled, coalesce(next_run_at = ${scheduledAt.toISOString()}::timestamptz, false) AS due
         FROM tasks WHERE id = ${taskId} FOR UPDATE`);
     if (!row?.enabled || !row.due) return { outcome: 'STALE' } as const;
-    return handleLockedOccurrence(tx, taskId, row, scheduledAt, now(), leased);
+    const [outcome] = await handleLockedOccurrences(tx, [{ id: taskId, schedule: row.schedule, timezone: row.timezone, scheduledAt }], now(), leased);
+    return outcome!;
   });
 }
 
@@ -184,7 +258,8 @@ const dueRow = z.object({ id: z.string(), schedule: z.string(), timezone: z.stri
  * Handles, in one transaction, up to `limit` occurrences that are due (`next_run_at` passed) of tasks no other
  * transaction holds (SKIP LOCKED): at the minute thousands of tasks share, every orchestrator takes its own batches
  * instead of each occurrence waiting for its own graphile-worker job. Each is handled as by `handleTaskOccurrence`,
- * under its task's row lock and moving `next_run_at` on, so its own job finds it STALE (exactly once either way).
+ * under its task's row lock and moving `next_run_at` on, so its own job finds it STALE (exactly once either way); the
+ * batch is written set-based, in about ten statements whatever its size.
  */
 export async function handleDueOccurrences(pool: DatabasePool, now: () => Date, leased = false, limit = DUE_BATCH): Promise<OccurrenceOutcome[]> {
   return pool.transaction(async (tx) => {
@@ -192,45 +267,76 @@ export async function handleDueOccurrences(pool: DatabasePool, now: () => Date, 
       SELECT id, schedule, timezone, to_char(next_run_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "scheduledAt"
         FROM tasks WHERE enabled AND next_run_at <= now()
        ORDER BY next_run_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`);
-    const outcomes: OccurrenceOutcome[] = [];
-    for (const task of due) outcomes.push(await handleLockedOccurrence(tx, task.id, task, new Date(task.scheduledAt), now(), leased));
-    return outcomes;
+    return handleLockedOccurrences(
+      tx,
+      due.map((task) => ({ ...task, scheduledAt: new Date(task.scheduledAt) })),
+      now(),
+      leased,
+    );
   });
 }
 
+type DueOccurrence = { id: string; schedule: string; timezone: string; scheduledAt: Date };
+
 /**
- * The occurrence `scheduledAt` of the task `taskId`, locked and due (its `next_run_at`), at `now`; a run it starts is
- * leased to the caller's process when `leased` (answered in the outcome).
+ * The occurrences `scheduledAt` of the tasks `due`, each locked and due (its `next_run_at`), at `now`; the runs they
+ * start are leased to the caller's process when `leased` (answered in the outcomes, in the order of `due`).
  */
-async function handleLockedOccurrence(
+async function handleLockedOccurrences(
   tx: DatabaseTransactionConnection,
-  taskId: string,
-  row: { schedule: string; timezone: string },
-  scheduledAt: Date,
+  due: readonly DueOccurrence[],
   now: Date,
   leased: boolean,
-): Promise<OccurrenceOutcome> {
-  const { decision, next } = handleOccurrence(row.schedule, row.timezone, scheduledAt, now);
-  await scheduleOccurrence(tx, taskId, next);
-  const underway = await runUnderway(tx, taskId);
-  const passed = async (status: LastRunStatus) => {
-    const iso = scheduledAt.toISOString();
-    if (underway) {
-      // The run under way keeps saying RUNNING until it ends with its own outcome; the occurrence goes into that
-      // run's result (`skippedOccurrences`, the first 100, moved there when it ends: tasks/runner.ts).
-      await tx.query(sql.unsafe`
-        UPDATE tasks SET skipped_occurrences = skipped_occurrences || jsonb_build_array(jsonb_build_object('scheduledAt', ${iso}::text, 'status', ${status}::text))
-         WHERE id = ${taskId} AND jsonb_array_length(skipped_occurrences) < ${MAX_SKIPPED_LISTED}`);
-    } else {
-      await tx.query(sql.unsafe`
-        UPDATE tasks SET last_run_at = ${iso}::timestamptz, last_run_status = ${status}, last_run_job_id = NULL, skipped_occurrences = '[]'
-         WHERE id = ${taskId}`);
+): Promise<OccurrenceOutcome[]> {
+  const decided = due.map((task) => ({ task, ...handleOccurrence(task.schedule, task.timezone, task.scheduledAt, now) }));
+  await scheduleOccurrences(
+    tx,
+    decided.map(({ task, next }) => ({ taskId: task.id, at: next })),
+  );
+  const underway = await runsUnderway(
+    tx,
+    due.map((task) => task.id),
+  );
+  const outcomes: OccurrenceOutcome[] = [];
+  const starts: { index: number; start: RunStart }[] = [];
+  for (const [index, { task, decision, next }] of decided.entries()) {
+    if (decision === 'MISSED') outcomes[index] = await passOccurrence(tx, task, 'MISSED', underway.has(task.id), next);
+    else if (underway.has(task.id)) outcomes[index] = await passOccurrence(tx, task, 'SKIPPED', true, next);
+    else {
+      const how = { trigger: 'SCHEDULE', scheduledAt: task.scheduledAt } as const;
+      starts.push({ index, start: { origin: taskOrigin(task.id), taskId: task.id, how, leaseOwner: leased ? randomUUID() : undefined } });
     }
-    return { outcome: status as 'MISSED' | 'SKIPPED', next };
-  };
-  if (decision === 'MISSED') return passed('MISSED');
-  if (underway) return passed('SKIPPED');
-  const owner = leased ? randomUUID() : undefined;
-  const job = await startRun(tx, taskOrigin(taskId), taskId, { trigger: 'SCHEDULE', scheduledAt }, owner);
-  return { outcome: 'RAN', job, next, lease: owner ? { jobId: job.id, owner } : null } as const;
+  }
+  const jobs = await startRuns(
+    tx,
+    starts.map(({ start }) => start),
+  );
+  starts.forEach(({ index, start }, position) => {
+    const job = jobs[position]!;
+    outcomes[index] = { outcome: 'RAN', job, next: decided[index]!.next, lease: start.leaseOwner ? { jobId: job.id, owner: start.leaseOwner } : null };
+  });
+  return outcomes;
+}
+
+/** An occurrence not run (MISSED, or SKIPPED because a run is `underway`): recorded on the task. */
+async function passOccurrence(
+  tx: DatabaseTransactionConnection,
+  task: DueOccurrence,
+  status: 'MISSED' | 'SKIPPED',
+  underway: boolean,
+  next: Date,
+): Promise<OccurrenceOutcome> {
+  const iso = task.scheduledAt.toISOString();
+  if (underway) {
+    // The run under way keeps saying RUNNING until it ends with its own outcome; the occurrence goes into that
+    // run's result (`skippedOccurrences`, the first 100, moved there when it ends: tasks/runner.ts).
+    await tx.query(sql.unsafe`
+      UPDATE tasks SET skipped_occurrences = skipped_occurrences || jsonb_build_array(jsonb_build_object('scheduledAt', ${iso}::text, 'status', ${status}::text))
+       WHERE id = ${task.id} AND jsonb_array_length(skipped_occurrences) < ${MAX_SKIPPED_LISTED}`);
+  } else {
+    await tx.query(sql.unsafe`
+      UPDATE tasks SET last_run_at = ${iso}::timestamptz, last_run_status = ${status}, last_run_job_id = NULL, skipped_occurrences = '[]'
+       WHERE id = ${task.id}`);
+  }
+  return { outcome: status, next };
 }

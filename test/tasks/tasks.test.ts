@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { body, json, useTestApp, type TestApp } from '../support/app.ts';
 import { addMember, createCluster, signUp, type TestUser } from '../support/identity.ts';
 import { nextRunAfter } from '../../schema/schedule.ts';
-import { handleTaskOccurrence, triggerKey } from '../../orchestrator/tasks/store.ts';
+import { DUE_BATCH, handleDueOccurrences, handleTaskOccurrence, triggerKey } from '../../orchestrator/tasks/store.ts';
+import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
 import { executeRun } from '../../orchestrator/tasks/runner.ts';
 
 let owner: TestUser;
@@ -299,6 +300,111 @@ test('an occurrence is handled once: stale and repeated payloads do nothing, a l
   // Disabled: its occurrence does nothing.
   await patch(`/api/v1/tasks/${created.id}`, { enabled: false });
   t.like(await handleTaskOccurrence(pool, created.id, new Date(fourth.getTime() + 300_000), at(0)), { outcome: 'STALE' });
+});
+
+test('the occurrences of a minute thousands of tasks share: handled in batches by concurrent orchestrators, each once, written as one by one would', async (t) => {
+  const { clusterId, serverIds } = await setup();
+  const { pool } = app();
+  // A yearly schedule: its graphile-worker job stays far ahead (nothing else fires it), and an occurrence is MISSED
+  // only when it is over a year late.
+  const yearly = { ...NIGHTLY(serverIds), schedule: '0 0 1 1 *', timezone: 'UTC' };
+  const TASKS = DUE_BATCH * 2 + 30;
+  const ids: string[] = [];
+  for (let first = 0; first < TASKS; first += 25) {
+    const created = await Promise.all(
+      Array.from({ length: Math.min(25, TASKS - first) }, (_, index) => post(`/api/v1/clusters/${clusterId}/tasks`, { ...yearly, name: `t${first + index}` })),
+    );
+    for (const response of created) ids.push((await body(response)).id);
+  }
+  const [missedId, skippedId] = ids as [string, string];
+  // Due a minute ago; one of them two years ago (MISSED); one with a run still under way (SKIPPED).
+  const dueAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
+  await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ANY(${sql.array(ids, 'uuid')})`);
+  await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = next_run_at - interval '2 years' WHERE id = ${missedId}`);
+  const earlierRun = await body(await app().request(`/api/v1/tasks/${skippedId}/run`, { method: 'POST', headers: owner.auth }));
+
+  // Two orchestrators (two pools) take batches at once until nothing is due.
+  const second = await createDatabasePool(app().database.url, { maxPoolSize: 2 });
+  const now = () => new Date();
+  const drain = async (from: DatabasePool) => {
+    const outcomes: Awaited<ReturnType<typeof handleDueOccurrences>> = [];
+    for (;;) {
+      const batch = await handleDueOccurrences(from, now, true);
+      outcomes.push(...batch);
+      if (batch.length < DUE_BATCH) return outcomes;
+    }
+  };
+  const outcomes = (await Promise.all([drain(pool), drain(second)])).flat();
+  await second.end();
+  t.is(outcomes.length, TASKS, 'every due occurrence handled once');
+  t.is(outcomes.filter((outcome) => outcome.outcome === 'MISSED').length, 1);
+  t.is(outcomes.filter((outcome) => outcome.outcome === 'SKIPPED').length, 1);
+  const ran = outcomes.filter((outcome) => outcome.outcome === 'RAN');
+  t.is(ran.length, TASKS - 2);
+  t.is(new Set(ran.map((outcome) => outcome.job.taskId)).size, TASKS - 2, 'one run per task');
+  t.false(ran.some((outcome) => outcome.job.taskId === missedId || outcome.job.taskId === skippedId));
+
+  const nextYear = `${new Date().getUTCFullYear() + 1}-01-01T00:00:00.000Z`;
+  for (const outcome of ran) {
+    const { job, lease } = outcome;
+    t.like(job, {
+      type: 'TASK_RUN',
+      clusterId,
+      status: 'QUEUED',
+      createdBy: { kind: 'TASK', id: job.taskId },
+      params: { trigger: 'SCHEDULE', scheduledAt: dueAt.toISOString(), serverIds, skippedServerIds: [] },
+    });
+    t.is(outcome.next.toISOString(), nextYear);
+    t.is(lease?.jobId, job.id);
+  }
+  // What each task, run and scheduler job holds, read back in one query per kind.
+  const rows = await pool.any(sql.type(
+    z.object({
+      id: z.string(),
+      nextRunAt: z.string(),
+      lastRunStatus: z.string().nullable(),
+      lastRunJobId: z.string().nullable(),
+      skipped: z.number(),
+      pendingAt: z.string().nullable(),
+      pendingScheduledAt: z.string().nullable(),
+    }),
+  )`
+    SELECT t.id, to_json(t.next_run_at)#>>'{}' AS "nextRunAt", t.last_run_status AS "lastRunStatus", t.last_run_job_id AS "lastRunJobId",
+           jsonb_array_length(t.skipped_occurrences) AS skipped, to_json(g.run_at)#>>'{}' AS "pendingAt", g.payload->>'scheduledAt' AS "pendingScheduledAt"
+      FROM tasks t LEFT JOIN graphile_worker._private_jobs g ON g.key = 'task:' || t.id
+     WHERE t.id = ANY(${sql.array(ids, 'uuid')})`);
+  const byTask = new Map(rows.map((row) => [row.id, row]));
+  for (const id of ids) {
+    const row = byTask.get(id)!;
+    t.is(new Date(row.nextRunAt).toISOString(), nextYear, 'the next occurrence');
+    t.is(row.pendingScheduledAt, nextYear, 'its scheduler job, with the occurrence it fires for');
+    t.is(new Date(row.pendingAt!).toISOString(), nextYear);
+  }
+  t.like(byTask.get(missedId), { lastRunStatus: 'MISSED', lastRunJobId: null });
+  t.like(byTask.get(skippedId), { lastRunStatus: 'RUNNING', lastRunJobId: earlierRun.id, skipped: 1 });
+  for (const { job } of ran) t.like(byTask.get(job.taskId!), { lastRunStatus: 'RUNNING', lastRunJobId: job.id, skipped: 0 });
+
+  const runs = await pool.any(sql.type(
+    z.object({
+      jobId: z.string(),
+      status: z.string(),
+      owner: z.string().nullable(),
+      leased: z.boolean(),
+      servers: z.array(z.string()),
+      resumeInS: z.number().nullable(),
+    }),
+  )`
+    SELECT r.job_id AS "jobId", j.status, r.lease_owner AS owner, r.lease_until > now() AS leased, r.server_ids::text[] AS servers,
+           extract(epoch FROM g.run_at - now())::float8 AS "resumeInS"
+      FROM task_runs r JOIN jobs j ON j.id = r.job_id LEFT JOIN graphile_worker._private_jobs g ON g.key = 'task-run:' || r.job_id
+     WHERE r.task_id = ANY(${sql.array(ids, 'uuid')}) AND r.job_id <> ${earlierRun.id}`);
+  t.is(runs.length, TASKS - 2);
+  const runsById = new Map(runs.map((run) => [run.jobId, run]));
+  for (const { job, lease } of ran) {
+    const run = runsById.get(job.id)!;
+    t.like(run, { status: 'RUNNING', owner: lease!.owner, leased: true, servers: serverIds }, 'leased to its orchestrator, RUNNING');
+    t.true(run.resumeInS! > 5 && run.resumeInS! <= 17, 'resumed just after its lease if its orchestrator dies');
+  }
 });
 
 test('run now: 202 with the TASK_RUN job, also for a disabled task; 409 while a run is under way; MODERATOR may not', async (t) => {
