@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type CommonQueryMethods, type DatabaseTransactionConnection } from 'slonik';
 import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
-import { batched, type Batched } from '../../sql/batched.ts';
+import { batched } from '../../sql/batched.ts';
 import type { JobWaiters } from '../jobs/waiters.ts';
 import { acceptServerJob, DESIRED_BY_TYPE } from '../jobs/serverJobs.ts';
 import { addSkippedOccurrences, endRun, markRunStarted } from '../jobs/taskRuns.ts';
@@ -28,6 +28,7 @@ import { requestBackup } from '../backups/store.ts';
 import { AppError } from '../../schema/errors.ts';
 import { JOB_STATUSES, FINISHED_STATUSES, type JobStatus } from '../../schema/jobs.ts';
 import { storedStep, type Step } from '../../schema/tasks.ts';
+import { transferConflict } from '../../schema/transfers.ts';
 import { LEASE_MS, RESUME_AFTER_LEASE_MS, RUN_KEY_PREFIX, RUN_TASK, runKey, type RunLease } from './store.ts';
 import type { Logger } from '../../schema/logger.ts';
 import { taskOrigin } from '../../schema/origin.ts';
@@ -61,14 +62,60 @@ const runState = z.object({
 });
 type RunState = z.infer<typeof runState>;
 
-const RUN_STATE = (jobId: string) => sql.type(runState)`
-  SELECT r.task_id AS "taskId", j.cluster_id AS "clusterId", j.status, j.expires_at <= now() AS expired,
-         EXISTS (SELECT 1 FROM tasks t WHERE t.id = r.task_id) AS "taskExists",
-         r.steps, r.server_ids::text[] AS "serverIds", r.step_index AS "stepIndex",
-         greatest(0, extract(epoch FROM r.step_due_at - now()) * 1000)::float8 AS "dueInMs", r.step_jobs AS "stepJobs", r.outcomes
-    FROM task_runs r JOIN jobs j ON j.id = r.job_id WHERE r.job_id = ${jobId}`;
+/** One `make(pool)` per pool: the batchers of the runs a process drives (one per pool, as the executor is). */
+function perPool<T>(make: (pool: DatabasePool) => T): (pool: DatabasePool) => T {
+  const made = new WeakMap<DatabasePool, T>();
+  return (pool) => {
+    let value = made.get(pool);
+    if (value === undefined) {
+      value = make(pool);
+      made.set(pool, value);
+    }
+    return value;
+  };
+}
+
+/**
+ * The reads of the runs this process drives go together: a minute's storm of runs reads its states and its child
+ * jobs at the same moments, and each batch is one statement instead of one per run (sql/batched.ts).
+ */
+function batchedReads<R>(read: (pool: DatabasePool, ids: string[]) => Promise<Map<string, R>>, what: string) {
+  const reader = perPool((pool) =>
+    batched(async (ids: string[]) => {
+      const found = await read(pool, ids);
+      return ids.map((key) => {
+        const row = found.get(key);
+        if (row === undefined) throw new Error(`${what} ${key} not found`);
+        return row;
+      });
+    }),
+  );
+  return (pool: DatabasePool, id: string): Promise<R> => reader(pool).add(id);
+}
+
+const readRunState = batchedReads(
+  async (pool, jobIds) =>
+    new Map(
+      (
+        await pool.any(sql.type(runState.extend({ jobId: z.string() }))`
+          SELECT r.job_id AS "jobId", r.task_id AS "taskId", j.cluster_id AS "clusterId", j.status, j.expires_at <= now() AS expired,
+                 EXISTS (SELECT 1 FROM tasks t WHERE t.id = r.task_id) AS "taskExists",
+                 r.steps, r.server_ids::text[] AS "serverIds", r.step_index AS "stepIndex",
+                 greatest(0, extract(epoch FROM r.step_due_at - now()) * 1000)::float8 AS "dueInMs", r.step_jobs AS "stepJobs", r.outcomes
+            FROM task_runs r JOIN jobs j ON j.id = r.job_id WHERE r.job_id = ANY(${sql.array(jobIds, 'uuid')})`)
+      ).map(({ jobId, ...state }) => [jobId, state as RunState]),
+    ),
+  'task run',
+);
 
 class LeaseLost extends Error {}
+
+/**
+ * Resolves when `signal` aborts, at once if it already has: a wait that began after the abort (the process stopping
+ * while a run read its state) would otherwise last until its own end (a child job's expiry: minutes).
+ */
+const whenAborted = (signal: AbortSignal): Promise<void> =>
+  signal.aborted ? Promise.resolve() : new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 
 /** Keeps the run's graphile-worker job due just after the lease ends: it resumes the run if this process dies. */
 const scheduleResume = (connection: CommonQueryMethods, jobId: string, afterMs: number) =>
@@ -259,7 +306,7 @@ async function drive(deps: RunnerDeps, jobId: string, owner: string, signal: Abo
   const { pool } = deps;
   for (;;) {
     signal.throwIfAborted();
-    const state = await pool.one(RUN_STATE(jobId));
+    const state = await readRunState(pool, jobId);
     if (FINISHED_STATUSES.has(state.status)) return finish(pool, jobId, owner, state, null);
     if (!state.taskExists)
       return finish(pool, jobId, owner, state, { status: 'CANCELLED', code: 'TASK_DELETED', message: 'the task was deleted during the run' });
@@ -277,8 +324,7 @@ async function drive(deps: RunnerDeps, jobId: string, owner: string, signal: Abo
       if (state.dueInMs > 0) {
         // Waits out the step's delay, then looks again (the task may have been deleted meanwhile); a cancel (the
         // job's end) cuts the wait short, so a cancelled run ends now rather than after the delay.
-        const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-        await Promise.race([deps.jobWaiters.waitForEnd(jobId, state.dueInMs), aborted]);
+        await Promise.race([deps.jobWaiters.waitForEnd(jobId, state.dueInMs), whenAborted(signal)]);
         continue;
       }
       children = await startStep(pool, jobId, owner, state, step);
@@ -298,6 +344,10 @@ async function drive(deps: RunnerDeps, jobId: string, owner: string, signal: Abo
         (failed.length > 1 ? ` (and on ${failed.length - 1} more server${failed.length > 2 ? 's' : ''})` : '');
       ending = { status: 'FAILED', code: 'STEP_FAILED', message };
     }
+    if (!ending) {
+      if (!(await advancer(pool).add({ jobId, owner, outcome, delaySeconds: next?.delaySeconds ?? 0 }))) throw new LeaseLost();
+      continue;
+    }
     // The step's outcome and, when it fails the run, the run's end are written together: a run is never left
     // advanced past a failed step without having ended (a crash in between would start the next step).
     await pool.transaction(async (tx) => {
@@ -306,15 +356,18 @@ async function drive(deps: RunnerDeps, jobId: string, owner: string, signal: Abo
                              step_due_at = now() + make_interval(secs => ${next?.delaySeconds ?? 0})
          WHERE job_id = ${jobId} AND lease_owner = ${owner}`);
       if (advanced.rowCount !== 1) throw new LeaseLost();
-      if (ending) await finishIn(tx, jobId, owner, { ...state, outcomes: [...state.outcomes, outcome] }, ending);
+      await finishIn(tx, jobId, owner, { ...state, outcomes: [...state.outcomes, outcome] }, ending);
     });
-    if (ending) return;
+    return;
   }
 }
 
 type StepStart = { jobId: string; owner: string; state: RunState; step: Step };
-/** A step started (its child entries), not started because the run is no longer RUNNING (null), or the lease lost. */
-type StepStarted = ChildEntry[] | null | 'LEASE_LOST';
+/**
+ * A step started (its child entries), not started because the run is no longer RUNNING (null), the lease lost, or
+ * refused (the error a run started alone would have failed with).
+ */
+type StepStarted = ChildEntry[] | null | 'LEASE_LOST' | { refused: Error };
 
 /**
  * The steps that start at once in this process (a minute's storm of runs reaches its first step together) are
@@ -322,66 +375,126 @@ type StepStarted = ChildEntry[] | null | 'LEASE_LOST';
  * still one accept each). Should the batch fail, each run is started again on its own (sql/batched.ts), so one run's
  * failure is never another's.
  */
-const stepStarters = new WeakMap<DatabasePool, Batched<StepStart, StepStarted>>();
+const stepStarter = perPool((pool) => batched((starts: StepStart[]) => pool.transaction((tx) => startSteps(tx, starts))));
 
 /** Creates the step's child jobs and records them, in one transaction (so a resumed run never creates them twice). */
 async function startStep(pool: DatabasePool, jobId: string, owner: string, state: RunState, step: Step): Promise<ChildEntry[] | null> {
-  let starter = stepStarters.get(pool);
-  if (!starter) {
-    const created = batched((starts: StepStart[]) => pool.transaction((tx) => startSteps(tx, starts)));
-    stepStarters.set(pool, created);
-    starter = created;
-  }
-  const started = await starter.add({ jobId, owner, state, step });
+  const started = await stepStarter(pool).add({ jobId, owner, state, step });
   if (started === 'LEASE_LOST') throw new LeaseLost();
+  if (started !== null && 'refused' in started) throw started.refused;
   return started;
 }
 
+type Advance = { jobId: string; owner: string; outcome: unknown; delaySeconds: number };
+
+/**
+ * A step's outcome recorded and the run moved on to its next step (due after its delay), while its lease is held;
+ * the runs advancing together in one statement. Answers whether the lease was held.
+ */
+const advancer = perPool((pool) =>
+  batched(async (advances: Advance[]) => {
+    const advanced = new Set(
+      await pool.anyFirst(sql.type(z.object({ jobId: z.string() }))`
+        UPDATE task_runs r SET outcomes = r.outcomes || jsonb_build_array(a.outcome), step_index = r.step_index + 1, step_jobs = NULL,
+                               step_due_at = now() + make_interval(secs => a.delay_seconds)
+          FROM jsonb_to_recordset(${sql.jsonb(
+            advances.map((advance) => ({
+              job_id: advance.jobId,
+              owner: advance.owner,
+              outcome: advance.outcome,
+              delay_seconds: advance.delaySeconds,
+            })) as never,
+          )}) AS a (job_id uuid, owner uuid, outcome jsonb, delay_seconds double precision)
+         WHERE r.job_id = a.job_id AND r.lease_owner = a.owner
+        RETURNING r.job_id AS "jobId"`),
+    );
+    return advances.map((advance) => advanced.has(advance.jobId));
+  }),
+);
+
 async function startSteps(tx: DatabaseTransactionConnection, starts: readonly StepStart[]): Promise<StepStarted[]> {
+  const keyOf = (start: { jobId: string; owner: string }) => `${start.jobId} ${start.owner}`;
   // Each run's progress row, while its lease is held and its step not yet started; locked in id order.
   const held = new Set(
-    await tx.anyFirst(sql.type(z.object({ jobId: z.string() }))`
-      SELECT r.job_id AS "jobId" FROM task_runs r
-        JOIN ${leaseRows(starts)} AS h (job_id, owner) ON h.job_id = r.job_id AND h.owner = r.lease_owner
-       WHERE r.step_jobs IS NULL ORDER BY r.job_id FOR UPDATE OF r`),
+    (
+      await tx.any(sql.type(z.object({ jobId: z.string(), owner: z.string() }))`
+        SELECT r.job_id AS "jobId", r.lease_owner AS owner FROM task_runs r
+          JOIN ${leaseRows(starts)} AS h (job_id, owner) ON h.job_id = r.job_id AND h.owner = r.lease_owner
+         WHERE r.step_jobs IS NULL ORDER BY r.job_id FOR UPDATE OF r`)
+    ).map(keyOf),
   );
   // Shares the lock a cancel takes (jobs/cancel.ts): a run cancelled by now starts no step.
-  const running = new Set(
+  const runningIds = new Set(
     await tx.anyFirst(sql.type(z.object({ id: z.string() }))`
-      SELECT id FROM (SELECT id, status FROM jobs WHERE id = ANY(${sql.array([...held], 'uuid')}) ORDER BY id FOR SHARE) j WHERE status = 'RUNNING'`),
+      SELECT id FROM (SELECT id, status FROM jobs WHERE id = ANY(${sql.array(
+        starts.filter((start) => held.has(keyOf(start))).map((start) => start.jobId),
+        'uuid',
+      )}) ORDER BY id FOR SHARE) j WHERE status = 'RUNNING'`),
   );
+  // The runs whose step starts here (a run given twice, which its executor never does, starts once).
+  const seen = new Set<string>();
+  const starting = starts.map((start) => {
+    const key = keyOf(start);
+    const first = !seen.has(key);
+    seen.add(key);
+    return first && held.has(key) && runningIds.has(start.jobId);
+  });
+  const serverIds = [...new Set(starts.flatMap((start, index) => (starting[index] ? start.state.serverIds : [])))];
   const statuses = new Map(
     (
       await tx.any(sql.type(z.object({ id: z.string(), status: z.string() }))`
-        SELECT id, status FROM servers WHERE id = ANY(${sql.array([...new Set(starts.flatMap((start) => (running.has(start.jobId) ? start.state.serverIds : [])))], 'uuid')})`)
+        SELECT id, status FROM servers WHERE id = ANY(${sql.array(serverIds, 'uuid')})`)
     ).map((row) => [row.id, row.status]),
   );
-  // The child jobs in server order across the batch: every batch takes the servers' row locks in the same order.
-  const wanted = starts.flatMap((start, index) =>
-    running.has(start.jobId) ? start.state.serverIds.map((serverId, position) => ({ index, position, serverId })) : [],
+  // A server being transferred takes no job (its accept would refuse it, failing the whole batch): the runs with a
+  // child there fail on their own, as one started alone would (a START or RESTART records the refusal instead).
+  const transferring = new Map(
+    (
+      await tx.any(sql.type(z.object({ serverId: z.string(), jobId: z.string() }))`
+        SELECT server_id AS "serverId", job_id AS "jobId" FROM transfers WHERE server_id = ANY(${sql.array(serverIds, 'uuid')}) AND finished_at IS NULL`)
+    ).map((row) => [row.serverId, row.jobId]),
   );
-  wanted.sort((a, b) => (a.serverId < b.serverId ? -1 : a.serverId > b.serverId ? 1 : a.index - b.index));
-  const children = starts.map((start) => new Array<ChildEntry>(running.has(start.jobId) ? start.state.serverIds.length : 0));
-  for (const { index, position, serverId } of wanted) {
-    const { state, step } = starts[index]!;
+  const refused = new Map<number, Error>();
+  const childOf = (step: Step, serverId: string): ChildEntry | 'CREATE' => {
     const status = statuses.get(serverId);
     const entry = (jobStatus: ChildEntry['status'], error: ChildEntry['error'] = null): ChildEntry => ({ serverId, jobId: null, status: jobStatus, error });
-    children[index]![position] = !status
-      ? entry('FAILED', { code: 'SERVER_NOT_FOUND', message: 'the server was deleted' })
-      : step.type === 'BROADCAST' && status !== 'ONLINE'
-        ? entry('SKIPPED')
-        : step.type === 'RCON' && status !== 'ONLINE'
-          ? entry('FAILED', { code: 'NOT_RUNNING', message: `the server is ${status}, not running` })
-          : await createChild(tx, state, step, serverId);
+    if (!status) return entry('FAILED', { code: 'SERVER_NOT_FOUND', message: 'the server was deleted' });
+    if (step.type === 'BROADCAST' && status !== 'ONLINE') return entry('SKIPPED');
+    if (step.type === 'RCON' && status !== 'ONLINE') return entry('FAILED', { code: 'NOT_RUNNING', message: `the server is ${status}, not running` });
+    return 'CREATE';
+  };
+  starts.forEach(({ state, step }, index) => {
+    if (!starting[index] || step.type === 'START' || step.type === 'RESTART') return;
+    const blocked = state.serverIds.find((serverId) => transferring.has(serverId) && childOf(step, serverId) === 'CREATE');
+    if (blocked) refused.set(index, transferConflict(transferring.get(blocked)!));
+  });
+  // The child jobs by step type, then server: every batch takes the job counters' rows (one per type) and the
+  // servers' row locks in that order, so batches of runs at different steps do not deadlock on the counters. (Two
+  // batches could still wait on each other through servers that both hold under two step types; Postgres then breaks
+  // the circle and the transaction is run again, as slonik does for a deadlock.)
+  const wanted = starts.flatMap((start, index) =>
+    starting[index] && !refused.has(index) ? start.state.serverIds.map((serverId, position) => ({ index, position, serverId, type: start.step.type })) : [],
+  );
+  wanted.sort((a, b) => (a.type !== b.type ? (a.type < b.type ? -1 : 1) : a.serverId < b.serverId ? -1 : a.serverId > b.serverId ? 1 : a.index - b.index));
+  const children = starts.map((start) => new Array<ChildEntry>(start.state.serverIds.length));
+  for (const { index, position, serverId } of wanted) {
+    const { state, step } = starts[index]!;
+    const child = childOf(step, serverId);
+    children[index]![position] = child === 'CREATE' ? await createChild(tx, state, step, serverId) : child;
   }
-  const recorded = starts.map((start, index) => ({ start, children: children[index]! })).filter(({ start }) => running.has(start.jobId));
+  const recorded = starts.flatMap((start, index) => (starting[index] && !refused.has(index) ? [{ job_id: start.jobId, jobs: children[index]! }] : []));
   if (recorded.length > 0) {
     await tx.query(sql.unsafe`
       UPDATE task_runs r SET step_jobs = s.jobs
-        FROM jsonb_to_recordset(${sql.jsonb(recorded.map(({ start, children: jobs }) => ({ job_id: start.jobId, jobs })) as never)}) AS s (job_id uuid, jobs jsonb)
+        FROM jsonb_to_recordset(${sql.jsonb(recorded as never)}) AS s (job_id uuid, jobs jsonb)
        WHERE r.job_id = s.job_id`);
   }
-  return starts.map((start, index) => (!held.has(start.jobId) ? 'LEASE_LOST' : running.has(start.jobId) ? children[index]! : null));
+  return starts.map((start, index) => {
+    if (!held.has(keyOf(start))) return 'LEASE_LOST';
+    if (!runningIds.has(start.jobId)) return null;
+    if (!starting[index]) return 'LEASE_LOST';
+    return refused.has(index) ? { refused: refused.get(index)! } : children[index]!;
+  });
 }
 
 async function createChild(tx: CommonQueryMethods, state: RunState, step: Step, serverId: string): Promise<ChildEntry> {
@@ -419,16 +532,24 @@ async function backupName(tx: CommonQueryMethods, taskId: string): Promise<strin
 
 const childRow = z.object({ status: z.enum(JOB_STATUSES), error: z.object({ code: z.string(), message: z.string() }).nullable(), waitMs: z.number() });
 
+const readChild = batchedReads(
+  async (pool, jobIds) =>
+    new Map(
+      (
+        await pool.any(sql.type(childRow.extend({ id: z.string() }))`
+          SELECT id, status, error, greatest(0, extract(epoch FROM expires_at - now()) * 1000)::float8 AS "waitMs" FROM jobs WHERE id = ANY(${sql.array(jobIds, 'uuid')})`)
+      ).map(({ id, ...row }) => [id, row]),
+    ),
+  'job',
+);
+
 /** Waits for a child job to end (it always does: its dispatch expires it), answering its final status and error. */
 async function awaitChild(deps: RunnerDeps, child: ChildEntry, signal: AbortSignal): Promise<ChildEntry> {
   if (!child.jobId) return child;
-  const read = () =>
-    deps.pool.one(sql.type(childRow)`
-      SELECT status, error, greatest(0, extract(epoch FROM expires_at - now()) * 1000)::float8 AS "waitMs" FROM jobs WHERE id = ${child.jobId}`);
+  const read = () => readChild(deps.pool, child.jobId!);
   let row = await read();
   if (!FINISHED_STATUSES.has(row.status)) {
-    const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-    await Promise.race([deps.jobWaiters.waitForEnd(child.jobId, row.waitMs + CHILD_GRACE_MS), aborted]);
+    await Promise.race([deps.jobWaiters.waitForEnd(child.jobId, row.waitMs + CHILD_GRACE_MS), whenAborted(signal)]);
     signal.throwIfAborted();
     row = await read();
   }

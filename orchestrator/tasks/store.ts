@@ -244,7 +244,9 @@ export async function handleTaskOccurrence(pool: DatabasePool, taskId: string, s
       SELECT schedule, timezone, enabled, coalesce(next_run_at = ${scheduledAt.toISOString()}::timestamptz, false) AS due
         FROM tasks WHERE id = ${taskId} FOR UPDATE`);
     if (!row?.enabled || !row.due) return { outcome: 'STALE' } as const;
-    const [outcome] = await handleLockedOccurrences(tx, [{ id: taskId, schedule: row.schedule, timezone: row.timezone, scheduledAt }], now(), leased);
+    const [outcome] = await handleLockedOccurrences(tx, [{ id: taskId, schedule: row.schedule, timezone: row.timezone, scheduledAt }], now(), leased, {
+      leaveFailing: false,
+    });
     return outcome!;
   });
 }
@@ -272,6 +274,7 @@ export async function handleDueOccurrences(pool: DatabasePool, now: () => Date, 
       due.map((task) => ({ ...task, scheduledAt: new Date(task.scheduledAt) })),
       now(),
       leased,
+      { leaveFailing: true },
     );
   });
 }
@@ -280,22 +283,33 @@ type DueOccurrence = { id: string; schedule: string; timezone: string; scheduled
 
 /**
  * The occurrences `scheduledAt` of the tasks `due`, each locked and due (its `next_run_at`), at `now`; the runs they
- * start are leased to the caller's process when `leased` (answered in the outcomes, in the order of `due`).
+ * start are leased to the caller's process when `leased` (answered in the outcomes, in the order of `due`). With
+ * `leaveFailing`, a task whose occurrence cannot be decided is left out (no outcome) rather than failing them all.
  */
 async function handleLockedOccurrences(
   tx: DatabaseTransactionConnection,
   due: readonly DueOccurrence[],
   now: Date,
   leased: boolean,
+  { leaveFailing }: { leaveFailing: boolean },
 ): Promise<OccurrenceOutcome[]> {
-  const decided = due.map((task) => ({ task, ...handleOccurrence(task.schedule, task.timezone, task.scheduledAt, now) }));
+  const decided: ({ task: DueOccurrence } & ReturnType<typeof handleOccurrence>)[] = [];
+  for (const task of due) {
+    try {
+      decided.push({ task, ...handleOccurrence(task.schedule, task.timezone, task.scheduledAt, now) });
+    } catch (error) {
+      // A task whose occurrence cannot be computed (a time zone this Node no longer knows) must not hold up the others
+      // of its batch: it is left as it is, for its own job, which fails with the reason (and is retried).
+      if (!leaveFailing) throw error;
+    }
+  }
   await scheduleOccurrences(
     tx,
     decided.map(({ task, next }) => ({ taskId: task.id, at: next })),
   );
   const underway = await runsUnderway(
     tx,
-    due.map((task) => task.id),
+    decided.map(({ task }) => task.id),
   );
   const outcomes: OccurrenceOutcome[] = [];
   const starts: { index: number; start: RunStart }[] = [];

@@ -3,7 +3,7 @@
  * key `task:<taskId>`): start its run, or record it MISSED or SKIPPED, and schedule the next occurrence — in one
  * transaction under a row lock on the task (tasks/store.ts), so each occurrence is handled once however many
  * orchestrator processes run and however stale the payload. Fired late (the service was down), the occurrence still
- * runs when it is less than one period late. First it handles the occurrences due by now, in batches
+ * runs when it is less than one period late. Then it handles the other occurrences due by now, in batches
  * (tasks/store.ts `handleDueOccurrences`): at a minute thousands of tasks share, the first jobs to fire take the
  * others' occurrences in a few transactions, on every orchestrator at once.
  */
@@ -24,8 +24,15 @@ export function triggerTask(deps: { pool: DatabasePool; now?: () => Date; runs?:
     const adopt = (outcome: OccurrenceOutcome) => {
       if (outcome.outcome === 'RAN' && outcome.lease) deps.runs?.adopt(outcome.lease);
     };
-    // The due occurrences first, in batches of tasks no other transaction holds: this task's own is usually among
-    // them, or in a batch another job holds, and waiting for that batch's lock first would only delay the others.
+    const handled = await handleTaskOccurrence(deps.pool, taskId, new Date(scheduledAt), now, leased);
+    adopt(handled);
+    if (handled.outcome !== 'STALE') {
+      helpers.logger.info(
+        `task ${taskId}: occurrence ${scheduledAt} ${handled.outcome}${'job' in handled ? ` as job ${handled.job.id}` : ''}; next ${handled.next.toISOString()}`,
+      );
+    }
+    // Then the others due by now, while whole batches are found (a batch leaves out a task whose occurrence cannot be
+    // decided: its own job reports it).
     let batches = 0;
     let handledInBatches = 0;
     for (;;) {
@@ -35,13 +42,6 @@ export function triggerTask(deps: { pool: DatabasePool; now?: () => Date; runs?:
       batches++;
       if (batch.length < DUE_BATCH) break;
     }
-    const handled = await handleTaskOccurrence(deps.pool, taskId, new Date(scheduledAt), now, leased);
-    adopt(handled);
-    if (handled.outcome !== 'STALE') {
-      helpers.logger.info(
-        `task ${taskId}: occurrence ${scheduledAt} ${handled.outcome}${'job' in handled ? ` as job ${handled.job.id}` : ''}; next ${handled.next.toISOString()}`,
-      );
-    }
-    if (handledInBatches > 0) helpers.logger.info(`tasks: ${handledInBatches} due occurrence(s) handled in ${batches} batch(es)`);
+    if (handledInBatches > 0) helpers.logger.info(`tasks: ${handledInBatches} other due occurrence(s) handled in ${batches} batch(es)`);
   };
 }

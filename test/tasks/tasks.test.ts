@@ -12,6 +12,7 @@ import { nextRunAfter } from '../../schema/schedule.ts';
 import { DUE_BATCH, handleDueOccurrences, handleTaskOccurrence, triggerKey } from '../../orchestrator/tasks/store.ts';
 import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
 import { executeRun } from '../../orchestrator/tasks/runner.ts';
+import { until } from '../support/wait.ts';
 
 let owner: TestUser;
 const app = useTestApp(test, { setup: async (started) => void (owner = await signUp(started)) });
@@ -316,11 +317,13 @@ test('the occurrences of a minute thousands of tasks share: handled in batches b
     );
     for (const response of created) ids.push((await body(response)).id);
   }
-  const [missedId, skippedId] = ids as [string, string];
+  const [missedId, skippedId, poisonId] = ids as [string, string, string];
   // Due a minute ago; one of them two years ago (MISSED); one with a run still under way (SKIPPED).
   const dueAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
   await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ANY(${sql.array(ids, 'uuid')})`);
   await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = next_run_at - interval '2 years' WHERE id = ${missedId}`);
+  // One whose occurrence cannot be computed (a time zone unknown here): left as it is, for its own job to report.
+  await pool.query(sql.unsafe`UPDATE tasks SET timezone = 'Mars/Olympus', next_run_at = next_run_at + interval '1 second' WHERE id = ${poisonId}`);
   const earlierRun = await body(await app().request(`/api/v1/tasks/${skippedId}/run`, { method: 'POST', headers: owner.auth }));
 
   // Two orchestrators (two pools) take batches at once until nothing is due.
@@ -336,13 +339,14 @@ test('the occurrences of a minute thousands of tasks share: handled in batches b
   };
   const outcomes = (await Promise.all([drain(pool), drain(second)])).flat();
   await second.end();
-  t.is(outcomes.length, TASKS, 'every due occurrence handled once');
+  t.is(outcomes.length, TASKS - 1, 'every due occurrence handled once, but the one that cannot be');
   t.is(outcomes.filter((outcome) => outcome.outcome === 'MISSED').length, 1);
   t.is(outcomes.filter((outcome) => outcome.outcome === 'SKIPPED').length, 1);
   const ran = outcomes.filter((outcome) => outcome.outcome === 'RAN');
-  t.is(ran.length, TASKS - 2);
-  t.is(new Set(ran.map((outcome) => outcome.job.taskId)).size, TASKS - 2, 'one run per task');
-  t.false(ran.some((outcome) => outcome.job.taskId === missedId || outcome.job.taskId === skippedId));
+  t.is(ran.length, TASKS - 3);
+  t.is(new Set(ran.map((outcome) => outcome.job.taskId)).size, TASKS - 3, 'one run per task');
+  t.false(ran.some((outcome) => [missedId, skippedId, poisonId].includes(outcome.job.taskId!)));
+  await t.throwsAsync(handleTaskOccurrence(pool, poisonId, new Date(dueAt.getTime() + 1_000), now), undefined, 'its own job fails with the reason');
 
   const nextYear = `${new Date().getUTCFullYear() + 1}-01-01T00:00:00.000Z`;
   for (const outcome of ran) {
@@ -374,7 +378,9 @@ test('the occurrences of a minute thousands of tasks share: handled in batches b
       FROM tasks t LEFT JOIN graphile_worker._private_jobs g ON g.key = 'task:' || t.id
      WHERE t.id = ANY(${sql.array(ids, 'uuid')})`);
   const byTask = new Map(rows.map((row) => [row.id, row]));
-  for (const id of ids) {
+  t.is(new Date(byTask.get(poisonId)!.nextRunAt).getTime(), dueAt.getTime() + 1_000, 'the one left out is still due');
+  t.is(byTask.get(poisonId)!.lastRunStatus, null);
+  for (const id of ids.filter((id) => id !== poisonId)) {
     const row = byTask.get(id)!;
     t.is(new Date(row.nextRunAt).toISOString(), nextYear, 'the next occurrence');
     t.is(row.pendingScheduledAt, nextYear, 'its scheduler job, with the occurrence it fires for');
@@ -398,13 +404,48 @@ test('the occurrences of a minute thousands of tasks share: handled in batches b
            extract(epoch FROM g.run_at - now())::float8 AS "resumeInS"
       FROM task_runs r JOIN jobs j ON j.id = r.job_id LEFT JOIN graphile_worker._private_jobs g ON g.key = 'task-run:' || r.job_id
      WHERE r.task_id = ANY(${sql.array(ids, 'uuid')}) AND r.job_id <> ${earlierRun.id}`);
-  t.is(runs.length, TASKS - 2);
+  t.is(runs.length, TASKS - 3);
   const runsById = new Map(runs.map((run) => [run.jobId, run]));
   for (const { job, lease } of ran) {
     const run = runsById.get(job.id)!;
     t.like(run, { status: 'RUNNING', owner: lease!.owner, leased: true, servers: serverIds }, 'leased to its orchestrator, RUNNING');
     t.true(run.resumeInS! > 5 && run.resumeInS! <= 17, 'resumed just after its lease if its orchestrator dies');
   }
+});
+
+test('runs whose steps start together: one refused on a server being transferred fails alone, the other starts its step', async (t) => {
+  const { clusterId, serverIds, machineId } = await setup();
+  const [moving, staying] = serverIds as [string, string];
+  const target = await body(await post(`/api/v1/clusters/${clusterId}/machines`, { name: 'target' }));
+  const stopTask = async (serverId: string) =>
+    (await body(await post(`/api/v1/clusters/${clusterId}/tasks`, { ...NIGHTLY([serverId]), steps: [{ type: 'STOP' }] }))).id as string;
+  const runs = [] as string[];
+  for (const taskId of [await stopTask(moving), await stopTask(staying)])
+    runs.push((await body(await app().request(`/api/v1/tasks/${taskId}/run`, { method: 'POST', headers: owner.auth }))).id);
+  const { pool } = app();
+  // A transfer of the first server under way (as the transfer's accept leaves it).
+  const transferJob = await pool.oneFirst(sql.type(z.object({ id: z.string() }))`
+    INSERT INTO jobs (cluster_id, server_id, machine_id, type, params, created_by_kind, expires_at)
+    VALUES (${clusterId}, ${moving}, ${machineId}, 'TRANSFER', '{}', 'SYSTEM', now() + interval '1 hour') RETURNING id`);
+  await pool.query(sql.unsafe`
+    INSERT INTO transfers (job_id, server_id, cluster_id, source_machine_id, target_machine_id, desired_before, allocations)
+    VALUES (${transferJob}, ${moving}, ${clusterId}, ${machineId}, ${target.id}, 'STOPPED', '[]')`);
+
+  const stop = new AbortController();
+  const deps = { pool, jobWaiters: app().deps.jobWaiters };
+  const [refused, started] = [executeRun(deps, runs[0]!, stop.signal), executeRun(deps, runs[1]!, stop.signal)];
+  const error = await t.throwsAsync(refused);
+  t.like(error, { status: 409, extra: { code: 'TRANSFER_IN_PROGRESS', jobId: transferJob } });
+  const stepJobs = z.array(z.object({ serverId: z.string(), jobId: z.string().nullable() })).nullable();
+  const stepOf = (runId: string) => pool.oneFirst(sql.type(z.object({ stepJobs }))`SELECT step_jobs AS "stepJobs" FROM task_runs WHERE job_id = ${runId}`);
+  await until(async () => (await stepOf(runs[1]!)) !== null, 'the other run started its step', 10_000);
+  stop.abort();
+  await started;
+  t.is(await stepOf(runs[0]!), null, 'the refused run started nothing');
+  const [child] = (await stepOf(runs[1]!))!;
+  t.like(child, { serverId: staying });
+  t.like(await body(await get(`/api/v1/jobs/${child!.jobId}`)), { type: 'STOP', serverId: staying });
+  t.is((await body(await get(`/api/v1/clusters/${clusterId}/jobs?serverId=${moving}&type=STOP`))).meta.total, 0);
 });
 
 test('run now: 202 with the TASK_RUN job, also for a disabled task; 409 while a run is under way; MODERATOR may not', async (t) => {
