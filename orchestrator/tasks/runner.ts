@@ -83,14 +83,15 @@ function batchedReads<R>(read: (pool: DatabasePool, ids: string[]) => Promise<Ma
   const reader = perPool((pool) =>
     batched(async (ids: string[]) => {
       const found = await read(pool, ids);
-      return ids.map((key) => {
-        const row = found.get(key);
-        if (row === undefined) throw new Error(`${what} ${key} not found`);
-        return row;
-      });
+      return ids.map((key) => found.get(key));
     }),
   );
-  return (pool: DatabasePool, id: string): Promise<R> => reader(pool).add(id);
+  return async (pool: DatabasePool, id: string): Promise<R> => {
+    // A row that is gone (its cluster deleted) fails the run that asked, not the batch it was read in.
+    const row = await reader(pool).add(id);
+    if (row === undefined) throw new Error(`${what} ${id} not found`);
+    return row;
+  };
 }
 
 const readRunState = batchedReads(
@@ -148,6 +149,9 @@ async function claimRun(pool: DatabasePool, jobId: string, owner: string): Promi
 }
 
 type Lease = RunLease;
+
+/** A run's lease as one key: its job and its owner (a run taken over has another owner). */
+const leaseKey = (lease: { jobId: string; owner: string }) => `${lease.jobId} ${lease.owner}`;
 
 /** The leases as rows (job_id, owner) of a FROM clause. */
 const leaseRows = (leases: readonly Lease[]) =>
@@ -345,7 +349,7 @@ async function drive(deps: RunnerDeps, jobId: string, owner: string, signal: Abo
       ending = { status: 'FAILED', code: 'STEP_FAILED', message };
     }
     if (!ending) {
-      if (!(await advancer(pool).add({ jobId, owner, outcome, delaySeconds: next?.delaySeconds ?? 0 }))) throw new LeaseLost();
+      if (!(await advancer(pool).add({ jobId, owner, stepIndex: state.stepIndex, outcome, delaySeconds: next?.delaySeconds ?? 0 }))) throw new LeaseLost();
       continue;
     }
     // The step's outcome and, when it fails the run, the run's end are written together: a run is never left
@@ -385,35 +389,38 @@ async function startStep(pool: DatabasePool, jobId: string, owner: string, state
   return started;
 }
 
-type Advance = { jobId: string; owner: string; outcome: unknown; delaySeconds: number };
+type Advance = { jobId: string; owner: string; stepIndex: number; outcome: unknown; delaySeconds: number };
 
 /**
- * A step's outcome recorded and the run moved on to its next step (due after its delay), while its lease is held;
- * the runs advancing together in one statement. Answers whether the lease was held.
+ * A step's outcome recorded and the run moved on to its next step (due after its delay), while its lease is held and
+ * it is still at that step (so a batch run again after a commit whose answer was lost moves no run twice); the runs
+ * advancing together in one statement. Answers whether it was so.
  */
 const advancer = perPool((pool) =>
   batched(async (advances: Advance[]) => {
     const advanced = new Set(
-      await pool.anyFirst(sql.type(z.object({ jobId: z.string() }))`
-        UPDATE task_runs r SET outcomes = r.outcomes || jsonb_build_array(a.outcome), step_index = r.step_index + 1, step_jobs = NULL,
-                               step_due_at = now() + make_interval(secs => a.delay_seconds)
-          FROM jsonb_to_recordset(${sql.jsonb(
-            advances.map((advance) => ({
-              job_id: advance.jobId,
-              owner: advance.owner,
-              outcome: advance.outcome,
-              delay_seconds: advance.delaySeconds,
-            })) as never,
-          )}) AS a (job_id uuid, owner uuid, outcome jsonb, delay_seconds double precision)
-         WHERE r.job_id = a.job_id AND r.lease_owner = a.owner
-        RETURNING r.job_id AS "jobId"`),
+      (
+        await pool.any(sql.type(z.object({ jobId: z.string(), owner: z.string() }))`
+          UPDATE task_runs r SET outcomes = r.outcomes || jsonb_build_array(a.outcome), step_index = r.step_index + 1, step_jobs = NULL,
+                                 step_due_at = now() + make_interval(secs => a.delay_seconds)
+            FROM jsonb_to_recordset(${sql.jsonb(
+              advances.map((advance) => ({
+                job_id: advance.jobId,
+                owner: advance.owner,
+                step_index: advance.stepIndex,
+                outcome: advance.outcome,
+                delay_seconds: advance.delaySeconds,
+              })) as never,
+            )}) AS a (job_id uuid, owner uuid, step_index integer, outcome jsonb, delay_seconds double precision)
+           WHERE r.job_id = a.job_id AND r.lease_owner = a.owner AND r.step_index = a.step_index
+          RETURNING r.job_id AS "jobId", r.lease_owner AS owner`)
+      ).map(leaseKey),
     );
-    return advances.map((advance) => advanced.has(advance.jobId));
+    return advances.map((advance) => advanced.has(leaseKey(advance)));
   }),
 );
 
 async function startSteps(tx: DatabaseTransactionConnection, starts: readonly StepStart[]): Promise<StepStarted[]> {
-  const keyOf = (start: { jobId: string; owner: string }) => `${start.jobId} ${start.owner}`;
   // Each run's progress row, while its lease is held and its step not yet started; locked in id order.
   const held = new Set(
     (
@@ -421,20 +428,20 @@ async function startSteps(tx: DatabaseTransactionConnection, starts: readonly St
         SELECT r.job_id AS "jobId", r.lease_owner AS owner FROM task_runs r
           JOIN ${leaseRows(starts)} AS h (job_id, owner) ON h.job_id = r.job_id AND h.owner = r.lease_owner
          WHERE r.step_jobs IS NULL ORDER BY r.job_id FOR UPDATE OF r`)
-    ).map(keyOf),
+    ).map(leaseKey),
   );
   // Shares the lock a cancel takes (jobs/cancel.ts): a run cancelled by now starts no step.
   const runningIds = new Set(
     await tx.anyFirst(sql.type(z.object({ id: z.string() }))`
       SELECT id FROM (SELECT id, status FROM jobs WHERE id = ANY(${sql.array(
-        starts.filter((start) => held.has(keyOf(start))).map((start) => start.jobId),
+        starts.filter((start) => held.has(leaseKey(start))).map((start) => start.jobId),
         'uuid',
       )}) ORDER BY id FOR SHARE) j WHERE status = 'RUNNING'`),
   );
   // The runs whose step starts here (a run given twice, which its executor never does, starts once).
   const seen = new Set<string>();
   const starting = starts.map((start) => {
-    const key = keyOf(start);
+    const key = leaseKey(start);
     const first = !seen.has(key);
     seen.add(key);
     return first && held.has(key) && runningIds.has(start.jobId);
@@ -490,7 +497,7 @@ async function startSteps(tx: DatabaseTransactionConnection, starts: readonly St
        WHERE r.job_id = s.job_id`);
   }
   return starts.map((start, index) => {
-    if (!held.has(keyOf(start))) return 'LEASE_LOST';
+    if (!held.has(leaseKey(start))) return 'LEASE_LOST';
     if (!runningIds.has(start.jobId)) return null;
     if (!starting[index]) return 'LEASE_LOST';
     return refused.has(index) ? { refused: refused.get(index)! } : children[index]!;

@@ -257,27 +257,42 @@ export const DUE_BATCH = 100;
 const dueRow = z.object({ id: z.string(), schedule: z.string(), timezone: z.string(), scheduledAt: z.string() });
 
 /**
- * Handles, in one transaction, up to `limit` occurrences that are due (`next_run_at` passed) of tasks no other
- * transaction holds (SKIP LOCKED): at the minute thousands of tasks share, every orchestrator takes its own batches
+ * Handles, in one transaction, up to `limit` occurrences that are due (`next_run_at` passed), after `after` in
+ * (next_run_at, id) order, of tasks no other transaction holds (SKIP LOCKED); `next` is where the next batch starts
+ * (null: this one was the last): at the minute thousands of tasks share, every orchestrator takes its own batches
  * instead of each occurrence waiting for its own graphile-worker job. Each is handled as by `handleTaskOccurrence`,
  * under its task's row lock and moving `next_run_at` on, so its own job finds it STALE (exactly once either way); the
  * batch is written set-based, in about ten statements whatever its size.
  */
-export async function handleDueOccurrences(pool: DatabasePool, now: () => Date, leased = false, limit = DUE_BATCH): Promise<OccurrenceOutcome[]> {
+export async function handleDueOccurrences(
+  pool: DatabasePool,
+  now: () => Date,
+  leased = false,
+  { limit = DUE_BATCH, after = null }: { limit?: number; after?: DueCursor | null } = {},
+): Promise<{ outcomes: OccurrenceOutcome[]; next: DueCursor | null }> {
   return pool.transaction(async (tx) => {
     const due = await tx.any(sql.type(dueRow)`
-      SELECT id, schedule, timezone, to_char(next_run_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "scheduledAt"
+      SELECT id, schedule, timezone, to_char(next_run_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "scheduledAt"
         FROM tasks WHERE enabled AND next_run_at <= now()
-       ORDER BY next_run_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`);
-    return handleLockedOccurrences(
+         AND (${after?.at ?? null}::timestamptz IS NULL OR (next_run_at, id) > (${after?.at ?? null}::timestamptz, ${after?.id ?? null}::uuid))
+       ORDER BY next_run_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`);
+    const outcomes = await handleLockedOccurrences(
       tx,
       due.map((task) => ({ ...task, scheduledAt: new Date(task.scheduledAt) })),
       now(),
       leased,
       { leaveFailing: true },
     );
+    const last = due.at(-1);
+    return { outcomes, next: due.length < limit || !last ? null : { at: last.scheduledAt, id: last.id } };
   });
 }
+
+/**
+ * Where the next batch of due occurrences starts (after this task's): a caller going through them in batches passes
+ * over the ones left out (their occurrence cannot be computed), which would otherwise head every batch.
+ */
+export type DueCursor = { at: string; id: string };
 
 type DueOccurrence = { id: string; schedule: string; timezone: string; scheduledAt: Date };
 

@@ -10,7 +10,7 @@
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
-import { DUE_BATCH, handleDueOccurrences, handleTaskOccurrence, type OccurrenceOutcome } from '../tasks/store.ts';
+import { handleDueOccurrences, handleTaskOccurrence, type DueCursor, type OccurrenceOutcome } from '../tasks/store.ts';
 import type { RunExecutor } from '../tasks/runner.ts';
 
 const payload = z.object({ taskId: z.uuid(), scheduledAt: z.iso.datetime() });
@@ -35,13 +35,14 @@ export function triggerTask(deps: { pool: DatabasePool; now?: () => Date; runs?:
     // decided: its own job reports it).
     let batches = 0;
     let handledInBatches = 0;
-    for (;;) {
-      const batch = await handleDueOccurrences(deps.pool, now, leased);
-      batch.forEach(adopt);
-      handledInBatches += batch.length;
+    let after: DueCursor | null = null;
+    do {
+      const batch: Awaited<ReturnType<typeof handleDueOccurrences>> = await handleDueOccurrences(deps.pool, now, leased, { after });
+      batch.outcomes.forEach(adopt);
+      handledInBatches += batch.outcomes.length;
       batches++;
-      if (batch.length < DUE_BATCH) break;
-    }
+      after = batch.next;
+    } while (after);
     if (handledInBatches > 0) helpers.logger.info(`tasks: ${handledInBatches} other due occurrence(s) handled in ${batches} batch(es)`);
   };
 }

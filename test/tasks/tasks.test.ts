@@ -4,12 +4,13 @@
  * once (stale, missed, skipped) with fixed clocks, run-now, and audit entries.
  */
 import test from 'ava';
+import pg from 'pg';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { body, json, useTestApp, type TestApp } from '../support/app.ts';
 import { addMember, createCluster, signUp, type TestUser } from '../support/identity.ts';
 import { nextRunAfter } from '../../schema/schedule.ts';
-import { DUE_BATCH, handleDueOccurrences, handleTaskOccurrence, triggerKey } from '../../orchestrator/tasks/store.ts';
+import { DUE_BATCH, handleDueOccurrences, handleTaskOccurrence, triggerKey, type DueCursor, type OccurrenceOutcome } from '../../orchestrator/tasks/store.ts';
 import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
 import { executeRun } from '../../orchestrator/tasks/runner.ts';
 import { until } from '../support/wait.ts';
@@ -322,20 +323,23 @@ test('the occurrences of a minute thousands of tasks share: handled in batches b
   const dueAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
   await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ANY(${sql.array(ids, 'uuid')})`);
   await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = next_run_at - interval '2 years' WHERE id = ${missedId}`);
-  // One whose occurrence cannot be computed (a time zone unknown here): left as it is, for its own job to report.
-  await pool.query(sql.unsafe`UPDATE tasks SET timezone = 'Mars/Olympus', next_run_at = next_run_at + interval '1 second' WHERE id = ${poisonId}`);
+  // One whose occurrence cannot be computed (a time zone unknown here), due first: left as it is, for its own job to
+  // report, and passed over by the batches after it.
+  await pool.query(sql.unsafe`UPDATE tasks SET timezone = 'Mars/Olympus', next_run_at = next_run_at - interval '1 second' WHERE id = ${poisonId}`);
   const earlierRun = await body(await app().request(`/api/v1/tasks/${skippedId}/run`, { method: 'POST', headers: owner.auth }));
 
   // Two orchestrators (two pools) take batches at once until nothing is due.
   const second = await createDatabasePool(app().database.url, { maxPoolSize: 2 });
   const now = () => new Date();
   const drain = async (from: DatabasePool) => {
-    const outcomes: Awaited<ReturnType<typeof handleDueOccurrences>> = [];
-    for (;;) {
-      const batch = await handleDueOccurrences(from, now, true);
-      outcomes.push(...batch);
-      if (batch.length < DUE_BATCH) return outcomes;
-    }
+    const outcomes: OccurrenceOutcome[] = [];
+    let after: DueCursor | null = null;
+    do {
+      const batch: Awaited<ReturnType<typeof handleDueOccurrences>> = await handleDueOccurrences(from, now, true, { after });
+      outcomes.push(...batch.outcomes);
+      after = batch.next;
+    } while (after);
+    return outcomes;
   };
   const outcomes = (await Promise.all([drain(pool), drain(second)])).flat();
   await second.end();
@@ -346,7 +350,7 @@ test('the occurrences of a minute thousands of tasks share: handled in batches b
   t.is(ran.length, TASKS - 3);
   t.is(new Set(ran.map((outcome) => outcome.job.taskId)).size, TASKS - 3, 'one run per task');
   t.false(ran.some((outcome) => [missedId, skippedId, poisonId].includes(outcome.job.taskId!)));
-  await t.throwsAsync(handleTaskOccurrence(pool, poisonId, new Date(dueAt.getTime() + 1_000), now), undefined, 'its own job fails with the reason');
+  await t.throwsAsync(handleTaskOccurrence(pool, poisonId, new Date(dueAt.getTime() - 1_000), now), undefined, 'its own job fails with the reason');
 
   const nextYear = `${new Date().getUTCFullYear() + 1}-01-01T00:00:00.000Z`;
   for (const outcome of ran) {
@@ -378,7 +382,7 @@ test('the occurrences of a minute thousands of tasks share: handled in batches b
       FROM tasks t LEFT JOIN graphile_worker._private_jobs g ON g.key = 'task:' || t.id
      WHERE t.id = ANY(${sql.array(ids, 'uuid')})`);
   const byTask = new Map(rows.map((row) => [row.id, row]));
-  t.is(new Date(byTask.get(poisonId)!.nextRunAt).getTime(), dueAt.getTime() + 1_000, 'the one left out is still due');
+  t.is(new Date(byTask.get(poisonId)!.nextRunAt).getTime(), dueAt.getTime() - 1_000, 'the one left out is still due');
   t.is(byTask.get(poisonId)!.lastRunStatus, null);
   for (const id of ids.filter((id) => id !== poisonId)) {
     const row = byTask.get(id)!;
@@ -431,16 +435,44 @@ test('runs whose steps start together: one refused on a server being transferred
     INSERT INTO transfers (job_id, server_id, cluster_id, source_machine_id, target_machine_id, desired_before, allocations)
     VALUES (${transferJob}, ${moving}, ${clusterId}, ${machineId}, ${target.id}, 'STOPPED', '[]')`);
 
+  // A third run's step start held up (its server's row locked here): the two runs' step starts queue behind it and
+  // go together, in one batch, once it is let go.
+  const third = await body(
+    await post(`/api/v1/clusters/${clusterId}/servers`, { name: 'third', gameType: 'RUST', machineId, gamePort: 30020, queryPort: 30021, rconPort: 30022 }),
+  );
+  const thirdRun = await body(await app().request(`/api/v1/tasks/${await stopTask(third.id)}/run`, { method: 'POST', headers: owner.auth }));
+  const locker = new pg.Client({ connectionString: app().database.url });
+  await locker.connect();
+  await locker.query('BEGIN');
+  await locker.query('SELECT id FROM servers WHERE id = $1 FOR UPDATE', [third.id]);
   const stop = new AbortController();
   const deps = { pool, jobWaiters: app().deps.jobWaiters };
+  const heldUp = executeRun(deps, thirdRun.id, stop.signal);
+  const waitingOnLock = async () =>
+    Number((await locker.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n) > 0;
+  await until(waitingOnLock, 'the third run waiting for its server', 10_000);
   const [refused, started] = [executeRun(deps, runs[0]!, stop.signal), executeRun(deps, runs[1]!, stop.signal)];
+  await until(
+    async () =>
+      (await pool.oneFirst(
+        sql.type(
+          z.object({ n: z.number() }),
+        )`SELECT count(*)::int AS n FROM task_runs WHERE job_id = ANY(${sql.array(runs, 'uuid')}) AND lease_owner IS NOT NULL`,
+      )) === 2,
+    'both runs taken',
+    10_000,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await locker.query('COMMIT');
+  await locker.end();
   const error = await t.throwsAsync(refused);
   t.like(error, { status: 409, extra: { code: 'TRANSFER_IN_PROGRESS', jobId: transferJob } });
   const stepJobs = z.array(z.object({ serverId: z.string(), jobId: z.string().nullable() })).nullable();
   const stepOf = (runId: string) => pool.oneFirst(sql.type(z.object({ stepJobs }))`SELECT step_jobs AS "stepJobs" FROM task_runs WHERE job_id = ${runId}`);
   await until(async () => (await stepOf(runs[1]!)) !== null, 'the other run started its step', 10_000);
+  await until(async () => (await stepOf(thirdRun.id)) !== null, 'the third run started its step', 10_000);
   stop.abort();
-  await started;
+  await Promise.all([started, heldUp]);
   t.is(await stepOf(runs[0]!), null, 'the refused run started nothing');
   const [child] = (await stepOf(runs[1]!))!;
   t.like(child, { serverId: staying });
