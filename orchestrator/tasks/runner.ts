@@ -285,7 +285,11 @@ export function createRunExecutor(deps: RunnerDeps & { logger: Logger }): RunExe
   };
   return {
     async take(jobId) {
-      if (stopping.signal.aborted || held.has(jobId)) return;
+      // Stopping: the run's job fails, so graphile-worker keeps it and it runs again (on another orchestrator, or here
+      // once restarted). Answering as if done would delete it, and a run just handed over would then wait for its
+      // expiry with nobody to resume it.
+      if (stopping.signal.aborted) throw new Error(`run ${jobId} not taken: this orchestrator is stopping`);
+      if (held.has(jobId)) return;
       const lease = { jobId, owner: randomUUID() };
       // A failed claim fails the graphile-worker job (retried); only the drive goes on in the background.
       const claimed = claimRun(deps.pool, jobId, lease.owner);

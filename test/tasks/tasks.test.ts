@@ -12,7 +12,8 @@ import { addMember, createCluster, signUp, type TestUser } from '../support/iden
 import { nextRunAfter } from '../../schema/schedule.ts';
 import { DUE_BATCH, handleDueOccurrences, handleTaskOccurrence, triggerKey, type DueCursor, type OccurrenceOutcome } from '../../orchestrator/tasks/store.ts';
 import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
-import { executeRun } from '../../orchestrator/tasks/runner.ts';
+import { createRunExecutor, executeRun } from '../../orchestrator/tasks/runner.ts';
+import { createLogger } from '../../schema/logger.ts';
 import { until } from '../support/wait.ts';
 
 let owner: TestUser;
@@ -478,6 +479,16 @@ test('runs whose steps start together: one refused on a server being transferred
   t.like(child, { serverId: staying });
   t.like(await body(await get(`/api/v1/jobs/${child!.jobId}`)), { type: 'STOP', serverId: staying });
   t.is((await body(await get(`/api/v1/clusters/${clusterId}/jobs?serverId=${moving}&type=STOP`))).meta.total, 0);
+});
+
+test('a stopping orchestrator does not take a run: the job that resumes it fails, so it stays for another orchestrator', async (t) => {
+  const { clusterId, serverIds } = await setup();
+  const created = await body(await post(`/api/v1/clusters/${clusterId}/tasks`, NIGHTLY(serverIds)));
+  const run = await body(await app().request(`/api/v1/tasks/${created.id}/run`, { method: 'POST', headers: owner.auth }));
+  const runs = createRunExecutor({ pool: app().pool, jobWaiters: app().deps.jobWaiters, logger: createLogger('silent') });
+  await runs.stop();
+  await t.throwsAsync(runs.take(run.id), { message: /stopping/ });
+  t.like(await body(await get(`/api/v1/jobs/${run.id}`)), { status: 'QUEUED' }, 'not claimed');
 });
 
 test('run now: 202 with the TASK_RUN job, also for a disabled task; 409 while a run is under way; MODERATOR may not', async (t) => {
