@@ -352,18 +352,15 @@ async function drive(deps: RunnerDeps, jobId: string, owner: string, signal: Abo
         (failed.length > 1 ? ` (and on ${failed.length - 1} more server${failed.length > 2 ? 's' : ''})` : '');
       ending = { status: 'FAILED', code: 'STEP_FAILED', message };
     }
+    const advance = { jobId, owner, stepIndex: state.stepIndex, outcome, delaySeconds: next?.delaySeconds ?? 0 };
     if (!ending) {
-      if (!(await advancer(pool).add({ jobId, owner, stepIndex: state.stepIndex, outcome, delaySeconds: next?.delaySeconds ?? 0 }))) throw new LeaseLost();
+      if (!(await advancer(pool).add(advance))) throw new LeaseLost();
       continue;
     }
     // The step's outcome and, when it fails the run, the run's end are written together: a run is never left
     // advanced past a failed step without having ended (a crash in between would start the next step).
     await pool.transaction(async (tx) => {
-      const advanced = await tx.query(sql.unsafe`
-        UPDATE task_runs SET outcomes = outcomes || ${sql.jsonb([outcome] as never)}, step_index = step_index + 1, step_jobs = NULL,
-                             step_due_at = now() + make_interval(secs => ${next?.delaySeconds ?? 0})
-         WHERE job_id = ${jobId} AND lease_owner = ${owner}`);
-      if (advanced.rowCount !== 1) throw new LeaseLost();
+      if (!(await advanceRuns(tx, [advance])).has(leaseKey(advance))) throw new LeaseLost();
       await finishIn(tx, jobId, owner, { ...state, outcomes: [...state.outcomes, outcome] }, ending);
     });
     return;
@@ -396,30 +393,32 @@ async function startStep(pool: DatabasePool, jobId: string, owner: string, state
 type Advance = { jobId: string; owner: string; stepIndex: number; outcome: unknown; delaySeconds: number };
 
 /**
- * A step's outcome recorded and the run moved on to its next step (due after its delay), while its lease is held and
- * it is still at that step (so a batch run again after a commit whose answer was lost moves no run twice); the runs
- * advancing together in one statement. Answers whether it was so.
+ * Steps' outcomes recorded and their runs moved on to their next step (due after its delay), each while its lease is
+ * held and it is still at that step (so a batch run again after a commit whose answer was lost moves no run twice), in
+ * one statement; answers the runs moved on (by lease).
  */
+async function advanceRuns(connection: CommonQueryMethods, advances: readonly Advance[]): Promise<Set<string>> {
+  const advanced = await connection.any(sql.type(z.object({ jobId: z.string(), owner: z.string() }))`
+    UPDATE task_runs r SET outcomes = r.outcomes || jsonb_build_array(a.outcome), step_index = r.step_index + 1, step_jobs = NULL,
+                           step_due_at = now() + make_interval(secs => a.delay_seconds)
+      FROM jsonb_to_recordset(${sql.jsonb(
+        advances.map((advance) => ({
+          job_id: advance.jobId,
+          owner: advance.owner,
+          step_index: advance.stepIndex,
+          outcome: advance.outcome,
+          delay_seconds: advance.delaySeconds,
+        })) as never,
+      )}) AS a (job_id uuid, owner uuid, step_index integer, outcome jsonb, delay_seconds double precision)
+     WHERE r.job_id = a.job_id AND r.lease_owner = a.owner AND r.step_index = a.step_index
+    RETURNING r.job_id AS "jobId", r.lease_owner AS owner`);
+  return new Set(advanced.map(leaseKey));
+}
+
+/** The runs that move on together, not ending, do so in one statement (`advanceRuns`). */
 const advancer = perPool((pool) =>
   batched(async (advances: Advance[]) => {
-    const advanced = new Set(
-      (
-        await pool.any(sql.type(z.object({ jobId: z.string(), owner: z.string() }))`
-          UPDATE task_runs r SET outcomes = r.outcomes || jsonb_build_array(a.outcome), step_index = r.step_index + 1, step_jobs = NULL,
-                                 step_due_at = now() + make_interval(secs => a.delay_seconds)
-            FROM jsonb_to_recordset(${sql.jsonb(
-              advances.map((advance) => ({
-                job_id: advance.jobId,
-                owner: advance.owner,
-                step_index: advance.stepIndex,
-                outcome: advance.outcome,
-                delay_seconds: advance.delaySeconds,
-              })) as never,
-            )}) AS a (job_id uuid, owner uuid, step_index integer, outcome jsonb, delay_seconds double precision)
-           WHERE r.job_id = a.job_id AND r.lease_owner = a.owner AND r.step_index = a.step_index
-          RETURNING r.job_id AS "jobId", r.lease_owner AS owner`)
-      ).map(leaseKey),
-    );
+    const advanced = await advanceRuns(pool, advances);
     return advances.map((advance) => advanced.has(leaseKey(advance)));
   }),
 );

@@ -264,7 +264,7 @@ const dueRow = z.object({ id: z.string(), schedule: z.string(), timezone: z.stri
  * under its task's row lock and moving `next_run_at` on, so its own job finds it STALE (exactly once either way); the
  * batch is written set-based, in about ten statements whatever its size.
  */
-export async function handleDueOccurrences(
+async function handleDueOccurrences(
   pool: DatabasePool,
   now: () => Date,
   leased = false,
@@ -289,10 +289,33 @@ export async function handleDueOccurrences(
 }
 
 /**
+ * All the occurrences due by now, batch after batch (`handleDueOccurrences`) until none is left after the last;
+ * `onBatch` has each batch's outcomes as soon as it commits (the runs it started, for the executor to drive at once).
+ */
+export async function handleAllDueOccurrences(
+  pool: DatabasePool,
+  now: () => Date,
+  leased: boolean,
+  onBatch: (outcomes: OccurrenceOutcome[]) => void,
+): Promise<{ handled: number; batches: number }> {
+  let handled = 0;
+  let batches = 0;
+  let after: DueCursor | null = null;
+  do {
+    const batch: { outcomes: OccurrenceOutcome[]; next: DueCursor | null } = await handleDueOccurrences(pool, now, leased, { after });
+    onBatch(batch.outcomes);
+    handled += batch.outcomes.length;
+    batches++;
+    after = batch.next;
+  } while (after);
+  return { handled, batches };
+}
+
+/**
  * Where the next batch of due occurrences starts (after this task's): a caller going through them in batches passes
  * over the ones left out (their occurrence cannot be computed), which would otherwise head every batch.
  */
-export type DueCursor = { at: string; id: string };
+type DueCursor = { at: string; id: string };
 
 type DueOccurrence = { id: string; schedule: string; timezone: string; scheduledAt: Date };
 

@@ -4,13 +4,13 @@
  * transaction under a row lock on the task (tasks/store.ts), so each occurrence is handled once however many
  * orchestrator processes run and however stale the payload. Fired late (the service was down), the occurrence still
  * runs when it is less than one period late. Then it handles the other occurrences due by now, in batches
- * (tasks/store.ts `handleDueOccurrences`): at a minute thousands of tasks share, the first jobs to fire take the
+ * (tasks/store.ts `handleAllDueOccurrences`): at a minute thousands of tasks share, the first jobs to fire take the
  * others' occurrences in a few transactions, on every orchestrator at once.
  */
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
-import { handleDueOccurrences, handleTaskOccurrence, type DueCursor, type OccurrenceOutcome } from '../tasks/store.ts';
+import { handleAllDueOccurrences, handleTaskOccurrence, type OccurrenceOutcome } from '../tasks/store.ts';
 import type { RunExecutor } from '../tasks/runner.ts';
 
 const payload = z.object({ taskId: z.uuid(), scheduledAt: z.iso.datetime() });
@@ -31,18 +31,9 @@ export function triggerTask(deps: { pool: DatabasePool; now?: () => Date; runs?:
         `task ${taskId}: occurrence ${scheduledAt} ${handled.outcome}${'job' in handled ? ` as job ${handled.job.id}` : ''}; next ${handled.next.toISOString()}`,
       );
     }
-    // Then the others due by now, while whole batches are found (a batch leaves out a task whose occurrence cannot be
-    // decided: its own job reports it).
-    let batches = 0;
-    let handledInBatches = 0;
-    let after: DueCursor | null = null;
-    do {
-      const batch: Awaited<ReturnType<typeof handleDueOccurrences>> = await handleDueOccurrences(deps.pool, now, leased, { after });
-      batch.outcomes.forEach(adopt);
-      handledInBatches += batch.outcomes.length;
-      batches++;
-      after = batch.next;
-    } while (after);
-    if (handledInBatches > 0) helpers.logger.info(`tasks: ${handledInBatches} other due occurrence(s) handled in ${batches} batch(es)`);
+    // Then the others due by now, in batches (one leaves out a task whose occurrence cannot be decided: its own job
+    // reports it).
+    const { handled: others, batches } = await handleAllDueOccurrences(deps.pool, now, leased, (outcomes) => outcomes.forEach(adopt));
+    if (others > 0) helpers.logger.info(`tasks: ${others} other due occurrence(s) handled in ${batches} batch(es)`);
   };
 }

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createTestDatabase } from '../support/database.ts';
 import { until } from '../support/wait.ts';
+import { writeTransferUnderWay } from '../support/transfers.ts';
 
 const withClient = async <T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> => {
   const client = new pg.Client({ connectionString: url });
@@ -113,13 +114,10 @@ test('the transfer check of an accept sees a transfer committed after its statem
       await new Promise((resolve) => setTimeout(resolve, 150));
       await withClient(database.url, async (other) => {
         await other.query('BEGIN');
-        await other.query(
-          `INSERT INTO jobs (id, cluster_id, server_id, machine_id, type, params, created_by_kind, expires_at) VALUES ($1, $2, $3, $4, 'TRANSFER', '{}', 'SYSTEM', now() + interval '1 hour')`,
-          [ids.job, ids.cluster, ids.server, ids.machine],
-        );
-        await other.query(
-          `INSERT INTO transfers (job_id, server_id, cluster_id, source_machine_id, target_machine_id, desired_before, allocations) VALUES ($1, $2, $3, $4, $5, 'STOPPED', '[]')`,
-          [ids.job, ids.server, ids.cluster, ids.machine, ids.target],
+        await writeTransferUnderWay(
+          other,
+          { clusterId: ids.cluster, serverId: ids.server, sourceMachineId: ids.machine, targetMachineId: ids.target },
+          ids.job,
         );
         await other.query('COMMIT');
       });

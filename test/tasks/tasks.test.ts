@@ -10,11 +10,12 @@ import { z } from 'zod';
 import { body, json, useTestApp, type TestApp } from '../support/app.ts';
 import { addMember, createCluster, signUp, type TestUser } from '../support/identity.ts';
 import { nextRunAfter } from '../../schema/schedule.ts';
-import { DUE_BATCH, handleDueOccurrences, handleTaskOccurrence, triggerKey, type DueCursor, type OccurrenceOutcome } from '../../orchestrator/tasks/store.ts';
+import { DUE_BATCH, handleAllDueOccurrences, handleTaskOccurrence, triggerKey, type OccurrenceOutcome } from '../../orchestrator/tasks/store.ts';
 import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
 import { createRunExecutor, executeRun } from '../../orchestrator/tasks/runner.ts';
 import { createLogger } from '../../schema/logger.ts';
 import { until } from '../support/wait.ts';
+import { writeTransferUnderWay } from '../support/transfers.ts';
 
 let owner: TestUser;
 const app = useTestApp(test, { setup: async (started) => void (owner = await signUp(started)) });
@@ -334,12 +335,7 @@ test('the occurrences of a minute thousands of tasks share: handled in batches b
   const now = () => new Date();
   const drain = async (from: DatabasePool) => {
     const outcomes: OccurrenceOutcome[] = [];
-    let after: DueCursor | null = null;
-    do {
-      const batch: Awaited<ReturnType<typeof handleDueOccurrences>> = await handleDueOccurrences(from, now, true, { after });
-      outcomes.push(...batch.outcomes);
-      after = batch.next;
-    } while (after);
+    await handleAllDueOccurrences(from, now, true, (batch) => outcomes.push(...batch));
     return outcomes;
   };
   const outcomes = (await Promise.all([drain(pool), drain(second)])).flat();
@@ -428,14 +424,6 @@ test('runs whose steps start together: one refused on a server being transferred
   for (const taskId of [await stopTask(moving), await stopTask(staying)])
     runs.push((await body(await app().request(`/api/v1/tasks/${taskId}/run`, { method: 'POST', headers: owner.auth }))).id);
   const { pool } = app();
-  // A transfer of the first server under way (as the transfer's accept leaves it).
-  const transferJob = await pool.oneFirst(sql.type(z.object({ id: z.string() }))`
-    INSERT INTO jobs (cluster_id, server_id, machine_id, type, params, created_by_kind, expires_at)
-    VALUES (${clusterId}, ${moving}, ${machineId}, 'TRANSFER', '{}', 'SYSTEM', now() + interval '1 hour') RETURNING id`);
-  await pool.query(sql.unsafe`
-    INSERT INTO transfers (job_id, server_id, cluster_id, source_machine_id, target_machine_id, desired_before, allocations)
-    VALUES (${transferJob}, ${moving}, ${clusterId}, ${machineId}, ${target.id}, 'STOPPED', '[]')`);
-
   // A third run's step start held up (its server's row locked here): the two runs' step starts queue behind it and
   // go together, in one batch, once it is let go.
   const third = await body(
@@ -444,6 +432,8 @@ test('runs whose steps start together: one refused on a server being transferred
   const thirdRun = await body(await app().request(`/api/v1/tasks/${await stopTask(third.id)}/run`, { method: 'POST', headers: owner.auth }));
   const locker = new pg.Client({ connectionString: app().database.url });
   await locker.connect();
+  // A transfer of the first server under way.
+  const transferJob = await writeTransferUnderWay(locker, { clusterId, serverId: moving, sourceMachineId: machineId, targetMachineId: target.id });
   await locker.query('BEGIN');
   await locker.query('SELECT id FROM servers WHERE id = $1 FOR UPDATE', [third.id]);
   const stop = new AbortController();
