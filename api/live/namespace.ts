@@ -162,10 +162,16 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
   }, ACCESS_RECHECK_MS);
   recheckSweep.unref();
 
-  // Live-only events reach the rooms of this process's viewers (each process receives every event from the relay).
-  const stopRelay = relay.subscribe((event: LiveEvent) => {
-    namespace.local.to(`${event.type === 'server.console' ? 'console' : 'stats'}:${event.data.serverId}`).emit('event', event);
-  });
+  // Live-only events reach the rooms of this process's viewers: the relay hands this process the events of the servers
+  // it has viewers of, and an event goes out (encoded once for its room) only when its room has viewers here.
+  const rooms = namespace.adapter.rooms;
+  const stopRelay = relay.subscribe(
+    (event: LiveEvent) => {
+      const room = `${event.type === 'server.console' ? 'console' : 'stats'}:${event.data.serverId}`;
+      if (rooms.has(room)) namespace.local.to(room).emit('event', event);
+    },
+    (serverId) => rooms.has(`console:${serverId}`) || rooms.has(`stats:${serverId}`),
+  );
 
   namespace.on('connection', (socket) => {
     const subscriptions = new Map<string, Subscription>();

@@ -17,7 +17,7 @@ import { envelopeOf, eventFramesAfter, lastPosition, listEvents, type StoredEven
 import { authorize } from '../identity/access.ts';
 import { createAuthenticator } from '../identity/principal.ts';
 import { followConsole } from '../../orchestrator/live/consoleFollower.ts';
-import type { LiveEvent } from '../../orchestrator/live/relay.ts';
+import { onlyServer, type LiveEvent } from '../../orchestrator/live/relay.ts';
 
 /** Where a stream resumes: after an event position, and (on a stream with the console) after a console line. */
 type StreamStart = { position: bigint; console: number | null };
@@ -160,7 +160,7 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
     const unsubscribeLive = liveTypes.includes('server.stats')
       ? deps.live.relay.subscribe((event) => {
           if (event.type === 'server.stats' && event.data.serverId === serverId) writeLive(event);
-        })
+        }, onlyServer(serverId!))
       : () => undefined;
     let stopConsole = () => undefined as void;
     const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), HEARTBEAT_MS);
@@ -257,7 +257,7 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
       if (!follower) {
         const unsubscribeConsole = deps.live.relay.subscribe((event) => {
           if (event.type === 'server.console' && event.data.serverId === consoleOf) writeLive(event);
-        });
+        }, onlyServer(consoleOf));
         stopConsole = unsubscribeConsole;
         if (ended) unsubscribeConsole();
         return;

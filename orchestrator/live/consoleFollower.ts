@@ -5,7 +5,7 @@
  * that come meanwhile, and hands them on with the lines the history already gave cut off.
  */
 import type { ConsoleHistory } from './consoleHistory.ts';
-import type { ConsoleBatch, LiveEvent, LiveRelay, SequencedLine } from './relay.ts';
+import { onlyServer, type ConsoleBatch, type LiveEvent, type LiveRelay, type SequencedLine } from './relay.ts';
 
 export type ConsoleEvent = Extract<LiveEvent, { type: 'server.console' }>;
 
@@ -54,7 +54,7 @@ export async function followConsole(live: { relay: LiveRelay; history: ConsoleHi
     if (deliver) return pass(event);
     // Bounded, should the history read hang: past the bound the oldest batches go.
     if (held && held.push(event) > MAX_HELD_BATCHES) held.shift();
-  });
+  }, onlyServer(serverId));
   try {
     const { lines, gap } =
       'after' in start ? await live.history.since(serverId, start.after) : { lines: await live.history.recent(serverId, start.last), gap: false };

@@ -1,8 +1,8 @@
 /**
  * Everything live in one process: the relay of live-only events (console lines, stats), the console history and the
- * Socket.IO server that the `/live` namespace (api/live/) and the relay share. With REDIS_URL the Socket.IO server
- * uses `@socket.io/redis-adapter`, so events and rooms span every web and orchestrator process, and the console
- * history is a Redis list per server; without it, all of it lives in this process (one process serves everything).
+ * Socket.IO server that the `/live` namespace (api/live/) uses. With REDIS_URL the Socket.IO server uses
+ * `@socket.io/redis-adapter` (rooms and broadcasts span every web and orchestrator process), the relay carries live
+ * events over Redis channels (redisRelay.ts), and the console history is a Redis list per server; without it, all of it lives in this process (one process serves everything).
  *
  * Redis may go away: publishing then reaches this process's viewers only (the adapter's publish failures are caught
  * here instead of ending the process), the history misses lines, and both recover when Redis is back.
@@ -14,7 +14,7 @@ import type { Logger } from '../../schema/logger.ts';
 import { connectRedis, endRedis } from './redisClient.ts';
 import { createMemoryHistory, createRedisHistory, type ConsoleHistory } from './consoleHistory.ts';
 import { createLocalRelay, type LiveRelay } from './relay.ts';
-import { createSocketRelay } from './socketRelay.ts';
+import { createRedisRelay } from './redisRelay.ts';
 
 export const LIVE_NAMESPACE = '/live';
 
@@ -87,10 +87,8 @@ export async function createLive(options: {
   };
   const pub = await connectRedis(options.redisUrl, logger, 'live-pub');
   const sub = await connectRedis(options.redisUrl, logger, 'live-sub', { queueOffline: true });
-  io.adapter(
-    createAdapter(guarded(pub, ['publish'], onError), guarded(sub, ['subscribe', 'pSubscribe', 'unsubscribe', 'pUnsubscribe'], onError), {
-      key: `${prefix}socket.io`,
-    }),
-  );
-  return live(createSocketRelay(io.of(LIVE_NAMESPACE), onError), createRedisHistory(pub, { prefix, logger }), [pub, sub]);
+  const publisher = guarded(pub, ['publish'], onError);
+  const subscriber = guarded(sub, ['subscribe', 'pSubscribe', 'unsubscribe', 'pUnsubscribe'], onError);
+  io.adapter(createAdapter(publisher, subscriber, { key: `${prefix}socket.io` }));
+  return live(createRedisRelay({ pub: publisher, sub: subscriber, prefix, onError }), createRedisHistory(pub, { prefix, logger }), [pub, sub]);
 }

@@ -8,6 +8,15 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../../schema/logger.ts';
 
 const CONNECT_TIMEOUT_MS = 2_000;
+
+/**
+ * node-redis's per-command timeout is off. It covers only the wait before a command is written (our clients write at
+ * once, or refuse while disconnected) but arms an `AbortSignal.timeout` per command that cannot be cleared: every
+ * command, long answered, still fired a timer and built a DOMException five seconds later (a tenth of the
+ * orchestrator's CPU relaying a busy console, one per rate-limited request). Where an answer is awaited, the caller's
+ * own deadline applies (the rate limiter's, for instance).
+ */
+export const NO_COMMAND_TIMEOUT = { timeout: 0 } as const;
 const RECONNECT_MAX_MS = 5_000;
 
 /**
@@ -18,6 +27,7 @@ export async function connectRedis(url: string, logger: Logger, name: string, op
   const client: RedisClientType = createClient({
     url,
     disableOfflineQueue: !options.queueOffline,
+    commandOptions: NO_COMMAND_TIMEOUT,
     socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, RECONNECT_MAX_MS) },
   });
   let down = false;

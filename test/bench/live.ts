@@ -12,9 +12,12 @@
  * of the server processes per 1,000 agent lines, their memory (RSS) after the warm-up and at the end, and the ratio to
  * bare. Rounds alternate between bare and ours (BENCH_ROUNDS, 3) and each figure is the median of its side's.
  * Targets: ≥ 50% of bare throughput, p99 ≤ 100 ms, memory flat (BENCH_LIVE_SECONDS=300 BENCH_ROUNDS=1 for the
- * 5-minute run). BENCH_LIVE_LINES=0 measures the processes with agents and viewers connected and no console output.
+ * 5-minute run). Each side is first measured at rest (agents and viewers connected, no console output, 10 s), and the
+ * CPU the console itself costs (above rest, per 1,000 lines) is printed beside the whole; BENCH_LIVE_LINES=0 measures
+ * only at rest.
  * Then: SSE catch-up of 100,000 stored events through `GET /clusters/<id>/events/stream?after=0`, beside reading the
  * same rows straight from Postgres.
+ * Diagnostics: BENCH_CPU_PROF (a directory) writes CPU profiles of the service processes.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -33,8 +36,12 @@ const VIEWERS = 100;
 const BATCH_MS = 50;
 const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 20);
 const WARMUP_S = 3;
+/** The round at rest (agents and viewers connected, no output) that each side's CPU above rest is counted from. */
+const REST_SECONDS = 10;
 const SSE_EVENTS = 100_000;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Diagnostics: a directory for CPU profiles of the service processes (written when they stop). */
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const ADMIN = { email: 'bench@example.test', password: 'correct horse battery staple' };
 
 type Target = {
@@ -58,6 +65,8 @@ type Result = {
   expected: number;
   /** Lines a viewer got twice or out of order (must be 0). */
   misordered: number;
+  /** CPU of each server process per second of the run (ms/s), in the order of `Target.pids`. */
+  perProcess: number[];
 };
 
 const rssMb = async (pids: number[]) => {
@@ -73,7 +82,7 @@ const connect = (url: string, options: Parameters<typeof io>[1]) =>
     socket.once('connect_error', reject);
   });
 
-async function measure(target: Target): Promise<Result> {
+async function measure(target: Target, linesPerSecond = LINES_PER_SECOND, seconds = SECONDS): Promise<Result> {
   // Viewers first: each subscribes to one server's console.
   const latencies = new Uint32Array(10_001); // 1 ms buckets; the last one holds everything slower
   let delivered = 0;
@@ -130,7 +139,7 @@ async function measure(target: Target): Promise<Result> {
   const sequences = agents.map(() => 0);
   let agentLines = 0;
   const printer = setInterval(() => {
-    const due = Math.floor(((Date.now() - started) / 1000) * LINES_PER_SECOND);
+    const due = Math.floor(((Date.now() - started) / 1000) * linesPerSecond);
     const count = due - sent;
     if (count <= 0) return;
     sent = due;
@@ -147,14 +156,14 @@ async function measure(target: Target): Promise<Result> {
   await new Promise((done) => setTimeout(done, WARMUP_S * 1000));
   const cpuBefore = await cpuTicks((pid) => target.pids.includes(pid));
   const rssStart = await rssMb(target.pids);
-  window = { from: Date.now(), to: Date.now() + SECONDS * 1000 };
-  await new Promise((done) => setTimeout(done, SECONDS * 1000));
+  window = { from: Date.now(), to: Date.now() + seconds * 1000 };
+  await new Promise((done) => setTimeout(done, seconds * 1000));
   const cpuAfter = await cpuTicks((pid) => target.pids.includes(pid));
   const rssEnd = await rssMb(target.pids);
   clearInterval(printer);
   await new Promise((done) => setTimeout(done, 2_000)); // the lines still on their way
   clearInterval(beat);
-  const elapsed = SECONDS;
+  const elapsed = seconds;
   for (const socket of [...agents, ...viewers]) socket.close();
 
   const total = latencies.reduce((sum, count) => sum + count, 0);
@@ -170,9 +179,12 @@ async function measure(target: Target): Promise<Result> {
     p99: percentile(0.99),
     misordered,
     cpuMsPer1000: (cpuSecondsBetween(cpuBefore, cpuAfter) * 1000 * 1000) / agentLines,
-    cpuMsPerSecond: (cpuSecondsBetween(cpuBefore, cpuAfter) * 1000) / SECONDS,
+    cpuMsPerSecond: (cpuSecondsBetween(cpuBefore, cpuAfter) * 1000) / seconds,
     rssStartMb: rssStart,
     rssEndMb: rssEnd,
+    perProcess: target.pids.map(
+      (pid) => (cpuSecondsBetween(new Map([[pid, cpuBefore.get(pid) ?? 0]]), new Map([[pid, cpuAfter.get(pid) ?? 0]])) * 1000) / seconds,
+    ),
   };
 }
 
@@ -189,6 +201,7 @@ function medianResult(results: Result[]): Result {
     rssStartMb: of((result) => result.rssStartMb),
     rssEndMb: of((result) => result.rssEndMb),
     misordered: results.reduce((sum, result) => sum + result.misordered, 0),
+    perProcess: results[0]!.perProcess.map((_, index) => median(results.map((result) => result.perProcess[index]!))),
   };
 }
 
@@ -196,23 +209,30 @@ const database = await createTestDatabase();
 const prefix = `gsm:bench:${randomBytes(4).toString('hex')}:`;
 
 /** The bare processes, measured as often as asked; `stop` ends them. */
-async function bare(): Promise<{ measure: () => Promise<Result>; stop: () => Promise<void> }> {
+async function bare(): Promise<{ measure: (linesPerSecond?: number, seconds?: number) => Promise<Result>; stop: () => Promise<void> }> {
   const key = `${prefix}bare`;
-  const processes: ServerProcess[] = [await startServer('liveBare.ts', ['hub', REDIS_URL, key])];
-  for (let index = 0; index < 2; index++) processes.push(await startServer('liveBare.ts', ['edge', REDIS_URL, key]));
+  const env = CPU_PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROFILE_DIR}` } : {};
+  const processes: ServerProcess[] = [await startServer('liveBare.ts', ['hub', REDIS_URL, key], env)];
+  for (let index = 0; index < 2; index++) processes.push(await startServer('liveBare.ts', ['edge', REDIS_URL, key], env));
   return {
-    measure: () =>
-      measure({
-        agents: [{ url: `http://127.0.0.1:${processes[0]!.port}` }],
-        serverIds: Array.from({ length: SERVERS }, (_, index) => `server-${index}`),
-        viewerUrls: processes.slice(1).map((process) => `http://127.0.0.1:${process.port}`),
-        pids: processes.map((process) => process.child.pid!),
-      }),
+    measure: (linesPerSecond, seconds) =>
+      measure(
+        {
+          agents: [{ url: `http://127.0.0.1:${processes[0]!.port}` }],
+          serverIds: Array.from({ length: SERVERS }, (_, index) => `server-${index}`),
+          viewerUrls: processes.slice(1).map((process) => `http://127.0.0.1:${process.port}`),
+          pids: processes.map((process) => process.child.pid!),
+        },
+        linesPerSecond,
+        seconds,
+      ),
     stop: async () => void (await Promise.all(processes.map((process) => process.stop()))),
   };
 }
 
-async function ours(rounds: (measureOurs: () => Promise<Result>) => Promise<Result>): Promise<{ result: Result; sse: { ours: number; postgres: number } }> {
+async function ours(
+  rounds: (measureOurs: (linesPerSecond?: number, seconds?: number) => Promise<Result>) => Promise<Result>,
+): Promise<{ result: Result; sse: { ours: number; postgres: number } }> {
   const env = {
     DATABASE_URL: database.url,
     REDIS_URL,
@@ -222,6 +242,7 @@ async function ours(rounds: (measureOurs: () => Promise<Result>) => Promise<Resu
     ADMIN_PASSWORD: ADMIN.password,
     RATE_LIMIT: 'off',
     LOG_LEVEL: 'info', // the start-up line (with the docs URL) is at info
+    ...(CPU_PROFILE_DIR && { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROFILE_DIR}` }),
   };
   const nodes: Started[] = [];
   try {
@@ -249,14 +270,18 @@ async function ours(rounds: (measureOurs: () => Promise<Result>) => Promise<Resu
       );
       machines.push({ id: machine.id, agentToken: machine.agentToken, serverId: server.id });
     }
-    const result = await rounds(() =>
-      measure({
-        agents: [{ url: orchestrator, auth: (index) => ({ token: machines[index]!.agentToken, machineId: machines[index]!.id, version: '0.1.0' }) }],
-        serverIds: machines.map((machine) => machine.serverId),
-        viewerUrls: web,
-        viewerToken: accessToken,
-        pids: nodes.map((node) => node.child.pid!),
-      }),
+    const result = await rounds((linesPerSecond, seconds) =>
+      measure(
+        {
+          agents: [{ url: orchestrator, auth: (index) => ({ token: machines[index]!.agentToken, machineId: machines[index]!.id, version: '0.1.0' }) }],
+          serverIds: machines.map((machine) => machine.serverId),
+          viewerUrls: web,
+          viewerToken: accessToken,
+          pids: nodes.map((node) => node.child.pid!),
+        },
+        linesPerSecond,
+        seconds,
+      ),
     );
     return { result, sse: await sseCatchUp(web[0], cluster.id, accessToken) };
   } finally {
@@ -336,8 +361,10 @@ try {
   let bareResult: Result;
   let oursResult: Result;
   let sse: { ours: number; postgres: number };
+  let rest: { bare: Result; ours: Result } | null = null;
   try {
     ({ result: oursResult, sse } = await ours(async (measureOurs) => {
+      if (LINES_PER_SECOND > 0) rest = { bare: await bareProcesses.measure(0, REST_SECONDS), ours: await measureOurs(0, REST_SECONDS) };
       const oursRounds: Result[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         bareRounds.push(await bareProcesses.measure());
@@ -354,6 +381,30 @@ try {
   process.stdout.write(`\ntarget lines/s  expected  p50 ms  p99 ms  CPU ms/1000 CPU ms/s RSS start RSS end (MB, all server processes) misordered\n`);
   process.stdout.write(row('bare', bareResult));
   process.stdout.write(row('ours', oursResult));
+  process.stdout.write(
+    `CPU ms/s per process: bare hub ${bareResult.perProcess[0]!.toFixed(0)}, edges ${bareResult.perProcess
+      .slice(1)
+      .map((ms) => ms.toFixed(0))
+      .join(' + ')}; ` +
+      `ours orchestrator ${oursResult.perProcess[0]!.toFixed(0)}, web ${oursResult.perProcess
+        .slice(1)
+        .map((ms) => ms.toFixed(0))
+        .join(' + ')}\n`,
+  );
+  if (rest) {
+    const atRest: { bare: Result; ours: Result } = rest;
+    // What the console itself costs: the CPU above each side's CPU at rest (same agents and viewers, no output).
+    const above = (loaded: Result, idle: Result) => ((loaded.cpuMsPerSecond - idle.cpuMsPerSecond) * 1000) / (LINES_PER_SECOND * SERVERS);
+    process.stdout.write(
+      `at rest (agents and viewers connected, no output, ${REST_SECONDS} s): bare ${atRest.bare.cpuMsPerSecond.toFixed(0)} ms/s, ours ${atRest.ours.cpuMsPerSecond.toFixed(0)} ms/s ` +
+        `(ours: orchestrator ${atRest.ours.perProcess[0]!.toFixed(0)}, web ${atRest.ours.perProcess
+          .slice(1)
+          .map((ms) => ms.toFixed(0))
+          .join(' + ')}); ` +
+        `the console's CPU above rest: bare ${above(bareResult, atRest.bare).toFixed(1)}, ours ${above(oursResult, atRest.ours).toFixed(1)} ms per 1,000 lines ` +
+        `(${(above(oursResult, atRest.ours) / above(bareResult, atRest.bare)).toFixed(2)}× bare)\n`,
+    );
+  }
   process.stdout.write(
     `\nours/bare throughput ${(oursResult.linesPerSecond / bareResult.linesPerSecond).toFixed(2)} (target ≥ 0.50); p99 ${oursResult.p99} ms (target ≤ 100); ` +
       `CPU ${(oursResult.cpuMsPer1000 / bareResult.cpuMsPer1000).toFixed(2)}× bare; RSS ${(oursResult.rssEndMb - oursResult.rssStartMb).toFixed(0)} MB over the run\n`,

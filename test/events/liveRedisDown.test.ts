@@ -14,7 +14,10 @@ test('with Redis down, publishing reaches local listeners, history appends are s
   const live = await createLive({ redisUrl: CLOSED_REDIS_URL, redisPrefix: 'gsm:test:down:', logger });
   t.teardown(() => live.close());
   const received: LiveEvent[] = [];
-  live.relay.subscribe((event) => received.push(event));
+  live.relay.subscribe(
+    (event) => received.push(event),
+    () => true,
+  );
   const event: LiveEvent & { type: 'server.console' } = {
     type: 'server.console',
     clusterId: '00000000-0000-4000-8000-000000000001',

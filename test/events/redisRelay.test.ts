@@ -1,0 +1,161 @@
+/**
+ * The relay of live events between processes over Redis (orchestrator/live/redisRelay.ts), with two processes' worth of
+ * live state in this test process on the test Redis: events reach the listeners of the servers they want, in order,
+ * once; a process reads none of the events nobody there wants, nor its own back from Redis.
+ */
+import test from 'ava';
+import { createClient } from 'redis';
+import { createLive, type Live } from '../../orchestrator/live/live.ts';
+import type { LiveEvent } from '../../orchestrator/live/relay.ts';
+import { captureLogs } from '../support/logs.ts';
+import { REDIS_URL, useTestRedis } from '../support/redis.ts';
+
+const redis = useTestRedis(test);
+const CLUSTER = '00000000-0000-4000-8000-000000000001';
+const SERVER_A = '00000000-0000-4000-8000-00000000000a';
+const SERVER_B = '00000000-0000-4000-8000-00000000000b';
+const PROBE = '00000000-0000-4000-8000-0000000000ff';
+
+const consoleEvent = (serverId: string, line: string, seq: number): LiveEvent => ({
+  type: 'server.console',
+  clusterId: CLUSTER,
+  at: new Date().toISOString(),
+  data: { serverId, lines: [{ at: new Date().toISOString(), line }], seq },
+});
+
+async function twoProcesses(t: { teardown: (fn: () => Promise<void>) => void }, prefix: string, logger = captureLogs().logger): Promise<[Live, Live]> {
+  const lives = [
+    await createLive({ redisUrl: REDIS_URL, redisPrefix: prefix, logger }),
+    await createLive({ redisUrl: REDIS_URL, redisPrefix: prefix, logger }),
+  ];
+  t.teardown(async () => void (await Promise.all(lives.map((live) => live.close()))));
+  // Each listens once its pattern subscription is in place: a probe from each reaches the other.
+  for (const [from, to] of [lives, [...lives].reverse()] as [Live, Live][]) {
+    let heard = false;
+    const stop = to.relay.subscribe(
+      () => (heard = true),
+      (serverId) => serverId === PROBE,
+    );
+    for (let tries = 0; !heard; tries++) {
+      if (tries > 100) throw new Error('the relay never subscribed');
+      from.relay.publish(consoleEvent(PROBE, 'probe', 1));
+      await delay(50);
+    }
+    stop();
+  }
+  return lives as [Live, Live];
+}
+
+const delay = (ms: number) => new Promise((done) => setTimeout(done, ms));
+/** Waits (at most 10 s) until `done` holds, then a little longer for anything that should not come. */
+async function settled(done: () => boolean = () => true) {
+  for (let waited = 0; !done() && waited < 10_000; waited += 20) await delay(20);
+  await delay(200);
+}
+
+const lines = (events: LiveEvent[]) => events.map((event) => (event.type === 'server.console' ? event.data.lines[0]!.line : event.type));
+
+test('events reach the listeners of other processes that want their server, in order, and the publisher once', async (t) => {
+  const [orchestrator, web] = await twoProcesses(t, `${redis.prefix}relay:`);
+  const onA: LiveEvent[] = [];
+  const onB: LiveEvent[] = [];
+  const everything: LiveEvent[] = [];
+  const own: LiveEvent[] = [];
+  web.relay.subscribe(
+    (event) => onA.push(event),
+    (serverId) => serverId === SERVER_A,
+  );
+  web.relay.subscribe(
+    (event) => onB.push(event),
+    (serverId) => serverId === SERVER_B,
+  );
+  web.relay.subscribe(
+    (event) => everything.push(event),
+    () => true,
+  );
+  orchestrator.relay.subscribe(
+    (event) => own.push(event),
+    () => true,
+  );
+
+  const published: LiveEvent[] = [];
+  for (let seq = 1; seq <= 50; seq++) {
+    published.push(consoleEvent(seq % 5 === 0 ? SERVER_B : SERVER_A, `line ${seq}`, seq));
+    orchestrator.relay.publish(published.at(-1)!);
+  }
+  await settled(() => everything.length >= 50);
+
+  const expectedA = Array.from({ length: 50 }, (_, index) => index + 1).filter((seq) => seq % 5 !== 0);
+  t.deepEqual(
+    lines(onA),
+    expectedA.map((seq) => `line ${seq}`),
+  );
+  t.deepEqual(
+    lines(onB),
+    [5, 10, 15, 20, 25, 30, 35, 40, 45, 50].map((seq) => `line ${seq}`),
+  );
+  t.deepEqual(everything, published);
+  // The publisher's own listeners got each event once (locally), not again from Redis.
+  t.is(own.length, 50);
+});
+
+test('an interest is asked per event, so a listener that starts wanting a server gets its next events', async (t) => {
+  const [orchestrator, web] = await twoProcesses(t, `${redis.prefix}interest:`);
+  const watched = new Set<string>();
+  const got: LiveEvent[] = [];
+  const stop = web.relay.subscribe(
+    (event) => got.push(event),
+    (serverId) => watched.has(serverId),
+  );
+  orchestrator.relay.publish(consoleEvent(SERVER_A, 'before', 1));
+  await settled();
+  watched.add(SERVER_A);
+  orchestrator.relay.publish(consoleEvent(SERVER_A, 'after', 2));
+  await settled(() => got.length >= 1);
+  stop();
+  orchestrator.relay.publish(consoleEvent(SERVER_A, 'stopped', 3));
+  await settled();
+  t.deepEqual(lines(got), ['after']);
+});
+
+test('a process parses no event that none of its listeners wants (a malformed one on a server nobody watches is never read)', async (t) => {
+  const prefix = `${redis.prefix}unread:`;
+  const { logger, lines: logged } = captureLogs();
+  const [, web] = await twoProcesses(t, prefix, logger);
+  const got: LiveEvent[] = [];
+  web.relay.subscribe(
+    (event) => got.push(event),
+    (serverId) => serverId === SERVER_A,
+  );
+  const raw = createClient({ url: REDIS_URL });
+  await raw.connect();
+  t.teardown(() => raw.close());
+  // Another process's messages, written by hand: one unparsable on a server nobody here watches, then a good one.
+  await raw.publish(`${prefix}live#elsewhere#${SERVER_B}`, '{not json');
+  await raw.publish(`${prefix}live#elsewhere#${SERVER_A}`, JSON.stringify(consoleEvent(SERVER_A, 'good', 1)));
+  await settled(() => got.length >= 1);
+  t.deepEqual(lines(got), ['good']);
+  // Read, it would have been reported as a relay failure.
+  t.deepEqual(
+    logged().filter((entry) => entry.level !== 'debug'),
+    [],
+  );
+  // The same bytes on a watched server are read, and reported.
+  await raw.publish(`${prefix}live#elsewhere#${SERVER_A}`, '{not json');
+  await settled(() => logged().some((entry) => String(entry.msg).includes('live events')));
+  t.is(logged().filter((entry) => String(entry.msg).includes('live events')).length, 1);
+});
+
+test('a key prefix with glob characters matches its own channels only', async (t) => {
+  const [orchestrator, web] = await twoProcesses(t, `${redis.prefix}g*:`);
+  const [otherOrchestrator] = await twoProcesses(t, `${redis.prefix}gab:`);
+  const got: LiveEvent[] = [];
+  web.relay.subscribe(
+    (event) => got.push(event),
+    () => true,
+  );
+  otherOrchestrator.relay.publish(consoleEvent(SERVER_A, 'another installation', 1));
+  orchestrator.relay.publish(consoleEvent(SERVER_A, 'this installation', 1));
+  await settled(() => got.length >= 1);
+  t.deepEqual(lines(got), ['this installation']);
+});
