@@ -19,7 +19,6 @@ import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createClient, type RedisClientType } from 'redis';
 import type { Logger } from '../../schema/logger.ts';
-import { NO_COMMAND_TIMEOUT } from '../../orchestrator/live/redisClient.ts';
 import { decisionFor, RateLimiterUnavailableError, type Decision, type RateLimiter, type Slot } from './limiter.ts';
 import type { Bucket } from './tiers.ts';
 
@@ -359,8 +358,6 @@ export async function createRedisLimiter(options: RedisLimiterOptions & { url: s
     // While disconnected, commands fail at once instead of queueing until a reconnect that may never come.
     disableOfflineQueue: true,
     commandsQueueMaxLength: MAX_QUEUED_COMMANDS,
-    // Every command has the deadline of #withDeadline instead (see NO_COMMAND_TIMEOUT).
-    commandOptions: NO_COMMAND_TIMEOUT,
     socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: reconnectDelay },
   });
   const limiter = new RedisLimiter(client, options);

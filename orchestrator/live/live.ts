@@ -11,7 +11,7 @@ import { Server as SocketIoServer } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../../schema/logger.ts';
-import { connectRedis, endRedis } from './redisClient.ts';
+import { connectRedis, endRedis, withoutCommandTimeout } from './redisClient.ts';
 import { createMemoryHistory, createRedisHistory, type ConsoleHistory } from './consoleHistory.ts';
 import { createLocalRelay, type LiveRelay } from './relay.ts';
 import { createRedisRelay } from './redisRelay.ts';
@@ -87,8 +87,12 @@ export async function createLive(options: {
   };
   const pub = await connectRedis(options.redisUrl, logger, 'live-pub');
   const sub = await connectRedis(options.redisUrl, logger, 'live-sub', { queueOffline: true });
-  const publisher = guarded(pub, ['publish'], onError);
+  const publisher = guarded(withoutCommandTimeout(pub), ['publish'], onError);
   const subscriber = guarded(sub, ['subscribe', 'pSubscribe', 'unsubscribe', 'pUnsubscribe'], onError);
   io.adapter(createAdapter(publisher, subscriber, { key: `${prefix}socket.io` }));
-  return live(createRedisRelay({ pub: publisher, sub: subscriber, prefix, onError }), createRedisHistory(pub, { prefix, logger }), [pub, sub]);
+  return live(
+    createRedisRelay({ pub: publisher, sub: subscriber, prefix, namespace: io.of(LIVE_NAMESPACE), onError }),
+    createRedisHistory(pub, { prefix, logger }),
+    [pub, sub],
+  );
 }

@@ -10,13 +10,18 @@ import type { Logger } from '../../schema/logger.ts';
 const CONNECT_TIMEOUT_MS = 2_000;
 
 /**
- * node-redis's per-command timeout is off. It covers only the wait before a command is written (our clients write at
- * once, or refuse while disconnected) but arms an `AbortSignal.timeout` per command that cannot be cleared: every
- * command, long answered, still fired a timer and built a DOMException five seconds later (a tenth of the
- * orchestrator's CPU relaying a busy console, one per rate-limited request). Where an answer is awaited, the caller's
- * own deadline applies (the rate limiter's, for instance).
+ * Commands waiting to be written or answered, at most, per connection: past this (Redis stalled with the connection
+ * still up) a command fails at once instead of queueing in memory.
  */
-export const NO_COMMAND_TIMEOUT = { timeout: 0 } as const;
+const MAX_QUEUED_COMMANDS = 10_000;
+
+/**
+ * The client for publishing without node-redis's per-command timeout. That timeout covers only the wait before a
+ * command is written, but it arms an `AbortSignal.timeout` that cannot be cleared: every publish, long answered, still
+ * fired a timer and built a DOMException five seconds later (a tenth of the orchestrator's CPU relaying a busy
+ * console). A publish that cannot be written is bounded by MAX_QUEUED_COMMANDS instead; reads keep the timeout.
+ */
+export const withoutCommandTimeout = (client: RedisClientType): RedisClientType => client.withCommandOptions({ timeout: 0 }) as RedisClientType;
 const RECONNECT_MAX_MS = 5_000;
 
 /**
@@ -27,7 +32,7 @@ export async function connectRedis(url: string, logger: Logger, name: string, op
   const client: RedisClientType = createClient({
     url,
     disableOfflineQueue: !options.queueOffline,
-    commandOptions: NO_COMMAND_TIMEOUT,
+    commandsQueueMaxLength: MAX_QUEUED_COMMANDS,
     socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, RECONNECT_MAX_MS) },
   });
   let down = false;

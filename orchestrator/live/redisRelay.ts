@@ -9,12 +9,20 @@
  *
  * One publishing connection carries a process's events in the order published (and the console history before them:
  * consoleHistory.ts), and Redis delivers a channel's messages in that order.
+ *
+ * During a rolling upgrade from a release that relayed over Socket.IO's `serverSideEmit` (`gsm:live` on `/live`),
+ * its orchestrators still publish that way while the API processes are already new (docs/upgrades.md replaces API
+ * processes first): those events are taken too, for as long as such a process runs.
  */
 import { randomBytes } from 'node:crypto';
+import type { Namespace } from 'socket.io';
 import type { RedisClientType } from 'redis';
 import { createListeners, type LiveEvent, type LiveRelay } from './relay.ts';
 
 /** The pattern that matches every channel under `prefix` (its glob characters escaped). */
+/** The event name the release before this one relayed under (`serverSideEmit` on `/live`, through the Socket.IO adapter). */
+const PREVIOUS_CHANNEL = 'gsm:live';
+
 const patternOf = (prefix: string) => `${prefix.replace(/[*?[\]\\]/g, '\\$&')}live#*`;
 
 export function createRedisRelay(options: {
@@ -23,6 +31,8 @@ export function createRedisRelay(options: {
   /** A connection in subscriber mode, which queues its subscription while Redis is away. */
   sub: RedisClientType;
   prefix: string;
+  /** The `/live` namespace, on whose adapter the previous release's processes publish (see above). */
+  namespace: Namespace;
   onError: (error: unknown) => void;
 }): LiveRelay {
   const listeners = createListeners(options.onError);
@@ -45,6 +55,10 @@ export function createRedisRelay(options: {
   };
   const pattern = patternOf(options.prefix);
   void options.sub.pSubscribe(pattern, receive, true);
+  const receivePrevious = (event: LiveEvent) => {
+    if (listeners.wanted(event.data.serverId)) listeners.dispatch(event);
+  };
+  options.namespace.on(PREVIOUS_CHANNEL, receivePrevious);
   return {
     publish(event) {
       listeners.dispatch(event);
@@ -57,6 +71,7 @@ export function createRedisRelay(options: {
     subscribe: (listener, wants) => listeners.add(listener, wants),
     close: async () => {
       listeners.clear();
+      options.namespace.off(PREVIOUS_CHANNEL, receivePrevious);
       // Not awaited: while Redis is away the unsubscribe waits for it (the connection is ended next anyway).
       if (options.sub.isReady) void options.sub.pUnsubscribe(pattern, receive, true);
     },

@@ -12,8 +12,8 @@
  * of the server processes per 1,000 agent lines, their memory (RSS) after the warm-up and at the end, and the ratio to
  * bare. Rounds alternate between bare and ours (BENCH_ROUNDS, 3) and each figure is the median of its side's.
  * Targets: ≥ 50% of bare throughput, p99 ≤ 100 ms, memory flat (BENCH_LIVE_SECONDS=300 BENCH_ROUNDS=1 for the
- * 5-minute run). Each side is first measured at rest (agents and viewers connected, no console output, 10 s), and the
- * CPU the console itself costs (above rest, per 1,000 lines) is printed beside the whole; BENCH_LIVE_LINES=0 measures
+ * 5-minute run). In each round each side is also measured at rest (agents and viewers connected, no console output,
+ * 10 s), and the CPU the console itself costs (above rest, per 1,000 lines) is printed beside the whole; BENCH_LIVE_LINES=0 measures
  * only at rest.
  * Then: SSE catch-up of 100,000 stored events through `GET /clusters/<id>/events/stream?after=0`, beside reading the
  * same rows straight from Postgres.
@@ -63,6 +63,8 @@ type Result = {
   rssStartMb: number;
   rssEndMb: number;
   expected: number;
+  /** Lines the agents printed per second of the measured window. */
+  agentLinesPerSecond: number;
   /** Lines a viewer got twice or out of order (must be 0). */
   misordered: number;
   /** CPU of each server process per second of the run (ms/s), in the order of `Target.pids`. */
@@ -175,6 +177,7 @@ async function measure(target: Target, linesPerSecond = LINES_PER_SECOND, second
   return {
     linesPerSecond: delivered / elapsed,
     expected: (agentLines / elapsed) * (VIEWERS / SERVERS),
+    agentLinesPerSecond: agentLines / elapsed,
     p50: percentile(0.5),
     p99: percentile(0.99),
     misordered,
@@ -194,6 +197,7 @@ function medianResult(results: Result[]): Result {
   return {
     linesPerSecond: of((result) => result.linesPerSecond),
     expected: of((result) => result.expected),
+    agentLinesPerSecond: of((result) => result.agentLinesPerSecond),
     p50: of((result) => result.p50),
     p99: of((result) => result.p99),
     cpuMsPer1000: of((result) => result.cpuMsPer1000),
@@ -364,12 +368,17 @@ try {
   let rest: { bare: Result; ours: Result } | null = null;
   try {
     ({ result: oursResult, sse } = await ours(async (measureOurs) => {
-      if (LINES_PER_SECOND > 0) rest = { bare: await bareProcesses.measure(0, REST_SECONDS), ours: await measureOurs(0, REST_SECONDS) };
       const oursRounds: Result[] = [];
+      const restRounds: { bare: Result[]; ours: Result[] } = { bare: [], ours: [] };
       for (let round = 0; round < ROUNDS; round++) {
+        if (LINES_PER_SECOND > 0) {
+          restRounds.bare.push(await bareProcesses.measure(0, REST_SECONDS));
+          restRounds.ours.push(await measureOurs(0, REST_SECONDS));
+        }
         bareRounds.push(await bareProcesses.measure());
         oursRounds.push(await measureOurs());
       }
+      if (LINES_PER_SECOND > 0) rest = { bare: medianResult(restRounds.bare), ours: medianResult(restRounds.ours) };
       return medianResult(oursRounds);
     }));
     bareResult = medianResult(bareRounds);
@@ -394,7 +403,7 @@ try {
   if (rest) {
     const atRest: { bare: Result; ours: Result } = rest;
     // What the console itself costs: the CPU above each side's CPU at rest (same agents and viewers, no output).
-    const above = (loaded: Result, idle: Result) => ((loaded.cpuMsPerSecond - idle.cpuMsPerSecond) * 1000) / (LINES_PER_SECOND * SERVERS);
+    const above = (loaded: Result, idle: Result) => ((loaded.cpuMsPerSecond - idle.cpuMsPerSecond) * 1000) / loaded.agentLinesPerSecond;
     process.stdout.write(
       `at rest (agents and viewers connected, no output, ${REST_SECONDS} s): bare ${atRest.bare.cpuMsPerSecond.toFixed(0)} ms/s, ours ${atRest.ours.cpuMsPerSecond.toFixed(0)} ms/s ` +
         `(ours: orchestrator ${atRest.ours.perProcess[0]!.toFixed(0)}, web ${atRest.ours.perProcess

@@ -3,6 +3,7 @@
  * live state in this test process on the test Redis: events reach the listeners of the servers they want, in order,
  * once; a process reads none of the events nobody there wants, nor its own back from Redis.
  */
+import { spawn } from 'node:child_process';
 import test from 'ava';
 import { createClient } from 'redis';
 import { createLive, type Live } from '../../orchestrator/live/live.ts';
@@ -108,7 +109,15 @@ test('an interest is asked per event, so a listener that starts wanting a server
     (serverId) => watched.has(serverId),
   );
   orchestrator.relay.publish(consoleEvent(SERVER_A, 'before', 1));
-  await settled();
+  // A probe published after it, on the same connection, arrives after it: once the probe is here, 'before' was passed by.
+  let probed = false;
+  const stopProbe = web.relay.subscribe(
+    () => (probed = true),
+    (serverId) => serverId === PROBE,
+  );
+  orchestrator.relay.publish(consoleEvent(PROBE, 'probe', 2));
+  await settled(() => probed);
+  stopProbe();
   watched.add(SERVER_A);
   orchestrator.relay.publish(consoleEvent(SERVER_A, 'after', 2));
   await settled(() => got.length >= 1);
@@ -158,4 +167,62 @@ test('a key prefix with glob characters matches its own channels only', async (t
   orchestrator.relay.publish(consoleEvent(SERVER_A, 'this installation', 1));
   await settled(() => got.length >= 1);
   t.deepEqual(lines(got), ['this installation']);
+});
+
+test('events a process of the previous release relays (Socket.IO serverSideEmit) still reach the listeners that want them', async (t) => {
+  // During a rolling upgrade the API processes are new while the orchestrators are still the previous release.
+  const [previousRelease, web] = await twoProcesses(t, `${redis.prefix}previous:`);
+  const got: LiveEvent[] = [];
+  web.relay.subscribe(
+    (event) => got.push(event),
+    (serverId) => serverId === SERVER_A,
+  );
+  const wanted = consoleEvent(SERVER_A, 'from the previous release', 1);
+  previousRelease.io.of('/live').serverSideEmit('gsm:live', consoleEvent(SERVER_B, 'not watched', 1));
+  previousRelease.io.of('/live').serverSideEmit('gsm:live', wanted);
+  await settled(() => got.length >= 1);
+  t.deepEqual(got, [wanted]);
+});
+
+test('with Redis stalled (connection up, no answers), publishing is refused past a bound instead of queueing in memory', async (t) => {
+  // A Redis of this test's own, stopped with SIGSTOP: the connection stays up and nothing is answered.
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const server = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  t.teardown(() => {
+    server.kill('SIGCONT');
+    server.kill('SIGKILL');
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  for (let tries = 0; ; tries++) {
+    const probe = createClient({ url });
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      await probe.close();
+      break;
+    } catch {
+      if (tries > 50) throw new Error('redis-server did not start');
+      await delay(100);
+    }
+  }
+  const { logger, lines: logged } = captureLogs();
+  const live = await createLive({ redisUrl: url, redisPrefix: 'gsm:test:stalled:', logger });
+  t.teardown(async () => {
+    server.kill('SIGCONT');
+    await live.close();
+  });
+  const heard: LiveEvent[] = [];
+  live.relay.subscribe(
+    (event) => heard.push(event),
+    () => true,
+  );
+  server.kill('SIGSTOP');
+  for (let seq = 1; seq <= 12_000; seq++) live.relay.publish(consoleEvent(SERVER_A, `line ${seq}`, seq));
+  await settled(() => logged().some((entry) => String(entry.msg).includes('live events could not reach')));
+  const warning = logged().find((entry) => String(entry.msg).includes('live events could not reach'));
+  t.truthy(warning, 'refused publishes are reported');
+  t.regex(JSON.stringify(warning), /queue is full/i);
+  // This process's own listeners still got every event.
+  t.is(heard.length, 12_000);
+  server.kill('SIGCONT');
 });
