@@ -75,7 +75,8 @@ export class HttpMetrics {
 
   constructor(options: { defaults?: boolean } = {}) {
     if (options.defaults ?? true) {
-      collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
+      // prom-client's own event-loop monitor feeds only gauges that ours replace: it samples once a minute.
+      collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 60_000 });
       eventLoopDelayGauges(this.registry);
     }
     const series = this.#series;

@@ -97,12 +97,15 @@ export function createRedisHistory(client: RedisClientType, options: { prefix: s
       const serverId = batch.serverId;
       if (!client.isReady) return;
       const values = sequenced(batch).map((line) => JSON.stringify(line));
+      // A pipeline, not a transaction: the connection refuses commands past its bound (redisClient.ts), and a MULTI
+      // let in without its EXEC would hold every later command of the connection in a transaction that never ends. A
+      // reader between the push and the trim sees a few more lines than kept, which it cuts.
       client
         .multi()
         .rPush(key(serverId), values)
         .lTrim(key(serverId), -HISTORY_LINES, -1)
         .expire(key(serverId), HISTORY_TTL_SECONDS)
-        .exec()
+        .execAsPipeline()
         .then(
           () => void (failing = false),
           (error: unknown) => {

@@ -13,7 +13,7 @@ const CONNECT_TIMEOUT_MS = 2_000;
  * Commands waiting to be written or answered, at most, per connection: past this (Redis stalled with the connection
  * still up) a command fails at once instead of queueing in memory.
  */
-const MAX_QUEUED_COMMANDS = 10_000;
+export const MAX_QUEUED_COMMANDS = 10_000;
 
 /**
  * The client for publishing without node-redis's per-command timeout. That timeout covers only the wait before a

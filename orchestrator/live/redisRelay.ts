@@ -19,10 +19,10 @@ import type { Namespace } from 'socket.io';
 import type { RedisClientType } from 'redis';
 import { createListeners, type LiveEvent, type LiveRelay } from './relay.ts';
 
-/** The pattern that matches every channel under `prefix` (its glob characters escaped). */
 /** The event name the release before this one relayed under (`serverSideEmit` on `/live`, through the Socket.IO adapter). */
 const PREVIOUS_CHANNEL = 'gsm:live';
 
+/** The pattern that matches every channel under `prefix` (its glob characters escaped). */
 const patternOf = (prefix: string) => `${prefix.replace(/[*?[\]\\]/g, '\\$&')}live#*`;
 
 export function createRedisRelay(options: {

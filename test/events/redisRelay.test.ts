@@ -3,10 +3,12 @@
  * live state in this test process on the test Redis: events reach the listeners of the servers they want, in order,
  * once; a process reads none of the events nobody there wants, nor its own back from Redis.
  */
-import { spawn } from 'node:child_process';
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import test from 'ava';
 import { createClient } from 'redis';
 import { createLive, type Live } from '../../orchestrator/live/live.ts';
+import { connectRedis, endRedis, MAX_QUEUED_COMMANDS } from '../../orchestrator/live/redisClient.ts';
+import { createRedisHistory } from '../../orchestrator/live/consoleHistory.ts';
 import type { LiveEvent } from '../../orchestrator/live/relay.ts';
 import { captureLogs } from '../support/logs.ts';
 import { REDIS_URL, useTestRedis } from '../support/redis.ts';
@@ -184,31 +186,49 @@ test('events a process of the previous release relays (Socket.IO serverSideEmit)
   t.deepEqual(got, [wanted]);
 });
 
-test('with Redis stalled (connection up, no answers), publishing is refused past a bound instead of queueing in memory', async (t) => {
-  // A Redis of this test's own, stopped with SIGSTOP: the connection stays up and nothing is answered.
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const server = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  t.teardown(() => {
-    server.kill('SIGCONT');
-    server.kill('SIGKILL');
+/**
+ * A TCP proxy in front of the test Redis that can be frozen: Redis's answers stop coming while the connection stays
+ * up (a stalled Redis, a black-holed network).
+ */
+async function freezableRedis(t: { teardown: (fn: () => void) => void }) {
+  const target = new URL(REDIS_URL);
+  const links: [Socket, Socket][] = [];
+  let frozen = false;
+  const proxy = createServer((client) => {
+    const upstream = connect(Number(target.port || 6379), target.hostname);
+    client.on('error', () => undefined);
+    upstream.on('error', () => undefined);
+    client.pipe(upstream);
+    if (!frozen) upstream.pipe(client);
+    links.push([client, upstream]);
   });
-  const url = `redis://127.0.0.1:${port}`;
-  for (let tries = 0; ; tries++) {
-    const probe = createClient({ url });
-    probe.on('error', () => undefined);
-    try {
-      await probe.connect();
-      await probe.close();
-      break;
-    } catch {
-      if (tries > 50) throw new Error('redis-server did not start');
-      await delay(100);
+  await new Promise<void>((listening) => proxy.listen(0, '127.0.0.1', listening));
+  t.teardown(() => {
+    for (const [client, upstream] of links) {
+      client.destroy();
+      upstream.destroy();
     }
-  }
+    proxy.close();
+  });
+  return {
+    url: `redis://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    freeze: () => {
+      frozen = true;
+      for (const [client, upstream] of links) upstream.unpipe(client);
+    },
+    thaw: () => {
+      frozen = false;
+      for (const [client, upstream] of links) upstream.pipe(client);
+    },
+  };
+}
+
+test('with Redis stalled (connection up, no answers), publishing is refused past a bound instead of queueing in memory', async (t) => {
+  const redisBehind = await freezableRedis(t);
   const { logger, lines: logged } = captureLogs();
-  const live = await createLive({ redisUrl: url, redisPrefix: 'gsm:test:stalled:', logger });
+  const live = await createLive({ redisUrl: redisBehind.url, redisPrefix: `${redis.prefix}stalled:`, logger });
   t.teardown(async () => {
-    server.kill('SIGCONT');
+    redisBehind.thaw();
     await live.close();
   });
   const heard: LiveEvent[] = [];
@@ -216,13 +236,43 @@ test('with Redis stalled (connection up, no answers), publishing is refused past
     (event) => heard.push(event),
     () => true,
   );
-  server.kill('SIGSTOP');
-  for (let seq = 1; seq <= 12_000; seq++) live.relay.publish(consoleEvent(SERVER_A, `line ${seq}`, seq));
-  await settled(() => logged().some((entry) => String(entry.msg).includes('live events could not reach')));
-  const warning = logged().find((entry) => String(entry.msg).includes('live events could not reach'));
-  t.truthy(warning, 'refused publishes are reported');
-  t.regex(JSON.stringify(warning), /queue is full/i);
+  const refused = () => logged().filter((entry) => String(entry.msg).includes('live events could not reach'));
+  /** 24 rounds of 500 publishes 50 ms apart (a busy console over about a second). */
+  const publishRounds = async (from: number) => {
+    for (let round = 0; round < 24; round++) {
+      for (let index = 0; index < 500; index++) live.relay.publish(consoleEvent(SERVER_A, 'line', from + round * 500 + index));
+      await delay(50);
+    }
+  };
+  // Answered: nothing waits long, nothing is refused.
+  await publishRounds(1);
+  await settled();
+  t.deepEqual(refused(), []);
+  // Stalled: the publishes written and never answered reach the bound, and the next are refused (and reported).
+  redisBehind.freeze();
+  await publishRounds(100_000);
+  await settled(() => refused().length > 0);
+  t.regex(JSON.stringify(refused()[0]), /queue is full/i);
   // This process's own listeners still got every event.
-  t.is(heard.length, 12_000);
-  server.kill('SIGCONT');
+  t.is(heard.length, 24_000);
+});
+
+test('a console history append refused part-way (its connection full) leaves the connection usable', async (t) => {
+  const { logger } = captureLogs();
+  const client = await connectRedis(REDIS_URL, logger, 'test-history');
+  t.teardown(() => endRedis(client));
+  const history = createRedisHistory(client, { prefix: `${redis.prefix}full:`, logger });
+  const at = new Date().toISOString();
+  // In one turn of the event loop: the connection's queue one short of its bound, then an append (its push fits, the
+  // rest of it is refused). A transaction cut that way would hold every later command of the connection.
+  const filler = Array.from({ length: MAX_QUEUED_COMMANDS - 1 }, () => client.publish(`${redis.prefix}nobody`, 'x').catch(() => 'refused'));
+  history.append({ serverId: SERVER_A, lines: [{ at, line: 'first' }], seq: 1 });
+  await Promise.all(filler);
+  history.append({ serverId: SERVER_A, lines: [{ at, line: 'second' }], seq: 2 });
+  await delay(200);
+  t.deepEqual(
+    (await history.recent(SERVER_A, 10)).map((line) => line.line),
+    ['first', 'second'],
+  );
+  t.is(await client.ping(), 'PONG');
 });
