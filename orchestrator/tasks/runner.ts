@@ -22,14 +22,24 @@ import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
 import { batched } from '../../sql/batched.ts';
 import type { JobWaiters } from '../jobs/waiters.ts';
-import { acceptServerJob, DESIRED_BY_TYPE } from '../jobs/serverJobs.ts';
+import { acceptStepJobs } from '../jobs/serverJobs.ts';
 import { addSkippedOccurrences, endRun, markRunStarted } from '../jobs/taskRuns.ts';
 import { requestBackup } from '../backups/store.ts';
 import { AppError } from '../../schema/errors.ts';
-import { JOB_STATUSES, FINISHED_STATUSES, type JobStatus } from '../../schema/jobs.ts';
+import { JOB_STATUSES, FINISHED_STATUSES, type Job, type JobStatus } from '../../schema/jobs.ts';
 import { storedStep, type Step } from '../../schema/tasks.ts';
 import { transferConflict } from '../../schema/transfers.ts';
-import { LEASE_MS, RESUME_AFTER_LEASE_MS, RUN_KEY_PREFIX, RUN_TASK, runKey, type RunLease } from './store.ts';
+import {
+  LEASE_MS,
+  RESUME_AFTER_LEASE_MS,
+  RESUME_AHEAD_MS,
+  RESUME_MIN_AHEAD_MS,
+  RUN_KEY_PREFIX,
+  RUN_TASK,
+  runKey,
+  type NewRun,
+  type RunLease,
+} from './store.ts';
 import type { Logger } from '../../schema/logger.ts';
 import { taskOrigin } from '../../schema/origin.ts';
 
@@ -118,9 +128,10 @@ class LeaseLost extends Error {}
 const whenAborted = (signal: AbortSignal): Promise<void> =>
   signal.aborted ? Promise.resolve() : new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 
-/** Keeps the run's graphile-worker job due just after the lease ends: it resumes the run if this process dies. */
+/** Keeps the run's graphile-worker job due after the lease ends: it resumes the run if this process dies. */
 const scheduleResume = (connection: CommonQueryMethods, jobId: string, afterMs: number) =>
   connection.query(sql.unsafe`
+    WITH due AS (UPDATE task_runs SET resume_due_at = now() + make_interval(secs => ${afterMs / 1000}) WHERE job_id = ${jobId})
     SELECT graphile_worker.add_job(${RUN_TASK}, json_build_object('jobId', ${jobId}::text), job_key => ${runKey(jobId)},
                                    job_key_mode => 'replace', run_at => now() + make_interval(secs => ${afterMs / 1000}), max_attempts => 25)`);
 
@@ -165,23 +176,30 @@ const leaseRows = (leases: readonly Lease[]) =>
 
 /**
  * Renews the leases still held, in one statement however many (a storm of runs renews thousands every few seconds),
- * and moves each one's resume job past its new end. Answers the runs whose lease was renewed: the others were taken
- * over and their executors stop.
+ * and moves the resume job of each one whose job would fall due less than RESUME_MIN_AHEAD_MS from now (past the new
+ * lease's end, the next renewal's and a margin) to RESUME_AHEAD_MS from now. Answers the runs whose lease was renewed:
+ * the others were taken over and their executors stop.
  */
-async function renewLeases(pool: DatabasePool, leases: readonly Lease[]): Promise<Set<string>> {
+export async function renewLeases(pool: DatabasePool, leases: readonly Lease[]): Promise<Set<string>> {
   if (leases.length === 0) return new Set();
   const renewed = await pool.anyFirst(sql.type(z.object({ jobId: z.string() }))`
-    WITH renewed AS (
-      UPDATE task_runs r SET lease_until = now() + make_interval(secs => ${LEASE_MS / 1000})
-        FROM ${leaseRows(leases)} AS held (job_id, owner)
-       WHERE r.job_id = held.job_id AND r.lease_owner = held.owner
-      RETURNING r.job_id
+    WITH held AS MATERIALIZED (
+      -- Locked in id order, as every batch that writes runs' rows locks them (a lock taken in plan order deadlocked
+      -- with the step starts and advances of the same runs).
+      SELECT r.job_id FROM task_runs r JOIN ${leaseRows(leases)} AS h (job_id, owner) ON r.job_id = h.job_id AND r.lease_owner = h.owner
+       ORDER BY r.job_id FOR UPDATE OF r
+    ), renewed AS (
+      UPDATE task_runs r SET lease_until = now() + make_interval(secs => ${LEASE_MS / 1000}),
+                             resume_due_at = CASE WHEN r.resume_due_at IS NULL OR r.resume_due_at < now() + make_interval(secs => ${RESUME_MIN_AHEAD_MS / 1000})
+                                                  THEN now() + make_interval(secs => ${RESUME_AHEAD_MS / 1000}) ELSE r.resume_due_at END
+        FROM held WHERE r.job_id = held.job_id
+      RETURNING r.job_id, r.resume_due_at = now() + make_interval(secs => ${RESUME_AHEAD_MS / 1000}) AS moved
     ), added AS (
       -- One add_jobs for all (set-based; an add_job per run costs a statement each inside).
       SELECT count(*) AS n FROM (SELECT array_agg(ROW(
                ${RUN_TASK}::text, json_build_object('jobId', job_id::text), NULL::text,
-               now() + make_interval(secs => ${(LEASE_MS + RESUME_AFTER_LEASE_MS) / 1000}), 25::smallint, ${RUN_KEY_PREFIX} || job_id::text, NULL::smallint, NULL::text[]
-             )::graphile_worker.job_spec) AS specs FROM renewed) s
+               now() + make_interval(secs => ${RESUME_AHEAD_MS / 1000}), 25::smallint, ${RUN_KEY_PREFIX} || job_id::text, NULL::smallint, NULL::text[]
+             )::graphile_worker.job_spec) AS specs FROM renewed WHERE moved) s
        CROSS JOIN LATERAL graphile_worker.add_jobs(s.specs) WHERE s.specs IS NOT NULL
     )
     SELECT renewed.job_id AS "jobId" FROM renewed CROSS JOIN added`);
@@ -367,7 +385,7 @@ async function drive(deps: RunnerDeps, jobId: string, owner: string, signal: Abo
   }
 }
 
-type StepStart = { jobId: string; owner: string; state: RunState; step: Step };
+type StepStart = { jobId: string; owner: string; state: Pick<RunState, 'taskId' | 'serverIds'>; step: Step };
 /**
  * A step started (its child entries), not started because the run is no longer RUNNING (null), the lease lost, or
  * refused (the error a run started alone would have failed with).
@@ -390,6 +408,25 @@ async function startStep(pool: DatabasePool, jobId: string, owner: string, state
   return started;
 }
 
+/**
+ * Starts the first step of runs created leased in the caller's transaction (a minute's batch of due occurrences),
+ * when it is due at once: their child jobs (the 4 a.m. warning) are accepted as the runs are, instead of once their
+ * executor has read them back. In a savepoint: should it fail, or refuse a run (a server being transferred), those
+ * steps are left unstarted and each run's executor starts its step as it would have (and meets the refusal itself).
+ */
+export async function startFirstSteps(tx: DatabaseTransactionConnection, runs: readonly NewRun[]): Promise<void> {
+  const starts = runs.flatMap((run) => {
+    const step = run.steps[0];
+    return step && step.delaySeconds === 0 && run.serverIds.length > 0
+      ? [{ jobId: run.jobId, owner: run.owner, state: { taskId: run.taskId, serverIds: [...run.serverIds] }, step }]
+      : [];
+  });
+  if (starts.length === 0) return;
+  // A refused run records no step (startSteps leaves it out); whatever went wrong is rolled back to the savepoint. Either
+  // way those runs' executors start the steps on their own.
+  await tx.transaction((savepoint) => startSteps(savepoint, starts)).catch(() => undefined);
+}
+
 type Advance = { jobId: string; owner: string; stepIndex: number; outcome: unknown; delaySeconds: number };
 
 /**
@@ -399,9 +436,8 @@ type Advance = { jobId: string; owner: string; stepIndex: number; outcome: unkno
  */
 async function advanceRuns(connection: CommonQueryMethods, advances: readonly Advance[]): Promise<Set<string>> {
   const advanced = await connection.any(sql.type(z.object({ jobId: z.string(), owner: z.string() }))`
-    UPDATE task_runs r SET outcomes = r.outcomes || jsonb_build_array(a.outcome), step_index = r.step_index + 1, step_jobs = NULL,
-                           step_due_at = now() + make_interval(secs => a.delay_seconds)
-      FROM jsonb_to_recordset(${sql.jsonb(
+    WITH a AS (
+      SELECT * FROM jsonb_to_recordset(${sql.jsonb(
         advances.map((advance) => ({
           job_id: advance.jobId,
           owner: advance.owner,
@@ -410,7 +446,15 @@ async function advanceRuns(connection: CommonQueryMethods, advances: readonly Ad
           delay_seconds: advance.delaySeconds,
         })) as never,
       )}) AS a (job_id uuid, owner uuid, step_index integer, outcome jsonb, delay_seconds double precision)
-     WHERE r.job_id = a.job_id AND r.lease_owner = a.owner AND r.step_index = a.step_index
+    ), held AS MATERIALIZED (
+      -- Locked in id order (see renewLeases).
+      SELECT r.job_id FROM task_runs r JOIN a ON r.job_id = a.job_id AND r.lease_owner = a.owner AND r.step_index = a.step_index
+       ORDER BY r.job_id FOR UPDATE OF r
+    )
+    UPDATE task_runs r SET outcomes = r.outcomes || jsonb_build_array(a.outcome), step_index = r.step_index + 1, step_jobs = NULL,
+                           step_due_at = now() + make_interval(secs => a.delay_seconds)
+      FROM held JOIN a ON a.job_id = held.job_id
+     WHERE r.job_id = held.job_id AND r.lease_owner = a.owner AND r.step_index = a.step_index
     RETURNING r.job_id AS "jobId", r.lease_owner AS owner`);
   return new Set(advanced.map(leaseKey));
 }
@@ -487,11 +531,22 @@ async function startSteps(tx: DatabaseTransactionConnection, starts: readonly St
   );
   wanted.sort((a, b) => (a.type !== b.type ? (a.type < b.type ? -1 : 1) : a.serverId < b.serverId ? -1 : a.serverId > b.serverId ? 1 : a.index - b.index));
   const children = starts.map((start) => new Array<ChildEntry>(start.state.serverIds.length));
+  // A backup's job comes with its backup row (one at a time); every other child job of the batch is accepted together.
+  const together: { index: number; position: number; serverId: string; step: Step }[] = [];
   for (const { index, position, serverId } of wanted) {
     const { state, step } = starts[index]!;
     const child = childOf(step, serverId);
-    children[index]![position] = child === 'CREATE' ? await createChild(tx, state, step, serverId) : child;
+    if (child !== 'CREATE') children[index]![position] = child;
+    else if (step.type === 'BACKUP') children[index]![position] = await createBackupChild(tx, state, serverId);
+    else together.push({ index, position, serverId, step });
   }
+  const accepted = await acceptStepJobs(
+    tx,
+    together.map(({ index, serverId, step }) => ({ serverId, type: step.type, params: childParams(step), taskId: starts[index]!.state.taskId })),
+  );
+  together.forEach(({ index, position, serverId, step }, at) => {
+    children[index]![position] = childAccepted(serverId, step, accepted[at]!);
+  });
   const recorded = starts.flatMap((start, index) => (starting[index] && !refused.has(index) ? [{ job_id: start.jobId, jobs: children[index]! }] : []));
   if (recorded.length > 0) {
     await tx.query(sql.unsafe`
@@ -507,31 +562,29 @@ async function startSteps(tx: DatabaseTransactionConnection, starts: readonly St
   });
 }
 
-async function createChild(tx: CommonQueryMethods, state: RunState, step: Step, serverId: string): Promise<ChildEntry> {
-  const params = step.type === 'RCON' ? { command: step.command } : step.type === 'BROADCAST' ? { message: step.message } : {};
+/** A step's job's params. */
+const childParams = (step: Step): Record<string, unknown> =>
+  step.type === 'RCON' ? { command: step.command } : step.type === 'BROADCAST' ? { message: step.message } : {};
+
+/** A backup step's child: a backup row with its job (orchestrator/backups/store.ts), named after the task. */
+async function createBackupChild(tx: CommonQueryMethods, state: Pick<RunState, 'taskId'>, serverId: string): Promise<ChildEntry> {
   try {
-    if (step.type === 'BACKUP') {
-      // A backup row with its job (orchestrator/backups/store.ts); named after the task.
-      const { job } = await requestBackup(tx, taskOrigin(state.taskId), { serverId, taskId: state.taskId, name: await backupName(tx, state.taskId) });
-      return { serverId, jobId: job.id, status: job.status, error: null };
-    }
-    const job = await acceptServerJob(tx, taskOrigin(state.taskId), {
-      serverId,
-      type: step.type,
-      params,
-      desired: DESIRED_BY_TYPE[step.type] ?? null,
-      requireRunning: false,
-      taskId: state.taskId,
-    });
+    const { job } = await requestBackup(tx, taskOrigin(state.taskId), { serverId, taskId: state.taskId, name: await backupName(tx, state.taskId) });
     return { serverId, jobId: job.id, status: job.status, error: null };
   } catch (error) {
-    if (error instanceof AppError && error.status === 404)
-      return { serverId, jobId: null, status: 'FAILED', error: { code: 'SERVER_NOT_FOUND', message: 'the server was deleted' } };
-    // A launch refused because the server's install failed or never ran is this server's failure, not the run's.
-    if (error instanceof AppError && error.status === 409 && (step.type === 'START' || step.type === 'RESTART'))
-      return { serverId, jobId: null, status: 'FAILED', error: { code: 'NOT_INSTALLED', message: error.message } };
+    if (error instanceof AppError) return childAccepted(serverId, { type: 'BACKUP' }, error);
     throw error;
   }
+}
+
+/** A child's entry from its accept's answer: its job, or the server's failure (a refusal that is not the server's fails the run). */
+function childAccepted(serverId: string, step: Pick<Step, 'type'>, answer: Job | AppError): ChildEntry {
+  if (!(answer instanceof AppError)) return { serverId, jobId: answer.id, status: answer.status, error: null };
+  if (answer.status === 404) return { serverId, jobId: null, status: 'FAILED', error: { code: 'SERVER_NOT_FOUND', message: 'the server was deleted' } };
+  // A launch refused because the server's install failed or never ran is this server's failure, not the run's.
+  if (answer.status === 409 && (step.type === 'START' || step.type === 'RESTART'))
+    return { serverId, jobId: null, status: 'FAILED', error: { code: 'NOT_INSTALLED', message: answer.message } };
+  throw answer;
 }
 
 /** `<task name> 2026-11-24 03:00 UTC`, within the 64 characters of a backup name. */

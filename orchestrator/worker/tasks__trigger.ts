@@ -11,7 +11,7 @@ import type { Task } from 'graphile-worker';
 import { z } from 'zod';
 import type { DatabasePool } from '../../sql/pool.ts';
 import { handleAllDueOccurrences, handleTaskOccurrence, type OccurrenceOutcome } from '../tasks/store.ts';
-import type { RunExecutor } from '../tasks/runner.ts';
+import { startFirstSteps, type RunExecutor } from '../tasks/runner.ts';
 
 const payload = z.object({ taskId: z.uuid(), scheduledAt: z.iso.datetime() });
 
@@ -32,8 +32,14 @@ export function triggerTask(deps: { pool: DatabasePool; now?: () => Date; runs?:
       );
     }
     // Then the others due by now, in batches (one leaves out a task whose occurrence cannot be decided: its own job
-    // reports it).
-    const { handled: others, batches } = await handleAllDueOccurrences(deps.pool, now, leased, (outcomes) => outcomes.forEach(adopt));
+    // reports it); the runs' first steps, when due at once, start in the batch that creates them.
+    const { handled: others, batches } = await handleAllDueOccurrences(
+      deps.pool,
+      now,
+      leased,
+      (outcomes) => outcomes.forEach(adopt),
+      leased ? startFirstSteps : undefined,
+    );
     if (others > 0) helpers.logger.info(`tasks: ${others} other due occurrence(s) handled in ${batches} batch(es)`);
   };
 }

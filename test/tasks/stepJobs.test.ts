@@ -1,0 +1,217 @@
+/**
+ * The child jobs of a batch of task steps, accepted together (orchestrator/jobs/serverJobs.ts `acceptStepJobs`), answer
+ * what accepting them one by one with `acceptServerJob` answers, on servers in every state an accept looks at: a job,
+ * or the same error (a deleted server's 404, a launch refused by its install's state, a server being transferred),
+ * and the same servers' desired status afterwards. Both are run on the same rows, each in a transaction rolled back.
+ * And a run's lease renewal, which moves the run's resume job only when it would fall due soon.
+ */
+import { randomUUID } from 'node:crypto';
+import test from 'ava';
+import pg from 'pg';
+import { sql, type DatabaseTransactionConnection } from 'slonik';
+import { z } from 'zod';
+import { body, json, useTestApp } from '../support/app.ts';
+import { createCluster, signUp, type TestUser } from '../support/identity.ts';
+import { writeTransferUnderWay } from '../support/transfers.ts';
+import { acceptServerJob, acceptStepJobs, DESIRED_BY_TYPE, type StepJobRequest } from '../../orchestrator/jobs/serverJobs.ts';
+import { AppError } from '../../schema/errors.ts';
+import type { Job } from '../../schema/jobs.ts';
+import { taskOrigin } from '../../schema/origin.ts';
+import { renewLeases } from '../../orchestrator/tasks/runner.ts';
+import { LEASE_MS, RESUME_AHEAD_MS, RESUME_MIN_AHEAD_MS, runKey } from '../../orchestrator/tasks/store.ts';
+
+let owner: TestUser;
+const app = useTestApp(test, { setup: async (started) => void (owner = await signUp(started)) });
+
+class RolledBack extends Error {}
+
+/** Runs `work` in a transaction that is then rolled back; answers what it answered. */
+async function rolledBack<T>(work: (tx: DatabaseTransactionConnection) => Promise<T>): Promise<T> {
+  let answer: T | undefined;
+  await app()
+    .pool.transaction(async (tx) => {
+      answer = await work(tx);
+      throw new RolledBack();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof RolledBack)) throw error;
+    });
+  return answer!;
+}
+
+/** What two answers may be compared on: a job's fields that do not differ by its id or the moment, or the error. */
+const comparable = (answer: Job | AppError) =>
+  answer instanceof AppError
+    ? { error: { status: answer.status, message: answer.message, extra: answer.extra } }
+    : {
+        job: {
+          clusterId: answer.clusterId,
+          serverId: answer.serverId,
+          machineId: answer.machineId,
+          taskId: answer.taskId,
+          type: answer.type,
+          status: answer.status,
+          params: answer.params,
+          createdBy: answer.createdBy,
+          ttlS: Math.round((Date.parse(answer.expiresAt) - Date.parse(answer.createdAt)) / 1000),
+        },
+      };
+
+test('accepted together, a batch of step jobs answers what one accept after another answers, on servers in every state', async (t) => {
+  const post = async (path: string, payload: unknown) => body(await app().request(path, json(payload, { headers: owner.auth })));
+  const clusterId = await createCluster(app(), owner);
+  const machine = await post(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' });
+  const target = await post(`/api/v1/clusters/${clusterId}/machines`, { name: 'target' });
+  const server = async (name: string, port: number) =>
+    (
+      await post(`/api/v1/clusters/${clusterId}/servers`, {
+        name,
+        gameType: 'RUST',
+        machineId: machine.id,
+        gamePort: port,
+        queryPort: port + 1,
+        rconPort: port + 2,
+      })
+    ).id as string;
+  const fresh = await server('fresh', 31000); // INSTALLING, its install queued: launches wait their turn
+  const online = await server('online', 31010);
+  const failed = await server('failed', 31020); // its install FAILED: launches refused
+  const cancelled = await server('cancelled', 31030); // its install CANCELLED: never installed, launches refused
+  const moving = await server('moving', 31040); // being transferred: every job refused
+  const gone = randomUUID(); // deleted
+  const { pool } = app();
+  await pool.query(sql.unsafe`UPDATE servers SET status = 'ONLINE', installed_at = now() WHERE id = ${online}`);
+  await pool.query(
+    sql.unsafe`UPDATE jobs SET status = 'FAILED', error = '{"code":"E","message":"disk full"}', finished_at = now() WHERE server_id = ${failed} AND type = 'INSTALL'`,
+  );
+  await pool.query(sql.unsafe`UPDATE jobs SET status = 'CANCELLED', finished_at = now() WHERE server_id = ${cancelled} AND type = 'INSTALL'`);
+  const client = new pg.Client({ connectionString: app().database.url });
+  await client.connect();
+  await writeTransferUnderWay(client, { clusterId, serverId: moving, sourceMachineId: machine.id, targetMachineId: target.id });
+  await client.end();
+
+  const taskA = randomUUID();
+  const taskB = randomUUID();
+  const types = ['START', 'STOP', 'RESTART', 'RCON', 'BROADCAST', 'WIPE'] as const;
+  const requests: StepJobRequest[] = [fresh, online, failed, cancelled, moving, gone].flatMap((serverId, index) =>
+    types.map((type) => ({
+      serverId,
+      type,
+      params: type === 'RCON' ? { command: `say ${index}` } : type === 'BROADCAST' ? { message: `hello ${index}` } : {},
+      taskId: index % 2 === 0 ? taskA : taskB,
+    })),
+  );
+  // Two runs' children on one server, the later one's desired status last.
+  requests.push({ serverId: online, type: 'STOP', params: {}, taskId: taskB }, { serverId: fresh, type: 'START', params: {}, taskId: taskA });
+
+  const desiredRow = z.object({ id: z.string(), desired: z.string().nullable(), touched: z.boolean() });
+  const servers = [fresh, online, failed, cancelled, moving];
+  const desiredOf = (tx: DatabaseTransactionConnection) =>
+    tx.any(sql.type(desiredRow)`
+      SELECT id, desired_status AS desired, updated_at = now() AS touched FROM servers WHERE id = ANY(${sql.array(servers, 'uuid')}) ORDER BY id`);
+  const together = await rolledBack(async (tx) => ({ answers: await acceptStepJobs(tx, requests), desired: await desiredOf(tx) }));
+  const oneByOne = await rolledBack(async (tx) => {
+    const answers: (Job | AppError)[] = [];
+    for (const request of requests) {
+      answers.push(
+        await acceptServerJob(tx, taskOrigin(request.taskId), {
+          serverId: request.serverId,
+          type: request.type,
+          params: request.params,
+          desired: DESIRED_BY_TYPE[request.type] ?? null,
+          requireRunning: false,
+          taskId: request.taskId,
+        }).catch((error: unknown) => {
+          if (error instanceof AppError) return error;
+          throw error;
+        }),
+      );
+    }
+    return { answers, desired: await desiredOf(tx) };
+  });
+
+  t.deepEqual(together.answers.map(comparable), oneByOne.answers.map(comparable));
+  t.deepEqual(together.desired, oneByOne.desired, "the servers' desired status (and change time) as one by one leaves them");
+  // The cases are all there: jobs, and each kind of refusal.
+  const kinds = together.answers.map((answer) => (answer instanceof AppError ? `${answer.status} ${String(answer.extra.code ?? '')}` : 'job'));
+  t.is(kinds.filter((kind) => kind === 'job').length, 6 + 6 + 4 + 4 + 2, 'every job of the fresh and online servers; the others but launches');
+  t.is(kinds.filter((kind) => kind === '404 ').length, 6, "the deleted server's");
+  t.is(kinds.filter((kind) => kind === '409 TRANSFER_IN_PROGRESS').length, 6, "the moving server's");
+  t.is(kinds.filter((kind) => kind === '409 ').length, 4, 'the launches of the servers never installed');
+  t.regex((together.answers[2 * 6] as AppError).message, /its last install failed: disk full/);
+  t.regex((together.answers[3 * 6] as AppError).message, /it was never installed \(its install was cancelled\)/);
+  // The jobs exist with their deliveries: each one announced and due for its first check.
+  const written = await rolledBack(async (tx) => {
+    const answers = await acceptStepJobs(tx, requests.slice(0, 6));
+    return tx.any(sql.type(z.object({ n: z.number() }))`
+      SELECT count(*)::int AS n FROM jobs WHERE id = ANY(${sql.array(
+        answers.map((answer) => (answer as Job).id),
+        'uuid',
+      )}) AND next_check_at > now() AND status = 'QUEUED'`);
+  });
+  t.deepEqual(written, [{ n: 6 }]);
+});
+
+test("a lease renewal moves the run's resume job only when it would fall due soon, and always leaves it due after the lease", async (t) => {
+  const post = async (path: string, payload?: unknown) =>
+    body(await app().request(path, payload === undefined ? { method: 'POST', headers: owner.auth } : json(payload, { headers: owner.auth })));
+  const clusterId = await createCluster(app(), owner);
+  const machine = await post(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' });
+  const server = await post(`/api/v1/clusters/${clusterId}/servers`, {
+    name: 's',
+    gameType: 'RUST',
+    machineId: machine.id,
+    gamePort: 31100,
+    queryPort: 31101,
+    rconPort: 31102,
+  });
+  const task = await post(`/api/v1/clusters/${clusterId}/tasks`, {
+    name: 'never',
+    schedule: '0 4 * * *',
+    serverIds: [server.id],
+    steps: [{ type: 'BROADCAST', message: 'hi' }],
+  });
+  // A run held by an executor that is not running (this test renews its lease by hand).
+  const run = await post(`/api/v1/tasks/${task.id}/run`);
+  const owner_ = randomUUID();
+  const { pool } = app();
+  const state = () =>
+    pool.one(sql.type(z.object({ dueInS: z.number(), recordedInS: z.number().nullable(), leaseInS: z.number() }))`
+      SELECT extract(epoch FROM g.run_at - now())::float8 AS "dueInS", extract(epoch FROM r.resume_due_at - now())::float8 AS "recordedInS",
+             extract(epoch FROM r.lease_until - now())::float8 AS "leaseInS"
+        FROM task_runs r JOIN graphile_worker._private_jobs g ON g.key = ${runKey(run.id)} WHERE r.job_id = ${run.id}`);
+  const hold = (resumeInS: number | null) =>
+    pool.query(sql.unsafe`
+      UPDATE task_runs SET lease_owner = ${owner_}, lease_until = now() + interval '15 seconds',
+                           resume_due_at = now() + make_interval(secs => ${resumeInS}) WHERE job_id = ${run.id}`);
+  const renew = async () => t.deepEqual([...(await renewLeases(pool, [{ jobId: run.id, owner: owner_ }]))], [run.id]);
+  const after = (label: string, { dueInS, leaseInS }: { dueInS: number; leaseInS: number }) =>
+    t.true(dueInS >= leaseInS + (RESUME_MIN_AHEAD_MS - LEASE_MS) / 1000 - 1, `${label}: due after the lease, the next renewal's and a margin`);
+
+  // Due in 20 s (less than the lease, a renewal and the margin): moved.
+  await hold(20);
+  await renew();
+  let now = await state();
+  t.true(now.dueInS > RESUME_AHEAD_MS / 1000 - 2 && now.dueInS <= RESUME_AHEAD_MS / 1000, `moved to ${RESUME_AHEAD_MS / 1000} s ahead (${now.dueInS})`);
+  t.true(Math.abs(now.recordedInS! - now.dueInS) < 0.01, 'and recorded');
+  after('moved', now);
+  // Renewed again at once: still far enough ahead, not moved (the job's time stays where it was).
+  const before = now.dueInS;
+  await renew();
+  now = await state();
+  t.true(Math.abs(now.dueInS - before) < 1, 'not moved');
+  after('kept', now);
+  // Recorded as unknown (a run from before the column): moved.
+  await hold(null);
+  await pool.query(
+    sql.unsafe`SELECT graphile_worker.add_job('tasks__run', json_build_object('jobId', ${run.id}::text), job_key => ${runKey(run.id)}, run_at => now() + interval '5 seconds')`,
+  );
+  await renew();
+  now = await state();
+  t.true(now.dueInS > RESUME_AHEAD_MS / 1000 - 2, `unknown: moved (${now.dueInS})`);
+  after('unknown', now);
+  // A lease another owner holds is not renewed, and its job not moved.
+  await pool.query(sql.unsafe`UPDATE task_runs SET lease_owner = ${randomUUID()}, resume_due_at = now() WHERE job_id = ${run.id}`);
+  t.deepEqual([...(await renewLeases(pool, [{ jobId: run.id, owner: owner_ }]))], []);
+  t.true(Math.abs((await state()).dueInS - now.dueInS) < 1, 'the other holder’s job left alone');
+});
