@@ -7,9 +7,9 @@
  * - progress lives in `task_runs` (the step, when it is due, its child jobs once created — created in the same
  *   transaction that records them), so a run can be resumed from where it was;
  * - the executing process holds a lease it renews every few seconds, and keeps the run's graphile-worker job
- *   (`task-run:<jobId>`) scheduled just after the lease's end. If the process dies, that job fires on another (or
- *   the restarted) orchestrator, which takes the lapsed lease over and goes on; on a graceful shutdown the lease is
- *   handed over at once;
+ *   (`task-run:<jobId>`) scheduled after the lease's end (moved ahead only when it comes near: renewLeases). If the
+ *   process dies, that job fires on another (or the restarted) orchestrator, which takes the lapsed lease over and
+ *   goes on; on a graceful shutdown the lease is handed over at once;
  * - a child job always ends (an agent that never answers makes it EXPIRE), which fails its step with that reason;
  * - past its own `expiresAt` (every delay plus a generous allowance per step) a run ends EXPIRED.
  *
@@ -395,7 +395,7 @@ type StepStarted = ChildEntry[] | null | 'LEASE_LOST' | { refused: Error };
 /**
  * The steps that start at once in this process (a minute's storm of runs reaches its first step together) are
  * started together: in one transaction, with one statement per kind of row, however many runs (the child jobs
- * still one accept each). Should the batch fail, each run is started again on its own (sql/batched.ts), so one run's
+ * accepted together too: acceptStepJobs). Should the batch fail, each run is started again on its own (sql/batched.ts), so one run's
  * failure is never another's.
  */
 const stepStarter = perPool((pool) => batched((starts: StepStart[]) => pool.transaction((tx) => startSteps(tx, starts))));
@@ -414,7 +414,11 @@ async function startStep(pool: DatabasePool, jobId: string, owner: string, state
  * executor has read them back. In a savepoint: should it fail, or refuse a run (a server being transferred), those
  * steps are left unstarted and each run's executor starts its step as it would have (and meets the refusal itself).
  */
-export async function startFirstSteps(tx: DatabaseTransactionConnection, runs: readonly NewRun[]): Promise<void> {
+export async function startFirstSteps(
+  tx: DatabaseTransactionConnection,
+  runs: readonly NewRun[],
+  onLeft?: (error: unknown, runs: number) => void,
+): Promise<void> {
   const starts = runs.flatMap((run) => {
     const step = run.steps[0];
     return step && step.delaySeconds === 0 && run.serverIds.length > 0
@@ -422,10 +426,22 @@ export async function startFirstSteps(tx: DatabaseTransactionConnection, runs: r
       : [];
   });
   if (starts.length === 0) return;
-  // A refused run records no step (startSteps leaves it out); whatever went wrong is rolled back to the savepoint. Either
-  // way those runs' executors start the steps on their own.
-  await tx.transaction((savepoint) => startSteps(savepoint, starts)).catch(() => undefined);
+  // A refused run records no step (startSteps leaves it out); whatever went wrong is rolled back to the savepoint (not
+  // retried: the executors are the fallback). Either way those runs' executors start the steps on their own. A lock
+  // held elsewhere (a server's) is waited for FIRST_STEP_LOCK_TIMEOUT at most, so the batch, holding its tasks' rows,
+  // never waits long for an optimisation.
+  await tx
+    .transaction(async (savepoint) => {
+      const previous = await savepoint.oneFirst(sql.type(z.object({ value: z.string() }))`SELECT current_setting('lock_timeout') AS value`);
+      await savepoint.query(sql.unsafe`SELECT set_config('lock_timeout', ${FIRST_STEP_LOCK_TIMEOUT}, true)`);
+      await startSteps(savepoint, starts);
+      await savepoint.query(sql.unsafe`SELECT set_config('lock_timeout', ${previous}, true)`);
+    }, 0)
+    .catch((error: unknown) => onLeft?.(error, starts.length));
 }
+
+/** How long the first steps started with their runs wait for a lock (a server's) before they are left to the executors. */
+const FIRST_STEP_LOCK_TIMEOUT = '2s';
 
 type Advance = { jobId: string; owner: string; stepIndex: number; outcome: unknown; delaySeconds: number };
 
@@ -522,15 +538,19 @@ async function startSteps(tx: DatabaseTransactionConnection, starts: readonly St
     const blocked = state.serverIds.find((serverId) => transferring.has(serverId) && childOf(step, serverId) === 'CREATE');
     if (blocked) refused.set(index, transferConflict(transferring.get(blocked)!));
   });
-  // The child jobs by step type, then server: every batch takes the job counters' rows (one per type) and the
-  // servers' row locks in that order, so batches of runs at different steps do not deadlock on the counters. (Two
-  // batches could still wait on each other through servers that both hold under two step types; Postgres then breaks
-  // the circle and the transaction is run again, as slonik does for a deadlock.)
+  // The child jobs by step type, then server (the order their jobs are written in); their servers are locked first,
+  // all in id order, and the job counters are taken in one slot per transaction, so batches do not deadlock.
   const wanted = starts.flatMap((start, index) =>
     starting[index] && !refused.has(index) ? start.state.serverIds.map((serverId, position) => ({ index, position, serverId, type: start.step.type })) : [],
   );
   wanted.sort((a, b) => (a.type !== b.type ? (a.type < b.type ? -1 : 1) : a.serverId < b.serverId ? -1 : a.serverId > b.serverId ? 1 : a.index - b.index));
   const children = starts.map((start) => new Array<ChildEntry>(start.state.serverIds.length));
+  // Every child's server locked first, in id order (a backup's accept below would otherwise lock its server before the
+  // others, and two batches could wait on each other).
+  const locking = [
+    ...new Set(wanted.filter(({ index, serverId }) => childOf(starts[index]!.step, serverId) === 'CREATE').map(({ serverId }) => serverId)),
+  ].sort();
+  if (locking.length > 0) await tx.query(sql.unsafe`SELECT id FROM servers WHERE id = ANY(${sql.array(locking, 'uuid')}) ORDER BY id FOR NO KEY UPDATE`);
   // A backup's job comes with its backup row (one at a time); every other child job of the batch is accepted together.
   const together: { index: number; position: number; serverId: string; step: Step }[] = [];
   for (const { index, position, serverId } of wanted) {

@@ -35,7 +35,7 @@ export const LEASE_MS = 15_000;
 export const RESUME_AFTER_LEASE_MS = 2_000;
 /**
  * How far ahead a leased run's resume job is put when it is (re)scheduled: a renewal (every 5 s) moves it only once it
- * would fall due within RESUME_MIN_AHEAD_MS, about every 18 s per run instead of at every renewal (a storm's 10,000
+ * would fall due within RESUME_MIN_AHEAD_MS, about every 20 s per run instead of at every renewal (a storm's 10,000
  * runs rescheduled 2,000 graphile-worker jobs a second). The price: a run whose orchestrator dies is resumed within
  * about 45 s rather than 17 s.
  */

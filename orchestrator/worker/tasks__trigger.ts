@@ -38,7 +38,12 @@ export function triggerTask(deps: { pool: DatabasePool; now?: () => Date; runs?:
       now,
       leased,
       (outcomes) => outcomes.forEach(adopt),
-      leased ? startFirstSteps : undefined,
+      leased
+        ? (tx, runs) =>
+            startFirstSteps(tx, runs, (error, count) =>
+              helpers.logger.warn(`tasks: the first steps of ${count} run(s) did not start with them (${String(error)}); their executors start them`),
+            )
+        : undefined,
     );
     if (others > 0) helpers.logger.info(`tasks: ${others} other due occurrence(s) handled in ${batches} batch(es)`);
   };

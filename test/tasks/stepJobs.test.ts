@@ -23,6 +23,30 @@ import { LEASE_MS, RESUME_AHEAD_MS, RESUME_MIN_AHEAD_MS, runKey } from '../../or
 let owner: TestUser;
 const app = useTestApp(test, { setup: async (started) => void (owner = await signUp(started)) });
 
+/** POSTs as the owner (a JSON body, or none). */
+const post = async (path: string, payload?: unknown) =>
+  body(await app().request(path, payload === undefined ? { method: 'POST', headers: owner.auth } : json(payload, { headers: owner.auth })));
+
+/** A cluster with two machines (`host`, `target`) and a RUST server on `host` at each of `ports`. */
+async function fleet(ports: readonly number[]) {
+  const clusterId = await createCluster(app(), owner);
+  const machine = await post(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' });
+  const target = await post(`/api/v1/clusters/${clusterId}/machines`, { name: 'target' });
+  const serverIds: string[] = [];
+  for (const port of ports) {
+    const server = await post(`/api/v1/clusters/${clusterId}/servers`, {
+      name: `s${port}`,
+      gameType: 'RUST',
+      machineId: machine.id,
+      gamePort: port,
+      queryPort: port + 1,
+      rconPort: port + 2,
+    });
+    serverIds.push(server.id);
+  }
+  return { clusterId, machineId: machine.id as string, targetId: target.id as string, serverIds };
+}
+
 class RolledBack extends Error {}
 
 /** Runs `work` in a transaction that is then rolled back; answers what it answered. */
@@ -58,27 +82,12 @@ const comparable = (answer: Job | AppError) =>
       };
 
 test('accepted together, a batch of step jobs answers what one accept after another answers, on servers in every state', async (t) => {
-  const post = async (path: string, payload: unknown) => body(await app().request(path, json(payload, { headers: owner.auth })));
-  const clusterId = await createCluster(app(), owner);
-  const machine = await post(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' });
-  const target = await post(`/api/v1/clusters/${clusterId}/machines`, { name: 'target' });
-  const server = async (name: string, port: number) =>
-    (
-      await post(`/api/v1/clusters/${clusterId}/servers`, {
-        name,
-        gameType: 'RUST',
-        machineId: machine.id,
-        gamePort: port,
-        queryPort: port + 1,
-        rconPort: port + 2,
-      })
-    ).id as string;
-  const fresh = await server('fresh', 31000); // INSTALLING, its install queued: launches wait their turn
-  const online = await server('online', 31010);
-  const failed = await server('failed', 31020); // its install FAILED: launches refused
-  const cancelled = await server('cancelled', 31030); // its install CANCELLED: never installed, launches refused
-  const moving = await server('moving', 31040); // being transferred: every job refused
-  const gone = randomUUID(); // deleted
+  const { clusterId, machineId, targetId, serverIds } = await fleet([31000, 31010, 31020, 31030, 31040]);
+  const [fresh, online, failed, cancelled, moving] = serverIds as [string, string, string, string, string];
+  // fresh: INSTALLING, its install queued (launches wait their turn); online; failed: its install FAILED (launches
+  // refused); cancelled: its install CANCELLED (never installed, launches refused); moving: being transferred (every
+  // job refused); gone: deleted.
+  const gone = randomUUID();
   const { pool } = app();
   await pool.query(sql.unsafe`UPDATE servers SET status = 'ONLINE', installed_at = now() WHERE id = ${online}`);
   await pool.query(
@@ -87,7 +96,7 @@ test('accepted together, a batch of step jobs answers what one accept after anot
   await pool.query(sql.unsafe`UPDATE jobs SET status = 'CANCELLED', finished_at = now() WHERE server_id = ${cancelled} AND type = 'INSTALL'`);
   const client = new pg.Client({ connectionString: app().database.url });
   await client.connect();
-  await writeTransferUnderWay(client, { clusterId, serverId: moving, sourceMachineId: machine.id, targetMachineId: target.id });
+  await writeTransferUnderWay(client, { clusterId, serverId: moving, sourceMachineId: machineId, targetMachineId: targetId });
   await client.end();
 
   const taskA = randomUUID();
@@ -153,22 +162,11 @@ test('accepted together, a batch of step jobs answers what one accept after anot
 });
 
 test("a lease renewal moves the run's resume job only when it would fall due soon, and always leaves it due after the lease", async (t) => {
-  const post = async (path: string, payload?: unknown) =>
-    body(await app().request(path, payload === undefined ? { method: 'POST', headers: owner.auth } : json(payload, { headers: owner.auth })));
-  const clusterId = await createCluster(app(), owner);
-  const machine = await post(`/api/v1/clusters/${clusterId}/machines`, { name: 'host' });
-  const server = await post(`/api/v1/clusters/${clusterId}/servers`, {
-    name: 's',
-    gameType: 'RUST',
-    machineId: machine.id,
-    gamePort: 31100,
-    queryPort: 31101,
-    rconPort: 31102,
-  });
+  const { clusterId, serverIds } = await fleet([31100]);
   const task = await post(`/api/v1/clusters/${clusterId}/tasks`, {
     name: 'never',
     schedule: '0 4 * * *',
-    serverIds: [server.id],
+    serverIds,
     steps: [{ type: 'BROADCAST', message: 'hi' }],
   });
   // A run held by an executor that is not running (this test renews its lease by hand).
@@ -214,4 +212,51 @@ test("a lease renewal moves the run's resume job only when it would fall due soo
   await pool.query(sql.unsafe`UPDATE task_runs SET lease_owner = ${randomUUID()}, resume_due_at = now() WHERE job_id = ${run.id}`);
   t.deepEqual([...(await renewLeases(pool, [{ jobId: run.id, owner: owner_ }]))], []);
   t.true(Math.abs((await state()).dueInS - now.dueInS) < 1, 'the other holder’s job left alone');
+});
+
+test('a transfer committed while the batch waits for its server is seen once the server is locked: 409 for that server, jobs for the others', async (t) => {
+  const { clusterId, machineId, targetId, serverIds } = await fleet([31200, 31210]);
+  const [moving, staying] = serverIds as [string, string];
+  const locker = new pg.Client({ connectionString: app().database.url });
+  await locker.connect();
+  await locker.query('BEGIN');
+  await locker.query('SELECT id FROM servers WHERE id = $1 FOR UPDATE', [moving]);
+  const taskId = randomUUID();
+  const answering = rolledBack((tx) =>
+    acceptStepJobs(tx, [
+      { serverId: staying, type: 'STOP', params: {}, taskId },
+      { serverId: moving, type: 'STOP', params: {}, taskId },
+    ]),
+  );
+  const waiting = async () =>
+    Number((await locker.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n) > 0;
+  for (let tries = 0; !(await waiting()); tries++) {
+    if (tries > 100) throw new Error('the batch never waited for the server');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const transferJob = await writeTransferUnderWay(locker, { clusterId, serverId: moving, sourceMachineId: machineId, targetMachineId: targetId });
+  await locker.query('COMMIT');
+  await locker.end();
+  const [stop, refused] = await answering;
+  t.like(stop, { type: 'STOP', serverId: staying, status: 'QUEUED' });
+  t.true(refused instanceof AppError);
+  t.like(refused, { status: 409, extra: { code: 'TRANSFER_IN_PROGRESS', jobId: transferJob } });
+});
+
+test('more step jobs than one statement writes: each answered with its own job, in order', async (t) => {
+  const { serverIds } = await fleet([31300, 31310, 31320]);
+  const taskId = randomUUID();
+  const requests = Array.from({ length: 2_345 }, (_, index) => ({
+    serverId: serverIds[index % 3]!,
+    type: 'BROADCAST' as const,
+    params: { message: `m${index}` },
+    taskId,
+  }));
+  const answers = await rolledBack((tx) => acceptStepJobs(tx, requests));
+  t.is(answers.length, requests.length);
+  t.is(new Set(answers.map((answer) => (answer as Job).id)).size, requests.length, 'a job each');
+  t.true(
+    answers.every((answer, index) => !(answer instanceof AppError) && answer.serverId === requests[index]!.serverId && answer.params.message === `m${index}`),
+    "each answer is its own request's job",
+  );
 });

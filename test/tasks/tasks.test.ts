@@ -306,184 +306,243 @@ test('an occurrence is handled once: stale and repeated payloads do nothing, a l
   t.like(await handleTaskOccurrence(pool, created.id, new Date(fourth.getTime() + 300_000), at(0)), { outcome: 'STALE' });
 });
 
-test('the occurrences of a minute thousands of tasks share: handled in batches by concurrent orchestrators, each once, written as one by one would', async (t) => {
-  const { clusterId, serverIds } = await setup();
-  const { pool } = app();
-  // A yearly schedule: its graphile-worker job stays far ahead (nothing else fires it), and an occurrence is MISSED
-  // only when it is over a year late.
-  const yearly = { ...NIGHTLY(serverIds), schedule: '0 0 1 1 *', timezone: 'UTC' };
-  const TASKS = DUE_BATCH * 2 + 30;
-  const ids: string[] = [];
-  for (let first = 0; first < TASKS; first += 25) {
-    const created = await Promise.all(
-      Array.from({ length: Math.min(25, TASKS - first) }, (_, index) => post(`/api/v1/clusters/${clusterId}/tasks`, { ...yearly, name: `t${first + index}` })),
-    );
-    for (const response of created) ids.push((await body(response)).id);
-  }
-  const [missedId, skippedId, poisonId] = ids as [string, string, string];
-  // Due a minute ago; one of them two years ago (MISSED); one with a run still under way (SKIPPED).
-  const dueAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
-  await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ANY(${sql.array(ids, 'uuid')})`);
-  await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = next_run_at - interval '2 years' WHERE id = ${missedId}`);
-  // One whose occurrence cannot be computed (a time zone unknown here), due first: left as it is, for its own job to
-  // report, and passed over by the batches after it.
-  await pool.query(sql.unsafe`UPDATE tasks SET timezone = 'Mars/Olympus', next_run_at = next_run_at - interval '1 second' WHERE id = ${poisonId}`);
-  const earlierRun = await body(await app().request(`/api/v1/tasks/${skippedId}/run`, { method: 'POST', headers: owner.auth }));
+// Serial (AVA runs these before the others), as every test that drains all due occurrences: two at once would take each other's.
+test.serial(
+  'the occurrences of a minute thousands of tasks share: handled in batches by concurrent orchestrators, each once, written as one by one would',
+  async (t) => {
+    const { clusterId, serverIds } = await setup();
+    const { pool } = app();
+    // A yearly schedule: its graphile-worker job stays far ahead (nothing else fires it), and an occurrence is MISSED
+    // only when it is over a year late.
+    const yearly = { ...NIGHTLY(serverIds), schedule: '0 0 1 1 *', timezone: 'UTC' };
+    const TASKS = DUE_BATCH * 2 + 30;
+    const ids: string[] = [];
+    for (let first = 0; first < TASKS; first += 25) {
+      const created = await Promise.all(
+        Array.from({ length: Math.min(25, TASKS - first) }, (_, index) =>
+          post(`/api/v1/clusters/${clusterId}/tasks`, { ...yearly, name: `t${first + index}` }),
+        ),
+      );
+      for (const response of created) ids.push((await body(response)).id);
+    }
+    const [missedId, skippedId, poisonId] = ids as [string, string, string];
+    // Due a minute ago; one of them two years ago (MISSED); one with a run still under way (SKIPPED).
+    const dueAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
+    await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ANY(${sql.array(ids, 'uuid')})`);
+    await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = next_run_at - interval '2 years' WHERE id = ${missedId}`);
+    // One whose occurrence cannot be computed (a time zone unknown here), due first: left as it is, for its own job to
+    // report, and passed over by the batches after it.
+    await pool.query(sql.unsafe`UPDATE tasks SET timezone = 'Mars/Olympus', next_run_at = next_run_at - interval '1 second' WHERE id = ${poisonId}`);
+    const earlierRun = await body(await app().request(`/api/v1/tasks/${skippedId}/run`, { method: 'POST', headers: owner.auth }));
 
-  // Two orchestrators (two pools) take batches at once until nothing is due.
-  const second = await createDatabasePool(app().database.url, { maxPoolSize: 2 });
-  const now = () => new Date();
-  const drain = async (from: DatabasePool) => {
-    const outcomes: OccurrenceOutcome[] = [];
-    await handleAllDueOccurrences(from, now, true, (batch) => outcomes.push(...batch));
-    return outcomes;
-  };
-  const outcomes = (await Promise.all([drain(pool), drain(second)])).flat();
-  await second.end();
-  t.is(outcomes.length, TASKS - 1, 'every due occurrence handled once, but the one that cannot be');
-  t.is(outcomes.filter((outcome) => outcome.outcome === 'MISSED').length, 1);
-  t.is(outcomes.filter((outcome) => outcome.outcome === 'SKIPPED').length, 1);
-  const ran = outcomes.filter((outcome) => outcome.outcome === 'RAN');
-  t.is(ran.length, TASKS - 3);
-  t.is(new Set(ran.map((outcome) => outcome.job.taskId)).size, TASKS - 3, 'one run per task');
-  t.false(ran.some((outcome) => [missedId, skippedId, poisonId].includes(outcome.job.taskId!)));
-  await t.throwsAsync(handleTaskOccurrence(pool, poisonId, new Date(dueAt.getTime() - 1_000), now), undefined, 'its own job fails with the reason');
+    // Two orchestrators (two pools) take batches at once until nothing is due.
+    const second = await createDatabasePool(app().database.url, { maxPoolSize: 2 });
+    const now = () => new Date();
+    const drain = async (from: DatabasePool) => {
+      const outcomes: OccurrenceOutcome[] = [];
+      await handleAllDueOccurrences(from, now, true, (batch) => outcomes.push(...batch));
+      return outcomes;
+    };
+    const outcomes = (await Promise.all([drain(pool), drain(second)])).flat();
+    await second.end();
+    t.is(outcomes.length, TASKS - 1, 'every due occurrence handled once, but the one that cannot be');
+    t.is(outcomes.filter((outcome) => outcome.outcome === 'MISSED').length, 1);
+    t.is(outcomes.filter((outcome) => outcome.outcome === 'SKIPPED').length, 1);
+    const ran = outcomes.filter((outcome) => outcome.outcome === 'RAN');
+    t.is(ran.length, TASKS - 3);
+    t.is(new Set(ran.map((outcome) => outcome.job.taskId)).size, TASKS - 3, 'one run per task');
+    t.false(ran.some((outcome) => [missedId, skippedId, poisonId].includes(outcome.job.taskId!)));
+    await t.throwsAsync(handleTaskOccurrence(pool, poisonId, new Date(dueAt.getTime() - 1_000), now), undefined, 'its own job fails with the reason');
 
-  const nextYear = `${new Date().getUTCFullYear() + 1}-01-01T00:00:00.000Z`;
-  for (const outcome of ran) {
-    const { job, lease } = outcome;
-    t.like(job, {
-      type: 'TASK_RUN',
-      clusterId,
-      status: 'QUEUED',
-      createdBy: { kind: 'TASK', id: job.taskId },
-      params: { trigger: 'SCHEDULE', scheduledAt: dueAt.toISOString(), serverIds, skippedServerIds: [] },
-    });
-    t.is(outcome.next.toISOString(), nextYear);
-    t.is(lease?.jobId, job.id);
-  }
-  // What each task, run and scheduler job holds, read back in one query per kind.
-  const rows = await pool.any(sql.type(
-    z.object({
-      id: z.string(),
-      nextRunAt: z.string(),
-      lastRunStatus: z.string().nullable(),
-      lastRunJobId: z.string().nullable(),
-      skipped: z.number(),
-      pendingAt: z.string().nullable(),
-      pendingScheduledAt: z.string().nullable(),
-    }),
-  )`
+    const nextYear = `${new Date().getUTCFullYear() + 1}-01-01T00:00:00.000Z`;
+    for (const outcome of ran) {
+      const { job, lease } = outcome;
+      t.like(job, {
+        type: 'TASK_RUN',
+        clusterId,
+        status: 'QUEUED',
+        createdBy: { kind: 'TASK', id: job.taskId },
+        params: { trigger: 'SCHEDULE', scheduledAt: dueAt.toISOString(), serverIds, skippedServerIds: [] },
+      });
+      t.is(outcome.next.toISOString(), nextYear);
+      t.is(lease?.jobId, job.id);
+    }
+    // What each task, run and scheduler job holds, read back in one query per kind.
+    const rows = await pool.any(sql.type(
+      z.object({
+        id: z.string(),
+        nextRunAt: z.string(),
+        lastRunStatus: z.string().nullable(),
+        lastRunJobId: z.string().nullable(),
+        skipped: z.number(),
+        pendingAt: z.string().nullable(),
+        pendingScheduledAt: z.string().nullable(),
+      }),
+    )`
     SELECT t.id, to_json(t.next_run_at)#>>'{}' AS "nextRunAt", t.last_run_status AS "lastRunStatus", t.last_run_job_id AS "lastRunJobId",
            jsonb_array_length(t.skipped_occurrences) AS skipped, to_json(g.run_at)#>>'{}' AS "pendingAt", g.payload->>'scheduledAt' AS "pendingScheduledAt"
       FROM tasks t LEFT JOIN graphile_worker._private_jobs g ON g.key = 'task:' || t.id
      WHERE t.id = ANY(${sql.array(ids, 'uuid')})`);
-  const byTask = new Map(rows.map((row) => [row.id, row]));
-  t.is(new Date(byTask.get(poisonId)!.nextRunAt).getTime(), dueAt.getTime() - 1_000, 'the one left out is still due');
-  t.is(byTask.get(poisonId)!.lastRunStatus, null);
-  for (const id of ids.filter((id) => id !== poisonId)) {
-    const row = byTask.get(id)!;
-    t.is(new Date(row.nextRunAt).toISOString(), nextYear, 'the next occurrence');
-    t.is(row.pendingScheduledAt, nextYear, 'its scheduler job, with the occurrence it fires for');
-    t.is(new Date(row.pendingAt!).toISOString(), nextYear);
-  }
-  t.like(byTask.get(missedId), { lastRunStatus: 'MISSED', lastRunJobId: null });
-  t.like(byTask.get(skippedId), { lastRunStatus: 'RUNNING', lastRunJobId: earlierRun.id, skipped: 1 });
-  for (const { job } of ran) t.like(byTask.get(job.taskId!), { lastRunStatus: 'RUNNING', lastRunJobId: job.id, skipped: 0 });
+    const byTask = new Map(rows.map((row) => [row.id, row]));
+    t.is(new Date(byTask.get(poisonId)!.nextRunAt).getTime(), dueAt.getTime() - 1_000, 'the one left out is still due');
+    t.is(byTask.get(poisonId)!.lastRunStatus, null);
+    for (const id of ids.filter((id) => id !== poisonId)) {
+      const row = byTask.get(id)!;
+      t.is(new Date(row.nextRunAt).toISOString(), nextYear, 'the next occurrence');
+      t.is(row.pendingScheduledAt, nextYear, 'its scheduler job, with the occurrence it fires for');
+      t.is(new Date(row.pendingAt!).toISOString(), nextYear);
+    }
+    t.like(byTask.get(missedId), { lastRunStatus: 'MISSED', lastRunJobId: null });
+    t.like(byTask.get(skippedId), { lastRunStatus: 'RUNNING', lastRunJobId: earlierRun.id, skipped: 1 });
+    for (const { job } of ran) t.like(byTask.get(job.taskId!), { lastRunStatus: 'RUNNING', lastRunJobId: job.id, skipped: 0 });
 
-  const runs = await pool.any(sql.type(
-    z.object({
-      jobId: z.string(),
-      status: z.string(),
-      owner: z.string().nullable(),
-      leased: z.boolean(),
-      servers: z.array(z.string()),
-      resumeInS: z.number().nullable(),
-    }),
-  )`
+    const runs = await pool.any(sql.type(
+      z.object({
+        jobId: z.string(),
+        status: z.string(),
+        owner: z.string().nullable(),
+        leased: z.boolean(),
+        servers: z.array(z.string()),
+        resumeInS: z.number().nullable(),
+      }),
+    )`
     SELECT r.job_id AS "jobId", j.status, r.lease_owner AS owner, r.lease_until > now() AS leased, r.server_ids::text[] AS servers,
            extract(epoch FROM g.run_at - now())::float8 AS "resumeInS"
       FROM task_runs r JOIN jobs j ON j.id = r.job_id LEFT JOIN graphile_worker._private_jobs g ON g.key = 'task-run:' || r.job_id
      WHERE r.task_id = ANY(${sql.array(ids, 'uuid')}) AND r.job_id <> ${earlierRun.id}`);
-  t.is(runs.length, TASKS - 3);
-  const runsById = new Map(runs.map((run) => [run.jobId, run]));
-  for (const { job, lease } of ran) {
-    const run = runsById.get(job.id)!;
-    t.like(run, { status: 'RUNNING', owner: lease!.owner, leased: true, servers: serverIds }, 'leased to its orchestrator, RUNNING');
-    t.true(run.resumeInS! > 17 && run.resumeInS! <= 45, 'resumed after its lease (and a few renewals) if its orchestrator dies');
-  }
-});
+    t.is(runs.length, TASKS - 3);
+    const runsById = new Map(runs.map((run) => [run.jobId, run]));
+    for (const { job, lease } of ran) {
+      const run = runsById.get(job.id)!;
+      t.like(run, { status: 'RUNNING', owner: lease!.owner, leased: true, servers: serverIds }, 'leased to its orchestrator, RUNNING');
+      t.true(run.resumeInS! > 17 && run.resumeInS! <= 45, 'resumed after its lease (and a few renewals) if its orchestrator dies');
+    }
+  },
+);
 
-test("a batch's runs whose first step is due at once start it in the batch's transaction; a refused run and a delayed step are left to their executors", async (t) => {
-  const { clusterId, serverIds, machineId } = await setup();
-  const [online, moving] = serverIds as [string, string];
-  const { pool } = app();
-  await pool.query(sql.unsafe`UPDATE servers SET status = 'ONLINE', installed_at = now() WHERE id = ANY(${sql.array(serverIds, 'uuid')})`);
-  const target = await body(await post(`/api/v1/clusters/${clusterId}/machines`, { name: 'target' }));
-  const locker = new pg.Client({ connectionString: app().database.url });
-  await locker.connect();
-  await writeTransferUnderWay(locker, { clusterId, serverId: moving, sourceMachineId: machineId, targetMachineId: target.id });
-  await locker.end();
-  const yearly = { schedule: '0 0 1 1 *', timezone: 'UTC' };
-  const task = async (name: string, ids: string[], steps: unknown[]) =>
-    (await body(await post(`/api/v1/clusters/${clusterId}/tasks`, { ...yearly, name, serverIds: ids, steps }))).id as string;
-  const warned = await task(
-    'warned',
-    [online],
-    [
-      { type: 'BROADCAST', message: 'restart soon' },
-      { type: 'RESTART', delaySeconds: 30 },
-    ],
-  );
-  const stopped = await task('stopped', [online], [{ type: 'STOP' }]);
-  const refused = await task('refused', [moving, online], [{ type: 'BROADCAST', message: 'moving' }]);
-  const delayed = await task('delayed', [online], [{ type: 'BROADCAST', message: 'later', delaySeconds: 60 }]);
-  const ids = [warned, stopped, refused, delayed];
-  const dueAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
-  await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ANY(${sql.array(ids, 'uuid')})`);
+test.serial(
+  "a batch's runs whose first step is due at once start it in the batch's transaction; a refused run and a delayed step are left to their executors",
+  async (t) => {
+    const { clusterId, serverIds, machineId } = await setup();
+    const [online, moving] = serverIds as [string, string];
+    const { pool } = app();
+    await pool.query(sql.unsafe`UPDATE servers SET status = 'ONLINE', installed_at = now() WHERE id = ANY(${sql.array(serverIds, 'uuid')})`);
+    const target = await body(await post(`/api/v1/clusters/${clusterId}/machines`, { name: 'target' }));
+    const locker = new pg.Client({ connectionString: app().database.url });
+    await locker.connect();
+    await writeTransferUnderWay(locker, { clusterId, serverId: moving, sourceMachineId: machineId, targetMachineId: target.id });
+    await locker.end();
+    const yearly = { schedule: '0 0 1 1 *', timezone: 'UTC' };
+    const task = async (name: string, ids: string[], steps: unknown[]) =>
+      (await body(await post(`/api/v1/clusters/${clusterId}/tasks`, { ...yearly, name, serverIds: ids, steps }))).id as string;
+    const warned = await task(
+      'warned',
+      [online],
+      [
+        { type: 'BROADCAST', message: 'restart soon' },
+        { type: 'RESTART', delaySeconds: 30 },
+      ],
+    );
+    const stopped = await task('stopped', [online], [{ type: 'STOP' }]);
+    const refused = await task('refused', [moving, online], [{ type: 'BROADCAST', message: 'moving' }]);
+    const delayed = await task('delayed', [online], [{ type: 'BROADCAST', message: 'later', delaySeconds: 60 }]);
+    const ids = [warned, stopped, refused, delayed];
+    const dueAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
+    await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ANY(${sql.array(ids, 'uuid')})`);
 
-  const outcomes: OccurrenceOutcome[] = [];
-  await handleAllDueOccurrences(
-    pool,
-    () => new Date(),
-    true,
-    (batch) => outcomes.push(...batch),
-    startFirstSteps,
-  );
-  t.is(outcomes.filter((outcome) => outcome.outcome === 'RAN').length, 4);
-  const rows = await pool.any(sql.type(
-    z.object({
-      taskId: z.string(),
-      stepJobs: z.array(z.object({ serverId: z.string(), jobId: z.string().nullable() })).nullable(),
-      sameCommit: z.boolean().nullable(),
-      childType: z.string().nullable(),
-      childStatus: z.string().nullable(),
-    }),
-  )`
+    const outcomes: OccurrenceOutcome[] = [];
+    await handleAllDueOccurrences(
+      pool,
+      () => new Date(),
+      true,
+      (batch) => outcomes.push(...batch),
+      startFirstSteps,
+    );
+    t.is(outcomes.filter((outcome) => outcome.outcome === 'RAN').length, 4);
+    const rows = await pool.any(sql.type(
+      z.object({
+        taskId: z.string(),
+        stepJobs: z.array(z.object({ serverId: z.string(), jobId: z.string().nullable() })).nullable(),
+        sameCommit: z.boolean().nullable(),
+        childType: z.string().nullable(),
+        childStatus: z.string().nullable(),
+      }),
+    )`
     SELECT r.task_id AS "taskId", r.step_jobs AS "stepJobs", c.created_at = j.created_at AS "sameCommit", c.type AS "childType", c.status AS "childStatus"
       FROM task_runs r JOIN jobs j ON j.id = r.job_id
       LEFT JOIN jobs c ON c.id = (r.step_jobs->0->>'jobId')::uuid
      WHERE r.task_id = ANY(${sql.array(ids, 'uuid')})`);
-  const byTask = new Map(rows.map((row) => [row.taskId, row]));
-  t.like(
-    byTask.get(warned),
-    { stepJobs: [{ serverId: online }], sameCommit: true, childType: 'BROADCAST', childStatus: 'QUEUED' },
-    'the warning accepted with its run',
-  );
-  t.like(byTask.get(stopped), { stepJobs: [{ serverId: online }], sameCommit: true, childType: 'STOP', childStatus: 'QUEUED' });
-  t.like(byTask.get(refused), { stepJobs: null }, 'a run with a child on a server being transferred: left to its executor, which meets the refusal');
-  t.like(byTask.get(delayed), { stepJobs: null }, 'a first step with a delay: left to its executor');
-  t.is(
-    await pool.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM jobs WHERE task_id = ${refused} AND type = 'BROADCAST'`),
-    0,
-    'nothing of the refused run was created',
-  );
-  t.is(
-    await pool.oneFirst(sql.type(z.object({ desired: z.string().nullable() }))`SELECT desired_status AS desired FROM servers WHERE id = ${online}`),
-    'STOPPED',
-    'the STOP set its server’s desired status',
-  );
-});
+    const byTask = new Map(rows.map((row) => [row.taskId, row]));
+    t.like(
+      byTask.get(warned),
+      { stepJobs: [{ serverId: online }], sameCommit: true, childType: 'BROADCAST', childStatus: 'QUEUED' },
+      'the warning accepted with its run',
+    );
+    t.like(byTask.get(stopped), { stepJobs: [{ serverId: online }], sameCommit: true, childType: 'STOP', childStatus: 'QUEUED' });
+    t.like(byTask.get(refused), { stepJobs: null }, 'a run with a child on a server being transferred: left to its executor, which meets the refusal');
+    t.like(byTask.get(delayed), { stepJobs: null }, 'a first step with a delay: left to its executor');
+    t.is(
+      await pool.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM jobs WHERE task_id = ${refused} AND type = 'BROADCAST'`),
+      0,
+      'nothing of the refused run was created',
+    );
+    t.is(
+      await pool.oneFirst(sql.type(z.object({ desired: z.string().nullable() }))`SELECT desired_status AS desired FROM servers WHERE id = ${online}`),
+      'STOPPED',
+      'the STOP set its server’s desired status',
+    );
+  },
+);
+
+test.serial(
+  'a first step that cannot start with its run (its server locked elsewhere past the wait) is left to the executor; the run is created all the same',
+  async (t) => {
+    const { clusterId, serverIds } = await setup();
+    const [online] = serverIds as [string];
+    const { pool } = app();
+    await pool.query(sql.unsafe`UPDATE servers SET status = 'ONLINE', installed_at = now() WHERE id = ${online}`);
+    const created = await body(
+      await post(`/api/v1/clusters/${clusterId}/tasks`, {
+        name: 'held up',
+        schedule: '0 0 1 1 *',
+        timezone: 'UTC',
+        serverIds: [online],
+        steps: [{ type: 'BROADCAST', message: 'soon' }],
+      }),
+    );
+    const dueAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
+    await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ${created.id}`);
+    const locker = new pg.Client({ connectionString: app().database.url });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query('SELECT id FROM servers WHERE id = $1 FOR UPDATE', [online]);
+    const left: number[] = [];
+    const outcomes: OccurrenceOutcome[] = [];
+    const started = Date.now();
+    try {
+      await handleAllDueOccurrences(
+        pool,
+        () => new Date(),
+        true,
+        (batch) => outcomes.push(...batch),
+        (tx, runs) => startFirstSteps(tx, runs, (_error, n) => left.push(n)),
+      );
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    t.true(Date.now() - started < 10_000, 'the batch waited for the lock a short while only');
+    t.deepEqual(left, [1], 'reported as left to the executor');
+    const [ran] = outcomes.filter((outcome) => outcome.outcome === 'RAN');
+    t.truthy(ran, 'the run was created');
+    const row = await pool.one(sql.type(z.object({ stepJobs: z.unknown(), children: z.number(), lockTimeout: z.string() }))`
+    SELECT step_jobs AS "stepJobs", (SELECT count(*)::int FROM jobs WHERE task_id = ${created.id} AND type = 'BROADCAST') AS children,
+           current_setting('lock_timeout') AS "lockTimeout"
+      FROM task_runs WHERE job_id = ${'job' in ran! ? ran.job.id : ''}`);
+    t.like(row, { stepJobs: null, children: 0 }, 'no step, no child job');
+    t.is(row.lockTimeout, '0', "the pool's connections keep their lock wait");
+  },
+);
 
 test('runs whose steps start together: one refused on a server being transferred fails alone, the other starts its step', async (t) => {
   const { clusterId, serverIds, machineId } = await setup();
