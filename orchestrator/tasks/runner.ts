@@ -273,8 +273,11 @@ export function createRunExecutor(deps: RunnerDeps & { logger: Logger }): RunExe
     try {
       renewed = await renewLeases(deps.pool, leases);
     } catch (error) {
-      deps.logger.warn({ err: error, runs: leases.length }, 'task runs: renewing the leases failed; the runs stop and are resumed');
-      renewed = new Set();
+      // The runs go on (a failed renewal is tried again at the next beat): every write of a run checks that its lease is
+      // still this executor's, and a lease taken over meanwhile is found at the next renewal, which stops its run.
+      // Stopping them all here would leave them to their resume jobs, up to 45 s away.
+      deps.logger.warn({ err: error, runs: leases.length }, 'task runs: renewing the leases failed; tried again shortly');
+      return;
     }
     for (const lease of leases) if (!renewed.has(lease.jobId)) held.get(lease.jobId)?.lost.abort(new LeaseLost());
   };
