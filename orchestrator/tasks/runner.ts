@@ -264,34 +264,49 @@ export type RunExecutor = {
  * later (its expiry still bounds it).
  */
 export function createRunExecutor(deps: RunnerDeps & { logger: Logger }): RunExecutor {
-  const held = new Map<string, { lease: Lease; lost: AbortController }>();
+  /** The runs driven, each with when its lease was last known to be renewed (performance.now(), at or before it). */
+  const held = new Map<string, { lease: Lease; lost: AbortController; renewedAt: number }>();
   const drives = new Set<Promise<void>>();
   const stopping = new AbortController();
+  const stopDriving = (entries: readonly { lease: Lease; lost: AbortController }[]) => {
+    // Only the entry of that lease (a run taken again since has a new one).
+    for (const entry of entries) if (held.get(entry.lease.jobId) === entry) entry.lost.abort(new LeaseLost());
+  };
   const renew = async () => {
-    const leases = [...held.values()].map((entry) => entry.lease);
+    const entries = [...held.values()];
+    const startedAt = performance.now();
     let renewed: Set<string>;
     try {
-      renewed = await renewLeases(deps.pool, leases);
+      renewed = await renewLeases(
+        deps.pool,
+        entries.map((entry) => entry.lease),
+      );
     } catch (error) {
-      // The runs go on (a failed renewal is tried again at the next beat): every write of a run checks that its lease is
-      // still this executor's, and a lease taken over meanwhile is found at the next renewal, which stops its run.
-      // Stopping them all here would leave them to their resume jobs, up to 45 s away.
-      deps.logger.warn({ err: error, runs: leases.length }, 'task runs: renewing the leases failed; tried again shortly');
+      // The runs go on while their leases surely last (a failed renewal is tried again at the next beat; every write of a
+      // run checks that its lease is still this executor's). A run whose lease may lapse before the next try stops: its
+      // resume job, due well after the lease's end, takes it over (here or elsewhere).
+      const lapsing = entries.filter((entry) => startedAt - entry.renewedAt >= LEASE_MS - RENEW_EVERY_MS);
+      deps.logger.warn({ err: error, runs: entries.length, stopped: lapsing.length }, 'task runs: renewing the leases failed; tried again shortly');
+      stopDriving(lapsing);
       return;
     }
-    for (const lease of leases) if (!renewed.has(lease.jobId)) held.get(lease.jobId)?.lost.abort(new LeaseLost());
+    for (const entry of entries) if (renewed.has(entry.lease.jobId)) entry.renewedAt = startedAt;
+    stopDriving(entries.filter((entry) => !renewed.has(entry.lease.jobId)));
   };
-  let renewing = Promise.resolve();
+  // One renewal at a time: a beat that finds the previous one still running is skipped (not queued behind it).
+  let renewing: Promise<void> | null = null;
   const timer = setInterval(() => {
-    renewing = renewing.then(renew);
+    renewing ??= renew().finally(() => (renewing = null));
   }, RENEW_EVERY_MS);
   /** Drives the run once `claimed` says its lease is held (tracked from the start, so a stop meanwhile waits for it). */
   const start = (lease: Lease, claimed: Promise<boolean>) => {
     const lost = new AbortController();
+    // The lease was taken at or after this moment (the claim, or the batch that started the run, committed since).
+    const takenAt = performance.now();
     const driving = (async () => {
       if (!(await claimed.catch(() => false))) return;
       // Renewed from now on (not before the claim committed: the renewal would find it not held).
-      held.set(lease.jobId, { lease, lost });
+      held.set(lease.jobId, { lease, lost, renewedAt: takenAt });
       await runClaimed(deps, lease, lost.signal, stopping.signal);
     })()
       .catch(async (error: unknown) => {
@@ -310,7 +325,8 @@ export function createRunExecutor(deps: RunnerDeps & { logger: Logger }): RunExe
       // once restarted). Answering as if done would delete it, and a run just handed over would then wait for its
       // expiry with nobody to resume it.
       if (stopping.signal.aborted) throw new Error(`run ${jobId} not taken: this orchestrator is stopping`);
-      if (held.has(jobId)) return;
+      // Driven here already, unless its driver was stopped (its lease lapsing): then the run is taken again.
+      if (held.has(jobId) && !held.get(jobId)!.lost.signal.aborted) return;
       const lease = { jobId, owner: randomUUID() };
       // A failed claim fails the graphile-worker job (retried); only the drive goes on in the background.
       const claimed = claimRun(deps.pool, jobId, lease.owner);
@@ -513,10 +529,13 @@ async function startSteps(tx: DatabaseTransactionConnection, starts: readonly St
     return first && held.has(key) && runningIds.has(start.jobId);
   });
   const serverIds = [...new Set(starts.flatMap((start, index) => (starting[index] ? start.state.serverIds : [])))];
+  // Every target server locked first, in id order (before any child's accept, a backup's included: two batches never
+  // wait on each other), and read as locked: a server's status, and (in the next statement, which sees what committed
+  // while this one waited) a transfer under way, are as the children's accepts will find them.
   const statuses = new Map(
     (
       await tx.any(sql.type(z.object({ id: z.string(), status: z.string() }))`
-        SELECT id, status FROM servers WHERE id = ANY(${sql.array(serverIds, 'uuid')})`)
+        SELECT id, status FROM servers WHERE id = ANY(${sql.array(serverIds.toSorted(), 'uuid')}) ORDER BY id FOR NO KEY UPDATE`)
     ).map((row) => [row.id, row.status]),
   );
   // A server being transferred takes no job (its accept would refuse it, failing the whole batch): the runs with a
@@ -541,19 +560,13 @@ async function startSteps(tx: DatabaseTransactionConnection, starts: readonly St
     const blocked = state.serverIds.find((serverId) => transferring.has(serverId) && childOf(step, serverId) === 'CREATE');
     if (blocked) refused.set(index, transferConflict(transferring.get(blocked)!));
   });
-  // The child jobs by step type, then server (the order their jobs are written in); their servers are locked first,
+  // The child jobs by step type, then server (the order their jobs are written in); their servers were locked above,
   // all in id order, and the job counters are taken in one slot per transaction, so batches do not deadlock.
   const wanted = starts.flatMap((start, index) =>
     starting[index] && !refused.has(index) ? start.state.serverIds.map((serverId, position) => ({ index, position, serverId, type: start.step.type })) : [],
   );
   wanted.sort((a, b) => (a.type !== b.type ? (a.type < b.type ? -1 : 1) : a.serverId < b.serverId ? -1 : a.serverId > b.serverId ? 1 : a.index - b.index));
   const children = starts.map((start) => new Array<ChildEntry>(start.state.serverIds.length));
-  // Every child's server locked first, in id order (a backup's accept below would otherwise lock its server before the
-  // others, and two batches could wait on each other).
-  const locking = [
-    ...new Set(wanted.filter(({ index, serverId }) => childOf(starts[index]!.step, serverId) === 'CREATE').map(({ serverId }) => serverId)),
-  ].sort();
-  if (locking.length > 0) await tx.query(sql.unsafe`SELECT id FROM servers WHERE id = ANY(${sql.array(locking, 'uuid')}) ORDER BY id FOR NO KEY UPDATE`);
   // A backup's job comes with its backup row (one at a time); every other child job of the batch is accepted together.
   const together: { index: number; position: number; serverId: string; step: Step }[] = [];
   for (const { index, position, serverId } of wanted) {

@@ -17,7 +17,7 @@ import { acceptServerJob, acceptStepJobs, DESIRED_BY_TYPE, type StepJobRequest }
 import { AppError } from '../../schema/errors.ts';
 import type { Job } from '../../schema/jobs.ts';
 import { taskOrigin } from '../../schema/origin.ts';
-import { renewLeases } from '../../orchestrator/tasks/runner.ts';
+import { renewLeases, startFirstSteps } from '../../orchestrator/tasks/runner.ts';
 import { LEASE_MS, RESUME_AHEAD_MS, RESUME_MIN_AHEAD_MS, runKey } from '../../orchestrator/tasks/store.ts';
 
 let owner: TestUser;
@@ -228,8 +228,9 @@ test('a transfer committed while the batch waits for its server is seen once the
       { serverId: moving, type: 'STOP', params: {}, taskId },
     ]),
   );
+  // The batch waiting for this connection's lock (not any lock wait of another test).
   const waiting = async () =>
-    Number((await locker.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n) > 0;
+    Number((await locker.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))`)).rows[0].n) > 0;
   for (let tries = 0; !(await waiting()); tries++) {
     if (tries > 100) throw new Error('the batch never waited for the server');
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -246,7 +247,8 @@ test('a transfer committed while the batch waits for its server is seen once the
 test('more step jobs than one statement writes: each answered with its own job, in order', async (t) => {
   const { serverIds } = await fleet([31300, 31310, 31320]);
   const taskId = randomUUID();
-  const requests = Array.from({ length: 2_345 }, (_, index) => ({
+  // More rows than one statement could take (about 14 parameters a row; Postgres takes at most 65,535 a statement).
+  const requests = Array.from({ length: 5_001 }, (_, index) => ({
     serverId: serverIds[index % 3]!,
     type: 'BROADCAST' as const,
     params: { message: `m${index}` },
@@ -259,4 +261,23 @@ test('more step jobs than one statement writes: each answered with its own job, 
     answers.every((answer, index) => !(answer instanceof AppError) && answer.serverId === requests[index]!.serverId && answer.params.message === `m${index}`),
     "each answer is its own request's job",
   );
+});
+
+test("the first steps' lock wait ends with their savepoint: the caller's transaction keeps its own", async (t) => {
+  const { serverIds } = await fleet([31400]);
+  const setting = await app().pool.transaction(async (tx) => {
+    await tx.query(sql.unsafe`SET LOCAL lock_timeout = '1500ms'`);
+    // A run this process does not hold: its step starts nothing, and the savepoint is released.
+    await startFirstSteps(tx, [
+      {
+        jobId: randomUUID(),
+        owner: randomUUID(),
+        taskId: randomUUID(),
+        steps: [{ type: 'BROADCAST', message: 'hi', delaySeconds: 0, continueOnFailure: false }],
+        serverIds,
+      },
+    ]);
+    return tx.oneFirst(sql.type(z.object({ value: z.string() }))`SELECT current_setting('lock_timeout') AS value`);
+  });
+  t.is(setting, '1500ms');
 });
