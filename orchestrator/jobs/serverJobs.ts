@@ -208,10 +208,10 @@ export async function acceptStepJobs(tx: CommonQueryMethods, requests: readonly 
   const answers: (Job | AppError | null)[] = requests.map((request) => {
     const server = servers.get(request.serverId);
     if (!server) return notFound('Server not found');
-    const refused = { ...server, serverStatus: server.status, uninstallable: false, noConsole: false };
-    if (server.transferJobId) return refusal({ ...request, requireRunning: false }, refused);
-    if (LAUNCHES.has(request.type) && server.notInstalled) return refusal({ ...request, requireRunning: false }, refused);
-    return null;
+    // A launch is refused by its install's state, any job by a transfer (which `refusal` names first).
+    const notInstalled = LAUNCHES.has(request.type) ? server.notInstalled : null;
+    if (!server.transferJobId && !notInstalled) return null;
+    return refusal({ ...request, requireRunning: false }, { ...server, notInstalled, serverStatus: server.status, uninstallable: false, noConsole: false });
   });
   const accepted = requests.flatMap((request, index) => (answers[index] === null ? [{ index, request, server: servers.get(request.serverId)! }] : []));
   // Each server's desired status as the accepts in order would leave it: the last one that sets it.

@@ -326,7 +326,8 @@ export function createRunExecutor(deps: RunnerDeps & { logger: Logger }): RunExe
       // expiry with nobody to resume it.
       if (stopping.signal.aborted) throw new Error(`run ${jobId} not taken: this orchestrator is stopping`);
       // Driven here already, unless its driver was stopped (its lease lapsing): then the run is taken again.
-      if (held.has(jobId) && !held.get(jobId)!.lost.signal.aborted) return;
+      const driven = held.get(jobId);
+      if (driven && !driven.lost.signal.aborted) return;
       const lease = { jobId, owner: randomUUID() };
       // A failed claim fails the graphile-worker job (retried); only the drive goes on in the background.
       const claimed = claimRun(deps.pool, jobId, lease.owner);
