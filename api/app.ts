@@ -45,7 +45,7 @@ import { installTemplateRoutes } from './routes/templates.ts';
 import { installTemplateImportRoutes } from './routes/templateImport.ts';
 import { createAuthenticator, principalChanges, principalOf } from './identity/principal.ts';
 import { authorize, authorizeResource } from './identity/access.ts';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 
 /** `probe`: what the HTTP server answers ahead of Koa (`GET /healthz`); give it to startHttpServer. */
 export type App = { koa: Koa; api: Api; probe: RequestShortcut };
@@ -105,10 +105,6 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
   return { koa, api, probe: livenessProbe(deps) };
 }
 
-const passThrough: Middleware = async function notLimited(_ctx, next) {
-  await next();
-};
-
 /**
  * Authentication, rate limits and authorization for the route layer. Rate limits (docs/access.md): an API token
  * spends its own bucket at its user's tier and, with the user's other tokens, the user's ceiling (twice the tier);
@@ -121,8 +117,8 @@ function accessHooks(deps: AppDeps): AccessHooks {
   const authFailures = (ctx: Context) => ({ key: `ip:${ctx.ip}`, bucket: BUCKETS.AUTH_FAILURE, what: 'failed authentications per minute from this address' });
   return {
     authenticate: limiter ? (scopeOf) => limitFailures(limiter, authFailures, authenticator.middleware(scopeOf)) : authenticator.middleware,
-    rateLimitPrincipal: limiter ? rateLimit(limiter, (ctx) => principalTargets(principalOf(ctx))) : passThrough,
-    rateLimitSignIn: limiter ? rateLimit(limiter, (ctx) => ({ key: `ip:${ctx.ip}`, bucket: BUCKETS.SIGN_IN })) : passThrough,
+    rateLimitPrincipal: limiter ? rateLimit(limiter, (ctx) => principalTargets(principalOf(ctx))) : null,
+    rateLimitSignIn: limiter ? rateLimit(limiter, (ctx) => ({ key: `ip:${ctx.ip}`, bucket: BUCKETS.SIGN_IN })) : null,
     idempotency: idempotency(deps.pool, deps.accessTokens.deriveSubkey('idempotency request hash')),
     authorize: async (ctx, clusterId, permission) => (await authorize(deps.pool, principalOf(ctx), clusterId, permission, ctx.state.membership)).role,
     authorizeResource: (ctx, resource, permission) => authorizeResource(deps.pool, principalOf(ctx), resource, permission, ctx.state.membership),

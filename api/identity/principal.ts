@@ -91,7 +91,7 @@ export function createAuthenticator(deps: {
   async function readSession(token: string): Promise<ResolvedPrincipal> {
     const claims = await accessTokens.verify(token);
     if (!claims) throw unauthorized('Invalid or expired access token');
-    const row = await pool.maybeOne(sql.prepared('gsm_principal_session', sessionRow)`
+    const row = await pool.reads.maybeOne(sql.prepared('gsm_principal_session', sessionRow)`
       SELECT u.id, u.email, u.display_name AS "displayName", u.tier, s.expires_at AS "expiresAt"
         FROM sessions s JOIN users u ON u.id = s.user_id
        WHERE s.id = ${claims.sessionId} AND s.user_id = ${claims.userId} AND s.revoked_at IS NULL AND s.expires_at > now()`);
@@ -104,7 +104,7 @@ export function createAuthenticator(deps: {
   }
 
   async function readApiToken(token: string, hash: Buffer): Promise<ResolvedPrincipal> {
-    const row = await pool.maybeOne(sql.prepared('gsm_principal_token', tokenRow)`
+    const row = await pool.reads.maybeOne(sql.prepared('gsm_principal_token', tokenRow)`
       SELECT u.id, u.email, u.display_name AS "displayName", u.tier,
              t.id AS "tokenId", t.name AS "tokenName", t.token_hash AS "tokenHash", t.expires_at AS "expiresAt",
              t.last_used_at AS "lastUsedAt",
@@ -159,20 +159,20 @@ export function createAuthenticator(deps: {
       const cached = cache?.membership(user.id, clusterId);
       if (cached) return { clusterId, serverId: null, playerId: null, exists: true, role: cached.role };
       const epoch = cache?.epoch() ?? 0;
-      const row = await pool.one(sql.prepared('gsm_principal_cluster_role', clusterRoleRow)`
+      const row = await pool.reads.one(sql.prepared('gsm_principal_cluster_role', clusterRoleRow)`
         SELECT EXISTS (SELECT 1 FROM clusters WHERE id = ${clusterId}::uuid) AS exists,
                (SELECT role FROM cluster_members WHERE cluster_id = ${clusterId}::uuid AND user_id = ${user.id}::uuid) AS role`);
       if (row.exists) cache?.storeMembership(user.id, clusterId, { role: row.role }, epoch);
       return { clusterId, serverId: null, playerId: null, exists: row.exists, role: row.role };
     }
     if (scope.serverId) {
-      const row = await pool.maybeOne(sql.prepared('gsm_principal_server_role', resourceRoleRow)`
+      const row = await pool.reads.maybeOne(sql.prepared('gsm_principal_server_role', resourceRoleRow)`
         SELECT r.cluster_id AS "clusterId", m.role FROM servers r LEFT JOIN cluster_members m ON m.cluster_id = r.cluster_id AND m.user_id = ${user.id}::uuid
          WHERE r.id = ${scope.serverId}::uuid`);
       return { clusterId: row?.clusterId ?? null, serverId: scope.serverId, playerId: scope.playerId, exists: row !== null, role: row?.role ?? null };
     }
     if (scope.playerId) {
-      const row = await pool.maybeOne(sql.prepared('gsm_principal_player_role', resourceRoleRow)`
+      const row = await pool.reads.maybeOne(sql.prepared('gsm_principal_player_role', resourceRoleRow)`
         SELECT r.cluster_id AS "clusterId", m.role FROM players r LEFT JOIN cluster_members m ON m.cluster_id = r.cluster_id AND m.user_id = ${user.id}::uuid
          WHERE r.id = ${scope.playerId}::uuid`);
       return { clusterId: row?.clusterId ?? null, serverId: null, playerId: scope.playerId, exists: row !== null, role: row?.role ?? null };
@@ -210,13 +210,16 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * for that change's invalidations before it answers again, so this node's very next request sees the change.
  */
 export function principalChanges(cache: PrincipalCache<ResolvedPrincipal>): Middleware {
-  return async function principalChanges(ctx, next) {
-    if (SAFE_METHODS.has(ctx.method)) return next();
+  const afterChange = async (next: () => Promise<unknown>) => {
     try {
       await next();
     } finally {
       cache.afterChange();
     }
+  };
+  // Not async itself: a safe request passes straight through.
+  return function principalChanges(ctx, next) {
+    return SAFE_METHODS.has(ctx.method) ? next() : afterChange(next);
   };
 }
 

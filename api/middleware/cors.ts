@@ -26,7 +26,8 @@ const MAX_AGE_S = 600;
 export function cors(origins: readonly string[]): Middleware {
   const any = origins.includes('*');
   const allowed = new Set(origins);
-  return async (ctx, next) => {
+  // Not async: most requests pass straight through, and compose wraps what a layer returns anyway.
+  return function corsHeaders(ctx, next) {
     const origin = ctx.get('Origin');
     ctx.vary('Origin');
     if (!origin || !(any || allowed.has(origin))) return next();

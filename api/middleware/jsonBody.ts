@@ -37,9 +37,7 @@ export function jsonBody(): Middleware {
       throw badRequest('Request body is not valid JSON');
     },
   });
-  return async function parseJsonBody(ctx, next) {
-    // Most requests (every GET) carry no body: nothing to check or parse.
-    if (!hasBody(ctx)) return next();
+  const parseBody: Middleware = async (ctx, next) => {
     // A file upload's body is the file itself, streamed to the agent by its route (docs/files.md), of any type and size.
     if ((ctx.method === 'PUT' && RAW_BODY_PATH.test(ctx.path)) || (ctx.method === 'PATCH' && UPLOAD_PATH.test(ctx.path))) return next();
     if (!ctx.is('application/json', 'application/*+json')) {
@@ -47,5 +45,9 @@ export function jsonBody(): Middleware {
     }
     if ((ctx.request.length ?? 0) > BODY_LIMIT_BYTES) throw tooLarge();
     await parse(ctx, next);
+  };
+  // Most requests (every GET) carry no body: nothing to check or parse, and no async layer of their own.
+  return function parseJsonBody(ctx, next) {
+    return hasBody(ctx) ? parseBody(ctx, next) : next();
   };
 }

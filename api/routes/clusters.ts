@@ -58,7 +58,7 @@ export function installClusterRoutes(api: Api, deps: AppDeps) {
     params: clusterParams,
     permission: { action: 'cluster.read', cluster: clusterOf },
     responses: { 200: { description: 'The cluster', schema: cluster } },
-    handler: (ctx, { params }) => getCluster(pool, params.id, principalOf(ctx).user.id),
+    handler: (ctx, { params }) => getCluster(pool.reads, params.id, principalOf(ctx).user.id),
   });
 
   api.route({

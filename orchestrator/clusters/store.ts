@@ -29,8 +29,11 @@ const visible = (viewer: ClusterViewer) =>
     ? sql.fragment`m.user_id = ${viewer.userId} AND c.id = ANY(${sql.array([...viewer.tokenClusterIds], 'uuid')})`
     : sql.fragment`m.user_id = ${viewer.userId}`;
 
-/** A cluster as `userId` sees it. Prepared (planned once per connection): planning it cost three times running it. */
-export const getCluster = (connection: CommonQueryMethods, clusterId: string, userId: string): Promise<Cluster> =>
+/**
+ * A cluster as `userId` sees it, in a transaction or, on its own, through the pool's prepared reads. Prepared (planned
+ * once per connection): planning it cost three times running it.
+ */
+export const getCluster = (connection: Pick<CommonQueryMethods, 'one'>, clusterId: string, userId: string): Promise<Cluster> =>
   connection.one(sql.prepared('gsm_cluster_get', cluster)`
     SELECT ${CLUSTER_COLUMNS} FROM clusters c JOIN cluster_members m ON m.cluster_id = c.id AND m.user_id = ${userId}
      WHERE c.id = ${clusterId}`);

@@ -17,6 +17,7 @@ const CLUSTER_QUERY = `
            'machines', (SELECT count(*) FROM machines WHERE cluster_id = c.id),
            'servers', (SELECT count(*) FROM servers WHERE cluster_id = c.id),
            'members', (SELECT count(*) FROM cluster_members WHERE cluster_id = c.id)) AS counts,
+         coalesce(c.file_deny_list, '{}') AS "fileDenyList",
          c.created_at AS "createdAt", c.updated_at AS "updatedAt"
     FROM clusters c JOIN cluster_members m ON m.cluster_id = c.id AND m.user_id = $1
    WHERE c.id = $2`;
