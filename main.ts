@@ -56,7 +56,7 @@ export async function startService(config: Config, logger: Logger, role: Role = 
     }
     const databaseUrl = config.DATABASE_URL ?? embedded!.url;
     await migrate(databaseUrl, { logger });
-    const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.DATABASE_POOL_SIZE });
+    const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.DATABASE_POOL_SIZE, logger });
     stops.push(() => pool.end());
 
     const api = await startApi({ config, logger, pool, databaseUrl, role });

@@ -9,6 +9,7 @@
 import { createPool, type DatabasePool as SlonikPool, type Interceptor } from 'slonik';
 import { createPreparedReads, type PreparedReads } from './preparedReads.ts';
 import { checkedRow, CONNECTION_TIMEOUT_MS, TYPE_PARSERS } from './rows.ts';
+import type { Logger } from '../schema/logger.ts';
 
 export type DatabasePool = SlonikPool & {
   /** Prepared single-statement reads outside transactions, without slonik's per-query cost (sql/preparedReads.ts). */
@@ -20,7 +21,12 @@ const resultParser: Interceptor = {
   transformRow: (queryContext, query, row) => (queryContext.resultParser ? checkedRow(queryContext.resultParser, query, row) : row),
 };
 
-export type PoolOptions = { maxPoolSize?: number; statementTimeoutMs?: number };
+export type PoolOptions = {
+  maxPoolSize?: number;
+  statementTimeoutMs?: number;
+  /** Where the prepared reads' connection errors are logged (a dropped idle connection, a restart). */
+  logger?: Logger;
+};
 
 /**
  * The URL with `-c jit=off` added to its connection options. Postgres JIT-compiles any plan whose estimated cost
@@ -48,7 +54,7 @@ export async function createDatabasePool(url: string, options: PoolOptions = {})
     typeParsers: [...TYPE_PARSERS],
   });
   // Half as many connections again, at least two; idle ones close after 10 s.
-  const reads = createPreparedReads(withoutJit(url), { max: Math.max(2, Math.ceil(maxPoolSize / 2)), statementTimeoutMs });
+  const reads = createPreparedReads(withoutJit(url), { max: Math.max(2, Math.ceil(maxPoolSize / 2)), statementTimeoutMs, logger: options.logger });
   const endPool = pool.end;
   let ended: Promise<void> | undefined;
   return Object.assign(pool, {

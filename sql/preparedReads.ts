@@ -4,8 +4,11 @@
  * slonik's per-query bookkeeping (a connection bound and unbound, two child loggers, interceptor loops and half a dozen
  * promises per query): measured, about 45 µs of the service's CPU per request, a fifth of an authenticated GET's.
  *
- * Only single statements that read, outside any transaction, belong here: writes and transactions stay on the slonik
- * pool, which also has the retries and the query logging. Errors are slonik's where slonik would have given one
+ * Only single statements that read, outside any transaction, belong here (one made inside a transaction would read on
+ * another connection, without the transaction's changes, and slonik's guard against that does not see it): writes and
+ * transactions stay on the slonik pool, which also has the retries and the query logging. Values are parsed as the
+ * slonik pool parses them for the types the service reads (test/sql/preparedReads.test.ts); pg's own defaults
+ * otherwise (ranges stay text), and a NULL in an array of a parsed type stays NULL. Errors are slonik's where slonik would have given one
  * (connection, time-out, terminated backend, not found), so they are answered as before (api/middleware/databaseErrors.ts).
  */
 import pg from 'pg';
@@ -15,6 +18,7 @@ import {
   ConnectionError,
   DataIntegrityError,
   NotFoundError,
+  StatementCancelledError,
   StatementTimeoutError,
   type CommonQueryMethods,
   type QueryResultRow,
@@ -22,6 +26,7 @@ import {
 } from 'slonik';
 import { checkedRow, CONNECTION_TIMEOUT_MS, TYPE_PARSERS } from './rows.ts';
 import { createPgPool } from './pgPool.ts';
+import type { Logger } from '../schema/logger.ts';
 
 /**
  * `one` (NotFoundError without a row) and `maybeOne` as slonik's, both DataIntegrityError with more than one row, for
@@ -59,40 +64,47 @@ function typeParsers(): pg.CustomTypesConfig {
   return { getTypeParser };
 }
 
-/** A pg failure as slonik reports it, so that it is answered the same way. */
+/** A statement's failure as slonik's driver reports it, so that it is answered the same way. */
 function asSlonikError(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   const message = error.message.toLowerCase();
-  if (message.includes('timeout exceeded when trying to connect')) return new ConnectionError(error.message, { cause: error });
   if (message.includes('connection terminated unexpectedly')) return new BackendTerminatedUnexpectedlyError(error);
   if (message.includes('connection terminated')) return new BackendTerminatedError(error);
   const code = (error as { code?: unknown }).code;
   if (code === '57P01') return new BackendTerminatedError(error);
-  if (code === '57014') return new StatementTimeoutError(error);
+  if (code === '57014')
+    return message.includes('canceling statement due to user request') ? new StatementCancelledError(error) : new StatementTimeoutError(error);
   return error;
 }
 
-export function createPreparedReads(url: string, options: { max: number; statementTimeoutMs: number }): PreparedReads {
+export function createPreparedReads(url: string, options: { max: number; statementTimeoutMs: number; logger?: Logger | undefined }): PreparedReads {
   const pool = createPgPool(url, {
     max: options.max,
     name: 'prepared-reads',
+    logger: options.logger,
     config: { statement_timeout: options.statementTimeoutMs, connectionTimeoutMillis: CONNECTION_TIMEOUT_MS, types: typeParsers() },
   });
-  // A statement's text with Postgres's placeholders, once per name (a prepared statement's text never changes).
-  const texts = new Map<string, string>();
 
   async function rows(query: QuerySqlToken): Promise<QueryResultRow[]> {
     const name = query.name;
     if (!name) throw new Error('a prepared read needs a statement name (sql.prepared)');
-    let text = texts.get(name);
-    if (text === undefined) texts.set(name, (text = query.sql.replaceAll('$slonik_', '$')));
-    let result: pg.QueryResult<QueryResultRow>;
+    // Any failure to get a connection (refused, the pool full past its time-out, a wrong password, no such database)
+    // is slonik's ConnectionError: 503, as on the slonik pool.
+    const client = await pool.connect().catch((error: unknown) => {
+      const cause = error instanceof Error ? error : new Error(String(error));
+      throw new ConnectionError(cause.message, { cause });
+    });
+    let failed: Error | undefined;
     try {
-      result = await pool.query<QueryResultRow>({ name, text, values: query.values as unknown[] });
+      // pg refuses a name already prepared on the connection with another text ("Prepared statements must be unique").
+      return (await client.query<QueryResultRow>({ name, text: query.sql.replaceAll('$slonik_', '$'), values: query.values as unknown[] })).rows;
     } catch (error) {
+      // A connection whose statement failed is closed rather than reused (as pg's pool.query does).
+      failed = error instanceof Error ? error : new Error(String(error));
       throw asSlonikError(error);
+    } finally {
+      client.release(failed);
     }
-    return result.rows;
   }
 
   async function maybeOne(query: QuerySqlToken): Promise<QueryResultRow | null> {

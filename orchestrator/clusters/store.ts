@@ -30,7 +30,8 @@ const visible = (viewer: ClusterViewer) =>
     : sql.fragment`m.user_id = ${viewer.userId}`;
 
 /**
- * A cluster as `userId` sees it, in a transaction or, on its own, through the pool's prepared reads. Prepared (planned
+ * A cluster as `userId` sees it, in a transaction or, on its own, through the pool's prepared reads (never those inside
+ * a transaction: they read on another connection, which does not see the transaction's changes). Prepared (planned
  * once per connection): planning it cost three times running it.
  */
 export const getCluster = (connection: Pick<CommonQueryMethods, 'one'>, clusterId: string, userId: string): Promise<Cluster> =>

@@ -5,11 +5,11 @@
  * timestamps gives what `Date` gives.
  */
 import test from 'ava';
-import { sql, DataIntegrityError, NotFoundError, SchemaValidationError, StatementTimeoutError } from 'slonik';
+import { sql, ConnectionError, DataIntegrityError, NotFoundError, SchemaValidationError, StatementTimeoutError } from 'slonik';
 import { z } from 'zod';
 import { createDatabasePool } from '../../sql/pool.ts';
 import { toIsoTimestamp } from '../../sql/rows.ts';
-import { BUILTIN_TYPE_OIDS } from '../../sql/preparedReads.ts';
+import { BUILTIN_TYPE_OIDS, createPreparedReads } from '../../sql/preparedReads.ts';
 import { fromDatabaseError } from '../../api/middleware/databaseErrors.ts';
 import { ADMIN_URL } from '../support/database.ts';
 
@@ -56,7 +56,8 @@ for (const [zone, options] of [
       t.is(fromReads.bound, 'a value');
       // The statement is kept prepared on its connection: a second read runs it again.
       t.deepEqual(await pool.reads.one(everyType(name)), fromSlonik);
-      // NULL in an array of a replaced type (slonik's own array parsing fails on it; the prepared reads keep it).
+      // NULL in an array of a replaced type: slonik's driver gives 0 for an int8 and fails on a timestamptz; the
+      // prepared reads keep it NULL. No statement of the service selects one.
       const nulls = await pool.reads.one(sql.prepared(`${name}_nulls`, z.record(z.string(), z.unknown()))`
         SELECT ARRAY[1, NULL]::int8[] AS int8s, ARRAY[NULL, '2026-02-03 04:05:06+00'::timestamptz] AS timestamptzs`);
       t.deepEqual(nulls, { int8s: [1, null], timestamptzs: [null, '2026-02-03T04:05:06.000Z'] });
@@ -96,7 +97,13 @@ test('the prepared reads fail as the slonik pool does: no row, two rows, a row i
     t.is(fromDatabaseError(slow)?.status, 503);
 
     await t.throwsAsync(pool.reads.one(sql.type(z.object({ n: z.number() }))`SELECT 1 AS n`), { message: /statement name/ });
-    // A failed read leaves the connection usable.
+    // One name for two texts is refused (pg's own check), not run as the first text with the second's values.
+    const first = sql.prepared('gsm_test_name', z.object({ n: z.number() }))`SELECT 1 AS n`;
+    const other = sql.prepared('gsm_test_name', z.object({ n: z.number() }))`SELECT 2 AS n`;
+    t.deepEqual(await pool.reads.one(first), { n: 1 });
+    t.deepEqual(await pool.reads.one(first), { n: 1 });
+    await t.throwsAsync(pool.reads.one(other), { message: /unique/ });
+    // After failed reads the pool still answers (a connection whose statement failed is replaced).
     t.deepEqual(await pool.reads.one(sql.prepared('gsm_test_after', z.object({ n: z.number() }))`SELECT 1 AS n`), { n: 1 });
   } finally {
     await pool.end();
@@ -104,6 +111,25 @@ test('the prepared reads fail as the slonik pool does: no row, two rows, a row i
   // Ending the pool ends its reads (and a second end is harmless).
   await pool.end();
   await t.throwsAsync(pool.reads.one(sql.prepared('gsm_test_ended', z.object({ n: z.number() }))`SELECT 1 AS n`));
+});
+
+test('a database that cannot be reached is a ConnectionError (503), whatever the reason, as on the slonik pool', async (t) => {
+  const unknownDatabase = new URL(ADMIN_URL);
+  unknownDatabase.pathname = '/gsm_no_such_database';
+  const closedPort = new URL(ADMIN_URL);
+  closedPort.port = '1';
+  for (const url of [unknownDatabase, closedPort]) {
+    // slonik's pool connects on creation: the reads are made here directly, as createDatabasePool makes them.
+    const reads = createPreparedReads(url.toString(), { max: 1, statementTimeoutMs: 1_000 });
+    try {
+      const error = await t.throwsAsync(reads.one(sql.prepared('gsm_test_unreachable', z.object({ n: z.number() }))`SELECT 1 AS n`), {
+        instanceOf: ConnectionError,
+      });
+      t.is(fromDatabaseError(error)?.status, 503, url.toString());
+    } finally {
+      await reads.end();
+    }
+  }
 });
 
 test("the timestamps' fast path gives what Date gives, for every fraction length, year and zone Postgres writes", (t) => {
