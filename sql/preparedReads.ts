@@ -79,23 +79,55 @@ function asSlonikError(error: unknown): unknown {
   return error;
 }
 
+/** Attempts at opening a connection before a read fails with ConnectionError (slonik's connectionRetryLimit 3). */
+const CONNECT_ATTEMPTS = 3;
+/** How pg-pool says that no connection came free within its time-out (the pool is full): not tried again. */
+const POOL_FULL = 'timeout exceeded when trying to connect';
+/** The reads' connections, by name in pg_stat_activity. */
+export const PREPARED_READS_APPLICATION = 'gsm prepared reads';
+
 export function createPreparedReads(url: string, options: { max: number; statementTimeoutMs: number; logger?: Logger | undefined }): PreparedReads {
   const pool = createPgPool(url, {
     max: options.max,
     name: 'prepared-reads',
     logger: options.logger,
-    config: { statement_timeout: options.statementTimeoutMs, connectionTimeoutMillis: CONNECTION_TIMEOUT_MS, types: typeParsers() },
+    config: {
+      statement_timeout: options.statementTimeoutMs,
+      connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+      application_name: PREPARED_READS_APPLICATION,
+      types: typeParsers(),
+    },
   });
+  // Rejects (with ConnectionError) the reads still waiting for a connection when the pool ends: pg-pool would leave
+  // them waiting for their time-out.
+  let ended = false;
+  const ending = Promise.withResolvers<never>();
+  ending.promise.catch(() => undefined);
+
+  /** A connection, or ConnectionError: 503, as on the slonik pool (refused, reset, too many clients, a wrong password). */
+  async function connect(): Promise<pg.PoolClient> {
+    for (let attempt = 1; ; attempt++) {
+      if (ended) throw new ConnectionError('the prepared reads have ended');
+      const connecting = pool.connect();
+      try {
+        return await Promise.race([connecting, ending.promise]);
+      } catch (error) {
+        // A connection that comes after the pool ended goes back to it (which closes it); a failure is already told.
+        connecting.then(
+          (client) => client.release(),
+          () => undefined,
+        );
+        const cause = error instanceof Error ? error : new Error(String(error));
+        if (ended || attempt >= CONNECT_ATTEMPTS || cause.message.includes(POOL_FULL)) throw new ConnectionError(cause.message, { cause });
+        options.logger?.warn({ err: cause, attempt }, 'could not open a connection for a prepared read; trying again');
+      }
+    }
+  }
 
   async function rows(query: QuerySqlToken): Promise<QueryResultRow[]> {
     const name = query.name;
     if (!name) throw new Error('a prepared read needs a statement name (sql.prepared)');
-    // Any failure to get a connection (refused, the pool full past its time-out, a wrong password, no such database)
-    // is slonik's ConnectionError: 503, as on the slonik pool.
-    const client = await pool.connect().catch((error: unknown) => {
-      const cause = error instanceof Error ? error : new Error(String(error));
-      throw new ConnectionError(cause.message, { cause });
-    });
+    const client = await connect();
     let failed: Error | undefined;
     try {
       // pg refuses a name already prepared on the connection with another text ("Prepared statements must be unique").
@@ -122,5 +154,13 @@ export function createPreparedReads(url: string, options: { max: number; stateme
     return row;
   }
 
-  return { maybeOne: maybeOne as PreparedReads['maybeOne'], one: one as PreparedReads['one'], end: () => pool.end() };
+  return {
+    maybeOne: maybeOne as PreparedReads['maybeOne'],
+    one: one as PreparedReads['one'],
+    end: () => {
+      ended = true;
+      ending.reject(new Error('the prepared reads have ended'));
+      return pool.end();
+    },
+  };
 }

@@ -5,13 +5,23 @@
  * timestamps gives what `Date` gives.
  */
 import test from 'ava';
-import { sql, ConnectionError, DataIntegrityError, NotFoundError, SchemaValidationError, StatementTimeoutError } from 'slonik';
+import {
+  sql,
+  BackendTerminatedError,
+  ConnectionError,
+  DataIntegrityError,
+  NotFoundError,
+  SchemaValidationError,
+  StatementCancelledError,
+  StatementTimeoutError,
+} from 'slonik';
 import { z } from 'zod';
 import { createDatabasePool } from '../../sql/pool.ts';
 import { toIsoTimestamp } from '../../sql/rows.ts';
 import { BUILTIN_TYPE_OIDS, createPreparedReads } from '../../sql/preparedReads.ts';
 import { fromDatabaseError } from '../../api/middleware/databaseErrors.ts';
-import { ADMIN_URL } from '../support/database.ts';
+import { ADMIN_URL, withAdmin } from '../support/database.ts';
+import { until } from '../support/wait.ts';
 
 const withOptions = (url: string, options: string) => {
   const parsed = new URL(url);
@@ -130,6 +140,62 @@ test('a database that cannot be reached is a ConnectionError (503), whatever the
       await reads.end();
     }
   }
+});
+
+const backendPid = sql.prepared('gsm_test_pid', z.object({ pid: z.number() }))`SELECT pg_backend_pid() AS pid`;
+const slowRead = sql.prepared('gsm_test_sleep', z.object({}))`SELECT pg_sleep(10)`;
+
+/** Runs `signal` (pg_terminate_backend or pg_cancel_backend) on the reads' connection `pid` once it is in pg_sleep. */
+async function signalWhenSleeping(pid: number, signal: 'pg_terminate_backend' | 'pg_cancel_backend'): Promise<void> {
+  await until(
+    () =>
+      withAdmin(
+        async (admin) =>
+          (await admin.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query LIKE '%pg_sleep%' AND state = 'active'`, [pid])).rowCount === 1,
+      ),
+    'the read running',
+  );
+  await withAdmin((admin) => admin.query(`SELECT ${signal}($1)`, [pid]));
+}
+
+test('a read whose statement failed does not reuse its connection; a terminated or cancelled read fails as on the slonik pool', async (t) => {
+  const reads = createPreparedReads(ADMIN_URL, { max: 1, statementTimeoutMs: 30_000 });
+  try {
+    const first = (await reads.one(backendPid)).pid;
+    t.is((await reads.one(backendPid)).pid, first, 'a connection is reused after a read that succeeded');
+    await t.throwsAsync(reads.one(sql.prepared('gsm_test_divide', z.object({ n: z.number() }))`SELECT 1 / 0 AS n`), { message: /division by zero/ });
+    const second = (await reads.one(backendPid)).pid;
+    t.not(second, first, 'the connection of the failed statement was closed');
+
+    const [terminated] = await Promise.all([t.throwsAsync(reads.one(slowRead)), signalWhenSleeping(second, 'pg_terminate_backend')]);
+    t.true(terminated instanceof BackendTerminatedError, String(terminated));
+    t.is(fromDatabaseError(terminated)?.status, 503);
+
+    const third = (await reads.one(backendPid)).pid;
+    const [cancelled] = await Promise.all([t.throwsAsync(reads.one(slowRead)), signalWhenSleeping(third, 'pg_cancel_backend')]);
+    t.true(cancelled instanceof StatementCancelledError, String(cancelled));
+  } finally {
+    await reads.end();
+  }
+});
+
+test('ending the reads fails the reads still waiting for a connection at once, not after their time-out', async (t) => {
+  const reads = createPreparedReads(ADMIN_URL, { max: 1, statementTimeoutMs: 30_000 });
+  const pid = (await reads.one(backendPid)).pid;
+  const running = reads.one(slowRead);
+  running.catch(() => undefined);
+  const waiting = reads.one(backendPid);
+  await until(
+    () => withAdmin(async (admin) => (await admin.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query LIKE '%pg_sleep%'`, [pid])).rowCount === 1),
+    'the slow read running',
+  );
+  const started = Date.now();
+  const ended = reads.end();
+  await t.throwsAsync(waiting, { instanceOf: ConnectionError });
+  t.true(Date.now() - started < 2_000, 'failed at once');
+  await withAdmin((admin) => admin.query('SELECT pg_terminate_backend($1)', [pid]));
+  await ended;
+  await t.throwsAsync(reads.one(backendPid), { instanceOf: ConnectionError });
 });
 
 test("the timestamps' fast path gives what Date gives, for every fraction length, year and zone Postgres writes", (t) => {
