@@ -23,7 +23,7 @@ export function generateSecret(kind: SecretKind): string {
 export const looksLikeSecret = (value: string, kind: SecretKind) =>
   value.length === TOKEN_PREFIX.length + kind.length + 2 + SECRET_LENGTH && value.startsWith(`${TOKEN_PREFIX}_${kind}_`) && /^[A-Za-z0-9_]+$/.test(value);
 
-/** SHA-256 in one call (no Hash object: a third of the cost on every authenticated request). */
+/** SHA-256 in one call (no Hash object: about half the cost, on every authenticated request). */
 export const hashSecret = (secret: string): Buffer => hash('sha256', secret, 'buffer');
 
 /** Constant-time comparison of a presented secret with a stored hash. */

@@ -7,8 +7,8 @@
  * (sql/preparedReads.ts). Ending the pool ends both.
  */
 import { createPool, type DatabasePool as SlonikPool, type Interceptor } from 'slonik';
-import { createPreparedReads, type PreparedReads } from './preparedReads.ts';
-import { checkedRow, CONNECTION_TIMEOUT_MS, TYPE_PARSERS } from './rows.ts';
+import { CONNECTION_TIMEOUT_MS, createPreparedReads, type PreparedReads } from './preparedReads.ts';
+import { checkedRow, TYPE_PARSERS } from './rows.ts';
 import type { Logger } from '../schema/logger.ts';
 
 export type DatabasePool = SlonikPool & {
@@ -33,10 +33,13 @@ export type PoolOptions = {
  * passes jit_above_cost; our statements are short, and compiling costs more than it saves (the player statistics:
  * 147 ms of compilation for 20 ms of work).
  */
-export function withoutJit(url: string): string {
+export const withoutJit = (url: string): string => withSessionOptions(url, '-c jit=off');
+
+/** The URL with `options` (`-c name=value …`, settings of every session it opens) added to its connection options. */
+export function withSessionOptions(url: string, options: string): string {
   const parsed = new URL(url);
-  const options = parsed.searchParams.get('options');
-  parsed.searchParams.set('options', `${options ? `${options} ` : ''}-c jit=off`);
+  const given = parsed.searchParams.get('options');
+  parsed.searchParams.set('options', `${given ? `${given} ` : ''}${options}`);
   return parsed.toString();
 }
 

@@ -26,7 +26,7 @@ import {
   type QueryResultRow,
   type QuerySqlToken,
 } from 'slonik';
-import { checkedRow, CONNECTION_TIMEOUT_MS, TYPE_PARSERS } from './rows.ts';
+import { checkedRow, TYPE_PARSERS } from './rows.ts';
 import { createPgPool } from './pgPool.ts';
 import type { Logger } from '../schema/logger.ts';
 
@@ -79,6 +79,8 @@ function asSlonikError(error: unknown): unknown {
   return error;
 }
 
+/** How long a request waits for a connection (on either pool) before it fails with 503 instead of piling up. */
+export const CONNECTION_TIMEOUT_MS = 10_000;
 /** Attempts at opening a connection before a read fails with ConnectionError (slonik's connectionRetryLimit 3). */
 const CONNECT_ATTEMPTS = 3;
 /** How pg-pool says that no connection came free within its time-out (the pool is full): not tried again. */

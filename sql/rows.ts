@@ -4,9 +4,6 @@
  */
 import { createTypeParserPreset, SchemaValidationError, type QueryResultRow, type QuerySqlToken } from 'slonik';
 
-/** How long a request waits for a connection before it fails with 503 instead of piling up. */
-export const CONNECTION_TIMEOUT_MS = 10_000;
-
 /** Length of Postgres's `YYYY-MM-DD HH:MM:SS+00`, and with up to six digits of fraction after a dot. */
 const UTC_TEXT_LENGTHS = [22, 29] as const;
 

@@ -202,32 +202,35 @@ export class Api {
     const permission = spec.permission;
     const access = this.#access;
     if (permission && !access) throw new Error('routes with a permission need access hooks');
-    const authorize = async (ctx: Context, input: RouteInput<P, Q, B>): Promise<void> => {
-      if (!permission || !access) return;
-      if ('server' in permission || 'player' in permission) {
-        const values = input.params as Record<string, unknown>;
-        const resource: ClusterResource =
-          'player' in permission
-            ? { kind: 'player', id: String(values[permission.player.param]) }
-            : {
-                kind: 'server',
-                id: String(
-                  'param' in permission.server ? values[permission.server.param] : (input.body as Record<string, unknown>)[permission.server.bodyField],
-                ),
-              };
-        const granted = await access.authorizeResource(ctx, resource, permission.action);
-        ctx.state.clusterId = granted.clusterId;
-        ctx.state.role = granted.role;
-        return;
-      }
-      const clusterId =
-        typeof permission.cluster === 'string' ? String((input.params as Record<string, unknown>)[permission.cluster]) : await permission.cluster(input);
-      ctx.state.clusterId = clusterId;
-      ctx.state.role = await access.authorize(ctx, clusterId, permission.action);
-    };
+    /** Checks the caller's role for the route's permission (none without one), noting the cluster and the role. */
+    const authorize =
+      permission && access
+        ? async (ctx: Context, input: RouteInput<P, Q, B>): Promise<void> => {
+            if ('server' in permission || 'player' in permission) {
+              const values = input.params as Record<string, unknown>;
+              const resource: ClusterResource =
+                'player' in permission
+                  ? { kind: 'player', id: String(values[permission.player.param]) }
+                  : {
+                      kind: 'server',
+                      id: String(
+                        'param' in permission.server ? values[permission.server.param] : (input.body as Record<string, unknown>)[permission.server.bodyField],
+                      ),
+                    };
+              const granted = await access.authorizeResource(ctx, resource, permission.action);
+              ctx.state.clusterId = granted.clusterId;
+              ctx.state.role = granted.role;
+              return;
+            }
+            const clusterId =
+              typeof permission.cluster === 'string' ? String((input.params as Record<string, unknown>)[permission.cluster]) : await permission.cluster(input);
+            ctx.state.clusterId = clusterId;
+            ctx.state.role = await access.authorize(ctx, clusterId, permission.action);
+          }
+        : null;
 
-    const handle = async (ctx: Context): Promise<void> => {
-      const result = await spec.handler(ctx, ctx.state.input as RouteInput<P, Q, B>);
+    const handle = async (ctx: Context, input: RouteInput<P, Q, B>): Promise<void> => {
+      const result = await spec.handler(ctx, input);
       if (result !== undefined) {
         ctx.status = successStatus;
         ctx.body = result;
@@ -242,9 +245,9 @@ export class Api {
     const run: Middleware = async function runRoute(ctx) {
       const input = validate(ctx);
       ctx.state.input = input;
-      await authorize(ctx, input);
-      if (idempotency) await idempotency(ctx, () => handle(ctx));
-      else await handle(ctx);
+      if (authorize) await authorize(ctx, input);
+      if (idempotency) await idempotency(ctx, () => handle(ctx, input));
+      else await handle(ctx, input);
     };
 
     for (const path of [spec.path, ...(spec.aliases ?? [])]) {

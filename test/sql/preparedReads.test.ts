@@ -16,18 +16,12 @@ import {
   StatementTimeoutError,
 } from 'slonik';
 import { z } from 'zod';
-import { createDatabasePool } from '../../sql/pool.ts';
+import { createDatabasePool, withSessionOptions } from '../../sql/pool.ts';
 import { toIsoTimestamp } from '../../sql/rows.ts';
 import { BUILTIN_TYPE_OIDS, createPreparedReads } from '../../sql/preparedReads.ts';
 import { fromDatabaseError } from '../../api/middleware/databaseErrors.ts';
 import { ADMIN_URL, withAdmin } from '../support/database.ts';
 import { until } from '../support/wait.ts';
-
-const withOptions = (url: string, options: string) => {
-  const parsed = new URL(url);
-  parsed.searchParams.set('options', options);
-  return parsed.toString();
-};
 
 const everyType = (name: string) =>
   sql.prepared(name, z.record(z.string(), z.unknown()))`
@@ -47,7 +41,7 @@ for (const [zone, options] of [
   ['a session in another zone', '-c TimeZone=Asia/Kolkata'],
 ] as const) {
   test(`the prepared reads answer what the slonik pool answers, every replaced type and its array, in ${zone}`, async (t) => {
-    const pool = await createDatabasePool(withOptions(ADMIN_URL, options), { maxPoolSize: 1 });
+    const pool = await createDatabasePool(withSessionOptions(ADMIN_URL, options), { maxPoolSize: 1 });
     try {
       const name = `gsm_test_types_${zone.length}`;
       const fromSlonik = await pool.one(everyType(name));
@@ -145,16 +139,20 @@ test('a database that cannot be reached is a ConnectionError (503), whatever the
 const backendPid = sql.prepared('gsm_test_pid', z.object({ pid: z.number() }))`SELECT pg_backend_pid() AS pid`;
 const slowRead = sql.prepared('gsm_test_sleep', z.object({}))`SELECT pg_sleep(10)`;
 
-/** Runs `signal` (pg_terminate_backend or pg_cancel_backend) on the reads' connection `pid` once it is in pg_sleep. */
-async function signalWhenSleeping(pid: number, signal: 'pg_terminate_backend' | 'pg_cancel_backend'): Promise<void> {
-  await until(
+/** Waits until the reads' connection `pid` runs the slow read. */
+const whenSleeping = (pid: number) =>
+  until(
     () =>
       withAdmin(
         async (admin) =>
           (await admin.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query LIKE '%pg_sleep%' AND state = 'active'`, [pid])).rowCount === 1,
       ),
-    'the read running',
+    'the slow read running',
   );
+
+/** Runs `signal` (pg_terminate_backend or pg_cancel_backend) on the reads' connection `pid` once it is in pg_sleep. */
+async function signalWhenSleeping(pid: number, signal: 'pg_terminate_backend' | 'pg_cancel_backend'): Promise<void> {
+  await whenSleeping(pid);
   await withAdmin((admin) => admin.query(`SELECT ${signal}($1)`, [pid]));
 }
 
@@ -185,10 +183,7 @@ test('ending the reads fails the reads still waiting for a connection at once, n
   const running = reads.one(slowRead);
   running.catch(() => undefined);
   const waiting = reads.one(backendPid);
-  await until(
-    () => withAdmin(async (admin) => (await admin.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query LIKE '%pg_sleep%'`, [pid])).rowCount === 1),
-    'the slow read running',
-  );
+  await whenSleeping(pid);
   const started = Date.now();
   const ended = reads.end();
   await t.throwsAsync(waiting, { instanceOf: ConnectionError });
