@@ -44,6 +44,7 @@ import { installFileJobRoutes } from './routes/fileJobs.ts';
 import { installTemplateRoutes } from './routes/templates.ts';
 import { installTemplateImportRoutes } from './routes/templateImport.ts';
 import { createAuthenticator, principalChanges, principalOf } from './identity/principal.ts';
+import { PRINCIPAL_NOTICE } from './identity/principalCache.ts';
 import { authorize, authorizeResource } from './identity/access.ts';
 import type { Context } from 'koa';
 
@@ -62,7 +63,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
   const api = new Api(accessHooks(deps));
 
   koa.use(observeRequest(deps.logger, deps.metrics));
-  if (deps.principals) koa.use(principalChanges(deps.principals));
+  if (deps.principals) koa.use(principalChanges(deps.principals, () => deps.pool.noticesSeen(PRINCIPAL_NOTICE)));
   koa.use(errorHandler(deps.logger));
   koa.use(cors(deps.config.CORS_ORIGINS));
   koa.use(jsonBody());

@@ -14,12 +14,38 @@ import type { Logger } from '../schema/logger.ts';
 export type DatabasePool = SlonikPool & {
   /** Prepared single-statement reads outside transactions, without slonik's per-query cost (sql/preparedReads.ts). */
   readonly reads: PreparedReads;
+  /**
+   * How many notices with this message (one of ours: `gsm: …`) the statements of this pool have received so far. A
+   * trigger's notice reaches the connection whose statement fired it: the principal cache learns so that a request
+   * changed a principal (api/identity/principal.ts).
+   */
+  readonly noticesSeen: (message: string) => number;
 };
+
+/** Notices of ours begin so; others (Postgres's own, an extension's) are not counted. */
+const OUR_NOTICES = 'gsm: ';
 
 const resultParser: Interceptor = {
   name: 'result-parser',
   transformRow: (queryContext, query, row) => (queryContext.resultParser ? checkedRow(queryContext.resultParser, query, row) : row),
 };
+
+/** Counts our notices received by successful statements (a failed one changed nothing). */
+function noticeCounter(): { interceptor: Interceptor; seen: (message: string) => number } {
+  const counts = new Map<string, number>();
+  return {
+    interceptor: {
+      name: 'notice-counter',
+      afterQueryExecution: (_context, _query, result) => {
+        for (const notice of result.notices) {
+          if (notice.message.startsWith(OUR_NOTICES)) counts.set(notice.message, (counts.get(notice.message) ?? 0) + 1);
+        }
+        return null;
+      },
+    },
+    seen: (message) => counts.get(message) ?? 0,
+  };
+}
 
 export type PoolOptions = {
   maxPoolSize?: number;
@@ -46,11 +72,13 @@ export function withSessionOptions(url: string, options: string): string {
 export async function createDatabasePool(url: string, options: PoolOptions = {}): Promise<DatabasePool> {
   const maxPoolSize = options.maxPoolSize ?? 10;
   const statementTimeoutMs = options.statementTimeoutMs ?? 30_000;
-  const pool = await createPool(withoutJit(url), {
+  const notices = noticeCounter();
+  // Notices are sent whatever a role or the URL set client_min_messages to: the principal cache counts on them.
+  const pool = await createPool(withSessionOptions(withoutJit(url), '-c client_min_messages=notice'), {
     maxPoolSize,
     statementTimeout: statementTimeoutMs,
     connectionTimeout: CONNECTION_TIMEOUT_MS,
-    interceptors: [resultParser],
+    interceptors: [resultParser, notices.interceptor],
     // slonik runs DISCARD ALL whenever a connection goes back to the pool: a round trip per query, and it throws away
     // prepared plans. We keep no session state (only SET LOCAL inside transactions), so there is nothing to reset.
     resetConnection: async () => undefined,
@@ -62,6 +90,7 @@ export async function createDatabasePool(url: string, options: PoolOptions = {})
   let ended: Promise<void> | undefined;
   return Object.assign(pool, {
     reads,
+    noticesSeen: notices.seen,
     end: () => (ended ??= Promise.all([endPool(), reads.end()]).then(() => undefined)),
   });
 }

@@ -16,15 +16,21 @@ const RESOURCES = {
   webhooks: 'Webhook',
 } as const;
 
-export async function clusterOf(connection: CommonQueryMethods, table: keyof typeof RESOURCES, id: string): Promise<string> {
-  const clusterId = await connection.maybeOneFirst(sql.type(z.object({ clusterId: z.string() }))`
-    SELECT cluster_id AS "clusterId" FROM ${sql.identifier([table])} WHERE id = ${id}`);
-  if (!clusterId) throw notFound(`${RESOURCES[table]} not found`);
-  return clusterId;
+const clusterRow = z.object({ clusterId: z.string() });
+
+/**
+ * Prepared, one statement per table (give it `pool.reads`): every request naming such a resource asks it, a script
+ * polling a job each time.
+ */
+export async function clusterOf(connection: Pick<CommonQueryMethods, 'maybeOne'>, table: keyof typeof RESOURCES, id: string): Promise<string> {
+  const row = await connection.maybeOne(sql.prepared(`gsm_cluster_of_${table}`, clusterRow)`
+    SELECT cluster_id AS "clusterId" FROM ${sql.identifier([table])} WHERE id = ${id}::uuid`);
+  if (!row) throw notFound(`${RESOURCES[table]} not found`);
+  return row.clusterId;
 }
 
-/** A route's `permission.cluster` for a path `/<resource>/:id`. */
+/** A route's `permission.cluster` for a path `/<resource>/:id` (the id validated: a UUID). */
 export const clusterOfParam =
-  (connection: CommonQueryMethods, table: keyof typeof RESOURCES) =>
+  (connection: Pick<CommonQueryMethods, 'maybeOne'>, table: keyof typeof RESOURCES) =>
   ({ params }: { params: { id: string } }): Promise<string> =>
     clusterOf(connection, table, params.id);

@@ -166,10 +166,19 @@ export function createAuthenticator(deps: {
       return { clusterId, serverId: null, playerId: null, exists: row.exists, role: row.role };
     }
     if (scope.serverId) {
+      const serverId = scope.serverId;
+      const clusterId = cache?.serverCluster(serverId);
+      const cached = clusterId === undefined ? undefined : cache?.membership(user.id, clusterId);
+      if (clusterId !== undefined && cached) return { clusterId, serverId, playerId: scope.playerId, exists: true, role: cached.role };
+      const epoch = cache?.epoch() ?? 0;
       const row = await pool.reads.maybeOne(sql.prepared('gsm_principal_server_role', resourceRoleRow)`
         SELECT r.cluster_id AS "clusterId", m.role FROM servers r LEFT JOIN cluster_members m ON m.cluster_id = r.cluster_id AND m.user_id = ${user.id}::uuid
-         WHERE r.id = ${scope.serverId}::uuid`);
-      return { clusterId: row?.clusterId ?? null, serverId: scope.serverId, playerId: scope.playerId, exists: row !== null, role: row?.role ?? null };
+         WHERE r.id = ${serverId}::uuid`);
+      if (row) {
+        cache?.storeServerCluster(serverId, row.clusterId, epoch);
+        cache?.storeMembership(user.id, row.clusterId, { role: row.role }, epoch);
+      }
+      return { clusterId: row?.clusterId ?? null, serverId, playerId: scope.playerId, exists: row !== null, role: row?.role ?? null };
     }
     if (scope.playerId) {
       const row = await pool.reads.maybeOne(sql.prepared('gsm_principal_player_role', resourceRoleRow)`
@@ -202,24 +211,21 @@ export function createAuthenticator(deps: {
   };
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 /**
- * After a request that may have changed something (any non-safe method, whatever its answer: a refused request can
- * still commit a change, as a replayed refresh token revokes its session and answers 401), the principal cache waits
- * for that change's invalidations before it answers again, so this node's very next request sees the change.
+ * After a request that changed a principal (a trigger's notice, PRINCIPAL_NOTICE, reached one of this process's
+ * connections while it ran: whatever its answer, as a replayed refresh token ends its session and answers 401), the
+ * principal cache waits for that change's invalidations before it answers again, so this node's very next request sees
+ * the change. A request that changed no principal (a power job, a ban) leaves the cache answering. A request that
+ * overlapped another's change waits too (the notice names no request).
  */
-export function principalChanges(cache: PrincipalCache<ResolvedPrincipal>): Middleware {
-  const afterChange = async (next: () => Promise<unknown>) => {
+export function principalChanges(cache: PrincipalCache<ResolvedPrincipal>, changesSeen: () => number): Middleware {
+  return async function principalChanges(_ctx, next) {
+    const before = changesSeen();
     try {
       await next();
     } finally {
-      cache.afterChange();
+      if (changesSeen() !== before) cache.afterChange();
     }
-  };
-  // Not async itself: a safe request passes straight through.
-  return function principalChanges(ctx, next) {
-    return SAFE_METHODS.has(ctx.method) ? next() : afterChange(next);
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * The per-process principal cache (docs/access.md, "The principal cache"): who a bearer token is (API token or
- * session) and a user's role in a cluster, kept at most MAX_AGE_MS and MAX_ENTRIES, and only while this process
+ * session), a user's role in a cluster and the cluster of a server, kept at most MAX_AGE_MS and MAX_ENTRIES, and only while this process
  * listens for invalidations.
  *
  * Invalidations are notifications on `gsm_principal`, sent by triggers in the transaction of every change that
@@ -8,7 +8,7 @@
  * and every entry carrying that tag is dropped:
  *   `t:<tokenId>` an API token (revoked, expired, renamed, its scope changed)   `s:<sessionId>` a session
  *   `u:<userId>` a user (tier, e-mail, name, password, deleted)               `m:<clusterId>:<userId>` a membership
- *   `c:<clusterId>` a cluster deleted
+ *   `c:<clusterId>` a cluster deleted                                        `r:<serverId>` a server deleted
  *
  * Fail safe: the cache answers nothing (every request reads the database) while the notification connection is
  * down, and it is emptied whenever that connection listens again (what was missed meanwhile is unknown). A read that
@@ -17,10 +17,11 @@
  * A fence (below) also goes out every second, and the cache answers only while one came back within three seconds, so
  * a connection that goes silent without closing stops it too.
  *
- * The node that made a change sees it on its very next request: after a request that may have changed something (a
- * non-safe method answered below 400), the cache stops answering until a fence, a notification this process sends on
- * its listening connection after that request's commit, comes back. Postgres delivers notifications in commit order,
- * so by then every invalidation of that request has been applied.
+ * The node that made a change sees it on its very next request: after a request that changed a principal (the same
+ * triggers raise a notice, `PRINCIPAL_NOTICE`, to the connection that made the change: api/identity/principal.ts
+ * `principalChanges`), the cache stops answering until a fence, a notification this process sends on its listening
+ * connection after that request's commit, comes back. Postgres delivers notifications in commit order, so by then
+ * every invalidation of that request has been applied. Requests that change no principal (a power job) leave it on.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../../schema/logger.ts';
@@ -28,9 +29,11 @@ import { listen } from '../../sql/listen.ts';
 import type { Role } from '../../schema/roles.ts';
 
 export const PRINCIPAL_CHANNEL = 'gsm_principal';
+/** The notice the triggers raise to the connection whose statement changed a principal (sql/functions/gsm_principal_changed.sql). */
+export const PRINCIPAL_NOTICE = 'gsm: principal changed';
 /** An entry is read again from the database once it is this old, whatever happened. */
 export const MAX_AGE_MS = 60_000;
-/** Entries of each kind (principals, memberships); the oldest goes first. */
+/** Entries of each kind (principals, memberships, servers' clusters); the oldest goes first. */
 export const MAX_ENTRIES = 10_000;
 
 /** Pause before sending a fence again after it could not be sent. */
@@ -90,9 +93,12 @@ export type PrincipalCache<P> = {
   readonly storePrincipal: (key: string, value: P, tags: readonly string[], epoch: number) => void;
   readonly membership: (userId: string, clusterId: string) => CachedMembership | undefined;
   readonly storeMembership: (userId: string, clusterId: string, value: CachedMembership, epoch: number) => void;
+  /** The cluster of an existing server (a server never changes cluster; its deletion drops the entry). */
+  readonly serverCluster: (serverId: string) => string | undefined;
+  readonly storeServerCluster: (serverId: string, clusterId: string, epoch: number) => void;
   /** Called once a request that may have changed something committed: the cache waits for its invalidations. */
   readonly afterChange: () => void;
-  readonly size: () => { principals: number; memberships: number };
+  readonly size: () => { principals: number; memberships: number; servers: number };
   /** The Postgres backend of the listening connection (null while there is none): for diagnostics and tests. */
   readonly listenerPid: () => number | null;
   readonly close: () => Promise<void>;
@@ -106,6 +112,7 @@ export async function startPrincipalCache<P>(options: {
 }): Promise<PrincipalCache<P>> {
   const principals = new Bounded<P>(options.maxEntries ?? MAX_ENTRIES, options.maxAgeMs ?? MAX_AGE_MS);
   const memberships = new Bounded<CachedMembership>(options.maxEntries ?? MAX_ENTRIES, options.maxAgeMs ?? MAX_AGE_MS);
+  const servers = new Bounded<string>(options.maxEntries ?? MAX_ENTRIES, options.maxAgeMs ?? MAX_AGE_MS);
   const fencePrefix = `f:${randomBytes(8).toString('hex')}:`;
   let listening = false;
   let epoch = 0;
@@ -121,6 +128,7 @@ export async function startPrincipalCache<P>(options: {
     epoch++;
     principals.clear();
     memberships.clear();
+    servers.clear();
   };
   const active = () => listening && covered === changes && Date.now() - heardAt <= SILENCE_MS;
 
@@ -151,6 +159,7 @@ export async function startPrincipalCache<P>(options: {
     epoch++;
     principals.drop(payload);
     memberships.drop(payload);
+    servers.drop(payload);
   };
 
   const listener = await listen({
@@ -189,13 +198,17 @@ export async function startPrincipalCache<P>(options: {
         memberships.set(`${clusterId}:${userId}`, value, [`m:${clusterId}:${userId}`, `c:${clusterId}`, `u:${userId}`], Date.now());
       }
     },
+    serverCluster: (serverId) => (active() ? servers.get(serverId, Date.now()) : undefined),
+    storeServerCluster: (serverId, clusterId, readEpoch) => {
+      if (active() && readEpoch === epoch) servers.set(serverId, clusterId, [`r:${serverId}`, `c:${clusterId}`], Date.now());
+    },
     afterChange: () => {
       if (!listening) return;
       changes++;
       epoch++;
       sendFence();
     },
-    size: () => ({ principals: principals.size, memberships: memberships.size }),
+    size: () => ({ principals: principals.size, memberships: memberships.size, servers: servers.size }),
     listenerPid: () => listener.backendPid(),
     close: async () => {
       clearInterval(heartbeat);

@@ -85,7 +85,7 @@ export function idempotency(pool: DatabasePool, hashKey: Uint8Array): Middleware
       if (stored.status === null && stored.jobId) {
         // The request accepted its job but has not answered (or never will: its node died). Answer the job as it is
         // now; nothing is stored, so the request's own answer, if it comes, is what later retries replay.
-        const current = await getJob(pool, stored.jobId);
+        const current = await getJob(pool.reads, stored.jobId);
         ctx.status = current.finishedAt ? 200 : 202;
         ctx.set('Location', `/api/v1/jobs/${current.id}`);
         ctx.set('Idempotent-Replayed', 'true');

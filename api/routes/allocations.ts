@@ -18,7 +18,7 @@ const success = z.object({ success: z.literal(true), message: z.string() });
 
 export function installAllocationRoutes(api: Api, deps: AppDeps) {
   const { pool } = deps;
-  const byMachine = clusterOfParam(pool, 'machines');
+  const byMachine = clusterOfParam(pool.reads, 'machines');
 
   api.route({
     method: 'get',

@@ -18,8 +18,8 @@ const TAGS = ['Installs and backups'];
 
 export function installBackupRoutes(api: Api, deps: AppDeps) {
   const { pool } = deps;
-  const byServer = clusterOfParam(pool, 'servers');
-  const byBackup = clusterOfParam(pool, 'backups');
+  const byServer = clusterOfParam(pool.reads, 'servers');
+  const byBackup = clusterOfParam(pool.reads, 'backups');
 
   api.route({
     method: 'post',

@@ -14,7 +14,7 @@ import { originOf } from '../identity/origin.ts';
 
 export function installJobRoutes(api: Api, deps: AppDeps) {
   const { pool, jobWaiters } = deps;
-  const byJob = clusterOfParam(pool, 'jobs');
+  const byJob = clusterOfParam(pool.reads, 'jobs');
 
   api.route({
     method: 'get',
@@ -29,7 +29,7 @@ export function installJobRoutes(api: Api, deps: AppDeps) {
     responses: { 200: { description: 'The job', schema: job } },
     handler: async (_ctx, { params, query }) => {
       if (query.wait) await jobWaiters.waitForEnd(params.id, query.wait * 1000);
-      return getJob(pool, params.id);
+      return getJob(pool.reads, params.id);
     },
   });
 

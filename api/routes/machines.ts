@@ -71,7 +71,7 @@ export function installMachineRoutes(api: Api, deps: AppDeps) {
   };
   const answerMachine = async <M extends { agentVersion: string | null }>(found: M) => (await withUpgrade([found]))[0]!;
   const connect = () => ({ url: config.publicUrl, path: GATEWAY_PATH });
-  const byMachine = clusterOfParam(pool, 'machines');
+  const byMachine = clusterOfParam(pool.reads, 'machines');
 
   api.route({
     method: 'get',

@@ -17,8 +17,8 @@ const DESCRIPTION =
 
 export function installMetricsHistoryRoutes(api: Api, deps: AppDeps) {
   const { pool } = deps;
-  const byServer = clusterOfParam(pool, 'servers');
-  const byMachine = clusterOfParam(pool, 'machines');
+  const byServer = clusterOfParam(pool.reads, 'servers');
+  const byMachine = clusterOfParam(pool.reads, 'machines');
 
   api.route({
     method: 'get',

@@ -45,7 +45,7 @@ const playerParams = z.object({ id });
 
 export function installPlayerRoutes(api: Api, deps: AppDeps) {
   const { pool, jobWaiters } = deps;
-  const byBan = clusterOfParam(pool, 'bans');
+  const byBan = clusterOfParam(pool.reads, 'bans');
 
   api.route({
     method: 'get',
@@ -113,7 +113,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
     tags: ['Players'],
     auth: 'user',
     params: z.object({ id }),
-    permission: { action: 'cluster.read', cluster: clusterOfParam(pool, 'servers') },
+    permission: { action: 'cluster.read', cluster: clusterOfParam(pool.reads, 'servers') },
     responses: { 200: { description: 'Online players', schema: serverPlayers } },
     handler: (_ctx, { params }) => serverPlayersOf(pool, params.id),
   });
@@ -171,7 +171,7 @@ export function installPlayerRoutes(api: Api, deps: AppDeps) {
       const created = await pool.transaction((tx) => requestKick(tx, originOf(ctx), params.id, body));
       const wait = query.wait ?? KICK_DEFAULT_WAIT_S;
       if (wait > 0) await jobWaiters.waitForEnd(created.job.id, wait * 1000);
-      const current = wait > 0 ? await getJob(pool, created.job.id) : created.job;
+      const current = wait > 0 ? await getJob(pool.reads, created.job.id) : created.job;
       ctx.set('Location', `/api/v1/jobs/${current.id}`);
       ctx.status = current.finishedAt ? 200 : 202;
       const message =

@@ -59,7 +59,7 @@ export function installPowerRoutes(api: Api, deps: AppDeps) {
       throw error;
     }
     await expected.ended;
-    return getJob(pool, id);
+    return getJob(pool.reads, id);
   }
 
   const answerJob = (ctx: Context, current: Job) => {

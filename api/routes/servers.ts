@@ -27,7 +27,7 @@ const success = z.object({ success: z.literal(true), message: z.string() });
 
 export function installServerRoutes(api: Api, deps: AppDeps) {
   const { pool } = deps;
-  const byServer = clusterOfParam(pool, 'servers');
+  const byServer = clusterOfParam(pool.reads, 'servers');
 
   async function create(ctx: Context, clusterId: string, body: z.output<typeof createServerBody>) {
     const created = await pool.transaction((tx) => createServer(tx, originOf(ctx), clusterId, body));

@@ -29,7 +29,7 @@ const success = z.object({ success: z.literal(true), message: z.string() });
 
 export function installTaskRoutes(api: Api, deps: AppDeps) {
   const { pool, jobWaiters } = deps;
-  const byTask = clusterOfParam(pool, 'tasks');
+  const byTask = clusterOfParam(pool.reads, 'tasks');
 
   api.route({
     method: 'get',
@@ -152,7 +152,7 @@ export function installTaskRoutes(api: Api, deps: AppDeps) {
       const started = await pool.transaction((tx) => startManualRun(tx, originOf(ctx), params.id));
       const wait = query.wait ?? 0;
       if (wait > 0) await jobWaiters.waitForEnd(started.id, wait * 1000);
-      const current = wait > 0 ? await getJob(pool, started.id) : started;
+      const current = wait > 0 ? await getJob(pool.reads, started.id) : started;
       ctx.set('Location', `/api/v1/jobs/${current.id}`);
       ctx.status = current.finishedAt ? 200 : 202;
       ctx.body = current;

@@ -15,7 +15,7 @@ import { originOf } from '../identity/origin.ts';
 
 export function installTransferRoutes(api: Api, deps: AppDeps) {
   const { pool } = deps;
-  const byServer = clusterOfParam(pool, 'servers');
+  const byServer = clusterOfParam(pool.reads, 'servers');
 
   api.route({
     method: 'post',

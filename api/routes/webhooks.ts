@@ -32,7 +32,7 @@ export function installWebhookRoutes(api: Api, deps: AppDeps) {
   const { pool, config } = deps;
   const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
   const resolve = configuredResolver(config);
-  const byWebhook = clusterOfParam(pool, 'webhooks');
+  const byWebhook = clusterOfParam(pool.reads, 'webhooks');
   /** The URL's host must resolve to public addresses (unless allowed): a 400 naming the problem otherwise. */
   const checkTarget = async (url: string) => {
     const problem = await targetProblem(url, allowPrivate, resolve);

@@ -39,8 +39,9 @@ const DEFAULT_TTL_MS = 10 * 60_000;
 /** The graphile-worker task that delivered a job to its agent before the sweep (jobs accepted before sql/migrations/000009). */
 export const DISPATCH_TASK = 'jobs__dispatch';
 
-export const getJob = (connection: CommonQueryMethods, jobId: string): Promise<Job> =>
-  connection.one(sql.type(job)`SELECT ${JOB_COLUMNS} FROM jobs j WHERE j.id = ${jobId}`);
+/** A job as the API answers it. Prepared: polled by scripts and read back by every `?wait` (give it `pool.reads`). */
+export const getJob = (connection: Pick<CommonQueryMethods, 'one'>, jobId: string): Promise<Job> =>
+  connection.one(sql.prepared('gsm_job', job)`SELECT ${JOB_COLUMNS} FROM jobs j WHERE j.id = ${jobId}::uuid`);
 
 export type NewJob = {
   /** The job's id when the caller needs it before the job exists (see uuidV7); default a new one. */

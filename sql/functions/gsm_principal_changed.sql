@@ -2,9 +2,12 @@
 -- token is or what its user may do in a cluster announces, in its own transaction, what it changed on `gsm_principal`:
 --   t:<token id>  an API token revoked, expiring, renamed or re-scoped     s:<session id>  a session ended or extended
 --   u:<user id>   a user's tier, e-mail, name or password, or the user     m:<cluster id>:<user id>  a membership
---   c:<cluster id> a deleted cluster
--- Each API process drops the entries named. `last_used_at` is not in the list: recording a token's use changes nothing
--- a request is decided on. Identical notifications of one transaction reach listeners once.
+--   c:<cluster id> a deleted cluster                                      r:<server id>  a deleted server
+-- Each API process drops the entries named. The connection that made the change is also told, by a notice
+-- (`gsm: principal changed`): the API process that made it waits for its own invalidations before its cache answers
+-- again, and only then (a request that changed no principal leaves the cache on). `last_used_at` is not in the list:
+-- recording a token's use changes nothing a request is decided on. Identical notifications of one transaction reach
+-- listeners once.
 CREATE OR REPLACE FUNCTION gsm_principal_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   changed record;
@@ -16,9 +19,11 @@ BEGIN
   ELSIF TG_TABLE_NAME = 'sessions' THEN tag := 's:' || changed.id;
   ELSIF TG_TABLE_NAME = 'users' THEN tag := 'u:' || changed.id;
   ELSIF TG_TABLE_NAME = 'cluster_members' THEN tag := 'm:' || changed.cluster_id || ':' || changed.user_id;
+  ELSIF TG_TABLE_NAME = 'servers' THEN tag := 'r:' || changed.id;
   ELSE tag := 'c:' || changed.id;
   END IF;
   PERFORM pg_notify('gsm_principal', tag);
+  RAISE NOTICE 'gsm: principal changed';
   RETURN NULL;
 END
 $$;
@@ -33,4 +38,7 @@ CREATE OR REPLACE TRIGGER users_principal_changed AFTER UPDATE OF email, display
 CREATE OR REPLACE TRIGGER cluster_members_principal_changed AFTER INSERT OR UPDATE OF role OR DELETE ON cluster_members
   FOR EACH ROW EXECUTE FUNCTION gsm_principal_changed();
 CREATE OR REPLACE TRIGGER clusters_principal_changed AFTER DELETE ON clusters
+  FOR EACH ROW EXECUTE FUNCTION gsm_principal_changed();
+-- A server's cluster is cached for the requests naming the server; it never changes while the server exists.
+CREATE OR REPLACE TRIGGER servers_principal_changed AFTER DELETE ON servers
   FOR EACH ROW EXECUTE FUNCTION gsm_principal_changed();

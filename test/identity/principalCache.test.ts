@@ -13,6 +13,7 @@ import { captureLogs } from '../support/logs.ts';
 import { body, json, startTestApp, type TestApp } from '../support/app.ts';
 import { addMember, createApiToken, createCluster, PASSWORD, signUp, type TestUser } from '../support/identity.ts';
 import { until } from '../support/wait.ts';
+import { createFakeServer, registerMachine } from '../support/agentProcess.ts';
 
 /** The promise: every other node within 1 s. */
 const ACROSS_NODES_MS = 1_000;
@@ -184,6 +185,57 @@ test.serial('a member removed or demoted on A loses the access on B within a sec
   t.true(deleted.ok, await deleted.text());
   t.is(await get(a, path, owner.auth), 404);
   await refusedWithin(t, b, path, owner.auth, 404);
+});
+
+test.serial(
+  'only a request that changed a principal makes its node wait for its invalidations: a power job or a rename leaves the cache answering',
+  async (t) => {
+    const { owner, clusterId, path } = await setUp();
+    const machine = await registerMachine(a, owner);
+    const server = await createFakeServer(a, owner, machine.clusterId, machine.machineId);
+    const cache = a.deps.principals!;
+    const afterChange = cache.afterChange;
+    let waits = 0;
+    Object.assign(cache, { afterChange: () => (waits++, afterChange()) });
+    try {
+      // A job (no agent: it waits queued) and a renamed cluster change nothing a request is decided on.
+      const started = await a.request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: owner.auth });
+      t.is(started.status, 202, await started.text());
+      const renamed = await a.request(path, patch({ name: 'renamed' }, owner.auth));
+      t.is(renamed.status, 200, await renamed.text());
+      t.is(waits, 0);
+      // A new cluster makes its creator a member; a revoked token is a principal gone: each waits once.
+      await createCluster(a, owner);
+      t.is(waits, 1);
+      const spare = await createApiToken(a, owner, [clusterId]);
+      const revoked = await a.request(`/api/v1/account/tokens/${spare.id}`, { method: 'DELETE', headers: owner.auth });
+      t.true(revoked.ok);
+      t.is(waits, 3); // the token's creation names its clusters (api_token_clusters), and its revocation
+      t.is(await get(a, `/api/v1/clusters/${clusterId}`, spare.auth), 401);
+    } finally {
+      Object.assign(cache, { afterChange });
+    }
+  },
+);
+
+test.serial("a server's cluster is cached for the requests naming it; a deleted server is dropped on B within a second", async (t) => {
+  const owner = await signUp(a, 'servers');
+  const { clusterId, machineId } = await registerMachine(a, owner);
+  const server = await createFakeServer(a, owner, clusterId, machineId);
+  // The power routes name the server: their authentication reads its cluster and the caller's role there.
+  const start = (node: TestApp, user: TestUser) =>
+    node.request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: user.auth }).then(async (r) => (await r.arrayBuffer(), r.status));
+  t.is(await start(b, owner), 202);
+  await until(async () => (await start(b, owner)) < 500 && b.deps.principals!.serverCluster(server.id) === clusterId, "B caching the server's cluster");
+  t.is(b.deps.principals!.membership(owner.id, clusterId)?.role, 'OWNER');
+  // Another member's role still decides: a viewer may not start it.
+  const viewer = await signUp(a, 'viewer');
+  await addMember(a, clusterId, viewer, 'VIEWER');
+  t.is(await start(b, viewer), 403);
+
+  await a.pool.query(sql.unsafe`DELETE FROM servers WHERE id = ${server.id}`);
+  await until(async () => b.deps.principals!.serverCluster(server.id) === undefined, "B dropping the server's cluster", ACROSS_NODES_MS);
+  t.is(await start(b, owner), 404);
 });
 
 test.serial("a user's tier changed by another writer reaches B's principal within a second", async (t) => {

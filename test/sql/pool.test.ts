@@ -1,7 +1,7 @@
 import test from 'ava';
 import { sql, SchemaValidationError } from 'slonik';
 import { z } from 'zod';
-import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
+import { createDatabasePool, withSessionOptions, type DatabasePool } from '../../sql/pool.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
 let database: TestDatabase;
@@ -37,4 +37,24 @@ test('sql.type really validates rows', async (t) => {
 
 test('counts are numbers', async (t) => {
   t.is(await pool.oneFirst(sql.unsafe`SELECT count(*) FROM generate_series(1, 3)`), 3);
+});
+
+test("our notices are counted when their statement succeeds, whatever client_min_messages the URL asks for; others' are not", async (t) => {
+  const quiet = await createDatabasePool(withSessionOptions(database.url, '-c client_min_messages=warning'), { maxPoolSize: 1 });
+  try {
+    const message = 'gsm: test notice';
+    t.is(quiet.noticesSeen(message), 0);
+    await quiet.query(sql.unsafe`DO $$ BEGIN RAISE NOTICE 'gsm: test notice'; END $$`);
+    await quiet.transaction(async (tx) => {
+      await tx.query(sql.unsafe`DO $$ BEGIN RAISE NOTICE 'gsm: test notice'; RAISE NOTICE 'gsm: test notice'; END $$`);
+    });
+    t.is(quiet.noticesSeen(message), 3);
+    // A statement that failed changed nothing; a notice not of ours is not counted.
+    await t.throwsAsync(quiet.query(sql.unsafe`DO $$ BEGIN RAISE NOTICE 'gsm: test notice'; RAISE EXCEPTION 'no'; END $$`));
+    await quiet.query(sql.unsafe`DO $$ BEGIN RAISE NOTICE 'something else'; END $$`);
+    t.is(quiet.noticesSeen(message), 3);
+    t.is(quiet.noticesSeen('something else'), 0);
+  } finally {
+    await quiet.end();
+  }
 });

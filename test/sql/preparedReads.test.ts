@@ -84,7 +84,8 @@ test('the built-in type OIDs the prepared reads parse by are those of the catalo
 });
 
 test('the prepared reads fail as the slonik pool does: no row, two rows, a row its schema refuses, a statement time-out', async (t) => {
-  const pool = await createDatabasePool(ADMIN_URL, { maxPoolSize: 1, statementTimeoutMs: 100 });
+  // 500 ms: room for the pool's own start-up queries on a loaded machine, well under the slow read's 2 s.
+  const pool = await createDatabasePool(ADMIN_URL, { maxPoolSize: 1, statementTimeoutMs: 500 });
   try {
     const none = sql.prepared('gsm_test_none', z.object({ n: z.number() }))`SELECT 1 AS n WHERE false`;
     t.is(await pool.reads.maybeOne(none), null);

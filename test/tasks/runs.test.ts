@@ -240,7 +240,8 @@ test.serial('many tasks due at the same minute on two workers: taken in batches,
       SELECT count(*) FROM (SELECT task_id FROM jobs WHERE type = 'BROADCAST' AND task_id = ANY(${sql.array(taskIds, 'uuid')}) GROUP BY task_id HAVING count(*) > 1) d`),
   );
   t.is(twice, 0, 'no warning sent twice');
-  t.like(await get(`/api/v1/tasks/${taskIds[count - 1]}`), { lastRunStatus: 'SUCCEEDED' });
+  const lastTask = await get(`/api/v1/tasks/${taskIds[count - 1]}`);
+  t.like(lastTask, { lastRunStatus: 'SUCCEEDED' }, JSON.stringify(lastTask));
 });
 
 test.serial('a failing step fails the run naming the step and server; with continueOnFailure the run goes on', async (t) => {
