@@ -63,7 +63,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): App {
   const api = new Api(accessHooks(deps));
 
   koa.use(observeRequest(deps.logger, deps.metrics));
-  if (deps.principals) koa.use(principalChanges(deps.principals, () => deps.pool.noticesSeen(PRINCIPAL_NOTICE)));
+  if (deps.principals) koa.use(principalChanges(deps.principals, deps.pool.noticesArrive ? () => deps.pool.noticesSeen(PRINCIPAL_NOTICE) : null));
   koa.use(errorHandler(deps.logger));
   koa.use(cors(deps.config.CORS_ORIGINS));
   koa.use(jsonBody());

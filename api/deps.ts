@@ -77,6 +77,11 @@ export async function createAppDeps(input: {
     : undefined;
   // Only a process serving the API resolves bearer tokens.
   const principals = (input.api ?? true) ? await startPrincipalCache<ResolvedPrincipal>({ databaseUrl: input.databaseUrl, logger: input.logger }) : null;
+  if (principals && !input.pool.noticesArrive) {
+    input.logger.warn(
+      "the database's notices do not reach this process (a pooler dropping the connection's options?): the principal cache pauses after every change request",
+    );
+  }
   const metrics = createHttpMetrics({ defaults: input.defaultMetrics ?? true });
   const domainMetrics = registerDomainMetrics(metrics.registry, { pool: input.pool, clusterLabels: input.config.METRICS_CLUSTER_LABELS });
   return {

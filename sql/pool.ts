@@ -6,7 +6,7 @@
  * The pool carries `reads`: the hot paths' prepared reads on a plain `pg` pool, with the same parsers and row checks
  * (sql/preparedReads.ts). Ending the pool ends both.
  */
-import { createPool, type DatabasePool as SlonikPool, type Interceptor } from 'slonik';
+import { createPool, sql, type DatabasePool as SlonikPool, type Interceptor } from 'slonik';
 import { CONNECTION_TIMEOUT_MS, createPreparedReads, type PreparedReads } from './preparedReads.ts';
 import { checkedRow, TYPE_PARSERS } from './rows.ts';
 import type { Logger } from '../schema/logger.ts';
@@ -20,6 +20,12 @@ export type DatabasePool = SlonikPool & {
    * changed a principal (api/identity/principal.ts).
    */
   readonly noticesSeen: (message: string) => number;
+  /**
+   * Whether a notice raised at the pool's start reached it. Not when something between the service and Postgres drops
+   * the connection's `options` (some poolers do) and the server sends clients only warnings: then nothing may rely on
+   * `noticesSeen`.
+   */
+  readonly noticesArrive: boolean;
 };
 
 /** Notices of ours begin so; others (Postgres's own, an extension's) are not counted. */
@@ -30,22 +36,31 @@ const resultParser: Interceptor = {
   transformRow: (queryContext, query, row) => (queryContext.resultParser ? checkedRow(queryContext.resultParser, query, row) : row),
 };
 
-/** Counts our notices received by successful statements (a failed one changed nothing). */
+/**
+ * Counts our notices, whatever became of their statement: one that failed slonik's row-count check (`one`, `maybeOne`)
+ * or lost its connection may still have committed its change; a count too many costs the principal cache one wait.
+ */
 function noticeCounter(): { interceptor: Interceptor; seen: (message: string) => number } {
   const counts = new Map<string, number>();
+  const count = (notices: readonly { message: string }[] | undefined) => {
+    for (const notice of notices ?? []) {
+      if (notice.message.startsWith(OUR_NOTICES)) counts.set(notice.message, (counts.get(notice.message) ?? 0) + 1);
+    }
+    return null;
+  };
   return {
     interceptor: {
       name: 'notice-counter',
-      afterQueryExecution: (_context, _query, result) => {
-        for (const notice of result.notices) {
-          if (notice.message.startsWith(OUR_NOTICES)) counts.set(notice.message, (counts.get(notice.message) ?? 0) + 1);
-        }
-        return null;
-      },
+      afterQueryExecution: (_context, _query, result) => count(result.notices),
+      dataIntegrityError: (_context, _query, _error, result) => count(result.notices),
+      queryExecutionError: (_context, _query, _error, notices) => count(notices),
     },
     seen: (message) => counts.get(message) ?? 0,
   };
 }
+
+/** The notice the pool raises once at its start, to learn whether notices reach it (see `noticesArrive`). */
+const PROBE_NOTICE = 'gsm: notices arrive';
 
 export type PoolOptions = {
   maxPoolSize?: number;
@@ -88,9 +103,14 @@ export async function createDatabasePool(url: string, options: PoolOptions = {})
   const reads = createPreparedReads(withoutJit(url), { max: Math.max(2, Math.ceil(maxPoolSize / 2)), statementTimeoutMs, logger: options.logger });
   const endPool = pool.end;
   let ended: Promise<void> | undefined;
+  await pool.query(sql.unsafe`DO $$ BEGIN RAISE NOTICE 'gsm: notices arrive'; END $$`).catch(async (error: unknown) => {
+    await Promise.all([pool.end(), reads.end()]);
+    throw error;
+  });
   return Object.assign(pool, {
     reads,
     noticesSeen: notices.seen,
+    noticesArrive: notices.seen(PROBE_NOTICE) > 0,
     end: () => (ended ??= Promise.all([endPool(), reads.end()]).then(() => undefined)),
   });
 }

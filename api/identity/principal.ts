@@ -211,14 +211,31 @@ export function createAuthenticator(deps: {
   };
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * After a request that changed a principal (a trigger's notice, PRINCIPAL_NOTICE, reached one of this process's
  * connections while it ran: whatever its answer, as a replayed refresh token ends its session and answers 401), the
  * principal cache waits for that change's invalidations before it answers again, so this node's very next request sees
  * the change. A request that changed no principal (a power job, a ban) leaves the cache answering. A request that
  * overlapped another's change waits too (the notice names no request).
+ *
+ * `changesSeen` null: notices do not reach this process (sql/pool.ts `noticesArrive`); then every request that may
+ * have changed something (any method but GET, HEAD and OPTIONS) waits, as a stream of them keeps the cache mostly off.
  */
-export function principalChanges(cache: PrincipalCache<ResolvedPrincipal>, changesSeen: () => number): Middleware {
+export function principalChanges(cache: PrincipalCache<ResolvedPrincipal>, changesSeen: (() => number) | null): Middleware {
+  if (!changesSeen) {
+    const afterAny = async (next: () => Promise<unknown>) => {
+      try {
+        await next();
+      } finally {
+        cache.afterChange();
+      }
+    };
+    return function principalChanges(ctx, next) {
+      return SAFE_METHODS.has(ctx.method) ? next() : afterAny(next);
+    };
+  }
   return async function principalChanges(_ctx, next) {
     const before = changesSeen();
     try {

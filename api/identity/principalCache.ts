@@ -8,7 +8,7 @@
  * and every entry carrying that tag is dropped:
  *   `t:<tokenId>` an API token (revoked, expired, renamed, its scope changed)   `s:<sessionId>` a session
  *   `u:<userId>` a user (tier, e-mail, name, password, deleted)               `m:<clusterId>:<userId>` a membership
- *   `c:<clusterId>` a cluster deleted                                        `r:<serverId>` a server deleted
+ *   `c:<clusterId>` a cluster deleted                                        `r:<serverId>` a server deleted or moved
  *
  * Fail safe: the cache answers nothing (every request reads the database) while the notification connection is
  * down, and it is emptied whenever that connection listens again (what was missed meanwhile is unknown). A read that
@@ -76,6 +76,10 @@ class Bounded<T> {
   drop(tag: string): void {
     for (const [key, entry] of this.#entries) if (entry.tags.includes(tag)) this.#entries.delete(key);
   }
+  /** Drops the entry stored under `key` if it carries `tag` (the tag names the key: no scan). */
+  dropKey(key: string, tag: string): void {
+    if (this.#entries.get(key)?.tags.includes(tag)) this.#entries.delete(key);
+  }
   clear(): void {
     this.#entries.clear();
   }
@@ -93,7 +97,7 @@ export type PrincipalCache<P> = {
   readonly storePrincipal: (key: string, value: P, tags: readonly string[], epoch: number) => void;
   readonly membership: (userId: string, clusterId: string) => CachedMembership | undefined;
   readonly storeMembership: (userId: string, clusterId: string, value: CachedMembership, epoch: number) => void;
-  /** The cluster of an existing server (a server never changes cluster; its deletion drops the entry). */
+  /** The cluster of an existing server (its deletion, or a change of its cluster, drops the entry). */
   readonly serverCluster: (serverId: string) => string | undefined;
   readonly storeServerCluster: (serverId: string, clusterId: string, epoch: number) => void;
   /** Called once a request that may have changed something committed: the cache waits for its invalidations. */
@@ -157,9 +161,20 @@ export async function startPrincipalCache<P>(options: {
     }
     if (payload.startsWith('f:')) return; // another process's fence
     epoch++;
-    principals.drop(payload);
-    memberships.drop(payload);
-    servers.drop(payload);
+    // Only the maps that can hold the tag are looked at; a server's and a membership's tags name their keys. A cascade
+    // (a deleted cluster or machine) sends one notification per row, so a scan of every map each time would add up.
+    const [kind, rest] = [payload.slice(0, 2), payload.slice(2)];
+    if (kind === 'r:') servers.dropKey(rest, payload);
+    else if (kind === 'm:') memberships.dropKey(rest, payload);
+    else if (kind === 't:' || kind === 's:') principals.drop(payload);
+    else if (kind === 'c:') {
+      memberships.drop(payload);
+      servers.drop(payload);
+    } else {
+      principals.drop(payload);
+      memberships.drop(payload);
+      servers.drop(payload);
+    }
   };
 
   const listener = await listen({

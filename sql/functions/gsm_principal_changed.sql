@@ -2,7 +2,7 @@
 -- token is or what its user may do in a cluster announces, in its own transaction, what it changed on `gsm_principal`:
 --   t:<token id>  an API token revoked, expiring, renamed or re-scoped     s:<session id>  a session ended or extended
 --   u:<user id>   a user's tier, e-mail, name or password, or the user     m:<cluster id>:<user id>  a membership
---   c:<cluster id> a deleted cluster                                      r:<server id>  a deleted server
+--   c:<cluster id> a deleted cluster                                      r:<server id>  a server deleted or moved
 -- Each API process drops the entries named. The connection that made the change is also told, by a notice
 -- (`gsm: principal changed`): the API process that made it waits for its own invalidations before its cache answers
 -- again, and only then (a request that changed no principal leaves the cache on). `last_used_at` is not in the list:
@@ -39,6 +39,9 @@ CREATE OR REPLACE TRIGGER cluster_members_principal_changed AFTER INSERT OR UPDA
   FOR EACH ROW EXECUTE FUNCTION gsm_principal_changed();
 CREATE OR REPLACE TRIGGER clusters_principal_changed AFTER DELETE ON clusters
   FOR EACH ROW EXECUTE FUNCTION gsm_principal_changed();
--- A server's cluster is cached for the requests naming the server; it never changes while the server exists.
+-- A server's cluster is cached for the requests naming the server: dropped when the server goes (or, by a hand's
+-- UPDATE, changes cluster; the service never moves one).
 CREATE OR REPLACE TRIGGER servers_principal_changed AFTER DELETE ON servers
   FOR EACH ROW EXECUTE FUNCTION gsm_principal_changed();
+CREATE OR REPLACE TRIGGER servers_principal_moved AFTER UPDATE OF cluster_id ON servers
+  FOR EACH ROW WHEN (OLD.cluster_id IS DISTINCT FROM NEW.cluster_id) EXECUTE FUNCTION gsm_principal_changed();

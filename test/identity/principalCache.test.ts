@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import { sql } from 'slonik';
-import { createAuthenticator } from '../../api/identity/principal.ts';
+import { createAuthenticator, principalChanges } from '../../api/identity/principal.ts';
 import { setTier } from '../../api/identity/users.ts';
 import { startPrincipalCache } from '../../api/identity/principalCache.ts';
 import { captureLogs } from '../support/logs.ts';
@@ -218,24 +218,67 @@ test.serial(
   },
 );
 
-test.serial("a server's cluster is cached for the requests naming it; a deleted server is dropped on B within a second", async (t) => {
-  const owner = await signUp(a, 'servers');
-  const { clusterId, machineId } = await registerMachine(a, owner);
-  const server = await createFakeServer(a, owner, clusterId, machineId);
-  // The power routes name the server: their authentication reads its cluster and the caller's role there.
-  const start = (node: TestApp, user: TestUser) =>
-    node.request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: user.auth }).then(async (r) => (await r.arrayBuffer(), r.status));
-  t.is(await start(b, owner), 202);
-  await until(async () => (await start(b, owner)) < 500 && b.deps.principals!.serverCluster(server.id) === clusterId, "B caching the server's cluster");
-  t.is(b.deps.principals!.membership(owner.id, clusterId)?.role, 'OWNER');
-  // Another member's role still decides: a viewer may not start it.
-  const viewer = await signUp(a, 'viewer');
-  await addMember(a, clusterId, viewer, 'VIEWER');
-  t.is(await start(b, viewer), 403);
+test.serial(
+  "a server's cluster is cached for the requests naming it; a server deleted (alone or with its machine) or moved is dropped on B within a second",
+  async (t) => {
+    const owner = await signUp(a, 'servers');
+    const { clusterId, machineId } = await registerMachine(a, owner);
+    const server = await createFakeServer(a, owner, clusterId, machineId);
+    // The power routes name the server: their authentication reads its cluster and the caller's role there.
+    const start = (node: TestApp, user: TestUser) =>
+      node.request(`/api/v1/servers/${server.id}/start`, { method: 'POST', headers: user.auth }).then(async (r) => (await r.arrayBuffer(), r.status));
+    t.is(await start(b, owner), 202);
+    await until(async () => (await start(b, owner)) < 500 && b.deps.principals!.serverCluster(server.id) === clusterId, "B caching the server's cluster");
+    t.is(b.deps.principals!.membership(owner.id, clusterId)?.role, 'OWNER');
+    // Another member's role still decides: a viewer may not start it.
+    const viewer = await signUp(a, 'viewer');
+    await addMember(a, clusterId, viewer, 'VIEWER');
+    t.is(await start(b, viewer), 403);
 
-  await a.pool.query(sql.unsafe`DELETE FROM servers WHERE id = ${server.id}`);
-  await until(async () => b.deps.principals!.serverCluster(server.id) === undefined, "B dropping the server's cluster", ACROSS_NODES_MS);
-  t.is(await start(b, owner), 404);
+    await a.pool.query(sql.unsafe`DELETE FROM servers WHERE id = ${server.id}`);
+    await until(async () => b.deps.principals!.serverCluster(server.id) === undefined, "B dropping the server's cluster", ACROSS_NODES_MS);
+    t.is(await start(b, owner), 404);
+
+    // Servers going with their machine (a cascade), and one moved to another cluster by hand, are dropped too.
+    const cached = async (id: string, cluster: string) => {
+      await b.request(`/api/v1/servers/${id}/start`, { method: 'POST', headers: owner.auth }).then((r) => r.arrayBuffer());
+      await until(async () => b.deps.principals!.serverCluster(id) === cluster, "B caching the server's cluster");
+    };
+    const [first, second] = [await createFakeServer(a, owner, clusterId, machineId), await createFakeServer(a, owner, clusterId, machineId)];
+    await cached(first.id, clusterId);
+    await cached(second.id, clusterId);
+    await a.pool.query(sql.unsafe`DELETE FROM machines WHERE id = ${machineId}`);
+    await until(
+      async () => b.deps.principals!.serverCluster(first.id) === undefined && b.deps.principals!.serverCluster(second.id) === undefined,
+      "B dropping the machine's servers",
+      ACROSS_NODES_MS,
+    );
+    const moved = await registerMachine(a, owner);
+    const movedServer = await createFakeServer(a, owner, moved.clusterId, moved.machineId);
+    await cached(movedServer.id, moved.clusterId);
+    const elsewhere = await createCluster(a, owner);
+    await a.pool.query(sql.unsafe`UPDATE servers SET cluster_id = ${elsewhere} WHERE id = ${movedServer.id}`);
+    await until(async () => b.deps.principals!.serverCluster(movedServer.id) === undefined, 'B dropping the moved server', ACROSS_NODES_MS);
+  },
+);
+
+test.serial('where notices do not reach the process, every request that may change something makes the cache wait', async (t) => {
+  const cache = a.deps.principals!;
+  const afterChange = cache.afterChange;
+  let waits = 0;
+  Object.assign(cache, { afterChange: () => (waits++, afterChange()) });
+  try {
+    const middleware = principalChanges(cache, null);
+    const run = (method: string) => middleware({ method } as Parameters<typeof middleware>[0], async () => undefined);
+    await run('GET');
+    await run('HEAD');
+    t.is(waits, 0);
+    await run('POST');
+    await run('DELETE');
+    t.is(waits, 2);
+  } finally {
+    Object.assign(cache, { afterChange });
+  }
 });
 
 test.serial("a user's tier changed by another writer reaches B's principal within a second", async (t) => {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { sql, SchemaValidationError } from 'slonik';
+import { NotFoundError, sql, SchemaValidationError } from 'slonik';
 import { z } from 'zod';
 import { createDatabasePool, withSessionOptions, type DatabasePool } from '../../sql/pool.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -39,7 +39,7 @@ test('counts are numbers', async (t) => {
   t.is(await pool.oneFirst(sql.unsafe`SELECT count(*) FROM generate_series(1, 3)`), 3);
 });
 
-test("our notices are counted when their statement succeeds, whatever client_min_messages the URL asks for; others' are not", async (t) => {
+test("our notices are counted, whatever client_min_messages the URL asks for and whatever became of their statement; others' are not", async (t) => {
   const quiet = await createDatabasePool(withSessionOptions(database.url, '-c client_min_messages=warning'), { maxPoolSize: 1 });
   try {
     const message = 'gsm: test notice';
@@ -49,11 +49,16 @@ test("our notices are counted when their statement succeeds, whatever client_min
       await tx.query(sql.unsafe`DO $$ BEGIN RAISE NOTICE 'gsm: test notice'; RAISE NOTICE 'gsm: test notice'; END $$`);
     });
     t.is(quiet.noticesSeen(message), 3);
-    // A statement that failed changed nothing; a notice not of ours is not counted.
+    // Counted whatever became of the statement: one that failed slonik's row check (here no row for `one`) may have
+    // committed its change, and so may one whose connection was lost; one Postgres refused is counted too (a wait too many).
+    await t.throwsAsync(quiet.one(sql.unsafe`DO $$ BEGIN RAISE NOTICE 'gsm: test notice'; END $$`), { instanceOf: NotFoundError });
+    t.is(quiet.noticesSeen(message), 4);
     await t.throwsAsync(quiet.query(sql.unsafe`DO $$ BEGIN RAISE NOTICE 'gsm: test notice'; RAISE EXCEPTION 'no'; END $$`));
+    t.is(quiet.noticesSeen(message), 5);
+    // A notice not of ours is not counted.
     await quiet.query(sql.unsafe`DO $$ BEGIN RAISE NOTICE 'something else'; END $$`);
-    t.is(quiet.noticesSeen(message), 3);
     t.is(quiet.noticesSeen('something else'), 0);
+    t.true(quiet.noticesArrive);
   } finally {
     await quiet.end();
   }
