@@ -120,6 +120,9 @@ export class AgentSession {
    * the agent learns of a server: the cache is never older than what the agent knows.
    */
   #serverIds = new Set<string>();
+  /** The sync under way (see sync()), and whether another was asked for since it read. */
+  #syncing: Promise<void> | null = null;
+  #syncWanted = false;
 
   constructor(link: AgentLink, options: SessionOptions) {
     this.link = link;
@@ -181,7 +184,30 @@ export class AgentSession {
   }
 
   /** Sends the machine its servers (after auth, and whenever they change). */
-  async sync(): Promise<void> {
+  sync(): Promise<void> {
+    this.#syncWanted = true;
+    this.#syncing ??= this.#syncWhileWanted();
+    return this.#syncing;
+  }
+
+  /**
+   * One sync at a time, and one more after it when asked for meanwhile: two overlapping syncs could answer out of
+   * order, and the older one's servers (without a server created in between) would then be the last sent and kept.
+   * A caller waits until a sync that read after its call went out.
+   */
+  async #syncWhileWanted(): Promise<void> {
+    try {
+      while (this.#syncWanted) {
+        this.#syncWanted = false;
+        await this.#syncOnce();
+      }
+    } finally {
+      // In the same step as the loop's end: a sync asked for from now on starts its own.
+      this.#syncing = null;
+    }
+  }
+
+  async #syncOnce(): Promise<void> {
     if (!this.machineId || this.#closed) return;
     const [servers, deleted] = await Promise.all([this.#options.store.serverConfigs(this.machineId), this.#options.store.deletedServerIds(this.machineId)]);
     this.#serverIds = new Set(servers.map((server) => server.id));

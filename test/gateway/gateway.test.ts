@@ -3,6 +3,7 @@
  * paths, validation, frame size, liveness, replacement, servers:sync and status reports.
  */
 import test from 'ava';
+import pg from 'pg';
 import { sql } from 'slonik';
 import { body, json } from '../support/app.ts';
 import { createApiToken, createCluster, signUp, type TestUser } from '../support/identity.ts';
@@ -217,6 +218,44 @@ test('a second connection for the same machine replaces the first', async (t) =>
   t.is((await machineRow(machineId)).status, 'ONLINE', 'the replaced session does not mark the machine offline');
   t.is(app.gateway.session(machineId)?.link.framing, 'websocket');
   second.close();
+});
+
+test.serial('syncs of one machine never overlap: one asked for while another reads waits for it, and the last one sent is the newest', async (t) => {
+  const { user, clusterId, machineId, token } = await machine();
+  const agent = await socketIoAgent(app);
+  agent.send('auth', { token, machineId, version: '0.1.0' });
+  await agent.next('authenticated');
+  await agent.next('servers:sync');
+  // Hold every read of deleted_servers (a sync reads it beside the servers): the first sync asked for waits there.
+  const locking = new pg.Client({ connectionString: app.database.url });
+  await locking.connect();
+  let createdId: string;
+  try {
+    await locking.query('BEGIN');
+    await locking.query('LOCK TABLE deleted_servers IN ACCESS EXCLUSIVE MODE');
+    const changed = sql.unsafe`SELECT pg_notify('gsm_agent', ${JSON.stringify({ type: 'servers_changed', machineId })})`;
+    await app.pool.query(changed);
+    const waiting = () =>
+      app.pool.oneFirst(sql.unsafe`
+        SELECT count(*)::int FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM deleted_servers WHERE machine_id%'`);
+    t.true(await waitFor(async () => (await waiting()) === 1), 'the first sync waiting for the lock');
+    // A server created meanwhile (its creation asks for a sync), and one more asked for, while the first one reads.
+    const created = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId }, { headers: user.auth })));
+    createdId = created.id;
+    await app.pool.query(changed);
+    await new Promise((done) => setTimeout(done, 300));
+    t.is(await waiting(), 1, 'the next sync waits for the first instead of reading beside it');
+  } finally {
+    await locking.query('ROLLBACK').catch(() => undefined);
+    await locking.end();
+  }
+  const first = await agent.next('servers:sync');
+  const second = await agent.next('servers:sync');
+  t.deepEqual(
+    [first, second].map((sync) => sync.servers.map((server: { id: string }) => server.id)),
+    [[], [createdId]],
+  );
 });
 
 test('servers:sync on every change; rotation and removal close the live connection', async (t) => {
