@@ -148,7 +148,9 @@ test.serial('an orchestrator stopped gracefully mid-run (SIGTERM) exits promptly
       serverIds: [server.id],
       steps: [
         { type: 'BROADCAST', message: 'one' },
-        { type: 'BROADCAST', message: 'two', delaySeconds: 8 },
+        // Long enough for the second orchestrator to start on a loaded machine (it took over 8 s in a CI run, and the
+        // run had ended before the SIGTERM): the run must still be waiting here when the first one stops.
+        { type: 'BROADCAST', message: 'two', delaySeconds: 20 },
       ],
     }),
   );
