@@ -212,6 +212,7 @@ export function createAuthenticator(deps: {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const SIGN_IN_PATH = /^(?:\/api\/v1)?\/auth\//;
 
 /**
  * After a request that changed a principal (a trigger's notice, PRINCIPAL_NOTICE, reached one of this process's
@@ -221,7 +222,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * overlapped another's change waits too (the notice names no request).
  *
  * `changesSeen` null: notices do not reach this process (sql/pool.ts `noticesArrive`); then every request that may
- * have changed something (any method but GET, HEAD and OPTIONS) waits, as a stream of them keeps the cache mostly off.
+ * have changed something waits: any method but GET, HEAD and OPTIONS, and any sign-in step (`/auth/…`, where the OAuth
+ * callbacks are GETs that can make a membership of an invitation).
  */
 export function principalChanges(cache: PrincipalCache<ResolvedPrincipal>, changesSeen: (() => number) | null): Middleware {
   if (!changesSeen) {
@@ -233,7 +235,7 @@ export function principalChanges(cache: PrincipalCache<ResolvedPrincipal>, chang
       }
     };
     return function principalChanges(ctx, next) {
-      return SAFE_METHODS.has(ctx.method) ? next() : afterAny(next);
+      return SAFE_METHODS.has(ctx.method) && !SIGN_IN_PATH.test(ctx.path) ? next() : afterAny(next);
     };
   }
   return async function principalChanges(_ctx, next) {

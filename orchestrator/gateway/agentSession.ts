@@ -120,9 +120,9 @@ export class AgentSession {
    * the agent learns of a server: the cache is never older than what the agent knows.
    */
   #serverIds = new Set<string>();
-  /** The sync under way (see sync()), and whether another was asked for since it read. */
-  #syncing: Promise<void> | null = null;
-  #syncWanted = false;
+  /** Whether a sync round runs (see sync()), and the round asked for since it started, with its callers' promise. */
+  #syncing = false;
+  #nextSync: PromiseWithResolvers<void> | null = null;
 
   constructor(link: AgentLink, options: SessionOptions) {
     this.link = link;
@@ -185,25 +185,28 @@ export class AgentSession {
 
   /** Sends the machine its servers (after auth, and whenever they change). */
   sync(): Promise<void> {
-    this.#syncWanted = true;
-    this.#syncing ??= this.#syncWhileWanted();
-    return this.#syncing;
+    this.#nextSync ??= Promise.withResolvers<void>();
+    const wanted = this.#nextSync.promise;
+    if (!this.#syncing) void this.#syncRounds();
+    return wanted;
   }
 
   /**
-   * One sync at a time, and one more after it when asked for meanwhile: two overlapping syncs could answer out of
-   * order, and the older one's servers (without a server created in between) would then be the last sent and kept.
-   * A caller waits until a sync that read after its call went out.
+   * One sync at a time: two overlapping syncs could answer out of order, and the older one's servers (without a server
+   * created in between) would then be the last sent and kept. Each call waits for the next round that starts after it
+   * (at most the one under way and one more), and a round's failure is only its own callers': a round asked for
+   * meanwhile still runs.
    */
-  async #syncWhileWanted(): Promise<void> {
+  async #syncRounds(): Promise<void> {
+    this.#syncing = true;
     try {
-      while (this.#syncWanted) {
-        this.#syncWanted = false;
-        await this.#syncOnce();
+      while (this.#nextSync) {
+        const round = this.#nextSync;
+        this.#nextSync = null;
+        await this.#syncOnce().then(round.resolve, round.reject);
       }
     } finally {
-      // In the same step as the loop's end: a sync asked for from now on starts its own.
-      this.#syncing = null;
+      this.#syncing = false;
     }
   }
 

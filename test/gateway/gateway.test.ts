@@ -5,6 +5,7 @@
 import test from 'ava';
 import pg from 'pg';
 import { sql } from 'slonik';
+import { z } from 'zod';
 import { body, json } from '../support/app.ts';
 import { createApiToken, createCluster, signUp, type TestUser } from '../support/identity.ts';
 import { AGENTS, plainAgent, socketIoAgent, startGatewayApp, type GatewayApp } from '../support/gateway.ts';
@@ -220,42 +221,49 @@ test('a second connection for the same machine replaces the first', async (t) =>
   second.close();
 });
 
-test.serial('syncs of one machine never overlap: one asked for while another reads waits for it, and the last one sent is the newest', async (t) => {
+test.serial('syncs of one machine never overlap: one asked for while another reads waits for it, and runs even when that one fails', async (t) => {
   const { user, clusterId, machineId, token } = await machine();
   const agent = await socketIoAgent(app);
   agent.send('auth', { token, machineId, version: '0.1.0' });
   await agent.next('authenticated');
   await agent.next('servers:sync');
+  // The agent keeps beating (heartbeats are due every second here) while the syncs wait.
+  const beating = setInterval(() => agent.send('heartbeat', { metrics: { cpuPercent: 1, memoryUsedBytes: 1, diskUsedBytes: 1 }, uptime: 1 }), 500);
   // Hold every read of deleted_servers (a sync reads it beside the servers): the first sync asked for waits there.
   const locking = new pg.Client({ connectionString: app.database.url });
   await locking.connect();
   let createdId: string;
+  const waiting = () =>
+    app.pool.anyFirst(sql.type(z.object({ pid: z.number() }))`
+      SELECT pid FROM pg_stat_activity
+       WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM deleted_servers WHERE machine_id%'`);
   try {
     await locking.query('BEGIN');
     await locking.query('LOCK TABLE deleted_servers IN ACCESS EXCLUSIVE MODE');
     const changed = sql.unsafe`SELECT pg_notify('gsm_agent', ${JSON.stringify({ type: 'servers_changed', machineId })})`;
     await app.pool.query(changed);
-    const waiting = () =>
-      app.pool.oneFirst(sql.unsafe`
-        SELECT count(*)::int FROM pg_stat_activity
-         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM deleted_servers WHERE machine_id%'`);
-    t.true(await waitFor(async () => (await waiting()) === 1), 'the first sync waiting for the lock');
+    t.true(await waitFor(async () => (await waiting()).length === 1), 'the first sync waiting for the lock');
+    const [first] = await waiting();
     // A server created meanwhile (its creation asks for a sync), and one more asked for, while the first one reads.
     const created = await body(await app.request(`/api/v1/clusters/${clusterId}/servers`, json({ ...SERVER, machineId }, { headers: user.auth })));
     createdId = created.id;
     await app.pool.query(changed);
     await new Promise((done) => setTimeout(done, 300));
-    t.is(await waiting(), 1, 'the next sync waits for the first instead of reading beside it');
+    t.deepEqual(await waiting(), [first], 'the next sync waits for the first instead of reading beside it');
+    // The first one fails (its connection ends): the next one still runs, and reads after the server was created.
+    await app.pool.query(sql.unsafe`SELECT pg_terminate_backend(${first})`);
+    t.true(await waitFor(async () => (await waiting()).some((pid) => pid !== first)), 'the next sync reading');
   } finally {
     await locking.query('ROLLBACK').catch(() => undefined);
     await locking.end();
   }
-  const first = await agent.next('servers:sync');
-  const second = await agent.next('servers:sync');
+  const sync = await agent.next('servers:sync');
+  clearInterval(beating);
   t.deepEqual(
-    [first, second].map((sync) => sync.servers.map((server: { id: string }) => server.id)),
-    [[], [createdId]],
+    sync.servers.map((server: { id: string }) => server.id),
+    [createdId],
   );
+  t.false(agent.isClosed());
 });
 
 test('servers:sync on every change; rotation and removal close the live connection', async (t) => {

@@ -269,13 +269,17 @@ test.serial('where notices do not reach the process, every request that may chan
   Object.assign(cache, { afterChange: () => (waits++, afterChange()) });
   try {
     const middleware = principalChanges(cache, null);
-    const run = (method: string) => middleware({ method } as Parameters<typeof middleware>[0], async () => undefined);
+    const run = (method: string, path = '/api/v1/clusters') => middleware({ method, path } as Parameters<typeof middleware>[0], async () => undefined);
     await run('GET');
     await run('HEAD');
     t.is(waits, 0);
     await run('POST');
     await run('DELETE');
     t.is(waits, 2);
+    // An OAuth callback is a GET that can make a membership (an invitation accepted on sign-in).
+    await run('GET', '/api/v1/auth/steam/callback');
+    await run('GET', '/auth/discord/callback');
+    t.is(waits, 4);
   } finally {
     Object.assign(cache, { afterChange });
   }

@@ -160,6 +160,8 @@ test.serial('an orchestrator stopped gracefully mid-run (SIGTERM) exits promptly
   const stepIndex = async () => Number(await app().pool.oneFirst(sql.unsafe`SELECT step_index FROM task_runs WHERE job_id = ${run.id}`));
   await until(async () => (await stepIndex()) === 1, 'the first step done');
   await startOrchestrator(t, second!);
+  // The second orchestrator must be up while the run waits out its second step's delay (else there is nothing to hand over).
+  t.is(await stepIndex(), 1, 'the second orchestrator started after the run had gone on (over 20 s): nothing left to hand over');
 
   const leaseOwner = async () =>
     (await app().pool.oneFirst(sql.unsafe`SELECT coalesce(lease_owner::text, 'none') FROM task_runs WHERE job_id = ${run.id}`)) as string;

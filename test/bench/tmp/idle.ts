@@ -1,0 +1,14 @@
+import { createTestDatabase } from '../../support/database.ts';
+import { cpuSecondsBetween, cpuTicks, isBackendOf, startService } from '../support.ts';
+const database = await createTestDatabase();
+const name = new URL(database.url).pathname.slice(1);
+const service = await startService(database.url, 'all');
+await new Promise((r) => setTimeout(r, 8000));
+const pgBefore = await cpuTicks(isBackendOf(name));
+const svcBefore = await cpuTicks((pid) => pid === service.child.pid);
+await new Promise((r) => setTimeout(r, 20000));
+const pgAfter = await cpuTicks(isBackendOf(name));
+const svcAfter = await cpuTicks((pid) => pid === service.child.pid);
+console.log('idle 20 s: postgres CPU s', cpuSecondsBetween(pgBefore, pgAfter).toFixed(3), 'service CPU s', cpuSecondsBetween(svcBefore, svcAfter).toFixed(3));
+await service.stop();
+await database.drop();
