@@ -7,8 +7,9 @@
  * Nothing ties a game to the agent's own lifetime, so an agent restart (a crash, SIGKILL, an upgrade) never stops it:
  * - its standard input is a named pipe (`<runDir>/stdin`) that the game holds open for reading and writing, so it never
  *   sees end-of-file while no agent writes; any agent opens the pipe to send console commands;
- * - its standard output and error go to a spool file (`<runDir>/output`) that the agent tails; once read past 1 MiB the
- *   spool is truncated (the game writes with O_APPEND, so it goes on at the new end);
+ * - its standard output and error go to a spool file (`<runDir>/output`) that the agent tails; once it has read 1 MiB
+ *   more, a hole is punched over what it read (the file keeps its size, the game writes with O_APPEND at its end, and
+ *   nothing is lost), or where holes cannot be punched the spool is truncated;
  * - `<runDir>/process.json` names the process by pid, kernel start time and boot id, so the next agent re-adopts it
  *   (`adopt`) and never mistakes a reused pid for it.
  */
@@ -116,8 +117,10 @@ export interface Runtime {
 
 /** Longest line kept from a process; the rest up to its newline is dropped, so a newline-less flood is bounded. */
 const MAX_LINE_CHARS = 64 * 1024;
-/** The spool is truncated once the agent has read this much of it. */
+/** What the agent has read of the spool is freed once it is this much. */
 const SPOOL_TRUNCATE_BYTES = 1024 * 1024;
+/** Set once punching a hole failed (no fallocate, or a filesystem without holes): spools are truncated instead. */
+let holesUnsupported = false;
 /** Bytes read from the spool per read call. */
 const READ_CHUNK_BYTES = 64 * 1024;
 /** Reading is triggered by file-change notifications; this poll is the fallback (e.g. on filesystems without them). */
@@ -393,6 +396,9 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
   /** The spool, opened for reading and truncating. */
   #spool: number | undefined;
   #offset: number;
+  /** The spool's first bytes, up to here, are a hole already (see #punchHole). */
+  #freed = 0;
+  #punching = false;
   #savedOffset = -1;
   #stdin: number | undefined;
   #watcher: FSWatcher | undefined;
@@ -495,20 +501,43 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
       this.#take(buffer.subarray(0, bytesRead));
       if (bytesRead < buffer.length) break; // the end for now: the next change notification (or poll) reads on
     }
-    // Everything is read: truncate once the spool is big. The game writes with O_APPEND and goes on at the new end;
-    // only what it writes between the size check and the truncation (microseconds) could be lost.
+    // Everything is read: free what was read once it is big. A hole punched over it gives its blocks back while the
+    // file keeps its size and the game its place at the end, so nothing it writes meanwhile is lost.
     const fd = this.#spool;
-    if (fd !== undefined && this.#offset >= SPOOL_TRUNCATE_BYTES) {
-      try {
-        if (fstatSync(fd).size === this.#offset) {
-          ftruncateSync(fd, 0);
-          this.#offset = 0;
-          this.#saveOffset();
-        }
-      } catch {
-        // closed meanwhile
+    if (fd === undefined || this.#offset - this.#freed < SPOOL_TRUNCATE_BYTES) return;
+    if (!holesUnsupported) return this.#punchHole();
+    // Where the filesystem (or the machine) cannot punch holes: truncate. The game writes with O_APPEND and goes on at
+    // the new end; what it writes between the size check and the truncation is lost.
+    try {
+      if (fstatSync(fd).size === this.#offset) {
+        ftruncateSync(fd, 0);
+        this.#offset = 0;
+        this.#freed = 0;
+        this.#saveOffset();
       }
+    } catch {
+      // closed meanwhile
     }
+  }
+
+  /** Punches a hole over what was read (fallocate(1), util-linux); the first failure turns to truncating for good. */
+  #punchHole(): void {
+    if (this.#punching) return;
+    this.#punching = true;
+    const upTo = this.#offset;
+    // Saved first: an agent that adopts the process after the hole must not read it (a hole reads as zero bytes).
+    this.#saveOffset();
+    const punch = spawn('fallocate', ['--punch-hole', '--offset', '0', '--length', String(upTo), join(this.runDir, OUTPUT_SPOOL)], { stdio: 'ignore' });
+    let done = false;
+    const finish = (punched: boolean) => {
+      if (done) return;
+      done = true;
+      this.#punching = false;
+      if (punched) this.#freed = upTo;
+      else holesUnsupported = true;
+    };
+    punch.once('error', () => finish(false));
+    punch.once('exit', (code) => finish(code === 0));
   }
 
   #take(chunk: Buffer): void {
