@@ -24,6 +24,7 @@ import {
   read,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   watch,
   writeFileSync,
@@ -117,10 +118,14 @@ export interface Runtime {
 
 /** Longest line kept from a process; the rest up to its newline is dropped, so a newline-less flood is bounded. */
 const MAX_LINE_CHARS = 64 * 1024;
-/** What the agent has read of the spool is freed once it is this much. */
-const SPOOL_TRUNCATE_BYTES = 1024 * 1024;
-/** Set once punching a hole failed (no fallocate, or a filesystem without holes): spools are truncated instead. */
-let holesUnsupported = false;
+/** What the agent has read of the spool is freed each time it has read this much more. */
+const SPOOL_FREE_BYTES = 1024 * 1024;
+/** Failed punches in a row after which a spool is truncated instead (no fallocate, a filesystem without holes). */
+const PUNCH_ATTEMPTS = 3;
+/** After a failed punch, the next try waits this long. */
+const PUNCH_RETRY_MS = 10_000;
+/** A punch that takes longer (a frozen filesystem) is killed and counts as failed. */
+const PUNCH_TIMEOUT_MS = 30_000;
 /** Bytes read from the spool per read call. */
 const READ_CHUNK_BYTES = 64 * 1024;
 /** Reading is triggered by file-change notifications; this poll is the fallback (e.g. on filesystems without them). */
@@ -393,12 +398,14 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
   readonly runDir: string;
   readonly adopted: boolean;
   readonly #identity: ProcessIdentity;
-  /** The spool, opened for reading and truncating. */
+  /** The spool, opened for reading, for the hole punches (fd 3 of fallocate) and for the fallback truncation. */
   #spool: number | undefined;
   #offset: number;
   /** The spool's first bytes, up to here, are a hole already (see #punchHole). */
   #freed = 0;
   #punching = false;
+  #punchFailures = 0;
+  #nextPunchAt = 0;
   #savedOffset = -1;
   #stdin: number | undefined;
   #watcher: FSWatcher | undefined;
@@ -491,6 +498,7 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
         ({ bytesRead } = await readAt(fd, buffer, 0, buffer.length, this.#offset));
         if (bytesRead === 0 && fstatSync(fd).size < this.#offset) {
           this.#offset = 0; // truncated by someone else: read again from the start
+          this.#freed = 0;
           continue;
         }
       } catch {
@@ -501,16 +509,69 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
       this.#take(buffer.subarray(0, bytesRead));
       if (bytesRead < buffer.length) break; // the end for now: the next change notification (or poll) reads on
     }
-    // Everything is read: free what was read once it is big. A hole punched over it gives its blocks back while the
-    // file keeps its size and the game its place at the end, so nothing it writes meanwhile is lost.
-    const fd = this.#spool;
-    if (fd === undefined || this.#offset - this.#freed < SPOOL_TRUNCATE_BYTES) return;
-    if (!holesUnsupported) return this.#punchHole();
-    // Where the filesystem (or the machine) cannot punch holes: truncate. The game writes with O_APPEND and goes on at
-    // the new end; what it writes between the size check and the truncation is lost.
+    // Everything is read: free what was read once it is big (not after the process ended: its run directory may
+    // be made anew for the next run, and the spool goes then anyway).
+    if (this.#spool === undefined || this.#exitedAt !== undefined || this.#punching) return;
+    if (this.#offset - this.#freed < SPOOL_FREE_BYTES || Date.now() < this.#nextPunchAt) return;
+    if (this.#punchFailures < PUNCH_ATTEMPTS) this.#punchHole();
+    else this.#truncate();
+  }
+
+  /**
+   * Punches a hole over what was read (fallocate(1) from util-linux, on the spool itself: its descriptor, not its
+   * path). Its blocks go back to the filesystem while the file keeps its size and the game goes on appending at its
+   * end (a punch and an append take the same inode lock), so nothing it writes meanwhile is lost. A failure is tried
+   * again later; after PUNCH_ATTEMPTS in a row (no fallocate, a filesystem without holes) this process's spool is
+   * truncated instead.
+   */
+  #punchHole(): void {
+    const upTo = this.#offset;
+    // Saved first, and only then punched: an agent that adopts the process must not start inside the hole.
+    if (!this.#saveOffset()) return this.#punchFailed('could not save the read offset');
+    this.#punching = true;
+    let punch: ChildProcess;
     try {
-      if (fstatSync(fd).size === this.#offset) {
-        ftruncateSync(fd, 0);
+      punch = spawn('fallocate', ['--punch-hole', '--offset', String(this.#freed), '--length', String(upTo - this.#freed), '/dev/fd/3'], {
+        stdio: ['ignore', 'ignore', 'pipe', this.#spool],
+      });
+    } catch (error) {
+      this.#punching = false;
+      return this.#punchFailed((error as Error).message); // e.g. ENOMEM: the fork itself failed
+    }
+    let said = '';
+    punch.stderr?.on('data', (chunk: Buffer) => (said = `${said}${chunk.toString()}`.slice(-500)));
+    const timer = setTimeout(() => punch.kill('SIGKILL'), PUNCH_TIMEOUT_MS);
+    let done = false;
+    const finish = (failure: string | null) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      this.#punching = false;
+      if (failure === null) {
+        this.#freed = upTo;
+        this.#punchFailures = 0;
+      } else this.#punchFailed(failure);
+    };
+    punch.once('error', (error) => finish(error.message));
+    punch.once('close', (code, signal) => finish(code === 0 ? null : `fallocate ${signal ?? `exited ${code}`}: ${said.trim()}`));
+  }
+
+  #punchFailed(reason: string): void {
+    this.#punchFailures += 1;
+    this.#nextPunchAt = Date.now() + PUNCH_RETRY_MS;
+    // Said in the console, where an operator looks (as the service's `[gsm] N lines dropped`).
+    const then = this.#punchFailures >= PUNCH_ATTEMPTS ? '; truncating it from now on, which can lose lines' : '; trying again';
+    this.emit('line', 'stderr', `[gsm] could not free the output spool's read part (${reason.slice(0, 300)})${then}`);
+  }
+
+  /**
+   * The fallback: truncates the spool once everything in it was read. The game writes with O_APPEND and goes on at the
+   * new end, but what it writes between the size check and the truncation is lost.
+   */
+  #truncate(): void {
+    try {
+      if (fstatSync(this.#spool!).size === this.#offset) {
+        ftruncateSync(this.#spool!, 0);
         this.#offset = 0;
         this.#freed = 0;
         this.#saveOffset();
@@ -520,27 +581,10 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
     }
   }
 
-  /** Punches a hole over what was read (fallocate(1), util-linux); the first failure turns to truncating for good. */
-  #punchHole(): void {
-    if (this.#punching) return;
-    this.#punching = true;
-    const upTo = this.#offset;
-    // Saved first: an agent that adopts the process after the hole must not read it (a hole reads as zero bytes).
-    this.#saveOffset();
-    const punch = spawn('fallocate', ['--punch-hole', '--offset', '0', '--length', String(upTo), join(this.runDir, OUTPUT_SPOOL)], { stdio: 'ignore' });
-    let done = false;
-    const finish = (punched: boolean) => {
-      if (done) return;
-      done = true;
-      this.#punching = false;
-      if (punched) this.#freed = upTo;
-      else holesUnsupported = true;
-    };
-    punch.once('error', () => finish(false));
-    punch.once('exit', (code) => finish(code === 0));
-  }
-
-  #take(chunk: Buffer): void {
+  #take(read: Buffer): void {
+    // NUL bytes are no console text (the service refuses them), and a hole reads as nothing but them: an agent that
+    // adopted the process behind a freed part (its offset lost) skips them rather than showing a line of them.
+    const chunk = read.includes(0) ? read.filter((byte) => byte !== 0) : read;
     const parts = (this.#pending + this.#decoder.write(chunk)).split('\n');
     this.#pending = parts.pop()!;
     for (const part of parts) {
@@ -558,13 +602,19 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
     this.emit('line', 'stdout', line.endsWith('\r') ? line.slice(0, -1) : line);
   }
 
-  #saveOffset(): void {
-    if (this.#savedOffset === this.#offset || this.#exitedAt !== undefined) return;
+  /** Saves the read offset for an agent that adopts the process; answers whether it is saved. */
+  #saveOffset(): boolean {
+    if (this.#savedOffset === this.#offset) return true;
+    if (this.#exitedAt !== undefined) return false;
     try {
-      writeFileSync(join(this.runDir, OFFSET_FILE), String(this.#offset));
+      // Written aside and renamed: a crash or a full disk never leaves an empty or half-written offset.
+      const path = join(this.runDir, OFFSET_FILE);
+      writeFileSync(`${path}.new`, String(this.#offset));
+      renameSync(`${path}.new`, path);
       this.#savedOffset = this.#offset;
+      return true;
     } catch {
-      // the next save tries again
+      return false; // the next save tries again
     }
   }
 

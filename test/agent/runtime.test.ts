@@ -327,22 +327,94 @@ test('a game whose console is stdin never sees end-of-file while no agent writes
   if (typeof adopted === 'object') await adopted.kill();
 });
 
-test('the output spool read past 1 MiB is freed (a hole punched), no line written meanwhile is lost, and reading goes on', async (t) => {
-  t.timeout(20_000);
-  const script = join(dir, 'bigOutput.mjs');
+test('the output spool read past 1 MiB is freed (a hole punched) while the game writes, and no line is lost', async (t) => {
+  t.timeout(30_000);
+  const script = join(dir, 'steadyOutput.mjs');
+  // 3,000 numbered lines of 1 KiB in bursts over about 2 s: the spool is freed twice while the game goes on writing.
   await writeFile(
     script,
-    `const line = 'z'.repeat(1023) + '\\n'; for (let i = 0; i < 1500; i++) process.stdout.write(line); setTimeout(() => { console.log('tail line'); setInterval(() => {}, 1000); }, 300);`,
+    `let n = 0; const burst = () => { for (let i = 0; i < 100; i++) process.stdout.write(String(n++).padStart(6, '0') + 'z'.repeat(1017) + '\\n'); if (n < 3000) setTimeout(burst, 60); else setTimeout(() => { console.log('tail line'); setInterval(() => {}, 1000); }, 300); }; burst();`,
   );
   const runDir = await mkdtemp(join(dir, 'run-'));
   const big = await runtime.start({ command: process.execPath, args: [script], cwd: dir, env: {}, runDir });
   t.teardown(() => big.kill());
   const seen: string[] = [];
   big.on('line', (_stream, line) => seen.push(line));
-  t.true(await eventually(() => seen.includes('tail line'), 10_000));
-  t.is(seen.filter((line) => line.length === 1023).length, 1500);
+  t.true(await eventually(() => seen.includes('tail line'), 20_000));
+  t.is(seen.length, 3001, 'every line once, nothing else');
+  t.true(
+    seen.slice(0, 3000).every((line, index) => line.length === 1023 && line.startsWith(String(index).padStart(6, '0'))),
+    'in order',
+  );
   // The file keeps its size (the game appends at its end); what was read no longer takes disk space.
   const spool = join(runDir, 'output');
-  t.true((await stat(spool)).size > 1500 * 1024);
+  t.true((await stat(spool)).size > 3000 * 1024);
   t.true(await eventually(async () => (await stat(spool)).blocks * 512 < 1024 * 1024, 5_000), 'the read part freed');
+});
+
+test.serial('a spool that cannot be freed (fallocate fails) says so in the console and loses nothing', async (t) => {
+  t.timeout(30_000);
+  // A fallocate that refuses, ahead of the real one on PATH (serial: the other tests of this file run after).
+  const bin = await mkdtemp(join(dir, 'bin-'));
+  await writeFile(join(bin, 'fallocate'), '#!/bin/sh\necho "fallocate: refused for the test" >&2\nexit 1\n', { mode: 0o755 });
+  const path = process.env.PATH;
+  process.env.PATH = `${bin}:${path}`;
+  try {
+    const script = join(dir, 'refusedFree.mjs');
+    await writeFile(
+      script,
+      `const line = 'x'.repeat(1023) + '\\n'; for (let i = 0; i < 1500; i++) process.stdout.write(line); console.log('done'); setInterval(() => {}, 1000);`,
+    );
+    const runDir = await mkdtemp(join(dir, 'run-'));
+    const proc = await runtime.start({ command: process.execPath, args: [script], cwd: dir, env: {}, runDir });
+    t.teardown(() => proc.kill());
+    const seen: string[] = [];
+    proc.on('line', (_stream, line) => seen.push(line));
+    t.true(await eventually(() => seen.includes('done') && seen.some((line) => line.startsWith('[gsm] ')), 10_000));
+    t.is(seen.filter((line) => line.length === 1023).length, 1500);
+    t.true(
+      seen.some((line) =>
+        /^\[gsm\] could not free the output spool's read part \(fallocate exited 1: fallocate: refused for the test\); trying again$/.test(line),
+      ),
+      JSON.stringify(seen.filter((line) => line.startsWith('[gsm]'))),
+    );
+  } finally {
+    process.env.PATH = path;
+  }
+});
+
+test('an agent that adopts a process behind a freed part of its spool, its offset lost, shows no hole as a line', async (t) => {
+  t.timeout(30_000);
+  const script = join(dir, 'bigThenEcho.mjs');
+  await writeFile(
+    script,
+    `import { createInterface } from 'node:readline'; const line = 'y'.repeat(1023) + '\\n'; for (let i = 0; i < 1500; i++) process.stdout.write(line); console.log('written'); createInterface({ input: process.stdin }).on('line', (l) => console.log('echo ' + l));`,
+  );
+  const runDir = await mkdtemp(join(dir, 'run-'));
+  const first = new ProcessRuntime();
+  const proc = await first.start({ command: process.execPath, args: [script], cwd: dir, env: {}, runDir });
+  t.teardown(() => {
+    if (isAlive(proc.pid)) process.kill(-proc.pid, 'SIGKILL');
+  });
+  const before: string[] = [];
+  proc.on('line', (_stream, line) => before.push(line));
+  t.true(await eventually(() => before.includes('written'), 10_000));
+  const spool = join(runDir, 'output');
+  t.true(await eventually(async () => (await stat(spool)).blocks * 512 < 1024 * 1024, 5_000), 'the read part freed');
+  first.detachAll();
+  // As after a crash that lost the saved offset: the next agent starts 256 KiB before the end, inside the hole.
+  await writeFile(join(runDir, 'output.offset'), '');
+  const adopted = await new ProcessRuntime().adopt(runDir);
+  if (adopted === undefined || adopted === 'gone') return t.fail(`not adopted: ${adopted}`);
+  const after: string[] = [];
+  adopted.on('line', (_stream, line) => after.push(line));
+  adopted.resume();
+  adopted.write('one');
+  adopted.write('two');
+  t.true(await eventually(() => after.includes('echo two'), 10_000), JSON.stringify(after.map((line) => line.slice(0, 40))));
+  t.false(
+    after.some((line) => line.includes('\0')),
+    'no line of the hole',
+  );
+  await adopted.kill();
 });
