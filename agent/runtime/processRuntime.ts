@@ -773,7 +773,7 @@ export class ProcessRuntime implements Runtime {
     await checkCommand(spec.command, spec.cwd, spec.env, spec.user);
     const runDir = spec.runDir ?? (await mkdtemp(join(tmpdir(), 'gsm-run-')));
     await mkdir(runDir, { recursive: true, mode: 0o700 });
-    for (const name of [PROCESS_FILE, STDIN_FIFO, OUTPUT_SPOOL, OFFSET_FILE]) await rm(join(runDir, name), { force: true });
+    for (const name of [PROCESS_FILE, STDIN_FIFO, OUTPUT_SPOOL, OFFSET_FILE, `${OFFSET_FILE}.new`]) await rm(join(runDir, name), { force: true });
     const fifo = join(runDir, STDIN_FIFO);
     const made = spawnSync('mkfifo', ['-m', '600', fifo], { encoding: 'utf8' });
     if (made.status !== 0) throw new Error(`cannot create the console pipe: ${made.error?.message ?? made.stderr.trim()}`);
