@@ -393,6 +393,18 @@ async function checkCommand(command: string, cwd: string, env: Record<string, st
 
 const readAt = promisify(read);
 
+/** `bytes` without its NUL bytes (native searches and copies, not a callback per byte). */
+function withoutNul(bytes: Buffer): Buffer {
+  const pieces: Buffer[] = [];
+  let from = 0;
+  for (let at = bytes.indexOf(0); at !== -1; at = bytes.indexOf(0, from)) {
+    if (at > from) pieces.push(bytes.subarray(from, at));
+    from = at + 1;
+  }
+  if (from < bytes.length) pieces.push(bytes.subarray(from));
+  return Buffer.concat(pieces);
+}
+
 class GameProcess extends EventEmitter<Events> implements RunningProcess {
   readonly pid: number;
   readonly runDir: string;
@@ -406,6 +418,8 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
   #punching = false;
   #punchFailures = 0;
   #nextPunchAt = 0;
+  /** Moves on at every truncation: a punch under way across one no longer says what is freed. */
+  #spoolGeneration = 0;
   #savedOffset = -1;
   #stdin: number | undefined;
   #watcher: FSWatcher | undefined;
@@ -499,6 +513,7 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
         if (bytesRead === 0 && fstatSync(fd).size < this.#offset) {
           this.#offset = 0; // truncated by someone else: read again from the start
           this.#freed = 0;
+          this.#spoolGeneration += 1;
           continue;
         }
       } catch {
@@ -512,7 +527,7 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
     // Everything is read: free what was read once it is big (not after the process ended: its run directory may
     // be made anew for the next run, and the spool goes then anyway).
     if (this.#spool === undefined || this.#exitedAt !== undefined || this.#punching) return;
-    if (this.#offset - this.#freed < SPOOL_FREE_BYTES || Date.now() < this.#nextPunchAt) return;
+    if (this.#offset - this.#freed < SPOOL_FREE_BYTES || performance.now() < this.#nextPunchAt) return;
     if (this.#punchFailures < PUNCH_ATTEMPTS) this.#punchHole();
     else this.#truncate();
   }
@@ -526,8 +541,13 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
    */
   #punchHole(): void {
     const upTo = this.#offset;
-    // Saved first, and only then punched: an agent that adopts the process must not start inside the hole.
-    if (!this.#saveOffset()) return this.#punchFailed('could not save the read offset');
+    // Saved first, and only then punched: an agent that adopts the process must not start inside the hole. A save
+    // that failed (a full disk) is no sign that holes cannot be punched: tried again later, not counted.
+    if (!this.#saveOffset()) {
+      this.#nextPunchAt = performance.now() + PUNCH_RETRY_MS;
+      return;
+    }
+    const generation = this.#spoolGeneration;
     this.#punching = true;
     let punch: ChildProcess;
     try {
@@ -540,25 +560,33 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
     }
     let said = '';
     punch.stderr?.on('data', (chunk: Buffer) => (said = `${said}${chunk.toString()}`.slice(-500)));
-    const timer = setTimeout(() => punch.kill('SIGKILL'), PUNCH_TIMEOUT_MS);
+    punch.stderr?.on('error', () => undefined);
     let done = false;
     const finish = (failure: string | null) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
       this.#punching = false;
+      // The spool was truncated meanwhile (by someone else): what this punch freed no longer says where it stands.
+      if (generation !== this.#spoolGeneration) return;
       if (failure === null) {
         this.#freed = upTo;
         this.#punchFailures = 0;
       } else this.#punchFailed(failure);
     };
+    // A punch that hangs (a frozen filesystem) is given up: killed, and this attempt ends even if the kill cannot.
+    const timer = setTimeout(() => {
+      punch.kill('SIGKILL');
+      finish(`timed out after ${PUNCH_TIMEOUT_MS / 1000} s`);
+    }, PUNCH_TIMEOUT_MS);
     punch.once('error', (error) => finish(error.message));
     punch.once('close', (code, signal) => finish(code === 0 ? null : `fallocate ${signal ?? `exited ${code}`}: ${said.trim()}`));
   }
 
   #punchFailed(reason: string): void {
     this.#punchFailures += 1;
-    this.#nextPunchAt = Date.now() + PUNCH_RETRY_MS;
+    this.#nextPunchAt = performance.now() + PUNCH_RETRY_MS;
+    if (this.#exitedAt !== undefined) return; // nothing to tell once the process has ended
     // Said in the console, where an operator looks (as the service's `[gsm] N lines dropped`).
     const then = this.#punchFailures >= PUNCH_ATTEMPTS ? '; truncating it from now on, which can lose lines' : '; trying again';
     this.emit('line', 'stderr', `[gsm] could not free the output spool's read part (${reason.slice(0, 300)})${then}`);
@@ -574,6 +602,7 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
         ftruncateSync(this.#spool!, 0);
         this.#offset = 0;
         this.#freed = 0;
+        this.#spoolGeneration += 1;
         this.#saveOffset();
       }
     } catch {
@@ -584,7 +613,7 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
   #take(read: Buffer): void {
     // NUL bytes are no console text (the service refuses them), and a hole reads as nothing but them: an agent that
     // adopted the process behind a freed part (its offset lost) skips them rather than showing a line of them.
-    const chunk = read.includes(0) ? read.filter((byte) => byte !== 0) : read;
+    const chunk = read.includes(0) ? withoutNul(read) : read;
     const parts = (this.#pending + this.#decoder.write(chunk)).split('\n');
     this.#pending = parts.pop()!;
     for (const part of parts) {

@@ -78,7 +78,10 @@ test('a web process serves the files API of a server whose agent is connected to
   const whole = await fetchWithinLimit(`${files('/content')}?path=/world.bin`, { headers: auth });
   t.is(whole.status, 200);
   t.is(digest(Buffer.from(await whole.arrayBuffer())), digest(data));
-  t.true(reads.length >= Math.ceil(data.length / FORWARDED_READ_CHUNK), `${reads.length} reads forwarded`);
+  // The requests reach this listener on a connection of their own: the last may come a moment after the answer's end.
+  const expectedReads = Math.ceil(data.length / FORWARDED_READ_CHUNK);
+  await until(async () => reads.length >= expectedReads, 'every forwarded read seen', 5_000).catch(() => undefined);
+  t.true(reads.length >= expectedReads, `${reads.length} reads forwarded`);
   t.is(Math.max(...reads), FORWARDED_READ_CHUNK, `not ${TRANSFER_CHUNK}, which an older orchestrator's gateway would refuse`);
   const part = await fetchWithinLimit(`${files('/content')}?path=/world.bin`, { headers: { ...auth, range: 'bytes=1000-300999' } });
   t.is(part.status, 206);
