@@ -416,9 +416,15 @@ test.serial(
     t.false(existsSync(join(agent.dataDir, 'run', server.id)));
     t.is(await readFile(join(backups, 'kept.txt'), 'utf8'), 'a backup', 'its backups stay');
     await until(async () => stray.exitCode !== null || stray.signalCode !== null, 'the stray process ended');
-    const left = readdirSync('/proc').filter(
-      (pid) => /^\d+$/.test(pid) && /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] === String(uid),
-    );
+    // A process may end between the listing and the read of its status (any of the machine's): it is not left.
+    const statusOf = (pid: string) => {
+      try {
+        return readFileSync(`/proc/${pid}/status`, 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    const left = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && /^Uid:\s+(\d+)/m.exec(statusOf(pid))?.[1] === String(uid));
     t.deepEqual(left, []);
   },
 );
