@@ -532,6 +532,12 @@ test.serial('a sign-in in another tab while this tab refreshes stands: the refre
     (value) => localStorage.setItem('gsm.session', value),
     JSON.stringify({ ...pair, expiresAt: Date.now() + 900_000, signedIn: 'in-the-other-tab' }),
   );
+  // The other tab's write reaches this tab's copy of localStorage a moment later (Chromium copies it between
+  // processes); the answer is released once it has, as this test is of a sign-in this tab could know of. (An answer
+  // that overtakes the copy writes its pair over the other tab's: localStorage has no compare-and-set.)
+  await page.waitForFunction(
+    () => (JSON.parse(localStorage.getItem('gsm.session') ?? 'null') as { signedIn?: string } | null)?.signedIn === 'in-the-other-tab',
+  );
   release();
   await page.getByRole('combobox', { name: 'Cluster' }).filter({ hasText: 'Second' }).waitFor({ timeout: 60_000 });
   const kept = await page.evaluate(() => (JSON.parse(localStorage.getItem('gsm.session')!) as { accessToken: string }).accessToken);

@@ -420,10 +420,18 @@ test.serial('the packed agent under Node.js 20 serves SFTP (ssh2 bundled as pure
     await rm(unpacked, { recursive: true, force: true });
   });
   let sftp: { port: number; hostKeyFingerprint: string } | null = null;
-  await until(async () => {
-    sftp = (await body(await app.request(`/api/v1/machines/${packed.machineId}`, { headers: owner.auth }))).sftp;
-    return sftp !== null;
-  }, 'the packed agent reports SFTP');
+  // As long as the other tests that start an agent allow (a loaded CI machine starts Node.js slowly); a time-out shows
+  // what the agent printed.
+  await until(
+    async () => {
+      sftp = (await body(await app.request(`/api/v1/machines/${packed.machineId}`, { headers: owner.auth }))).sftp;
+      return sftp !== null;
+    },
+    'the packed agent reports SFTP',
+    60_000,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; the agent printed:\n${lines.join('\n')}`);
+  });
   const key = await keygen();
   await addKey(owner, key.line);
   const previous = sftpPort;

@@ -59,7 +59,7 @@ export async function startGatewayApp(
     logger: app.deps.logger,
     heartbeatSeconds: options.heartbeatSeconds ?? 1,
     reconnectGraceSeconds: options.reconnectGraceSeconds ?? 0,
-    authTimeoutMs: options.authTimeoutMs ?? 1_500, // long enough for a loaded CI machine, short enough to test the time-out
+    authTimeoutMs: options.authTimeoutMs ?? 3_000, // long enough for a loaded CI machine (1.5 s was not, once), short enough to test the time-out
     minVersion: '0.1.0',
     serviceVersion: VERSION,
     relay: app.deps.live.relay,
