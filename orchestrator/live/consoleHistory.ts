@@ -75,14 +75,28 @@ export function createMemoryHistory(): ConsoleHistory {
   };
 }
 
-export function createRedisHistory(client: RedisClientType, options: { prefix: string; logger: Logger }): ConsoleHistory {
+/**
+ * How long a read of the history waits for Redis's answer. node-redis bounds only the wait before a command is written:
+ * with Redis stalled and its connection still up (a paused process, a hung proxy), an answer would be awaited until
+ * the connection breaks, and the request with it.
+ */
+export const HISTORY_READ_TIMEOUT_MS = 3_000;
+
+export function createRedisHistory(client: RedisClientType, options: { prefix: string; logger: Logger; readTimeoutMs?: number }): ConsoleHistory {
   const key = (serverId: string) => `${options.prefix}console:${serverId}`;
+  const readTimeoutMs = options.readTimeoutMs ?? HISTORY_READ_TIMEOUT_MS;
   let failing = false;
   const read = async (serverId: string, n: number): Promise<SequencedLine[]> => {
-    const values = await client.lRange(key(serverId), -Math.min(n, HISTORY_LINES), -1).catch((error: unknown) => {
-      options.logger.warn({ err: error }, 'could not read console history from Redis');
-      throw serviceUnavailable('The console history is unavailable right now (Redis cannot be reached); live lines still arrive');
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stalled = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${readTimeoutMs} ms`)), readTimeoutMs);
     });
+    const values = await Promise.race([client.lRange(key(serverId), -Math.min(n, HISTORY_LINES), -1), stalled])
+      .catch((error: unknown) => {
+        options.logger.warn({ err: error }, 'could not read console history from Redis');
+        throw serviceUnavailable('The console history is unavailable right now (Redis cannot be reached); live lines still arrive');
+      })
+      .finally(() => clearTimeout(timer));
     return values.flatMap((value) => {
       try {
         const line = JSON.parse(value) as SequencedLine;

@@ -12,6 +12,8 @@ import { createRedisHistory } from '../../orchestrator/live/consoleHistory.ts';
 import type { LiveEvent } from '../../orchestrator/live/relay.ts';
 import { captureLogs } from '../support/logs.ts';
 import { REDIS_URL, useTestRedis } from '../support/redis.ts';
+import { startTcpProxy } from '../support/tcpProxy.ts';
+import { AppError } from '../../schema/errors.ts';
 
 const redis = useTestRedis(test);
 const CLUSTER = '00000000-0000-4000-8000-000000000001';
@@ -275,4 +277,31 @@ test('a console history append refused part-way (its connection full) leaves the
     ['first', 'second'],
   );
   t.is(await client.ping(), 'PONG');
+});
+
+test('a console history read with Redis stalled (its connection up, no answer) is a 503 within the read time-out, and the next read after Redis is back answers', async (t) => {
+  const { logger } = captureLogs();
+  const proxy = await startTcpProxy({ host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) });
+  t.teardown(() => proxy.close());
+  const client = await connectRedis(`redis://127.0.0.1:${proxy.port}`, logger, 'test-history-stalled');
+  t.teardown(() => endRedis(client));
+  const history = createRedisHistory(client, { prefix: `${redis.prefix}stalled:`, logger, readTimeoutMs: 500 });
+  history.append({ serverId: SERVER_A, lines: [{ at: new Date().toISOString(), line: 'kept' }], seq: 1 });
+  await delay(200);
+  t.deepEqual(
+    (await history.recent(SERVER_A, 10)).map((line) => line.line),
+    ['kept'],
+  );
+  proxy.hang();
+  const started = performance.now();
+  const error = await t.throwsAsync(history.since(SERVER_A, 0));
+  const waited = performance.now() - started;
+  t.true(error instanceof AppError && error.status === 503, String(error));
+  t.true(waited >= 450 && waited < 5_000, `answered after ${Math.round(waited)} ms`);
+  proxy.resume();
+  // The stalled command's answer comes first on the connection; the next read gets its own.
+  t.deepEqual(
+    (await history.recent(SERVER_A, 10)).map((line) => line.line),
+    ['kept'],
+  );
 });
