@@ -47,49 +47,54 @@ export const MAX_BATCH = 128;
  * KEYS. Each take spends its buckets in order up to the first that refuses (nothing after it is looked at). A refused
  * bucket (or a peek) writes nothing: the stored state computes the same tokens later, and its expiry stays right.
  * Answers { now ms, then for each take: how many buckets it looked at `d`, and `d` pairs of allowed (1/0), tokens }.
+ * Written for Redis's CPU, which shares the machine with the service: each number is formatted once (`%.17g`, as a Lua
+ * number returned or passed as it is would be truncated or rounded), the answer filled in place (no table per take).
+ * The stored state (`{ tokens, at }`) is the same as before, so processes of two releases share buckets during a roll.
  */
 const TAKE_BATCH_SCRIPT = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local answer = { string.format('%.17g', now) }
+local nowText = string.format('%.17g', now)
+local answer = { nowText }
 local a = 2
 local k = 1
 for _ = 1, tonumber(ARGV[1]) do
   local count = tonumber(ARGV[a])
   local peek = ARGV[a + 1] == '1'
   a = a + 2
-  local looked = {}
-  local stopped = false
+  local n = #answer + 1
+  answer[n] = 0
+  -- Buckets looked at so far; -1 once one refused (the take's later buckets are not looked at).
+  local looked = 0
   for _ = 1, count do
-    local key = KEYS[k]
-    local burst = tonumber(ARGV[a])
-    local perMinute = tonumber(ARGV[a + 1])
-    k = k + 1
-    a = a + 2
-    if not stopped then
+    if looked >= 0 then
+      local key = KEYS[k]
+      local burst = tonumber(ARGV[a])
+      local perMinute = tonumber(ARGV[a + 1])
       local state = redis.call('HMGET', key, 'tokens', 'at')
       local tokens = burst
       if state[1] and state[2] then
         tokens = math.min(burst, tonumber(state[1]) + math.max(0, now - tonumber(state[2])) * perMinute / 60000)
       end
+      looked = looked + 1
+      answer[n] = looked
       if tokens < 1 then
-        table.insert(looked, 0)
-        table.insert(looked, string.format('%.17g', tokens))
-        stopped = true
+        answer[n + 2 * looked - 1] = 0
+        answer[n + 2 * looked] = string.format('%.17g', tokens)
+        looked = -1
       else
+        if not peek then tokens = tokens - 1 end
+        local text = string.format('%.17g', tokens)
         if not peek then
-          tokens = tokens - 1
-          redis.call('HSET', key, 'tokens', string.format('%.17g', tokens), 'at', string.format('%.17g', now))
+          redis.call('HSET', key, 'tokens', text, 'at', nowText)
           redis.call('PEXPIRE', key, math.ceil((burst - tokens) * 60000 / perMinute))
         end
-        table.insert(looked, 1)
-        table.insert(looked, string.format('%.17g', tokens))
+        answer[n + 2 * looked - 1] = 1
+        answer[n + 2 * looked] = text
       end
     end
-  end
-  table.insert(answer, #looked / 2)
-  for _, value in ipairs(looked) do
-    table.insert(answer, value)
+    k = k + 1
+    a = a + 2
   end
 end
 return answer
@@ -357,6 +362,10 @@ export async function createRedisLimiter(options: RedisLimiterOptions & { url: s
     url: options.url,
     // While disconnected, commands fail at once instead of queueing until a reconnect that may never come.
     disableOfflineQueue: true,
+    // No node-redis time-out per command: the limiter's own deadline (COMMAND_TIMEOUT_MS) bounds every call, written or
+    // not, and node-redis's arms an AbortSignal.timeout per command that cannot be cleared (a timer and a DOMException
+    // five seconds after each script call, long answered).
+    commandOptions: { timeout: 0 },
     commandsQueueMaxLength: MAX_QUEUED_COMMANDS,
     socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: reconnectDelay },
   });

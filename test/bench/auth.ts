@@ -52,7 +52,10 @@ const variants = [
   { name: 'limiter in memory', env: { RATE_LIMIT: 'on', BENCH_UNLIMITED_BUCKETS: '1' } },
   { name: 'limiter in Redis', env: { RATE_LIMIT: 'on', REDIS_URL, BENCH_UNLIMITED_BUCKETS: '1' } },
 ];
-const servers = await Promise.all(variants.map((variant) => startServer('ourApp.ts', [database.url], variant.env)));
+// BENCH_CPU_PROF (a directory): CPU profiles of the service's servers, written when they stop.
+const servers = await Promise.all(
+  variants.map((variant) => startServer('ourApp.ts', [database.url], variant.env, { cpuProfileDir: process.env.BENCH_CPU_PROF })),
+);
 try {
   console.log(`Auth benchmark: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s per target, ${cpus().length} cores\n`);
   const headers = { authorization: `Bearer ${token}` };
@@ -68,7 +71,7 @@ try {
       name: `GET /api/v1/clusters/:id, ${variant.name}`,
       options: { url: `http://127.0.0.1:${servers[index]!.port}/api/v1/clusters/${clusterId}`, headers },
       // The servers share the database: its backends' CPU is counted while one of them is measured.
-      cpu: { pid: servers[index]!.child.pid, database: databaseName },
+      cpu: { pid: servers[index]!.child.pid, database: databaseName, redis: 'REDIS_URL' in variant.env },
     })),
   ]);
   const [baseline, , off, memory, redis] = results as [(typeof results)[0], unknown, (typeof results)[0], (typeof results)[0], (typeof results)[0]];
@@ -84,7 +87,8 @@ try {
     const cpuCost = limited.serverCpuUs / off.serverCpuUs - 1;
     console.log(
       `${limited.name}: costs ${(cost * 100).toFixed(1)}% of the endpoint's requests/s (budget ≤ ${LIMITER_BUDGET * 100}%): ${met(cost <= LIMITER_BUDGET)}; ` +
-        `service CPU per request ${cpuCost >= 0 ? '+' : ''}${(cpuCost * 100).toFixed(1)}%`,
+        `service CPU per request ${cpuCost >= 0 ? '+' : ''}${(cpuCost * 100).toFixed(1)}%` +
+        (Number.isNaN(limited.redisCpuUs) ? '' : `; the Redis server's own CPU ${limited.redisCpuUs} µs/request`),
     );
   }
   await measureInvalidation(`http://127.0.0.1:${servers[0]!.port}`, `http://127.0.0.1:${servers[1]!.port}`);

@@ -22,8 +22,20 @@ export type ServerProcess = { port: number; child: ChildProcess; stop: () => Pro
  * Starts `bench/servers/<script>` in a child process; it prints `PORT <n>` on standard error once it listens.
  * Its standard output (where the service writes its logs) goes to /dev/null: written, not kept.
  */
-export async function startServer(script: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [new URL(`./servers/${script}`, import.meta.url).pathname, ...args], {
+export async function startServer(
+  script: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  options: { cpuProfileDir?: string | undefined } = {},
+): Promise<ServerProcess> {
+  const profile = options.cpuProfileDir
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${options.cpuProfileDir}`,
+        `--cpu-prof-name=${script.replace(/\W/g, '-')}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}.cpuprofile`,
+      ]
+    : [];
+  const child = spawn(process.execPath, [...profile, new URL(`./servers/${script}`, import.meta.url).pathname, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -93,10 +105,13 @@ export type Measurement = {
   non2xx: number;
   serverCpuUs: number;
   postgresCpuUs: number;
+  /** The Redis server's CPU per request (NaN unless measured: a limiter in Redis). */
+  redisCpuUs: number;
 };
 
 /** What a target's CPU is measured on: the server's pid and the name of its database. */
-export type CpuTarget = { pid?: number; database?: string };
+/** `redis`: the local Redis server's CPU is counted too (it shares the machine's cores with the service). */
+export type CpuTarget = { pid?: number; database?: string; redis?: boolean };
 
 /** Clock ticks per second of /proc/<pid>/stat CPU times. */
 const TICKS_PER_S = 100;
@@ -132,12 +147,16 @@ export const isBackendOf = (database: string) => (_pid: number, commandLine: str
   commandLine.startsWith('postgres: ') && commandLine.includes(` ${database} `);
 
 const cpuOf = (target: CpuTarget) =>
-  Promise.all([target.pid ? cpuTicks((pid) => pid === target.pid) : null, target.database ? cpuTicks(isBackendOf(target.database)) : null]);
+  Promise.all([
+    target.pid ? cpuTicks((pid) => pid === target.pid) : null,
+    target.database ? cpuTicks(isBackendOf(target.database)) : null,
+    target.redis ? cpuTicks((_pid, commandLine) => commandLine.startsWith('redis-server')) : null,
+  ]);
 
 export async function measure(name: string, options: autocannon.Options, durationS = DURATION_S, cpu: CpuTarget = {}): Promise<Measurement> {
-  const [serverBefore, postgresBefore] = await cpuOf(cpu);
+  const [serverBefore, postgresBefore, redisBefore] = await cpuOf(cpu);
   const result = await autocannon({ connections: CONNECTIONS, ...options, duration: durationS });
-  const [serverAfter, postgresAfter] = await cpuOf(cpu);
+  const [serverAfter, postgresAfter, redisAfter] = await cpuOf(cpu);
   const perRequestUs = (before: Map<number, number> | null, after: Map<number, number> | null) =>
     before && after ? Math.round((cpuSecondsBetween(before, after) * 1e6) / Math.max(1, result.requests.total)) : NaN;
   return {
@@ -149,6 +168,7 @@ export async function measure(name: string, options: autocannon.Options, duratio
     non2xx: result.non2xx,
     serverCpuUs: perRequestUs(serverBefore, serverAfter),
     postgresCpuUs: perRequestUs(postgresBefore, postgresAfter),
+    redisCpuUs: perRequestUs(redisBefore, redisAfter),
   };
 }
 
@@ -171,6 +191,7 @@ export async function measureRounds(targets: { name: string; options: autocannon
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
     serverCpuUs: median(results.map((result) => result.serverCpuUs)),
     postgresCpuUs: median(results.map((result) => result.postgresCpuUs)),
+    redisCpuUs: median(results.map((result) => result.redisCpuUs)),
   }));
 }
 
