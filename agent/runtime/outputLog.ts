@@ -119,11 +119,16 @@ export class OutputLog {
     return lines;
   }
 
-  /** Logs every stdout and stderr line of `proc`; returns the function that stops doing so. */
+  /** Logs every stdout and stderr line of `proc`, and the agent's notices about it; returns the function that stops doing so. */
   attach(proc: RunningProcess): () => void {
     const listener = (_stream: 'stdout' | 'stderr', line: string) => this.append(line);
+    const notice = (line: string) => this.append(line);
     proc.on('line', listener);
-    return () => proc.off('line', listener);
+    proc.on('notice', notice);
+    return () => {
+      proc.off('line', listener);
+      proc.off('notice', notice);
+    };
   }
 
   /** Flushes and closes the file; the in-memory tail stays readable. */

@@ -85,7 +85,12 @@ export interface ProcessState {
   signal: string | null;
 }
 
-type Events = { line: [stream: 'stdout' | 'stderr', line: string]; exit: [info: ExitInfo] };
+/**
+ * `line`: a line the process wrote. `notice`: a line of the agent's own about the process (`[gsm] …`), for the console
+ * and the output log only: it is not the game's output, so readiness patterns, player parsers and stdin answers never
+ * read it (a game line handler must not be fooled by the agent's words).
+ */
+type Events = { line: [stream: 'stdout' | 'stderr', line: string]; notice: [line: string]; exit: [info: ExitInfo] };
 
 export interface RunningProcess {
   readonly pid: number;
@@ -589,7 +594,7 @@ class GameProcess extends EventEmitter<Events> implements RunningProcess {
     if (this.#exitedAt !== undefined) return; // nothing to tell once the process has ended
     // Said in the console, where an operator looks (as the service's `[gsm] N lines dropped`).
     const then = this.#punchFailures >= PUNCH_ATTEMPTS ? '; truncating it from now on, which can lose lines' : '; trying again';
-    this.emit('line', 'stderr', `[gsm] could not free the output spool's read part (${reason.slice(0, 300)})${then}`);
+    this.emit('notice', `[gsm] could not free the output spool's read part (${reason.slice(0, 300)})${then}`);
   }
 
   /**

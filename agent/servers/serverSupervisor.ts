@@ -467,6 +467,7 @@ export class ServerSupervisor {
     this.#stdin = this.consoleMode === 'STDIN' ? new StdinChannel(proc) : undefined;
     const parsePlayerLine = this.#adapter.playerLineParser();
     proc.on('line', (_stream, line) => this.#onLine(line, parsePlayerLine));
+    proc.on('notice', (line) => this.#queueConsole(line));
     this.#watch(proc);
     void proc.wait().then((exit) => this.#onExit(proc, exit));
     proc.resume();

@@ -231,7 +231,7 @@ export class RedisLimiter implements RateLimiter {
     this.#flushing = false;
     while (this.#queue.length > 0) {
       const batch = this.#queue.splice(0, MAX_BATCH);
-      this.#withDeadline(this.#runBatch(batch)).then(
+      this.#withDeadline((client) => this.#runBatch(client, batch)).then(
         (answers) => batch.forEach((queued, index) => queued.resolve(answers[index]!)),
         (error: unknown) => batch.forEach((queued) => queued.reject(error)),
       );
@@ -243,7 +243,7 @@ export class RedisLimiter implements RateLimiter {
     const args = { keys, arguments: [holder, String(this.#leaseMs), ...slots.map((slot) => String(slot.cap.max))] };
     let reply: unknown;
     try {
-      reply = await this.#withDeadline(this.#script(HOLD_SCRIPT, HOLD_SHA, args));
+      reply = await this.#withDeadline((client) => this.#script(client, HOLD_SCRIPT, HOLD_SHA, args));
     } catch (error) {
       // The script may have run even though its answer came too late: a refused holder must not stay counted.
       this.#forget(holder, keys);
@@ -272,27 +272,34 @@ export class RedisLimiter implements RateLimiter {
   #renew(): void {
     if (this.#closed || !this.#client.isReady) return;
     for (const [holder, keys] of this.#held) {
-      this.#withDeadline(this.#script(HOLD_SCRIPT, HOLD_SHA, { keys, arguments: [holder, String(this.#leaseMs)] })).catch(() => undefined);
+      this.#withDeadline((client) => this.#script(client, HOLD_SCRIPT, HOLD_SHA, { keys, arguments: [holder, String(this.#leaseMs)] })).catch(() => undefined);
     }
   }
 
   async check(): Promise<void> {
-    await this.#withDeadline(this.#client.ping());
+    await this.#withDeadline((client) => client.ping());
   }
 
-  /** Settles with `work`, or rejects with RateLimiterUnavailableError when Redis fails or exceeds the deadline. */
-  async #withDeadline<T>(work: Promise<T>): Promise<T> {
-    // node-redis's own command timeout stops counting once a command is written; a Redis that stops answering
-    // mid-way needs this deadline.
+  /**
+   * Settles with `work` (given the client to send its commands on), or rejects with RateLimiterUnavailableError when
+   * Redis fails or exceeds the deadline. At the deadline its commands not yet written (a stalled Redis stops reading,
+   * so later commands wait to be written) are dropped, so they cannot spend tokens later for requests long refused;
+   * one already written cannot be taken back.
+   */
+  async #withDeadline<T>(work: (client: RedisClientType) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      const refuse = () => reject(new RateLimiterUnavailableError(`Redis did not answer within ${this.#timeoutMs} ms`));
+      const refuse = () => {
+        reject(new RateLimiterUnavailableError(`Redis did not answer within ${this.#timeoutMs} ms`));
+        controller.abort();
+      };
       // After the event loop was blocked, expired timers run before pending socket reads: give an answer that already
       // arrived one turn of I/O to be read before refusing.
       timer = setTimeout(() => setImmediate(refuse), this.#timeoutMs);
     });
     try {
-      return await Promise.race([work, deadline]);
+      return await Promise.race([work(this.#client.withAbortSignal(controller.signal) as RedisClientType), deadline]);
     } catch (error) {
       if (error instanceof RateLimiterUnavailableError) throw error;
       throw new RateLimiterUnavailableError('Redis could not answer', { cause: error });
@@ -301,17 +308,17 @@ export class RedisLimiter implements RateLimiter {
     }
   }
 
-  async #script(source: string, sha: string, args: { keys: string[]; arguments: string[] }): Promise<unknown> {
+  async #script(client: RedisClientType, source: string, sha: string, args: { keys: string[]; arguments: string[] }): Promise<unknown> {
     try {
-      return await this.#client.evalSha(sha, args);
+      return await client.evalSha(sha, args);
     } catch (error) {
       if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
       // Redis restarted or flushed its scripts since they were loaded: EVAL runs the script and caches it again.
-      return await this.#client.eval(source, args);
+      return await client.eval(source, args);
     }
   }
 
-  async #runBatch(batch: readonly Queued[]): Promise<Decision[][]> {
+  async #runBatch(client: RedisClientType, batch: readonly Queued[]): Promise<Decision[][]> {
     const keys = batch.flatMap((queued) => queued.keys);
     const args = [
       String(batch.length),
@@ -321,7 +328,7 @@ export class RedisLimiter implements RateLimiter {
         ...queued.buckets.flatMap((bucket) => [String(bucket.burst), String(bucket.perMinute)]),
       ]),
     ];
-    const reply = await this.#script(TAKE_BATCH_SCRIPT, TAKE_BATCH_SHA, { keys, arguments: args });
+    const reply = await this.#script(client, TAKE_BATCH_SCRIPT, TAKE_BATCH_SHA, { keys, arguments: args });
     const unexpected = () => new Error(`Unexpected reply from the rate-limit script: ${JSON.stringify(reply).slice(0, 500)}`);
     if (!Array.isArray(reply) || reply.length < 1) throw unexpected();
     const now = Number(reply[0]);
@@ -362,9 +369,9 @@ export async function createRedisLimiter(options: RedisLimiterOptions & { url: s
     url: options.url,
     // While disconnected, commands fail at once instead of queueing until a reconnect that may never come.
     disableOfflineQueue: true,
-    // No node-redis time-out per command: the limiter's own deadline (COMMAND_TIMEOUT_MS) bounds every call, written or
-    // not, and node-redis's arms an AbortSignal.timeout per command that cannot be cleared (a timer and a DOMException
-    // five seconds after each script call, long answered).
+    // No node-redis time-out per command: the limiter's own deadline (COMMAND_TIMEOUT_MS) bounds the wait of every
+    // call and drops its commands not yet written, while node-redis's own time-out arms an AbortSignal.timeout per
+    // command that cannot be cleared (a timer and a DOMException five seconds after each script call, long answered).
     commandOptions: { timeout: 0 },
     commandsQueueMaxLength: MAX_QUEUED_COMMANDS,
     socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: reconnectDelay },

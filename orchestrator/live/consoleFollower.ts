@@ -55,24 +55,28 @@ export async function followConsole(live: { relay: LiveRelay; history: ConsoleHi
     // Bounded, should the history read hang: past the bound the oldest batches go.
     if (held && held.push(event) > MAX_HELD_BATCHES) held.shift();
   }, onlyServer(serverId));
+  const follower = (replay: SequencedLine[], gap: boolean): ConsoleFollower => ({
+    replay,
+    gap,
+    last: () => last,
+    live(to) {
+      deliver = to;
+      const waiting = held ?? [];
+      held = null;
+      for (const event of waiting) pass(event);
+    },
+    stop: unsubscribe,
+  });
   try {
     const { lines, gap } =
       'after' in start ? await live.history.since(serverId, start.after) : { lines: await live.history.recent(serverId, start.last), gap: false };
     last = lines.at(-1)?.seq ?? ('after' in start ? start.after : 0);
-    return {
-      replay: lines,
-      gap,
-      last: () => last,
-      live(to) {
-        deliver = to;
-        const waiting = held ?? [];
-        held = null;
-        for (const event of waiting) pass(event);
-      },
-      stop: unsubscribe,
-    };
-  } catch (error) {
-    unsubscribe();
-    throw error;
+    return follower(lines, gap);
+  } catch {
+    // The history cannot be read (Redis away, or stalled past the read's time-out): no replay, but the batches that
+    // came while it was tried, and every next one, are still handed on. Resumed after a sequence, the lines between it
+    // and the first live one may be missing: said as a gap.
+    last = 'after' in start ? start.after : 0;
+    return follower([], 'after' in start);
   }
 }

@@ -3,7 +3,7 @@
  * Its status reports carry the template version its run was started with.
  */
 import test from 'ava';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
@@ -290,4 +290,54 @@ test('its status reports say the template version its run was started with: not 
     { templateVersion: 2 },
   );
   t.is(after.find((report) => report.status === 'CRASHED')?.templateVersion, undefined, 'no run, no version');
+});
+
+test.serial('the agent’s own console notice (a spool it cannot free) reaches the console, but no readiness pattern or player parser reads it', async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'gsm-supervisor-'));
+  // A fallocate that refuses, ahead of the real one on PATH (serial; the punch is spawned with this process's PATH).
+  const bin = join(dataDir, 'bin');
+  await mkdir(bin);
+  await writeFile(join(bin, 'fallocate'), '#!/bin/sh\necho "fallocate: refused; Done (0.1s) joined the game" >&2\nexit 1\n', { mode: 0o755 });
+  const path = process.env.PATH;
+  process.env.PATH = `${bin}:${path}`;
+  const consoleLines: string[] = [];
+  const statuses: string[] = [];
+  // More than the 1 MiB after which the read part of the spool is freed, then silence: not ready by its own output.
+  const script = join(dataDir, 'big.mjs');
+  await writeFile(script, `const line = 'z'.repeat(1023) + '\\n'; for (let i = 0; i < 1500; i++) process.stdout.write(line); setInterval(() => {}, 1000);`);
+  const supervisor = new ServerSupervisor(
+    {
+      ...config(`${process.execPath} ${script}`),
+      ready: { mode: 'LINE', pattern: 'Done \\(|refused' },
+      template: { id: 'notice', version: 1, players: { join: '(?<name>\\S+) joined the game' }, commands: {}, configFiles: [], wipe: [] },
+    } as ServerConfig,
+    {
+      dataDir,
+      runtime: new ProcessRuntime(),
+      report: (event, data) => {
+        if (event === 'console') consoleLines.push(...(data as { lines: string[] }).lines);
+        if (event === 'server:status') statuses.push((data as { status: string }).status);
+        if (event === 'player:join') statuses.push('a player joined');
+      },
+      termAfterMs: 2_000,
+      killAfterMs: 4_000,
+    },
+  );
+  t.teardown(async () => {
+    process.env.PATH = path;
+    await supervisor.kill();
+    await supervisor.dispose();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  await supervisor.start();
+  await until(async () => consoleLines.some((line) => line.startsWith('[gsm] could not free')), 'the notice in the console');
+  process.env.PATH = path;
+  t.is(consoleLines.filter((line) => line.length === 1023).length, 1500);
+  t.regex(
+    consoleLines.find((line) => line.startsWith('[gsm]'))!,
+    /refused; Done \(0\.1s\) joined the game\); trying again$/,
+  );
+  t.is(supervisor.status, 'STARTING', 'the notice did not make it ready');
+  t.false(statuses.includes('ONLINE'));
+  t.false(statuses.includes('a player joined'));
 });

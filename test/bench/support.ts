@@ -150,7 +150,11 @@ const cpuOf = (target: CpuTarget) =>
   Promise.all([
     target.pid ? cpuTicks((pid) => pid === target.pid) : null,
     target.database ? cpuTicks(isBackendOf(target.database)) : null,
-    target.redis ? cpuTicks((_pid, commandLine) => commandLine.startsWith('redis-server')) : null,
+    // The local Redis server, however it was started (`redis-server …` or its full path); a Redis elsewhere is not
+    // seen: then NaN, not 0.
+    target.redis
+      ? cpuTicks((_pid, commandLine) => /(^|\/)redis-server$/.test(commandLine.split(' ')[0] ?? '')).then((ticks) => (ticks.size > 0 ? ticks : null))
+      : null,
   ]);
 
 export async function measure(name: string, options: autocannon.Options, durationS = DURATION_S, cpu: CpuTarget = {}): Promise<Measurement> {

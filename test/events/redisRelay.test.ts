@@ -4,11 +4,13 @@
  * once; a process reads none of the events nobody there wants, nor its own back from Redis.
  */
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { createClient } from 'redis';
 import { createLive, type Live } from '../../orchestrator/live/live.ts';
 import { connectRedis, endRedis, MAX_QUEUED_COMMANDS } from '../../orchestrator/live/redisClient.ts';
 import { createRedisHistory } from '../../orchestrator/live/consoleHistory.ts';
+import { followConsole } from '../../orchestrator/live/consoleFollower.ts';
+import { createLocalRelay } from '../../orchestrator/live/relay.ts';
 import type { LiveEvent } from '../../orchestrator/live/relay.ts';
 import { captureLogs } from '../support/logs.ts';
 import { REDIS_URL, useTestRedis } from '../support/redis.ts';
@@ -279,13 +281,18 @@ test('a console history append refused part-way (its connection full) leaves the
   t.is(await client.ping(), 'PONG');
 });
 
-test('a console history read with Redis stalled (its connection up, no answer) is a 503 within the read time-out, and the next read after Redis is back answers', async (t) => {
+/** A console history on a Redis connection through a TCP proxy the test can hang; reads time out after 500 ms. */
+async function historyBehindProxy(t: ExecutionContext, name: string) {
   const { logger } = captureLogs();
   const proxy = await startTcpProxy({ host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) });
   t.teardown(() => proxy.close());
-  const client = await connectRedis(`redis://127.0.0.1:${proxy.port}`, logger, 'test-history-stalled');
+  const client = await connectRedis(`redis://127.0.0.1:${proxy.port}`, logger, `test-${name}`);
   t.teardown(() => endRedis(client));
-  const history = createRedisHistory(client, { prefix: `${redis.prefix}stalled:`, logger, readTimeoutMs: 500 });
+  return { proxy, history: createRedisHistory(client, { prefix: `${redis.prefix}${name}:`, logger, readTimeoutMs: 500 }) };
+}
+
+test('a console history read with Redis stalled (its connection up, no answer) is a 503 within the read time-out, and the next read after Redis is back answers', async (t) => {
+  const { proxy, history } = await historyBehindProxy(t, 'stalled');
   history.append({ serverId: SERVER_A, lines: [{ at: new Date().toISOString(), line: 'kept' }], seq: 1 });
   await delay(200);
   t.deepEqual(
@@ -304,4 +311,31 @@ test('a console history read with Redis stalled (its connection up, no answer) i
     (await history.recent(SERVER_A, 10)).map((line) => line.line),
     ['kept'],
   );
+});
+
+test('a console viewer whose history read times out (Redis stalled) still gets the batches that came meanwhile and the next ones', async (t) => {
+  const { proxy, history } = await historyBehindProxy(t, 'follower');
+  const relay = createLocalRelay();
+  const batch = (seq: number, line: string): LiveEvent => ({
+    type: 'server.console',
+    clusterId: SERVER_A,
+    at: new Date().toISOString(),
+    data: { serverId: SERVER_A, lines: [{ at: new Date().toISOString(), line }], seq },
+  });
+  proxy.hang();
+  for (const start of [{ last: 10 }, { after: 4 }] as const) {
+    const following = followConsole({ relay, history }, SERVER_A, start);
+    await delay(100);
+    relay.publish(batch(4, 'four, while the history is read'));
+    relay.publish(batch(5, 'five, while the history is read'));
+    const follower = await following;
+    t.deepEqual(follower.replay, []);
+    t.is(follower.gap, 'after' in start, 'a resume may have missed lines: a gap');
+    const seen: string[] = [];
+    follower.live((event) => seen.push(...(event.data as { lines: { line: string }[] }).lines.map((line) => line.line)));
+    relay.publish(batch(6, 'six, live'));
+    t.deepEqual(seen, [...('after' in start ? [] : ['four, while the history is read']), 'five, while the history is read', 'six, live']);
+    follower.stop();
+  }
+  proxy.resume();
 });

@@ -260,8 +260,14 @@ test('takes asked for in one turn go to Redis in one script call, each answered 
   // A real client whose script calls are counted.
   const client = createClient({ url: REDIS_URL });
   let calls = 0;
-  const evalSha = client.evalSha.bind(client);
-  (client as { evalSha: unknown }).evalSha = (...args: Parameters<typeof evalSha>) => (calls++, evalSha(...args));
+  // The limiter sends each call through a view of the client carrying the call's abort signal.
+  const withAbortSignal = client.withAbortSignal.bind(client);
+  (client as { withAbortSignal: unknown }).withAbortSignal = (signal: AbortSignal) => {
+    const view = withAbortSignal(signal);
+    const evalSha = view.evalSha.bind(view);
+    (view as { evalSha: unknown }).evalSha = (...args: Parameters<typeof evalSha>) => (calls++, evalSha(...args));
+    return view;
+  };
   const batching = new RedisLimiter(client as never, { prefix: redis.prefix, timeoutMs: RELAXED_TIMEOUT_MS });
   t.teardown(() => batching.close());
   await client.connect();
