@@ -509,35 +509,47 @@ test.serial(
   },
 );
 
-test.serial('a sign-in in another tab while this tab refreshes stands: the refreshed pair is ended, not written over it', async (t) => {
-  const first = await signUp(app, 'first-account');
-  await createCluster(app, first, 'First');
-  const second = await signUp(app, 'second-account');
-  await createCluster(app, second, 'Second');
+/**
+ * Two accounts, each with a cluster; a tab signed in as the first whose refresh is held (until `release`), and another
+ * tab of the browser, back from a Steam sign-in it started as the second (the pair in the address's fragment, with
+ * the value the tab kept): `backFromSteam` brings it there.
+ */
+async function refreshHeldWhileAnotherTabSignsIn(names: [string, string], clusters: [string, string]) {
+  const first = await signUp(app, names[0]);
+  await createCluster(app, first, clusters[0]);
+  const second = await signUp(app, names[1]);
+  await createCluster(app, second, clusters[1]);
   const helpers = await openSessions(first.email);
   const { page, errors } = await signedIn(first);
   await page.getByRole('heading', { name: 'Servers' }).waitFor();
-
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const { onItsWay } = await holdRefresh(page, () => gate);
   await expireAccessToken(page);
   await page.reload();
   await onItsWay;
-  // Another tab of this browser signs in as someone else meanwhile.
   const pair = (await body(await app.request('/api/v1/auth/login', json({ email: second.email, password: PASSWORD })))) as Record<string, string>;
   const other = await page.context().newPage();
   await other.goto(`${app.url}/#/account`);
-  await other.evaluate(
-    (value) => localStorage.setItem('gsm.session', value),
-    JSON.stringify({ ...pair, expiresAt: Date.now() + 900_000, signedIn: 'in-the-other-tab' }),
+  await other.evaluate(() => sessionStorage.setItem('gsm.oauth.nonce', 'started-in-this-tab'));
+  await other.goto('about:blank'); // back from the provider: a new document
+  const fragment = new URLSearchParams({ accessToken: pair.accessToken!, refreshToken: pair.refreshToken!, expiresIn: '900', nonce: 'started-in-this-tab' });
+  const backFromSteam = () => other.goto(`${app.url}/#${fragment}`);
+  return { first, helpers, page, errors, release, pair, other, backFromSteam };
+}
+
+test.serial('a sign-in in another tab while this tab refreshes stands: the refreshed pair is ended, not written over it', async (t) => {
+  const { first, helpers, page, errors, release, pair, other, backFromSteam } = await refreshHeldWhileAnotherTabSignsIn(
+    ['first-account', 'second-account'],
+    ['First', 'Second'],
   );
-  // The other tab's write reaches this tab's copy of localStorage a moment later (Chromium copies it between
-  // processes); the answer is released once it has, as this test is of a sign-in this tab could know of. (An answer
-  // that overtakes the copy writes its pair over the other tab's: localStorage has no compare-and-set.)
-  await page.waitForFunction(
-    () => (JSON.parse(localStorage.getItem('gsm.session') ?? 'null') as { signedIn?: string } | null)?.signedIn === 'in-the-other-tab',
-  );
+  await backFromSteam();
+  // The sign-in waits for the refresh under way (its lock): nothing of it is stored yet, however long the refresh takes
+  // (up to its bound of 5 s).
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const storedNow = () => other.evaluate(() => (JSON.parse(localStorage.getItem('gsm.session') ?? 'null') as { accessToken?: string } | null)?.accessToken);
+  t.not(await storedNow(), pair.accessToken, 'the sign-in waits for the refresh');
+  // The refresh's answer comes: it stores its pair, then the sign-in replaces it and ends it on the service.
   release();
   await page.getByRole('combobox', { name: 'Cluster' }).filter({ hasText: 'Second' }).waitFor({ timeout: 60_000 });
   const kept = await page.evaluate(() => (JSON.parse(localStorage.getItem('gsm.session')!) as { accessToken: string }).accessToken);
@@ -551,6 +563,16 @@ test.serial('a sign-in in another tab while this tab refreshes stands: the refre
   );
   await page.getByRole('combobox', { name: 'Cluster' }).filter({ hasText: 'First' }).waitFor({ timeout: 60_000 });
   t.deepEqual(errors, []);
+});
+
+test.serial('a refresh that hangs in another tab holds up a sign-in for 5 s at most', async (t) => {
+  const { release, other, backFromSteam } = await refreshHeldWhileAnotherTabSignsIn(['hung-refresh', 'after-hung-refresh'], ['Hung', 'After']);
+  t.teardown(() => release()); // never answered during the test
+  const started = Date.now();
+  await backFromSteam();
+  await other.getByRole('combobox', { name: 'Cluster' }).filter({ hasText: 'After' }).waitFor({ timeout: 30_000 });
+  const waited = Date.now() - started;
+  t.true(waited >= 4_500 && waited < 20_000, `signed in after ${waited} ms`);
 });
 
 test.serial('three tabs refreshing at once spend the refresh token once (a replayed one would revoke the session)', async (t) => {

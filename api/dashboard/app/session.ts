@@ -72,12 +72,18 @@ export const session = {
     localStorage.setItem(KEY, JSON.stringify(stored));
     changed();
   },
-  /** A sign-in (password, registration, Steam, Discord): a session it replaces is ended on the service, not left open. */
-  signIn(pair: TokenPair) {
-    const previous = stored;
-    generation++;
-    session.start(pair, Math.random().toString(36).slice(2));
-    if (previous && previous.refreshToken !== pair.refreshToken) void endOnService(previous);
+  /**
+   * A sign-in (password, registration, Steam, Discord): a session it replaces is ended on the service, not left open.
+   * It takes the refresh lock (SIGN_IN_WAIT_MS at most): a refresh under way in another tab stores its new pair first,
+   * and this sign-in then replaces and ends that pair, instead of the refresh writing the old account back over it.
+   */
+  signIn(pair: TokenPair): Promise<void> {
+    return exclusively(async () => {
+      const previous = read() ?? stored;
+      generation++;
+      session.start(pair, Math.random().toString(36).slice(2));
+      if (previous && previous.refreshToken !== pair.refreshToken) void endOnService(previous);
+    }, SIGN_IN_WAIT_MS);
   },
   async signOut() {
     const ending = stored;
@@ -113,29 +119,52 @@ function retryLater() {
 }
 
 const LOCK = 'gsm.session.refresh';
+/**
+ * How long a sign-in waits for the lock (a refresh under way, which normally takes milliseconds) before it goes ahead
+ * without it: a refresh that hangs (a network that went quiet) must not hold up a sign-in for long.
+ */
+const SIGN_IN_WAIT_MS = 5_000;
 const LEASE = 'gsm.session.refresh-lease';
 const tab = Math.random().toString(36).slice(2);
 
 /**
  * Runs `work` holding this origin's refresh lock, so two tabs never spend one refresh token twice. `work` learns
  * whether another tab held the lock first (and so has probably just refreshed). Browsers offer Web Locks only in
- * secure contexts (HTTPS or localhost); over plain HTTP a lease kept in localStorage stands in for them.
+ * secure contexts (HTTPS or localhost); over plain HTTP a lease kept in localStorage stands in for them. With
+ * `waitAtMostMs`, `work` runs without the lock once it has waited that long for it.
  */
-async function exclusively<T>(work: (waited: boolean) => Promise<T>): Promise<T> {
+async function exclusively<T>(work: (waited: boolean) => Promise<T>, waitAtMostMs?: number): Promise<T> {
   const locks = typeof navigator.locks?.request === 'function' ? navigator.locks : null;
-  if (!locks) return leased(work);
+  if (!locks) return leased(work, waitAtMostMs);
   // request() answers the callback's promise (typed as a promise of it).
   const free = (await locks.request(LOCK, { ifAvailable: true }, async (lock) => (lock ? { value: await work(false) } : null))) as unknown as {
     value: T;
   } | null;
-  return free ? free.value : (locks.request(LOCK, () => work(true)) as unknown as Promise<T>);
+  if (free) return free.value;
+  if (waitAtMostMs === undefined) return locks.request(LOCK, () => work(true)) as unknown as Promise<T>;
+  const gaveUp = new AbortController();
+  const timer = setTimeout(() => gaveUp.abort(), waitAtMostMs);
+  let started = false;
+  try {
+    return (await locks.request(LOCK, { signal: gaveUp.signal }, () => {
+      started = true;
+      clearTimeout(timer);
+      return work(true);
+    })) as unknown as T;
+  } catch (error) {
+    if (started) throw error;
+    return work(true); // waited long enough: without the lock
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
  * The lock without Web Locks: a tab writes its claim (good for 10 s), waits for other tabs' claims written at the same
  * moment to reach it, and goes ahead only if its own is still the one there (the last write wins in every tab).
  */
-async function leased<T>(work: (waited: boolean) => Promise<T>): Promise<T> {
+async function leased<T>(work: (waited: boolean) => Promise<T>, waitAtMostMs?: number): Promise<T> {
+  const until = waitAtMostMs === undefined ? Infinity : Date.now() + waitAtMostMs;
   const holder = () => {
     try {
       return JSON.parse(localStorage.getItem(LEASE) ?? 'null') as { tab: string; until: number } | null;
@@ -166,6 +195,7 @@ async function leased<T>(work: (waited: boolean) => Promise<T>): Promise<T> {
       }
     }
     waited = true;
+    if (Date.now() >= until) return work(true); // waited long enough: without the lease
     await storageWritten([KEY, LEASE], 1_000);
   }
 }
@@ -289,7 +319,7 @@ function takeSignInFragment(): boolean {
   sessionStorage.removeItem(NONCE);
   history.replaceState(null, '', '/#/');
   if (!expected || fragment.get('nonce') !== expected) return true;
-  session.signIn({
+  void session.signIn({
     accessToken: fragment.get('accessToken')!,
     refreshToken: fragment.get('refreshToken')!,
     expiresIn: Number(fragment.get('expiresIn') ?? 900),
