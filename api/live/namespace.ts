@@ -280,11 +280,12 @@ export function attachLiveNamespace(httpServer: HttpServer, deps: AppDeps): Live
           }
           if (follower) {
             const lines = follower.replay;
-            if (lines.length > 0)
+            // A gap is said even without lines (the history could not be read on a resume).
+            if (lines.length > 0 || follower.gap)
               socket.emit('event', {
                 type: 'server.console',
                 clusterId: access.clusterId,
-                at: lines[lines.length - 1]!.at,
+                at: lines.at(-1)?.at ?? new Date().toISOString(),
                 data: { serverId, lines, replay: true, ...('after' in start && { after: start.after }), ...(follower.gap && { gap: true }) },
               });
             follower.live((event) => socket.emit('event', event));

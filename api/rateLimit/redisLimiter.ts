@@ -282,9 +282,10 @@ export class RedisLimiter implements RateLimiter {
 
   /**
    * Settles with `work` (given the client to send its commands on), or rejects with RateLimiterUnavailableError when
-   * Redis fails or exceeds the deadline. At the deadline its commands not yet written (a stalled Redis stops reading,
-   * so later commands wait to be written) are dropped, so they cannot spend tokens later for requests long refused;
-   * one already written cannot be taken back.
+   * Redis fails or exceeds the deadline. At the deadline its commands still waiting to be written are dropped (a
+   * backlog of megabytes, once the socket's buffers are full). A command handed to the socket cannot be taken back:
+   * with Redis stalled that is nearly every one, and the takes of requests refused meanwhile still spend their tokens
+   * when Redis answers again (a known limit: refused requests can cost budget after a stall).
    */
   async #withDeadline<T>(work: (client: RedisClientType) => Promise<T>): Promise<T> {
     const controller = new AbortController();
@@ -370,7 +371,7 @@ export async function createRedisLimiter(options: RedisLimiterOptions & { url: s
     // While disconnected, commands fail at once instead of queueing until a reconnect that may never come.
     disableOfflineQueue: true,
     // No node-redis time-out per command: the limiter's own deadline (COMMAND_TIMEOUT_MS) bounds the wait of every
-    // call and drops its commands not yet written, while node-redis's own time-out arms an AbortSignal.timeout per
+    // call (and drops what is still unwritten), while node-redis's own time-out arms an AbortSignal.timeout per
     // command that cannot be cleared (a timer and a DOMException five seconds after each script call, long answered).
     commandOptions: { timeout: 0 },
     commandsQueueMaxLength: MAX_QUEUED_COMMANDS,

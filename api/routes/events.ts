@@ -266,10 +266,12 @@ export function installEventRoutes(api: Api, deps: AppDeps) {
       if (ended) return follower.stop();
       consoleLast = follower.last();
       const lines = follower.replay;
-      if (resumeAfter !== null && lines.length > 0) {
+      // A gap is said even without lines (the history could not be read on a resume).
+      if (resumeAfter !== null && (lines.length > 0 || follower.gap)) {
         const replay = { serverId: consoleOf, lines, replay: true, after: resumeAfter, ...(follower.gap && { gap: true }) };
-        consoleLast = lines.at(-1)!.seq;
-        out.write(frame(streamId(), 'server.console', { type: 'server.console', clusterId: filter.clusterId, at: lines.at(-1)!.at, data: replay }));
+        if (lines.length > 0) consoleLast = lines.at(-1)!.seq;
+        const at = lines.at(-1)?.at ?? new Date().toISOString();
+        out.write(frame(streamId(), 'server.console', { type: 'server.console', clusterId: filter.clusterId, at, data: replay }));
       }
       follower.live(writeLive);
     }

@@ -546,11 +546,15 @@ test.serial('a sign-in in another tab while this tab refreshes stands: the refre
   await backFromSteam();
   // The sign-in waits for the refresh under way (its lock): nothing of it is stored yet, however long the refresh takes
   // (up to its bound of 5 s).
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  await new Promise((resolve) => setTimeout(resolve, 500));
   const storedNow = () => other.evaluate(() => (JSON.parse(localStorage.getItem('gsm.session') ?? 'null') as { accessToken?: string } | null)?.accessToken);
   t.not(await storedNow(), pair.accessToken, 'the sign-in waits for the refresh');
-  // The refresh's answer comes: it stores its pair, then the sign-in replaces it and ends it on the service.
+  // The refresh's answer comes: it stores its pair, then the sign-in (granted the lock, not giving up on it 5 s after
+  // it began) replaces it and ends it on the service.
   release();
+  const released = Date.now();
+  await until(async () => (await storedNow()) === pair.accessToken, 'the sign-in stored', 10_000);
+  t.true(Date.now() - released < 3_500, `stored ${Date.now() - released} ms after the refresh's answer: the lock was granted`);
   await page.getByRole('combobox', { name: 'Cluster' }).filter({ hasText: 'Second' }).waitFor({ timeout: 60_000 });
   const kept = await page.evaluate(() => (JSON.parse(localStorage.getItem('gsm.session')!) as { accessToken: string }).accessToken);
   t.is(kept, pair.accessToken, 'the other tab’s sign-in stands');

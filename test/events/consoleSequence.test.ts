@@ -14,6 +14,7 @@ import { connectViewer, type LiveViewer } from '../support/liveClient.ts';
 import { openSse } from '../support/sse.ts';
 import { until } from '../support/wait.ts';
 import { REDIS_URL, useTestRedis } from '../support/redis.ts';
+import { serviceUnavailable } from '../../schema/errors.ts';
 
 const redis = useTestRedis(test);
 /** How long each history read is held back: lines published meanwhile must neither be lost nor come twice. */
@@ -185,4 +186,37 @@ test.serial('GET /console: lines carry their sequence; `after` answers the lines
 
   for (const bad of ['?after=-1', '?after=abc', '?after=99999999999999999', '?after=1.5'])
     t.is((await app.request(`/api/v1/servers/${serverId}/console${bad}`, { headers: owner.auth })).status, 400, bad);
+});
+
+test.serial('a resume while the history cannot be read (Redis away) says gap, without lines, on /live and on SSE; live lines still come', async (t) => {
+  const { clusterId, serverId } = await setup();
+  const print = printer(clusterId, serverId);
+  t.teardown(print.stop);
+  await until(async () => print.printed() > 50, 'lines in the history');
+  // What the history answers when Redis cannot be reached or does not answer in time (consoleHistory.ts).
+  const history = app.deps.live.history;
+  const since = history.since;
+  history.since = async () => {
+    throw serviceUnavailable('The console history is unavailable right now (Redis cannot be reached); live lines still arrive');
+  };
+  t.teardown(() => void (history.since = since));
+
+  const viewer = await connectViewer(app.url, owner.accessToken);
+  t.teardown(() => viewer.close());
+  t.deepEqual(await viewer.request('subscribe', { serverId, console: true, after: 10 }), { ok: true });
+  const target = print.printed() + 100;
+  await until(async () => (received(consoleBatches(viewer).slice(1)).numbers.at(-1) ?? -1) >= target, 'live lines on /live');
+  viewer.close();
+  t.like(consoleBatches(viewer)[0], { replay: true, after: 10, gap: true, lines: [] });
+  t.true(consecutive(received(consoleBatches(viewer).slice(1)).numbers), 'the live lines once each, in order');
+
+  const url = `${app.url}/api/v1/clusters/${clusterId}/events/stream?types=server.console&serverId=${serverId}`;
+  const stream = await openSse(url, { ...owner.auth, 'Last-Event-ID': `${'0'.repeat(16)}:10` });
+  t.teardown(() => stream.close());
+  const batchesOf = () => stream.frames.filter((frame) => frame.event === 'server.console').map((frame) => frame.data.data as Batch);
+  const streamTarget = print.printed() + 100;
+  await until(async () => (received(batchesOf().slice(1)).numbers.at(-1) ?? -1) >= streamTarget, 'live lines on the stream');
+  stream.close();
+  t.like(batchesOf()[0], { replay: true, after: 10, gap: true, lines: [] });
+  t.true(consecutive(received(batchesOf().slice(1)).numbers), 'the live lines once each, in order');
 });

@@ -78,12 +78,18 @@ export const session = {
    * and this sign-in then replaces and ends that pair, instead of the refresh writing the old account back over it.
    */
   signIn(pair: TokenPair): Promise<void> {
-    return exclusively(async () => {
-      const previous = read() ?? stored;
-      generation++;
-      session.start(pair, Math.random().toString(36).slice(2));
-      if (previous && previous.refreshToken !== pair.refreshToken) void endOnService(previous);
-    }, SIGN_IN_WAIT_MS);
+    return new Promise((resolve, reject) => {
+      exclusively(async () => {
+        const previous = read() ?? stored;
+        generation++;
+        session.start(pair, Math.random().toString(36).slice(2));
+        if (previous && previous.refreshToken !== pair.refreshToken) void endOnService(previous);
+        resolve();
+        // The lock is kept a moment longer, as after a refresh: a tab that takes it next reads the new pair, not a
+        // copy still holding the replaced one (whose refresh token it would spend, writing it back).
+        await new Promise((settled) => setTimeout(settled, SETTLE_MS));
+      }, SIGN_IN_WAIT_MS).catch(reject);
+    });
   },
   async signOut() {
     const ending = stored;
@@ -319,11 +325,14 @@ function takeSignInFragment(): boolean {
   sessionStorage.removeItem(NONCE);
   history.replaceState(null, '', '/#/');
   if (!expected || fragment.get('nonce') !== expected) return true;
-  void session.signIn({
-    accessToken: fragment.get('accessToken')!,
-    refreshToken: fragment.get('refreshToken')!,
-    expiresIn: Number(fragment.get('expiresIn') ?? 900),
-  });
+  session
+    .signIn({
+      accessToken: fragment.get('accessToken')!,
+      refreshToken: fragment.get('refreshToken')!,
+      expiresIn: Number(fragment.get('expiresIn') ?? 900),
+    })
+    // Storage refused (private mode, quota): nothing was signed in, and the page stays as it was.
+    .catch((error: unknown) => console.error('the sign-in could not be stored', error));
   return false;
 }
 
