@@ -42,10 +42,13 @@ const CLOSE_WAIT_MS = 1_000;
 export const MAX_BATCH = 128;
 
 /**
- * Several takes in one call. ARGV[1]: how many takes. Then for each: its number of buckets `c`, "1" to peek (spend
- * nothing) or "0", and `c` pairs of burst (capacity) and refill per minute; its `c` buckets' hashes are the next `c` of
- * KEYS. Each take spends its buckets in order up to the first that refuses (nothing after it is looked at). A refused
- * bucket (or a peek) writes nothing: the stored state computes the same tokens later, and its expiry stays right.
+ * Several takes in one call. ARGV[1]: how many takes. ARGV[2]: when the call's caller stops waiting for it, in Redis's
+ * time (ms; 0: not known): a call run later (it waited in a stalled Redis's buffers) spends nothing and answers
+ * { "expired", now ms }, so requests refused meanwhile (503) do not cost their budget when Redis answers again. Then
+ * for each take: its number of buckets `c`, "1" to peek (spend nothing) or "0", and `c` pairs of burst (capacity) and
+ * refill per minute; its `c` buckets' hashes are the next `c` of KEYS. Each take spends its buckets in order up to the
+ * first that refuses (nothing after it is looked at). A refused bucket (or a peek) writes nothing: the stored state
+ * computes the same tokens later, and its expiry stays right.
  * Answers { now ms, then for each take: how many buckets it looked at `d`, and `d` pairs of allowed (1/0), tokens }.
  * Written for Redis's CPU, which shares the machine with the service: each number is formatted once (`%.17g`, as a Lua
  * number returned or passed as it is would be truncated or rounded), the answer filled in place (no table per take).
@@ -55,8 +58,12 @@ const TAKE_BATCH_SCRIPT = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local nowText = string.format('%.17g', now)
+local expires = tonumber(ARGV[2])
+if expires > 0 and now > expires then
+  return { 'expired', nowText }
+end
 local answer = { nowText }
-local a = 2
+local a = 3
 local k = 1
 for _ = 1, tonumber(ARGV[1]) do
   local count = tonumber(ARGV[a])
@@ -158,6 +165,8 @@ export class RedisLimiter implements RateLimiter {
   readonly #held = new Map<string, string[]>();
   readonly #renewer: NodeJS.Timeout;
   #closed = false;
+  /** Redis's clock minus this process's, from the last answer (null until one came). */
+  #clockOffsetMs: number | null = null;
 
   /** Takes an unconnected client: its listeners must be in place before it first connects. */
   constructor(client: RedisClientType, options: RedisLimiterOptions = {}) {
@@ -284,8 +293,8 @@ export class RedisLimiter implements RateLimiter {
    * Settles with `work` (given the client to send its commands on), or rejects with RateLimiterUnavailableError when
    * Redis fails or exceeds the deadline. At the deadline its commands still waiting to be written are dropped (a
    * backlog of megabytes, once the socket's buffers are full). A command handed to the socket cannot be taken back:
-   * with Redis stalled that is nearly every one, and the takes of requests refused meanwhile still spend their tokens
-   * when Redis answers again (a known limit: refused requests can cost budget after a stall).
+   * with Redis stalled that is nearly every one, so the take script itself checks the deadline (TAKE_BATCH_SCRIPT)
+   * and spends nothing when Redis runs it too late.
    */
   async #withDeadline<T>(work: (client: RedisClientType) => Promise<T>): Promise<T> {
     const controller = new AbortController();
@@ -321,8 +330,11 @@ export class RedisLimiter implements RateLimiter {
 
   async #runBatch(client: RedisClientType, batch: readonly Queued[]): Promise<Decision[][]> {
     const keys = batch.flatMap((queued) => queued.keys);
+    // The end of the caller's wait in Redis's time (the deadline, from now), once Redis's clock is known.
+    const expiresAt = this.#clockOffsetMs === null ? 0 : Math.ceil(Date.now() + this.#clockOffsetMs + this.#timeoutMs);
     const args = [
       String(batch.length),
+      String(expiresAt),
       ...batch.flatMap((queued) => [
         String(queued.buckets.length),
         queued.peek ? '1' : '0',
@@ -332,7 +344,13 @@ export class RedisLimiter implements RateLimiter {
     const reply = await this.#script(client, TAKE_BATCH_SCRIPT, TAKE_BATCH_SHA, { keys, arguments: args });
     const unexpected = () => new Error(`Unexpected reply from the rate-limit script: ${JSON.stringify(reply).slice(0, 500)}`);
     if (!Array.isArray(reply) || reply.length < 1) throw unexpected();
+    if (reply[0] === 'expired') {
+      this.#clockOffsetMs = Number(reply[1]) - Date.now();
+      throw new RateLimiterUnavailableError(`Redis ran the call after the ${this.#timeoutMs} ms deadline; it spent nothing`);
+    }
     const now = Number(reply[0]);
+    // Redis's clock against this process's (within the answer's trip), for the next calls' expiry.
+    this.#clockOffsetMs = now - Date.now();
     let at = 1;
     const answers = batch.map((queued) => {
       const looked = Number(reply[at]);

@@ -159,6 +159,30 @@ test('a Redis that stops answering mid-way, goes away and comes back: refused wh
   t.true(lines().some((line) => /reachable again/.test(String(line.msg))));
 });
 
+test('takes refused while Redis was stalled spend nothing when it answers again (the script checks the deadline)', async (t) => {
+  const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(REDIS_URL).port || 6379) });
+  t.teardown(() => proxy.close());
+  const TIMEOUT_MS = 500;
+  const stalled = await createRedisLimiter({ url: `redis://127.0.0.1:${proxy.port}`, prefix: redis.prefix, timeoutMs: TIMEOUT_MS });
+  t.teardown(() => stalled.close());
+  const SLOW: Bucket = { name: 'SLOW', perMinute: 0.001, burst: 100 };
+  t.like(await stalled.take('ghost', SLOW), { allowed: true, remaining: 99 });
+  proxy.hang();
+  // Sent while Redis does not answer: every one refused at the deadline, as 503s.
+  const refused = await Promise.allSettled(
+    Array.from({ length: 40 }, (_, index) => (index % 2 ? stalled.take('ghost', SLOW) : stalled.takeAll([{ key: 'ghost', bucket: SLOW }]))),
+  );
+  t.true(refused.every((outcome) => outcome.status === 'rejected' && outcome.reason instanceof RateLimiterUnavailableError));
+  // Redis reads them now, past their deadline: they must not spend the budget of requests already refused.
+  proxy.resume();
+  await sleep(300);
+  const healthy = await createRedisLimiter({ url: REDIS_URL, prefix: redis.prefix, timeoutMs: RELAXED_TIMEOUT_MS });
+  t.teardown(() => healthy.close());
+  t.like(await healthy.peek('ghost', SLOW), { allowed: true, remaining: 99 });
+  // And the stalled limiter goes on taking.
+  t.like(await stalled.take('ghost', SLOW), { allowed: true, remaining: 98 });
+});
+
 test('after close, take is refused rather than allowed', async (t) => {
   const closing = await createRedisLimiter({ url: REDIS_URL, prefix: redis.prefix });
   await closing.close();
