@@ -165,7 +165,10 @@ export class RedisLimiter implements RateLimiter {
   readonly #held = new Map<string, string[]>();
   readonly #renewer: NodeJS.Timeout;
   #closed = false;
-  /** Redis's clock minus this process's, from the last answer (null until one came). */
+  /**
+   * Redis's clock minus this process's monotonic one (`clock()`), learnt from answers that came back quickly (null
+   * until one did): a late-read answer would make the offset too small, and the next calls expire at once.
+   */
   #clockOffsetMs: number | null = null;
 
   /** Takes an unconnected client: its listeners must be in place before it first connects. */
@@ -193,7 +196,26 @@ export class RedisLimiter implements RateLimiter {
       // Warms Redis's script cache; a miss is handled by take() anyway.
       client.scriptLoad(TAKE_BATCH_SCRIPT).catch(() => undefined);
       client.scriptLoad(HOLD_SCRIPT).catch(() => undefined);
+      // Redis's clock, so the first takes carry their deadline too.
+      void this.#sampleClock();
     });
+  }
+
+  /** Asks Redis its time until a quick answer teaches its clock (a few tries: the first answers of a connection can be slow). */
+  async #sampleClock(): Promise<void> {
+    for (let attempt = 0; attempt < CLOCK_SAMPLES && !this.#closed; attempt++) {
+      const sent = clock();
+      const time = await this.#withDeadline((ready) => ready.sendCommand(['TIME'])).catch(() => null);
+      if (Array.isArray(time) && this.#learnClock(Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000), sent)) return;
+    }
+  }
+
+  /** Learns Redis's clock from `redisNow`, read in an answer to a command sent at `sent`: only from a quick answer. */
+  #learnClock(redisNow: number, sent: number): boolean {
+    const received = clock();
+    if (!Number.isFinite(redisNow) || received - sent > Math.min(CLOCK_SAMPLE_MAX_MS, this.#timeoutMs / 10)) return false;
+    this.#clockOffsetMs = redisNow - (sent + received) / 2;
+    return true;
   }
 
   /** The Redis key of a bucket's or a cap's `key`. */
@@ -329,9 +351,28 @@ export class RedisLimiter implements RateLimiter {
   }
 
   async #runBatch(client: RedisClientType, batch: readonly Queued[]): Promise<Decision[][]> {
+    // The caller's deadline (#withDeadline's), less a margin: an answer Redis gives just before it must still arrive in
+    // time. Carried in Redis's time once Redis's clock is known.
+    const deadline = clock() + this.#timeoutMs - Math.min(CLOCK_SAMPLE_MAX_MS, this.#timeoutMs / 10);
+    for (let attempt = 1; ; attempt++) {
+      const sent = clock();
+      const expiresAt = this.#clockOffsetMs === null ? 0 : Math.floor(deadline + this.#clockOffsetMs);
+      const reply = await this.#runBatchOnce(client, batch, expiresAt);
+      if (reply[0] !== 'expired') {
+        this.#learnClock(Number(reply[0]), sent);
+        return this.#answers(batch, reply);
+      }
+      // Run too late by Redis's clock, so nothing was spent. Still before the deadline here, the offset was wrong
+      // (Redis's clock stepped): learnt again, and the call sent once more, with the same deadline.
+      this.#learnClock(Number(reply[1]), sent);
+      if (attempt > 1 || clock() >= deadline) {
+        throw new RateLimiterUnavailableError(`Redis ran the call after the ${this.#timeoutMs} ms deadline; it spent nothing`);
+      }
+    }
+  }
+
+  async #runBatchOnce(client: RedisClientType, batch: readonly Queued[], expiresAt: number): Promise<unknown[]> {
     const keys = batch.flatMap((queued) => queued.keys);
-    // The end of the caller's wait in Redis's time (the deadline, from now), once Redis's clock is known.
-    const expiresAt = this.#clockOffsetMs === null ? 0 : Math.ceil(Date.now() + this.#clockOffsetMs + this.#timeoutMs);
     const args = [
       String(batch.length),
       String(expiresAt),
@@ -342,15 +383,14 @@ export class RedisLimiter implements RateLimiter {
       ]),
     ];
     const reply = await this.#script(client, TAKE_BATCH_SCRIPT, TAKE_BATCH_SHA, { keys, arguments: args });
-    const unexpected = () => new Error(`Unexpected reply from the rate-limit script: ${JSON.stringify(reply).slice(0, 500)}`);
-    if (!Array.isArray(reply) || reply.length < 1) throw unexpected();
-    if (reply[0] === 'expired') {
-      this.#clockOffsetMs = Number(reply[1]) - Date.now();
-      throw new RateLimiterUnavailableError(`Redis ran the call after the ${this.#timeoutMs} ms deadline; it spent nothing`);
-    }
+    if (!Array.isArray(reply) || reply.length < 1) throw unexpectedReply(reply);
+    return reply as unknown[];
+  }
+
+  /** Each take's decisions, from the script's answer. */
+  #answers(batch: readonly Queued[], reply: unknown[]): Decision[][] {
+    const unexpected = () => unexpectedReply(reply);
     const now = Number(reply[0]);
-    // Redis's clock against this process's (within the answer's trip), for the next calls' expiry.
-    this.#clockOffsetMs = now - Date.now();
     let at = 1;
     const answers = batch.map((queued) => {
       const looked = Number(reply[at]);
@@ -375,6 +415,15 @@ export class RedisLimiter implements RateLimiter {
     this.#client.destroy();
   }
 }
+
+const unexpectedReply = (reply: unknown) => new Error(`Unexpected reply from the rate-limit script: ${JSON.stringify(reply).slice(0, 500)}`);
+
+/** This process's clock for the deadlines carried to Redis: monotonic (a step of the system clock does not move it). */
+const clock = () => performance.timeOrigin + performance.now();
+/** The longest round trip whose answer teaches Redis's clock (also the margin taken off each deadline). */
+const CLOCK_SAMPLE_MAX_MS = 50;
+/** Tries to learn Redis's clock when a connection is ready. */
+const CLOCK_SAMPLES = 5;
 
 const reconnectDelay = (retries: number): number => Math.min(RECONNECT_BASE_MS * 2 ** retries, RECONNECT_MAX_MS);
 

@@ -62,14 +62,16 @@ export const session = {
     return () => void listeners.delete(listener);
   },
   start(pair: TokenPair, signedIn = stored?.signedIn ?? Math.random().toString(36).slice(2)) {
-    retryMs = 5_000;
-    stored = {
+    const next: Stored = {
       accessToken: pair.accessToken,
       refreshToken: pair.refreshToken,
       expiresAt: Date.now() + Number(pair.expiresIn) * 1000,
       signedIn,
     };
-    localStorage.setItem(KEY, JSON.stringify(stored));
+    // Stored first: a storage that refuses it (private mode, quota) throws before this tab changes anything.
+    localStorage.setItem(KEY, JSON.stringify(next));
+    stored = next;
+    retryMs = 5_000;
     changed();
   },
   /**
@@ -81,8 +83,8 @@ export const session = {
     return new Promise((resolve, reject) => {
       exclusively(async () => {
         const previous = read() ?? stored;
-        generation++;
         session.start(pair, Math.random().toString(36).slice(2));
+        generation++;
         if (previous && previous.refreshToken !== pair.refreshToken) void endOnService(previous);
         resolve();
         // The lock is kept a moment longer, as after a refresh: a tab that takes it next reads the new pair, not a
