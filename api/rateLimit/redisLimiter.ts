@@ -204,18 +204,29 @@ export class RedisLimiter implements RateLimiter {
   /** Asks Redis its time until a quick answer teaches its clock (a few tries: the first answers of a connection can be slow). */
   async #sampleClock(): Promise<void> {
     for (let attempt = 0; attempt < CLOCK_SAMPLES && !this.#closed; attempt++) {
+      if (attempt > 0) await delay(CLOCK_SAMPLE_PAUSE_MS, undefined, { ref: false });
       const sent = clock();
       const time = await this.#withDeadline((ready) => ready.sendCommand(['TIME'])).catch(() => null);
       if (Array.isArray(time) && this.#learnClock(Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000), sent)) return;
     }
   }
 
-  /** Learns Redis's clock from `redisNow`, read in an answer to a command sent at `sent`: only from a quick answer. */
+  /**
+   * Learns Redis's clock from `redisNow`, read in an answer to a command sent at `sent`; says whether the offset moved.
+   * Redis's clock was `redisNow` between `sent` and now, so the offset lies between `redisNow - now` and
+   * `redisNow - sent`: a quick answer gives the middle; a slow one (read late, or a long trip) only keeps the offset
+   * within those bounds, which corrects one too small however slow every answer is (an offset too small would make
+   * every call expire).
+   */
   #learnClock(redisNow: number, sent: number): boolean {
     const received = clock();
-    if (!Number.isFinite(redisNow) || received - sent > Math.min(CLOCK_SAMPLE_MAX_MS, this.#timeoutMs / 10)) return false;
-    this.#clockOffsetMs = redisNow - (sent + received) / 2;
-    return true;
+    if (!Number.isFinite(redisNow)) return false;
+    const before = this.#clockOffsetMs;
+    const low = redisNow - received;
+    const high = redisNow - sent;
+    if (received - sent <= Math.min(CLOCK_SAMPLE_MAX_MS, this.#timeoutMs / 10)) this.#clockOffsetMs = (low + high) / 2;
+    else if (before !== null) this.#clockOffsetMs = Math.min(high, Math.max(low, before));
+    return this.#clockOffsetMs !== before;
   }
 
   /** The Redis key of a bucket's or a cap's `key`. */
@@ -362,10 +373,15 @@ export class RedisLimiter implements RateLimiter {
         this.#learnClock(Number(reply[0]), sent);
         return this.#answers(batch, reply);
       }
-      // Run too late by Redis's clock, so nothing was spent. Still before the deadline here, the offset was wrong
-      // (Redis's clock stepped): learnt again, and the call sent once more, with the same deadline.
-      this.#learnClock(Number(reply[1]), sent);
-      if (attempt > 1 || clock() >= deadline) {
+      // Run too late by Redis's clock, so nothing was spent. Still before the deadline here, the offset was too small
+      // (Redis's clock stepped, a suspended host): set to its upper bound, which a call sent now cannot outrun, and
+      // the call sent once more, with the same deadline.
+      const redisNow = Number(reply[1]);
+      this.#learnClock(redisNow, sent);
+      const early = clock() < deadline && Number.isFinite(redisNow);
+      const raised = early && (this.#clockOffsetMs === null || this.#clockOffsetMs < redisNow - sent);
+      if (raised) this.#clockOffsetMs = redisNow - sent;
+      if (attempt > 1 || !raised) {
         throw new RateLimiterUnavailableError(`Redis ran the call after the ${this.#timeoutMs} ms deadline; it spent nothing`);
       }
     }
@@ -422,8 +438,9 @@ const unexpectedReply = (reply: unknown) => new Error(`Unexpected reply from the
 const clock = () => performance.timeOrigin + performance.now();
 /** The longest round trip whose answer teaches Redis's clock (also the margin taken off each deadline). */
 const CLOCK_SAMPLE_MAX_MS = 50;
-/** Tries to learn Redis's clock when a connection is ready. */
+/** Tries to learn Redis's clock when a connection is ready, this far apart (a start-up burst makes answers slow). */
 const CLOCK_SAMPLES = 5;
+const CLOCK_SAMPLE_PAUSE_MS = 200;
 
 const reconnectDelay = (retries: number): number => Math.min(RECONNECT_BASE_MS * 2 ** retries, RECONNECT_MAX_MS);
 

@@ -61,15 +61,20 @@ export const session = {
     listeners.add(listener);
     return () => void listeners.delete(listener);
   },
-  start(pair: TokenPair, signedIn = stored?.signedIn ?? Math.random().toString(36).slice(2)) {
+  start(pair: TokenPair, signedIn = stored?.signedIn ?? Math.random().toString(36).slice(2), { orInMemory = false } = {}) {
     const next: Stored = {
       accessToken: pair.accessToken,
       refreshToken: pair.refreshToken,
       expiresAt: Date.now() + Number(pair.expiresIn) * 1000,
       signedIn,
     };
-    // Stored first: a storage that refuses it (private mode, quota) throws before this tab changes anything.
-    localStorage.setItem(KEY, JSON.stringify(next));
+    // Stored first: a storage that refuses it (private mode, quota) throws before this tab changes anything. A
+    // refreshed pair (`orInMemory`) is kept by this tab all the same: the refresh token it replaces is spent.
+    try {
+      localStorage.setItem(KEY, JSON.stringify(next));
+    } catch (error) {
+      if (!orInMemory) throw error;
+    }
     stored = next;
     retryMs = 5_000;
     changed();
@@ -288,7 +293,7 @@ async function exchange(spent: string | undefined, waited: boolean, wrote: () =>
         }
         return false; // a call made for the session that was replaced is not repeated as another one
       }
-      session.start(pair);
+      session.start(pair, undefined, { orInMemory: true });
       wrote();
       return true;
     }
