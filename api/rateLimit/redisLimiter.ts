@@ -165,17 +165,17 @@ export class RedisLimiter implements RateLimiter {
   readonly #held = new Map<string, string[]>();
   readonly #renewer: NodeJS.Timeout;
   #closed = false;
-  /**
-   * Redis's clock minus this process's monotonic one (`clock()`), learnt from answers that came back quickly (null
-   * until one did): a late-read answer would make the offset too small, and the next calls expire at once.
-   */
+  /** Redis's clock minus this process's monotonic one (`clock()`), null until an answer came back quickly (#learnClock). */
   #clockOffsetMs: number | null = null;
+  /** The longest round trip of a quick answer, and the margin taken off each deadline carried to Redis. */
+  readonly #quickMs: number;
 
   /** Takes an unconnected client: its listeners must be in place before it first connects. */
   constructor(client: RedisClientType, options: RedisLimiterOptions = {}) {
     this.#client = client;
     this.#prefix = options.prefix ?? DEFAULT_PREFIX;
     this.#timeoutMs = options.timeoutMs ?? COMMAND_TIMEOUT_MS;
+    this.#quickMs = Math.min(CLOCK_SAMPLE_MAX_MS, this.#timeoutMs / 10);
     const logger = options.logger;
     this.#leaseMs = options.leaseMs ?? LEASE_MS;
     this.#renewer = setInterval(() => this.#renew(), this.#leaseMs / RENEWALS_PER_LEASE);
@@ -212,21 +212,21 @@ export class RedisLimiter implements RateLimiter {
   }
 
   /**
-   * Learns Redis's clock from `redisNow`, read in an answer to a command sent at `sent`; says whether the offset moved.
-   * Redis's clock was `redisNow` between `sent` and now, so the offset lies between `redisNow - now` and
-   * `redisNow - sent`: a quick answer gives the middle; a slow one (read late, or a long trip) only keeps the offset
-   * within those bounds, which corrects one too small however slow every answer is (an offset too small would make
-   * every call expire).
+   * Learns Redis's clock from `redisNow`, read in an answer to a command sent at `sent`; says whether the answer was
+   * quick. Redis's clock was `redisNow` between `sent` and now, so the offset lies between `redisNow - now` and
+   * `redisNow - sent`: a quick answer gives the middle; a slow one (read late after the event loop was blocked, or a
+   * long trip) would teach an offset too small, so it only keeps the offset within those bounds, which still corrects
+   * one too small however slow every answer is (an offset too small would make every call expire).
    */
   #learnClock(redisNow: number, sent: number): boolean {
     const received = clock();
     if (!Number.isFinite(redisNow)) return false;
-    const before = this.#clockOffsetMs;
     const low = redisNow - received;
     const high = redisNow - sent;
-    if (received - sent <= Math.min(CLOCK_SAMPLE_MAX_MS, this.#timeoutMs / 10)) this.#clockOffsetMs = (low + high) / 2;
-    else if (before !== null) this.#clockOffsetMs = Math.min(high, Math.max(low, before));
-    return this.#clockOffsetMs !== before;
+    const quick = received - sent <= this.#quickMs;
+    if (quick) this.#clockOffsetMs = (low + high) / 2;
+    else if (this.#clockOffsetMs !== null) this.#clockOffsetMs = Math.min(high, Math.max(low, this.#clockOffsetMs));
+    return quick;
   }
 
   /** The Redis key of a bucket's or a cap's `key`. */
@@ -364,7 +364,7 @@ export class RedisLimiter implements RateLimiter {
   async #runBatch(client: RedisClientType, batch: readonly Queued[]): Promise<Decision[][]> {
     // The caller's deadline (#withDeadline's), less a margin: an answer Redis gives just before it must still arrive in
     // time. Carried in Redis's time once Redis's clock is known.
-    const deadline = clock() + this.#timeoutMs - Math.min(CLOCK_SAMPLE_MAX_MS, this.#timeoutMs / 10);
+    const deadline = clock() + this.#timeoutMs - this.#quickMs;
     for (let attempt = 1; ; attempt++) {
       const sent = clock();
       const expiresAt = this.#clockOffsetMs === null ? 0 : Math.floor(deadline + this.#clockOffsetMs);

@@ -11,6 +11,7 @@ import { metricsTokenMatches } from '../http/prometheusListener.ts';
 import type { Api } from '../http/route.ts';
 import type { RequestShortcut } from '../server.ts';
 import { requestIdFor } from '../middleware/observeRequest.ts';
+import { withTimeout } from '../../schema/timeouts.ts';
 
 /** How long a readiness probe waits for the database before calling it unreachable. */
 const READY_TIMEOUT_MS = 2_000;
@@ -20,9 +21,6 @@ const readyAnswer = z.object({
   status: z.literal('ready'),
   checks: z.object({ database: z.literal('ok'), migrations: z.literal('ok'), redis: z.literal('ok').optional() }),
 });
-
-const withTimeout = <T>(promise: Promise<T>, ms: number, what: string) =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms).unref())]);
 
 /** The liveness answer (the route below and the probe's short way share it). */
 const liveness = (deps: AppDeps) => ({ status: 'ok' as const, uptimeSeconds: Math.round(process.uptime()), version: deps.version });

@@ -42,6 +42,8 @@ export function after(event: ConsoleEvent, last: number): ConsoleEvent | null {
 export async function followConsole(live: { relay: LiveRelay; history: ConsoleHistory }, serverId: string, start: ConsoleStart): Promise<ConsoleFollower> {
   let held: ConsoleEvent[] | null = [];
   let deliver: ((event: ConsoleEvent) => void) | null = null;
+  /** Where the follower starts: after the sequence it resumes from, or before the first line. */
+  const resumedAt = 'after' in start ? start.after : 0;
   let last = 0;
   const pass = (event: ConsoleEvent) => {
     const rest = after(event, last);
@@ -70,13 +72,13 @@ export async function followConsole(live: { relay: LiveRelay; history: ConsoleHi
   try {
     const { lines, gap } =
       'after' in start ? await live.history.since(serverId, start.after) : { lines: await live.history.recent(serverId, start.last), gap: false };
-    last = lines.at(-1)?.seq ?? ('after' in start ? start.after : 0);
+    last = lines.at(-1)?.seq ?? resumedAt;
     return follower(lines, gap);
   } catch {
     // The history cannot be read (Redis away, or stalled past the read's time-out): no replay, but the batches that
     // came while it was tried, and every next one, are still handed on. Resumed after a sequence, the lines between it
     // and the first live one may be missing: said as a gap.
-    last = 'after' in start ? start.after : 0;
+    last = resumedAt;
     return follower([], 'after' in start);
   }
 }

@@ -10,6 +10,7 @@
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../../schema/logger.ts';
 import { serviceUnavailable } from '../../schema/errors.ts';
+import { withTimeout } from '../../schema/timeouts.ts';
 import type { ConsoleBatch, SequencedLine } from './relay.ts';
 
 export const HISTORY_LINES = 1_000;
@@ -87,16 +88,10 @@ export function createRedisHistory(client: RedisClientType, options: { prefix: s
   const readTimeoutMs = options.readTimeoutMs ?? HISTORY_READ_TIMEOUT_MS;
   let failing = false;
   const read = async (serverId: string, n: number): Promise<SequencedLine[]> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const stalled = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${readTimeoutMs} ms`)), readTimeoutMs);
+    const values = await withTimeout(client.lRange(key(serverId), -Math.min(n, HISTORY_LINES), -1), readTimeoutMs, 'the Redis read').catch((error: unknown) => {
+      options.logger.warn({ err: error }, 'could not read console history from Redis');
+      throw serviceUnavailable('The console history is unavailable right now (Redis cannot be reached); live lines still arrive');
     });
-    const values = await Promise.race([client.lRange(key(serverId), -Math.min(n, HISTORY_LINES), -1), stalled])
-      .catch((error: unknown) => {
-        options.logger.warn({ err: error }, 'could not read console history from Redis');
-        throw serviceUnavailable('The console history is unavailable right now (Redis cannot be reached); live lines still arrive');
-      })
-      .finally(() => clearTimeout(timer));
     return values.flatMap((value) => {
       try {
         const line = JSON.parse(value) as SequencedLine;

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OutputLog, MAX_LINE_BYTES } from '../../agent/runtime/outputLog.ts';
 import { ProcessRuntime } from '../../agent/runtime/processRuntime.ts';
+import { refusingFallocate } from '../support/fakeFallocate.ts';
 
 // Real child processes: small node scripts in a temp dir, run with this very node binary.
 const SCRIPTS = {
@@ -354,11 +355,8 @@ test('the output spool read past 1 MiB is freed (a hole punched) while the game 
 
 test.serial('a spool that cannot be freed (fallocate fails) says so in the console and loses nothing', async (t) => {
   t.timeout(30_000);
-  // A fallocate that refuses, ahead of the real one on PATH (serial: the other tests of this file run after).
-  const bin = await mkdtemp(join(dir, 'bin-'));
-  await writeFile(join(bin, 'fallocate'), '#!/bin/sh\necho "fallocate: refused for the test" >&2\nexit 1\n', { mode: 0o755 });
-  const path = process.env.PATH;
-  process.env.PATH = `${bin}:${path}`;
+  // Serial: the other tests of this file run after.
+  const restorePath = await refusingFallocate(dir, 'fallocate: refused for the test');
   try {
     const script = join(dir, 'refusedFree.mjs');
     await writeFile(
@@ -386,7 +384,7 @@ test.serial('a spool that cannot be freed (fallocate fails) says so in the conso
       [],
     );
   } finally {
-    process.env.PATH = path;
+    restorePath();
   }
 });
 

@@ -3,7 +3,7 @@
  * Its status reports carry the template version its run was started with.
  */
 import test from 'ava';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
@@ -12,6 +12,7 @@ import { ServerSupervisor } from '../../agent/servers/serverSupervisor.ts';
 import { RestartPolicy } from '../../agent/runtime/restartPolicy.ts';
 import { FAKE_SERVER } from '../support/agentProcess.ts';
 import { until } from '../support/wait.ts';
+import { refusingFallocate } from '../support/fakeFallocate.ts';
 
 /** Long enough for a loaded machine; a start that lost its ready line never gets there (its time-out is minutes). */
 const STATUS_TIMEOUT_MS = 10_000;
@@ -294,12 +295,7 @@ test('its status reports say the template version its run was started with: not 
 
 test.serial('the agent’s own console notice (a spool it cannot free) reaches the console, but no readiness pattern or player parser reads it', async (t) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'gsm-supervisor-'));
-  // A fallocate that refuses, ahead of the real one on PATH (serial; the punch is spawned with this process's PATH).
-  const bin = join(dataDir, 'bin');
-  await mkdir(bin);
-  await writeFile(join(bin, 'fallocate'), '#!/bin/sh\necho "fallocate: refused; Done (0.1s) joined the game" >&2\nexit 1\n', { mode: 0o755 });
-  const path = process.env.PATH;
-  process.env.PATH = `${bin}:${path}`;
+  const restorePath = await refusingFallocate(dataDir, 'fallocate: refused; Done (0.1s) joined the game');
   const consoleLines: string[] = [];
   const statuses: string[] = [];
   // More than the 1 MiB after which the read part of the spool is freed, then silence: not ready by its own output.
@@ -324,14 +320,14 @@ test.serial('the agent’s own console notice (a spool it cannot free) reaches t
     },
   );
   t.teardown(async () => {
-    process.env.PATH = path;
+    restorePath();
     await supervisor.kill();
     await supervisor.dispose();
     await rm(dataDir, { recursive: true, force: true });
   });
   await supervisor.start();
   await until(async () => consoleLines.some((line) => line.startsWith('[gsm] could not free')), 'the notice in the console');
-  process.env.PATH = path;
+  restorePath();
   t.is(consoleLines.filter((line) => line.length === 1023).length, 1500);
   t.regex(
     consoleLines.find((line) => line.startsWith('[gsm]'))!,

@@ -13,7 +13,7 @@ import { followConsole } from '../../orchestrator/live/consoleFollower.ts';
 import { createLocalRelay } from '../../orchestrator/live/relay.ts';
 import type { LiveEvent } from '../../orchestrator/live/relay.ts';
 import { captureLogs } from '../support/logs.ts';
-import { REDIS_URL, useTestRedis } from '../support/redis.ts';
+import { REDIS_ADDRESS, REDIS_URL, useTestRedis } from '../support/redis.ts';
 import { startTcpProxy } from '../support/tcpProxy.ts';
 import { AppError } from '../../schema/errors.ts';
 
@@ -284,7 +284,7 @@ test('a console history append refused part-way (its connection full) leaves the
 /** A console history on a Redis connection through a TCP proxy the test can hang; reads time out after 500 ms. */
 async function historyBehindProxy(t: ExecutionContext, name: string) {
   const { logger } = captureLogs();
-  const proxy = await startTcpProxy({ host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) });
+  const proxy = await startTcpProxy(REDIS_ADDRESS);
   t.teardown(() => proxy.close());
   const client = await connectRedis(`redis://127.0.0.1:${proxy.port}`, logger, `test-${name}`);
   t.teardown(() => endRedis(client));

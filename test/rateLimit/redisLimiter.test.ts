@@ -5,7 +5,7 @@ import { COMMAND_TIMEOUT_MS, createRedisLimiter, RedisLimiter } from '../../api/
 import { BUCKETS, type Bucket, type Cap } from '../../api/rateLimit/tiers.ts';
 import type { Slot } from '../../api/rateLimit/limiter.ts';
 import { captureLogs } from '../support/logs.ts';
-import { CLOSED_REDIS_URL, REDIS_URL, redisNowMs, useTestRedis } from '../support/redis.ts';
+import { CLOSED_REDIS_URL, REDIS_ADDRESS, REDIS_URL, redisNowMs, useTestRedis } from '../support/redis.ts';
 import { startTcpProxy } from '../support/tcpProxy.ts';
 
 const redis = useTestRedis(test);
@@ -131,7 +131,7 @@ test('a Redis that is down from the start: the limiter is still created, and tak
 });
 
 test('a Redis that stops answering mid-way, goes away and comes back: refused while it is gone, limiting again after', async (t) => {
-  const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(REDIS_URL).port || 6379) });
+  const proxy = await startTcpProxy(REDIS_ADDRESS);
   t.teardown(() => proxy.close());
   const { logger, lines } = captureLogs();
   const TIMEOUT_MS = 500; // also the deadline of the healthy takes through the proxy: room for a loaded machine
@@ -160,7 +160,7 @@ test('a Redis that stops answering mid-way, goes away and comes back: refused wh
 });
 
 test('takes refused while Redis was stalled spend nothing when it answers again (the script checks the deadline)', async (t) => {
-  const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(REDIS_URL).port || 6379) });
+  const proxy = await startTcpProxy(REDIS_ADDRESS);
   t.teardown(() => proxy.close());
   const TIMEOUT_MS = 500;
   const stalled = await createRedisLimiter({ url: `redis://127.0.0.1:${proxy.port}`, prefix: redis.prefix, timeoutMs: TIMEOUT_MS });

@@ -7,6 +7,9 @@ import { createClient, type RedisClientType } from 'redis';
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+/** The test Redis's address, for a TCP proxy in front of it (test/support/tcpProxy.ts: a Redis that stalls or goes). */
+export const REDIS_ADDRESS = { host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) };
+
 /** A port nothing listens on: a Redis that is configured but down. */
 export const CLOSED_REDIS_URL = 'redis://127.0.0.1:1';
 
