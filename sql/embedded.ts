@@ -44,7 +44,8 @@ const exists = (path: string) =>
     () => false,
   );
 
-function isAlive(pid: number): boolean {
+/** Whether a process `pid` lives (one of another user counts). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -137,7 +138,13 @@ async function clusterPassword(dataDir: string): Promise<string> {
   return password;
 }
 
-export async function startEmbeddedDatabase(options: { dataDir: string; port: number; logger: Logger }): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(options: {
+  dataDir: string;
+  port: number;
+  logger: Logger;
+  /** Postgres's max_connections; its default (100) when unset. */
+  maxConnections?: number;
+}): Promise<EmbeddedDatabase> {
   const { logger } = options;
   const dataDir = resolve(options.dataDir);
   const clusterDir = join(dataDir, 'postgres');
@@ -159,7 +166,13 @@ export async function startEmbeddedDatabase(options: { dataDir: string; port: nu
     persistent: true,
     createPostgresUser: isRoot,
     // Loopback only, and no Unix socket: a socket directory may not be writable by the postgres user.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      ...(options.maxConnections ? ['-c', `max_connections=${options.maxConnections}`] : []),
+    ],
     onLog: (message) => log.debug(String(message).trim()),
     onError: (error) => log.warn({ err: error }, 'embedded postgres error'),
   });

@@ -16,6 +16,8 @@ import { createLogger } from '../schema/logger.ts';
 import { canSetUp, findNode20, LOCAL_NODE20_PREFIX, missingPrerequisites, NODE20_PACKAGE, setupAllowed } from './prerequisites.ts';
 
 const LOCAL_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+/** The connections the tests may hold at once, at their peak (.ci/run gives the machine's cluster as many). */
+const TEST_CONNECTIONS = 300;
 
 const run = (command: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
   new Promise<number>((done) => {
@@ -24,15 +26,16 @@ const run = (command: string, args: string[], env: NodeJS.ProcessEnv = process.e
     child.on('error', () => done(127)); // not found: reported as a shell would
   });
 
-async function answers(url: string): Promise<boolean> {
+/** What a Postgres allows at once (max_connections); undefined when it does not answer. */
+async function maxConnections(url: string): Promise<number | undefined> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
   client.on('error', () => undefined);
   try {
     await client.connect();
-    await client.query('SELECT 1');
-    return true;
+    const { rows } = await client.query<{ max_connections: string }>('SHOW max_connections');
+    return Number(rows[0]?.max_connections);
   } catch {
-    return false;
+    return undefined;
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -102,14 +105,29 @@ if (lint !== 0) {
 let databaseUrl = process.env.TEST_DATABASE_URL;
 let stopEmbedded: (() => Promise<void>) | undefined;
 if (!databaseUrl) {
-  if (await answers(LOCAL_URL)) {
+  if ((await maxConnections(LOCAL_URL)) !== undefined) {
     databaseUrl = LOCAL_URL;
   } else {
     process.stderr.write(`No Postgres at ${LOCAL_URL}; starting an embedded one for the tests\n`);
-    const embedded = await startEmbeddedDatabase({ dataDir: '.tmp/test-postgres', port: 0, logger: createLogger('warn') });
+    const embedded = await startEmbeddedDatabase({
+      dataDir: '.tmp/test-postgres',
+      port: 0,
+      logger: createLogger('warn'),
+      maxConnections: TEST_CONNECTIONS,
+    });
     databaseUrl = embedded.url.replace(/\/gsm$/, '/postgres');
     stopEmbedded = embedded.stop;
   }
+}
+
+// Two test files run at a time, some with several service processes (each with its pools and graphile-worker's):
+// together they pass Postgres's default of 100 connections now and then, and a test fails with "too many clients".
+const allowed = await maxConnections(databaseUrl);
+if (allowed !== undefined && allowed < TEST_CONNECTIONS) {
+  process.stderr.write(
+    `Warning: this Postgres allows ${allowed} connections; the tests may need up to ${TEST_CONNECTIONS} at moments ` +
+      `(ALTER SYSTEM SET max_connections = ${TEST_CONNECTIONS}, then restart it; .ci/run does so for the machine's cluster)\n`,
+  );
 }
 
 const code = await run(process.execPath, [resolve('node_modules/ava/entrypoints/cli.js'), ...process.argv.slice(2)], {

@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../schema/agentEvents.ts';
@@ -14,21 +14,9 @@ import { RestartPolicy } from '../../agent/runtime/restartPolicy.ts';
 import { ServerSupervisor } from '../../agent/servers/serverSupervisor.ts';
 import { FAKE_SERVER } from '../support/agentProcess.ts';
 import { until } from '../support/wait.ts';
+import { freePorts } from '../support/ports.ts';
 
 const STATUS_TIMEOUT_MS = 15_000;
-
-async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: count }, () => {
-      const server = createServer();
-      return new Promise<{ server: typeof server; port: number }>((resolve) =>
-        server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port })),
-      );
-    }),
-  );
-  await Promise.all(servers.map(({ server }) => new Promise((resolve) => server.close(resolve))));
-  return servers.map(({ port }) => port);
-}
 
 type Report = { event: string; data: Record<string, unknown> };
 

@@ -8,6 +8,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { clip, queryServer } from '../../agent/query/index.ts';
 import { checkPortsFree, PortInUseError } from '../../agent/servers/portCheck.ts';
 import { serveA2s, serveMinecraftPing, type QueryState } from '../fixtures/fakeQuery.ts';
+import { freePort } from '../support/ports.ts';
 
 const state = (players: string[], extra: Partial<QueryState> = {}): QueryState => ({
   name: 'Fake',
@@ -18,22 +19,6 @@ const state = (players: string[], extra: Partial<QueryState> = {}): QueryState =
   muted: false,
   ...extra,
 });
-
-/** A port free right now on 127.0.0.1 (TCP and UDP). */
-async function freePort(): Promise<number> {
-  for (;;) {
-    const server = createServer();
-    const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-    await new Promise((resolve) => server.close(resolve));
-    const udp = createSocket('udp4');
-    const free = await new Promise<boolean>((resolve) => {
-      udp.once('error', () => resolve(false));
-      udp.bind(port, '127.0.0.1', () => resolve(true));
-    });
-    udp.close();
-    if (free) return port;
-  }
-}
 
 test('A2S: info and players, each behind a challenge; names, counts, map, version, latency', async (t) => {
   const port = await freePort();

@@ -4,21 +4,13 @@
  * over several packets, the sentinel mirrored.
  */
 import test, { type ExecutionContext } from 'ava';
-import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RconAuthError, RconConnectionError, RconError, RconTimeoutError, SourceRconClient } from '../../agent/rcon/sourceRcon.ts';
 import { startFake, type Fake } from '../support/fakeGame.ts';
+import { freePort } from '../support/ports.ts';
 
 const PASSWORD = 'correct horse';
 const TEST_TIMEOUT_MS = 30_000;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The fake server with RCON on a free port (or RCON_PORT), ready. */
 async function startRconFake(t: ExecutionContext, env: Record<string, string> = {}): Promise<Fake & { rconPort: number }> {

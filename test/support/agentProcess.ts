@@ -3,12 +3,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { body, json, type TestApp } from './app.ts';
 import { FAKE_SERVER_PATH } from './fakeGame.ts';
+import { freePorts } from './ports.ts';
 import { createCluster, type TestUser } from './identity.ts';
 
 export type AgentProcess = { child: ChildProcess; lines: string[]; dataDir: string; exited: Promise<number | null>; stop: () => Promise<number | null> };
@@ -72,22 +72,7 @@ export async function startAgent(options: {
   };
 }
 
-/** Free TCP ports on the loopback interface (asked of the OS, then released). */
-export async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<ReturnType<typeof createServer>>((resolve) => {
-          const server = createServer();
-          server.listen(0, '127.0.0.1', () => resolve(server));
-        }),
-    ),
-  );
-  const ports = servers.map((server) => (server.address() as { port: number }).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
+export { freePorts };
 
 export { FAKE_SERVER_PATH as FAKE_SERVER } from './fakeGame.ts';
 
