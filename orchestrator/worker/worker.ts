@@ -15,6 +15,7 @@ import { startActivityFolder } from '../players/activity.ts';
 import { startSequencer } from '../events/sequencer.ts';
 import { startDeliverer, type Deliverer, type DelivererOptions } from '../webhooks/deliverer.ts';
 import { startEventRetention } from '../events/retention.ts';
+import { startCounterFolding } from '../jobs/counters.ts';
 import { startDeliveryRetention } from '../webhooks/retention.ts';
 import { startMetricsMaintenance } from '../metricsHistory/store.ts';
 import { startAgentUpgradeRoller } from '../machines/upgradeRoll.ts';
@@ -87,6 +88,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const folder = startActivityFolder({ pool: options.tasks.pool, logger: options.logger });
   const sequencer = await startSequencer({ pool: options.tasks.pool, databaseUrl: options.databaseUrl, logger: options.logger });
   const retention = startEventRetention({ pool: options.tasks.pool, logger: options.logger, days: options.eventRetentionDays });
+  const counters = startCounterFolding({ pool: options.tasks.pool, logger: options.logger });
   const deliveryRetention = startDeliveryRetention({ pool: options.tasks.pool, logger: options.logger, days: options.eventRetentionDays });
   const metrics = startMetricsMaintenance({
     pool: options.tasks.pool,
@@ -104,6 +106,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         folder.stop(),
         sequencer.stop(),
         retention.stop(),
+        counters.stop(),
         deliveryRetention.stop(),
         metrics.stop(),
         deliverer.stop(),

@@ -1,0 +1,43 @@
+/**
+ * The job counters of /metrics are counted per connection (sql/functions/gsm_jobs_count.sql: each backend in the slot
+ * of its pid, so no transaction waits for another's count). The slots of connections that have closed are folded
+ * into slot -1 on a slow beat in every orchestrator process, so the rows stay about as many as the connections open;
+ * a scrape sums every slot, before and after a fold alike. Two processes folding at once: the second finds the rows
+ * gone. A connection that opens meanwhile with a folded slot's pid counts in a new row.
+ */
+import { sql } from 'slonik';
+import type { Logger } from '../../schema/logger.ts';
+import type { DatabasePool } from '../../sql/pool.ts';
+import { repeatEvery, type Repeating } from '../periodicWork.ts';
+
+const EVERY_MS = 5 * 60_000;
+
+/** Folds the counter rows of closed connections into slot -1; answers how many rows went. */
+export async function foldClosedCounters(pool: DatabasePool): Promise<number> {
+  const folded = await pool.oneFirst(sql.unsafe`
+    WITH live AS (SELECT DISTINCT (pid % 32768)::smallint AS slot FROM pg_stat_activity),
+    counters AS (
+      DELETE FROM job_counters WHERE slot >= 0 AND slot NOT IN (SELECT slot FROM live) RETURNING type, status, n
+    ), latency AS (
+      DELETE FROM job_latency WHERE slot >= 0 AND slot NOT IN (SELECT slot FROM live) RETURNING type, bucket, n, seconds
+    ), counted AS (
+      INSERT INTO job_counters AS c (type, status, slot, n) SELECT type, status, -1, sum(n) FROM counters GROUP BY 1, 2
+      ON CONFLICT ON CONSTRAINT job_counters_pkey DO UPDATE SET n = c.n + EXCLUDED.n
+    ), timed AS (
+      INSERT INTO job_latency AS l (type, bucket, slot, n, seconds) SELECT type, bucket, -1, sum(n), sum(seconds) FROM latency GROUP BY 1, 2
+      ON CONFLICT ON CONSTRAINT job_latency_pkey DO UPDATE SET n = l.n + EXCLUDED.n, seconds = l.seconds + EXCLUDED.seconds
+    )
+    SELECT ((SELECT count(*) FROM counters) + (SELECT count(*) FROM latency))::int`);
+  return Number(folded);
+}
+
+export const startCounterFolding = (options: { pool: DatabasePool; logger: Logger }): Repeating =>
+  repeatEvery({
+    everyMs: EVERY_MS,
+    logger: options.logger,
+    what: 'job counter folding',
+    round: async () => {
+      await foldClosedCounters(options.pool);
+      return false;
+    },
+  });
