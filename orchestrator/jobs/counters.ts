@@ -1,9 +1,10 @@
 /**
  * The job counters of /metrics are counted per connection (sql/functions/gsm_jobs_count.sql: each backend in the slot
- * of its pid, so no transaction waits for another's count). The slots of connections that have closed are folded
- * into slot -1 on a slow beat in every orchestrator process, so the rows stay about as many as the connections open;
- * a scrape sums every slot, before and after a fold alike. Two processes folding at once: the second finds the rows
- * gone. A connection that opens meanwhile with a folded slot's pid counts in a new row.
+ * of its pid, so no transaction waits for another's count). The slots of this database's connections that have
+ * closed are folded into slot -1 on a slow beat in every orchestrator process, so the rows stay about as many as the
+ * connections open; a scrape sums every slot, before and after a fold alike. The fold never waits: a row a
+ * transaction holds (a connection that opened meanwhile with a folded slot's pid) is skipped and folded next time.
+ * Two processes folding at once: each takes the rows the other did not lock.
  */
 import { sql } from 'slonik';
 import type { Logger } from '../../schema/logger.ts';
@@ -15,11 +16,16 @@ const EVERY_MS = 5 * 60_000;
 /** Folds the counter rows of closed connections into slot -1; answers how many rows went. */
 export async function foldClosedCounters(pool: DatabasePool): Promise<number> {
   const folded = await pool.oneFirst(sql.unsafe`
-    WITH live AS (SELECT DISTINCT (pid % 32768)::smallint AS slot FROM pg_stat_activity),
-    counters AS (
-      DELETE FROM job_counters WHERE slot >= 0 AND slot NOT IN (SELECT slot FROM live) RETURNING type, status, n
+    WITH live AS (
+      SELECT DISTINCT (pid % 32768)::smallint AS slot FROM pg_stat_activity WHERE datid = (SELECT oid FROM pg_database WHERE datname = current_database())
+    ), counters AS (
+      DELETE FROM job_counters WHERE ctid = ANY(ARRAY(
+        SELECT ctid FROM job_counters c WHERE slot >= 0 AND NOT EXISTS (SELECT 1 FROM live WHERE live.slot = c.slot) FOR UPDATE SKIP LOCKED))
+      RETURNING type, status, n
     ), latency AS (
-      DELETE FROM job_latency WHERE slot >= 0 AND slot NOT IN (SELECT slot FROM live) RETURNING type, bucket, n, seconds
+      DELETE FROM job_latency WHERE ctid = ANY(ARRAY(
+        SELECT ctid FROM job_latency l WHERE slot >= 0 AND NOT EXISTS (SELECT 1 FROM live WHERE live.slot = l.slot) FOR UPDATE SKIP LOCKED))
+      RETURNING type, bucket, n, seconds
     ), counted AS (
       INSERT INTO job_counters AS c (type, status, slot, n) SELECT type, status, -1, sum(n) FROM counters GROUP BY 1, 2
       ON CONFLICT ON CONSTRAINT job_counters_pkey DO UPDATE SET n = c.n + EXCLUDED.n

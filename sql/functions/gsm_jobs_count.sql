@@ -4,8 +4,9 @@
 -- pid), so two transactions never wait for each other's count: a connection runs one transaction at a time. (16 slots
 -- chosen by transaction id made a storm's transactions queue on the counters' row locks: in the 4 a.m. benchmark the
 -- counting statements spent 42 s in all, most of it waiting.) The slots of connections that closed are folded into slot -1 every few
--- minutes (orchestrator/jobs/counters.ts), so the rows stay about as many as the connections. pids above 32767 (a
--- pid_max raised past it) share a slot with one 32768 apart: rare, and then only a wait as before.
+-- minutes (orchestrator/jobs/counters.ts), so the rows stay about as many as the connections. Where pid_max passes
+-- 32768 (systemd sets 4194304), two live backends whose pids are 32768 apart share a slot: then, as with any two
+-- transactions that shared one of the 16 slots before, one may wait for the other's count.
 CREATE OR REPLACE FUNCTION gsm_jobs_count() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   v_slot smallint := (pg_backend_pid() % 32768)::smallint;

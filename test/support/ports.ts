@@ -4,48 +4,80 @@
  * Asking the kernel for port 0 and releasing it hands out a port from the ephemeral range, which the kernel gives to
  * the next outgoing connection (the tests open thousands: Postgres, Redis, HTTP) or to another test file running at
  * the same time; a game started on it then fails with PORT_IN_USE, now and then. So a port here is taken below the
- * ephemeral range, is bindable on every address as both TCP and UDP (a game's query answers on UDP), and is claimed
- * for this process with a file under the system's temporary folder, so two test files running at once never get the
- * same one. A claim whose process has exited is taken over.
+ * ephemeral range (and below the game ports the tests write out, 25565, 27015, 28015 and the like), is bindable on
+ * every address as both TCP and UDP (a game's query answers on UDP), and is claimed for this process with a file
+ * under the system's temporary folder, so two test files running at once never get the same one. Claims are removed
+ * when their process exits; those of a process that died are swept by the first process to claim after it (one at a
+ * time, under a lock folder), never taken over port by port (two processes could take the same one so).
  */
 import { createSocket } from 'node:dgram';
-import { mkdirSync, openSync, closeSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { isAlive } from '../../sql/embedded.ts';
 
-const FIRST = 20_000;
-const LAST = 32_000; // Linux's ephemeral range starts at 32768 (ip_local_port_range)
-const CLAIMS = join(tmpdir(), 'gsm-test-ports');
+const FIRST = 12_000;
+const LAST = 19_000;
+const CLAIMS = join(tmpdir(), `gsm-test-ports-${userInfo().uid}`);
+const SWEEP_LOCK = join(CLAIMS, 'sweeping');
+/** A sweep lock older than this was left by a process that died sweeping. */
+const SWEEP_LOCK_STALE_MS = 60_000;
 const mine = new Set<number>();
+let swept = false;
 process.once('exit', () => {
   for (const port of mine) rmSync(join(CLAIMS, String(port)), { force: true });
 });
 
-/** Claims `port` for this process: false when a live process holds its claim. */
-function claim(port: number): boolean {
-  mkdirSync(CLAIMS, { recursive: true });
-  const file = join(CLAIMS, String(port));
-  for (let attempt = 0; attempt < 2; attempt++) {
+const code = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+/** Removes the claims of processes that have exited, once per process, one process at a time. */
+function sweepDeadClaims(): void {
+  try {
+    mkdirSync(SWEEP_LOCK);
+  } catch (error) {
+    if (code(error) !== 'EEXIST') throw error;
     try {
-      const fd = openSync(file, 'wx');
-      writeFileSync(fd, String(process.pid));
-      closeSync(fd);
-      return true;
+      if (Date.now() - statSync(SWEEP_LOCK).mtimeMs > SWEEP_LOCK_STALE_MS) rmdirSync(SWEEP_LOCK);
     } catch {
+      // removed meanwhile
+    }
+    return; // another process sweeps (or the next one will)
+  }
+  try {
+    for (const name of readdirSync(CLAIMS)) {
+      if (!/^\d+$/.test(name) || mine.has(Number(name))) continue;
       let holder: number;
       try {
-        holder = Number(readFileSync(file, 'utf8'));
+        holder = Number(readFileSync(join(CLAIMS, name), 'utf8'));
       } catch {
-        continue; // removed meanwhile: try again
+        continue;
       }
       // A claim being written reads empty: its writer is alive.
-      if (!Number.isInteger(holder) || holder <= 0 || isAlive(holder)) return false;
-      rmSync(file, { force: true });
+      if (Number.isInteger(holder) && holder > 0 && !isAlive(holder)) rmSync(join(CLAIMS, name), { force: true });
     }
+  } finally {
+    rmdirSync(SWEEP_LOCK);
   }
-  return false;
+}
+
+/** Claims `port` for this process: false when another process holds a claim on it. */
+function claim(port: number): boolean {
+  if (!swept) {
+    mkdirSync(CLAIMS, { recursive: true, mode: 0o700 });
+    sweepDeadClaims();
+    swept = true;
+  }
+  let fd: number;
+  try {
+    fd = openSync(join(CLAIMS, String(port)), 'wx');
+  } catch (error) {
+    if (code(error) === 'EEXIST') return false;
+    throw error;
+  }
+  writeFileSync(fd, String(process.pid));
+  closeSync(fd);
+  return true;
 }
 
 const bindable = (port: number): Promise<boolean> =>
@@ -54,7 +86,14 @@ const bindable = (port: number): Promise<boolean> =>
     server.once('error', () => resolve(false));
     server.listen({ port, host: '0.0.0.0', exclusive: true }, () => {
       const udp = createSocket('udp4');
-      udp.once('error', () => server.close(() => resolve(false)));
+      udp.once('error', () => {
+        try {
+          udp.close();
+        } catch {
+          // not running
+        }
+        server.close(() => resolve(false));
+      });
       udp.bind({ port, address: '0.0.0.0', exclusive: true }, () => udp.close(() => server.close(() => resolve(true))));
     });
   });
