@@ -4,7 +4,8 @@
  * closed are folded into slot -1 on a slow beat in every orchestrator process, so the rows stay about as many as the
  * connections open; a scrape sums every slot, before and after a fold alike. The fold never waits: a row a
  * transaction holds (a connection that opened meanwhile with a folded slot's pid) is skipped and folded next time.
- * Two processes folding at once: each takes the rows the other did not lock.
+ * Two processes folding at once: each takes the rows the other did not lock, and both add to slot -1 in key order
+ * (no deadlock between them).
  */
 import { sql } from 'slonik';
 import type { Logger } from '../../schema/logger.ts';
@@ -27,10 +28,10 @@ export async function foldClosedCounters(pool: DatabasePool): Promise<number> {
         SELECT ctid FROM job_latency l WHERE slot >= 0 AND NOT EXISTS (SELECT 1 FROM live WHERE live.slot = l.slot) FOR UPDATE SKIP LOCKED))
       RETURNING type, bucket, n, seconds
     ), counted AS (
-      INSERT INTO job_counters AS c (type, status, slot, n) SELECT type, status, -1, sum(n) FROM counters GROUP BY 1, 2
+      INSERT INTO job_counters AS c (type, status, slot, n) SELECT type, status, -1, sum(n) FROM counters GROUP BY 1, 2 ORDER BY 1, 2
       ON CONFLICT ON CONSTRAINT job_counters_pkey DO UPDATE SET n = c.n + EXCLUDED.n
     ), timed AS (
-      INSERT INTO job_latency AS l (type, bucket, slot, n, seconds) SELECT type, bucket, -1, sum(n), sum(seconds) FROM latency GROUP BY 1, 2
+      INSERT INTO job_latency AS l (type, bucket, slot, n, seconds) SELECT type, bucket, -1, sum(n), sum(seconds) FROM latency GROUP BY 1, 2 ORDER BY 1, 2
       ON CONFLICT ON CONSTRAINT job_latency_pkey DO UPDATE SET n = l.n + EXCLUDED.n, seconds = l.seconds + EXCLUDED.seconds
     )
     SELECT ((SELECT count(*) FROM counters) + (SELECT count(*) FROM latency))::int`);
