@@ -1,11 +1,12 @@
 /**
  * The job counters of /metrics are counted per connection (sql/functions/gsm_jobs_count.sql: each backend in the slot
- * of its pid, so no transaction waits for another's count). The slots of this database's connections that have
- * closed are folded into slot -1 on a slow beat in every orchestrator process, so the rows stay about as many as the
- * connections open; a scrape sums every slot, before and after a fold alike. The fold never waits: a row a
- * transaction holds (a connection that opened meanwhile with a folded slot's pid) is skipped and folded next time.
- * Two processes folding at once: each takes the rows the other did not lock, and both add to slot -1 in key order
- * (no deadlock between them).
+ * of its pid, so counting transactions do not wait for each other). The slots of this database's connections that
+ * have closed are folded into slot -1 on a slow beat in every orchestrator process, so the rows stay about as many as
+ * the connections open; a scrape sums every slot, before and after a fold alike. The fold never waits for a counting
+ * transaction: a row one holds (a connection that opened meanwhile with a folded slot's pid) is skipped and folded next
+ * time; such a connection, counting while a fold holds its slot's row, waits for the fold's commit (milliseconds) and
+ * then counts in a new row. Two processes folding at once: each takes the rows the other did not lock, and both add to
+ * slot -1 in key order, so they may wait for each other there but never deadlock.
  */
 import { sql } from 'slonik';
 import type { Logger } from '../../schema/logger.ts';

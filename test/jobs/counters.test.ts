@@ -10,7 +10,7 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { foldClosedCounters } from '../../orchestrator/jobs/counters.ts';
 import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
-import { createTestDatabase } from '../support/database.ts';
+import { ADMIN_URL, createTestDatabase } from '../support/database.ts';
 
 const CONNECTIONS = 17; // one more than the 16 shared slots there were: two of them would have shared one
 
@@ -28,6 +28,23 @@ const addJob = (client: pg.Client, clusterId: string, type = 'START') =>
     `INSERT INTO jobs (cluster_id, type, created_by_kind, expires_at) VALUES ($1, $2, 'SYSTEM', now() + interval '1 hour') RETURNING id`,
     [clusterId, type],
   );
+
+const pidOf = (client: pg.Client) => (client as unknown as { processID: number }).processID;
+
+/** Closes the clients and waits until their backends are gone from pg_stat_activity (a moment after the sockets close). */
+async function closeAndWait(clients: pg.Client[]): Promise<void> {
+  const pids = clients.map(pidOf);
+  await Promise.all(clients.map((client) => client.end()));
+  for (let waited = 0; ; waited += 50) {
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    admin.on('error', () => undefined);
+    await admin.connect();
+    const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE pid = ANY($1::int[])', [pids]).finally(() => admin.end());
+    if (rows.length === 0) return;
+    if (waited > 5_000) throw new Error(`backends ${rows.map((row) => row.pid).join(', ')} still open`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 const totals = (pool: DatabasePool) =>
   pool.one(sql.type(z.object({ created: z.number(), ended: z.number(), timed: z.number(), seconds: z.number(), rows: z.number() }))`
@@ -63,46 +80,64 @@ test('jobs written at once on many connections never wait for each other’s cou
   // The first half of the connections close; the others stay, and one of them ends another job after the fold.
   const closing = clients.slice(0, 8);
   const staying = clients.slice(8);
-  const closed = closing.map((client) => (client as unknown as { processID: number }).processID);
-  await Promise.all(closing.map((client) => client.end()));
-  await t.notThrowsAsync(async () => {
-    // Their backends are gone from pg_stat_activity a moment after the sockets close.
-    for (let waited = 0; ; waited += 50) {
-      const open = await pool.anyFirst(sql.type(z.object({ pid: z.number() }))`
-        SELECT pid FROM pg_stat_activity WHERE pid = ANY(${sql.array(closed, 'int4')})`);
-      if (open.length === 0) return;
-      if (waited > 5_000) throw new Error(`backends ${open.join(', ')} still open`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  });
+  const closed = closing.map(pidOf);
+  await closeAndWait(closing);
   // A row some transaction holds (a new connection with a closed one's pid, counting) is not waited for: that fold
-  // leaves it, and a later one takes it.
+  // leaves it, and a later one takes it. A fold that waited would wait until the holder commits, after the race.
   const holder = staying[0]!;
   await holder.query('BEGIN');
-  await holder.query(`SELECT 1 FROM job_counters WHERE slot = $1 AND status = 'CREATED' FOR UPDATE`, [closed[0]! % 32768]);
-  const started = Date.now();
-  t.is(await foldClosedCounters(pool), 8 * 3 - 1, 'every row of the closed connections but the one held');
-  t.true(Date.now() - started < 1_000, 'the fold did not wait for the held row');
-  await holder.query('COMMIT');
+  try {
+    await holder.query(`SELECT 1 FROM job_counters WHERE slot = $1 AND status = 'CREATED' FOR UPDATE`, [closed[0]! % 32768]);
+    const outcome = await Promise.race([foldClosedCounters(pool), new Promise((resolve) => setTimeout(() => resolve('waited'), 10_000))]);
+    t.is(outcome, 8 * 3 - 1, 'every row of the closed connections but the one held, without waiting for it');
+  } finally {
+    await holder.query('COMMIT');
+  }
   t.is((await totals(pool)).created, 2 * CONNECTIONS);
-  // Two folds at once: each takes what the other did not, and nothing is counted twice.
-  const folded = await Promise.all([foldClosedCounters(pool), foldClosedCounters(pool)]);
-  t.is(folded[0] + folded[1], 1, 'the row held before');
+
+  // A second group counts other types and latencies in several buckets, then closes; three folds at once take its
+  // rows and the one held before between them, each row once, adding to slot -1's rows in the same order.
+  const second = staying.slice(1, 5);
+  const durations = [0.05, 0.3, 3, 20];
+  for (const [index, client] of second.entries()) {
+    await addJob(client, clusterId, 'STOP');
+    const restart = (await addJob(client, clusterId, 'RESTART')).rows[0]!.id;
+    await client.query(`UPDATE jobs SET status = 'SUCCEEDED', finished_at = created_at + make_interval(secs => $2) WHERE id = $1`, [restart, durations[index]]);
+  }
+  await closeAndWait(second);
+  const folded = await Promise.all([foldClosedCounters(pool), foldClosedCounters(pool), foldClosedCounters(pool)]);
+  // Each: START created and ended, STOP created, RESTART created and ended; latency rows of START and RESTART.
+  t.is(
+    folded.reduce((sum, n) => sum + n, 0),
+    second.length * 7 + 1,
+  );
   const after = await totals(pool);
   t.like(after, { created: 2 * CONNECTIONS, ended: CONNECTIONS, timed: CONNECTIONS });
   t.is(Math.round(after.seconds), 2 * CONNECTIONS);
+  const others = await pool.one(sql.type(
+    z.object({ stops: z.number(), restarts: z.number(), restartsEnded: z.number(), timed: z.number(), seconds: z.number() }),
+  )`
+    SELECT (SELECT sum(n) FROM job_counters WHERE type = 'STOP' AND status = 'CREATED')::int AS stops,
+           (SELECT sum(n) FROM job_counters WHERE type = 'RESTART' AND status = 'CREATED')::int AS restarts,
+           (SELECT sum(n) FROM job_counters WHERE type = 'RESTART' AND status = 'SUCCEEDED')::int AS "restartsEnded",
+           (SELECT sum(n) FROM job_latency WHERE type = 'RESTART' AND slot = -1)::int AS timed,
+           (SELECT sum(seconds) FROM job_latency WHERE type = 'RESTART')::float8 AS seconds`);
+  t.like(others, { stops: 4, restarts: 4, restartsEnded: 4, timed: 4 });
+  t.true(Math.abs(others.seconds - 23.35) < 1e-6);
+  t.is(await pool.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(DISTINCT bucket)::int AS n FROM job_latency WHERE type = 'RESTART'`), 4);
   // Slot -1 holds the closed connections' counts; the open connections keep their own rows.
   const folds = await pool.any(sql.type(z.object({ status: z.string(), n: z.number() }))`
     SELECT status, n::int FROM job_counters WHERE type = 'START' AND slot = -1 ORDER BY status`);
   t.deepEqual(folds, [
-    { status: 'CREATED', n: 16 },
-    { status: 'SUCCEEDED', n: 8 },
+    { status: 'CREATED', n: 2 * (8 + second.length) },
+    { status: 'SUCCEEDED', n: 8 + second.length },
   ]);
-  t.is(after.rows, 2 + 2 * staying.length);
+  const open = [holder, ...staying.slice(5)];
+  t.is(after.rows, 2 + 2 * open.length);
 
   // An open connection counts on in its own row; a fold leaves it.
-  await addJob(staying[0]!, clusterId);
+  await addJob(holder, clusterId);
   t.is(await foldClosedCounters(pool), 0);
   t.is((await totals(pool)).created, 2 * CONNECTIONS + 1);
-  await Promise.all(staying.map((client) => client.end()));
+  await Promise.all(open.map((client) => client.end()));
 });

@@ -8,21 +8,19 @@
  * every address as both TCP and UDP (a game's query answers on UDP), and is claimed for this process with a file
  * under the system's temporary folder, so two test files running at once never get the same one. Claims are removed
  * when their process exits; those of a process that died are swept by the first process to claim after it (one at a
- * time, under a lock folder), never taken over port by port (two processes could take the same one so).
+ * time, under a lock file naming the sweeper), never taken over port by port (two processes could take the same one so).
  */
 import { createSocket } from 'node:dgram';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isAlive } from '../../sql/embedded.ts';
 
 const FIRST = 12_000;
 const LAST = 19_000;
-const CLAIMS = join(tmpdir(), `gsm-test-ports-${userInfo().uid}`);
+const CLAIMS = join(tmpdir(), `gsm-test-ports-${process.getuid?.() ?? 'user'}`);
 const SWEEP_LOCK = join(CLAIMS, 'sweeping');
-/** A sweep lock older than this was left by a process that died sweeping. */
-const SWEEP_LOCK_STALE_MS = 60_000;
 const mine = new Set<number>();
 let swept = false;
 process.once('exit', () => {
@@ -31,33 +29,49 @@ process.once('exit', () => {
 
 const code = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
-/** Removes the claims of processes that have exited, once per process, one process at a time. */
-function sweepDeadClaims(): void {
+/** Whether the file names a live process (one being written reads empty: its writer is alive). */
+function heldByLiveProcess(file: string): boolean {
+  let holder: number;
   try {
-    mkdirSync(SWEEP_LOCK);
+    holder = Number(readFileSync(file, 'utf8'));
   } catch (error) {
-    if (code(error) !== 'EEXIST') throw error;
-    try {
-      if (Date.now() - statSync(SWEEP_LOCK).mtimeMs > SWEEP_LOCK_STALE_MS) rmdirSync(SWEEP_LOCK);
-    } catch {
-      // removed meanwhile
-    }
-    return; // another process sweeps (or the next one will)
+    if (code(error) === 'ENOENT') return false;
+    throw error;
+  }
+  return !Number.isInteger(holder) || holder <= 0 || isAlive(holder);
+}
+
+/** Creates `file` holding this process's pid; false when it exists. */
+function createExclusive(file: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, 'wx');
+  } catch (error) {
+    if (code(error) === 'EEXIST') return false;
+    throw error;
+  }
+  writeFileSync(fd, String(process.pid));
+  closeSync(fd);
+  return true;
+}
+
+/**
+ * Removes the claims of processes that have exited, once per process, one process at a time: the sweep lock is a file
+ * naming its sweeper, and only a lock whose sweeper has exited is removed by another (which then sweeps next time).
+ */
+function sweepDeadClaims(): void {
+  if (!createExclusive(SWEEP_LOCK)) {
+    if (!heldByLiveProcess(SWEEP_LOCK)) rmSync(SWEEP_LOCK, { force: true });
+    return;
   }
   try {
     for (const name of readdirSync(CLAIMS)) {
       if (!/^\d+$/.test(name) || mine.has(Number(name))) continue;
-      let holder: number;
-      try {
-        holder = Number(readFileSync(join(CLAIMS, name), 'utf8'));
-      } catch {
-        continue;
-      }
-      // A claim being written reads empty: its writer is alive.
-      if (Number.isInteger(holder) && holder > 0 && !isAlive(holder)) rmSync(join(CLAIMS, name), { force: true });
+      const file = join(CLAIMS, name);
+      if (!heldByLiveProcess(file)) rmSync(file, { force: true });
     }
   } finally {
-    rmdirSync(SWEEP_LOCK);
+    rmSync(SWEEP_LOCK, { force: true });
   }
 }
 
@@ -68,16 +82,7 @@ function claim(port: number): boolean {
     sweepDeadClaims();
     swept = true;
   }
-  let fd: number;
-  try {
-    fd = openSync(join(CLAIMS, String(port)), 'wx');
-  } catch (error) {
-    if (code(error) === 'EEXIST') return false;
-    throw error;
-  }
-  writeFileSync(fd, String(process.pid));
-  closeSync(fd);
-  return true;
+  return createExclusive(join(CLAIMS, String(port)));
 }
 
 const bindable = (port: number): Promise<boolean> =>
