@@ -103,9 +103,12 @@ if (lint !== 0) {
 }
 
 let databaseUrl = process.env.TEST_DATABASE_URL;
+// What the tests' Postgres allows at once (the embedded one is started with TEST_CONNECTIONS).
+let allowed = databaseUrl ? await maxConnections(databaseUrl) : undefined;
 let stopEmbedded: (() => Promise<void>) | undefined;
 if (!databaseUrl) {
-  if ((await maxConnections(LOCAL_URL)) !== undefined) {
+  allowed = await maxConnections(LOCAL_URL);
+  if (allowed !== undefined) {
     databaseUrl = LOCAL_URL;
   } else {
     process.stderr.write(`No Postgres at ${LOCAL_URL}; starting an embedded one for the tests\n`);
@@ -122,7 +125,6 @@ if (!databaseUrl) {
 
 // Two test files run at a time, some with several service processes (each with its pools and graphile-worker's):
 // together they pass Postgres's default of 100 connections now and then, and a test fails with "too many clients".
-const allowed = await maxConnections(databaseUrl);
 if (allowed !== undefined && allowed < TEST_CONNECTIONS) {
   process.stderr.write(
     `Warning: this Postgres allows ${allowed} connections; the tests may need up to ${TEST_CONNECTIONS} at moments ` +
