@@ -702,6 +702,25 @@ test.serial('Sign in with Steam: the provider sends the browser back to the dash
   t.is(await page.evaluate(() => sessionStorage.getItem('gsm.oauth.nonce')), null, 'the value is spent');
 });
 
+test.serial('a sign-in link is kept when the session lock is granted after the page is drawn, before it listens', async (t) => {
+  const owner = await signUp(app, 'late-lock');
+  await createCluster(app, owner, 'Late lock');
+  const pair = (await body(await app.request('/api/v1/auth/login', json({ email: owner.email, password: PASSWORD })))) as Record<string, string>;
+  const { page } = await browser.page();
+  // No frames are drawn (as in a tab in the background, or a busy machine): Preact runs the page's effects 100 ms after
+  // drawing instead of at the next frame, and the browser grants the lock in between.
+  await page.addInitScript(() => {
+    (globalThis as unknown as { requestAnimationFrame: () => number }).requestAnimationFrame = () => 0;
+  });
+  await page.goto(`${app.url}/`);
+  await page.evaluate(() => sessionStorage.setItem('gsm.oauth.nonce', 'value-of-this-tab-0000'));
+  await page.goto('about:blank');
+  await page.goto(`${app.url}/#accessToken=${pair.accessToken}&refreshToken=${pair.refreshToken}&expiresIn=900&nonce=value-of-this-tab-0000`);
+  await page.getByRole('heading', { name: 'Servers' }).waitFor();
+  t.true((await page.getByRole('combobox', { name: 'Cluster' }).textContent())!.includes('Late lock'));
+  t.is(JSON.parse((await page.evaluate(() => localStorage.getItem('gsm.session')))!).accessToken, pair.accessToken);
+});
+
 test.serial('live updates come back after the service ends the socket, with what changed in the gap; a bad address shows a message', async (t) => {
   const owner = await signUp(app, 'resume');
   const { clusterId, machineId, token } = await registerMachine(app, owner);

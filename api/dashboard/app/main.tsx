@@ -46,6 +46,7 @@ function useHash(): string[] {
   useEffect(() => {
     const follow = () => setHash(location.hash);
     addEventListener('hashchange', follow);
+    follow(); // an address changed before this listened (see useSignedIn)
     return () => removeEventListener('hashchange', follow);
   }, []);
   return hash
@@ -63,8 +64,17 @@ function useHash(): string[] {
 
 /** Signed in, and as which sign-in: '' when signed out. */
 function useSignedIn() {
-  const [identity, setIdentity] = useState(session.signedIn ? session.identity || 'signed-in' : '');
-  useEffect(() => session.subscribe(() => setIdentity(session.signedIn ? session.identity || 'signed-in' : '')), []);
+  const current = () => (session.signedIn ? session.identity || 'signed-in' : '');
+  const [identity, setIdentity] = useState(current);
+  useEffect(() => {
+    const follow = () => setIdentity(current());
+    const unsubscribe = session.subscribe(follow);
+    // A change between the first drawing and this subscription (Preact runs effects after the next frame, or 100 ms
+    // later when no frame is drawn; the browser may grant a sign-in link's lock before that) is read now, or the page
+    // would stay on the sign-in form while signed in.
+    follow();
+    return unsubscribe;
+  }, []);
   return identity;
 }
 
