@@ -129,3 +129,34 @@ test('the transfer check of an accept sees a transfer committed after its statem
     await database.drop();
   }
 });
+
+test('an event is numbered on the page it was written on; run rows keep room for their next versions', async (t) => {
+  const database = await createTestDatabase();
+  try {
+    await withClient(database.url, async (client) => {
+      const cluster = (await client.query(`INSERT INTO clusters (name) VALUES ('pages') RETURNING id`)).rows[0].id as string;
+      // Enough events of a job's size to fill several pages up to the table's fill factor.
+      const data = JSON.stringify({ padding: 'x'.repeat(600) });
+      await client.query(`INSERT INTO events (cluster_id, type, data) SELECT $1, 'job.updated', $2::jsonb FROM generate_series(1, 60)`, [cluster, data]);
+      const pages = async () =>
+        new Map(
+          (await client.query(`SELECT id, (ctid::text::point)[0]::int AS page FROM events`)).rows.map((row: { id: string; page: number }) => [
+            row.id,
+            row.page,
+          ]),
+        );
+      const before = await pages();
+      t.true(new Set(before.values()).size >= 4, 'the events span several pages');
+      t.is((await client.query(`SELECT gsm_sequence_events(1000) AS n`)).rows[0].n, 60);
+      const after = await pages();
+      const moved = [...before].filter(([id, page]) => after.get(id) !== page).length;
+      // With tightly packed pages every numbered version but the last page's would move to a new page, whole in the WAL.
+      t.is(moved, 0, 'every numbered version stayed on its page');
+      const options = async (table: string) => (await client.query(`SELECT reloptions FROM pg_class WHERE oid = $1::regclass`, [table])).rows[0].reloptions;
+      t.deepEqual(await options('events'), ['fillfactor=50']);
+      t.deepEqual(await options('task_runs'), ['fillfactor=50']);
+    });
+  } finally {
+    await database.drop();
+  }
+});
