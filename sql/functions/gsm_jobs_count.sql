@@ -1,15 +1,15 @@
 -- Job counters for /metrics (docs/operations.md#the-domain-on-metrics): jobs created by type, ended by type and status, and the
 -- accept → end latency histogram, kept in the same transaction as the job's change, so they are exact across every
--- process and survive restarts; a scrape sums a count's rows. Each connection counts in its own slot (its backend's
--- pid), so two transactions never wait for each other's count: a connection runs one transaction at a time. (16 slots
--- chosen by transaction id made a storm's transactions queue on the counters' row locks: in the 4 a.m. benchmark the
--- counting statements spent 42 s in all, most of it waiting.) The slots of connections that closed are folded into slot -1 every few
--- minutes (orchestrator/jobs/counters.ts), so the rows stay about as many as the connections. Where pid_max passes
--- 32768 (systemd sets 4194304), two live backends whose pids are 32768 apart share a slot: then, as with any two
--- transactions that shared one of the 16 slots before, one may wait for the other's count.
+-- process and survive restarts; a scrape sums a count's rows. Each connection counts in a slot of its own
+-- (gsm_counter_slot), so two transactions never wait for each other's count: a connection runs one transaction at a
+-- time. (16 slots chosen by transaction id made a storm's transactions queue on the counters' row locks: in the 4 a.m.
+-- benchmark the counting statements spent 42 s in all, most of it waiting. Slots chosen by pid modulo 32768 were
+-- shared by two backends whose pids were 32768 apart, common where pid_max is higher, as systemd sets it.) The slots of
+-- connections that closed are folded into slot -1 every few minutes (orchestrator/jobs/counters.ts), so the rows stay
+-- about as many as the connections.
 CREATE OR REPLACE FUNCTION gsm_jobs_count() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  v_slot smallint := (pg_backend_pid() % 32768)::smallint;
+  v_slot smallint := gsm_counter_slot();
   v_seconds double precision;
   v_bucket smallint;
 BEGIN

@@ -3,12 +3,12 @@
  * time never wait for each other's count (16 shared slots made a storm's transactions queue), and the slots of closed
  * connections fold into one row without changing any sum (orchestrator/jobs/counters.ts).
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { foldClosedCounters } from '../../orchestrator/jobs/counters.ts';
+import { COUNTER_SLOT_LOCK_CLASS, foldClosedCounters } from '../../orchestrator/jobs/counters.ts';
 import { createDatabasePool, type DatabasePool } from '../../sql/pool.ts';
 import { createTestDatabase } from '../support/database.ts';
 
@@ -31,6 +31,9 @@ const addJob = (client: pg.Client, clusterId: string, type = 'START') =>
 
 const pidOf = (client: pg.Client) => (client as unknown as { processID: number }).processID;
 
+/** The counter slot a connection holds (after its first count). */
+const slotOf = async (client: pg.Client): Promise<number> => Number((await client.query(`SELECT current_setting('gsm.counter_slot') AS slot`)).rows[0].slot);
+
 /** Closes the clients and waits until their backends are gone from pg_stat_activity (a moment after the sockets close). */
 async function closeAndWait(pool: DatabasePool, clients: pg.Client[]): Promise<void> {
   const pids = clients.map(pidOf);
@@ -51,7 +54,8 @@ const totals = (pool: DatabasePool) =>
            (SELECT coalesce(sum(seconds), 0) FROM job_latency WHERE type = 'START')::float8 AS seconds,
            (SELECT count(*) FROM job_counters WHERE type = 'START')::int AS rows`);
 
-test('jobs written at once on many connections never wait for each other’s count; folding closed connections keeps every sum', async (t) => {
+/** A database of its own with one cluster, dropped after the test. */
+async function withCluster(t: ExecutionContext) {
   const database = await createTestDatabase();
   const pool = await createDatabasePool(database.url, { maxPoolSize: 2 });
   t.teardown(async () => {
@@ -60,6 +64,11 @@ test('jobs written at once on many connections never wait for each other’s cou
   });
   const clusterId = randomUUID();
   await pool.query(sql.unsafe`INSERT INTO clusters (id, name) VALUES (${clusterId}, 'counted')`);
+  return { database, pool, clusterId };
+}
+
+test('jobs written at once on many connections never wait for each other’s count; folding closed connections keeps every sum', async (t) => {
+  const { database, pool, clusterId } = await withCluster(t);
 
   const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => connect(database.url)));
   // Every transaction open at once, each with a job created and one ended: none waits on another's counter row.
@@ -77,14 +86,14 @@ test('jobs written at once on many connections never wait for each other’s cou
   // The first eight connections close; the others stay open.
   const closing = clients.slice(0, 8);
   const staying = clients.slice(8);
-  const closed = closing.map(pidOf);
+  const closed = await Promise.all(closing.map(slotOf));
   await closeAndWait(pool, closing);
-  // A row some transaction holds (a new connection with a closed one's pid, counting) is not waited for: that fold
+  // A row some transaction holds (a new connection that took a closed one's slot, counting) is not waited for: that fold
   // leaves it, and a later one takes it. A fold that waited would wait until the holder commits, after the race.
   const holder = staying[0]!;
   await holder.query('BEGIN');
   try {
-    await holder.query(`SELECT 1 FROM job_counters WHERE slot = $1 AND status = 'CREATED' FOR UPDATE`, [closed[0]! % 32768]);
+    await holder.query(`SELECT 1 FROM job_counters WHERE slot = $1 AND status = 'CREATED' FOR UPDATE`, [closed[0]!]);
     const outcome = await Promise.race([foldClosedCounters(pool), new Promise((resolve) => setTimeout(() => resolve('waited'), 10_000))]);
     t.is(outcome, 8 * 3 - 1, 'every row of the closed connections but the one held, without waiting for it');
   } finally {
@@ -137,4 +146,53 @@ test('jobs written at once on many connections never wait for each other’s cou
   t.is(await foldClosedCounters(pool), 0);
   t.is((await totals(pool)).created, 2 * CONNECTIONS + 1);
   await Promise.all(open.map((client) => client.end()));
+});
+
+test('two open connections never count in one slot, even when their pids fall on the same one', async (t) => {
+  const { database, pool, clusterId } = await withCluster(t);
+  const [first, second] = await Promise.all([connect(database.url), connect(database.url)]);
+  // The first connection holds the slot the second one's pid falls on (as a backend whose pid is 32768 apart would),
+  // and counts there in a transaction left open.
+  const wanted = pidOf(second!) % 32768;
+  t.true((await first!.query(`SELECT pg_try_advisory_lock($1, $2) AS taken`, [COUNTER_SLOT_LOCK_CLASS, wanted])).rows[0].taken);
+  await first!.query('BEGIN');
+  await addJob(first!, clusterId);
+  t.is(await slotOf(first!), wanted, 'the first connection counts in the slot it holds');
+  // The second counts in another slot, without waiting for the first's row (2 s lock_timeout otherwise).
+  await second!.query('BEGIN');
+  await addJob(second!, clusterId);
+  await second!.query('COMMIT');
+  const taken = await slotOf(second!);
+  t.not(taken, wanted);
+  // A new connection whose first counting transaction rolls back loses the remembered slot with it, not the lock:
+  // its next count finds the slot it holds, and it holds one.
+  const third = await connect(database.url);
+  await third.query('BEGIN');
+  await addJob(third, clusterId);
+  const held = await slotOf(third);
+  await third.query('ROLLBACK');
+  t.is((await third.query(`SELECT current_setting('gsm.counter_slot', true) AS slot`)).rows[0].slot ?? '', '');
+  await addJob(third, clusterId);
+  t.is(await slotOf(third), held, 'the slot this connection holds, found again');
+  t.is(
+    Number(
+      (
+        await third.query(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND pid = pg_backend_pid()`, [
+          COUNTER_SLOT_LOCK_CLASS,
+        ])
+      ).rows[0].n,
+    ),
+    1,
+  );
+  t.false([wanted, taken].includes(held));
+  await first!.query('COMMIT');
+  t.is((await totals(pool)).created, 3);
+  // All open: a fold takes none of their rows.
+  t.is(await foldClosedCounters(pool), 0);
+  const rows = await pool.anyFirst(sql.type(z.object({ slot: z.number() }))`SELECT slot FROM job_counters WHERE type = 'START' ORDER BY slot`);
+  t.deepEqual(
+    rows,
+    [wanted, taken, held].sort((a, b) => a - b),
+  );
+  await Promise.all([first!.end(), second!.end(), third.end()]);
 });

@@ -1,0 +1,30 @@
+-- The job counters' slot of this connection (gsm_jobs_count): its own, held for as long as it is open by a
+-- session-level advisory lock (class 1735617891, "gsmc"; the slot is the lock's second key), so no two open
+-- connections of the database ever count in the same slot, whatever their pids. A new connection takes the first free
+-- slot from its pid's onwards, once; the slot is remembered in the setting gsm.counter_slot (a transaction that rolls
+-- back takes the setting with it, not the lock: the next count finds the lock this connection holds). The fold
+-- (orchestrator/jobs/counters.ts) moves the rows of slots nobody holds.
+CREATE OR REPLACE FUNCTION gsm_counter_slot() RETURNS smallint LANGUAGE plpgsql AS $$
+DECLARE
+  v_kept text := current_setting('gsm.counter_slot', true);
+  v_slot integer;
+BEGIN
+  IF v_kept IS NOT NULL AND v_kept <> '' THEN
+    RETURN v_kept::smallint;
+  END IF;
+  SELECT objid::integer INTO v_slot FROM pg_locks
+   WHERE locktype = 'advisory' AND classid = 1735617891 AND objsubid = 2 AND pid = pg_backend_pid() AND granted
+   ORDER BY objid LIMIT 1;
+  IF v_slot IS NULL THEN
+    FOR i IN 0..32767 LOOP
+      IF pg_try_advisory_lock(1735617891, (pg_backend_pid() + i) % 32768) THEN
+        v_slot := (pg_backend_pid() + i) % 32768;
+        EXIT;
+      END IF;
+    END LOOP;
+  END IF;
+  -- Every slot held (32,768 connections): share the pid's, as counting did before slots were held.
+  v_slot := coalesce(v_slot, pg_backend_pid() % 32768);
+  PERFORM set_config('gsm.counter_slot', v_slot::text, false);
+  RETURN v_slot::smallint;
+END $$;
