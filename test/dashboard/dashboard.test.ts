@@ -707,15 +707,18 @@ test.serial('a sign-in link is kept when the session lock is granted after the p
   await createCluster(app, owner, 'Late lock');
   const pair = (await body(await app.request('/api/v1/auth/login', json({ email: owner.email, password: PASSWORD })))) as Record<string, string>;
   const { page } = await browser.page();
-  // No frames are drawn (as in a tab in the background, or a busy machine): Preact runs the page's effects 100 ms after
-  // drawing instead of at the next frame, and the browser grants the lock in between.
-  await page.addInitScript(() => {
-    (globalThis as unknown as { requestAnimationFrame: () => number }).requestAnimationFrame = () => 0;
-  });
   await page.goto(`${app.url}/`);
   await page.evaluate(() => sessionStorage.setItem('gsm.oauth.nonce', 'value-of-this-tab-0000'));
   await page.goto('about:blank');
+  // The page's clock stands still (no frames, no timers): Preact's effects (after the next frame, or a 35 ms timer)
+  // wait, while the browser grants the session lock (no timer) and the link's pair is stored. Then time goes on: as on
+  // a busy machine, or in a tab in the background, where the grant comes between the drawing and the subscription.
+  await page.clock.install();
+  await page.clock.pauseAt(Date.now() + 60_000);
   await page.goto(`${app.url}/#accessToken=${pair.accessToken}&refreshToken=${pair.refreshToken}&expiresIn=900&nonce=value-of-this-tab-0000`);
+  await until(async () => (await page.evaluate(() => localStorage.getItem('gsm.session'))) !== null, 'the pair stored');
+  t.is(await page.getByRole('heading', { name: 'Sign in' }).count(), 1, 'drawn signed out, before the page listens');
+  await page.clock.resume();
   await page.getByRole('heading', { name: 'Servers' }).waitFor();
   t.true((await page.getByRole('combobox', { name: 'Cluster' }).textContent())!.includes('Late lock'));
   t.is(JSON.parse((await page.evaluate(() => localStorage.getItem('gsm.session')))!).accessToken, pair.accessToken);

@@ -69,7 +69,7 @@ function useSignedIn() {
   useEffect(() => {
     const follow = () => setIdentity(current());
     const unsubscribe = session.subscribe(follow);
-    // A change between the first drawing and this subscription (Preact runs effects after the next frame, or 100 ms
+    // A change between the first drawing and this subscription (Preact runs effects after the next frame, or 35 ms
     // later when no frame is drawn; the browser may grant a sign-in link's lock before that) is read now, or the page
     // would stay on the sign-in form while signed in.
     follow();
