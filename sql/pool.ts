@@ -95,7 +95,9 @@ export async function createDatabasePool(url: string, options: PoolOptions = {})
     connectionTimeout: CONNECTION_TIMEOUT_MS,
     interceptors: [resultParser, notices.interceptor],
     // slonik runs DISCARD ALL whenever a connection goes back to the pool: a round trip per query, and it throws away
-    // prepared plans. We keep no session state (only SET LOCAL inside transactions), so there is nothing to reset.
+    // prepared plans. The session state we keep is meant to last as long as the connection: SET LOCAL stays inside
+    // transactions, and the job counters' slot (an advisory lock and a setting, sql/functions/gsm_counter_slot.sql)
+    // belongs to the connection, not to a query.
     resetConnection: async () => undefined,
     typeParsers: [...TYPE_PARSERS],
   });

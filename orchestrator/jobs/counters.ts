@@ -3,9 +3,9 @@
  * holds while open, sql/functions/gsm_counter_slot.sql, so counting transactions do not wait for each other). The slots
  * that no open connection of this database holds are folded into slot -1 on a slow beat in every orchestrator process,
  * so the rows stay about as many as the connections open; a scrape sums every slot, before and after a fold alike. The
- * fold never waits for a counting transaction: a row one holds (a connection that took a folded slot meanwhile) is
- * skipped and folded next time; such a connection, counting while a fold holds its slot's row, waits for the fold's
- * commit (milliseconds) and then counts in a new row. Two processes folding at once: each takes the rows the other did not lock, and both add to
+ * fold never waits for a counting transaction: a row one holds (a connection that took the slot after the fold read
+ * which slots are held) is skipped, and stays until that connection closes; such a connection, counting while a fold
+ * holds its slot's row, waits for the fold's commit (milliseconds) and then counts in a new row. Two processes folding at once: each takes the rows the other did not lock, and both add to
  * slot -1 in key order, so they may wait for each other there but never deadlock.
  */
 import { sql } from 'slonik';

@@ -88,8 +88,9 @@ test('jobs written at once on many connections never wait for each other’s cou
   const staying = clients.slice(8);
   const closed = await Promise.all(closing.map(slotOf));
   await closeAndWait(pool, closing);
-  // A row some transaction holds (a new connection that took a closed one's slot, counting) is not waited for: that fold
-  // leaves it, and a later one takes it. A fold that waited would wait until the holder commits, after the race.
+  // A row some transaction holds (a new connection that took a closed one's slot after the fold read the held slots,
+  // counting) is not waited for: that fold leaves it. (Here the holder is an open connection locking the row by hand,
+  // so a later fold takes it.) A fold that waited would wait until the holder commits, after the race.
   const holder = staying[0]!;
   await holder.query('BEGIN');
   try {
@@ -194,5 +195,19 @@ test('two open connections never count in one slot, even when their pids fall on
     rows,
     [wanted, taken, held].sort((a, b) => a - b),
   );
+
+  // A connection whose slot lock was dropped by hand does not count on in the slot unheld: another connection took it
+  // and holds its row in an open transaction; this one counts in a free slot, without waiting (2 s lock_timeout).
+  await third.query('SELECT pg_advisory_unlock_all()');
+  t.true((await first!.query(`SELECT pg_try_advisory_lock($1, $2) AS taken`, [COUNTER_SLOT_LOCK_CLASS, held])).rows[0].taken);
+  await first!.query('BEGIN');
+  await first!.query(`SELECT 1 FROM job_counters WHERE slot = $1 FOR UPDATE`, [held]);
+  try {
+    await addJob(third, clusterId);
+    t.false([wanted, taken, held].includes(await slotOf(third)));
+  } finally {
+    await first!.query('COMMIT');
+  }
+  t.is((await totals(pool)).created, 4);
   await Promise.all([first!.end(), second!.end(), third.end()]);
 });
