@@ -5,8 +5,9 @@
  * so the rows stay about as many as the connections open; a scrape sums every slot, before and after a fold alike. The
  * fold never waits for a counting transaction: a row one holds (a connection that took the slot after the fold read
  * which slots are held) is skipped, and stays until that connection closes; such a connection, counting while a fold
- * holds its slot's row, waits for the fold's commit (milliseconds) and then counts in a new row. Two processes folding at once: each takes the rows the other did not lock, and both add to
- * slot -1 in key order, so they may wait for each other there but never deadlock.
+ * holds its slot's row, waits for the fold's commit (milliseconds) and then counts in a new row. Two processes folding
+ * at once: each takes the rows the other did not lock, and both add to slot -1 in key order, so they may wait for each
+ * other there but never deadlock.
  */
 import { sql } from 'slonik';
 import type { Logger } from '../../schema/logger.ts';

@@ -31,6 +31,20 @@ const addJob = (client: pg.Client, clusterId: string, type = 'START') =>
 
 const pidOf = (client: pg.Client) => (client as unknown as { processID: number }).processID;
 
+/** Takes `slot`'s lock for the connection, as a connection that counts there holds it. */
+const takeSlot = async (client: pg.Client, slot: number): Promise<boolean> =>
+  (await client.query(`SELECT pg_try_advisory_lock($1, $2) AS taken`, [COUNTER_SLOT_LOCK_CLASS, slot])).rows[0].taken as boolean;
+
+/** How many counter-slot locks the connection holds. */
+const slotLocks = async (client: pg.Client): Promise<number> =>
+  Number(
+    (
+      await client.query(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND pid = pg_backend_pid()`, [
+        COUNTER_SLOT_LOCK_CLASS,
+      ])
+    ).rows[0].n,
+  );
+
 /** The counter slot a connection holds (after its first count). */
 const slotOf = async (client: pg.Client): Promise<number> => Number((await client.query(`SELECT current_setting('gsm.counter_slot') AS slot`)).rows[0].slot);
 
@@ -151,19 +165,20 @@ test('jobs written at once on many connections never wait for each other’s cou
 
 test('two open connections never count in one slot, even when their pids fall on the same one', async (t) => {
   const { database, pool, clusterId } = await withCluster(t);
-  const [first, second] = await Promise.all([connect(database.url), connect(database.url)]);
+  const first = await connect(database.url);
+  const second = await connect(database.url);
   // The first connection holds the slot the second one's pid falls on (as a backend whose pid is 32768 apart would),
   // and counts there in a transaction left open.
-  const wanted = pidOf(second!) % 32768;
-  t.true((await first!.query(`SELECT pg_try_advisory_lock($1, $2) AS taken`, [COUNTER_SLOT_LOCK_CLASS, wanted])).rows[0].taken);
-  await first!.query('BEGIN');
-  await addJob(first!, clusterId);
-  t.is(await slotOf(first!), wanted, 'the first connection counts in the slot it holds');
+  const wanted = pidOf(second) % 32768;
+  t.true(await takeSlot(first, wanted));
+  await first.query('BEGIN');
+  await addJob(first, clusterId);
+  t.is(await slotOf(first), wanted, 'the first connection counts in the slot it holds');
   // The second counts in another slot, without waiting for the first's row (2 s lock_timeout otherwise).
-  await second!.query('BEGIN');
-  await addJob(second!, clusterId);
-  await second!.query('COMMIT');
-  const taken = await slotOf(second!);
+  await second.query('BEGIN');
+  await addJob(second, clusterId);
+  await second.query('COMMIT');
+  const taken = await slotOf(second);
   t.not(taken, wanted);
   // A new connection whose first counting transaction rolls back loses the remembered slot with it, not the lock:
   // its next count finds the slot it holds, and it holds one.
@@ -175,18 +190,9 @@ test('two open connections never count in one slot, even when their pids fall on
   t.is((await third.query(`SELECT current_setting('gsm.counter_slot', true) AS slot`)).rows[0].slot ?? '', '');
   await addJob(third, clusterId);
   t.is(await slotOf(third), held, 'the slot this connection holds, found again');
-  t.is(
-    Number(
-      (
-        await third.query(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND pid = pg_backend_pid()`, [
-          COUNTER_SLOT_LOCK_CLASS,
-        ])
-      ).rows[0].n,
-    ),
-    1,
-  );
+  t.is(await slotLocks(third), 1);
   t.false([wanted, taken].includes(held));
-  await first!.query('COMMIT');
+  await first.query('COMMIT');
   t.is((await totals(pool)).created, 3);
   // All open: a fold takes none of their rows.
   t.is(await foldClosedCounters(pool), 0);
@@ -199,15 +205,15 @@ test('two open connections never count in one slot, even when their pids fall on
   // A connection whose slot lock was dropped by hand does not count on in the slot unheld: another connection took it
   // and holds its row in an open transaction; this one counts in a free slot, without waiting (2 s lock_timeout).
   await third.query('SELECT pg_advisory_unlock_all()');
-  t.true((await first!.query(`SELECT pg_try_advisory_lock($1, $2) AS taken`, [COUNTER_SLOT_LOCK_CLASS, held])).rows[0].taken);
-  await first!.query('BEGIN');
-  await first!.query(`SELECT 1 FROM job_counters WHERE slot = $1 FOR UPDATE`, [held]);
+  t.true(await takeSlot(first, held));
+  await first.query('BEGIN');
+  await first.query(`SELECT 1 FROM job_counters WHERE slot = $1 FOR UPDATE`, [held]);
   try {
     await addJob(third, clusterId);
     t.false([wanted, taken, held].includes(await slotOf(third)));
   } finally {
-    await first!.query('COMMIT');
+    await first.query('COMMIT');
   }
   t.is((await totals(pool)).created, 4);
-  await Promise.all([first!.end(), second!.end(), third.end()]);
+  await Promise.all([first.end(), second.end(), third.end()]);
 });
