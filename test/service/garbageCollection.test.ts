@@ -39,12 +39,22 @@ test('the regression is recognised by V8 version: 13.6 and later (Node 24), not 
   t.false(hasExternalMemoryRegression('11.3.244.8-node.30'));
 });
 
+/**
+ * V8 sizes the heap's next limit by how fast it measured the mutator and the collector. Starved of CPU (a process
+ * pinned to a core with eight busy loops: 1 run in 15, and once in a loaded CI run), a process with the setting can
+ * settle on a limit just above its live heap and mark-compact every ~100 ms for the rest of the run, as often as one
+ * without it. So the setting's process is run up to three times, one after the other, and its fewest counts: without
+ * the setting every run takes 23 or more, so the check still fails whenever the setting does not take effect.
+ */
 test('with the setting, 1.9 GB of short-lived 192 KiB Buffers take a few full collections, not one every 64 MB', async (t) => {
-  t.timeout(60_000);
+  t.timeout(120_000);
   if (!hasExternalMemoryRegression()) return t.pass(`V8 ${process.versions.v8} reclaims such Buffers by scavenges: nothing to set`);
-  const [tuned, untuned] = await Promise.all([majorGcs('tuned'), majorGcs('untuned')]);
-  t.log(`full mark-compacts: ${tuned} with the setting, ${untuned} without`);
-  t.true(tuned <= 10, `${tuned} full collections with the setting (${untuned} without)`);
+  const tuned: number[] = [];
+  while (tuned.length < 3 && !tuned.some((count) => count <= 10)) tuned.push(await majorGcs('tuned'));
+  const untuned = await majorGcs('untuned');
+  t.log(`full mark-compacts: ${tuned.join(', then ')} with the setting, ${untuned} without`);
+  t.true(Math.min(...tuned) <= 10, `${tuned.join(', ')} full collections with the setting (${untuned} without)`);
+  t.true(untuned > 15, `${untuned} full collections without the setting: the measurement no longer shows the regression`);
 });
 
 test('a process started with the flag either way keeps its own choice', async (t) => {
