@@ -724,6 +724,31 @@ test.serial('a sign-in link is kept when the session lock is granted after the p
   t.is(JSON.parse((await page.evaluate(() => localStorage.getItem('gsm.session')))!).accessToken, pair.accessToken);
 });
 
+test.serial('an address changed after the page is drawn, before it listens, is followed', async (t) => {
+  const owner = await signUp(app, 'early-hash');
+  await createCluster(app, owner, 'Early hash');
+  const { page, errors } = await signedIn(owner);
+  await page.goto('about:blank');
+  // As in the test above: the page's clock stands still, so the signed-in page is drawn but its effects (which listen
+  // for address changes) wait. The address changes meanwhile, as a click on a link of the page would.
+  await page.clock.install();
+  await page.clock.pauseAt(Date.now() + 60_000);
+  await page.goto(`${app.url}/#/account`);
+  await page.getByRole('heading', { name: 'Account' }).waitFor();
+  await page.evaluate(() => {
+    const window = globalThis as unknown as { addEventListener(type: string, listener: () => void, options: object): void; location: { hash: string } };
+    return new Promise<void>((resolve) => {
+      window.addEventListener('hashchange', resolve, { once: true });
+      window.location.hash = '#/new-cluster';
+    });
+  });
+  t.is(await page.getByRole('heading', { name: 'Account' }).count(), 1, 'drawn at the first address, before the page listens');
+  await page.clock.resume();
+  await page.getByRole('heading', { name: 'New cluster' }).waitFor({ timeout: 5_000 });
+  t.is(await page.getByRole('heading', { name: 'Account' }).count(), 0);
+  t.deepEqual(errors, []);
+});
+
 test.serial('live updates come back after the service ends the socket, with what changed in the gap; a bad address shows a message', async (t) => {
   const owner = await signUp(app, 'resume');
   const { clusterId, machineId, token } = await registerMachine(app, owner);
