@@ -16,6 +16,7 @@ import { createRunExecutor, executeRun, startFirstSteps } from '../../orchestrat
 import { createLogger } from '../../schema/logger.ts';
 import { until } from '../support/wait.ts';
 import { writeTransferUnderWay } from '../support/transfers.ts';
+import { triggerTask } from '../../orchestrator/worker/tasks__trigger.ts';
 
 let owner: TestUser;
 const app = useTestApp(test, { setup: async (started) => void (owner = await signUp(started)) });
@@ -541,6 +542,40 @@ test.serial(
       FROM task_runs WHERE job_id = ${'job' in ran! ? ran.job.id : ''}`);
     t.like(row, { stepJobs: null, children: 0 }, 'no step, no child job');
     t.is(row.lockTimeout, '0', "the pool's connections keep their lock wait");
+  },
+);
+
+test.serial(
+  "a task's own trigger job first handles the occurrences due by now: one whose own task is held elsewhere (a batch under way) does not wait for it to start the others",
+  async (t) => {
+    const { clusterId, serverIds } = await setup();
+    const { pool } = app();
+    const yearly = { ...NIGHTLY(serverIds), schedule: '0 0 1 1 *', timezone: 'UTC' };
+    const ids: string[] = [];
+    for (const name of ['held', 'other']) ids.push((await body(await post(`/api/v1/clusters/${clusterId}/tasks`, { ...yearly, name }))).id);
+    const [heldId, otherId] = ids as [string, string];
+    const dueAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
+    await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ANY(${sql.array([heldId, otherId], 'uuid')})`);
+    const runsOf = (taskId: string) => pool.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM task_runs WHERE task_id = ${taskId}`);
+    // Another transaction holds the trigger's own task, as another orchestrator's batch would.
+    const locker = new pg.Client({ connectionString: app().database.url });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query('SELECT id FROM tasks WHERE id = $1 FOR UPDATE', [heldId]);
+    const messages: string[] = [];
+    const helpers = { logger: { info: (message: string) => messages.push(message), warn: (message: string) => messages.push(message) } };
+    const trigger = triggerTask({ pool })({ taskId: heldId, scheduledAt: dueAt.toISOString() }, helpers as never) as Promise<void>;
+    try {
+      await until(async () => (await runsOf(otherId)) === 1, 'the other task ran while this one is held');
+      t.is(await runsOf(heldId), 0, 'the held task waits for its lock');
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    await trigger;
+    t.is(await runsOf(heldId), 1, 'then its own occurrence runs, once');
+    t.is(await runsOf(otherId), 1);
+    t.true(messages.some((message) => message.startsWith(`task ${heldId}: occurrence ${dueAt.toISOString()} RAN`)));
   },
 );
 
