@@ -49,6 +49,14 @@ const NIGHTLY = (serverIds: string[]) => ({
   ],
 });
 
+/**
+ * A yearly schedule: its graphile-worker job stays far ahead (nothing else fires it), and an occurrence is MISSED only
+ * when it is over a year late.
+ */
+const YEARLY = (serverIds: string[]) => ({ ...NIGHTLY(serverIds), schedule: '0 0 1 1 *', timezone: 'UTC' });
+/** The last minute boundary but one: an occurrence due then is due now, less than a period late. */
+const aMinuteAgo = () => new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
+
 const post = (path: string, payload: unknown, user = owner) => app().request(path, json(payload, { headers: user.auth }));
 const patch = (path: string, payload: unknown, user = owner) => app().request(path, json(payload, { method: 'PATCH', headers: user.auth }));
 const get = (path: string, user = owner) => app().request(path, { headers: user.auth });
@@ -313,9 +321,7 @@ test.serial(
   async (t) => {
     const { clusterId, serverIds } = await setup();
     const { pool } = app();
-    // A yearly schedule: its graphile-worker job stays far ahead (nothing else fires it), and an occurrence is MISSED
-    // only when it is over a year late.
-    const yearly = { ...NIGHTLY(serverIds), schedule: '0 0 1 1 *', timezone: 'UTC' };
+    const yearly = YEARLY(serverIds);
     const TASKS = DUE_BATCH * 2 + 30;
     const ids: string[] = [];
     for (let first = 0; first < TASKS; first += 25) {
@@ -328,7 +334,7 @@ test.serial(
     }
     const [missedId, skippedId, poisonId] = ids as [string, string, string];
     // Due a minute ago; one of them two years ago (MISSED); one with a run still under way (SKIPPED).
-    const dueAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
+    const dueAt = aMinuteAgo();
     await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ANY(${sql.array(ids, 'uuid')})`);
     await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = next_run_at - interval '2 years' WHERE id = ${missedId}`);
     // One whose occurrence cannot be computed (a time zone unknown here), due first: left as it is, for its own job to
@@ -448,7 +454,7 @@ test.serial(
     const refused = await task('refused', [moving, online], [{ type: 'BROADCAST', message: 'moving' }]);
     const delayed = await task('delayed', [online], [{ type: 'BROADCAST', message: 'later', delaySeconds: 60 }]);
     const ids = [warned, stopped, refused, delayed];
-    const dueAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
+    const dueAt = aMinuteAgo();
     await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ANY(${sql.array(ids, 'uuid')})`);
 
     const outcomes: OccurrenceOutcome[] = [];
@@ -511,7 +517,7 @@ test.serial(
         steps: [{ type: 'BROADCAST', message: 'soon' }],
       }),
     );
-    const dueAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
+    const dueAt = aMinuteAgo();
     await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ${created.id}`);
     const locker = new pg.Client({ connectionString: app().database.url });
     await locker.connect();
@@ -550,11 +556,11 @@ test.serial(
   async (t) => {
     const { clusterId, serverIds } = await setup();
     const { pool } = app();
-    const yearly = { ...NIGHTLY(serverIds), schedule: '0 0 1 1 *', timezone: 'UTC' };
+    const yearly = YEARLY(serverIds);
     const ids: string[] = [];
     for (const name of ['held', 'other']) ids.push((await body(await post(`/api/v1/clusters/${clusterId}/tasks`, { ...yearly, name }))).id);
     const [heldId, otherId] = ids as [string, string];
-    const dueAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
+    const dueAt = aMinuteAgo();
     await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ANY(${sql.array([heldId, otherId], 'uuid')})`);
     const runsOf = (taskId: string) => pool.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM task_runs WHERE task_id = ${taskId}`);
     // Another transaction holds the trigger's own task, as another orchestrator's batch would.
