@@ -217,3 +217,49 @@ test('two open connections never count in one slot, even when their pids fall on
   t.is((await totals(pool)).created, 4);
   await Promise.all([first.end(), second.end(), third.end()]);
 });
+
+test('a statement that writes many jobs counts each once: created by type, ended by status, latencies in their buckets; a status left as it was, or an ended job changed again, counts nothing', async (t) => {
+  const { database, pool, clusterId } = await withCluster(t);
+  const client = await connect(database.url);
+  t.teardown(() => client.end());
+  // 5 STARTs and 3 STOPs in one statement.
+  const ids = (
+    await client.query<{ id: string; type: string }>(
+      `INSERT INTO jobs (cluster_id, type, created_by_kind, expires_at)
+       SELECT $1, type, 'SYSTEM', now() + interval '1 hour' FROM unnest(array_fill('START'::text, ARRAY[5]) || array_fill('STOP'::text, ARRAY[3])) AS type
+       RETURNING id, type`,
+      [clusterId],
+    )
+  ).rows;
+  const starts = ids.filter((row) => row.type === 'START').map((row) => row.id);
+  // One statement ends four STARTs (0.05 s, 0.05 s, 2 s and 7200 s after their creation; three succeed, one fails) and
+  // dispatches the fifth; another sets every job's status to what it is (nothing ends) and one more ends the ended
+  // again (counted once already).
+  await client.query(
+    `UPDATE jobs j SET status = e.status, finished_at = j.created_at + make_interval(secs => e.seconds)
+       FROM unnest($1::uuid[], $2::text[], $3::float8[]) AS e (id, status, seconds) WHERE j.id = e.id`,
+    [starts, ['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED', 'FAILED', 'DISPATCHED'], [0.05, 0.05, 2, 7200, 0]],
+  );
+  await client.query(`UPDATE jobs SET status = status WHERE cluster_id = $1`, [clusterId]);
+  await client.query(`UPDATE jobs SET status = 'FAILED' WHERE id = ANY($1::uuid[]) AND status = 'SUCCEEDED'`, [starts]);
+  const counters = await pool.any(sql.type(z.object({ type: z.string(), status: z.string(), n: z.number() }))`
+    SELECT type, status, sum(n)::int AS n FROM job_counters GROUP BY type, status ORDER BY type, status`);
+  t.deepEqual(counters, [
+    { type: 'START', status: 'CREATED', n: 5 },
+    { type: 'START', status: 'FAILED', n: 1 },
+    { type: 'START', status: 'SUCCEEDED', n: 3 },
+    { type: 'STOP', status: 'CREATED', n: 3 },
+  ]);
+  const buckets = await pool.any(sql.type(z.object({ bucket: z.number(), n: z.number(), seconds: z.number() }))`
+    SELECT bucket, sum(n)::int AS n, sum(seconds)::float8 AS seconds FROM job_latency WHERE type = 'START' GROUP BY bucket ORDER BY bucket`);
+  // Bounds 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600 s: 0.05 s is in the first, 2 s in the fifth, 7200 s past the last.
+  t.deepEqual(
+    buckets.map(({ bucket, n }) => ({ bucket, n })),
+    [
+      { bucket: 1, n: 2 },
+      { bucket: 5, n: 1 },
+      { bucket: 13, n: 1 },
+    ],
+  );
+  t.true(Math.abs(buckets.reduce((sum, row) => sum + row.seconds, 0) - 7202.1) < 1e-6, 'the latencies add up');
+});
