@@ -245,7 +245,9 @@ const occurrenceRow = z.object({ schedule: z.string(), timezone: z.string(), ena
 export type RunLease = { jobId: string; owner: string };
 
 export type OccurrenceOutcome =
-  { outcome: 'STALE' } | { outcome: 'RAN'; job: Job; next: Date; lease: RunLease | null } | { outcome: 'MISSED' | 'SKIPPED'; next: Date };
+  | { outcome: 'STALE' }
+  | { outcome: 'RAN'; taskId: string; job: Job; next: Date; lease: RunLease | null }
+  | { outcome: 'MISSED' | 'SKIPPED'; taskId: string; next: Date };
 
 /**
  * Handles the occurrence `scheduledAt` of a task at `now`: ignored when stale (the task is gone, disabled, or its
@@ -382,7 +384,13 @@ async function handleLockedOccurrences(
   );
   starts.forEach(({ index, start }, position) => {
     const { job } = runs[position]!;
-    outcomes[index] = { outcome: 'RAN', job, next: decided[index]!.next, lease: start.leaseOwner ? { jobId: job.id, owner: start.leaseOwner } : null };
+    outcomes[index] = {
+      outcome: 'RAN',
+      taskId: start.taskId,
+      job,
+      next: decided[index]!.next,
+      lease: start.leaseOwner ? { jobId: job.id, owner: start.leaseOwner } : null,
+    };
   });
   if (firstSteps) {
     await firstSteps(
@@ -416,5 +424,5 @@ async function passOccurrence(
       UPDATE tasks SET last_run_at = ${iso}::timestamptz, last_run_status = ${status}, last_run_job_id = NULL, skipped_occurrences = '[]'
        WHERE id = ${task.id}`);
   }
-  return { outcome: status, next };
+  return { outcome: status, taskId: task.id, next };
 }

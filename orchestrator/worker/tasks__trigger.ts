@@ -24,32 +24,50 @@ export function triggerTask(deps: { pool: DatabasePool; now?: () => Date; runs?:
     const adopt = (outcome: OccurrenceOutcome) => {
       if (outcome.outcome === 'RAN' && outcome.lease) deps.runs?.adopt(outcome.lease);
     };
+    /** This task's outcome, in whichever path handled it (a batch usually does). */
+    const report = (outcome: OccurrenceOutcome) => {
+      if (outcome.outcome === 'STALE' || outcome.taskId !== taskId) return;
+      helpers.logger.info(
+        `task ${taskId}: occurrence ${scheduledAt} ${outcome.outcome}${'job' in outcome ? ` as job ${outcome.job.id}` : ''}; next ${outcome.next.toISOString()}`,
+      );
+    };
     // The occurrences due by now, this one's among them, in batches (one leaves out a task whose occurrence cannot be
     // decided: its own job reports it, below); the runs' first steps, when due at once, start in the batch that
     // creates them. The batches come first: at a minute thousands of tasks share, this task's row is likely locked by
     // another job's batch, and waiting for it (0.6 s on average in the storm benchmark) held this job back from
-    // batching.
-    const { handled: others, batches } = await handleAllDueOccurrences(
-      deps.pool,
-      now,
-      leased,
-      (outcomes) => outcomes.forEach(adopt),
-      leased
-        ? (tx, runs) =>
-            startFirstSteps(tx, runs, (error, count) =>
-              helpers.logger.warn(`tasks: the first steps of ${count} run(s) did not start with them (${String(error)}); their executors start them`),
-            )
-        : undefined,
-    );
-    if (others > 0) helpers.logger.info(`tasks: ${others} due occurrence(s) handled in ${batches} batch(es)`);
-    // Then this job's own occurrence: STALE when a batch handled it (here or on another orchestrator), else handled
-    // here under its row lock (a batch left it out, or it is not due by this process's clock).
-    const handled = await handleTaskOccurrence(deps.pool, taskId, new Date(scheduledAt), now, leased);
-    adopt(handled);
-    if (handled.outcome !== 'STALE') {
-      helpers.logger.info(
-        `task ${taskId}: occurrence ${scheduledAt} ${handled.outcome}${'job' in handled ? ` as job ${handled.job.id}` : ''}; next ${handled.next.toISOString()}`,
+    // batching. A batch that fails (a lost connection, another task's bad row) does not keep this task from its
+    // occurrence: that is handled all the same, then the job fails with the batch's error and is retried.
+    let batchFailure: { error: unknown } | null = null;
+    const counted = { RAN: 0, MISSED: 0, SKIPPED: 0, STALE: 0 };
+    const take = (outcome: OccurrenceOutcome) => {
+      adopt(outcome);
+      report(outcome);
+      counted[outcome.outcome]++;
+    };
+    try {
+      const { handled, batches } = await handleAllDueOccurrences(
+        deps.pool,
+        now,
+        leased,
+        (outcomes) => outcomes.forEach(take),
+        leased
+          ? (tx, runs) =>
+              startFirstSteps(tx, runs, (error, count) =>
+                helpers.logger.warn(`tasks: the first steps of ${count} run(s) did not start with them (${String(error)}); their executors start them`),
+              )
+          : undefined,
       );
+      if (handled > 1) {
+        helpers.logger.info(
+          `tasks: ${handled} due occurrences handled in ${batches} batch(es): ${counted.RAN} ran, ${counted.MISSED} missed, ${counted.SKIPPED} skipped`,
+        );
+      }
+    } catch (error) {
+      batchFailure = { error };
     }
+    // Then this job's own occurrence: STALE when a batch handled it (here or on another orchestrator), else handled
+    // here under its row lock (a batch left it out or failed, or it is not due by the database's clock).
+    take(await handleTaskOccurrence(deps.pool, taskId, new Date(scheduledAt), now, leased));
+    if (batchFailure) throw batchFailure.error;
   };
 }

@@ -551,26 +551,57 @@ test.serial(
   },
 );
 
+/** Yearly tasks named `names` on the servers of a new setup, all due a minute ago; answers their ids and that minute. */
+async function dueTasks(names: readonly string[]) {
+  const { clusterId, serverIds } = await setup();
+  const ids: string[] = [];
+  for (const name of names) ids.push((await body(await post(`/api/v1/clusters/${clusterId}/tasks`, { ...YEARLY(serverIds), name }))).id);
+  const dueAt = aMinuteAgo();
+  await app().pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ANY(${sql.array(ids, 'uuid')})`);
+  return { ids, dueAt };
+}
+
+const runsOf = (taskId: string) =>
+  app().pool.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM task_runs WHERE task_id = ${taskId}`);
+
+/** Fires `taskId`'s trigger job as graphile-worker would, its log lines kept in `messages`; the trigger is not leased. */
+function fireTrigger(taskId: string, dueAt: Date) {
+  const messages: string[] = [];
+  const helpers = { logger: { info: (message: string) => messages.push(message), warn: (message: string) => messages.push(message) } };
+  const done = triggerTask({ pool: app().pool })({ taskId, scheduledAt: dueAt.toISOString() }, helpers as never) as Promise<void>;
+  return { done, messages };
+}
+
+test.serial("a task's own trigger job handles the occurrences due by now, its own among them, and logs its own outcome", async (t) => {
+  const { ids, dueAt } = await dueTasks(['one', 'two']);
+  const [own, other] = ids as [string, string];
+  const { done, messages } = fireTrigger(own, dueAt);
+  await done;
+  t.is(await runsOf(own), 1);
+  t.is(await runsOf(other), 1);
+  t.true(
+    messages.some((message) => message.startsWith(`task ${own}: occurrence ${dueAt.toISOString()} RAN as job `)),
+    messages.join('\n'),
+  );
+  t.false(
+    messages.some((message) => message.startsWith(`task ${other}:`)),
+    "another task's outcome is in the summary only",
+  );
+  t.true(messages.includes('tasks: 2 due occurrences handled in 1 batch(es): 2 ran, 0 missed, 0 skipped'), messages.join('\n'));
+});
+
 test.serial(
   "a task's own trigger job first handles the occurrences due by now: one whose own task is held elsewhere (a batch under way) does not wait for it to start the others",
   async (t) => {
-    const { clusterId, serverIds } = await setup();
-    const { pool } = app();
-    const yearly = YEARLY(serverIds);
-    const ids: string[] = [];
-    for (const name of ['held', 'other']) ids.push((await body(await post(`/api/v1/clusters/${clusterId}/tasks`, { ...yearly, name }))).id);
+    const { ids, dueAt } = await dueTasks(['held', 'other']);
     const [heldId, otherId] = ids as [string, string];
-    const dueAt = aMinuteAgo();
-    await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ANY(${sql.array([heldId, otherId], 'uuid')})`);
-    const runsOf = (taskId: string) => pool.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM task_runs WHERE task_id = ${taskId}`);
     // Another transaction holds the trigger's own task, as another orchestrator's batch would.
     const locker = new pg.Client({ connectionString: app().database.url });
     await locker.connect();
     await locker.query('BEGIN');
     await locker.query('SELECT id FROM tasks WHERE id = $1 FOR UPDATE', [heldId]);
-    const messages: string[] = [];
-    const helpers = { logger: { info: (message: string) => messages.push(message), warn: (message: string) => messages.push(message) } };
-    const trigger = triggerTask({ pool })({ taskId: heldId, scheduledAt: dueAt.toISOString() }, helpers as never) as Promise<void>;
+    const { done, messages } = fireTrigger(heldId, dueAt);
+    t.teardown(() => done.catch(() => undefined));
     try {
       await until(async () => (await runsOf(otherId)) === 1, 'the other task ran while this one is held');
       t.is(await runsOf(heldId), 0, 'the held task waits for its lock');
@@ -578,10 +609,37 @@ test.serial(
       await locker.query('ROLLBACK');
       await locker.end();
     }
-    await trigger;
+    await done;
     t.is(await runsOf(heldId), 1, 'then its own occurrence runs, once');
     t.is(await runsOf(otherId), 1);
     t.true(messages.some((message) => message.startsWith(`task ${heldId}: occurrence ${dueAt.toISOString()} RAN`)));
+  },
+);
+
+test.serial(
+  "a batch that fails (another task's bad row) does not keep a trigger job from its own occurrence: it runs, then the job fails with the batch's error and is retried",
+  async (t) => {
+    const { ids, dueAt } = await dueTasks(['own', 'bad']);
+    const [own, bad] = ids as [string, string];
+    const { pool } = app();
+    // The bad task's run cannot be written, which fails every batch it is in.
+    await pool.query(sql.unsafe`
+    CREATE FUNCTION test_refuse_run() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.task_id = ${sql.literalValue(bad)}::uuid THEN RAISE EXCEPTION 'this run cannot be written'; END IF;
+      RETURN NEW;
+    END $$`);
+    await pool.query(sql.unsafe`CREATE TRIGGER test_refuse_run BEFORE INSERT ON task_runs FOR EACH ROW EXECUTE FUNCTION test_refuse_run()`);
+    t.teardown(() => pool.query(sql.unsafe`DROP FUNCTION test_refuse_run() CASCADE`));
+    const first = fireTrigger(own, dueAt);
+    await t.throwsAsync(first.done, { message: /this run cannot be written/ });
+    t.is(await runsOf(own), 1, 'its own occurrence ran');
+    t.is(await runsOf(bad), 0);
+    t.true(first.messages.some((message) => message.startsWith(`task ${own}: occurrence ${dueAt.toISOString()} RAN as job `)));
+    // Retried: its own occurrence is handled already; the batch fails again, as long as the bad row does.
+    const retry = fireTrigger(own, dueAt);
+    await t.throwsAsync(retry.done, { message: /this run cannot be written/ });
+    t.is(await runsOf(own), 1, 'still once');
   },
 );
 
