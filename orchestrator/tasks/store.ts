@@ -246,8 +246,8 @@ export type RunLease = { jobId: string; owner: string };
 
 export type OccurrenceOutcome =
   | { outcome: 'STALE' }
-  | { outcome: 'RAN'; taskId: string; job: Job; next: Date; lease: RunLease | null }
-  | { outcome: 'MISSED' | 'SKIPPED'; taskId: string; next: Date };
+  | { outcome: 'RAN'; taskId: string; scheduledAt: Date; job: Job; next: Date; lease: RunLease | null }
+  | { outcome: 'MISSED' | 'SKIPPED'; taskId: string; scheduledAt: Date; next: Date };
 
 /**
  * Handles the occurrence `scheduledAt` of a task at `now`: ignored when stale (the task is gone, disabled, or its
@@ -387,6 +387,7 @@ async function handleLockedOccurrences(
     outcomes[index] = {
       outcome: 'RAN',
       taskId: start.taskId,
+      scheduledAt: decided[index]!.task.scheduledAt,
       job,
       next: decided[index]!.next,
       lease: start.leaseOwner ? { jobId: job.id, owner: start.leaseOwner } : null,
@@ -424,5 +425,5 @@ async function passOccurrence(
       UPDATE tasks SET last_run_at = ${iso}::timestamptz, last_run_status = ${status}, last_run_job_id = NULL, skipped_occurrences = '[]'
        WHERE id = ${task.id}`);
   }
-  return { outcome: status, taskId: task.id, next };
+  return { outcome: status, taskId: task.id, scheduledAt: task.scheduledAt, next };
 }

@@ -24,32 +24,33 @@ export function triggerTask(deps: { pool: DatabasePool; now?: () => Date; runs?:
     const adopt = (outcome: OccurrenceOutcome) => {
       if (outcome.outcome === 'RAN' && outcome.lease) deps.runs?.adopt(outcome.lease);
     };
-    /** This task's outcome, in whichever path handled it (a batch usually does). */
-    const report = (outcome: OccurrenceOutcome) => {
-      if (outcome.outcome === 'STALE' || outcome.taskId !== taskId) return;
-      helpers.logger.info(
-        `task ${taskId}: occurrence ${scheduledAt} ${outcome.outcome}${'job' in outcome ? ` as job ${outcome.job.id}` : ''}; next ${outcome.next.toISOString()}`,
-      );
+    /** This task's outcome is logged in whichever path handled it (its own batch, usually); the others' are counted. */
+    const counted = { RAN: 0, MISSED: 0, SKIPPED: 0, batches: 0 };
+    const take = (outcome: OccurrenceOutcome) => {
+      adopt(outcome);
+      if (outcome.outcome === 'STALE') return;
+      if (outcome.taskId === taskId) {
+        helpers.logger.info(
+          `task ${taskId}: occurrence ${outcome.scheduledAt.toISOString()} ${outcome.outcome}${'job' in outcome ? ` as job ${outcome.job.id}` : ''}; next ${outcome.next.toISOString()}`,
+        );
+      } else counted[outcome.outcome]++;
     };
     // The occurrences due by now, this one's among them, in batches (one leaves out a task whose occurrence cannot be
     // decided: its own job reports it, below); the runs' first steps, when due at once, start in the batch that
     // creates them. The batches come first: at a minute thousands of tasks share, this task's row is likely locked by
     // another job's batch, and waiting for it (0.6 s on average in the storm benchmark) held this job back from
-    // batching. A batch that fails (a lost connection, another task's bad row) does not keep this task from its
-    // occurrence: that is handled all the same, then the job fails with the batch's error and is retried.
-    let batchFailure: { error: unknown } | null = null;
-    const counted = { RAN: 0, MISSED: 0, SKIPPED: 0, STALE: 0 };
-    const take = (outcome: OccurrenceOutcome) => {
-      adopt(outcome);
-      report(outcome);
-      counted[outcome.outcome]++;
-    };
+    // batching. A batch that fails (a lost connection, another task's row that cannot be written) is logged and does
+    // not fail this job: its tasks are each handled by their own jobs, and the one at fault fails there, with its reason.
+    let failed = false;
     try {
-      const { handled, batches } = await handleAllDueOccurrences(
+      await handleAllDueOccurrences(
         deps.pool,
         now,
         leased,
-        (outcomes) => outcomes.forEach(take),
+        (outcomes) => {
+          counted.batches++;
+          outcomes.forEach(take);
+        },
         leased
           ? (tx, runs) =>
               startFirstSteps(tx, runs, (error, count) =>
@@ -57,17 +58,19 @@ export function triggerTask(deps: { pool: DatabasePool; now?: () => Date; runs?:
               )
           : undefined,
       );
-      if (handled > 1) {
-        helpers.logger.info(
-          `tasks: ${handled} due occurrences handled in ${batches} batch(es): ${counted.RAN} ran, ${counted.MISSED} missed, ${counted.SKIPPED} skipped`,
-        );
-      }
     } catch (error) {
-      batchFailure = { error };
+      failed = true;
+      helpers.logger.error(`tasks: handling the due occurrences in batches failed (${String(error)}); each is left to its own job`);
+    }
+    const others = counted.RAN + counted.MISSED + counted.SKIPPED;
+    if (others > 0) {
+      helpers.logger.info(
+        `tasks: ${others} other due occurrence(s) handled in ${counted.batches} batch(es): ${counted.RAN} ran, ${counted.MISSED} missed, ${counted.SKIPPED} skipped${failed ? ', then a batch failed' : ''}`,
+      );
     }
     // Then this job's own occurrence: STALE when a batch handled it (here or on another orchestrator), else handled
-    // here under its row lock (a batch left it out or failed, or it is not due by the database's clock).
+    // here under its row lock (a batch left it out or failed, or it is not due by the database's clock). An error
+    // here fails the job, which is retried.
     take(await handleTaskOccurrence(deps.pool, taskId, new Date(scheduledAt), now, leased));
-    if (batchFailure) throw batchFailure.error;
   };
 }
