@@ -384,14 +384,9 @@ async function handleLockedOccurrences(
   );
   starts.forEach(({ index, start }, position) => {
     const { job } = runs[position]!;
-    outcomes[index] = {
-      outcome: 'RAN',
-      taskId: start.taskId,
-      scheduledAt: decided[index]!.task.scheduledAt,
-      job,
-      next: decided[index]!.next,
-      lease: start.leaseOwner ? { jobId: job.id, owner: start.leaseOwner } : null,
-    };
+    const { task, next } = decided[index]!;
+    const lease = start.leaseOwner ? { jobId: job.id, owner: start.leaseOwner } : null;
+    outcomes[index] = { outcome: 'RAN', taskId: task.id, scheduledAt: task.scheduledAt, job, next, lease };
   });
   if (firstSteps) {
     await firstSteps(

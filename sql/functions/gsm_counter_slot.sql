@@ -9,20 +9,21 @@
 -- of slots nobody holds.
 CREATE OR REPLACE FUNCTION gsm_counter_slot() RETURNS smallint LANGUAGE plpgsql AS $$
 DECLARE
+  c_class constant integer := 1735617891;  -- COUNTER_SLOT_LOCK_CLASS in orchestrator/jobs/counters.ts
   v_kept text := current_setting('gsm.counter_slot', true);
   v_slot integer;
 BEGIN
-  IF v_kept IS NOT NULL AND v_kept <> '' AND pg_try_advisory_lock(1735617891, v_kept::integer) THEN
+  IF v_kept IS NOT NULL AND v_kept <> '' AND pg_try_advisory_lock(c_class, v_kept::integer) THEN
     RETURN v_kept::smallint;
   END IF;
   IF v_kept IS NULL OR v_kept = '' THEN
     SELECT objid::integer INTO v_slot FROM pg_locks
-     WHERE locktype = 'advisory' AND classid = 1735617891 AND objsubid = 2 AND objid < 32768 AND pid = pg_backend_pid() AND granted
+     WHERE locktype = 'advisory' AND classid = c_class AND objsubid = 2 AND objid < 32768 AND pid = pg_backend_pid() AND granted
      ORDER BY objid LIMIT 1;
   END IF;
   IF v_slot IS NULL THEN
     FOR i IN 0..32767 LOOP
-      IF pg_try_advisory_lock(1735617891, (pg_backend_pid() + i) % 32768) THEN
+      IF pg_try_advisory_lock(c_class, (pg_backend_pid() + i) % 32768) THEN
         v_slot := (pg_backend_pid() + i) % 32768;
         EXIT;
       END IF;

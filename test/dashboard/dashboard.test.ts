@@ -702,6 +702,13 @@ test.serial('Sign in with Steam: the provider sends the browser back to the dash
   t.is(await page.evaluate(() => sessionStorage.getItem('gsm.oauth.nonce')), null, 'the value is spent');
 });
 
+/** Leaves the page for a blank one and stops the clock of the next one opened: no frames, no timers until resumed. */
+async function stopClock(page: Page) {
+  await page.goto('about:blank');
+  await page.clock.install();
+  await page.clock.pauseAt(Date.now() + 60_000);
+}
+
 test.serial('a sign-in link is kept when the session lock is granted after the page is drawn, before it listens', async (t) => {
   const owner = await signUp(app, 'late-lock');
   await createCluster(app, owner, 'Late lock');
@@ -709,12 +716,10 @@ test.serial('a sign-in link is kept when the session lock is granted after the p
   const { page } = await browser.page();
   await page.goto(`${app.url}/`);
   await page.evaluate(() => sessionStorage.setItem('gsm.oauth.nonce', 'value-of-this-tab-0000'));
-  await page.goto('about:blank');
   // The page's clock stands still (no frames, no timers): Preact's effects (after the next frame, or a 35 ms timer)
   // wait, while the browser grants the session lock (no timer) and the link's pair is stored. Then time goes on: as on
   // a busy machine, or in a tab in the background, where the grant comes between the drawing and the subscription.
-  await page.clock.install();
-  await page.clock.pauseAt(Date.now() + 60_000);
+  await stopClock(page);
   await page.goto(`${app.url}/#accessToken=${pair.accessToken}&refreshToken=${pair.refreshToken}&expiresIn=900&nonce=value-of-this-tab-0000`);
   await until(async () => (await page.evaluate(() => localStorage.getItem('gsm.session'))) !== null, 'the pair stored');
   t.is(await page.getByRole('heading', { name: 'Sign in' }).count(), 1, 'drawn signed out, before the page listens');
@@ -728,11 +733,9 @@ test.serial('an address changed after the page is drawn, before it listens, is f
   const owner = await signUp(app, 'early-hash');
   await createCluster(app, owner, 'Early hash');
   const { page, errors } = await signedIn(owner);
-  await page.goto('about:blank');
   // As in the test above: the page's clock stands still, so the signed-in page is drawn but its effects (which listen
   // for address changes) wait. The address changes meanwhile, as a click on a link of the page would.
-  await page.clock.install();
-  await page.clock.pauseAt(Date.now() + 60_000);
+  await stopClock(page);
   await page.goto(`${app.url}/#/account`);
   await page.getByRole('heading', { name: 'Account' }).waitFor();
   await page.evaluate(() => {

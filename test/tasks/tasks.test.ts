@@ -54,8 +54,15 @@ const NIGHTLY = (serverIds: string[]) => ({
  * when it is over a year late.
  */
 const YEARLY = (serverIds: string[]) => ({ ...NIGHTLY(serverIds), schedule: '0 0 1 1 *', timezone: 'UTC' });
-/** The last minute boundary but one: an occurrence due then is due now, less than a period late. */
-const aMinuteAgo = () => new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
+/**
+ * Makes the tasks `ids` due at the last minute boundary but one (due now, less than a period late); answers that
+ * minute.
+ */
+async function makeDue(ids: readonly string[]): Promise<Date> {
+  const dueAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
+  await app().pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ANY(${sql.array([...ids], 'uuid')})`);
+  return dueAt;
+}
 
 const post = (path: string, payload: unknown, user = owner) => app().request(path, json(payload, { headers: user.auth }));
 const patch = (path: string, payload: unknown, user = owner) => app().request(path, json(payload, { method: 'PATCH', headers: user.auth }));
@@ -334,8 +341,7 @@ test.serial(
     }
     const [missedId, skippedId, poisonId] = ids as [string, string, string];
     // Due a minute ago; one of them two years ago (MISSED); one with a run still under way (SKIPPED).
-    const dueAt = aMinuteAgo();
-    await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ANY(${sql.array(ids, 'uuid')})`);
+    const dueAt = await makeDue(ids);
     await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = next_run_at - interval '2 years' WHERE id = ${missedId}`);
     // One whose occurrence cannot be computed (a time zone unknown here), due first: left as it is, for its own job to
     // report, and passed over by the batches after it.
@@ -454,8 +460,7 @@ test.serial(
     const refused = await task('refused', [moving, online], [{ type: 'BROADCAST', message: 'moving' }]);
     const delayed = await task('delayed', [online], [{ type: 'BROADCAST', message: 'later', delaySeconds: 60 }]);
     const ids = [warned, stopped, refused, delayed];
-    const dueAt = aMinuteAgo();
-    await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ANY(${sql.array(ids, 'uuid')})`);
+    await makeDue(ids);
 
     const outcomes: OccurrenceOutcome[] = [];
     await handleAllDueOccurrences(
@@ -517,8 +522,7 @@ test.serial(
         steps: [{ type: 'BROADCAST', message: 'soon' }],
       }),
     );
-    const dueAt = aMinuteAgo();
-    await pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ${created.id}`);
+    await makeDue([created.id]);
     const locker = new pg.Client({ connectionString: app().database.url });
     await locker.connect();
     await locker.query('BEGIN');
@@ -556,9 +560,7 @@ async function dueTasks(names: readonly string[]) {
   const { clusterId, serverIds } = await setup();
   const ids: string[] = [];
   for (const name of names) ids.push((await body(await post(`/api/v1/clusters/${clusterId}/tasks`, { ...YEARLY(serverIds), name }))).id);
-  const dueAt = aMinuteAgo();
-  await app().pool.query(sql.unsafe`UPDATE tasks SET next_run_at = ${dueAt.toISOString()}::timestamptz WHERE id = ANY(${sql.array(ids, 'uuid')})`);
-  return { ids, dueAt };
+  return { ids, dueAt: await makeDue(ids) };
 }
 
 const runsOf = (taskId: string) =>
