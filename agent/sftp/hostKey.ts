@@ -14,6 +14,21 @@ export type HostKey = { privateKey: Buffer; fingerprint: string };
 
 export const hostKeyPath = (dataDir: string) => join(dataDir, 'sftp', 'host_ed25519_key');
 
+/**
+ * A new ED25519 host key in OpenSSH form. ssh2 1.17's generator drops the leading zero bytes of the public key, so about
+ * 1 key in 256 comes out unreadable by its own parser (mscdex/ssh2#1390, #1513): an agent that made one could not start
+ * its SFTP service. A key that does not read back is made again.
+ */
+export function generateHostKey(): Buffer {
+  for (let attempt = 1; ; attempt++) {
+    const privateKey = Buffer.from(utils.generateKeyPairSync('ed25519', { comment: 'gsm-agent sftp host key' }).private);
+    const parsed = utils.parseKey(privateKey);
+    // 16 misses in a row happen once in 2^128 tries: past that, say why.
+    if (!(parsed instanceof Error)) return privateKey;
+    if (attempt === 16) throw new Error(`an SFTP host key could not be made: ${parsed.message}`);
+  }
+}
+
 /** The host key, made when there is none yet. A key file another user could read is refused (as sshd does). */
 export async function loadOrCreateHostKey(dataDir: string): Promise<HostKey> {
   const folder = join(dataDir, 'sftp');
@@ -28,8 +43,7 @@ export async function loadOrCreateHostKey(dataDir: string): Promise<HostKey> {
     privateKey = await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    const pair = utils.generateKeyPairSync('ed25519', { comment: 'gsm-agent sftp host key' });
-    privateKey = Buffer.from(pair.private);
+    privateKey = generateHostKey();
     // `wx`: two agents starting at once on one data directory do not overwrite each other's key.
     await writeFile(path, privateKey, { mode: 0o600, flag: 'wx' }).catch(async (writeError: NodeJS.ErrnoException) => {
       if (writeError.code !== 'EEXIST') throw writeError;
